@@ -1,0 +1,44 @@
+# cuzk - top-level entry points. Each target installs missing Debian
+# packages first (scripts/deps.sh) and builds with CMake + Ninja.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= $(shell nproc)
+
+.PHONY: all deps build test test-unit test-asan bench run fuzz format clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# All tests: the release build's unit and integration tests, then the unit
+# tests again under address + undefined-behaviour sanitizers.
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	@cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF >/dev/null
+	@cmake --build $(BUILD_ASAN) -j $(JOBS)
+	CUZK_TEST_QUICK=1 ctest --test-dir $(BUILD_ASAN) -L unit --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD)/bench/cuzk-microbench
+
+# Until the daemon exists: the quick benchmark table.
+run: build
+	$(BUILD)/bench/cuzk-microbench --quick
+
+fuzz: deps
+	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCUZK_FUZZ=ON -DCUZK_CUDA=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+
+format:
+	@find include src tests bench tools -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz

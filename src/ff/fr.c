@@ -1,0 +1,68 @@
+/*
+ * fr.c - the scalar field Fr of BLS12-381: constants, the generic field code
+ * of field_impl.h instantiated for 4 limbs, and Tonelli-Shanks square root
+ * (r - 1 = 2^32 t with t odd).
+ */
+#include "cuzk/fr.h"
+
+#include "ff/mont.h"
+#include "ff/fr_x86.h"
+
+const uint64_t FR_MODULUS[FR_LIMBS] = {0xffffffff00000001, 0x53bda402fffe5bfe,
+                                       0x3339d80809a1d805, 0x73eda753299d7d48};
+const fr_t FR_ZERO = {{0}};
+/* 2^256 mod r */
+const fr_t FR_ONE = {{0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5,
+                      0x1824b159acc5056f}};
+/* 2^512 mod r */
+static const fr_t FR_R2 = {{0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f,
+                            0x0748d9d99f59ff11}};
+
+#define F(x)       fr_##x
+#define F_T        fr_t
+#define F_N        FR_LIMBS
+#define F_BYTES    FR_BYTES
+#define F_MOD      FR_MODULUS
+#define F_MINV     0xfffffffeffffffffull /* -r^-1 mod 2^64 */
+#define F_R2       FR_R2
+#define F_ZERO     FR_ZERO
+#define F_ONE      FR_ONE
+#define F_MUL_FAST fr_mul_fast
+#include "ff/field_impl.h"
+
+bool fr_sqrt(fr_t *r, const fr_t *a)
+{
+    /* (t + 1) / 2 and t, with r - 1 = 2^32 t */
+    static const uint64_t t_plus_1_half[4] = {0x7fff2dff80000000, 0x04d0ec02a9ded201,
+                                              0x94cebea4199cec04, 0x0000000039f6d3a9};
+    static const uint64_t t[4] = {0xfffe5bfeffffffff, 0x09a1d80553bda402, 0x299d7d483339d808,
+                                  0x0000000073eda753};
+    /* 7^t, a primitive 2^32-th root of unity (Montgomery form) */
+    static const fr_t root = {{0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64,
+                               0x5bf3adda19e9b27b}};
+    if (fr_is_zero(a)) {
+        *r = FR_ZERO;
+        return true;
+    }
+    fr_t x, b, z = root;
+    fr_pow(&x, a, t_plus_1_half, 4);
+    fr_pow(&b, a, t, 4);
+    int m = 32;
+    while (!fr_is_one(&b)) {
+        int i = 0;
+        fr_t b2 = b;
+        while (!fr_is_one(&b2) && i < m) {
+            fr_sqr(&b2, &b2);
+            i++;
+        }
+        if (i == m) return false;
+        fr_t w = z;
+        for (int k = 0; k < m - i - 1; k++) fr_sqr(&w, &w);
+        fr_mul(&x, &x, &w);
+        fr_sqr(&z, &w);
+        fr_mul(&b, &b, &z);
+        m = i;
+    }
+    *r = x;
+    return true;
+}
