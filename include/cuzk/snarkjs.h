@@ -1,0 +1,73 @@
+/*
+ * snarkjs.h - circom / snarkjs files for curve bls12381: .r1cs, .wtns and
+ * Groth16 .zkey readers, proof.json / public.json writers and
+ * verification_key.json / proof.json readers (formats in docs/formats.md).
+ *
+ * Readers are strict: a file for another curve, a section that is missing,
+ * repeated, unknown or of the wrong size, a field element that is not
+ * canonical, or a point off the curve or outside the subgroup is rejected
+ * with a message naming the file, the section and the position.
+ */
+#ifndef CUZK_SNARKJS_H
+#define CUZK_SNARKJS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+
+/* One linear combination term: coef * wire. */
+typedef struct snarkjs_term {
+    uint32_t wire;
+    fr_t coef;
+} snarkjs_term;
+
+/* A circom R1CS: constraint j is A_j * B_j = C_j with the terms of A_j at
+ * terms[off[3j] .. off[3j+1]), B_j next, C_j next. Wire 0 is the constant 1,
+ * then outputs, public inputs, private inputs, internal wires. */
+typedef struct snarkjs_r1cs {
+    uint32_t n_wires, n_outputs, n_pub_inputs, n_prv_inputs, n_constraints;
+    uint64_t n_labels;
+    uint64_t *off; /* 3 n_constraints + 1 offsets */
+    snarkjs_term *terms;
+} snarkjs_r1cs;
+
+int snarkjs_r1cs_read(snarkjs_r1cs *r, const char *path, cuzk_err *err);
+void snarkjs_r1cs_free(snarkjs_r1cs *r);
+
+/* A witness: values[0] = 1, then the wires in r1cs order. */
+typedef struct snarkjs_wtns {
+    uint32_t n;
+    fr_t *values;
+} snarkjs_wtns;
+
+int snarkjs_wtns_read(snarkjs_wtns *w, const char *path, cuzk_err *err);
+void snarkjs_wtns_free(snarkjs_wtns *w);
+
+/* One entry of the zkey coefficient section: matrix 0 = A, 1 = B. */
+typedef struct snarkjs_coef {
+    uint32_t matrix, constraint, signal;
+    fr_t value;
+} snarkjs_coef;
+
+/* A Groth16 zkey. Per-variable arrays keep points at infinity; c[] is
+ * indexed by variable too (entries 0 .. n_public are infinity). h has
+ * domain_size points in snarkjs' convention (Lagrange basis of the odd
+ * roots of the 2 domain_size domain over delta, see groth16/import.c). */
+typedef struct snarkjs_zkey {
+    uint32_t n_vars, n_public, domain_size;
+    g1_affine_t alpha1, beta1, delta1;
+    g2_affine_t beta2, gamma2, delta2;
+    g1_affine_t *ic; /* n_public + 1 */
+    size_t n_coefs;
+    snarkjs_coef *coefs;
+    g1_affine_t *a, *b1, *c, *h;
+    g2_affine_t *b2;
+} snarkjs_zkey;
+
+int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, cuzk_err *err);
+void snarkjs_zkey_free(snarkjs_zkey *z);
+
+#endif
