@@ -17,6 +17,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/groth16.h"
 
 /* One linear combination term: coef * wire. */
 typedef struct snarkjs_term {
@@ -69,5 +70,19 @@ typedef struct snarkjs_zkey {
 
 int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, cuzk_err *err);
 void snarkjs_zkey_free(snarkjs_zkey *z);
+
+/* JSON files (decimal strings; G1 [x, y, "1"], G2 [[x.c0, x.c1], [y.c0,
+ * y.c1], ["1", "0"]]). Writers produce what snarkjs writes; readers accept
+ * what snarkjs writes and reject non-canonical numbers, points off the
+ * curve or outside the subgroup, and the identity in a proof. */
+int snarkjs_proof_write(const char *path, const groth16_proof *proof, cuzk_err *err);
+int snarkjs_public_write(const char *path, const fr_t *inputs, size_t n, cuzk_err *err);
+int snarkjs_proof_read(groth16_proof *proof, const char *path, cuzk_err *err);
+/* *inputs is malloc'd (n may be 0). */
+int snarkjs_public_read(fr_t **inputs, size_t *n, const char *path, cuzk_err *err);
+/* verification_key.json: alpha_1, beta_2, gamma_2, delta_2, IC. beta_g1 and
+ * delta_g1 are not in the file and are left at infinity (not needed to
+ * verify). */
+int snarkjs_vk_read(groth16_vk *vk, const char *path, cuzk_err *err);
 
 #endif

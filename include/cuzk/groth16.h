@@ -1,0 +1,94 @@
+/*
+ * groth16.h - Groth16 over BLS12-381 as Filecoin's provers compute it
+ * (reference/groth16.md): parameters, development setup, the CPU prover for
+ * a batch of circuits sharing parameters, the verifier and the 192-byte
+ * proof encoding.
+ *
+ * Parameter arrays follow bellperson: H has m - 1 points (m the domain);
+ * L one point per aux variable; IC one per input (in the verifying key);
+ * A, B_G1, B_G2 over [inputs || aux] with the points at infinity dropped,
+ * so their lengths are the density popcounts of the circuit.
+ */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/err.h"
+#include "cuzk/fp12.h"
+#include "cuzk/r1cs.h"
+
+typedef struct groth16_vk {
+    g1_affine_t alpha_g1, beta_g1, delta_g1;
+    g2_affine_t beta_g2, gamma_g2, delta_g2;
+    size_t n_ic;
+    g1_affine_t *ic; /* one per input, ONE first */
+} groth16_vk;
+
+typedef struct groth16_params {
+    groth16_vk vk;
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+    g1_affine_t *h, *l, *a, *b_g1;
+    g2_affine_t *b_g2;
+} groth16_params;
+
+typedef struct groth16_proof {
+    g1_affine_t a;
+    g2_affine_t b;
+    g1_affine_t c;
+} groth16_proof;
+
+#define GROTH16_PROOF_BYTES 192
+
+void groth16_vk_free(groth16_vk *vk);
+void groth16_params_free(groth16_params *p);
+
+/*
+ * Development setup from the circuit's R1CS, deterministic from seed. NOT a
+ * trusted setup: whoever knows the seed can forge proofs. For tests and
+ * benchmarks only; production uses the official Filecoin parameters.
+ */
+int groth16_setup_dev(groth16_params *out, cs_circuit circuit, uint64_t seed, cuzk_err *err);
+
+/* Per-proof timings (ms) with the names of reference/groth16.md. */
+typedef struct groth16_timings {
+    double prep_msm_ms, ntt_msm_h_ms, batch_add_ms, tail_msm_ms, b_g2_msm_ms, total_ms;
+} groth16_timings;
+
+/*
+ * Proves n circuits (synthesized by the prover backend) against one set of
+ * parameters. r and s come from the OS CSPRNG, or from rs[2i], rs[2i+1]
+ * when rs is non-NULL (deterministic mode for tests). timings may be NULL.
+ */
+int groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_prover *circuits,
+                  size_t n, const fr_t *rs, groth16_timings *timings, cuzk_err *err);
+
+/* A verifying key prepared for repeated verification. */
+typedef struct groth16_pvk {
+    fp12_t alpha_beta; /* e(alpha_g1, beta_g2) */
+    g2_affine_t neg_gamma_g2, neg_delta_g2;
+    size_t n_ic;
+    g1_affine_t *ic;
+} groth16_pvk;
+
+int groth16_prepare_vk(groth16_pvk *out, const groth16_vk *vk, cuzk_err *err);
+void groth16_pvk_free(groth16_pvk *pvk);
+
+/* inputs excludes ONE: n_inputs = n_ic - 1. Returns CUZK_OK, CUZK_EVERIFY
+ * for an invalid proof, or CUZK_EINVAL for a wrong number of inputs. */
+int groth16_verify(const groth16_pvk *pvk, const groth16_proof *proof, const fr_t *inputs,
+                   size_t n_inputs, cuzk_err *err);
+/* n proofs at once (random linear combination, one multi-pairing); inputs
+ * of proof i at inputs[i * n_inputs]. */
+int groth16_verify_batch(const groth16_pvk *pvk, const groth16_proof *proofs, size_t n,
+                         const fr_t *inputs, size_t n_inputs, cuzk_err *err);
+
+/* A (G1 compressed) || B (G2 compressed) || C (G1 compressed). */
+void groth16_proof_encode(uint8_t out[GROTH16_PROOF_BYTES], const groth16_proof *proof);
+/* Rejects bad encodings, identity and non-subgroup points. */
+int groth16_proof_decode(groth16_proof *proof, const uint8_t *in, size_t len, cuzk_err *err);
+
+#endif
