@@ -1,0 +1,83 @@
+/*
+ * g1.c - G1, the order-r subgroup of E1: y^2 = x^3 + 4 over Fp.
+ *
+ * The generic group law (ec_impl.h) and encodings (ec_encode_impl.h)
+ * instantiated over Fp, the standard generator, and the subgroup check
+ * through the GLV endomorphism phi. Constants are in Montgomery form
+ * (value * 2^384 mod p); the comment above each gives the value.
+ */
+#include "cuzk/ec.h"
+
+#include <string.h>
+
+/* b = 4 */
+static const fp_t G1_B = {{0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f,
+                           0xb1d37ebee6ba24d7, 0x8ec9733bbf78ab2f, 0x09d645513d83de7e}};
+
+/*
+ * The generator (ZCash / IETF pairing-friendly-curves draft):
+ * x =
+ * 0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb
+ * y =
+ * 0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1
+ */
+const g1_affine_t g1_GENERATOR = {{{0x5cb38790fd530c16, 0x7817fc679976fff5, 0x154f95c7143ba1c1,
+                                    0xf0ae6acdf3d0e747, 0xedce6ecc21dbf440, 0x120177419e0bfb75}},
+                                  {{0xbaac93d50ce72271, 0x8c22631a7918fd8e, 0xdd595f13570725ce,
+                                    0x51ac582950405194, 0x0e1c8c3fad0059c0, 0x0bbc3efc5008a26a}}};
+
+#define G(x)          g1_##x
+#define FIELD_T       fp_t
+#define FIELD_ADD     fp_add
+#define FIELD_SUB     fp_sub
+#define FIELD_DBL     fp_dbl
+#define FIELD_NEG     fp_neg
+#define FIELD_MUL     fp_mul
+#define FIELD_SQR     fp_sqr
+#define FIELD_INV     fp_inv
+#define FIELD_IS_ZERO fp_is_zero
+#define FIELD_EQ      fp_eq
+#define FIELD_ZERO    FP_ZERO
+#define FIELD_ONE     FP_ONE
+#define CURVE_B       G1_B
+#include "ec/ec_impl.h"
+
+#define G_NAME            "G1"
+#define FIELD_BYTES       FP_BYTES
+#define FIELD_TO_BE       fp_to_bytes_be
+#define FIELD_FROM_BE     fp_from_bytes_be
+#define FIELD_SQRT        fp_sqrt
+#define FIELD_LEX_LARGEST fp_is_lexicographically_largest
+#include "ec/ec_encode_impl.h"
+
+/*
+ * phi(x, y) = (beta x, y) is an endomorphism of E1 for a cube root of unity
+ * beta; on G1 it acts as a multiplication by a cube root of unity mod r,
+ * either -x^2 or x^2 - 1 (both roots of l^2 + l + 1 = 0 since
+ * r = x^4 - x^2 + 1). beta = 2^((p-1)/3) mod p is the one paired with -x^2:
+ *   beta = 0x5f19672fdf76ce51ba69c6076a0f77eaddb3a93be6f89688de17d813620a00022e01fffffffefffe
+ * (the other root, beta^2, pairs with x^2 - 1; tests/unit/test_ec.c checks
+ * both facts). Scott ("A note on group membership tests for G1, G2 and GT
+ * on BLS pairing-friendly curves", 2021) shows that a point of E1 is in G1
+ * iff phi(P) = [-x^2] P.
+ */
+static const fp_t G1_BETA = {{0x30f1361b798a64e8, 0xf3b8ddab7ece5a2a, 0x16a8ca3ac61577f7,
+                              0xc26a2ff874fd029b, 0x3636b76660701c6e, 0x051ba4ab241b6160}};
+
+/* |x| = 0xd201000000010000, the BLS parameter x = -|x| */
+static const uint64_t G1_ABS_X = 0xd201000000010000;
+
+/* Assumes p on the curve (the decoders check that first). */
+bool g1_affine_in_subgroup(const g1_affine_t *p)
+{
+    if (g1_affine_is_inf(p)) return true;
+    g1_jac_t q, phi;
+    g1_jac_from_affine(&q, p);
+    g1_jac_mul_binary(&q, &q, &G1_ABS_X, 1);
+    g1_jac_mul_binary(&q, &q, &G1_ABS_X, 1);
+    g1_jac_neg(&q, &q); /* -x^2 P */
+    fp_mul(&phi.x, &p->x, &G1_BETA);
+    phi.y = p->y;
+    phi.z = FP_ONE;
+    return g1_jac_eq(&phi, &q);
+}
