@@ -12,7 +12,8 @@
  *   xyzz    (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is
  *           infinity. Cheapest for accumulating affine points (MSM buckets).
  * Scalars are Fr elements in Montgomery form (fr_t) or canonical
- * little-endian 64-bit limbs.
+ * little-endian 64-bit limbs. Every operation accepts r aliasing an input
+ * of the same type, except where noted.
  *
  * Encodings follow ZCash / blst (reference/groth16.md): uncompressed 96 /
  * 192 bytes, compressed 48 / 96 bytes, big-endian coordinates, G2 imaginary
@@ -29,15 +30,15 @@
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
 
-#define EC_TYPES(G, F)                                                                           \
-    typedef struct G##_affine_t {                                                                \
-        F x, y;                                                                                  \
-    } G##_affine_t;                                                                              \
-    typedef struct G##_jac_t {                                                                   \
-        F x, y, z;                                                                               \
-    } G##_jac_t;                                                                                 \
-    typedef struct G##_xyzz_t {                                                                  \
-        F x, y, zz, zzz;                                                                         \
+#define EC_TYPES(G, F)                                                                             \
+    typedef struct G##_affine_t {                                                                  \
+        F x, y;                                                                                    \
+    } G##_affine_t;                                                                                \
+    typedef struct G##_jac_t {                                                                     \
+        F x, y, z;                                                                                 \
+    } G##_jac_t;                                                                                   \
+    typedef struct G##_xyzz_t {                                                                    \
+        F x, y, zz, zzz;                                                                           \
     } G##_xyzz_t;
 
 EC_TYPES(g1, fp_t)
@@ -48,44 +49,47 @@ EC_TYPES(g2, fp2_t)
 #define G2_UNCOMPRESSED_BYTES 192
 #define G2_COMPRESSED_BYTES   96
 
-#define EC_API(G, F)                                                                             \
-    extern const G##_affine_t G##_GENERATOR;                                                     \
-    /* affine */                                                                                 \
-    bool G##_affine_is_inf(const G##_affine_t *p);                                               \
-    bool G##_affine_on_curve(const G##_affine_t *p); /* infinity counts as on the curve */       \
-    bool G##_affine_in_subgroup(const G##_affine_t *p); /* endomorphism-based check */           \
-    bool G##_affine_eq(const G##_affine_t *a, const G##_affine_t *b);                            \
-    void G##_affine_neg(G##_affine_t *r, const G##_affine_t *p);                                 \
-    /* Jacobian */                                                                               \
-    void G##_jac_set_inf(G##_jac_t *r);                                                          \
-    bool G##_jac_is_inf(const G##_jac_t *p);                                                     \
-    bool G##_jac_eq(const G##_jac_t *a, const G##_jac_t *b);                                     \
-    bool G##_jac_on_curve(const G##_jac_t *p);                                                   \
-    void G##_jac_from_affine(G##_jac_t *r, const G##_affine_t *p);                               \
-    void G##_jac_to_affine(G##_affine_t *r, const G##_jac_t *p);                                 \
-    void G##_jac_batch_to_affine(G##_affine_t *r, const G##_jac_t *p, size_t n);                 \
-    void G##_jac_neg(G##_jac_t *r, const G##_jac_t *p);                                          \
-    void G##_jac_dbl(G##_jac_t *r, const G##_jac_t *p);                                          \
-    void G##_jac_add(G##_jac_t *r, const G##_jac_t *a, const G##_jac_t *b);                      \
-    void G##_jac_add_affine(G##_jac_t *r, const G##_jac_t *a, const G##_affine_t *b);            \
-    void G##_jac_mul(G##_jac_t *r, const G##_jac_t *p, const fr_t *k);                           \
-    /* k as n canonical little-endian limbs (any size, e.g. cofactors) */                       \
-    void G##_jac_mul_limbs(G##_jac_t *r, const G##_jac_t *p, const uint64_t *k, size_t n);       \
-    /* XYZZ */                                                                                   \
-    void G##_xyzz_set_inf(G##_xyzz_t *r);                                                        \
-    bool G##_xyzz_is_inf(const G##_xyzz_t *p);                                                   \
-    void G##_xyzz_dbl(G##_xyzz_t *r, const G##_xyzz_t *p);                                       \
-    void G##_xyzz_add(G##_xyzz_t *r, const G##_xyzz_t *a, const G##_xyzz_t *b);                  \
-    void G##_xyzz_add_affine(G##_xyzz_t *r, const G##_xyzz_t *a, const G##_affine_t *b);         \
-    void G##_xyzz_to_jac(G##_jac_t *r, const G##_xyzz_t *p);                                     \
-    /* encodings; decoders return CUZK_OK or the specific CUZK_E* code, with a message */       \
-    void G##_affine_serialize(uint8_t *out, const G##_affine_t *p);                              \
-    void G##_affine_compress(uint8_t *out, const G##_affine_t *p);                               \
-    /* checked: canonical, on curve, in subgroup (infinity allowed) */                           \
-    int G##_affine_deserialize(G##_affine_t *r, const uint8_t *in, size_t len, cuzk_err *err);   \
-    int G##_affine_uncompress(G##_affine_t *r, const uint8_t *in, size_t len, cuzk_err *err);    \
-    /* for trusted local files: canonical and flags only, no curve or subgroup check */         \
-    int G##_affine_deserialize_unchecked(G##_affine_t *r, const uint8_t *in, size_t len,         \
+#define EC_API(G, F)                                                                               \
+    extern const G##_affine_t G##_GENERATOR;                                                       \
+    /* affine */                                                                                   \
+    bool G##_affine_is_inf(const G##_affine_t *p);                                                 \
+    bool G##_affine_on_curve(const G##_affine_t *p); /* infinity counts as on the curve */         \
+    /* endomorphism-based check (Scott 2021); p must be on the curve */                            \
+    bool G##_affine_in_subgroup(const G##_affine_t *p);                                            \
+    bool G##_affine_eq(const G##_affine_t *a, const G##_affine_t *b);                              \
+    void G##_affine_neg(G##_affine_t *r, const G##_affine_t *p);                                   \
+    /* Jacobian */                                                                                 \
+    void G##_jac_set_inf(G##_jac_t *r);                                                            \
+    bool G##_jac_is_inf(const G##_jac_t *p);                                                       \
+    bool G##_jac_eq(const G##_jac_t *a, const G##_jac_t *b);                                       \
+    bool G##_jac_on_curve(const G##_jac_t *p);                                                     \
+    void G##_jac_from_affine(G##_jac_t *r, const G##_affine_t *p);                                 \
+    void G##_jac_to_affine(G##_affine_t *r, const G##_jac_t *p);                                   \
+    /* one inversion for all n (Montgomery's trick); r must not overlap p */                       \
+    void G##_jac_batch_to_affine(G##_affine_t *r, const G##_jac_t *p, size_t n);                   \
+    void G##_jac_neg(G##_jac_t *r, const G##_jac_t *p);                                            \
+    void G##_jac_dbl(G##_jac_t *r, const G##_jac_t *p);                                            \
+    void G##_jac_add(G##_jac_t *r, const G##_jac_t *a, const G##_jac_t *b);                        \
+    void G##_jac_add_affine(G##_jac_t *r, const G##_jac_t *a, const G##_affine_t *b);              \
+    /* variable time (sliding window): for public data, not secret scalars */                      \
+    void G##_jac_mul(G##_jac_t *r, const G##_jac_t *p, const fr_t *k);                             \
+    /* k as n canonical little-endian limbs (any size, e.g. cofactors) */                          \
+    void G##_jac_mul_limbs(G##_jac_t *r, const G##_jac_t *p, const uint64_t *k, size_t n);         \
+    /* XYZZ */                                                                                     \
+    void G##_xyzz_set_inf(G##_xyzz_t *r);                                                          \
+    bool G##_xyzz_is_inf(const G##_xyzz_t *p);                                                     \
+    void G##_xyzz_dbl(G##_xyzz_t *r, const G##_xyzz_t *p);                                         \
+    void G##_xyzz_add(G##_xyzz_t *r, const G##_xyzz_t *a, const G##_xyzz_t *b);                    \
+    void G##_xyzz_add_affine(G##_xyzz_t *r, const G##_xyzz_t *a, const G##_affine_t *b);           \
+    void G##_xyzz_to_jac(G##_jac_t *r, const G##_xyzz_t *p);                                       \
+    /* encodings; decoders return CUZK_OK or the specific CUZK_E* code, with a message */          \
+    void G##_affine_serialize(uint8_t *out, const G##_affine_t *p);                                \
+    void G##_affine_compress(uint8_t *out, const G##_affine_t *p);                                 \
+    /* checked: canonical, on curve, in subgroup (infinity allowed) */                             \
+    int G##_affine_deserialize(G##_affine_t *r, const uint8_t *in, size_t len, cuzk_err *err);     \
+    int G##_affine_uncompress(G##_affine_t *r, const uint8_t *in, size_t len, cuzk_err *err);      \
+    /* for trusted local files: canonical and flags only, no curve or subgroup check */            \
+    int G##_affine_deserialize_unchecked(G##_affine_t *r, const uint8_t *in, size_t len,           \
                                          cuzk_err *err);
 
 EC_API(g1, fp_t)
