@@ -69,7 +69,8 @@ int groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_prov
 /* A verifying key prepared for repeated verification. */
 typedef struct groth16_pvk {
     fp12_t alpha_beta; /* e(alpha_g1, beta_g2) */
-    g2_affine_t neg_gamma_g2, neg_delta_g2;
+    g1_affine_t alpha_g1;
+    g2_affine_t beta_g2, neg_gamma_g2, neg_delta_g2;
     size_t n_ic;
     g1_affine_t *ic;
 } groth16_pvk;

@@ -1,0 +1,259 @@
+/*
+ * prove.c - the CPU Groth16 prover for a batch of circuits sharing one set
+ * of parameters (reference/groth16.md, "Prover").
+ *
+ * Per circuit: h from seven NTTs (ntt_groth16_h); the H MSM over full
+ * scalars; for L, A and B the split MSM of supraseal (prep_msm classifies
+ * the scalars into zeros, ones and the tail; when msm_split_worthwhile, the
+ * ones are summed by a bitmap batch addition and only the tail goes through
+ * Pippenger); B_G2 likewise on G2; then the assembly with r and s:
+ *   A = alpha_1 + A_msm + r delta_1
+ *   B = beta_2 + B2 + s delta_2
+ *   C = H + L + s A_msm + r B1 + rs delta_1 + s alpha_1 + r beta_1
+ * Circuits run one after another, each using every thread.
+ */
+#include "cuzk/groth16.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/msm.h"
+#include "cuzk/ntt.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* The scalars of one MSM, split as supraseal does. */
+typedef struct msm_job {
+    size_t n, n_tail;
+    const fr_t *scalars;
+    uint64_t *ones;   /* bitmap of scalars == 1 */
+    fr_t *tail;       /* compacted tail scalars */
+    size_t *tail_idx; /* their positions */
+    bool split;
+} msm_job;
+
+static void msm_job_free(msm_job *j)
+{
+    free(j->ones);
+    free(j->tail);
+    free(j->tail_idx);
+}
+
+/* prep_msm: classify and, when splitting, compact the tail. */
+static int msm_job_prepare(msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
+{
+    memset(j, 0, sizeof(*j));
+    j->n = n;
+    j->scalars = scalars;
+    size_t n_ones;
+    j->ones = calloc((n + 63) / 64 + 1, sizeof(uint64_t));
+    if (!j->ones) return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
+    msm_classify(scalars, n, j->ones, &n_ones, &j->n_tail, 0);
+    j->split = msm_split_worthwhile(j->n_tail, n);
+    if (!j->split) return CUZK_OK;
+    j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
+    j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
+    if (!j->tail || !j->tail_idx) return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fr_is_zero(&scalars[i]) || ((j->ones[i / 64] >> (i % 64)) & 1)) continue;
+        j->tail[k] = scalars[i];
+        j->tail_idx[k++] = i;
+    }
+    return CUZK_OK;
+}
+
+/* One generic runner for G1 and G2: batch addition + tail, or a plain MSM. */
+#define MSM_RUN(G)                                                                               \
+    static int G##_run_job(G##_jac_t *r, const G##_affine_t *bases, const msm_job *j,            \
+                           groth16_timings *t, cuzk_err *err)                                    \
+    {                                                                                            \
+        double t0 = now_ms();                                                                    \
+        if (!j->split) {                                                                         \
+            int rc = G##_msm(r, bases, j->scalars, j->n, 0, err);                                \
+            t->tail_msm_ms += now_ms() - t0;                                                     \
+            return rc;                                                                           \
+        }                                                                                        \
+        G##_jac_t ones, tail;                                                                    \
+        int rc = G##_batch_add_bitmap(&ones, bases, j->ones, j->n, 0, err);                      \
+        double t1 = now_ms();                                                                    \
+        t->batch_add_ms += t1 - t0;                                                              \
+        G##_affine_t *tb = rc ? NULL : malloc(sizeof(G##_affine_t) * (j->n_tail + 1));           \
+        if (!rc && !tb) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail bases)");   \
+        if (!rc) {                                                                               \
+            for (size_t k = 0; k < j->n_tail; k++) tb[k] = bases[j->tail_idx[k]];                \
+            rc = G##_msm(&tail, tb, j->tail, j->n_tail, 0, err);                                 \
+        }                                                                                        \
+        free(tb);                                                                                \
+        if (!rc) G##_jac_add(r, &ones, &tail);                                                   \
+        t->tail_msm_ms += now_ms() - t1;                                                         \
+        return rc;                                                                               \
+    }
+
+MSM_RUN(g1)
+MSM_RUN(g2)
+
+/* Gathers the scalars of the dense variables: inputs (all, or those with
+ * input_density) then aux with aux_density. */
+static size_t gather(fr_t *out, const cs_prover *w, const cs_bitmap *input_density,
+                     const cs_bitmap *aux_density)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < w->num_inputs; i++)
+        if (!input_density || cs_bitmap_get(input_density, i)) out[k++] = w->input_assignment[i];
+    for (size_t i = 0; i < w->num_aux; i++)
+        if (cs_bitmap_get(aux_density, i)) out[k++] = w->aux_assignment[i];
+    return k;
+}
+
+typedef struct msms {
+    g1_jac_t h, l, a, b1;
+    g2_jac_t b2;
+} msms;
+
+static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+{
+    size_t m = pk->n_h + 1;
+    unsigned log_m = 0;
+    while (((size_t)1 << log_m) < m) log_m++;
+    if (((size_t)1 << log_m) != m || w->num_constraints > m)
+        return cuzk_errf(err, CUZK_EINVAL, "prove: %zu constraints do not fit %zu H points",
+                         w->num_constraints, pk->n_h);
+    ntt_domain d;
+    int rc = ntt_domain_init(&d, log_m, err);
+    if (rc) return rc;
+    fr_t *abc = malloc(sizeof(fr_t) * m * 3);
+    if (!abc) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory for a, b, c (%zu)", m);
+    if (!rc) {
+        size_t n = w->num_constraints;
+        memcpy(abc, w->a, sizeof(fr_t) * n);
+        memcpy(abc + m, w->b, sizeof(fr_t) * n);
+        memcpy(abc + 2 * m, w->c, sizeof(fr_t) * n);
+        rc = ntt_groth16_h(&d, abc, abc + m, abc + 2 * m, n, err);
+    }
+    if (!rc) rc = g1_msm(h, pk->h, abc, pk->n_h, 0, err);
+    free(abc);
+    ntt_domain_free(&d);
+    return rc;
+}
+
+static int check_shape(const groth16_params *pk, const cs_prover *w, size_t na, size_t nb,
+                       cuzk_err *err)
+{
+    if (w->num_inputs != pk->vk.n_ic || w->num_aux != pk->n_l || na != pk->n_a ||
+        nb != pk->n_b_g1 || nb != pk->n_b_g2)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "prove: circuit (%zu inputs, %zu aux, A %zu, B %zu) does not match the "
+                         "parameters (%zu, %zu, %zu, %zu)",
+                         w->num_inputs, w->num_aux, na, nb, pk->vk.n_ic, pk->n_l, pk->n_a,
+                         pk->n_b_g1);
+    return CUZK_OK;
+}
+
+static int compute_msms(msms *out, const groth16_params *pk, const cs_prover *w,
+                        groth16_timings *t, cuzk_err *err)
+{
+    double t0 = now_ms();
+    size_t nv = w->num_inputs + w->num_aux;
+    fr_t *sa = malloc(sizeof(fr_t) * (nv + 1)), *sb = malloc(sizeof(fr_t) * (nv + 1));
+    msm_job jl = {0}, ja = {0}, jb = {0};
+    int rc = sa && sb ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
+    size_t na = 0, nb = 0;
+    if (!rc) {
+        na = gather(sa, w, NULL, &w->a_aux_density);
+        nb = gather(sb, w, &w->b_input_density, &w->b_aux_density);
+        rc = check_shape(pk, w, na, nb, err);
+    }
+    if (!rc) rc = msm_job_prepare(&jl, w->aux_assignment, w->num_aux, err);
+    if (!rc) rc = msm_job_prepare(&ja, sa, na, err);
+    if (!rc) rc = msm_job_prepare(&jb, sb, nb, err);
+    t->prep_msm_ms += now_ms() - t0;
+    double t1 = now_ms();
+    if (!rc) rc = compute_h(&out->h, pk, w, err);
+    t->ntt_msm_h_ms += now_ms() - t1;
+    if (!rc) rc = g1_run_job(&out->l, pk->l, &jl, t, err);
+    if (!rc) rc = g1_run_job(&out->a, pk->a, &ja, t, err);
+    if (!rc) rc = g1_run_job(&out->b1, pk->b_g1, &jb, t, err);
+    groth16_timings g2t = {0}; /* B_G2 is reported as b_g2_msm_ms alone */
+    double t2 = now_ms();
+    if (!rc) rc = g2_run_job(&out->b2, pk->b_g2, &jb, &g2t, err);
+    t->b_g2_msm_ms += now_ms() - t2;
+    msm_job_free(&jl), msm_job_free(&ja), msm_job_free(&jb);
+    free(sa), free(sb);
+    return rc;
+}
+
+/* The final formulas with r and s (see the file comment). */
+static void assemble(groth16_proof *proof, const groth16_params *pk, const msms *m, const fr_t *r,
+                     const fr_t *s)
+{
+    const groth16_vk *vk = &pk->vk;
+    g1_jac_t a, c, t, alpha, beta1, delta1;
+    g2_jac_t b, t2, delta2;
+    g1_jac_from_affine(&alpha, &vk->alpha_g1);
+    g1_jac_from_affine(&beta1, &vk->beta_g1);
+    g1_jac_from_affine(&delta1, &vk->delta_g1);
+    g2_jac_from_affine(&delta2, &vk->delta_g2);
+
+    g1_jac_mul(&t, &delta1, r); /* A = alpha + A_msm + r delta */
+    g1_jac_add(&a, &alpha, &m->a);
+    g1_jac_add(&a, &a, &t);
+
+    g2_jac_mul(&t2, &delta2, s); /* B = beta_2 + B2 + s delta_2 */
+    g2_jac_add_affine(&b, &m->b2, &vk->beta_g2);
+    g2_jac_add(&b, &b, &t2);
+
+    fr_t rs;
+    fr_mul(&rs, r, s);
+    g1_jac_add(&c, &m->h, &m->l); /* C = H + L + s A_msm + r B1 + rs delta + s alpha + r beta */
+    g1_jac_t acc;
+    g1_jac_add(&acc, &m->a, &alpha); /* s (A_msm + alpha) */
+    g1_jac_mul(&t, &acc, s);
+    g1_jac_add(&c, &c, &t);
+    g1_jac_add(&acc, &m->b1, &beta1); /* r (B1 + beta_1) */
+    g1_jac_mul(&t, &acc, r);
+    g1_jac_add(&c, &c, &t);
+    g1_jac_mul(&t, &delta1, &rs);
+    g1_jac_add(&c, &c, &t);
+
+    g1_jac_to_affine(&proof->a, &a);
+    g2_jac_to_affine(&proof->b, &b);
+    g1_jac_to_affine(&proof->c, &c);
+}
+
+static int draw_rs(fr_t rs[2], cuzk_err *err)
+{
+    for (int i = 0; i < 2; i++) {
+        uint8_t bytes[32];
+        do { /* uniform by rejection: 2^255 < 2r, so most draws are kept */
+            if (cuzk_os_random(bytes, sizeof(bytes)))
+                return cuzk_errf(err, CUZK_EIO, "prove: the OS random source failed");
+            bytes[31] &= 0x7f;
+        } while (!fr_from_bytes_le(&rs[i], bytes) || fr_is_zero(&rs[i]));
+    }
+    return CUZK_OK;
+}
+
+int groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_prover *circuits,
+                  size_t n, const fr_t *rs, groth16_timings *timings, cuzk_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        groth16_timings t = {0};
+        double t0 = now_ms();
+        msms m;
+        fr_t own[2];
+        int rc = compute_msms(&m, pk, &circuits[i], &t, err);
+        if (!rc && !rs) rc = draw_rs(own, err);
+        if (rc) return n > 1 ? cuzk_err_prefix(err, "circuit %zu: ", i) : rc;
+        assemble(&proofs[i], pk, &m, rs ? &rs[2 * i] : &own[0], rs ? &rs[2 * i + 1] : &own[1]);
+        t.total_ms = now_ms() - t0;
+        if (timings) timings[i] = t;
+    }
+    return CUZK_OK;
+}
