@@ -1,0 +1,273 @@
+/*
+ * r1cs.h - the constraint system every circuit is synthesized through.
+ *
+ * A circuit is a function that receives an opaque cs_t and calls
+ * cs_alloc / cs_alloc_input / cs_enforce over linear combinations (cs_lc).
+ * Whether that builds a proof witness, a setup, a count, a recording or only
+ * aux values is the backend's business; gadgets never branch on it (they
+ * may ask cs_needs_values() to skip computing values nobody reads).
+ *
+ * Conventions (bellperson's, so the official parameters fit the R1CS):
+ * - input variable 0 is the constant ONE (cs_one()), allocated before the
+ *   circuit runs;
+ * - variables are numbered in allocation order, inputs and aux separately;
+ * - after the circuit, one constraint x_i * 0 = 0 is appended for every
+ *   input, ONE included, so num_constraints counts them;
+ * - a linear combination merges duplicate terms as it is built (like
+ *   bellpepper's LinearCombination); a merged coefficient may be zero, and
+ *   zero coefficients are skipped everywhere: in evaluation, in density, in
+ *   the recorded matrices and in the fingerprint.
+ *
+ * Errors are sticky: an allocation failure inside a cs_lc or the cs (or a
+ * gadget calling cs_fail) marks it failed, later calls do nothing, and the
+ * synthesize function returns the first error (CUZK_ENOMEM, ...) through
+ * cuzk_err. Gadgets may therefore ignore the int results of the lc_* and
+ * cs_* builders and check cs_status() when they want to stop early.
+ */
+#ifndef CUZK_R1CS_H
+#define CUZK_R1CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+
+/* ---- variables and linear combinations ---- */
+
+enum cs_kind { CS_INPUT = 0, CS_AUX = 1 };
+
+typedef struct cs_var {
+    uint32_t index; /* allocation order within its kind */
+    uint32_t kind;  /* CS_INPUT or CS_AUX */
+} cs_var;
+
+/* The constant ONE: input 0. */
+static inline cs_var cs_one(void)
+{
+    return (cs_var){0, CS_INPUT};
+}
+
+typedef struct cs_term {
+    cs_var var;
+    fr_t coeff;
+} cs_term;
+
+/* Terms kept inside the struct before the first heap allocation. */
+#define CS_LC_INLINE 4
+
+/*
+ * A linear combination: terms sorted by (kind, index), inputs first, one
+ * term per variable. Zero-initialised ({0}) or lc_zero() gives the empty
+ * combination. Do not copy the struct by value (the heap part would be
+ * shared): use lc_copy. lc_free releases the heap part; lc_clear empties it
+ * and keeps the capacity for reuse.
+ */
+typedef struct cs_lc {
+    uint32_t len;
+    uint32_t cap;  /* heap capacity; unused while heap is NULL */
+    uint32_t hint; /* position of the last insert (bellpepper's last_inserted) */
+    int status;    /* CUZK_ENOMEM once a growth failed, sticky */
+    cs_term *heap; /* NULL while the terms fit inline */
+    cs_term inl[CS_LC_INLINE];
+} cs_lc;
+
+void lc_zero(cs_lc *lc);
+void lc_clear(cs_lc *lc);
+void lc_free(cs_lc *lc);
+static inline const cs_term *lc_terms(const cs_lc *lc)
+{
+    return lc->heap ? lc->heap : lc->inl;
+}
+static inline size_t lc_len(const cs_lc *lc)
+{
+    return lc->len;
+}
+
+/* lc += coeff * var (merged into an existing term of the same variable). */
+int lc_add_term(cs_lc *lc, cs_var var, const fr_t *coeff);
+/* lc -= coeff * var. */
+int lc_sub_term(cs_lc *lc, cs_var var, const fr_t *coeff);
+/* lc += var, lc -= var (coefficient one). */
+int lc_add_var(cs_lc *lc, cs_var var);
+int lc_sub_var(cs_lc *lc, cs_var var);
+/* lc += other, lc -= other, lc += coeff * other. other may not alias lc. */
+int lc_add_lc(cs_lc *lc, const cs_lc *other);
+int lc_sub_lc(cs_lc *lc, const cs_lc *other);
+int lc_add_scaled_lc(cs_lc *lc, const fr_t *coeff, const cs_lc *other);
+/* lc *= coeff (term by term, terms stay even when coeff is zero). */
+void lc_scale(cs_lc *lc, const fr_t *coeff);
+/* dst := src (dst must be initialised; its storage is reused). */
+int lc_copy(cs_lc *dst, const cs_lc *src);
+/* The value of lc on an assignment (zero-coefficient terms skipped). */
+void lc_eval(fr_t *out, const cs_lc *lc, const fr_t *input, const fr_t *aux);
+
+/* ---- the constraint system seen by circuits ---- */
+
+typedef struct cs cs_t;
+
+/*
+ * Allocates an aux (resp. input) variable with its value. value may be NULL
+ * when cs_needs_values() is false; a backend that needs values fails the
+ * cs (CUZK_EINVAL) when one is missing.
+ */
+cs_var cs_alloc(cs_t *cs, const fr_t *value);
+cs_var cs_alloc_input(cs_t *cs, const fr_t *value);
+/* Adds the constraint a * b = c. */
+int cs_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c);
+/* Whether the backend reads variable values (prover, witness). */
+bool cs_needs_values(const cs_t *cs);
+/* 0 or the first error; once non-zero the cs ignores further calls. */
+int cs_status(const cs_t *cs);
+/* A gadget reports a failure (e.g. a value out of range); returns code. */
+int cs_fail(cs_t *cs, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Counts so far (ONE included in inputs; appended input constraints only
+ * once the circuit has returned). */
+size_t cs_num_inputs(const cs_t *cs);
+size_t cs_num_aux(const cs_t *cs);
+size_t cs_num_constraints(const cs_t *cs);
+
+/* A circuit: synthesize(cs, ctx) returns 0 or an error status. */
+typedef struct cs_circuit {
+    int (*synthesize)(cs_t *cs, void *ctx);
+    void *ctx;
+} cs_circuit;
+
+/* ---- prover backend ---- */
+
+typedef struct cs_bitmap {
+    uint64_t *words; /* bit i is words[i / 64] >> (i % 64) & 1 */
+    size_t nbits;
+} cs_bitmap;
+
+static inline bool cs_bitmap_get(const cs_bitmap *m, size_t i)
+{
+    return (m->words[i / 64] >> (i % 64)) & 1;
+}
+size_t cs_bitmap_popcount(const cs_bitmap *m);
+
+/*
+ * Everything the Groth16 prover needs from one circuit. a, b, c have one
+ * entry per constraint (input constraints included); a_aux_density has one
+ * bit per aux variable, set iff it has a non-zero coefficient in some A
+ * combination; b_input_density / b_aux_density the same for B. (A is dense
+ * over inputs because of the x_i * 0 = 0 constraints.)
+ */
+typedef struct cs_prover {
+    size_t num_constraints, num_inputs, num_aux;
+    fr_t *a, *b, *c;
+    fr_t *input_assignment, *aux_assignment;
+    cs_bitmap a_aux_density, b_input_density, b_aux_density;
+} cs_prover;
+
+/* Sizes to reserve up front (constraints without the input ones). */
+typedef struct cs_capacity {
+    size_t constraints, inputs, aux;
+} cs_capacity;
+
+/* Synthesizes one circuit for proving; hint may be NULL. On error *out is
+ * left empty. */
+int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
+                         cuzk_err *err);
+void cs_prover_free(cs_prover *p);
+
+/*
+ * Synthesizes n circuits in parallel (OpenMP, one prover backend each) into
+ * out[0..n). On error every out[i] is left empty and err names the circuit.
+ */
+int cs_synthesize_batch(cs_prover *out, const cs_circuit *circuits, size_t n, cuzk_err *err);
+/*
+ * The same with every prover pre-sized to hint. Kept but off by default:
+ * pre-sizing 10 circuits x 32.8 GiB at once was measured as a 12.6%
+ * synthesis regression (page-fault storms), so callers use the plain one.
+ */
+int cs_synthesize_batch_with_hint(cs_prover *out, const cs_circuit *circuits, size_t n,
+                                  const cs_capacity *hint, cuzk_err *err);
+
+/* ---- counter backend ---- */
+
+/*
+ * Sizes and a SHA-256 fingerprint of the whole R1CS, in bounded memory (one
+ * bit per variable for the densities, nothing per constraint). The
+ * fingerprint hashes, for every constraint in order (input constraints
+ * included), the canonical encoding of A, B and C: u32 LE count of non-zero
+ * terms, then per term u32 LE index, u8 kind (0 input, 1 aux), u8 form (0:
+ * coefficient 1, 1: coefficient -1, 2: 32-byte LE canonical coefficient
+ * follows); then u64 LE num_inputs, num_aux, num_constraints.
+ */
+typedef struct cs_counts {
+    size_t num_constraints, num_inputs, num_aux;
+    size_t a_aux_density, b_input_density, b_aux_density; /* popcounts */
+    uint8_t fingerprint[32];
+} cs_counts;
+
+int cs_count(cs_counts *out, cs_circuit circuit, cuzk_err *err);
+
+/* ---- recorder and keygen backends ---- */
+
+/*
+ * A sparse matrix in compressed rows: row r holds entries ptr[r] ..
+ * ptr[r+1]-1, with column idx[k] and value val[k] (never zero). Variables
+ * are numbered [inputs || aux]: input i is i, aux j is num_inputs + j.
+ */
+typedef struct cs_matrix {
+    size_t rows, nnz;
+    uint64_t *ptr; /* rows + 1 entries */
+    uint32_t *idx;
+    fr_t *val;
+} cs_matrix;
+
+enum cs_layout {
+    CS_BY_CONSTRAINT = 0, /* CSR: a row per constraint, columns are variables */
+    CS_BY_VARIABLE = 1,   /* CSC: a row per variable, columns are constraints */
+};
+
+typedef struct cs_r1cs {
+    size_t num_constraints, num_inputs, num_aux;
+    int layout;
+    cs_matrix a, b, c;
+} cs_r1cs;
+
+/* Recorder: the matrices A, B, C by constraint (values are not needed). */
+int cs_record(cs_r1cs *out, cs_circuit circuit, cuzk_err *err);
+/* Keygen: the same matrices by variable, the QAP columns u_i, v_i, w_i that
+ * Groth16 setup evaluates at tau. */
+int cs_keygen(cs_r1cs *out, cs_circuit circuit, cuzk_err *err);
+void cs_r1cs_free(cs_r1cs *r);
+/* a, b, c (num_constraints each) := A, B, C times the assignment; needs
+ * CS_BY_CONSTRAINT. Parallel (OpenMP). Returns CUZK_EINVAL on a layout
+ * mismatch. */
+int cs_r1cs_eval(const cs_r1cs *r, const fr_t *input, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c);
+/* The counter's fingerprint computed from recorded matrices (CS_BY_CONSTRAINT). */
+int cs_r1cs_fingerprint(const cs_r1cs *r, uint8_t out[32], cuzk_err *err);
+
+/* ---- witness-only backend ---- */
+
+typedef struct cs_witness {
+    size_t num_inputs, num_aux;
+    fr_t *input_assignment, *aux_assignment;
+} cs_witness;
+
+/* Values only: enforce does nothing (the pre-compiled evaluator path). */
+int cs_synthesize_witness(cs_witness *out, cs_circuit circuit, cuzk_err *err);
+void cs_witness_free(cs_witness *w);
+
+/* ---- a synthetic circuit for benchmarks and tests ---- */
+
+/*
+ * A Filecoin-like bit-heavy circuit of about `constraints` constraints:
+ * random 64-bit words (from seed), each split into 64 booleans
+ * (b * (1 - b) = 0) and packed back (sum 2^i b_i = word), and each word
+ * XORed bit by bit with the previous one ((2a) * b = a + b - c). 129
+ * constraints and 129 aux per word; the first word is the one public input.
+ */
+typedef struct cs_synthetic {
+    size_t constraints;
+    uint64_t seed;
+} cs_synthetic;
+
+/* The circuit reading *params (which must outlive its use). */
+cs_circuit cs_synthetic_circuit(const cs_synthetic *params);
+
+#endif

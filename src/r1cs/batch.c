@@ -1,0 +1,49 @@
+/*
+ * batch.c - synthesis of many circuits at once (the partitions of one
+ * proof, or several proofs), one prover backend per circuit, spread over
+ * the OpenMP threads with dynamic scheduling (circuits finish at different
+ * times). On any failure every result is freed and the first failing
+ * circuit (lowest index) is reported.
+ */
+#include "r1cs/cs_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int batch(cs_prover *out, const cs_circuit *circuits, size_t n, const cs_capacity *hint,
+                 cuzk_err *err)
+{
+    cuzk_err *errs = calloc(n ? n : 1, sizeof(cuzk_err));
+    int *rcs = calloc(n ? n : 1, sizeof(int));
+    if (!errs || !rcs) {
+        free(errs), free(rcs);
+        return cuzk_errf(err, CUZK_ENOMEM, "batch synthesis: out of memory");
+    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < n; i++)
+        rcs[i] = cs_synthesize_prover(&out[i], circuits[i], hint, &errs[i]);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!rcs[i]) continue;
+        rc = rcs[i];
+        if (err) {
+            *err = errs[i];
+            cuzk_err_prefix(err, "circuit %zu of %zu: ", i, n);
+        }
+    }
+    if (rc)
+        for (size_t i = 0; i < n; i++) cs_prover_free(&out[i]);
+    free(errs), free(rcs);
+    return rc;
+}
+
+int cs_synthesize_batch(cs_prover *out, const cs_circuit *circuits, size_t n, cuzk_err *err)
+{
+    return batch(out, circuits, n, NULL, err);
+}
+
+int cs_synthesize_batch_with_hint(cs_prover *out, const cs_circuit *circuits, size_t n,
+                                  const cs_capacity *hint, cuzk_err *err)
+{
+    return batch(out, circuits, n, hint, err);
+}

@@ -1,0 +1,142 @@
+/*
+ * cs.c - the constraint-system core behind every backend: variable
+ * numbering, a check of every term against the variables allocated so far,
+ * the sticky error, and the runner that applies bellperson's conventions
+ * (ONE allocated as input 0 before the circuit, x_i * 0 = 0 appended for
+ * every input after it).
+ */
+#include "r1cs/cs_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* cs_var.index is 32 bits and the recorder tags aux columns with bit 31,
+ * so each kind holds at most 2^31 variables (a 32 GiB partition has ~2^27). */
+#define CS_MAX_VARS ((size_t)1 << 31)
+
+void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values)
+{
+    memset(cs, 0, sizeof(*cs));
+    cs->ops = ops;
+    cs->needs_values = needs_values;
+}
+
+int cs_fail(cs_t *cs, int code, const char *fmt, ...)
+{
+    if (cs->status) return code;
+    va_list ap;
+    va_start(ap, fmt);
+    cs->status = code ? code : CUZK_EINVAL;
+    cs->err.code = cs->status;
+    vsnprintf(cs->err.msg, sizeof(cs->err.msg), fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static const char *kind_name(uint32_t kind)
+{
+    return kind == CS_INPUT ? "input" : "aux";
+}
+
+static cs_var alloc_var(cs_t *cs, uint32_t kind, const fr_t *value)
+{
+    size_t *count = kind == CS_INPUT ? &cs->num_inputs : &cs->num_aux;
+    cs_var v = {(uint32_t)(*count < CS_MAX_VARS ? *count : 0), kind};
+    if (cs->status) return v;
+    if (*count >= CS_MAX_VARS) {
+        cs_fail(cs, CUZK_EUNSUPPORTED, "more than %zu %s variables", CS_MAX_VARS, kind_name(kind));
+        return v;
+    }
+    if (cs->needs_values && !value) {
+        cs_fail(cs, CUZK_EINVAL, "%s variable %zu allocated without a value", kind_name(kind),
+                *count);
+        return v;
+    }
+    int rc = cs->ops->alloc(cs, kind, value);
+    if (rc) {
+        cs_fail(cs, rc, "%s variable %zu: %s", kind_name(kind), *count, cuzk_status_str(rc));
+        return v;
+    }
+    (*count)++;
+    return v;
+}
+
+cs_var cs_alloc(cs_t *cs, const fr_t *value)
+{
+    return alloc_var(cs, CS_AUX, value);
+}
+cs_var cs_alloc_input(cs_t *cs, const fr_t *value)
+{
+    return alloc_var(cs, CS_INPUT, value);
+}
+
+/* Every term must name an allocated variable and the lc must be intact. */
+static int check_lc(cs_t *cs, const cs_lc *lc, char which)
+{
+    if (lc->status)
+        return cs_fail(cs, lc->status, "constraint %zu: %c combination: %s", cs->num_constraints,
+                       which, cuzk_status_str(lc->status));
+    const cs_term *t = lc_terms(lc);
+    for (uint32_t i = 0; i < lc->len; i++) {
+        size_t n = t[i].var.kind == CS_INPUT ? cs->num_inputs : cs->num_aux;
+        if (t[i].var.kind > CS_AUX || t[i].var.index >= n)
+            return cs_fail(cs, CUZK_EINVAL,
+                           "constraint %zu: %c uses %s variable %u but %zu are allocated",
+                           cs->num_constraints, which, kind_name(t[i].var.kind), t[i].var.index, n);
+    }
+    return 0;
+}
+
+int cs_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
+{
+    if (cs->status) return cs->status;
+    if (check_lc(cs, a, 'A') || check_lc(cs, b, 'B') || check_lc(cs, c, 'C')) return cs->status;
+    int rc = cs->ops->enforce(cs, a, b, c);
+    if (rc) return cs_fail(cs, rc, "constraint %zu: %s", cs->num_constraints, cuzk_status_str(rc));
+    cs->num_constraints++;
+    return 0;
+}
+
+bool cs_needs_values(const cs_t *cs)
+{
+    return cs->needs_values;
+}
+int cs_status(const cs_t *cs)
+{
+    return cs->status;
+}
+size_t cs_num_inputs(const cs_t *cs)
+{
+    return cs->num_inputs;
+}
+size_t cs_num_aux(const cs_t *cs)
+{
+    return cs->num_aux;
+}
+size_t cs_num_constraints(const cs_t *cs)
+{
+    return cs->num_constraints;
+}
+
+static void append_input_constraints(cs_t *cs)
+{
+    cs_lc x = {0}, zero = {0};
+    for (size_t i = 0; i < cs->num_inputs && !cs->status; i++) {
+        lc_clear(&x);
+        lc_add_var(&x, (cs_var){(uint32_t)i, CS_INPUT});
+        cs_enforce(cs, &x, &zero, &zero);
+    }
+}
+
+int cs_run(cs_t *cs, cs_circuit circuit, cuzk_err *err)
+{
+    cs_alloc_input(cs, &FR_ONE);
+    if (!cs->status) {
+        int rc = circuit.synthesize(cs, circuit.ctx);
+        if (rc && !cs->status) cs_fail(cs, rc, "circuit failed: %s", cuzk_status_str(rc));
+    }
+    if (!cs->status) append_input_constraints(cs);
+    if (cs->status && err) *err = cs->err;
+    return cs->status;
+}

@@ -1,0 +1,90 @@
+/*
+ * cs_internal.h - what the constraint-system backends share: the cs_t core
+ * (counts, sticky error, value policy) with its small vtable, the runner
+ * that applies bellperson's conventions around a circuit, and growable
+ * vectors and bitmaps that grow geometrically and report allocation
+ * failure instead of aborting.
+ *
+ * A backend embeds cs_t as its first member and provides cs_ops; the core
+ * numbers the variables, checks every term of every constraint against the
+ * variables allocated so far, and turns backend failures into cs_fail
+ * messages that name the variable or the constraint.
+ */
+#ifndef CUZK_R1CS_CS_INTERNAL_H
+#define CUZK_R1CS_CS_INTERNAL_H
+
+#include "cuzk/r1cs.h"
+
+typedef struct cs_ops {
+    /* Called with the next index of kind (cs->num_inputs or num_aux). */
+    int (*alloc)(cs_t *cs, uint32_t kind, const fr_t *value);
+    int (*enforce)(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c);
+} cs_ops;
+
+struct cs {
+    const cs_ops *ops;
+    size_t num_inputs, num_aux, num_constraints;
+    bool needs_values;
+    int status;
+    cuzk_err err;
+};
+
+void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
+/*
+ * Allocates ONE, runs the circuit, appends x_i * 0 = 0 for every input.
+ * Returns 0 or the first error (copied into err).
+ */
+int cs_run(cs_t *cs, cs_circuit circuit, cuzk_err *err);
+
+/* Ordering key of a variable: inputs before aux, then by index. */
+static inline uint64_t cs_var_key(cs_var v)
+{
+    return ((uint64_t)v.kind << 32) | v.index;
+}
+
+/* A growable array of fr_t. */
+typedef struct fr_vec {
+    fr_t *v;
+    size_t len, cap;
+} fr_vec;
+
+/* Makes room for need elements of size elem (capacity doubles). */
+int cs_vec_reserve(void **p, size_t *cap, size_t need, size_t elem);
+static inline int fr_vec_push(fr_vec *x, const fr_t *e)
+{
+    if (x->len == x->cap) {
+        int rc = cs_vec_reserve((void **)&x->v, &x->cap, x->len + 1, sizeof(fr_t));
+        if (rc) return rc;
+    }
+    x->v[x->len++] = *e;
+    return 0;
+}
+
+/* A growable bitmap; new bits are zero. */
+typedef struct bit_vec {
+    uint64_t *w;
+    size_t nbits, cap_words;
+} bit_vec;
+
+int cs_bits_reserve(bit_vec *b, size_t nbits);
+/* Appends a zero bit. */
+static inline int bit_vec_push0(bit_vec *b)
+{
+    if (b->nbits == b->cap_words * 64) {
+        int rc = cs_bits_reserve(b, b->nbits + 1);
+        if (rc) return rc;
+    }
+    b->nbits++;
+    return 0;
+}
+static inline void bit_set(uint64_t *w, size_t i)
+{
+    w[i / 64] |= (uint64_t)1 << (i % 64);
+}
+size_t cs_bits_popcount(const uint64_t *w, size_t nbits);
+
+/* Marks in bits (inputs) / aux_bits every variable of lc with a non-zero
+ * coefficient; either may be NULL. */
+void lc_mark_density(const cs_lc *lc, uint64_t *input_bits, uint64_t *aux_bits);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * vec.c - growable arrays and bitmaps for the constraint-system backends.
+ * Capacity doubles (amortised O(1) appends; glibc moves large blocks with
+ * mremap, so growing a multi-GiB vector does not copy it) and a failed
+ * allocation is returned as CUZK_ENOMEM with the old block intact.
+ */
+#include "r1cs/cs_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The first heap allocation of a vector: 1024 elements. */
+#define VEC_MIN_CAP 1024
+
+int cs_vec_reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : VEC_MIN_CAP;
+    while (n < need) {
+        if (n > SIZE_MAX / 2) return CUZK_ENOMEM;
+        n *= 2;
+    }
+    if (n > SIZE_MAX / elem) return CUZK_ENOMEM;
+    void *q = realloc(*p, n * elem);
+    if (!q) return CUZK_ENOMEM;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+int cs_bits_reserve(bit_vec *b, size_t nbits)
+{
+    size_t words = (nbits + 63) / 64, old = b->cap_words;
+    if (words <= old) return 0;
+    int rc = cs_vec_reserve((void **)&b->w, &b->cap_words, words, sizeof(uint64_t));
+    if (rc) return rc;
+    memset(b->w + old, 0, (b->cap_words - old) * sizeof(uint64_t));
+    return 0;
+}
+
+size_t cs_bits_popcount(const uint64_t *w, size_t nbits)
+{
+    size_t n = 0, full = nbits / 64;
+    for (size_t i = 0; i < full; i++) n += (size_t)__builtin_popcountll(w[i]);
+    if (nbits % 64)
+        n += (size_t)__builtin_popcountll(w[full] & (((uint64_t)1 << (nbits % 64)) - 1));
+    return n;
+}
+
+size_t cs_bitmap_popcount(const cs_bitmap *m)
+{
+    return m->words ? cs_bits_popcount(m->words, m->nbits) : 0;
+}
