@@ -28,8 +28,16 @@ typedef struct groth16_vk {
     g1_affine_t *ic; /* one per input, ONE first */
 } groth16_vk;
 
+/* What the H points are. bellperson's (and every .params file's): H[i] =
+ * tau^i t(tau) / delta for i < m - 1. snarkjs' zkeys: H[j] = L_{2j+1}(tau)
+ * / delta for j < m, the Lagrange basis of the odd points of the 2m domain;
+ * the prover then evaluates A B - C on the odd coset without dividing by t.
+ * snarkjs/import.c converts the second into the first. */
+enum groth16_h_basis { GROTH16_H_MONOMIAL = 0, GROTH16_H_ODD_LAGRANGE = 1 };
+
 typedef struct groth16_params {
     groth16_vk vk;
+    int h_basis; /* enum groth16_h_basis */
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
     g1_affine_t *h, *l, *a, *b_g1;
     g2_affine_t *b_g2;

@@ -85,4 +85,14 @@ int snarkjs_public_read(fr_t **inputs, size_t *n, const char *path, cuzk_err *er
  * verify). */
 int snarkjs_vk_read(groth16_vk *vk, const char *path, cuzk_err *err);
 
+/* The zkey as parameters: H in snarkjs' basis (monomial_h false; enough to
+ * prove) or converted to bellperson's (monomial_h true; what .params files
+ * hold). */
+int snarkjs_zkey_to_params(groth16_params *out, const snarkjs_zkey *z, bool monomial_h,
+                           cuzk_err *err);
+/* The prover's view of a snarkjs witness for the zkey: a, b from the zkey's
+ * coefficients (C = A B on the domain), densities from its points. */
+int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_wtns *w,
+                           cuzk_err *err);
+
 #endif

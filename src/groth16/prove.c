@@ -117,9 +117,37 @@ typedef struct msms {
     g2_jac_t b2;
 } msms;
 
+/* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
+ * (w = omega_2m), i.e. coefficients scaled by w^i then a forward NTT. */
+static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n,
+                          cuzk_err *err)
+{
+    ntt_domain d2;
+    int rc = ntt_domain_init(&d2, d->log_n + 1, err);
+    if (rc) return rc;
+    fr_t *v[3] = {a, b, c};
+    for (int k = 0; !rc && k < 3; k++) {
+        memset(v[k] + n, 0, sizeof(fr_t) * (d->n - n));
+        rc = ntt_inverse(d, v[k], NTT_NATURAL, NTT_NATURAL, err);
+        fr_t w = FR_ONE;
+        for (size_t i = 0; !rc && i < d->n; i++) {
+            fr_mul(&v[k][i], &v[k][i], &w);
+            fr_mul(&w, &w, &d2.omega);
+        }
+        if (!rc) rc = ntt_forward(d, v[k], NTT_NATURAL, NTT_NATURAL, err);
+    }
+    for (size_t i = 0; !rc && i < d->n; i++) {
+        fr_mul(&a[i], &a[i], &b[i]);
+        fr_sub(&a[i], &a[i], &c[i]);
+    }
+    ntt_domain_free(&d2);
+    return rc;
+}
+
 static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
 {
-    size_t m = pk->n_h + 1;
+    bool odd = pk->h_basis == GROTH16_H_ODD_LAGRANGE;
+    size_t m = odd ? pk->n_h : pk->n_h + 1;
     unsigned log_m = 0;
     while (((size_t)1 << log_m) < m) log_m++;
     if (((size_t)1 << log_m) != m || w->num_constraints > m)
@@ -135,7 +163,7 @@ static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, 
         memcpy(abc, w->a, sizeof(fr_t) * n);
         memcpy(abc + m, w->b, sizeof(fr_t) * n);
         memcpy(abc + 2 * m, w->c, sizeof(fr_t) * n);
-        rc = ntt_groth16_h(&d, abc, abc + m, abc + 2 * m, n, err);
+        rc = (odd ? h_odd_lagrange : ntt_groth16_h)(&d, abc, abc + m, abc + 2 * m, n, err);
     }
     if (!rc) rc = g1_msm(h, pk->h, abc, pk->n_h, 0, err);
     free(abc);
