@@ -95,4 +95,14 @@ int snarkjs_zkey_to_params(groth16_params *out, const snarkjs_zkey *z, bool mono
 int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_wtns *w,
                            cuzk_err *err);
 
+/* A circom R1CS as a circuit for our constraint system (setup, proving with
+ * a witness, counting). ctx holds the pointers and must outlive the
+ * circuit; w may be NULL when no values are needed. */
+typedef struct snarkjs_r1cs_ctx {
+    const snarkjs_r1cs *r;
+    const snarkjs_wtns *w;
+} snarkjs_r1cs_ctx;
+cs_circuit snarkjs_r1cs_circuit(snarkjs_r1cs_ctx *ctx, const snarkjs_r1cs *r,
+                                const snarkjs_wtns *w);
+
 #endif

@@ -1,0 +1,32 @@
+/*
+ * cli.h - shared pieces of the `cuzk` toolbox: the command table entry and
+ * small helpers for reporting errors (every error names the file and what
+ * was wrong) and for option parsing.
+ */
+#ifndef CUZK_CLI_H
+#define CUZK_CLI_H
+
+#include <stdbool.h>
+
+#include "cuzk/err.h"
+
+/* Exit codes: 0 success, 1 a proof did not verify, 2 bad usage or input. */
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_ERROR = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;
+    const char *usage; /* full --help text */
+} cli_command;
+
+/* Prints "cuzk: <message>" for err and returns CLI_ERROR. */
+int cli_fail(const cuzk_err *err);
+/* Prints "cuzk <cmd>: <formatted>" and returns CLI_ERROR. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True when argv holds -h or --help (then the usage text was printed). */
+bool cli_wants_help(int argc, char **argv, const cli_command *c);
+
+extern const cli_command cli_snarkjs_prove, cli_snarkjs_verify;
+
+#endif
