@@ -23,7 +23,7 @@ typedef struct fp_t {
 } fp_t;
 
 extern const fp_t FP_ZERO;
-extern const fp_t FP_ONE;       /* Montgomery form of 1 */
+extern const fp_t FP_ONE; /* Montgomery form of 1 */
 extern const uint64_t FP_MODULUS[FP_LIMBS];
 
 void fp_add(fp_t *r, const fp_t *a, const fp_t *b);
@@ -64,5 +64,18 @@ void fp_random(fp_t *r, cuzk_rng *g);
 /* The portable (__int128) multiplication, always available; fp_mul
  * dispatches to the mulx/adx one when the CPU has it. Exposed for tests. */
 void fp_mul_portable(fp_t *r, const fp_t *a, const fp_t *b);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The mulx/adcx/adox multiplication (x86-64 builds only); call it only when
+ * cuzk_cpu_has_adx(). Exposed for tests. */
+void fp_mul_adx(fp_t *r, const fp_t *a, const fp_t *b);
+#endif
+
+/* Whether this CPU has BMI2 and ADX, which fp_mul / fr_mul use when present. */
+bool cuzk_cpu_has_adx(void);
+/* Chooses the mulx/adx path (when the CPU has it) or the portable one for
+ * all Fp / Fr multiplications; returns whether the fast path is now on. For
+ * tests and benchmarks: do not call while other threads do field arithmetic. */
+bool cuzk_ff_use_adx(bool on);
 
 #endif

@@ -23,7 +23,7 @@ typedef struct fr_t {
 } fr_t;
 
 extern const fr_t FR_ZERO;
-extern const fr_t FR_ONE;       /* Montgomery form of 1 */
+extern const fr_t FR_ONE; /* Montgomery form of 1 */
 extern const uint64_t FR_MODULUS[FR_LIMBS];
 
 void fr_add(fr_t *r, const fr_t *a, const fr_t *b);
@@ -64,5 +64,11 @@ void fr_random(fr_t *r, cuzk_rng *g);
 /* The portable (__int128) multiplication, always available; fr_mul
  * dispatches to the mulx/adx one when the CPU has it. Exposed for tests. */
 void fr_mul_portable(fr_t *r, const fr_t *a, const fr_t *b);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The mulx/adcx/adox multiplication (x86-64 builds only); call it only when
+ * cuzk_cpu_has_adx(). Exposed for tests. */
+void fr_mul_adx(fr_t *r, const fr_t *a, const fr_t *b);
+#endif
 
 #endif

@@ -8,54 +8,123 @@
  *   F_BYTES    canonical byte length
  *   F_MOD      modulus limbs, F_MINV = -mod^-1 mod 2^64
  *   F_R2       R^2 mod modulus (to enter Montgomery form)
- *   F_MUL_FAST an optional faster multiplication with the portable signature
+ *   F_R3       R^3 mod modulus (to return to it after inversion)
+ *   F_S62      signed-62 limb count for the inversion (inv.h)
+ *   F_MUL_ADX  optional: the mulx/adx multiplication on limb arrays
  * and before it the constants F(ZERO_), F(ONE_) as F_ZERO / F_ONE.
  * sqrt is field specific and stays in fp.c / fr.c.
+ *
+ * Multiplication dispatch: with F_MUL_ADX, F(mul) and F(sqr) test the flag
+ * cuzk_ff_adx (cpu_x86.c) and inline the assembly; otherwise, or when the
+ * CPU lacks BMI2/ADX, they call the portable F(mul_portable).
  */
 
-void F(mul_portable)(F_T *r, const F_T *a, const F_T *b)
+/* Not inlined: it would make F(mul) save registers before testing the flag. */
+__attribute__((noinline)) void F(mul_portable)(F_T *r, const F_T *a, const F_T *b)
 {
     mont_mul(r->l, a->l, b->l, F_MOD, F_MINV, F_N);
 }
 
-void F(add)(F_T *r, const F_T *a, const F_T *b) { mont_add(r->l, a->l, b->l, F_MOD, F_N); }
-void F(sub)(F_T *r, const F_T *a, const F_T *b) { mont_sub(r->l, a->l, b->l, F_MOD, F_N); }
-void F(dbl)(F_T *r, const F_T *a) { mont_add(r->l, a->l, a->l, F_MOD, F_N); }
-void F(neg)(F_T *r, const F_T *a) { mont_neg(r->l, a->l, F_MOD, F_N); }
-void F(mul)(F_T *r, const F_T *a, const F_T *b) { F_MUL_FAST(r, a, b); }
-void F(sqr)(F_T *r, const F_T *a) { F_MUL_FAST(r, a, a); }
+#ifdef F_MUL_ADX
+void F(mul_adx)(F_T *r, const F_T *a, const F_T *b)
+{
+    F_MUL_ADX(r->l, a->l, b->l);
+}
 
-bool F(is_zero)(const F_T *a) { return mont_is_zero(a->l, F_N); }
-bool F(eq)(const F_T *a, const F_T *b) { return memcmp(a->l, b->l, sizeof(a->l)) == 0; }
-bool F(is_one)(const F_T *a) { return F(eq)(a, &F_ONE); }
+#define F_MUL(r, a, b)                                                                             \
+    do {                                                                                           \
+        if (__builtin_expect(cuzk_ff_adx, 1))                                                      \
+            F_MUL_ADX((r)->l, (a)->l, (b)->l);                                                     \
+        else                                                                                       \
+            F(mul_portable)(r, a, b);                                                              \
+    } while (0)
+#else
+#define F_MUL(r, a, b) F(mul_portable)(r, a, b)
+#endif
 
+void F(add)(F_T *r, const F_T *a, const F_T *b)
+{
+    mont_add(r->l, a->l, b->l, F_MOD, F_N);
+}
+void F(sub)(F_T *r, const F_T *a, const F_T *b)
+{
+    mont_sub(r->l, a->l, b->l, F_MOD, F_N);
+}
+void F(dbl)(F_T *r, const F_T *a)
+{
+    mont_add(r->l, a->l, a->l, F_MOD, F_N);
+}
+void F(neg)(F_T *r, const F_T *a)
+{
+    mont_neg(r->l, a->l, F_MOD, F_N);
+}
+void F(mul)(F_T *r, const F_T *a, const F_T *b)
+{
+    F_MUL(r, a, b);
+}
+void F(sqr)(F_T *r, const F_T *a)
+{
+    F_MUL(r, a, a);
+}
+
+bool F(is_zero)(const F_T *a)
+{
+    return mont_is_zero(a->l, F_N);
+}
+bool F(eq)(const F_T *a, const F_T *b)
+{
+    return memcmp(a->l, b->l, sizeof(a->l)) == 0;
+}
+bool F(is_one)(const F_T *a)
+{
+    return F(eq)(a, &F_ONE);
+}
+
+/*
+ * Fixed 4-bit windows: 14 multiplications build a^0..a^15, then each window
+ * costs 4 squarings and at most one multiplication (about 2/3 fewer
+ * multiplications than bit by bit). Leading zero windows are skipped.
+ */
 void F(pow)(F_T *r, const F_T *a, const uint64_t *e, size_t n)
 {
-    F_T acc = F_ONE, base = *a;
+    F_T tab[16], acc = F_ONE;
+    tab[0] = F_ONE, tab[1] = *a;
+    for (int i = 2; i < 16; i++) F(mul)(&tab[i], &tab[i - 1], a);
+    bool started = false;
     for (size_t i = n; i-- > 0;)
-        for (int b = 63; b >= 0; b--) {
-            F(sqr)(&acc, &acc);
-            if ((e[i] >> b) & 1) F(mul)(&acc, &acc, &base);
+        for (int b = 60; b >= 0; b -= 4) {
+            unsigned w = (unsigned)(e[i] >> b) & 15;
+            if (started)
+                for (int k = 0; k < 4; k++) F(sqr)(&acc, &acc);
+            if (w && started)
+                F(mul)(&acc, &acc, &tab[w]);
+            else if (w)
+                acc = tab[w], started = true;
         }
     *r = acc;
 }
 
-/* Exponent mod - 2 for Fermat inversion; mod is odd and > 2 so only the low limb changes. */
+/* Exponent mod - k for small k; mod is odd and > k so only the low limb changes. */
 static void F(mod_minus)(uint64_t e[F_N], uint64_t k)
 {
     memcpy(e, F_MOD, sizeof(uint64_t) * F_N);
     e[0] -= k;
 }
 
+/*
+ * Variable-time inversion (inv.h). a is x R in Montgomery form; inverting
+ * that integer gives x^-1 R^-1, and a Montgomery product with R^3 gives
+ * x^-1 R.
+ */
 bool F(inv)(F_T *r, const F_T *a)
 {
     if (F(is_zero)(a)) {
         *r = F_ZERO;
         return false;
     }
-    uint64_t e[F_N];
-    F(mod_minus)(e, 2);
-    F(pow)(r, a, e, F_N);
+    F_T t;
+    s62_inverse(t.l, a->l, F_MOD, F_MINV, F_N, F_S62);
+    F(mul)(r, &t, &F_R3);
     return true;
 }
 

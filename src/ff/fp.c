@@ -4,12 +4,17 @@
  */
 #include "cuzk/fp.h"
 
+#include "ff/inv.h"
 #include "ff/mont.h"
-#include "ff/fp_x86.h"
 
-const uint64_t FP_MODULUS[FP_LIMBS] = {0xb9feffffffffaaab, 0x1eabfffeb153ffff,
-                                       0x6730d2a0f6b0f624, 0x64774b84f38512bf,
-                                       0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
+/* p, little-endian 64-bit limbs */
+#define P_LIMBS                                                                                    \
+    0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624, 0x64774b84f38512bf,                \
+        0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a
+
+const uint64_t FP_MODULUS[FP_LIMBS] = {P_LIMBS};
+/* p followed by -p^-1 mod 2^64: the layout mont_x86.h reads. */
+static const uint64_t FP_MOD_MINV[FP_LIMBS + 1] = {P_LIMBS, 0x89f3fffcfffcfffd};
 const fp_t FP_ZERO = {{0}};
 /* 2^384 mod p */
 const fp_t FP_ONE = {{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba,
@@ -17,17 +22,23 @@ const fp_t FP_ONE = {{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba
 /* 2^768 mod p */
 static const fp_t FP_R2 = {{0xf4df1f341c341746, 0x0a76e6a609d104f1, 0x8de5476c4c95b6d5,
                             0x67eb88a9939d83c0, 0x9a793e85b519952d, 0x11988fe592cae3aa}};
+/* 2^1152 mod p */
+static const fp_t FP_R3 = {{0xed48ac6bd94ca1e0, 0x315f831e03a7adf8, 0x9a53352a615e29dd,
+                            0x34c04e5e921e1761, 0x2512d43565724728, 0x0aa6346091755d4d}};
 
-#define F(x)       fp_##x
-#define F_T        fp_t
-#define F_N        FP_LIMBS
-#define F_BYTES    FP_BYTES
-#define F_MOD      FP_MODULUS
-#define F_MINV     0x89f3fffcfffcfffdull /* -p^-1 mod 2^64 */
-#define F_R2       FP_R2
-#define F_ZERO     FP_ZERO
-#define F_ONE      FP_ONE
-#define F_MUL_FAST fp_mul_fast
+#include "ff/fp_x86.h"
+
+#define F(x)    fp_##x
+#define F_T     fp_t
+#define F_N     FP_LIMBS
+#define F_BYTES FP_BYTES
+#define F_MOD   FP_MOD_MINV
+#define F_MINV  FP_MOD_MINV[FP_LIMBS]
+#define F_R2    FP_R2
+#define F_R3    FP_R3
+#define F_S62   7 /* 7 x 62 = 434 bits > 2p */
+#define F_ZERO  FP_ZERO
+#define F_ONE   FP_ONE
 #include "ff/field_impl.h"
 
 /* p = 3 mod 4, so a^((p+1)/4) is a root whenever one exists. */

@@ -1,8 +1,15 @@
 /*
- * fp_x86.h - selection of the Fp multiplication (internal).
- * The portable CIOS multiplication is used until the mulx/adx path exists.
+ * fp_x86.h - the mulx/adx multiplication for Fp (internal): mont_x86.h at
+ * 6 limbs with p and -p^-1 mod 2^64 in one array. Absent off x86-64, where
+ * field_impl.h uses the portable code only.
  */
 #ifndef CUZK_FF_FP_X86_H
 #define CUZK_FF_FP_X86_H
-#define fp_mul_fast fp_mul_portable
+
+#include "ff/mont_x86.h"
+
+#ifdef CUZK_FF_HAVE_X86
+#define F_MUL_ADX(r, a, b) mont_mul6_adx(r, a, b, FP_MOD_MINV)
+#endif
+
 #endif

@@ -5,29 +5,39 @@
  */
 #include "cuzk/fr.h"
 
+#include "ff/inv.h"
 #include "ff/mont.h"
-#include "ff/fr_x86.h"
 
-const uint64_t FR_MODULUS[FR_LIMBS] = {0xffffffff00000001, 0x53bda402fffe5bfe,
-                                       0x3339d80809a1d805, 0x73eda753299d7d48};
+/* r, little-endian 64-bit limbs */
+#define R_LIMBS 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48
+
+const uint64_t FR_MODULUS[FR_LIMBS] = {R_LIMBS};
+/* r followed by -r^-1 mod 2^64: the layout mont_x86.h reads. */
+static const uint64_t FR_MOD_MINV[FR_LIMBS + 1] = {R_LIMBS, 0xfffffffeffffffff};
 const fr_t FR_ZERO = {{0}};
 /* 2^256 mod r */
-const fr_t FR_ONE = {{0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5,
-                      0x1824b159acc5056f}};
+const fr_t FR_ONE = {
+    {0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5, 0x1824b159acc5056f}};
 /* 2^512 mod r */
-static const fr_t FR_R2 = {{0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f,
-                            0x0748d9d99f59ff11}};
+static const fr_t FR_R2 = {
+    {0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f, 0x0748d9d99f59ff11}};
+/* 2^768 mod r */
+static const fr_t FR_R3 = {
+    {0xc62c1807439b73af, 0x1b3e0d188cf06990, 0x73d13c71c7b5f418, 0x6e2a5bb9c8db33e9}};
 
-#define F(x)       fr_##x
-#define F_T        fr_t
-#define F_N        FR_LIMBS
-#define F_BYTES    FR_BYTES
-#define F_MOD      FR_MODULUS
-#define F_MINV     0xfffffffeffffffffull /* -r^-1 mod 2^64 */
-#define F_R2       FR_R2
-#define F_ZERO     FR_ZERO
-#define F_ONE      FR_ONE
-#define F_MUL_FAST fr_mul_fast
+#include "ff/fr_x86.h"
+
+#define F(x)    fr_##x
+#define F_T     fr_t
+#define F_N     FR_LIMBS
+#define F_BYTES FR_BYTES
+#define F_MOD   FR_MOD_MINV
+#define F_MINV  FR_MOD_MINV[FR_LIMBS]
+#define F_R2    FR_R2
+#define F_R3    FR_R3
+#define F_S62   5 /* 5 x 62 = 310 bits > 2r */
+#define F_ZERO  FR_ZERO
+#define F_ONE   FR_ONE
 #include "ff/field_impl.h"
 
 bool fr_sqrt(fr_t *r, const fr_t *a)
@@ -38,8 +48,8 @@ bool fr_sqrt(fr_t *r, const fr_t *a)
     static const uint64_t t[4] = {0xfffe5bfeffffffff, 0x09a1d80553bda402, 0x299d7d483339d808,
                                   0x0000000073eda753};
     /* 7^t, a primitive 2^32-th root of unity (Montgomery form) */
-    static const fr_t root = {{0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64,
-                               0x5bf3adda19e9b27b}};
+    static const fr_t root = {
+        {0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64, 0x5bf3adda19e9b27b}};
     if (fr_is_zero(a)) {
         *r = FR_ZERO;
         return true;

@@ -27,6 +27,7 @@ typedef unsigned __int128 u128;
 static inline uint64_t mont_sub_raw(uint64_t *r, const uint64_t *a, const uint64_t *b, int n)
 {
     uint64_t borrow = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
         u128 d = (u128)a[i] - b[i] - borrow;
         r[i] = (uint64_t)d;
@@ -39,6 +40,7 @@ static inline uint64_t mont_sub_raw(uint64_t *r, const uint64_t *a, const uint64
 static inline uint64_t mont_add_raw(uint64_t *r, const uint64_t *a, const uint64_t *b, int n)
 {
     uint64_t carry = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
         u128 s = (u128)a[i] + b[i] + carry;
         r[i] = (uint64_t)s;
@@ -53,6 +55,7 @@ static inline void mont_reduce_once(uint64_t *r, const uint64_t *t, const uint64
     uint64_t d[MONT_MAX_LIMBS];
     uint64_t borrow = mont_sub_raw(d, t, m, n);
     uint64_t mask = borrow - 1; /* all ones when t >= m */
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) r[i] = (d[i] & mask) | (t[i] & ~mask);
 }
 
@@ -69,6 +72,7 @@ static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, c
 {
     uint64_t t[MONT_MAX_LIMBS], mm[MONT_MAX_LIMBS];
     uint64_t mask = 0 - mont_sub_raw(t, a, b, n);
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) mm[i] = m[i] & mask;
     mont_add_raw(r, t, mm, n);
 }
@@ -76,42 +80,42 @@ static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, c
 static inline void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, int n)
 {
     uint64_t nz = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) nz |= a[i];
     uint64_t mask = 0 - (uint64_t)(nz != 0);
     uint64_t t[MONT_MAX_LIMBS];
     mont_sub_raw(t, m, a, n);
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) r[i] = t[i] & mask;
 }
 
 /*
  * Montgomery product r = a b / 2^(64n) mod m (CIOS, n^2 + n multiplications).
- * minv = -m^-1 mod 2^64. r may alias a or b.
+ * minv = -m^-1 mod 2^64. r may alias a or b. The "no carry" form: the top
+ * limb of m is below 2^62, so the running sum T < 3m fits n limbs between
+ * rows and the carries A (product) and C (reduction) of a row add into the
+ * top limb without overflow. Inputs below 2m are accepted (fp2.c passes
+ * unreduced sums); the result is canonical.
  */
 static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                             uint64_t minv, int n)
 {
-    uint64_t t[MONT_MAX_LIMBS + 2] = {0};
+    uint64_t t[MONT_MAX_LIMBS] = {0};
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
-        u128 c = 0;
-        for (int j = 0; j < n; j++) {
-            c += (u128)a[j] * b[i] + t[j];
-            t[j] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[n];
-        t[n] = (uint64_t)c;
-        t[n + 1] = (uint64_t)(c >> 64);
-
-        uint64_t q = t[0] * minv;
-        c = ((u128)q * m[0] + t[0]) >> 64;
+        u128 c = (u128)a[0] * b[i] + t[0];
+        uint64_t lo = (uint64_t)c, q = lo * minv;
+        uint64_t A = (uint64_t)(c >> 64);
+        uint64_t C = (uint64_t)(((u128)q * m[0] + lo) >> 64);
+#pragma GCC unroll 8
         for (int j = 1; j < n; j++) {
-            c += (u128)q * m[j] + t[j];
-            t[j - 1] = (uint64_t)c;
-            c >>= 64;
+            c = (u128)a[j] * b[i] + t[j] + A;
+            A = (uint64_t)(c >> 64);
+            u128 d = (u128)q * m[j] + (uint64_t)c + C;
+            C = (uint64_t)(d >> 64);
+            t[j - 1] = (uint64_t)d;
         }
-        c += t[n];
-        t[n - 1] = (uint64_t)c;
-        t[n] = t[n + 1] + (uint64_t)(c >> 64);
+        t[n - 1] = A + C;
     }
     mont_reduce_once(r, t, m, n);
 }
@@ -119,6 +123,7 @@ static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, c
 static inline bool mont_is_zero(const uint64_t *a, int n)
 {
     uint64_t acc = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) acc |= a[i];
     return acc == 0;
 }
@@ -132,6 +137,7 @@ static inline bool mont_lt(const uint64_t *a, const uint64_t *m, int n)
 
 static inline void mont_from_bytes_le(uint64_t *r, const uint8_t *in, int n)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
         uint64_t w = 0;
         for (int k = 7; k >= 0; k--) w = (w << 8) | in[8 * i + k];
@@ -141,12 +147,14 @@ static inline void mont_from_bytes_le(uint64_t *r, const uint8_t *in, int n)
 
 static inline void mont_to_bytes_le(uint8_t *out, const uint64_t *a, int n)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 8; k++) out[8 * i + k] = (uint8_t)(a[i] >> (8 * k));
 }
 
 static inline void mont_from_bytes_be(uint64_t *r, const uint8_t *in, int n)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
         uint64_t w = 0;
         for (int k = 0; k < 8; k++) w = (w << 8) | in[8 * (n - 1 - i) + k];
@@ -156,6 +164,7 @@ static inline void mont_from_bytes_be(uint64_t *r, const uint8_t *in, int n)
 
 static inline void mont_to_bytes_be(uint8_t *out, const uint64_t *a, int n)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 8; k++) out[8 * (n - 1 - i) + k] = (uint8_t)(a[i] >> (56 - 8 * k));
 }
