@@ -1,0 +1,283 @@
+/*
+ * msm_impl.h - Pippenger's multi-scalar multiplication and the split MSM,
+ * written once for G1 and G2 (internal).
+ *
+ * Included by msm_g1.c / msm_g2.c after defining:
+ *   G(x)         the name prefix (g1_##x), with G_AFF, G_JAC, G_XYZZ
+ *   F_T, F_ADD, F_SUB, F_DBL, F_NEG, F_MUL, F_SQR, F_INV, F_IS_ZERO, F_EQ,
+ *   F_ONE        the coordinate field
+ *   MSM_CHUNK    points sorted and reduced at a time (sizes the buffers)
+ *   MSM_NAIVE_MAX up to this many points a plain sum of scalar
+ *                multiplications is cheaper than any window
+ * and batch_add_impl.h.
+ *
+ * Algorithm. Scalars are folded and Booth-recoded (msm_internal.h) into
+ * W = ceil(255 / c) signed digits in [-2^(c-1), 2^(c-1)]; digit d of point
+ * P goes to bucket |d| - 1 as sign(d) P. A task is one window over one
+ * range of points. It walks its range in chunks: digits are computed,
+ * counted per bucket and the (signed) points scattered into runs, one run
+ * per bucket; all runs are then summed at once by batch-affine levels
+ * (runs_reduce), and each run's sum is added to its bucket, again batched.
+ * So every addition is batch-affine, whatever the digit distribution: a
+ * bucket hit by every point (all scalars 1) is just one long run. Buckets
+ * are then reduced by running sums in XYZZ coordinates (sum_b (b+1) B_b =
+ * sum_b sum_{b' >= b} B_b'), and the windows combined by Horner's rule
+ * with c doublings each. Tasks (windows x point ranges, msm_plan) run on
+ * OpenMP threads, each with its own buffers.
+ */
+
+typedef struct G(msm_ws) {
+    G(baff) baff;
+    G_AFF *buf[2]; /* the chunk's points as runs, and the level buffer */
+    G_AFF *acc;    /* bucket sums, valid where has[] is set */
+    uint8_t *has;
+    int32_t *digit; /* the chunk's digits */
+    uint32_t *cnt;  /* points per bucket in the chunk, then scatter cursors */
+    uint32_t *start, *len, *nonempty, *active;
+    const G_AFF **sum; /* each run's total */
+} G(msm_ws);
+
+static void G(msm_ws_free)(G(msm_ws) * ws, int t)
+{
+    for (int i = 0; ws && i < t; i++) {
+        G(baff_free)(&ws[i].baff);
+        free(ws[i].buf[0]), free(ws[i].buf[1]), free(ws[i].acc), free(ws[i].has);
+        free(ws[i].digit), free(ws[i].cnt), free(ws[i].start), free(ws[i].len);
+        free(ws[i].nonempty), free(ws[i].active), free(ws[i].sum);
+    }
+    free(ws);
+}
+
+static G(msm_ws) * G(msm_ws_alloc)(int t, size_t chunk, size_t nb)
+{
+    G(msm_ws) *ws = calloc((size_t)t, sizeof(*ws));
+    bool ok = ws != NULL;
+    for (int i = 0; ok && i < t; i++) {
+        G(msm_ws) *w = &ws[i];
+        ok = G(baff_init)(&w->baff);
+        w->buf[0] = malloc(chunk * sizeof(G_AFF));
+        w->buf[1] = malloc(chunk * sizeof(G_AFF));
+        w->acc = malloc(nb * sizeof(G_AFF));
+        w->has = malloc(nb);
+        w->digit = malloc(chunk * sizeof(int32_t));
+        w->cnt = calloc(nb, sizeof(uint32_t));
+        w->start = malloc(nb * sizeof(uint32_t));
+        w->len = malloc(nb * sizeof(uint32_t));
+        w->nonempty = malloc(nb * sizeof(uint32_t));
+        w->active = malloc(nb * sizeof(uint32_t));
+        w->sum = malloc(nb * sizeof(G_AFF *));
+        ok = ok && w->buf[0] && w->buf[1] && w->acc && w->has && w->digit && w->cnt && w->start &&
+             w->len && w->nonempty && w->active && w->sum;
+    }
+    if (!ok) G(msm_ws_free)(ws, t), ws = NULL;
+    return ws;
+}
+
+/*
+ * Digits of points [c0, c1) in window w, counted per bucket and scattered
+ * as signed points into runs in buf[0]; returns the number of non-empty
+ * buckets (listed in nonempty) and sets *nact runs of length >= 2.
+ */
+static size_t G(chunk_sort)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t *idx,
+                            const msm_scalar *sc, size_t c0, size_t c1, unsigned w, unsigned c,
+                            size_t *nact)
+{
+    size_t nne = 0, na = 0;
+    for (size_t i = c0; i < c1; i++) {
+        int32_t d = msm_digit(&sc[i], w, c);
+        ws->digit[i - c0] = d;
+        if (d == 0) continue;
+        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
+        if (ws->cnt[b]++ == 0) ws->nonempty[nne++] = b;
+    }
+    uint32_t pos = 0;
+    for (size_t k = 0; k < nne; k++) {
+        uint32_t b = ws->nonempty[k];
+        ws->start[b] = pos;
+        ws->len[b] = ws->cnt[b];
+        if (ws->len[b] >= 2)
+            ws->active[na++] = b;
+        else
+            ws->sum[b] = &ws->buf[0][pos];
+        pos += ws->cnt[b];
+        ws->cnt[b] = ws->start[b];
+    }
+    for (size_t i = c0; i < c1; i++) {
+        int32_t d = ws->digit[i - c0];
+        if (d == 0) continue;
+        const G_AFF *p = &bases[idx ? idx[i] : i];
+        G_AFF *dst = &ws->buf[0][ws->cnt[d < 0 ? -d - 1 : d - 1]++];
+        if (d > 0)
+            *dst = *p;
+        else
+            G(affine_neg)(dst, p);
+    }
+    *nact = na;
+    return nne;
+}
+
+/* Adds each non-empty run's total into its bucket; resets the counters. */
+static void G(chunk_merge)(G(msm_ws) * ws, size_t nne)
+{
+    for (size_t k = 0; k < nne; k++) {
+        uint32_t b = ws->nonempty[k];
+        ws->cnt[b] = 0;
+        if (ws->has[b]) {
+            G(baff_push)(&ws->baff, &ws->acc[b], &ws->acc[b], ws->sum[b], false);
+        } else {
+            ws->acc[b] = *ws->sum[b];
+            ws->has[b] = 1;
+        }
+    }
+    G(baff_flush)(&ws->baff);
+}
+
+/* sum_b (b + 1) acc[b] by running sums: 8M+2S and 12M+2S per bucket. */
+static void G(buckets_reduce)(G_JAC *r, const G_AFF *acc, const uint8_t *has, size_t nb)
+{
+    G_XYZZ run, total;
+    G(xyzz_set_inf)(&run);
+    G(xyzz_set_inf)(&total);
+    for (size_t b = nb; b-- > 0;) {
+        if (has[b]) G(xyzz_add_affine)(&run, &run, &acc[b]);
+        if (!G(xyzz_is_inf)(&run)) G(xyzz_add)(&total, &total, &run);
+    }
+    G(xyzz_to_jac)(r, &total);
+}
+
+/* One task: window w over points [lo, hi), into *r (not yet shifted). */
+static void G(window_task)(G(msm_ws) * ws, G_JAC *r, const G_AFF *bases, const uint32_t *idx,
+                           const msm_scalar *sc, size_t lo, size_t hi, unsigned w, unsigned c)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    memset(ws->has, 0, nb);
+    for (size_t c0 = lo; c0 < hi; c0 += MSM_CHUNK) {
+        size_t c1 = hi - c0 < MSM_CHUNK ? hi : c0 + MSM_CHUNK, nact;
+        size_t nne = G(chunk_sort)(ws, bases, idx, sc, c0, c1, w, c, &nact);
+        G(runs_reduce)(&ws->baff, ws->buf, ws->start, ws->len, ws->active, nact, ws->sum);
+        G(chunk_merge)(ws, nne);
+    }
+    G(buckets_reduce)(r, ws->acc, ws->has, nb);
+}
+
+/* r = sum_w 2^(cw) sum_p part[w][p] (Horner). */
+static void G(windows_combine)(G_JAC *r, const G_JAC *part, unsigned windows, unsigned parts,
+                               unsigned c)
+{
+    G(jac_set_inf)(r);
+    for (unsigned w = windows; w-- > 0;) {
+        for (unsigned i = 0; i < c && !G(jac_is_inf)(r); i++) G(jac_dbl)(r, r);
+        for (unsigned p = 0; p < parts; p++) G(jac_add)(r, r, &part[w * parts + p]);
+    }
+}
+
+/* Pippenger over n folded scalars and the bases idx[i] (or i). */
+static int G(msm_core)(G_JAC *r, const G_AFF *bases, const uint32_t *idx, const msm_scalar *sc,
+                       size_t n, int threads, unsigned c, cuzk_err *err)
+{
+    unsigned parts = msm_plan_parts(n, threads, c), windows = msm_windows(c);
+    size_t tasks = (size_t)windows * parts, per = (n + parts - 1) / parts;
+    int t = msm_threads(threads);
+    if ((size_t)t > tasks) t = (int)tasks;
+    G_JAC *part = malloc(tasks * sizeof(G_JAC));
+    G(msm_ws) *ws = G(msm_ws_alloc)(t, per < MSM_CHUNK ? per : MSM_CHUNK, (size_t)1 << (c - 1));
+    if (!part || !ws) {
+        free(part), G(msm_ws_free)(ws, t);
+        return cuzk_errf(err, CUZK_ENOMEM, "MSM of %zu points: out of memory", n);
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t)
+    for (size_t k = 0; k < tasks; k++) {
+        size_t p = k % parts, lo = p * per, hi = lo + per < n ? lo + per : n;
+        G(window_task)
+        (&ws[omp_get_thread_num()], &part[k], bases, idx, sc, lo, hi, (unsigned)(k / parts), c);
+    }
+    G(windows_combine)(r, part, windows, parts, c);
+    free(part);
+    G(msm_ws_free)(ws, t);
+    return CUZK_OK;
+}
+
+/* Folds the scalars (of idx[i], or all) and runs Pippenger. */
+static int G(msm_folded)(G_JAC *r, const G_AFF *bases, const fr_t *scalars, const uint32_t *idx,
+                         size_t n, int threads, unsigned c, cuzk_err *err)
+{
+    if (n == 0) {
+        G(jac_set_inf)(r);
+        return CUZK_OK;
+    }
+    msm_scalar *sc = n <= SIZE_MAX / sizeof(msm_scalar) ? malloc(n * sizeof(msm_scalar)) : NULL;
+    if (!sc) return cuzk_errf(err, CUZK_ENOMEM, "MSM of %zu points: out of memory", n);
+    msm_scalars_fold(sc, scalars, idx, n, threads);
+    int rc = G(msm_core)(r, bases, idx, sc, n, threads, c, err);
+    free(sc);
+    return rc;
+}
+
+/* sum k_i P_i one scalar multiplication at a time, for tiny n. */
+static void G(msm_naive)(G_JAC *r, const G_AFF *bases, const fr_t *scalars, const uint32_t *idx,
+                         size_t n)
+{
+    G(jac_set_inf)(r);
+    for (size_t i = 0; i < n; i++) {
+        G_JAC p;
+        G(jac_from_affine)(&p, &bases[idx ? idx[i] : i]);
+        G(jac_mul)(&p, &p, &scalars[idx ? idx[i] : i]);
+        G(jac_add)(r, r, &p);
+    }
+}
+
+static int G(msm_indexed)(G_JAC *r, const G_AFF *bases, const fr_t *scalars, const uint32_t *idx,
+                          size_t n, int threads, cuzk_err *err)
+{
+    if (n <= MSM_NAIVE_MAX) {
+        G(msm_naive)(r, bases, scalars, idx, n);
+        return CUZK_OK;
+    }
+    return G(msm_folded)(r, bases, scalars, idx, n, threads, msm_plan_window(n, threads), err);
+}
+
+int G(msm)(G_JAC *r, const G_AFF *bases, const fr_t *scalars, size_t n, int threads, cuzk_err *err)
+{
+    return G(msm_indexed)(r, bases, scalars, NULL, n, threads, err);
+}
+
+int G(msm_window)(G_JAC *r, const G_AFF *bases, const fr_t *scalars, size_t n, int threads,
+                  unsigned c, cuzk_err *err)
+{
+    if (c < 1 || c > MSM_MAX_WINDOW)
+        return cuzk_errf(err, CUZK_EINVAL, "MSM window size %u is outside 1..%d", c,
+                         MSM_MAX_WINDOW);
+    return G(msm_folded)(r, bases, scalars, NULL, n, threads, c, err);
+}
+
+/* The split MSM: ones by bitmap batch addition, the tail by Pippenger. */
+int G(msm_split)(G_JAC *r, const G_AFF *bases, const fr_t *scalars, size_t n, int threads,
+                 cuzk_err *err)
+{
+    if (n > UINT32_MAX)
+        return cuzk_errf(err, CUZK_EINVAL, "split MSM of %zu points: at most 2^32 - 1", n);
+    size_t words = (n + 63) / 64, n_ones, n_tail;
+    uint64_t *ones = malloc(words * sizeof(uint64_t) + 1),
+             *tail = malloc(words * sizeof(uint64_t) + 1);
+    if (!ones || !tail) {
+        free(ones), free(tail);
+        return cuzk_errf(err, CUZK_ENOMEM, "split MSM of %zu points: out of memory", n);
+    }
+    msm_classify_bits(scalars, n, ones, tail, &n_ones, &n_tail, threads);
+    int rc = CUZK_OK;
+    if (!msm_split_worthwhile(n_tail, n)) {
+        rc = G(msm)(r, bases, scalars, n, threads, err);
+    } else {
+        uint32_t *idx = malloc(n_tail * sizeof(uint32_t) + 1);
+        G_JAC rt;
+        rc = idx ? CUZK_OK
+                 : cuzk_errf(err, CUZK_ENOMEM, "split MSM of %zu points: out of memory", n);
+        if (rc == CUZK_OK) msm_bitmap_indices(idx, tail, n, threads);
+        if (rc == CUZK_OK) rc = G(batch_add_bitmap)(r, bases, ones, n, threads, err);
+        if (rc == CUZK_OK) rc = G(msm_indexed)(&rt, bases, scalars, idx, n_tail, threads, err);
+        if (rc == CUZK_OK) G(jac_add)(r, r, &rt);
+        free(idx);
+    }
+    free(ones), free(tail);
+    return rc;
+}
