@@ -71,9 +71,11 @@ EC_TYPES(g2, fp2_t)
     void G##_jac_dbl(G##_jac_t *r, const G##_jac_t *p);                                            \
     void G##_jac_add(G##_jac_t *r, const G##_jac_t *a, const G##_jac_t *b);                        \
     void G##_jac_add_affine(G##_jac_t *r, const G##_jac_t *a, const G##_affine_t *b);              \
-    /* variable time (sliding window): for public data, not secret scalars */                      \
+    /* p in the subgroup: GLV / GLS split over the endomorphism, w-NAF; variable time */           \
+    /* (for public data, not secret scalars) */                                                    \
     void G##_jac_mul(G##_jac_t *r, const G##_jac_t *p, const fr_t *k);                             \
-    /* k as n canonical little-endian limbs (any size, e.g. cofactors) */                          \
+    /* any point of the curve; k as n canonical little-endian limbs (any size, e.g. */             \
+    /* cofactors); sliding window, variable time */                                                \
     void G##_jac_mul_limbs(G##_jac_t *r, const G##_jac_t *p, const uint64_t *k, size_t n);         \
     /* XYZZ */                                                                                     \
     void G##_xyzz_set_inf(G##_xyzz_t *r);                                                          \

@@ -18,8 +18,8 @@
  * group orders are odd), so a doubling never meets y = 0.
  *
  * Infinity: affine (0, 0) (not on the curve since b != 0), Jacobian Z = 0,
- * XYZZ ZZ = 0. Scalar multiplication is variable time (sliding window); it
- * is meant for public data and tests, not for secret scalars.
+ * XYZZ ZZ = 0. Scalar multiplication is variable time (sliding window,
+ * w-NAF); it is meant for public data and tests, not for secret scalars.
  */
 
 typedef G(affine_t) G_AFF;
@@ -380,11 +380,77 @@ void G(jac_mul_limbs)(G_JAC *r, const G_JAC *p, const uint64_t *k, size_t n)
     *r = acc;
 }
 
-void G(jac_mul)(G_JAC *r, const G_JAC *p, const fr_t *k)
+/*
+ * Straus (interleaved) multiplication with width-EC_WNAF NAF digits:
+ * r = sum_j k_j pts[j] for m <= EC_MULTI_MAX points and scalars of n <= 2
+ * limbs each (k_j at k + j n). One shared doubling per bit, one addition
+ * per non-zero digit (about bits/(EC_WNAF + 1) per scalar) from a table of
+ * the odd multiples 1, 3, .., 2^(EC_WNAF-1) - 1 of each point. This is the
+ * back end of the endomorphism splits of jac_mul in g1.c (2 x 128 bits)
+ * and g2.c (4 x 64 bits).
+ */
+#define EC_WNAF       4
+#define EC_MULTI_MAX  4
+#define EC_MULTI_BITS 129 /* NAF digits of a 2-limb scalar */
+
+/* t = t - d over 3 limbs, d small: adds -d sign-extended (two's complement). */
+static void G(limbs_sub_small)(uint64_t t[3], int d)
 {
-    uint64_t l[FR_LIMBS];
-    fr_to_canonical(l, k);
-    G(jac_mul_limbs)(r, p, l, FR_LIMBS);
+    uint64_t ext = d > 0 ? ~(uint64_t)0 : 0, w[3] = {(uint64_t)(int64_t)-d, ext, ext};
+    unsigned __int128 c = 0;
+    for (int i = 0; i < 3; i++) {
+        c += (unsigned __int128)t[i] + w[i];
+        t[i] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+
+/* NAF digits of k (n <= 2 limbs), least significant first; returns the count. */
+static int G(wnaf)(int8_t naf[EC_MULTI_BITS], const uint64_t *k, size_t n)
+{
+    uint64_t t[3] = {0};
+    memcpy(t, k, n * sizeof(uint64_t));
+    int len = 0;
+    while (t[0] | t[1] | t[2]) {
+        int d = 0;
+        if (t[0] & 1) {
+            d = (int)(t[0] & ((1u << EC_WNAF) - 1));
+            if (d >= 1 << (EC_WNAF - 1)) d -= 1 << EC_WNAF;
+            G(limbs_sub_small)(t, d); /* now t = 0 mod 2^EC_WNAF */
+        }
+        naf[len++] = (int8_t)d;
+        t[0] = (t[0] >> 1) | (t[1] << 63);
+        t[1] = (t[1] >> 1) | (t[2] << 63);
+        t[2] >>= 1;
+    }
+    return len;
+}
+
+static void G(jac_mul_multi)(G_JAC *r, const G_JAC *pts, const uint64_t *k, size_t m, size_t n)
+{
+    G_JAC tbl[EC_MULTI_MAX][1 << (EC_WNAF - 2)], acc, p2, neg;
+    int8_t naf[EC_MULTI_MAX][EC_MULTI_BITS];
+    int len[EC_MULTI_MAX], top = 0;
+    for (size_t j = 0; j < m; j++) {
+        len[j] = G(wnaf)(naf[j], k + j * n, n);
+        top = len[j] > top ? len[j] : top;
+        tbl[j][0] = pts[j];
+        G(jac_dbl)(&p2, &pts[j]);
+        for (int i = 1; i < 1 << (EC_WNAF - 2); i++) G(jac_add)(&tbl[j][i], &tbl[j][i - 1], &p2);
+    }
+    G(jac_set_inf)(&acc);
+    for (int i = top - 1; i >= 0; i--) {
+        G(jac_dbl)(&acc, &acc);
+        for (size_t j = 0; j < m; j++) {
+            int d = i < len[j] ? naf[j][i] : 0;
+            if (d > 0) G(jac_add)(&acc, &acc, &tbl[j][d >> 1]);
+            if (d < 0) {
+                G(jac_neg)(&neg, &tbl[j][(-d) >> 1]);
+                G(jac_add)(&acc, &acc, &neg);
+            }
+        }
+    }
+    *r = acc;
 }
 
 /* ---- XYZZ: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2 ------------------------- */

@@ -81,3 +81,43 @@ bool g1_affine_in_subgroup(const g1_affine_t *p)
     phi.z = FP_ONE;
     return g1_jac_eq(&phi, &q);
 }
+
+/*
+ * GLV: phi2(x, y) = (beta^2 x, y) acts on G1 as mu = x^2 - 1, and
+ * r = mu^2 + mu + 1, so any k < r splits as k = k0 + k1 mu with
+ * k0 = k mod mu < 2^128 and k1 = k div mu <= mu + 1 < 2^128; then
+ * k P = k0 P + k1 phi2(P), two 128-bit scalars sharing 128 doublings.
+ *   mu     = 0xac45a4010001a40200000000ffffffff
+ *   beta^2 =
+ * 0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaac
+ */
+static const fp_t G1_BETA2 = {{0xcd03c9e48671f071, 0x5dab22461fcda5d2, 0x587042afd3851b95,
+                               0x8eb60ebe01bacb9e, 0x03f97d6e83d050d2, 0x18f0206554638741}};
+static const unsigned __int128 G1_MU = ((unsigned __int128)0xac45a4010001a402 << 64) | 0xffffffff;
+
+/* k = k0 + k1 mu by binary long division (k < r, so k1 fits 128 bits). */
+static void g1_glv_split(uint64_t out[4], const uint64_t k[FR_LIMBS])
+{
+    unsigned __int128 q = 0, rem = 0;
+    for (int i = 64 * FR_LIMBS - 1; i >= 0; i--) {
+        int carry = (int)(rem >> 127); /* 2 rem may pass 2^128 since mu > 2^127 */
+        rem = (rem << 1) | ((k[i / 64] >> (i % 64)) & 1);
+        q <<= 1;
+        if (carry || rem >= G1_MU) {
+            rem -= G1_MU;
+            q |= 1;
+        }
+    }
+    out[0] = (uint64_t)rem, out[1] = (uint64_t)(rem >> 64);
+    out[2] = (uint64_t)q, out[3] = (uint64_t)(q >> 64);
+}
+
+void g1_jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k)
+{
+    uint64_t l[FR_LIMBS], parts[4];
+    fr_to_canonical(l, k);
+    g1_glv_split(parts, l);
+    g1_jac_t pts[2] = {*p, *p};
+    fp_mul(&pts[1].x, &pts[1].x, &G1_BETA2); /* phi2 in Jacobian: x = X / Z^2 */
+    g1_jac_mul_multi(r, pts, parts, 2, 2);
+}

@@ -101,18 +101,51 @@ static const fp2_t G2_PSI_Y = {{{0x3e2f585da55c9ad1, 0x4294213d86c18183, 0x38284
 /* |x| = 0xd201000000010000, the BLS parameter x = -|x| */
 static const uint64_t G2_ABS_X = 0xd201000000010000;
 
+/* psi on Jacobian coordinates: x = X / Z^2 maps to conj(X) PSI_X / conj(Z)^2. */
+static void g2_jac_psi(g2_jac_t *r, const g2_jac_t *p)
+{
+    fp2_conj(&r->x, &p->x);
+    fp2_mul(&r->x, &r->x, &G2_PSI_X);
+    fp2_conj(&r->y, &p->y);
+    fp2_mul(&r->y, &r->y, &G2_PSI_Y);
+    fp2_conj(&r->z, &p->z);
+}
+
 /* Assumes p on the curve (the decoders check that first). */
 bool g2_affine_in_subgroup(const g2_affine_t *p)
 {
     if (g2_affine_is_inf(p)) return true;
     g2_jac_t q, psi;
     g2_jac_from_affine(&q, p);
+    g2_jac_psi(&psi, &q);
     g2_jac_mul_binary(&q, &q, &G2_ABS_X, 1);
     g2_jac_neg(&q, &q); /* [x] P */
-    fp2_conj(&psi.x, &p->x);
-    fp2_mul(&psi.x, &psi.x, &G2_PSI_X);
-    fp2_conj(&psi.y, &p->y);
-    fp2_mul(&psi.y, &psi.y, &G2_PSI_Y);
-    psi.z = FP2_ONE;
     return g2_jac_eq(&psi, &q);
+}
+
+/*
+ * GLS: psi acts on G2 as x, and r = x^4 - x^2 + 1 < |x|^4, so k < r has four
+ * base-|x| digits d_i < 2^64 and, as |x|^i = (-x)^i,
+ *   k P = d0 P - d1 psi(P) + d2 psi^2(P) - d3 psi^3(P):
+ * four 64-bit scalars sharing 64 doublings.
+ */
+void g2_jac_mul(g2_jac_t *r, const g2_jac_t *p, const fr_t *k)
+{
+    uint64_t l[FR_LIMBS], digits[4];
+    fr_to_canonical(l, k);
+    for (int d = 0; d < 4; d++) { /* l = l div |x|, digit = l mod |x| */
+        unsigned __int128 rem = 0;
+        for (int i = FR_LIMBS - 1; i >= 0; i--) {
+            unsigned __int128 cur = (rem << 64) | l[i];
+            l[i] = (uint64_t)(cur / G2_ABS_X);
+            rem = cur % G2_ABS_X;
+        }
+        digits[d] = (uint64_t)rem;
+    }
+    g2_jac_t pts[4];
+    pts[0] = *p;
+    for (int i = 1; i < 4; i++) g2_jac_psi(&pts[i], &pts[i - 1]);
+    g2_jac_neg(&pts[1], &pts[1]);
+    g2_jac_neg(&pts[3], &pts[3]);
+    g2_jac_mul_multi(r, pts, digits, 4, 1);
 }

@@ -30,6 +30,29 @@ static const uint64_t H2[8] = {0xcf1c38e31c7238e5, 0x1616ec6e786f0c70, 0x21537e2
                                0xa628f1cb4d9e82ef, 0xa68a205b2e5a7ddf, 0xcd91de4547085aba,
                                0x091d50792876a202, 0x05d543a95414e7f1};
 
+/*
+ * Scalars at the edges of the endomorphism splits (mu = x^2 - 1 for G1,
+ * base |x| digits for G2), checked against the plain sliding window.
+ */
+static const uint64_t EDGE_SCALARS[][4] = {
+    {0, 0, 0, 0},
+    {1, 0, 0, 0},
+    {0xffffffff00000000, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48}, /* r-1 */
+    {0xfffffffeffffffff, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48}, /* r-2 */
+    {0x00000000fffffffe, 0xac45a4010001a402, 0, 0},                                   /* mu-1 */
+    {0x00000000ffffffff, 0xac45a4010001a402, 0, 0},                                   /* mu */
+    {0x0000000100000000, 0xac45a4010001a402, 0, 0},                                   /* mu+1 */
+    {0xfffffffe00000001, 0xa7780001fffcb7fc, 0x3339d80809a1d804, 0x73eda753299d7d48}, /* mu^2 */
+    {0xd20100000000ffff, 0, 0, 0},                                                    /* |x|-1 */
+    {0xd201000000010000, 0, 0, 0},                                                    /* |x| */
+    {0x0000000100000001, 0xac45a4010001a402, 0, 0},                                   /* x^2+1 */
+    {0x0000ffffffffffff, 0xec03000276030000, 0x8d51ccce760304d0, 0},                  /* |x|^3-1 */
+    {0x0001000000000000, 0xec03000276030000, 0x8d51ccce760304d0, 0},                  /* |x|^3 */
+    {~0ull, ~0ull, 0, 0},                                                             /* 2^128-1 */
+    {0, 0, 0, 0x4000000000000000},                                                    /* 2^254 */
+    {0x7fffffff80000000, 0xa9ded2017fff2dff, 0x199cec0404d0ec02, 0x39f6d3a994cebea4}, /* (r-1)/2 */
+};
+
 static void fp_curve_b(fp_t *b)
 {
     fp_from_u64(b, 4);
@@ -259,6 +282,22 @@ static void check_code(int rc, const cuzk_err *e, int want)
             G##_jac_set_inf(&s);                                                                   \
             G##_jac_mul(&s, &s, &a);                                                               \
             assert_true(G##_jac_is_inf(&s));                                                       \
+        }                                                                                          \
+    }                                                                                              \
+    static void G##_mul_edge_scalars(void **state)                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        cuzk_rng g;                                                                                \
+        test_rng(&g);                                                                              \
+        G##_jac_t p, q, s;                                                                         \
+        G##_random_jac(&p, &g);                                                                    \
+        for (size_t i = 0; i < sizeof(EDGE_SCALARS) / sizeof(EDGE_SCALARS[0]); i++) {              \
+            fr_t k;                                                                                \
+            assert_true(fr_from_canonical(&k, EDGE_SCALARS[i]));                                   \
+            G##_jac_mul(&q, &p, &k);                                                               \
+            G##_jac_mul_limbs(&s, &p, EDGE_SCALARS[i], 4);                                         \
+            assert_true(G##_jac_eq(&q, &s));                                                       \
+            assert_true(G##_jac_on_curve(&q));                                                     \
         }                                                                                          \
     }                                                                                              \
     static void G##_batch_to_affine(void **state)                                                  \
@@ -549,6 +588,8 @@ int main(void)
         cmocka_unit_test(g2_coordinates_agree),
         cmocka_unit_test(g1_scalar_mul),
         cmocka_unit_test(g2_scalar_mul),
+        cmocka_unit_test(g1_mul_edge_scalars),
+        cmocka_unit_test(g2_mul_edge_scalars),
         cmocka_unit_test(g1_batch_to_affine),
         cmocka_unit_test(g2_batch_to_affine),
         cmocka_unit_test(g1_endomorphism),
