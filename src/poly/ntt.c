@@ -53,32 +53,65 @@ typedef struct plan {
     fr_t *qr; /* qr[c] = (beta_r^n2)^brev(c), c < n1 (matrix shape, scale_r) */
 } plan;
 
-static inline void add_fr(fr_t *r, const fr_t *a, const fr_t *b)
-{
-    mont_add(r->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
-}
+#if defined(__x86_64__)
+/* Fr addition and subtraction as two straight carry chains in registers.
+ * The generic loops of ff/mont.h spill their 128-bit temporaries and the
+ * _addcarry_u64 intrinsics go through memory with gcc 12, which made the
+ * additions of a butterfly cost as much as its multiplication. */
+static const uint64_t R[4] = {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805,
+                              0x73eda753299d7d48}; /* r, as FR_MODULUS */
 
-static inline void sub_fr(fr_t *r, const fr_t *a, const fr_t *b)
+/* s = a + b, d = a - b (mod r); s and d may alias a and b. */
+static inline void addsub_fr(fr_t *s, fr_t *d, const fr_t *a, const fr_t *b)
 {
-    mont_sub(r->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    uint64_t s0 = a->l[0], s1 = a->l[1], s2 = a->l[2], s3 = a->l[3], t0, t1, t2, t3;
+    uint64_t d0 = s0, d1 = s1, d2 = s2, d3 = s3, m, q0, q1, q2, q3;
+    /* s = a + b (< 2r < 2^256); t = s - r; s = t unless that borrowed */
+    __asm__("add %[b0], %[s0]\n\tadc %[b1], %[s1]\n\tadc %[b2], %[s2]\n\tadc %[b3], %[s3]\n\t"
+            "mov %[s0], %[t0]\n\tmov %[s1], %[t1]\n\tmov %[s2], %[t2]\n\tmov %[s3], %[t3]\n\t"
+            "sub %[r0], %[t0]\n\tsbb %[r1], %[t1]\n\tsbb %[r2], %[t2]\n\tsbb %[r3], %[t3]\n\t"
+            "cmovnc %[t0], %[s0]\n\tcmovnc %[t1], %[s1]\n\tcmovnc %[t2], %[s2]\n\t"
+            "cmovnc %[t3], %[s3]"
+            : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [t0] "=&r"(t0),
+              [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3]),
+              [r0] "m"(R[0]), [r1] "m"(R[1]), [r2] "m"(R[2]), [r3] "m"(R[3])
+            : "cc");
+    /* d = a - b; m = all ones on borrow; d += r & m */
+    __asm__("sub %[b0], %[d0]\n\tsbb %[b1], %[d1]\n\tsbb %[b2], %[d2]\n\tsbb %[b3], %[d3]\n\t"
+            "sbb %[m], %[m]\n\t"
+            "mov %[r0], %[q0]\n\tmov %[r1], %[q1]\n\tmov %[r2], %[q2]\n\tmov %[r3], %[q3]\n\t"
+            "and %[m], %[q0]\n\tand %[m], %[q1]\n\tand %[m], %[q2]\n\tand %[m], %[q3]\n\t"
+            "add %[q0], %[d0]\n\tadc %[q1], %[d1]\n\tadc %[q2], %[d2]\n\tadc %[q3], %[d3]"
+            : [d0] "+&r"(d0), [d1] "+&r"(d1), [d2] "+&r"(d2), [d3] "+&r"(d3), [m] "=&r"(m),
+              [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3]),
+              [r0] "m"(R[0]), [r1] "m"(R[1]), [r2] "m"(R[2]), [r3] "m"(R[3])
+            : "cc");
+    s->l[0] = s0, s->l[1] = s1, s->l[2] = s2, s->l[3] = s3;
+    d->l[0] = d0, d->l[1] = d1, d->l[2] = d2, d->l[3] = d3;
 }
+#else
+static inline void addsub_fr(fr_t *s, fr_t *d, const fr_t *a, const fr_t *b)
+{
+    fr_t t;
+    mont_sub(t.l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    mont_add(s->l, a->l, b->l, FR_MODULUS, FR_LIMBS);
+    *d = t;
+}
+#endif
 
 /* (a, b) <- (a + b, a - b) */
 static inline void bfly(fr_t *a, fr_t *b)
 {
-    fr_t d;
-    sub_fr(&d, a, b);
-    add_fr(a, a, b);
-    *b = d;
+    addsub_fr(a, b, a, b);
 }
 
 /* (a, b) <- (a + b, (a - b) w) */
 static inline void bfly_dif(fr_t *a, fr_t *b, const fr_t *w)
 {
-    fr_t d;
-    sub_fr(&d, a, b);
-    add_fr(a, a, b);
-    fr_mul(b, &d, w);
+    addsub_fr(a, b, a, b);
+    fr_mul(b, b, w);
 }
 
 /* (a, b) <- (a + b w, a - b w) */
@@ -86,8 +119,7 @@ static inline void bfly_dit(fr_t *a, fr_t *b, const fr_t *w)
 {
     fr_t t;
     fr_mul(&t, b, w);
-    sub_fr(b, a, &t);
-    add_fr(a, a, &t);
+    addsub_fr(a, b, a, &t);
 }
 
 /* Radix-2 DIF over 2^log_m elements, natural in, bit-reversed out; the half
