@@ -348,11 +348,57 @@ int ntt_coset_inverse(const ntt_domain *d, fr_t *x, ntt_order in, ntt_order out,
     return ntt_transform(d, x, NTT_INV, in, out, &d->n_inv, NULL, &d->shift_inv, err);
 }
 
+/* Bit reversal by tiles: with p = (hi, mid, lo), hi and lo of TILE_BITS bits,
+ * brev(p) = (brev lo, brev mid, brev hi), so the 2^TILE_BITS rows of tile
+ * mid (each 2^TILE_BITS contiguous elements, 512 B) land transposed in tile
+ * brev(mid). Each pair of tiles is swapped through two 8 KiB buffers, which
+ * reads and writes whole cache lines instead of one element per line. */
+#define TILE_BITS 4
+#define TILE_SIDE (1u << TILE_BITS)
+
+static void tile_load(fr_t *buf, const fr_t *x, size_t mid, unsigned log_n)
+{
+    for (size_t hi = 0; hi < TILE_SIDE; hi++)
+        memcpy(buf + hi * TILE_SIDE, x + (hi << (log_n - TILE_BITS) | mid << TILE_BITS),
+               TILE_SIDE * sizeof(fr_t));
+}
+
+/* Stores buf (tile (hi, lo) of some mid) into tile mid2 at (brev lo, brev hi). */
+static void tile_store_reversed(fr_t *x, const fr_t *buf, size_t mid2, unsigned log_n)
+{
+    for (uint32_t hi = 0; hi < TILE_SIDE; hi++) {
+        fr_t *row =
+            x + ((size_t)ntt_brev(hi, TILE_BITS) << (log_n - TILE_BITS) | mid2 << TILE_BITS);
+        for (uint32_t lo = 0; lo < TILE_SIDE; lo++)
+            row[ntt_brev(lo, TILE_BITS)] = buf[lo * TILE_SIDE + hi];
+    }
+}
+
+static void bit_reverse_tiled(fr_t *x, unsigned log_n)
+{
+    unsigned mid_bits = log_n - 2 * TILE_BITS;
+#pragma omp parallel
+    {
+        fr_t a[TILE_SIDE * TILE_SIDE], b[TILE_SIDE * TILE_SIDE];
+#pragma omp for schedule(static)
+        for (size_t mid = 0; mid < ((size_t)1 << mid_bits); mid++) {
+            size_t mid2 = ntt_brev((uint32_t)mid, mid_bits);
+            if (mid2 < mid) continue;
+            tile_load(a, x, mid, log_n);
+            if (mid2 != mid) tile_load(b, x, mid2, log_n);
+            tile_store_reversed(x, a, mid2, log_n);
+            if (mid2 != mid) tile_store_reversed(x, b, mid, log_n);
+        }
+    }
+}
+
 void ntt_bit_reverse(fr_t *x, unsigned log_n)
 {
-    size_t n = (size_t)1 << log_n;
-#pragma omp parallel for schedule(static) if (n >= 4096)
-    for (size_t i = 0; i < n; i++) {
+    if (log_n >= 2 * TILE_BITS + 4) {
+        bit_reverse_tiled(x, log_n);
+        return;
+    }
+    for (size_t i = 0; i < ((size_t)1 << log_n); i++) {
         size_t j = ntt_brev((uint32_t)i, log_n);
         if (i < j) {
             fr_t tmp = x[i];

@@ -180,7 +180,7 @@ static void test_bit_reverse(void **state)
     assert_int_equal(ntt_brev(1, 5), 16);
     assert_int_equal(ntt_brev(6, 4), 6);
     assert_int_equal(ntt_brev(0x12345, 20), 0xa2c48);
-    for (unsigned log_n = 0; log_n <= 13; log_n++) {
+    for (unsigned log_n = 0; log_n <= 14; log_n++) {
         size_t n = (size_t)1 << log_n;
         fr_t *v = vec_new(n);
         for (size_t i = 0; i < n; i++) v[i] = fr_u64(i);
