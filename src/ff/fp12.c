@@ -6,14 +6,7 @@
  * shape of a Miller-loop line. The Frobenius maps use w^(p^k) =
  * w xi^((p^k - 1)/6) on top of fp6_frobenius.
  *
- * On the cyclotomic subgroup (where the final exponentiation works after its
- * easy part) squaring follows Granger and Scott, "Faster squaring in the
- * cyclotomic subgroup of sixth degree extensions" (PKC 2010): view Fp12 as
- * Fp4[t] / (t^3 - s) with Fp4 = Fp2[s] / (s^2 - xi), s = w^3, t = w, so
- * f = A + B t + C t^2 with A = a0 + a3 s, B = a1 + a4 s, C = a2 + a5 s
- * (a_i the coefficient of w^i), and then
- *   f^2 = (3 A^2 - 2 conj(A)) + (3 s C^2 + 2 conj(B)) t + (3 B^2 - 2 conj(C)) t^2
- * where conj negates the s part: three Fp4 squarings, 9 Fp2 squarings.
+ * The cyclotomic-subgroup operations are in fp12_cyclotomic.c.
  */
 #include "cuzk/fp12.h"
 
@@ -164,65 +157,6 @@ void fp12_pow(fp12_t *r, const fp12_t *a, const uint64_t *e, size_t n)
             if ((e[i] >> b) & 1) fp12_mul(&acc, &acc, &base);
         }
     *r = acc;
-}
-
-/* (a + b s)^2 = a^2 + xi b^2 + ((a + b)^2 - a^2 - b^2) s, 3 Fp2 squarings. */
-static void fp4_sqr(fp2_t *r0, fp2_t *r1, const fp2_t *a, const fp2_t *b)
-{
-    fp2_t t0, t1, t;
-    fp2_sqr(&t0, a);
-    fp2_sqr(&t1, b);
-    fp2_add(&t, a, b);
-    fp2_sqr(&t, &t);
-    fp2_sub(&t, &t, &t0);
-    fp2_sub(r1, &t, &t1);
-    fp2_mul_by_nonresidue(&t1, &t1);
-    fp2_add(r0, &t0, &t1);
-}
-
-/* r = 3 t - 2 z (sign -1) or 3 t + 2 z (sign +1), the Granger-Scott step. */
-static void gs_combine(fp2_t *r, const fp2_t *t, const fp2_t *z, int sign)
-{
-    fp2_t d;
-    if (sign < 0)
-        fp2_sub(&d, t, z);
-    else
-        fp2_add(&d, t, z);
-    fp2_dbl(&d, &d);
-    fp2_add(r, &d, t);
-}
-
-void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a)
-{
-    /* A = a0 + a3 s, B = a1 + a4 s, C = a2 + a5 s in the w-power basis. */
-    const fp2_t *a0 = &a->c0.c0, *a1 = &a->c1.c0, *a2 = &a->c0.c1;
-    const fp2_t *a3 = &a->c1.c1, *a4 = &a->c0.c2, *a5 = &a->c1.c2;
-    fp2_t A0, A1, B0, B1, C0, C1, sC0;
-    fp4_sqr(&A0, &A1, a0, a3);
-    fp4_sqr(&B0, &B1, a1, a4);
-    fp4_sqr(&C0, &C1, a2, a5);
-    fp2_mul_by_nonresidue(&sC0, &C1); /* s C^2 = xi C1 + C0 s */
-    fp12_t t;
-    gs_combine(&t.c0.c0, &A0, a0, -1);
-    gs_combine(&t.c1.c1, &A1, a3, +1);
-    gs_combine(&t.c1.c0, &sC0, a1, +1);
-    gs_combine(&t.c0.c2, &C0, a4, -1);
-    gs_combine(&t.c0.c1, &B0, a2, -1);
-    gs_combine(&t.c1.c2, &B1, a5, +1);
-    *r = t;
-}
-
-/* |x| = 0xd201000000010000: bits 63, 62, 60, 57, 48 and 16. */
-#define BLS_X_ABS 0xd201000000010000ull
-
-void fp12_cyclotomic_exp_x(fp12_t *r, const fp12_t *a)
-{
-    fp12_t acc = *a;
-    for (int b = 62; b >= 0; b--) {
-        fp12_cyclotomic_sqr(&acc, &acc);
-        if ((BLS_X_ABS >> b) & 1) fp12_mul(&acc, &acc, a);
-    }
-    fp12_conj(r, &acc); /* x < 0, and conj is the inverse here */
 }
 
 bool fp12_is_zero(const fp12_t *a)
