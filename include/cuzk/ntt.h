@@ -16,7 +16,8 @@
  *
  * All transforms run in place, multithreaded with OpenMP (the results do not
  * depend on the thread count), and return CUZK_OK or CUZK_ENOMEM (for their
- * per-call scratch, a few MiB at most). A domain is read-only after
+ * per-call scratch: 8 columns per thread, 4 MiB per thread at 2^28 points,
+ * and tables of 2^15 elements at most). A domain is read-only after
  * ntt_domain_init, so several threads may use one domain at once.
  */
 #ifndef CUZK_NTT_H
