@@ -3,7 +3,6 @@
  * of field_impl.h instantiated for 6 limbs, and the square root.
  */
 #include "cuzk/fp.h"
-
 #include "ff/inv.h"
 #include "ff/mont.h"
 
@@ -13,8 +12,8 @@
         0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a
 
 const uint64_t FP_MODULUS[FP_LIMBS] = {P_LIMBS};
-/* p followed by -p^-1 mod 2^64: the layout mont_x86.h reads. */
-static const uint64_t FP_MOD_MINV[FP_LIMBS + 1] = {P_LIMBS, 0x89f3fffcfffcfffd};
+/* p followed by -p^-1 mod 2^64: the layout mont_x86.h reads (fp2.c uses it too). */
+const uint64_t fp_mod_minv[FP_LIMBS + 1] = {P_LIMBS, 0x89f3fffcfffcfffd};
 const fp_t FP_ZERO = {{0}};
 /* 2^384 mod p */
 const fp_t FP_ONE = {{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba,
@@ -32,8 +31,8 @@ static const fp_t FP_R3 = {{0xed48ac6bd94ca1e0, 0x315f831e03a7adf8, 0x9a53352a61
 #define F_T     fp_t
 #define F_N     FP_LIMBS
 #define F_BYTES FP_BYTES
-#define F_MOD   FP_MOD_MINV
-#define F_MINV  FP_MOD_MINV[FP_LIMBS]
+#define F_MOD   fp_mod_minv
+#define F_MINV  fp_mod_minv[FP_LIMBS]
 #define F_R2    FP_R2
 #define F_R3    FP_R3
 #define F_S62   7 /* 7 x 62 = 434 bits > 2p */

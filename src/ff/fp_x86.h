@@ -9,7 +9,9 @@
 #include "ff/mont_x86.h"
 
 #ifdef CUZK_FF_HAVE_X86
-#define F_MUL_ADX(r, a, b) mont_mul6_adx(r, a, b, FP_MOD_MINV)
+/* p followed by -p^-1 mod 2^64 (defined in fp.c; fp2.c uses it too). */
+extern const uint64_t fp_mod_minv[7];
+#define F_MUL_ADX(r, a, b) mont_mul6_adx(r, a, b, fp_mod_minv)
 #endif
 
 #endif

@@ -35,55 +35,82 @@
 /* Set once at start-up from cpuid (BMI2 and ADX), or by cuzk_ff_set_adx. */
 extern int cuzk_ff_adx;
 
-/* Operand-name helpers: "%[t3]" from t3. */
+/* clang-format off */
+
+/* Operand-name helper: "%[t3]" from t3. */
 #define MX_R(x) "%[" #x "]"
 
 /* One step of T += a * rdx: limb j of a into T[j] (OF chain) and T[j+1] (CF chain). */
 #define MX_MULADD(off, src, tj, tj1)                                                               \
-    "mulx " #off "(" MX_R(src) "), " MX_R(lo) ", " MX_R(                                           \
-        hi) "\n\t"                                                                                 \
-            "adox " MX_R(lo) ", " MX_R(tj) "\n\t"                                                  \
-                                           "adcx " MX_R(hi) ", " MX_R(tj1) "\n\t"
+    "mulx " #off "(" MX_R(src) "), " MX_R(lo) ", " MX_R(hi) "\n\t"                                 \
+    "adox " MX_R(lo) ", " MX_R(tj) "\n\t"                                                          \
+    "adcx " MX_R(hi) ", " MX_R(tj1) "\n\t"
 
 /* Same with the modulus as the multiplicand. */
 #define MX_REDADD(off, tj, tj1)                                                                    \
-    "mulx " #off "(" MX_R(m) "), " MX_R(lo) ", " MX_R(                                             \
-        hi) "\n\t"                                                                                 \
-            "adox " MX_R(lo) ", " MX_R(tj) "\n\t"                                                  \
-                                           "adcx " MX_R(hi) ", " MX_R(tj1) "\n\t"
+    "mulx " #off "(" MX_R(m) "), " MX_R(lo) ", " MX_R(hi) "\n\t"                                   \
+    "adox " MX_R(lo) ", " MX_R(tj) "\n\t"                                                          \
+    "adcx " MX_R(hi) ", " MX_R(tj1) "\n\t"
 
 /* Close the OF chain into the top word; the CF chain already ended there with no
  * carry out, and neither chain can carry out of the top word. */
 #define MX_CLOSE(top)                                                                              \
     "mov $0, " MX_R(lo) "\n\t"                                                                     \
-                        "adox " MX_R(lo) ", " MX_R(top) "\n\t"
+    "adox " MX_R(lo) ", " MX_R(top) "\n\t"
 
-/* rdx = q = T[0] * minv mod 2^64 (imul: 3 cycles), then clear CF and OF with a
- * zero idiom so the reduction chains do not wait for the product chains. */
+/* rdx = b[i] and clear CF and OF with a zero idiom, so the new chains do not
+ * wait for the previous ones. */
+#define MX_LOADB(i)                                                                                \
+    "mov " #i "*8(" MX_R(b) "), %%rdx\n\t"                                                         \
+    "xor %k[lo], %k[lo]\n\t"
+
+/* rdx = q = T[0] * minv mod 2^64 (imul: 3 cycles), then clear the flags. */
 #define MX_Q(t0, moff)                                                                             \
     "mov " MX_R(t0) ", %%rdx\n\t"                                                                  \
-                    "imul " #moff "(" MX_R(m) "), %%rdx\n\t"                                       \
-                                              "xor %k[lo], %k[lo]\n\t"
+    "imul " #moff "(" MX_R(m) "), %%rdx\n\t"                                                       \
+    "xor %k[lo], %k[lo]\n\t"
 
-/* One row for 6 limbs: T(t0..t5, top t6) += a b[i], then the reduction. */
+/* 6 limbs: T(t0..t5, top t6) += a b[i] */
+#define MX_PROD6(i, t0, t1, t2, t3, t4, t5, t6)                                                    \
+    MX_LOADB(i) MX_MULADD(0, a, t0, t1) MX_MULADD(8, a, t1, t2) MX_MULADD(16, a, t2, t3)           \
+    MX_MULADD(24, a, t3, t4) MX_MULADD(32, a, t4, t5) MX_MULADD(40, a, t5, t6) MX_CLOSE(t6)
+
+/* 6 limbs: T = (T + q m) / 2^64, leaving t0 = 0 */
+#define MX_RED6(t0, t1, t2, t3, t4, t5, t6)                                                        \
+    MX_Q(t0, 48) MX_REDADD(0, t0, t1) MX_REDADD(8, t1, t2) MX_REDADD(16, t2, t3)                   \
+    MX_REDADD(24, t3, t4) MX_REDADD(32, t4, t5) MX_REDADD(40, t5, t6) MX_CLOSE(t6)
+
 #define MX_ROW6(i, t0, t1, t2, t3, t4, t5, t6)                                                     \
-    "mov " #i "*8(" MX_R(b) "), %%rdx\n\txor %k[lo], %k[lo]\n\t" MX_MULADD(0, a, t0, t1)           \
-        MX_MULADD(8, a, t1, t2) MX_MULADD(16, a, t2, t3) MX_MULADD(24, a, t3, t4)                  \
-            MX_MULADD(32, a, t4, t5) MX_MULADD(40, a, t5, t6) MX_CLOSE(t6) MX_Q(t0, 48)            \
-                MX_REDADD(0, t0, t1) MX_REDADD(8, t1, t2) MX_REDADD(16, t2, t3)                    \
-                    MX_REDADD(24, t3, t4) MX_REDADD(32, t4, t5) MX_REDADD(40, t5, t6) MX_CLOSE(t6)
+    MX_PROD6(i, t0, t1, t2, t3, t4, t5, t6) MX_RED6(t0, t1, t2, t3, t4, t5, t6)
 
 /* One row for 4 limbs. */
 #define MX_ROW4(i, t0, t1, t2, t3, t4)                                                             \
-    "mov " #i "*8(" MX_R(b) "), %%rdx\n\txor %k[lo], %k[lo]\n\t" MX_MULADD(0, a, t0, t1)           \
-        MX_MULADD(8, a, t1, t2) MX_MULADD(16, a, t2, t3) MX_MULADD(24, a, t3, t4) MX_CLOSE(t4)     \
-            MX_Q(t0, 32) MX_REDADD(0, t0, t1) MX_REDADD(8, t1, t2) MX_REDADD(16, t2, t3)           \
-                MX_REDADD(24, t3, t4) MX_CLOSE(t4)
+    MX_LOADB(i) MX_MULADD(0, a, t0, t1) MX_MULADD(8, a, t1, t2) MX_MULADD(16, a, t2, t3)           \
+    MX_MULADD(24, a, t3, t4) MX_CLOSE(t4)                                                          \
+    MX_Q(t0, 32) MX_REDADD(0, t0, t1) MX_REDADD(8, t1, t2) MX_REDADD(16, t2, t3)                   \
+    MX_REDADD(24, t3, t4) MX_CLOSE(t4)
 
 /* d = t - m limb by limb (sub/sbb), then d = t where it borrowed (t < m). */
 #define MX_SUBM(off, sbb, d, t)                                                                    \
     "mov " MX_R(t) ", " MX_R(d) "\n\t" sbb " " #off "(" MX_R(m) "), " MX_R(d) "\n\t"
 #define MX_KEEP(d, t) "cmovc " MX_R(t) ", " MX_R(d) "\n\t"
+
+/* Final subtraction for 6 limbs: T in t0..t5, result in d0..d5. */
+#define MX_FINAL6(t0, t1, t2, t3, t4, t5, d0, d1, d2, d3, d4, d5)                                  \
+    MX_SUBM(0, "sub", d0, t0) MX_SUBM(8, "sbb", d1, t1) MX_SUBM(16, "sbb", d2, t2)                 \
+    MX_SUBM(24, "sbb", d3, t3) MX_SUBM(32, "sbb", d4, t4) MX_SUBM(40, "sbb", d5, t5)               \
+    MX_KEEP(d0, t0) MX_KEEP(d1, t1) MX_KEEP(d2, t2) MX_KEEP(d3, t3) MX_KEEP(d4, t4) MX_KEEP(d5, t5)
+
+#define MX_ZERO(x) "xor %k[" #x "], %k[" #x "]\n\t"
+
+/* Wide product row: T += a b[i], then word i of the product is final: store
+ * it and zero its register, the next row's top word. */
+#define MX_WROW6(i, t0, t1, t2, t3, t4, t5, t6)                                                    \
+    MX_PROD6(i, t0, t1, t2, t3, t4, t5, t6)                                                        \
+    "mov " MX_R(t0) ", " #i "*8(" MX_R(out) ")\n\t"                                                \
+    MX_ZERO(t0)
+
+/* clang-format on */
 
 /*
  * r = a b / 2^384 mod m for 6 limbs; m[0..5] is the modulus and
@@ -105,10 +132,7 @@ mont_mul6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uin
                 MX_ROW6(2, t2, t3, t4, t5, t6, t0, t1) MX_ROW6(3, t3, t4, t5, t6, t0, t1, t2)
                     MX_ROW6(4, t4, t5, t6, t0, t1, t2, t3) MX_ROW6(5, t5, t6, t0, t1, t2, t3, t4)
             /* T = (t6, t0, t1, t2, t3, t4); t5 is free. Results land in lo hi d t5 a b. */
-            MX_SUBM(0, "sub", lo, t6) MX_SUBM(8, "sbb", hi, t0) MX_SUBM(16, "sbb", d, t1)
-                MX_SUBM(24, "sbb", t5, t2) MX_SUBM(32, "sbb", a, t3) MX_SUBM(40, "sbb", b, t4)
-                    MX_KEEP(lo, t6) MX_KEEP(hi, t0) MX_KEEP(d, t1) MX_KEEP(t5, t2) MX_KEEP(a, t3)
-                        MX_KEEP(b, t4)
+            MX_FINAL6(t6, t0, t1, t2, t3, t4, lo, hi, d, t5, a, b)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
               [a] "+&r"(pa), [b] "+&r"(pb)
@@ -138,6 +162,105 @@ mont_mul4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uin
             : "cc", "memory");
     r[0] = lo, r[1] = hi, r[2] = d, r[3] = t3;
 }
+
+/* out = a b, the full 12-limb product (no reduction). volatile: its only
+ * effect is the store to out. */
+static inline __attribute__((always_inline)) void
+mont_mulwide6_adx(uint64_t out[12], const uint64_t a[6], const uint64_t b[6])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, d;
+    __asm__ volatile(
+        MX_ZERO(t0) MX_ZERO(t1) MX_ZERO(t2) MX_ZERO(t3) MX_ZERO(t4) MX_ZERO(t5) MX_ZERO(t6)
+            MX_WROW6(0, t0, t1, t2, t3, t4, t5, t6) MX_WROW6(1, t1, t2, t3, t4, t5, t6, t0)
+                MX_WROW6(2, t2, t3, t4, t5, t6, t0, t1) MX_WROW6(3, t3, t4, t5, t6, t0, t1, t2)
+                    MX_WROW6(4, t4, t5, t6, t0, t1, t2, t3) MX_WROW6(5, t5, t6, t0, t1, t2, t3, t4)
+        /* words 6..11 are (t6, t0, t1, t2, t3, t4) */
+        "mov %[t6], 48(%[out])\n\t"
+        "mov %[t0], 56(%[out])\n\t"
+        "mov %[t1], 64(%[out])\n\t"
+        "mov %[t2], 72(%[out])\n\t"
+        "mov %[t3], 80(%[out])\n\t"
+        "mov %[t4], 88(%[out])\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out)
+        : "cc", "memory");
+}
+
+/*
+ * r = t / 2^384 mod m for a 12-limb t < m 2^384 (m as in mont_mul6_adx).
+ * The low half is reduced by six rows (U = (t_lo + Q m) / 2^384 <= m), then
+ * the high half (< m) is added and one subtraction makes the sum canonical.
+ */
+static inline __attribute__((always_inline)) void
+mont_redc6_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[7])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, d, x, pt = (uint64_t)t;
+    __asm__("mov 0(%[t]), %[t0]\n\t"
+            "mov 8(%[t]), %[t1]\n\t"
+            "mov 16(%[t]), %[t2]\n\t"
+            "mov 24(%[t]), %[t3]\n\t"
+            "mov 32(%[t]), %[t4]\n\t"
+            "mov 40(%[t]), %[t5]\n\t" MX_ZERO(t6) MX_RED6(t0, t1, t2, t3, t4, t5, t6)
+                MX_RED6(t1, t2, t3, t4, t5, t6, t0) MX_RED6(t2, t3, t4, t5, t6, t0, t1)
+                    MX_RED6(t3, t4, t5, t6, t0, t1, t2) MX_RED6(t4, t5, t6, t0, t1, t2, t3)
+                        MX_RED6(t5, t6, t0, t1, t2, t3, t4)
+            /* U = (t6, t0, t1, t2, t3, t4); t5 is free */
+            "add 48(%[t]), %[t6]\n\t"
+            "adc 56(%[t]), %[t0]\n\t"
+            "adc 64(%[t]), %[t1]\n\t"
+            "adc 72(%[t]), %[t2]\n\t"
+            "adc 80(%[t]), %[t3]\n\t"
+            "adc 88(%[t]), %[t4]\n\t" MX_FINAL6(t6, t0, t1, t2, t3, t4, lo, hi, d, t5, t, x)
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
+              [t] "+&r"(pt), [x] "=&r"(x)
+            : [m] "r"(m)
+            : "cc", "memory");
+    r[0] = lo, r[1] = hi, r[2] = d, r[3] = t5, r[4] = pt, r[5] = x;
+}
+
+/* clang-format off */
+/* dst[k] = x[k] - y[k] with the borrow chain (sub for k = 0, then sbb). */
+#define MX_SUBW(k, op, dst, x, y)                                                                  \
+    "mov " #k "*8(" MX_R(x) "), " MX_R(w) "\n\t"                                                   \
+    op " " #k "*8(" MX_R(y) "), " MX_R(w) "\n\t"                                                   \
+    "mov " MX_R(w) ", " #k "*8(" MX_R(dst) ")\n\t"
+#define MX_SUB12(dst, x, y)                                                                        \
+    MX_SUBW(0, "sub", dst, x, y) MX_SUBW(1, "sbb", dst, x, y) MX_SUBW(2, "sbb", dst, x, y)         \
+    MX_SUBW(3, "sbb", dst, x, y) MX_SUBW(4, "sbb", dst, x, y) MX_SUBW(5, "sbb", dst, x, y)         \
+    MX_SUBW(6, "sbb", dst, x, y) MX_SUBW(7, "sbb", dst, x, y) MX_SUBW(8, "sbb", dst, x, y)         \
+    MX_SUBW(9, "sbb", dst, x, y) MX_SUBW(10, "sbb", dst, x, y) MX_SUBW(11, "sbb", dst, x, y)
+/* x = m[k] & mask, done before the carry chain since "and" clears CF. */
+#define MX_MASKM(k, x)                                                                             \
+    "mov " #k "*8(" MX_R(m) "), " MX_R(x) "\n\t"                                                   \
+    "and " MX_R(mask) ", " MX_R(x) "\n\t"
+#define MX_ADDT0(k, op, x) op " " MX_R(x) ", 48+" #k "*8(" MX_R(t0) ")\n\t"
+
+/*
+ * The middle of a Karatsuba Fp2 product on 12-limb products t0 = a0 b0,
+ * t1 = a1 b1, t2 = (a0 + a1)(b0 + b1):
+ *   t2 <- t2 - t0 - t1 (= a0 b1 + a1 b0, never negative)
+ *   t0 <- t0 - t1, plus m 2^384 when that is negative
+ * so both are in [0, m 2^384) for mont_redc6_adx.
+ */
+static inline __attribute__((always_inline)) void
+mont_fp2_combine6(uint64_t t0[12], const uint64_t t1[12], uint64_t t2[12], const uint64_t m[7])
+{
+    uint64_t w, mask, x0, x1, x2, x3, x4;
+    __asm__ volatile(
+        MX_SUB12(t2, t2, t0) MX_SUB12(t2, t2, t1) MX_SUB12(t0, t0, t1)
+        "sbb " MX_R(mask) ", " MX_R(mask) "\n\t"
+        MX_MASKM(0, x0) MX_MASKM(1, x1) MX_MASKM(2, x2) MX_MASKM(3, x3) MX_MASKM(4, x4)
+        MX_MASKM(5, w)
+        MX_ADDT0(0, "add", x0) MX_ADDT0(1, "adc", x1) MX_ADDT0(2, "adc", x2)
+        MX_ADDT0(3, "adc", x3) MX_ADDT0(4, "adc", x4) MX_ADDT0(5, "adc", w)
+        : [w] "=&r"(w), [mask] "=&r"(mask), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2),
+          [x3] "=&r"(x3), [x4] "=&r"(x4)
+        : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [m] "r"(m)
+        : "cc", "memory");
+}
+/* clang-format on */
 
 #endif
 #endif
