@@ -56,10 +56,11 @@ const g1_affine_t g1_GENERATOR = {{{0x5cb38790fd530c16, 0x7817fc679976fff5, 0x15
  * either -x^2 or x^2 - 1 (both roots of l^2 + l + 1 = 0 since
  * r = x^4 - x^2 + 1). beta = 2^((p-1)/3) mod p is the one paired with -x^2:
  *   beta = 0x5f19672fdf76ce51ba69c6076a0f77eaddb3a93be6f89688de17d813620a00022e01fffffffefffe
- * (the other root, beta^2, pairs with x^2 - 1; tests/unit/test_ec.c checks
- * both facts). Scott ("A note on group membership tests for G1, G2 and GT
- * on BLS pairing-friendly curves", 2021) shows that a point of E1 is in G1
- * iff phi(P) = [-x^2] P.
+ * (the other root, beta^2 = 0x1a01...aaac, pairs with x^2 - 1: beware of
+ * texts that pair it with -x^2; tests/unit/test_ec.c checks both facts).
+ * Scott ("A note on group membership tests for G1, G2 and GT on BLS
+ * pairing-friendly curves", 2021) shows that a point of E1 is in G1 iff
+ * phi(P) = [-x^2] P.
  */
 static const fp_t G1_BETA = {{0x30f1361b798a64e8, 0xf3b8ddab7ece5a2a, 0x16a8ca3ac61577f7,
                               0xc26a2ff874fd029b, 0x3636b76660701c6e, 0x051ba4ab241b6160}};
