@@ -105,7 +105,7 @@ static void bilinearity(void **state)
     test_rng(&g);
     fp12_t base, x, y;
     pairing(&base, &g1_GENERATOR, &g2_GENERATOR);
-    for (int i = 0; i < rounds(6); i++) {
+    for (int i = 0; i < rounds(12); i++) {
         fr_t a, b, ab;
         g1_affine_t ap;
         g2_affine_t bq, aq;
@@ -168,7 +168,7 @@ static void product_check(void **state)
     cuzk_rng g;
     test_rng(&g);
     enum { N = 5 }; /* e(a_i P_i, Q_i) e(-P_i, a_i Q_i) for each i: 10 pairs */
-    for (int r = 0; r < rounds(2); r++) {
+    for (int r = 0; r < rounds(3); r++) {
         g1_affine_t p[2 * N];
         g2_affine_t q[2 * N];
         random_pairs(p, q, N, &g);

@@ -22,7 +22,7 @@ static void fp6_axioms(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    for (int i = 0; i < rounds(200); i++) {
+    for (int i = 0; i < rounds(1000); i++) {
         fp6_t a, b, c, x, y, z;
         fp6_random(&a, &g), fp6_random(&b, &g), fp6_random(&c, &g);
         fp6_mul(&x, &a, &b); /* commutative, associative, distributive */
@@ -98,7 +98,7 @@ static void fp12_axioms(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    for (int i = 0; i < rounds(100); i++) {
+    for (int i = 0; i < rounds(300); i++) {
         fp12_t a, b, c, x, y, z;
         fp12_random(&a, &g), fp12_random(&b, &g), fp12_random(&c, &g);
         fp12_mul(&x, &a, &b);
@@ -172,7 +172,7 @@ static void frobenius_is_pow_p(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 4; i++) {
         fp12_t a, x, y;
         fp6_t a6, x6, y6;
         fp12_random(&a, &g);
@@ -210,7 +210,7 @@ static void cyclotomic_operations(void **state)
     cuzk_rng g;
     test_rng(&g);
     const uint64_t x_abs = 0xd201000000010000ull;
-    for (int i = 0; i < rounds(20); i++) {
+    for (int i = 0; i < rounds(50); i++) {
         fp12_t f, a, x, y;
         fp12_random(&f, &g);
         to_cyclotomic(&a, &f);
