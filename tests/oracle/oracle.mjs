@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 import { fieldCases } from './fields.mjs';
+import { groupCases } from './groups.mjs';
 import { Rng } from './lib.mjs';
 
 const MAX_REPORTED = 20;
@@ -36,7 +37,7 @@ function parseArgs() {
 
 function generate(rng, scale) {
   const n = (base) => Math.max(1, Math.round(base * scale));
-  return [...fieldCases(rng, n(300))];
+  return [...fieldCases(rng, n(300)), ...groupCases(rng, n(150))];
 }
 
 function runDriver(driver, cases) {
