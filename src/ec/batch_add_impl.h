@@ -64,6 +64,17 @@ static void G(aff_set_inf)(G_AFF *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* All limbs zero, checked inline: usually the first limb decides. */
+static inline bool G(limbs_zero)(const void *p, size_t bytes)
+{
+    const uint64_t *w = p;
+    for (size_t i = 0; i < bytes / sizeof(uint64_t); i++)
+        if (w[i]) return false;
+    return true;
+}
+#define AFF_IS_INF(p) G(limbs_zero)(p, sizeof(G_AFF))
+#define F_ZERO_INL(a) G(limbs_zero)(a, sizeof(F_T))
+
 /* Completes the pending additions: one inversion, then 2M to peel each
  * inverse off and 3M+1S for the point. */
 static void G(baff_flush)(G(baff) * ctx)
@@ -103,11 +114,11 @@ static void G(baff_flush)(G(baff) * ctx)
 /* Queues *out = *a + (neg_b ? -*b : *b), or settles it now when special. */
 static void G(baff_push)(G(baff) * ctx, G_AFF *out, const G_AFF *a, const G_AFF *b, bool neg_b)
 {
-    if (G(affine_is_inf)(b)) {
+    if (AFF_IS_INF(b)) {
         if (out != a) *out = *a;
         return;
     }
-    if (G(affine_is_inf)(a)) {
+    if (AFF_IS_INF(a)) {
         if (neg_b)
             G(affine_neg)(out, b);
         else
@@ -117,7 +128,7 @@ static void G(baff_push)(G(baff) * ctx, G_AFF *out, const G_AFF *a, const G_AFF 
     F_T d;
     uint32_t kind = BAFF_ADD;
     F_SUB(&d, &b->x, &a->x);
-    if (F_IS_ZERO(&d)) { /* Q = P or Q = -P */
+    if (F_ZERO_INL(&d)) { /* Q = P or Q = -P */
         F_T yb = b->y;
         if (neg_b) F_NEG(&yb, &yb);
         if (!F_EQ(&yb, &a->y) || F_IS_ZERO(&yb)) {

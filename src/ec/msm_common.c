@@ -59,11 +59,10 @@ void msm_scalars_fold(msm_scalar *out, const fr_t *scalars, const uint32_t *idx,
 
 /*
  * Relative costs for the plan: one batch-affine bucket addition (5M+1S plus
- * its share of the inversion) is the unit; reducing one bucket by running
- * sums costs one XYZZ mixed addition (8M+2S) and one XYZZ addition
- * (12M+2S), about 4 units.
+ * its share of the inversion) is the unit; reducing one bucket costs two
+ * batch-affine additions (row and column sums) plus a little.
  */
-#define PLAN_BUCKET_COST 4.0
+#define PLAN_BUCKET_COST 2.2
 #define PLAN_MAX_WINDOW  16
 
 /* The makespan of c-bit windows split into `parts` point ranges. */

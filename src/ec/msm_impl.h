@@ -20,8 +20,8 @@
  * (runs_reduce), and each run's sum is added to its bucket, again batched.
  * So every addition is batch-affine, whatever the digit distribution: a
  * bucket hit by every point (all scalars 1) is just one long run. Buckets
- * are then reduced by running sums in XYZZ coordinates (sum_b (b+1) B_b =
- * sum_b sum_{b' >= b} B_b'), and the windows combined by Horner's rule
+ * are then reduced (buckets_reduce: batch-affine row and column sums, then
+ * short running sums in XYZZ coordinates), and the windows combined by Horner's rule
  * with c doublings each. Tasks (windows x point ranges, msm_plan) run on
  * OpenMP threads, each with its own buffers.
  */
@@ -55,8 +55,8 @@ static G(msm_ws) * G(msm_ws_alloc)(int t, size_t chunk, size_t nb)
     for (int i = 0; ok && i < t; i++) {
         G(msm_ws) *w = &ws[i];
         ok = G(baff_init)(&w->baff);
-        w->buf[0] = malloc(chunk * sizeof(G_AFF));
-        w->buf[1] = malloc(chunk * sizeof(G_AFF));
+        w->buf[0] = malloc((chunk > nb ? chunk : nb) * sizeof(G_AFF));
+        w->buf[1] = malloc((chunk > nb ? chunk : nb) * sizeof(G_AFF));
         w->acc = malloc(nb * sizeof(G_AFF));
         w->has = malloc(nb);
         w->digit = malloc(chunk * sizeof(int32_t));
@@ -132,17 +132,66 @@ static void G(chunk_merge)(G(msm_ws) * ws, size_t nne)
     G(baff_flush)(&ws->baff);
 }
 
-/* sum_b (b + 1) acc[b] by running sums: 8M+2S and 12M+2S per bucket. */
-static void G(buckets_reduce)(G_JAC *r, const G_AFF *acc, const uint8_t *has, size_t nb)
+/* Buckets below 2^REDUCE_SPLIT_BITS are reduced by plain running sums. */
+#define REDUCE_SPLIT_BITS 8
+
+/* tot = sum_{i >= lo} (i - lo + 1) p[i] by running sums (NULL = nothing):
+ * an XYZZ mixed addition (8M+2S) and an XYZZ addition (12M+2S) per point. */
+static void G(running_sum)(G_JAC *r, const G_AFF *const *p, size_t lo, size_t m)
 {
-    G_XYZZ run, total;
+    G_XYZZ run, tot;
     G(xyzz_set_inf)(&run);
-    G(xyzz_set_inf)(&total);
-    for (size_t b = nb; b-- > 0;) {
-        if (has[b]) G(xyzz_add_affine)(&run, &run, &acc[b]);
-        if (!G(xyzz_is_inf)(&run)) G(xyzz_add)(&total, &total, &run);
+    G(xyzz_set_inf)(&tot);
+    for (size_t i = m; i-- > lo;) {
+        if (p[i] && !AFF_IS_INF(p[i])) G(xyzz_add_affine)(&run, &run, p[i]);
+        if (!G(xyzz_is_inf)(&run)) G(xyzz_add)(&tot, &tot, &run);
     }
-    G(xyzz_to_jac)(r, &total);
+    G(xyzz_to_jac)(r, &tot);
+}
+
+/*
+ * Copies the present buckets into nr runs, run j holding the buckets
+ * j rs + i is for i < len, and sums every run (sum[j], NULL if empty).
+ */
+static void G(bucket_runs)(G(msm_ws) * ws, size_t nr, size_t rs, size_t is, size_t len)
+{
+    uint32_t pos = 0;
+    size_t nact = 0;
+    for (size_t j = 0; j < nr; j++) {
+        ws->start[j] = pos;
+        for (size_t i = 0; i < len; i++)
+            if (ws->has[j * rs + i * is]) ws->buf[0][pos++] = ws->acc[j * rs + i * is];
+        ws->len[j] = pos - ws->start[j];
+        ws->sum[j] = ws->len[j] ? &ws->buf[0][ws->start[j]] : NULL;
+        if (ws->len[j] >= 2) ws->active[nact++] = (uint32_t)j;
+    }
+    G(runs_reduce)(&ws->baff, ws->buf, ws->start, ws->len, ws->active, nact, ws->sum);
+}
+
+/*
+ * r = sum_b (b + 1) acc[b]. With b = u V + v (V = 2^h, h about half the
+ * bucket bits), this is V sum_u u T_u + sum_v (v + 1) V_v for the row sums
+ * T_u = sum_v acc[uV + v] and column sums V_v = sum_u acc[uV + v]: two
+ * batch-affine passes over the buckets and two short running sums, about
+ * half the cost of running sums over all buckets.
+ */
+static void G(buckets_reduce)(G_JAC *r, G(msm_ws) * ws, unsigned c)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    if (c - 1 < REDUCE_SPLIT_BITS) {
+        for (size_t b = 0; b < nb; b++) ws->sum[b] = ws->has[b] ? &ws->acc[b] : NULL;
+        G(running_sum)(r, ws->sum, 0, nb);
+        return;
+    }
+    unsigned h = (c - 1) / 2;
+    size_t v = (size_t)1 << h, u = nb / v;
+    G_JAC lo;
+    G(bucket_runs)(ws, u, v, 1, v);
+    G(running_sum)(r, ws->sum, 1, u);
+    for (unsigned i = 0; i < h; i++) G(jac_dbl)(r, r);
+    G(bucket_runs)(ws, v, 1, v, u);
+    G(running_sum)(&lo, ws->sum, 0, v);
+    G(jac_add)(r, r, &lo);
 }
 
 /* One task: window w over points [lo, hi), into *r (not yet shifted). */
@@ -157,7 +206,7 @@ static void G(window_task)(G(msm_ws) * ws, G_JAC *r, const G_AFF *bases, const u
         G(runs_reduce)(&ws->baff, ws->buf, ws->start, ws->len, ws->active, nact, ws->sum);
         G(chunk_merge)(ws, nne);
     }
-    G(buckets_reduce)(r, ws->acc, ws->has, nb);
+    G(buckets_reduce)(r, ws, c);
 }
 
 /* r = sum_w 2^(cw) sum_p part[w][p] (Horner). */
