@@ -17,7 +17,7 @@ const { Fp, Fp2, Fr } = bls12_381.fields;
 const P = Fp.ORDER, R = Fr.ORDER;
 
 // Per group: how a coordinate is written and read, and the curve constant b.
-const GROUPS = [
+export const GROUPS = [
   {
     name: 'g1', Point: bls12_381.G1.Point, F: Fp, W: 48, b: 4n,
     enc: (x) => hex(x, 48),
@@ -84,7 +84,7 @@ export class PointWalk {
 // call, which would dominate the run. noble's own encoder is what the
 // decoder cases compare against.
 const HALF = (P - 1n) / 2n;
-function compress(g, pt) {
+export function compress(g, pt) {
   if (pt.is0()) return 'c0' + '00'.repeat(g.W - 1);
   const { x, y } = pt.toAffine();
   const large = g.parts === 1 ? y > HALF : y.c1 > HALF || (y.c1 === 0n && y.c0 > HALF);

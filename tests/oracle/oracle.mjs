@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 
 import { fieldCases } from './fields.mjs';
 import { groupCases } from './groups.mjs';
+import { pairingCases } from './pairing.mjs';
 import { Rng } from './lib.mjs';
 
 const MAX_REPORTED = 20;
@@ -37,7 +38,8 @@ function parseArgs() {
 
 function generate(rng, scale) {
   const n = (base) => Math.max(1, Math.round(base * scale));
-  return [...fieldCases(rng, n(300)), ...groupCases(rng, n(150))];
+  return [...fieldCases(rng, n(300)), ...groupCases(rng, n(150)),
+    ...pairingCases(rng, n(32))];
 }
 
 function runDriver(driver, cases) {

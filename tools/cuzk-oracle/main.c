@@ -22,7 +22,7 @@
 #include <string.h>
 
 static const oracle_op *const TABLES[] = {fp_oracle_ops, fr_oracle_ops, fp2_oracle_ops,
-                                          g1_oracle_ops, g2_oracle_ops};
+                                          g1_oracle_ops, g2_oracle_ops, fp12_oracle_ops};
 
 static const oracle_op *find_op(const char *name)
 {

@@ -53,7 +53,7 @@ typedef struct oracle_op {
 
 /* The tables, each ended by a row with name NULL. */
 extern const oracle_op fp_oracle_ops[], fr_oracle_ops[], fp2_oracle_ops[];
-extern const oracle_op g1_oracle_ops[], g2_oracle_ops[];
+extern const oracle_op g1_oracle_ops[], g2_oracle_ops[], fp12_oracle_ops[];
 
 /* Parses exactly len bytes of hex (2 len digits, no prefix). */
 int oracle_hex_exact(uint8_t *out, size_t len, const char *hex, cuzk_err *err);
