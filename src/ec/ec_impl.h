@@ -176,10 +176,13 @@ void G(jac_neg)(G_JAC *r, const G_JAC *p)
 }
 
 /*
- * dbl-2009-l, 2M+5S:
- *   A = X1^2, B = Y1^2, C = B^2, D = 2((X1 + B)^2 - A - C), E = 3A, F = E^2,
+ * dbl-2009-l with D = 4 X1 B taken as a product, 3M+4S:
+ *   A = X1^2, B = Y1^2, C = B^2, D = 4 X1 B, E = 3A, F = E^2,
  *   X3 = F - 2D, Y3 = E (D - X3) - 8C, Z3 = 2 Y1 Z1.
- * Infinity (Z1 = 0) gives Z3 = 0 without a branch.
+ * (EFD's D = 2((X1 + B)^2 - A - C) trades the product for a squaring and
+ * four additions; here fp_sqr is fp_mul and an Fp addition costs ~0.4 of a
+ * product, so the product is cheaper. The same holds for Z3 in add / madd
+ * below.) Infinity (Z1 = 0) gives Z3 = 0 without a branch.
  */
 void G(jac_dbl)(G_JAC *r, const G_JAC *p)
 {
@@ -187,10 +190,8 @@ void G(jac_dbl)(G_JAC *r, const G_JAC *p)
     FIELD_SQR(&a, &p->x);
     FIELD_SQR(&b, &p->y);
     FIELD_SQR(&c, &b);
-    FIELD_ADD(&d, &p->x, &b);
-    FIELD_SQR(&d, &d);
-    FIELD_SUB(&d, &d, &a);
-    FIELD_SUB(&d, &d, &c);
+    FIELD_MUL(&d, &p->x, &b);
+    FIELD_DBL(&d, &d);
     FIELD_DBL(&d, &d);
     FIELD_DBL(&e, &a);
     FIELD_ADD(&e, &e, &a);
@@ -231,10 +232,10 @@ static void G(jac_add_tail)(G_JAC *r, const FIELD_T *u1, const FIELD_T *s1, cons
 }
 
 /*
- * add-2007-bl, 11M+5S:
+ * add-2007-bl with Z3 = Z1 Z2 (2H) as products, 12M+4S:
  *   Z1Z1 = Z1^2, Z2Z2 = Z2^2, U1 = X1 Z2Z2, U2 = X2 Z1Z1, S1 = Y1 Z2 Z2Z2,
  *   S2 = Y2 Z1 Z1Z1, H = U2 - U1, I = (2H)^2, rr = 2(S2 - S1), then the tail,
- *   Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H.
+ *   Z3 = Z1 Z2 2H (EFD: ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H, three additions more).
  * H = 0 means equal x: a doubling when rr = 0 too, otherwise P + (-P) = 0.
  */
 void G(jac_add)(G_JAC *r, const G_JAC *a, const G_JAC *b)
@@ -247,7 +248,7 @@ void G(jac_add)(G_JAC *r, const G_JAC *a, const G_JAC *b)
         *r = *a;
         return;
     }
-    FIELD_T z1z1, z2z2, u1, u2, s1, s2, h, i, rr, z3;
+    FIELD_T z1z1, z2z2, u1, u2, s1, s2, h, h2, i, rr, z3;
     FIELD_SQR(&z1z1, &a->z);
     FIELD_SQR(&z2z2, &b->z);
     FIELD_MUL(&u1, &a->x, &z2z2);
@@ -266,21 +267,19 @@ void G(jac_add)(G_JAC *r, const G_JAC *a, const G_JAC *b)
         return;
     }
     FIELD_DBL(&rr, &rr);
-    FIELD_ADD(&z3, &a->z, &b->z);
-    FIELD_SQR(&z3, &z3);
-    FIELD_SUB(&z3, &z3, &z1z1);
-    FIELD_SUB(&z3, &z3, &z2z2);
-    FIELD_DBL(&i, &h);
-    FIELD_SQR(&i, &i);
+    FIELD_DBL(&h2, &h);
+    FIELD_SQR(&i, &h2);
+    FIELD_MUL(&z3, &a->z, &b->z);
+    FIELD_MUL(&z3, &z3, &h2);
     G(jac_add_tail)(r, &u1, &s1, &h, &rr, &i);
-    FIELD_MUL(&r->z, &z3, &h);
+    r->z = z3;
 }
 
 /*
- * madd-2007-bl (Z2 = 1), 7M+4S:
- *   Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1, HH = H^2,
- *   I = 4HH, rr = 2(S2 - Y1), then the tail with U1 = X1, S1 = Y1,
- *   Z3 = (Z1 + H)^2 - Z1Z1 - HH.
+ * madd-2007-bl (Z2 = 1) with Z3 = Z1 (2H) as a product, 8M+3S:
+ *   Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1, I = (2H)^2,
+ *   rr = 2(S2 - Y1), then the tail with U1 = X1, S1 = Y1, Z3 = Z1 2H
+ *   (EFD: (Z1 + H)^2 - Z1Z1 - HH and I = 4HH, four additions more).
  */
 void G(jac_add_affine)(G_JAC *r, const G_JAC *a, const G_AFF *b)
 {
@@ -292,7 +291,7 @@ void G(jac_add_affine)(G_JAC *r, const G_JAC *a, const G_AFF *b)
         G(jac_from_affine)(r, b);
         return;
     }
-    FIELD_T z1z1, u2, s2, h, hh, i, rr, z3, x1 = a->x, y1 = a->y;
+    FIELD_T z1z1, u2, s2, h, h2, i, rr, x1 = a->x, y1 = a->y;
     FIELD_SQR(&z1z1, &a->z);
     FIELD_MUL(&u2, &b->x, &z1z1);
     FIELD_MUL(&s2, &b->y, &a->z);
@@ -307,13 +306,9 @@ void G(jac_add_affine)(G_JAC *r, const G_JAC *a, const G_AFF *b)
         return;
     }
     FIELD_DBL(&rr, &rr);
-    FIELD_SQR(&hh, &h);
-    FIELD_ADD(&z3, &a->z, &h);
-    FIELD_SQR(&z3, &z3);
-    FIELD_SUB(&z3, &z3, &z1z1);
-    FIELD_SUB(&r->z, &z3, &hh);
-    FIELD_DBL(&i, &hh);
-    FIELD_DBL(&i, &i);
+    FIELD_DBL(&h2, &h);
+    FIELD_SQR(&i, &h2);
+    FIELD_MUL(&r->z, &a->z, &h2);
     G(jac_add_tail)(r, &x1, &y1, &h, &rr, &i);
 }
 
