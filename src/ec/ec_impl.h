@@ -11,15 +11,20 @@
  *
  * The curves have a = 0, which every formula below exploits. Formulas are
  * from the Explicit-Formulas Database (hyperelliptic.org/EFD, "g1p" = short
- * Weierstrass a = 0); M and S count field multiplications and squarings,
- * additions are not counted. The EFD formulas assume distinct, finite
- * inputs; each function below handles the special cases first (either input
- * infinity, P + P, P + (-P)). Neither curve has points of order 2 (both
+ * Weierstrass a = 0), the Jacobian ones with products in place of EFD's
+ * squaring tricks (see jac_dbl); M and S count field multiplications and
+ * squarings, additions are not counted. The EFD formulas assume distinct,
+ * finite inputs; each function below handles the special cases first
+ * (either input infinity, P + P, P + (-P)). Neither curve has points of order 2 (both
  * group orders are odd), so a doubling never meets y = 0.
  *
  * Infinity: affine (0, 0) (not on the curve since b != 0), Jacobian Z = 0,
- * XYZZ ZZ = 0. Scalar multiplication is variable time (sliding window,
- * w-NAF); it is meant for public data and tests, not for secret scalars.
+ * XYZZ ZZ = 0.
+ *
+ * Scalar multiplication: jac_mul_limbs here (sliding window, any scalar
+ * length, any curve point) and jac_mul_multi, the Straus back end that
+ * g1.c and g2.c feed with their endomorphism splits of an Fr scalar. Both
+ * are variable time: for public data and tests, not for secret scalars.
  */
 
 typedef G(affine_t) G_AFF;
