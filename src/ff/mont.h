@@ -91,11 +91,14 @@ static inline void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, i
 
 /*
  * Montgomery product r = a b / 2^(64n) mod m (CIOS, n^2 + n multiplications).
- * minv = -m^-1 mod 2^64. r may alias a or b. The "no carry" form: the top
- * limb of m is below 2^62, so the running sum T < 3m fits n limbs between
- * rows and the carries A (product) and C (reduction) of a row add into the
- * top limb without overflow. Inputs below 2m are accepted (fp2.c passes
- * unreduced sums); the result is canonical.
+ * minv = -m^-1 mod 2^64. r may alias a or b. The "no carry" form: after
+ * each row T < T/2^64 + a + m, so for a, b < m the running sum stays below
+ * 2m < 2^(64n) (both moduli have a spare top bit) and the carries A
+ * (product) and C (reduction) of a row add into the top limb without
+ * overflow. For p (381 bits) inputs below 2p are accepted too: T < 3p <
+ * 2^384 and the result before the last subtraction is < 1.5p; fp2.c passes
+ * such unreduced sums. Not so for r (255 bits): Fr inputs must be canonical.
+ * The result is canonical.
  */
 static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                             uint64_t minv, int n)
