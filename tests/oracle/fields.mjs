@@ -18,8 +18,19 @@ function edgeValues(f, rng) {
   const P = f.F.ORDER;
   const small = rng.below(1n << 64n);
   return [
-    0n, 1n, 2n, P - 1n, P - 2n, (P - 1n) / 2n, (P + 1n) / 2n, small, P - 1n - small,
-    (1n << BigInt(rng.int(f.bytes * 8 - 2))) % P, f.R % P, (f.R * f.R) % P, P - (f.R % P),
+    0n,
+    1n,
+    2n,
+    P - 1n,
+    P - 2n,
+    (P - 1n) / 2n,
+    (P + 1n) / 2n,
+    small,
+    P - 1n - small,
+    (1n << BigInt(rng.int(f.bytes * 8 - 2))) % P,
+    f.R % P,
+    (f.R * f.R) % P,
+    P - (f.R % P),
   ];
 }
 
@@ -44,10 +55,14 @@ function nonResidue(F, rng) {
 function sqrtInput(f, rng) {
   const { F } = f;
   switch (rng.int(4)) {
-    case 0: return F.sqr(fieldValue(f, rng));
-    case 1: return nonResidue(F, rng);
-    case 2: return rng.pick([0n, 1n, F.ORDER - 1n, 4n]);
-    default: return fieldValue(f, rng);
+    case 0:
+      return F.sqr(fieldValue(f, rng));
+    case 1:
+      return nonResidue(F, rng);
+    case 2:
+      return rng.pick([0n, 1n, F.ORDER - 1n, 4n]);
+    default:
+      return fieldValue(f, rng);
   }
 }
 
@@ -62,8 +77,10 @@ function sqrtCheck(F, bytes, a) {
 
 function exponent(F, rng) {
   switch (rng.int(6)) {
-    case 0: return rng.pick([0n, 1n, 2n, F.ORDER - 1n, F.ORDER - 2n, (F.ORDER + 1n) / 4n]);
-    default: return rng.below(1n << BigInt(8 * (1 + rng.int(64))));
+    case 0:
+      return rng.pick([0n, 1n, 2n, F.ORDER - 1n, F.ORDER - 2n, (F.ORDER + 1n) / 4n]);
+    default:
+      return rng.below(1n << BigInt(8 * (1 + rng.int(64))));
   }
 }
 
@@ -77,16 +94,22 @@ function batchCase(f, rng) {
   const n = 1 + rng.int(30);
   const xs = Array.from({ length: n }, () => (rng.chance(0.15) ? 0n : fieldValue(f, rng)));
   const want = xs.map((x) => hex(x === 0n ? 0n : F.inv(x), bytes)).join(' ');
-  return kase(`${name}_batch_inv`, `${name}_batch_inv ${xs.map((x) => hex(x, bytes)).join(' ')}`,
-    exact(want));
+  return kase(
+    `${name}_batch_inv`,
+    `${name}_batch_inv ${xs.map((x) => hex(x, bytes)).join(' ')}`,
+    exact(want),
+  );
 }
 
 // Bytes for the decoders: mostly canonical values, else values >= the modulus.
 function codecBytes(f, rng) {
-  const P = f.F.ORDER, top = 1n << BigInt(8 * f.bytes);
+  const P = f.F.ORDER,
+    top = 1n << BigInt(8 * f.bytes);
   switch (rng.int(4)) {
-    case 0: return rng.pick([P, P + 1n, top - 1n, P + rng.below(top - P)]);
-    default: return fieldValue(f, rng);
+    case 0:
+      return rng.pick([P, P + 1n, top - 1n, P + rng.below(top - P)]);
+    default:
+      return fieldValue(f, rng);
   }
 }
 
@@ -97,7 +120,8 @@ function primeFieldCases(f, rng, n) {
   const binary = { add: F.add, sub: F.sub, mul: F.mul, mul_portable: F.mul };
   const unary = { neg: F.neg, sqr: F.sqr, dbl: (a) => F.add(a, a) };
   for (let i = 0; i < n; i++) {
-    const a = fieldValue(f, rng), b = fieldValue(f, rng);
+    const a = fieldValue(f, rng),
+      b = fieldValue(f, rng);
     for (const [op, fn] of Object.entries(binary))
       out.push(kase(`${name}_${op}`, `${name}_${op} ${h(a)} ${h(b)}`, exact(h(fn.call(F, a, b)))));
     for (const [op, fn] of Object.entries(unary))
@@ -107,8 +131,9 @@ function primeFieldCases(f, rng, n) {
     const s = sqrtInput(f, rng);
     out.push(kase(`${name}_sqrt`, `${name}_sqrt ${h(s)}`, sqrtCheck(F, bytes, s)));
     const sign = s > (F.ORDER - 1n) / 2n ? 1 : 0;
-    out.push(kase(`${name}_legendre`, `${name}_legendre ${h(s)}`,
-      exact(`${legendre(F, s)} ${sign}`)));
+    out.push(
+      kase(`${name}_legendre`, `${name}_legendre ${h(s)}`, exact(`${legendre(F, s)} ${sign}`)),
+    );
     const e = exponent(F, rng);
     out.push(kase(`${name}_pow`, `${name}_pow ${h(a)} ${expHex(e)}`, exact(h(F.pow(a, e)))));
     const c = codecBytes(f, rng);
@@ -127,11 +152,15 @@ const FP = PRIME_FIELDS[0];
 const h2 = (a) => `${hex(a.c0, 48)} ${hex(a.c1, 48)}`;
 
 function fp2Value(rng) {
-  const c0 = fieldValue(FP, rng), c1 = fieldValue(FP, rng);
+  const c0 = fieldValue(FP, rng),
+    c1 = fieldValue(FP, rng);
   switch (rng.int(8)) {
-    case 0: return Fp2.create({ c0, c1: 0n });
-    case 1: return Fp2.create({ c0: 0n, c1 });
-    default: return Fp2.create({ c0, c1 });
+    case 0:
+      return Fp2.create({ c0, c1: 0n });
+    case 1:
+      return Fp2.create({ c0: 0n, c1 });
+    default:
+      return Fp2.create({ c0, c1 });
   }
 }
 
@@ -142,10 +171,14 @@ function fp2IsSquare(a) {
 
 function fp2SqrtInput(rng) {
   switch (rng.int(5)) {
-    case 0: return Fp2.sqr(fp2Value(rng));
-    case 1: return Fp2.create({ c0: Fp.sqr(fieldValue(FP, rng)), c1: 0n });
-    case 2: return Fp2.create({ c0: nonResidue(Fp, rng), c1: 0n });
-    default: return fp2Value(rng);
+    case 0:
+      return Fp2.sqr(fp2Value(rng));
+    case 1:
+      return Fp2.create({ c0: Fp.sqr(fieldValue(FP, rng)), c1: 0n });
+    case 2:
+      return Fp2.create({ c0: nonResidue(Fp, rng), c1: 0n });
+    default:
+      return fp2Value(rng);
   }
 }
 
@@ -177,12 +210,15 @@ function fp2Cases(rng, n) {
   const U1 = Fp2.create({ c0: 1n, c1: 1n });
   const binary = { add: Fp2.add, sub: Fp2.sub, mul: Fp2.mul };
   const unary = {
-    neg: Fp2.neg, sqr: Fp2.sqr, dbl: (a) => Fp2.add(a, a),
+    neg: Fp2.neg,
+    sqr: Fp2.sqr,
+    dbl: (a) => Fp2.add(a, a),
     conj: (a) => Fp2.create({ c0: a.c0, c1: Fp.neg(a.c1) }),
     mul_by_nonresidue: (a) => Fp2.mul(a, U1),
   };
   for (let i = 0; i < n; i++) {
-    const a = fp2Value(rng), b = fp2Value(rng);
+    const a = fp2Value(rng),
+      b = fp2Value(rng);
     for (const [op, fn] of Object.entries(binary))
       out.push(kase(`fp2_${op}`, `fp2_${op} ${h2(a)} ${h2(b)}`, exact(h2(fn.call(Fp2, a, b)))));
     for (const [op, fn] of Object.entries(unary))
@@ -193,8 +229,13 @@ function fp2Cases(rng, n) {
     out.push(kase('fp2_sqrt', `fp2_sqrt ${h2(s)}`, fp2SqrtCheck(s)));
     out.push(kase('fp2_sign', `fp2_sign ${h2(s)}`, exact(String(fp2Sign(s)))));
     const k = fieldValue(FP, rng);
-    out.push(kase('fp2_mul_fp', `fp2_mul_fp ${h2(a)} ${hex(k, 48)}`,
-      exact(h2(Fp2.mul(a, Fp2.create({ c0: k, c1: 0n }))))));
+    out.push(
+      kase(
+        'fp2_mul_fp',
+        `fp2_mul_fp ${h2(a)} ${hex(k, 48)}`,
+        exact(h2(Fp2.mul(a, Fp2.create({ c0: k, c1: 0n })))),
+      ),
+    );
     const e = exponent(Fp, rng);
     out.push(kase('fp2_pow', `fp2_pow ${h2(a)} ${expHex(e)}`, exact(h2(Fp2.pow(a, e)))));
   }

@@ -14,12 +14,17 @@ import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { big, exact, hex, kase } from './lib.mjs';
 
 const { Fp, Fp2, Fr } = bls12_381.fields;
-const P = Fp.ORDER, R = Fr.ORDER;
+const P = Fp.ORDER,
+  R = Fr.ORDER;
 
 // Per group: how a coordinate is written and read, and the curve constant b.
 export const GROUPS = [
   {
-    name: 'g1', Point: bls12_381.G1.Point, F: Fp, W: 48, b: 4n,
+    name: 'g1',
+    Point: bls12_381.G1.Point,
+    F: Fp,
+    W: 48,
+    b: 4n,
     enc: (x) => hex(x, 48),
     dec: (h) => big(h),
     random: (rng) => rng.below(P),
@@ -27,7 +32,11 @@ export const GROUPS = [
     parts: 1,
   },
   {
-    name: 'g2', Point: bls12_381.G2.Point, F: Fp2, W: 96, b: Fp2.create({ c0: 4n, c1: 4n }),
+    name: 'g2',
+    Point: bls12_381.G2.Point,
+    F: Fp2,
+    W: 96,
+    b: Fp2.create({ c0: 4n, c1: 4n }),
     enc: (x) => hex(x.c1, 48) + hex(x.c0, 48),
     dec: (h) => Fp2.create({ c0: big(h.slice(96)), c1: big(h.slice(0, 96)) }),
     random: (rng) => Fp2.create({ c0: rng.below(P), c1: rng.below(P) }),
@@ -37,8 +46,18 @@ export const GROUPS = [
 
 function scalar(rng) {
   if (rng.chance(0.7)) return rng.below(R);
-  return rng.pick([0n, 1n, 2n, 3n, R - 1n, R - 2n, (R - 1n) / 2n, (R + 1n) / 2n,
-    rng.below(1n << 64n), 1n << BigInt(rng.int(255))]);
+  return rng.pick([
+    0n,
+    1n,
+    2n,
+    3n,
+    R - 1n,
+    R - 2n,
+    (R - 1n) / 2n,
+    (R + 1n) / 2n,
+    rng.below(1n << 64n),
+    1n << BigInt(rng.int(255)),
+  ]);
 }
 
 // Random subgroup points with known discrete logs, cheaply: a walk that
@@ -61,9 +80,12 @@ export class PointWalk {
   next() {
     const { g, rng } = this;
     switch (rng.int(20)) {
-      case 0: return { pt: g.Point.ZERO, s: 0n };
-      case 1: return { pt: g.Point.BASE, s: 1n };
-      case 2: return { pt: g.Point.BASE.negate(), s: R - 1n };
+      case 0:
+        return { pt: g.Point.ZERO, s: 0n };
+      case 1:
+        return { pt: g.Point.BASE, s: 1n };
+      case 2:
+        return { pt: g.Point.BASE.negate(), s: R - 1n };
       default: {
         const step = rng.pick(this.steps);
         this.cur = this.cur.add(step.T);
@@ -112,16 +134,23 @@ function arithmeticCases(g, walk, rng, n) {
     out.push(kase(`${name}_mul_wide`, `${name}_mul_wide ${c(p)} ${wideHex}`, exact(kp)));
     const q = rng.pick([p, p, p.negate(), g.Point.ZERO, p.double(), walk.point()]);
     const sum = c(p.add(q));
-    out.push(kase(`${name}_add`, `${name}_add ${c(p)} ${c(q)}`,
-      exact(`${sum} ${sum} ${sum} ${sum}`)));
-    const d = c(p.double()), m = c(p.negate());
+    out.push(
+      kase(`${name}_add`, `${name}_add ${c(p)} ${c(q)}`, exact(`${sum} ${sum} ${sum} ${sum}`)),
+    );
+    const d = c(p.double()),
+      m = c(p.negate());
     out.push(kase(`${name}_dbl_neg`, `${name}_dbl_neg ${c(p)}`, exact(`${d} ${d} ${m} ${m}`)));
     const e = p.equals(q) ? 1 : 0;
     out.push(kase(`${name}_eq`, `${name}_eq ${c(p)} ${c(q)}`, exact(`${e} ${e}`)));
     if (i % 10 === 0) {
       const ps = Array.from({ length: 1 + rng.int(16) }, () => walk.point());
-      out.push(kase(`${name}_batch_dbl`, `${name}_batch_dbl ${ps.map(c).join(' ')}`,
-        exact(ps.map((x) => c(x.double())).join(' '))));
+      out.push(
+        kase(
+          `${name}_batch_dbl`,
+          `${name}_batch_dbl ${ps.map(c).join(' ')}`,
+          exact(ps.map((x) => c(x.double())).join(' ')),
+        ),
+      );
     }
   }
   return out;
@@ -183,12 +212,18 @@ function offSubgroup(g, rng) {
 // One corrupted (or intact) compressed encoding: { bytes, cls } where cls is
 // the class the decoder must report, 'ok' for bytes it must accept.
 function compressedVariant(g, rng, pt) {
-  const h = compress(g, pt), inf = pt.is0(), W = g.W;
+  const h = compress(g, pt),
+    inf = pt.is0(),
+    W = g.W;
   switch (rng.int(11)) {
-    case 0: return { kind: 'intact', bytes: h, cls: 'ok' };
-    case 1: return inf ? { kind: 'inf+sign', bytes: withFlags(h, 0x20), cls: 'flags' }
-      : { kind: 'sign flipped', bytes: toggleFlags(h, 0x20), cls: 'ok' };
-    case 2: return { kind: 'no compression flag', bytes: withFlags(h, 0, 0x80), cls: 'flags' };
+    case 0:
+      return { kind: 'intact', bytes: h, cls: 'ok' };
+    case 1:
+      return inf
+        ? { kind: 'inf+sign', bytes: withFlags(h, 0x20), cls: 'flags' }
+        : { kind: 'sign flipped', bytes: toggleFlags(h, 0x20), cls: 'ok' };
+    case 2:
+      return { kind: 'no compression flag', bytes: withFlags(h, 0, 0x80), cls: 'flags' };
     case 3: {
       if (inf) {
         const b = Buffer.from(h, 'hex');
@@ -201,43 +236,71 @@ function compressedVariant(g, rng, pt) {
       const x = nonCanonical(g, rng, inf ? g.F.ZERO : pt.toAffine().x);
       return { kind: 'x >= p', bytes: withFlags(x, 0x80 | (rng.int(2) << 5)), cls: 'noncanonical' };
     }
-    case 5: case 6: case 7: {
-      const x = g.random(rng), sign = rng.int(2) << 5;
-      return { kind: 'random x', bytes: withFlags(g.enc(x), 0x80 | sign), cls: compressedClass(g, x) };
+    case 5:
+    case 6:
+    case 7: {
+      const x = g.random(rng),
+        sign = rng.int(2) << 5;
+      return {
+        kind: 'random x',
+        bytes: withFlags(g.enc(x), 0x80 | sign),
+        cls: compressedClass(g, x),
+      };
     }
-    case 8: return { kind: 'x = 0 without infinity', bytes: withFlags(g.enc(g.F.ZERO), 0x80), cls: compressedClass(g, g.F.ZERO) };
-    case 9: return { kind: 'short', bytes: h.slice(0, -2), cls: 'length' };
-    default: return { kind: 'long', bytes: h + '00', cls: 'length' };
+    case 8:
+      return {
+        kind: 'x = 0 without infinity',
+        bytes: withFlags(g.enc(g.F.ZERO), 0x80),
+        cls: compressedClass(g, g.F.ZERO),
+      };
+    case 9:
+      return { kind: 'short', bytes: h.slice(0, -2), cls: 'length' };
+    default:
+      return { kind: 'long', bytes: h + '00', cls: 'length' };
   }
 }
 
 function uncompressedVariant(g, rng, pt) {
-  const h = pt.toHex(false), inf = pt.is0(), W = g.W;
-  const x = inf ? g.F.ZERO : pt.toAffine().x, y = inf ? g.F.ZERO : pt.toAffine().y;
+  const h = pt.toHex(false),
+    inf = pt.is0(),
+    W = g.W;
+  const x = inf ? g.F.ZERO : pt.toAffine().x,
+    y = inf ? g.F.ZERO : pt.toAffine().y;
   switch (rng.int(12)) {
-    case 0: return { kind: 'intact', bytes: h, cls: 'ok' };
-    case 1: return { kind: 'compression flag', bytes: withFlags(h, 0x80), cls: 'flags' };
-    case 2: return { kind: 'sign flag', bytes: withFlags(h, 0x20), cls: 'flags' };
+    case 0:
+      return { kind: 'intact', bytes: h, cls: 'ok' };
+    case 1:
+      return { kind: 'compression flag', bytes: withFlags(h, 0x80), cls: 'flags' };
+    case 2:
+      return { kind: 'sign flag', bytes: withFlags(h, 0x20), cls: 'flags' };
     case 3: {
-      if (!inf) return { kind: 'infinity flag on a point', bytes: withFlags(h, 0x40), cls: 'flags' };
+      if (!inf)
+        return { kind: 'infinity flag on a point', bytes: withFlags(h, 0x40), cls: 'flags' };
       const b = Buffer.from(h, 'hex');
       b[1 + rng.int(2 * W - 1)] |= 1 << rng.int(8);
       return { kind: 'inf+garbage', bytes: b.toString('hex'), cls: 'flags' };
     }
-    case 4: return { kind: 'x >= p', bytes: nonCanonical(g, rng, x) + g.enc(y), cls: 'noncanonical' };
-    case 5: return { kind: 'y >= p', bytes: g.enc(x) + nonCanonical(g, rng, y), cls: 'noncanonical' };
-    case 6: case 7: {
+    case 4:
+      return { kind: 'x >= p', bytes: nonCanonical(g, rng, x) + g.enc(y), cls: 'noncanonical' };
+    case 5:
+      return { kind: 'y >= p', bytes: g.enc(x) + nonCanonical(g, rng, y), cls: 'noncanonical' };
+    case 6:
+    case 7: {
       const y2 = g.random(rng);
       const cls = onCurve(g, x, y2) ? 'notinsubgroup' : 'notoncurve';
       return { kind: 'random y', bytes: g.enc(x) + g.enc(y2), cls };
     }
-    case 8: case 9: {
+    case 8:
+    case 9: {
       const q = offSubgroup(g, rng);
       return { kind: 'on curve, random x', bytes: g.enc(q.x) + g.enc(q.y), cls: 'notinsubgroup' };
     }
-    case 10: return { kind: '(0, 0) without infinity', bytes: '00'.repeat(2 * W), cls: 'notoncurve' };
-    default: return rng.int(2) ? { kind: 'short', bytes: h.slice(0, -2), cls: 'length' }
-      : { kind: 'long', bytes: h + '00', cls: 'length' };
+    case 10:
+      return { kind: '(0, 0) without infinity', bytes: '00'.repeat(2 * W), cls: 'notoncurve' };
+    default:
+      return rng.int(2)
+        ? { kind: 'short', bytes: h.slice(0, -2), cls: 'length' }
+        : { kind: 'long', bytes: h + '00', cls: 'length' };
   }
 }
 
@@ -254,11 +317,16 @@ function nobleDecode(g, bytes) {
 function decodeCase(g, op, v, pt) {
   const req = `${g.name}_${op} ${v.bytes}`;
   if ((pt !== null) !== (v.cls === 'ok')) {
-    return kase(`${g.name}_${op}`, req,
-      () => `harness: model says ${v.cls} but noble ${pt ? 'accepts' : 'rejects'} (${v.kind})`);
+    return kase(
+      `${g.name}_${op}`,
+      req,
+      () => `harness: model says ${v.cls} but noble ${pt ? 'accepts' : 'rejects'} (${v.kind})`,
+    );
   }
   const want = pt ? `ok ${pt.toHex(true)} ${pt.toHex(false)}` : `err ${v.cls}`;
-  return kase(`${g.name}_${op}`, req, (got) => (got === want ? null : `${v.kind}: expected ${want}`));
+  return kase(`${g.name}_${op}`, req, (got) =>
+    got === want ? null : `${v.kind}: expected ${want}`,
+  );
 }
 
 // The unchecked decoder: flags, length and canonical form only; the answer
@@ -276,8 +344,9 @@ function uncheckedCase(g, v, pt) {
     const on = inf || onCurve(g, x, y);
     want = `ok ${on ? 1 : 0} ${on ? 1 : 0} ${on ? (pt ? 1 : 0) : '-'}`;
   }
-  return kase(`${g.name}_deserialize_unchecked`, req,
-    (got) => (got === want ? null : `${v.kind}: expected ${want}`));
+  return kase(`${g.name}_deserialize_unchecked`, req, (got) =>
+    got === want ? null : `${v.kind}: expected ${want}`,
+  );
 }
 
 function encodingCases(g, walk, rng, n) {
@@ -297,7 +366,8 @@ function encodingCases(g, walk, rng, n) {
 // n cases per G1 operation and n / 2 per G2 operation (noble's G2 is slow).
 export function groupCases(rng, n) {
   return GROUPS.flatMap((g, i) => {
-    const walk = new PointWalk(g, rng), m = i === 0 ? n : Math.ceil(n / 2);
+    const walk = new PointWalk(g, rng),
+      m = i === 0 ? n : Math.ceil(n / 2);
     return [...arithmeticCases(g, walk, rng, m), ...encodingCases(g, walk, rng, m)];
   });
 }

@@ -38,8 +38,7 @@ function parseArgs() {
 
 function generate(rng, scale) {
   const n = (base) => Math.max(1, Math.round(base * scale));
-  return [...fieldCases(rng, n(300)), ...groupCases(rng, n(150)),
-    ...pairingCases(rng, n(32))];
+  return [...fieldCases(rng, n(300)), ...groupCases(rng, n(150)), ...pairingCases(rng, n(32))];
 }
 
 function runDriver(driver, cases) {
@@ -78,7 +77,9 @@ function report({ perOp, failures }, seed) {
   }
   if (failures.length > MAX_REPORTED)
     console.log(`... and ${failures.length - MAX_REPORTED} more failures`);
-  const ops = [...perOp.entries()].map(([op, t]) => `${op} ${t.passed}${t.failed ? `/${t.failed} FAILED` : ''}`);
+  const ops = [...perOp.entries()].map(
+    ([op, t]) => `${op} ${t.passed}${t.failed ? `/${t.failed} FAILED` : ''}`,
+  );
   console.log(`oracle: cases per operation: ${ops.join(', ')}`);
   const passed = [...perOp.values()].reduce((s, t) => s + t.passed, 0);
   console.log(`oracle: ${passed} passed, ${failures.length} failed (ORACLE_SEED=${seed})`);
@@ -99,7 +100,10 @@ function main() {
     process.exit(1);
   }
   const ok = report(compare(cases, answers), seed);
-  console.log(`oracle: ${cases.length} requests; noble ${t1 - t0} ms, driver and checks ${Date.now() - t1} ms`);
+  const checkMs = Date.now() - t1;
+  console.log(
+    `oracle: ${cases.length} requests; noble ${t1 - t0} ms, driver and checks ${checkMs} ms`,
+  );
   process.exit(ok ? 0 : 1);
 }
 
