@@ -3,7 +3,8 @@
  * affine, Jacobian and XYZZ formulas, every special case of addition,
  * scalar multiplication identities, batch conversion, the fast subgroup
  * checks against the naive [r]P = 0, the endomorphism constants, known
- * generator encodings, round trips, and every decoder error path.
+ * generator encodings and multiples (from an independent implementation),
+ * round trips, and every decoder error path.
  *
  * The G1 and G2 tests are one source (EC_TESTS) instantiated twice, as the
  * code under test is.
@@ -502,6 +503,52 @@ static void known_encodings(void **state)
 }
 
 /*
+ * k G1 and k G2 for one fixed k, and 2 G1, as computed by an independent
+ * affine implementation (Python big integers, textbook chord-and-tangent).
+ */
+static void known_multiples(void **state)
+{
+    (void)state;
+    uint8_t kb[FR_BYTES], want[G2_COMPRESSED_BYTES], got[G2_COMPRESSED_BYTES];
+    test_hex(kb, sizeof(kb), "02a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081");
+    fr_t k, two;
+    assert_true(fr_from_bytes_be(&k, kb));
+    fr_from_u64(&two, 2);
+    g1_jac_t p;
+    g1_affine_t a;
+    g1_jac_from_affine(&p, &g1_GENERATOR);
+    g1_jac_mul(&p, &p, &k);
+    g1_jac_to_affine(&a, &p);
+    g1_affine_compress(got, &a);
+    test_hex(
+        want, sizeof(want),
+        "ae1965b8fe26b45124863076c12be19e918a4abc97d382b9971124338812571dc865628815fb2eea850d86"
+        "364bc9dedd");
+    assert_memory_equal(got, want, G1_COMPRESSED_BYTES);
+    g1_jac_from_affine(&p, &g1_GENERATOR);
+    g1_jac_mul(&p, &p, &two);
+    g1_jac_to_affine(&a, &p);
+    g1_affine_compress(got, &a);
+    test_hex(
+        want, sizeof(want),
+        "a572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae28f75bb8f1c7c42c39a8c"
+        "5529bf0f4e");
+    assert_memory_equal(got, want, G1_COMPRESSED_BYTES);
+    g2_jac_t q;
+    g2_affine_t b;
+    g2_jac_from_affine(&q, &g2_GENERATOR);
+    g2_jac_mul(&q, &q, &k);
+    g2_jac_to_affine(&b, &q);
+    g2_affine_compress(got, &b);
+    test_hex(
+        want, sizeof(want),
+        "85ec5da7e4392368038afebc77cab822cfaa139271525ef55dda77ddb4a6b4b8ced9b9699f7045794c5a49"
+        "cafb80ac0d042c24c421e25028a2aa1270f7d315c6a7f7240b6e3e995cffb12a8c7371377054586ba780a4"
+        "fa18392dc1870120ff91");
+    assert_memory_equal(got, want, G2_COMPRESSED_BYTES);
+}
+
+/*
  * The G1 endomorphism: beta = 2^((p-1)/3) is a primitive cube root of unity
  * with phi(P) = [-x^2] P on G1, and beta^2 gives [x^2 - 1] P instead. This
  * fixes the sign and the root g1.c relies on.
@@ -597,6 +644,7 @@ int main(void)
         cmocka_unit_test(g1_subgroup_check),
         cmocka_unit_test(g2_subgroup_check),
         cmocka_unit_test(known_encodings),
+        cmocka_unit_test(known_multiples),
         cmocka_unit_test(g1_encoding_round_trips),
         cmocka_unit_test(g2_encoding_round_trips),
         cmocka_unit_test(g1_decoder_errors),
