@@ -19,7 +19,7 @@
 /* a[i] = (a[i] b[i] - c[i]) z */
 static void combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *z)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= 4096)
     for (size_t i = 0; i < n; i++) {
         fr_t t;
         fr_mul(&t, &a[i], &b[i]);

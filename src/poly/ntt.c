@@ -47,6 +47,9 @@
 
 /* Columns gathered at once: 8 x 32 B = 256 B, four full cache lines per row. */
 #define TILE 8
+/* Smaller transforms (under a millisecond) stay on the calling thread: the
+ * fork and join would cost more than they save. */
+#define PARALLEL_MIN ((size_t)1 << 12)
 
 /* The transform of one call: direction and the scalings described above. */
 typedef struct plan {
@@ -230,7 +233,7 @@ static int column_pass(const plan *p, fr_t *x, bool dif)
     int threads = omp_get_max_threads();
     fr_t *scratch = malloc((size_t)threads * w * n2 * sizeof(fr_t));
     if (!scratch) return -1;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (n1 * n2 >= PARALLEL_MIN)
     {
         fr_t *buf = scratch + (size_t)omp_get_thread_num() * w * n2;
 #pragma omp for schedule(static)
@@ -248,7 +251,7 @@ static void row_pass(const plan *p, fr_t *x, bool dif)
 {
     const struct ntt_tables *t = p->t;
     size_t n1 = (size_t)1 << t->log_row, n2 = (size_t)1 << t->log_col;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n1 * n2 >= PARALLEL_MIN)
     for (size_t i = 0; i < n2; i++) {
         fr_t *row = x + i * n1;
         if (dif) {
