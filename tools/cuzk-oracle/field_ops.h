@@ -6,8 +6,8 @@
  *   F_BYTES  canonical byte length
  *   F_ARG    the argument parser (oracle_arg_fp), F_PUT the printer
  *   F_NAME   the request prefix as a string ("fp")
- * It defines the table F(oracle_ops). Every request validates all its arguments before it prints
- * anything.
+ * It defines the table F(oracle_ops). Every request validates all its
+ * arguments before it prints anything.
  */
 
 #define OP(x) F(oracle_##x)
@@ -58,13 +58,11 @@ static int OP(legendre)(const oracle_req *q)
 static int OP(pow)(const oracle_req *q)
 {
     F_T a;
-    uint8_t eb[64];
-    uint64_t e[8] = {0};
-    size_t len;
-    if (F_ARG(&a, q->args[0], q->err) || oracle_hex_any(eb, sizeof(eb), &len, q->args[1], q->err))
+    uint64_t e[ORACLE_MAX_LIMBS];
+    size_t n;
+    if (F_ARG(&a, q->args[0], q->err) || oracle_arg_limbs(e, &n, q->args[1], q->err))
         return q->err->code;
-    for (size_t i = 0; i < len; i++) e[i / 8] |= (uint64_t)eb[len - 1 - i] << (8 * (i % 8));
-    F(pow)(&a, &a, e, (len + 7) / 8);
+    F(pow)(&a, &a, e, n);
     F_PUT(q->out, &a);
     return CUZK_OK;
 }

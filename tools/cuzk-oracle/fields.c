@@ -93,13 +93,11 @@ static int fp2_oracle_mul_fp(const oracle_req *q)
 static int fp2_oracle_pow(const oracle_req *q)
 {
     fp2_t a;
-    uint8_t eb[64];
-    uint64_t e[8] = {0};
-    size_t len;
-    if (arg_fp2(&a, q->args, q->err) || oracle_hex_any(eb, sizeof(eb), &len, q->args[2], q->err))
+    uint64_t e[ORACLE_MAX_LIMBS];
+    size_t n;
+    if (arg_fp2(&a, q->args, q->err) || oracle_arg_limbs(e, &n, q->args[2], q->err))
         return q->err->code;
-    for (size_t i = 0; i < len; i++) e[i / 8] |= (uint64_t)eb[len - 1 - i] << (8 * (i % 8));
-    fp2_pow(&a, &a, e, (len + 7) / 8);
+    fp2_pow(&a, &a, e, n);
     put_fp2(q->out, &a);
     return CUZK_OK;
 }

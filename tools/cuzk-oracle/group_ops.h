@@ -3,8 +3,8 @@
  * included by groups.c for G1 and for G2 after defining:
  *   G(x)          the name prefix (g1_##x); G_AFF, G_JAC, G_XYZZ its types
  *   G_COMPRESSED, G_UNCOMPRESSED  encoding sizes; G_NAME the request prefix
- *   G_LIFT(j, x, p, k)  p in Jacobian and XYZZ form with the non-trivial
- *                 Z = k + 2 (so the formulas see Z != 1)
+ *   G_LIFT(j, x, p, k)  p in Jacobian and XYZZ form with a Z != 1 chosen
+ *                 by k (so the formulas meet general coordinates)
  * It defines the table G(oracle_ops).
  *
  * Point arguments are compressed encodings and go through the checked
@@ -52,18 +52,6 @@ static void OP(put_xyzz)(FILE *out, const char *sep, const G_XYZZ *p)
     OP(put_jac)(out, sep, &j);
 }
 
-/* Canonical big-endian hex (up to 64 bytes) to little-endian limbs; returns the limb count. */
-static int OP(arg_limbs)(uint64_t k[8], size_t *n, const char *hex, cuzk_err *err)
-{
-    uint8_t kb[64];
-    size_t len;
-    if (oracle_hex_any(kb, sizeof(kb), &len, hex, err)) return err->code;
-    memset(k, 0, 8 * sizeof(uint64_t));
-    for (size_t i = 0; i < len; i++) k[i / 8] |= (uint64_t)kb[len - 1 - i] << (8 * (i % 8));
-    *n = (len + 7) / 8;
-    return CUZK_OK;
-}
-
 /* P k (k < r) -> [k]P by jac_mul (Montgomery scalar) and by jac_mul_limbs. */
 static int OP(mul)(const oracle_req *q)
 {
@@ -87,9 +75,9 @@ static int OP(mul)(const oracle_req *q)
 static int OP(mul_wide)(const oracle_req *q)
 {
     G_AFF p;
-    uint64_t k[8];
+    uint64_t k[ORACLE_MAX_LIMBS];
     size_t n;
-    if (OP(arg)(&p, q->args[0], q->err) || OP(arg_limbs)(k, &n, q->args[1], q->err))
+    if (OP(arg)(&p, q->args[0], q->err) || oracle_arg_limbs(k, &n, q->args[1], q->err))
         return q->err->code;
     G_JAC j;
     G(jac_from_affine)(&j, &p);

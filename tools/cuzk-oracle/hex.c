@@ -38,6 +38,17 @@ int oracle_hex_exact(uint8_t *out, size_t len, const char *hex, cuzk_err *err)
     return oracle_hex_any(out, len, &got, hex, err);
 }
 
+int oracle_arg_limbs(uint64_t k[ORACLE_MAX_LIMBS], size_t *n, const char *hex, cuzk_err *err)
+{
+    uint8_t b[8 * ORACLE_MAX_LIMBS];
+    size_t len;
+    if (oracle_hex_any(b, sizeof(b), &len, hex, err)) return err->code;
+    memset(k, 0, ORACLE_MAX_LIMBS * sizeof(uint64_t));
+    for (size_t i = 0; i < len; i++) k[i / 8] |= (uint64_t)b[len - 1 - i] << (8 * (i % 8));
+    *n = (len + 7) / 8;
+    return CUZK_OK;
+}
+
 void oracle_put_hex(FILE *out, const uint8_t *b, size_t len)
 {
     for (size_t i = 0; i < len; i++) fprintf(out, "%02x", b[i]);

@@ -59,6 +59,10 @@ extern const oracle_op g1_oracle_ops[], g2_oracle_ops[], fp12_oracle_ops[];
 int oracle_hex_exact(uint8_t *out, size_t len, const char *hex, cuzk_err *err);
 /* Parses any even number of hex digits up to cap bytes; *len gets the byte count. */
 int oracle_hex_any(uint8_t *out, size_t cap, size_t *len, const char *hex, cuzk_err *err);
+/* Big-endian hex of up to 8 * ORACLE_MAX_LIMBS bytes (exponents, scalars) as
+ * little-endian limbs k[0..*n). */
+#define ORACLE_MAX_LIMBS 8
+int oracle_arg_limbs(uint64_t k[ORACLE_MAX_LIMBS], size_t *n, const char *hex, cuzk_err *err);
 void oracle_put_hex(FILE *out, const uint8_t *b, size_t len);
 
 /* Canonical big-endian field arguments; values >= the modulus are malformed. */
