@@ -5,8 +5,6 @@
  */
 #include "oracle.h"
 
-#include <string.h>
-
 #include "cuzk/ec.h"
 
 /* p as (X, Y, Z) = (x z^2, y z^3, z) and (X, Y, ZZ, ZZZ) = (x z^2, y z^3, z^2, z^3). */
