@@ -235,55 +235,90 @@ mont_redc6_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[7])
     r[0] = lo, r[1] = hi, r[2] = d, r[3] = t5, r[4] = pt, r[5] = x;
 }
 
-/* dst[k] = x[k] - y[k] with the borrow chain (sub for k = 0, then sbb). */
-#define MX_SUBW(k, op, dst, x, y)                                                                  \
-    "mov " #k "*8(" MX_R(x) "), " MX_R(w) "\n\t"                                                   \
-    op " " #k "*8(" MX_R(y) "), " MX_R(w) "\n\t"                                                   \
-    "mov " MX_R(w) ", " #k "*8(" MX_R(dst) ")\n\t"
-#define MX_SUB12(dst, x, y)                                                                        \
-    MX_SUBW(0, "sub", dst, x, y) MX_SUBW(1, "sbb", dst, x, y) MX_SUBW(2, "sbb", dst, x, y)         \
-    MX_SUBW(3, "sbb", dst, x, y) MX_SUBW(4, "sbb", dst, x, y) MX_SUBW(5, "sbb", dst, x, y)         \
-    MX_SUBW(6, "sbb", dst, x, y) MX_SUBW(7, "sbb", dst, x, y) MX_SUBW(8, "sbb", dst, x, y)         \
-    MX_SUBW(9, "sbb", dst, x, y) MX_SUBW(10, "sbb", dst, x, y) MX_SUBW(11, "sbb", dst, x, y)
-/* x = m[k] & mask, done before the carry chain since "and" clears CF. */
-#define MX_MASKM(k, x)                                                                             \
-    "mov " #k "*8(" MX_R(m) "), " MX_R(x) "\n\t"                                                   \
-    "and " MX_R(mask) ", " MX_R(x) "\n\t"
-#define MX_ADDC0(k, op, x) op " " MX_R(x) ", 48+" #k "*8(" MX_R(c0) ")\n\t"
-
 /*
- * The middle of a Karatsuba Fp2 product on 12-limb products t0 = a0 b0,
- * t1 = a1 b1, t2 = (a0 + a1)(b0 + b1), in two steps so the first reduction
- * can start before t2 is computed:
- *   c0 = t0 - t1, plus m 2^384 when that is negative   (mont_fp2_c0)
- *   t2 <- t2 - t0 - t1 = a0 b1 + a1 b0, never negative  (mont_fp2_c1)
- * so both are in [0, m 2^384) for mont_redc6_adx.
+ * Fp2 reductions (fp2.c). t holds three 12-limb products back to back:
+ * t0 = a0 b0 at t[0], t1 = a1 b1 at t[12], t2 = (a0 + a1)(b0 + b1) at t[24],
+ * and two spare words at t[36]. The Karatsuba combinations
+ *   c0 = t0 - t1             (may be negative)
+ *   c1 = t2 - t0 - t1        (= a0 b1 + a1 b0 >= 0)
+ * are formed inside the reduction instead of as 12-limb arrays: their low
+ * halves are subtracted into the window registers (borrows kept aside),
+ * reduced by six rows to U <= p, and the high halves are added to U last,
+ * V = U + c_hi. For c1, V is in [0, 2p). For c0, V is in [-p, 2p) and the
+ * borrow out of the chain says V < 0: then p is added (cmovc of each limb
+ * of p on the OF chain with adox, while CF keeps the condition). One final
+ * subtraction makes either canonical.
  */
+#define MX_LOW(k, op, w, off) "mov " #k "*8+" #off "(" MX_R(t) "), " MX_R(w) "\n\t"                \
+    op " " #k "*8+96(" MX_R(t) "), " MX_R(w) "\n\t"
+#define MX_SUBLO(k, op, w, off) op " " #k "*8+" #off "(" MX_R(t) "), " MX_R(w) "\n\t"
+#define MX_HI6(op0, op, off, u0, u1, u2, u3, u4, u5)                                               \
+    op0 " 0+" #off "(" MX_R(t) "), " MX_R(u0) "\n\t" op " 8+" #off "(" MX_R(t) "), " MX_R(u1) "\n\t"  \
+    op " 16+" #off "(" MX_R(t) "), " MX_R(u2) "\n\t" op " 24+" #off "(" MX_R(t) "), " MX_R(u3) "\n\t" \
+    op " 32+" #off "(" MX_R(t) "), " MX_R(u4) "\n\t" op " 40+" #off "(" MX_R(t) "), " MX_R(u5) "\n\t"
+#define MX_REDC_ROWS6                                                                              \
+    MX_ZERO(t6)                                                                                    \
+    MX_RED6(t0, t1, t2, t3, t4, t5, t6) MX_RED6(t1, t2, t3, t4, t5, t6, t0)                        \
+    MX_RED6(t2, t3, t4, t5, t6, t0, t1) MX_RED6(t3, t4, t5, t6, t0, t1, t2)                        \
+    MX_RED6(t4, t5, t6, t0, t1, t2, t3) MX_RED6(t5, t6, t0, t1, t2, t3, t4)
+/* U = (t6, t0, t1, t2, t3, t4) after the rows; lo = p[k] when CF else 0, added on OF. */
+#define MX_ADDP_IF_CF(k, u) "mov $0, " MX_R(lo) "\n\t" "cmovc " #k "*8(" MX_R(m) "), " MX_R(lo) "\n\t" \
+    "adox " MX_R(lo) ", " MX_R(u) "\n\t"
+#define MX_REDC_OUT                                                                                \
+    : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),              \
+      [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),                \
+      [t] "+&r"(pt), [x] "=&r"(x)                                                                  \
+    : [m] "r"(m)                                                                                   \
+    : "cc", "memory"
+
+/* r = redc(t0 - t1, plus p 2^384 when negative). */
 static inline __attribute__((always_inline)) void
-mont_fp2_c0(uint64_t c0[12], const uint64_t t0[12], const uint64_t t1[12], const uint64_t m[7])
+mont_redc6_fp2c0_adx(uint64_t r[6], uint64_t t[38], const uint64_t m[7])
 {
-    uint64_t w, mask, x0, x1, x2, x3, x4;
-    __asm__ volatile(
-        MX_SUB12(c0, t0, t1)
-        "sbb " MX_R(mask) ", " MX_R(mask) "\n\t"
-        MX_MASKM(0, x0) MX_MASKM(1, x1) MX_MASKM(2, x2) MX_MASKM(3, x3) MX_MASKM(4, x4)
-        MX_MASKM(5, w)
-        MX_ADDC0(0, "add", x0) MX_ADDC0(1, "adc", x1) MX_ADDC0(2, "adc", x2)
-        MX_ADDC0(3, "adc", x3) MX_ADDC0(4, "adc", x4) MX_ADDC0(5, "adc", w)
-        : [w] "=&r"(w), [mask] "=&r"(mask), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2),
-          [x3] "=&r"(x3), [x4] "=&r"(x4)
-        : [c0] "r"(c0), [t0] "r"(t0), [t1] "r"(t1), [m] "r"(m)
-        : "cc", "memory");
+    uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, d, x, pt = (uint64_t)t;
+    __asm__(
+        MX_LOW(0, "sub", t0, 0) MX_LOW(1, "sbb", t1, 0) MX_LOW(2, "sbb", t2, 0)
+        MX_LOW(3, "sbb", t3, 0) MX_LOW(4, "sbb", t4, 0) MX_LOW(5, "sbb", t5, 0)
+        "sbb %[x], %[x]\n\t"                                     /* x = -borrow */
+        MX_REDC_ROWS6
+        MX_HI6("add", "adc", 48, t6, t0, t1, t2, t3, t4)         /* + t0_hi */
+        "add %[x], %[x]\n\t"                                     /* CF = borrow */
+        MX_HI6("sbb", "sbb", 144, t6, t0, t1, t2, t3, t4)        /* - t1_hi - borrow */
+        "sbb %[x], %[x]\n\t"                                     /* keeps CF = (V < 0), OF = 0 */
+        MX_ADDP_IF_CF(0, t6) MX_ADDP_IF_CF(1, t0) MX_ADDP_IF_CF(2, t1)
+        MX_ADDP_IF_CF(3, t2) MX_ADDP_IF_CF(4, t3) MX_ADDP_IF_CF(5, t4)
+        MX_FINAL6(t6, t0, t1, t2, t3, t4, lo, hi, d, t5, t, x)
+        MX_REDC_OUT);
+    r[0] = lo, r[1] = hi, r[2] = d, r[3] = t5, r[4] = pt, r[5] = x;
 }
 
+/* r = redc(t2 - t0 - t1). */
 static inline __attribute__((always_inline)) void
-mont_fp2_c1(uint64_t t2[12], const uint64_t t0[12], const uint64_t t1[12])
+mont_redc6_fp2c1_adx(uint64_t r[6], uint64_t t[38], const uint64_t m[7])
 {
-    uint64_t w;
-    __asm__ volatile(MX_SUB12(t2, t2, t0) MX_SUB12(t2, t2, t1)
-                     : [w] "=&r"(w)
-                     : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2)
-                     : "cc", "memory");
+    uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, d, x, pt = (uint64_t)t;
+    __asm__(
+        "mov 192(%[t]), %[t0]\n\t" MX_SUBLO(0, "sub", t0, 0)
+        "mov 200(%[t]), %[t1]\n\t" MX_SUBLO(1, "sbb", t1, 0)
+        "mov 208(%[t]), %[t2]\n\t" MX_SUBLO(2, "sbb", t2, 0)
+        "mov 216(%[t]), %[t3]\n\t" MX_SUBLO(3, "sbb", t3, 0)
+        "mov 224(%[t]), %[t4]\n\t" MX_SUBLO(4, "sbb", t4, 0)
+        "mov 232(%[t]), %[t5]\n\t" MX_SUBLO(5, "sbb", t5, 0)
+        "sbb %[x], %[x]\n\t"                                     /* x = -borrow of t2 - t0 */
+        MX_SUBLO(0, "sub", t0, 96) MX_SUBLO(1, "sbb", t1, 96) MX_SUBLO(2, "sbb", t2, 96)
+        MX_SUBLO(3, "sbb", t3, 96) MX_SUBLO(4, "sbb", t4, 96) MX_SUBLO(5, "sbb", t5, 96)
+        "sbb %[lo], %[lo]\n\t"
+        "mov %[lo], 288(%[t])\n\t"                               /* t[36] = -borrow of ... - t1 */
+        MX_REDC_ROWS6
+        MX_HI6("add", "adc", 240, t6, t0, t1, t2, t3, t4)        /* + t2_hi */
+        "add %[x], %[x]\n\t"
+        MX_HI6("sbb", "sbb", 48, t6, t0, t1, t2, t3, t4)         /* - t0_hi - borrow */
+        "mov 288(%[t]), %[x]\n\t"
+        "add %[x], %[x]\n\t"
+        MX_HI6("sbb", "sbb", 144, t6, t0, t1, t2, t3, t4)        /* - t1_hi - borrow */
+        MX_FINAL6(t6, t0, t1, t2, t3, t4, lo, hi, d, t5, t, x)
+        MX_REDC_OUT);
+    r[0] = lo, r[1] = hi, r[2] = d, r[3] = t5, r[4] = pt, r[5] = x;
 }
 /* clang-format on */
 
