@@ -382,18 +382,33 @@ void G(jac_mul_limbs)(G_JAC *r, const G_JAC *p, const uint64_t *k, size_t n)
 
 /*
  * Straus (interleaved) multiplication with width-EC_WNAF NAF digits:
- * r = sum_j k_j pts[j] for m <= EC_MULTI_MAX points and scalars of n <= 2
- * limbs each (k_j at k + j n). One shared doubling per bit, one addition
- * per non-zero digit (about bits/(EC_WNAF + 1) per scalar) from a table of
- * the odd multiples 1, 3, .., 2^(EC_WNAF-1) - 1 of each point, made affine
- * with one shared inversion so that the additions are mixed (7M+4S instead
- * of 11M+5S; the inversion costs about as much as 80 multiplications). This is the
- * back end of the endomorphism splits of jac_mul in g1.c (2 x 128 bits)
- * and g2.c (4 x 64 bits).
+ * r = sum_j k_j Q_j for m <= EC_MULTI_MAX points and scalars of n <= 2
+ * limbs each (k_j at k + j n). One shared doubling per bit, one mixed
+ * addition per non-zero digit (about bits/(EC_WNAF + 1) per scalar). The
+ * caller passes, for each Q_j, the affine odd multiples Q_j, 3Q_j, ..,
+ * (2^(EC_WNAF-1) - 1)Q_j (EC_TBL of them, at tbl + j EC_TBL). This is the
+ * back end of jac_mul in g1.c (2 x 128 bits) and g2.c (4 x 64 bits), where
+ * Q_j is an endomorphism image of P, so only P's table costs additions
+ * (jac_odd_multiples) and the others are the endomorphism applied to it.
  */
 #define EC_WNAF       4
+#define EC_TBL        (1 << (EC_WNAF - 2))
 #define EC_MULTI_MAX  4
 #define EC_MULTI_BITS 129 /* NAF digits of a 2-limb scalar */
+
+/*
+ * P, 3P, .., (2 EC_TBL - 1)P in affine coordinates: EC_TBL - 1 additions
+ * and one inversion (about 80 multiplications), repaid by the mixed
+ * additions (7M+4S against 11M+5S) of the main loop.
+ */
+static void G(jac_odd_multiples)(G_AFF tbl[EC_TBL], const G_JAC *p)
+{
+    G_JAC tj[EC_TBL], p2;
+    tj[0] = *p;
+    G(jac_dbl)(&p2, p);
+    for (int i = 1; i < EC_TBL; i++) G(jac_add)(&tj[i], &tj[i - 1], &p2);
+    G(jac_batch_to_affine)(tbl, tj, EC_TBL);
+}
 
 /* t = t - d over 3 limbs, d small: adds -d sign-extended (two's complement). */
 static void G(limbs_sub_small)(uint64_t t[3], int d)
@@ -428,30 +443,24 @@ static int G(wnaf)(int8_t naf[EC_MULTI_BITS], const uint64_t *k, size_t n)
     return len;
 }
 
-static void G(jac_mul_multi)(G_JAC *r, const G_JAC *pts, const uint64_t *k, size_t m, size_t n)
+static void G(jac_mul_multi)(G_JAC *r, const G_AFF *tbl, const uint64_t *k, size_t m, size_t n)
 {
-    enum { TBL = 1 << (EC_WNAF - 2) }; /* odd multiples per point */
-    G_JAC tj[EC_MULTI_MAX * TBL], p2, acc;
-    G_AFF tbl[EC_MULTI_MAX * TBL], neg;
     int8_t naf[EC_MULTI_MAX][EC_MULTI_BITS];
     int len[EC_MULTI_MAX], top = 0;
     for (size_t j = 0; j < m; j++) {
         len[j] = G(wnaf)(naf[j], k + j * n, n);
         top = len[j] > top ? len[j] : top;
-        tj[j * TBL] = pts[j];
-        G(jac_dbl)(&p2, &pts[j]);
-        for (int i = 1; i < TBL; i++) G(jac_add)(&tj[j * TBL + i], &tj[j * TBL + i - 1], &p2);
     }
-    /* affine table: one inversion buys mixed additions in the main loop */
-    G(jac_batch_to_affine)(tbl, tj, m * TBL);
+    G_JAC acc;
+    G_AFF neg;
     G(jac_set_inf)(&acc);
     for (int i = top - 1; i >= 0; i--) {
         G(jac_dbl)(&acc, &acc);
         for (size_t j = 0; j < m; j++) {
             int d = i < len[j] ? naf[j][i] : 0;
-            if (d > 0) G(jac_add_affine)(&acc, &acc, &tbl[j * TBL + (d >> 1)]);
+            if (d > 0) G(jac_add_affine)(&acc, &acc, &tbl[j * EC_TBL + (d >> 1)]);
             if (d < 0) {
-                G(affine_neg)(&neg, &tbl[j * TBL + ((-d) >> 1)]);
+                G(affine_neg)(&neg, &tbl[j * EC_TBL + ((-d) >> 1)]);
                 G(jac_add_affine)(&acc, &acc, &neg);
             }
         }

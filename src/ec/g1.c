@@ -118,7 +118,11 @@ void g1_jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k)
     uint64_t l[FR_LIMBS], parts[4];
     fr_to_canonical(l, k);
     g1_glv_split(parts, l);
-    g1_jac_t pts[2] = {*p, *p};
-    fp_mul(&pts[1].x, &pts[1].x, &G1_BETA2); /* phi2 in Jacobian: x = X / Z^2 */
-    g1_jac_mul_multi(r, pts, parts, 2, 2);
+    g1_affine_t tbl[2 * EC_TBL];
+    g1_jac_odd_multiples(tbl, p);
+    for (int i = 0; i < EC_TBL; i++) { /* phi2 of each entry; infinity (0, 0) stays */
+        fp_mul(&tbl[EC_TBL + i].x, &tbl[i].x, &G1_BETA2);
+        tbl[EC_TBL + i].y = tbl[i].y;
+    }
+    g1_jac_mul_multi(r, tbl, parts, 2, 2);
 }

@@ -101,23 +101,24 @@ static const fp2_t G2_PSI_Y = {{{0x3e2f585da55c9ad1, 0x4294213d86c18183, 0x38284
 /* |x| = 0xd201000000010000, the BLS parameter x = -|x| */
 static const uint64_t G2_ABS_X = 0xd201000000010000;
 
-/* psi on Jacobian coordinates: x = X / Z^2 maps to conj(X) PSI_X / conj(Z)^2. */
-static void g2_jac_psi(g2_jac_t *r, const g2_jac_t *p)
+/* psi on affine coordinates; infinity (0, 0) stays (0, 0). */
+static void g2_affine_psi(g2_affine_t *r, const g2_affine_t *p)
 {
     fp2_conj(&r->x, &p->x);
     fp2_mul(&r->x, &r->x, &G2_PSI_X);
     fp2_conj(&r->y, &p->y);
     fp2_mul(&r->y, &r->y, &G2_PSI_Y);
-    fp2_conj(&r->z, &p->z);
 }
 
 /* Assumes p on the curve (the decoders check that first). */
 bool g2_affine_in_subgroup(const g2_affine_t *p)
 {
     if (g2_affine_is_inf(p)) return true;
+    g2_affine_t psi_a;
     g2_jac_t q, psi;
+    g2_affine_psi(&psi_a, p);
+    g2_jac_from_affine(&psi, &psi_a);
     g2_jac_from_affine(&q, p);
-    g2_jac_psi(&psi, &q);
     g2_jac_mul_binary(&q, &q, &G2_ABS_X, 1);
     g2_jac_neg(&q, &q); /* [x] P */
     return g2_jac_eq(&psi, &q);
@@ -142,10 +143,12 @@ void g2_jac_mul(g2_jac_t *r, const g2_jac_t *p, const fr_t *k)
         }
         digits[d] = (uint64_t)rem;
     }
-    g2_jac_t pts[4];
-    pts[0] = *p;
-    for (int i = 1; i < 4; i++) g2_jac_psi(&pts[i], &pts[i - 1]);
-    g2_jac_neg(&pts[1], &pts[1]);
-    g2_jac_neg(&pts[3], &pts[3]);
-    g2_jac_mul_multi(r, pts, digits, 4, 1);
+    g2_affine_t tbl[4 * EC_TBL];
+    g2_jac_odd_multiples(tbl, p);
+    for (int i = EC_TBL; i < 4 * EC_TBL; i++) g2_affine_psi(&tbl[i], &tbl[i - EC_TBL]);
+    for (int i = 0; i < EC_TBL; i++) { /* the signs (-1)^j of psi^j */
+        g2_affine_neg(&tbl[EC_TBL + i], &tbl[EC_TBL + i]);
+        g2_affine_neg(&tbl[3 * EC_TBL + i], &tbl[3 * EC_TBL + i]);
+    }
+    g2_jac_mul_multi(r, tbl, digits, 4, 1);
 }
