@@ -36,6 +36,12 @@ static int to_coset(const ntt_domain *d, fr_t *v, cuzk_err *err)
     return ntt_transform(d, v, NTT_FWD, NTT_BITREV, NTT_NATURAL, NULL, NULL, NULL, err);
 }
 
+static int failed(cuzk_err *err, int rc)
+{
+    cuzk_err_prefix(err, "groth16 h: ");
+    return rc;
+}
+
 int ntt_groth16_h(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t len, cuzk_err *err)
 {
     if (len > d->n)
@@ -45,12 +51,12 @@ int ntt_groth16_h(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t len, cu
     for (int k = 0; k < 3; k++) {
         memset(v[k] + len, 0, (d->n - len) * sizeof(fr_t));
         int rc = to_coset(d, v[k], err);
-        if (rc) return cuzk_err_prefix(err, "groth16 h: "), rc;
+        if (rc) return failed(err, rc);
     }
     combine(a, b, c, d->n, &d->t_coset_inv);
     int rc =
         ntt_transform(d, a, NTT_INV, NTT_NATURAL, NTT_BITREV, &d->n_inv, NULL, &d->shift_inv, err);
-    if (rc) return cuzk_err_prefix(err, "groth16 h: "), rc;
+    if (rc) return failed(err, rc);
     ntt_bit_reverse(a, d->log_n);
     return CUZK_OK;
 }
