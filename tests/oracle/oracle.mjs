@@ -5,7 +5,7 @@
 // Environment: ORACLE_SEED replays a run (the seed is printed first);
 // ORACLE_SCALE multiplies the number of cases (default 1).
 //
-// How it works: the case generators (fields.mjs, groups.mjs, pairing.mjs)
+// How it works: the case generators (fields.mjs, groups.mjs, msm.mjs, pairing.mjs)
 // draw inputs from a seeded stream and pair each request line for the C
 // driver (tools/cuzk-oracle) with a check built from noble's answer. All
 // requests go to one run of the driver; its answers come back one line per
@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 
 import { fieldCases } from './fields.mjs';
 import { groupCases } from './groups.mjs';
+import { msmCases } from './msm.mjs';
 import { pairingCases } from './pairing.mjs';
 import { Rng } from './lib.mjs';
 
@@ -38,7 +39,12 @@ function parseArgs() {
 
 function generate(rng, scale) {
   const n = (base) => Math.max(1, Math.round(base * scale));
-  return [...fieldCases(rng, n(300)), ...groupCases(rng, n(150)), ...pairingCases(rng, n(32))];
+  return [
+    ...fieldCases(rng, n(300)),
+    ...groupCases(rng, n(150)),
+    ...msmCases(rng, n(32)),
+    ...pairingCases(rng, n(32)),
+  ];
 }
 
 function runDriver(driver, cases) {

@@ -70,7 +70,7 @@ static int OP(pow)(const oracle_req *q)
 /* Inverts out of place and in place; both must agree, the answer is one list. */
 static int OP(batch_inv)(const oracle_req *q)
 {
-    F_T in[ORACLE_MAX_ARGS] = {0}, out[ORACLE_MAX_ARGS];
+    F_T in[ORACLE_MAX_BATCH] = {0}, out[ORACLE_MAX_BATCH];
     size_t n = (size_t)q->nargs;
     for (size_t i = 0; i < n; i++)
         if (F_ARG(&in[i], q->args[i], q->err)) return q->err->code;
@@ -126,7 +126,7 @@ const oracle_op OP(ops)[] = {
     {F_NAME "_sqrt", 1, 1, OP(partial), ORACLE_IMPL(F(sqrt)), "a -> a root | none"},
     {F_NAME "_legendre", 1, 1, OP(legendre), NULL, "a -> legendre (-1|0|1) sign (0|1)"},
     {F_NAME "_pow", 2, 2, OP(pow), NULL, "a e -> a^e (e: 1..64 bytes)"},
-    {F_NAME "_batch_inv", 1, ORACLE_MAX_ARGS, OP(batch_inv), NULL, "a... -> 1/a... (0 stays 0)"},
+    {F_NAME "_batch_inv", 1, ORACLE_MAX_BATCH, OP(batch_inv), NULL, "a... -> 1/a... (0 stays 0)"},
     {F_NAME "_from_be", 1, 1, OP(decode), ORACLE_IMPL(F(from_bytes_be)),
      "bytes -> ok a | err noncanonical"},
     {F_NAME "_from_le", 1, 1, OP(decode), ORACLE_IMPL(F(from_bytes_le)),

@@ -143,8 +143,8 @@ static int OP(eq)(const oracle_req *q)
 /* P... -> 2P... through one jac_batch_to_affine (the doubled points have Z != 1). */
 static int OP(batch_dbl)(const oracle_req *q)
 {
-    G_JAC j[ORACLE_MAX_ARGS];
-    G_AFF a[ORACLE_MAX_ARGS];
+    G_JAC j[ORACLE_MAX_BATCH];
+    G_AFF a[ORACLE_MAX_BATCH];
     for (int i = 0; i < q->nargs; i++) {
         if (OP(arg)(&a[i], q->args[i], q->err)) return q->err->code;
         G(jac_from_affine)(&j[i], &a[i]);
@@ -216,7 +216,7 @@ const oracle_op OP(ops)[] = {
     {G_NAME "_dbl_neg", 1, 1, OP(dbl_neg), NULL,
      "P -> 2P by jac_dbl, xyzz_dbl; -P by affine_neg, jac_neg"},
     {G_NAME "_eq", 2, 2, OP(eq), NULL, "P Q -> affine_eq jac_eq (0|1)"},
-    {G_NAME "_batch_dbl", 1, ORACLE_MAX_ARGS, OP(batch_dbl), NULL,
+    {G_NAME "_batch_dbl", 1, ORACLE_MAX_BATCH, OP(batch_dbl), NULL,
      "P... -> 2P... via jac_batch_to_affine"},
     {G_NAME "_uncompress", 1, 1, OP(decode), ORACLE_IMPL(G(affine_uncompress)),
      "bytes -> ok <compressed> <uncompressed> | err <class>"},

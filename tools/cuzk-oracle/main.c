@@ -7,7 +7,7 @@
  * canonical big-endian hex; one answer line per request on stdout, in the
  * same order. Blank lines and lines starting with '#' are skipped. The
  * operations and their answers are listed in the tables of fields.c,
- * groups.c and pairing.c ("cuzk-oracle --help" prints them). A malformed
+ * groups.c, msm.c and pairing.c ("cuzk-oracle --help" prints them). A malformed
  * request (unknown op, wrong argument count, bad hex, a field value not
  * below its modulus) is reported on stderr with its line number and the
  * program exits with status 2; answers already printed stay valid.
@@ -21,8 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const oracle_op *const TABLES[] = {fp_oracle_ops, fr_oracle_ops, fp2_oracle_ops,
-                                          g1_oracle_ops, g2_oracle_ops, fp12_oracle_ops};
+static const oracle_op *const TABLES[] = {fp_oracle_ops,     fr_oracle_ops,    fp2_oracle_ops,
+                                          g1_oracle_ops,     g2_oracle_ops,    fp12_oracle_ops,
+                                          g1_oracle_msm_ops, g2_oracle_msm_ops};
 
 static const oracle_op *find_op(const char *name)
 {

@@ -21,8 +21,11 @@
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
 
-/* Most arguments one request may have (pairing_check: 2 per pair). */
-#define ORACLE_MAX_ARGS 256
+/* Most arguments one request may have (an MSM of 1024 points: 2 per point). */
+#define ORACLE_MAX_ARGS 2048
+/* Most values of one batch request (batch_inv, batch_dbl, pairing_check pairs),
+ * whose handlers keep them on the stack. */
+#define ORACLE_MAX_BATCH 256
 /* Longest byte string one argument may carry (a G2 uncompressed point is 192). */
 #define ORACLE_MAX_BYTES 256
 
@@ -54,6 +57,7 @@ typedef struct oracle_op {
 /* The tables, each ended by a row with name NULL. */
 extern const oracle_op fp_oracle_ops[], fr_oracle_ops[], fp2_oracle_ops[];
 extern const oracle_op g1_oracle_ops[], g2_oracle_ops[], fp12_oracle_ops[];
+extern const oracle_op g1_oracle_msm_ops[], g2_oracle_msm_ops[];
 
 /* Parses exactly len bytes of hex (2 len digits, no prefix). */
 int oracle_hex_exact(uint8_t *out, size_t len, const char *hex, cuzk_err *err);

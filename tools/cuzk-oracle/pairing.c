@@ -125,9 +125,8 @@ static int pairing_oracle_value(const oracle_req *q)
 /* P1 Q1 P2 Q2 ... -> pairing_product_is_one, and final_exp(miller_loop_n) == 1 (0|1). */
 static int pairing_oracle_check(const oracle_req *q)
 {
-    enum { MAX_PAIRS = ORACLE_MAX_ARGS / 2 };
-    g1_affine_t p[MAX_PAIRS];
-    g2_affine_t pq[MAX_PAIRS];
+    g1_affine_t p[ORACLE_MAX_BATCH];
+    g2_affine_t pq[ORACLE_MAX_BATCH];
     size_t n = (size_t)q->nargs / 2;
     if (q->nargs % 2)
         return cuzk_errf(q->err, CUZK_EINVAL, "%d arguments do not form pairs", q->nargs);
@@ -155,7 +154,7 @@ const oracle_op fp12_oracle_ops[] = {
     {"fp12_mul_by_014", 18, 18, fp12_oracle_mul_by_014, NULL,
      "a c0 c1 c4 (Fp2 each) -> a (c0 + c1 v + c4 v w)"},
     {"pairing", 2, 2, pairing_oracle_value, NULL, "P Q -> e(P, Q)"},
-    {"pairing_check", 0, ORACLE_MAX_ARGS, pairing_oracle_check, NULL,
+    {"pairing_check", 0, 2 * ORACLE_MAX_BATCH, pairing_oracle_check, NULL,
      "P1 Q1 P2 Q2 ... -> product_is_one final_exp(miller_loop_n)==1 (0|1 each)"},
     {NULL, 0, 0, NULL, NULL, NULL},
 };
