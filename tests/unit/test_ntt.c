@@ -170,7 +170,11 @@ static void test_check_values(void **state)
         assert_true(fr_is_one(&t));
         ntt_domain_free(&d);
     }
-    assert_int_equal(ntt_domain_init(&d, NTT_MAX_LOG + 1, NULL), CUZK_EINVAL);
+    cuzk_err err;
+    assert_int_equal(ntt_domain_init(&d, NTT_MAX_LOG + 1, &err), CUZK_EINVAL);
+    assert_non_null(strstr(err.msg, "2^29"));
+    assert_int_equal(ntt_domain_init_split(&d, 4, 4, NULL), CUZK_EINVAL);
+    assert_null(d.tables);
 }
 
 static void test_bit_reverse(void **state)
