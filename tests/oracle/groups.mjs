@@ -266,8 +266,10 @@ function uncompressedVariant(g, rng, pt) {
     W = g.W;
   const x = inf ? g.F.ZERO : pt.toAffine().x,
     y = inf ? g.F.ZERO : pt.toAffine().y;
-  switch (rng.int(12)) {
+  switch (rng.int(14)) {
     case 0:
+    case 11:
+    case 12:
       return { kind: 'intact', bytes: h, cls: 'ok' };
     case 1:
       return { kind: 'compression flag', bytes: withFlags(h, 0x80), cls: 'flags' };
