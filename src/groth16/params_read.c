@@ -1,0 +1,197 @@
+/*
+ * params_read.c - decoding .params and .vk images, and reading the files
+ * through a read-only mmap (a 32 GiB PoRep .params is about 47 GiB: no
+ * read() copy, and the page cache is shared with other processes).
+ *
+ * The layout is scanned first (params_scan), so every size is known and
+ * bounded by the file before anything is allocated; then each section is
+ * decoded by all OpenMP threads at once (the subgroup check dominates a
+ * checked read). Threads only record the lowest failing index; that point
+ * is decoded again afterwards to build the message, so no error state is
+ * shared between threads.
+ */
+#include "groth16/params_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Points per scheduling chunk: large enough to amortise, small enough to
+ * balance (a checked G2 decode is ~100x a G1 unchecked one). */
+#define DECODE_CHUNK 1024
+
+static int decode_one(void *dst, const uint8_t *in, const params_group *g, int mode, bool allow_inf)
+{
+    int rc = g->decode(dst, in, mode);
+    if (!rc && !allow_inf && g->is_inf(dst)) rc = CUZK_EIDENTITY;
+    return rc;
+}
+
+/* Decodes n points of a section in parallel; on failure names the first
+ * bad point (section, index, byte offset). */
+static int decode_section(void *dst, const uint8_t *data, uint64_t offset, size_t n, int section,
+                          int mode, const char *name, cuzk_err *err)
+{
+    const params_group *g = params_section_group(section);
+    size_t bad = n;
+#pragma omp parallel for schedule(dynamic, DECODE_CHUNK) reduction(min : bad)
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *p = (uint8_t *)dst + i * g->mem;
+        if (i < bad && decode_one(p, data + offset + i * g->bytes, g, mode, false)) bad = i;
+    }
+    if (bad == n) return 0;
+    uint64_t at = offset + bad * g->bytes;
+    int rc = decode_one((uint8_t *)dst + bad * g->mem, data + at, g, mode, false);
+    return cuzk_errf(err, rc, "%s: %s point %zu %s (byte %llu)", name, params_section_name(section),
+                     bad, params_failure_phrase(rc), (unsigned long long)at);
+}
+
+static int decode_vk_image(groth16_vk *vk, const uint8_t *data, const params_layout *lay,
+                           const char *name, int mode, cuzk_err *err)
+{
+    memset(vk, 0, sizeof(*vk));
+    for (int i = 0; i < PARAMS_VK_FIXED; i++) {
+        const params_vk_point *pt = &PARAMS_VK_POINTS[i];
+        int rc = decode_one(params_vk_field(vk, i), data + pt->offset, pt->group, mode, true);
+        if (rc)
+            return cuzk_errf(err, rc, "%s: %s %s (byte %zu)", name, pt->name,
+                             params_failure_phrase(rc), pt->offset);
+    }
+    vk->n_ic = lay->count[PARAMS_IC];
+    vk->ic = malloc((vk->n_ic ? vk->n_ic : 1) * sizeof(g1_affine_t));
+    if (!vk->ic)
+        return cuzk_errf(err, CUZK_ENOMEM, "%s: no memory for %zu IC points", name, vk->n_ic);
+    int rc =
+        decode_section(vk->ic, data, lay->offset[PARAMS_IC], vk->n_ic, PARAMS_IC, mode, name, err);
+    if (rc) groth16_vk_free(vk);
+    return rc;
+}
+
+static int check_no_trailing(const params_layout *lay, size_t len, const char *what,
+                             const char *name, cuzk_err *err)
+{
+    if (lay->size == len) return 0;
+    return cuzk_errf(err, CUZK_ELENGTH, "%s: %llu trailing bytes after the %s section (byte %llu)",
+                     name, (unsigned long long)(len - lay->size), what,
+                     (unsigned long long)lay->size);
+}
+
+int groth16_vk_decode(groth16_vk *out, const uint8_t *data, size_t len, const char *name, int mode,
+                      cuzk_err *err)
+{
+    params_layout lay;
+    memset(out, 0, sizeof(*out));
+    int rc = params_scan(&lay, data, len, 1, name, err);
+    if (!rc) rc = check_no_trailing(&lay, len, "IC", name, err);
+    return rc ? rc : decode_vk_image(out, data, &lay, name, mode, err);
+}
+
+/* The array of a section other than IC, allocated for count points. */
+static void **section_array(groth16_params *p, int s, size_t **count)
+{
+    void **arrays[PARAMS_SECTIONS] = {NULL,           (void **)&p->h,    (void **)&p->l,
+                                      (void **)&p->a, (void **)&p->b_g1, (void **)&p->b_g2};
+    size_t *counts[PARAMS_SECTIONS] = {NULL, &p->n_h, &p->n_l, &p->n_a, &p->n_b_g1, &p->n_b_g2};
+    *count = counts[s];
+    return arrays[s];
+}
+
+int groth16_params_decode(groth16_params *out, const uint8_t *data, size_t len, const char *name,
+                          int mode, cuzk_err *err)
+{
+    params_layout lay;
+    memset(out, 0, sizeof(*out));
+    int rc = params_scan(&lay, data, len, PARAMS_SECTIONS, name, err);
+    if (!rc) rc = check_no_trailing(&lay, len, "B_G2", name, err);
+    if (!rc) rc = decode_vk_image(&out->vk, data, &lay, name, mode, err);
+    out->h_basis = GROTH16_H_MONOMIAL;
+    for (int s = PARAMS_H; s < PARAMS_SECTIONS && !rc; s++) {
+        size_t *count, n = lay.count[s];
+        void **array = section_array(out, s, &count);
+        *array = malloc((n ? n : 1) * params_section_group(s)->mem);
+        if (!*array) {
+            rc = cuzk_errf(err, CUZK_ENOMEM, "%s: no memory for %zu %s points", name, n,
+                           params_section_name(s));
+            break;
+        }
+        *count = n;
+        rc = decode_section(*array, data, lay.offset[s], n, s, mode, name, err);
+    }
+    if (rc) groth16_params_free(out);
+    return rc;
+}
+
+/* Maps path read-only; an empty file gives data = NULL, len = 0. */
+static int map_file(const char *path, const uint8_t **data, size_t *len, cuzk_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return cuzk_errf(err, CUZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return cuzk_errf(err, CUZK_EIO, "%s: cannot stat: %s", path, strerror(e));
+    }
+    *data = NULL;
+    *len = (size_t)st.st_size;
+    if (*len) {
+        void *m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            return cuzk_errf(err, CUZK_EIO, "%s: cannot mmap %zu bytes: %s", path, *len,
+                             strerror(e));
+        }
+        madvise(m, *len, MADV_WILLNEED);
+        *data = m;
+    }
+    close(fd);
+    return 0;
+}
+
+static void unmap_file(const uint8_t *data, size_t len)
+{
+    if (data) munmap((void *)data, len);
+}
+
+int groth16_params_read(groth16_params *out, const char *path, int mode, cuzk_err *err)
+{
+    const uint8_t *data;
+    size_t len;
+    memset(out, 0, sizeof(*out));
+    int rc = map_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = groth16_params_decode(out, data, len, path, mode, err);
+    unmap_file(data, len);
+    return rc;
+}
+
+int groth16_vk_read(groth16_vk *out, const char *path, int mode, cuzk_err *err)
+{
+    const uint8_t *data;
+    size_t len;
+    memset(out, 0, sizeof(*out));
+    int rc = map_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = groth16_vk_decode(out, data, len, path, mode, err);
+    unmap_file(data, len);
+    return rc;
+}
+
+int groth16_vk_read_from_params(groth16_vk *out, const char *path, int mode, cuzk_err *err)
+{
+    const uint8_t *data;
+    size_t len;
+    params_layout lay;
+    memset(out, 0, sizeof(*out));
+    int rc = map_file(path, &data, &len, err);
+    if (rc) return rc;
+    rc = params_scan(&lay, data, len, 1, path, err);
+    if (!rc) rc = decode_vk_image(out, data, &lay, path, mode, err);
+    unmap_file(data, len);
+    return rc;
+}
