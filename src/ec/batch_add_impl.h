@@ -27,12 +27,13 @@
  * at 1024 its share is under 0.5M per addition. */
 #define BAFF_CAP 1024
 
-enum { BAFF_ADD, BAFF_DBL };
+/* op flags: negate a, negate b, the addition is a doubling */
+enum { BAFF_NEG_A = 1, BAFF_NEG_B = 2, BAFF_DBL = 4 };
 
 typedef struct G(baff_op) {
     G_AFF *out;
     const G_AFF *a, *b;
-    uint32_t neg_b, kind;
+    unsigned flags;
 } G(baff_op);
 
 typedef struct G(baff) {
@@ -75,71 +76,95 @@ static inline bool G(limbs_zero)(const void *p, size_t bytes)
 #define AFF_IS_INF(p) G(limbs_zero)(p, sizeof(G_AFF))
 #define F_ZERO_INL(a) G(limbs_zero)(a, sizeof(F_T))
 
+/* The y coordinate of p, negated when neg. */
+static inline void G(y_signed)(F_T *r, const G_AFF *p, bool neg)
+{
+    if (neg)
+        F_NEG(r, &p->y);
+    else
+        *r = p->y;
+}
+
+/* r = (neg ? -p : p) */
+static inline void G(aff_signed)(G_AFF *r, const G_AFF *p, bool neg)
+{
+    if (neg)
+        G(affine_neg)(r, p);
+    else
+        *r = *p;
+}
+
+/* out = a + b for the signed inputs of op, given t = 1 / den: 3M+1S. */
+static void G(baff_finish)(const G(baff_op) * op, const F_T *t)
+{
+    F_T ya, lam, x3, y3;
+    G(y_signed)(&ya, op->a, op->flags & BAFF_NEG_A);
+    if (op->flags & BAFF_DBL) {
+        F_SQR(&lam, &op->a->x); /* 3 x^2 */
+        F_DBL(&y3, &lam);
+        F_ADD(&lam, &lam, &y3);
+    } else {
+        G(y_signed)(&lam, op->b, op->flags & BAFF_NEG_B);
+        F_SUB(&lam, &lam, &ya);
+    }
+    F_MUL(&lam, &lam, t);
+    F_SQR(&x3, &lam);
+    F_SUB(&x3, &x3, &op->a->x);
+    F_SUB(&x3, &x3, &op->b->x);
+    F_SUB(&y3, &op->a->x, &x3);
+    F_MUL(&y3, &y3, &lam);
+    F_SUB(&op->out->y, &y3, &ya);
+    op->out->x = x3;
+}
+
 /* Completes the pending additions: one inversion, then 2M to peel each
- * inverse off and 3M+1S for the point. */
+ * inverse off the prefix products, and the points. */
 static void G(baff_flush)(G(baff) * ctx)
 {
     if (ctx->n == 0) return;
     F_T inv;
     F_INV(&inv, &ctx->acc);
     for (size_t k = ctx->n; k-- > 0;) {
-        const G(baff_op) *op = &ctx->ops[k];
-        F_T t, lam, x3, y3;
+        F_T t;
         F_MUL(&t, &inv, &ctx->pre[k]); /* 1 / den[k] */
         F_MUL(&inv, &inv, &ctx->den[k]);
-        if (op->kind == BAFF_ADD) {
-            if (op->neg_b)
-                F_ADD(&lam, &op->b->y, &op->a->y), F_NEG(&lam, &lam);
-            else
-                F_SUB(&lam, &op->b->y, &op->a->y);
-        } else {
-            F_SQR(&lam, &op->a->x); /* 3 x^2 */
-            F_DBL(&y3, &lam);
-            F_ADD(&lam, &lam, &y3);
-        }
-        F_MUL(&lam, &lam, &t);
-        F_SQR(&x3, &lam);
-        F_SUB(&x3, &x3, &op->a->x);
-        F_SUB(&x3, &x3, &op->b->x);
-        F_SUB(&y3, &op->a->x, &x3);
-        F_MUL(&y3, &y3, &lam);
-        F_SUB(&y3, &y3, &op->a->y);
-        op->out->x = x3;
-        op->out->y = y3;
+        G(baff_finish)(&ctx->ops[k], &t);
     }
     ctx->n = 0;
     ctx->acc = F_ONE;
 }
 
-/* Queues *out = *a + (neg_b ? -*b : *b), or settles it now when special. */
-static void G(baff_push)(G(baff) * ctx, G_AFF *out, const G_AFF *a, const G_AFF *b, bool neg_b)
+/*
+ * Queues *out = (neg_a ? -*a : *a) + (neg_b ? -*b : *b), or settles it now
+ * when an input is infinity or a = -b. out may alias a or b (it is written
+ * before the flush only in those cases, from its own inputs).
+ */
+static void G(baff_push)(G(baff) * ctx, G_AFF *out, const G_AFF *a, bool neg_a, const G_AFF *b,
+                         bool neg_b)
 {
-    if (AFF_IS_INF(b)) {
-        if (out != a) *out = *a;
-        return;
-    }
-    if (AFF_IS_INF(a)) {
-        if (neg_b)
-            G(affine_neg)(out, b);
+    if (AFF_IS_INF(b) || AFF_IS_INF(a)) {
+        if (AFF_IS_INF(b))
+            G(aff_signed)(out, a, neg_a);
         else
-            *out = *b;
+            G(aff_signed)(out, b, neg_b);
         return;
     }
     F_T d;
-    uint32_t kind = BAFF_ADD;
+    unsigned flags = (neg_a ? BAFF_NEG_A : 0) | (neg_b ? BAFF_NEG_B : 0);
     F_SUB(&d, &b->x, &a->x);
-    if (F_ZERO_INL(&d)) { /* Q = P or Q = -P */
-        F_T yb = b->y;
-        if (neg_b) F_NEG(&yb, &yb);
-        if (!F_EQ(&yb, &a->y) || F_IS_ZERO(&yb)) {
+    if (F_ZERO_INL(&d)) { /* b = a or b = -a */
+        F_T ya, yb;
+        G(y_signed)(&ya, a, neg_a);
+        G(y_signed)(&yb, b, neg_b);
+        if (!F_EQ(&yb, &ya) || F_IS_ZERO(&ya)) {
             G(aff_set_inf)(out);
             return;
         }
-        kind = BAFF_DBL;
-        F_DBL(&d, &a->y);
+        flags |= BAFF_DBL;
+        F_DBL(&d, &ya);
     }
     size_t k = ctx->n++;
-    ctx->ops[k] = (G(baff_op)){out, a, b, neg_b, kind};
+    ctx->ops[k] = (G(baff_op)){out, a, b, flags};
     ctx->den[k] = d;
     ctx->pre[k] = ctx->acc;
     F_MUL(&ctx->acc, &ctx->acc, &d);
@@ -160,7 +185,7 @@ static void G(runs_reduce)(G(baff) * ctx, G_AFF *buf[2], const uint32_t *start, 
         for (size_t i = 0; i < nact; i++) {
             uint32_t s = active[i], st = start[s], l = len[s];
             for (uint32_t j = 0; 2 * j + 1 < l; j++)
-                G(baff_push)(ctx, &out[st + j], &in[st + 2 * j], &in[st + 2 * j + 1], false);
+                G(baff_push)(ctx, &out[st + j], &in[st + 2 * j], false, &in[st + 2 * j + 1], false);
             if (l & 1) out[st + l / 2] = in[st + l - 1];
         }
         G(baff_flush)(ctx);

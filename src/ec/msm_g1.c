@@ -28,7 +28,9 @@ typedef g1_xyzz_t G_XYZZ;
 #define F_EQ      fp_eq
 #define F_ONE     FP_ONE
 /* 2^15 points = 3 MiB per run buffer */
-#define MSM_CHUNK     (1u << 15)
+#ifndef MSM_CHUNK
+#define MSM_CHUNK (1u << 15)
+#endif
 #define MSM_NAIVE_MAX 4
 
 #include "batch_add_impl.h"

@@ -28,7 +28,9 @@ typedef g2_xyzz_t G_XYZZ;
 #define F_EQ      fp2_eq
 #define F_ONE     FP2_ONE
 /* 2^14 points = 3 MiB per run buffer */
-#define MSM_CHUNK     (1u << 14)
+#ifndef MSM_CHUNK
+#define MSM_CHUNK (1u << 14)
+#endif
 #define MSM_NAIVE_MAX 4
 
 #include "batch_add_impl.h"

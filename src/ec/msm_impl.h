@@ -28,104 +28,165 @@
 
 typedef struct G(msm_ws) {
     G(baff) baff;
-    G_AFF *buf[2]; /* the chunk's points as runs, and the level buffer */
+    G_AFF *buf[2]; /* run sums level by level */
     G_AFF *acc;    /* bucket sums, valid where has[] is set */
     uint8_t *has;
     int32_t *digit; /* the chunk's digits */
+    uint32_t *ridx; /* the chunk's runs: point offsets in the chunk << 1 | negated */
     uint32_t *cnt;  /* points per bucket in the chunk, then scatter cursors */
     uint32_t *start, *len, *nonempty, *active;
-    const G_AFF **sum; /* each run's total */
+    const G_AFF **sum; /* each run's total, negated where sumneg[] is set */
+    uint8_t *sumneg;
 } G(msm_ws);
 
 static void G(msm_ws_free)(G(msm_ws) * ws, int t)
 {
     for (int i = 0; ws && i < t; i++) {
-        G(baff_free)(&ws[i].baff);
-        free(ws[i].buf[0]), free(ws[i].buf[1]), free(ws[i].acc), free(ws[i].has);
-        free(ws[i].digit), free(ws[i].cnt), free(ws[i].start), free(ws[i].len);
-        free(ws[i].nonempty), free(ws[i].active), free(ws[i].sum);
+        G(msm_ws) *w = &ws[i];
+        G(baff_free)(&w->baff);
+        free(w->buf[0]), free(w->buf[1]), free(w->acc), free(w->has), free(w->digit);
+        free(w->ridx), free(w->cnt), free(w->start), free(w->len), free(w->nonempty);
+        free(w->active), free(w->sum), free(w->sumneg);
     }
     free(ws);
+}
+
+/* Buffers for chunks of `chunk` points and nb buckets; buf also holds the
+ * buckets in buckets_reduce. */
+static bool G(msm_ws_init)(G(msm_ws) * w, size_t chunk, size_t nb)
+{
+    size_t nbuf = chunk > nb ? chunk : nb;
+    bool ok = G(baff_init)(&w->baff);
+    w->buf[0] = malloc(nbuf * sizeof(G_AFF));
+    w->buf[1] = malloc(nbuf * sizeof(G_AFF));
+    w->acc = malloc(nb * sizeof(G_AFF));
+    w->has = malloc(nb);
+    w->digit = malloc(chunk * sizeof(int32_t));
+    w->ridx = malloc(chunk * sizeof(uint32_t));
+    w->cnt = calloc(nb, sizeof(uint32_t));
+    w->start = malloc(nb * sizeof(uint32_t));
+    w->len = malloc(nb * sizeof(uint32_t));
+    w->nonempty = malloc(nb * sizeof(uint32_t));
+    w->active = malloc(nb * sizeof(uint32_t));
+    w->sum = malloc(nb * sizeof(G_AFF *));
+    w->sumneg = malloc(nb);
+    return ok && w->buf[0] && w->buf[1] && w->acc && w->has && w->digit && w->ridx && w->cnt &&
+           w->start && w->len && w->nonempty && w->active && w->sum && w->sumneg;
 }
 
 static G(msm_ws) * G(msm_ws_alloc)(int t, size_t chunk, size_t nb)
 {
     G(msm_ws) *ws = calloc((size_t)t, sizeof(*ws));
     bool ok = ws != NULL;
-    for (int i = 0; ok && i < t; i++) {
-        G(msm_ws) *w = &ws[i];
-        ok = G(baff_init)(&w->baff);
-        w->buf[0] = malloc((chunk > nb ? chunk : nb) * sizeof(G_AFF));
-        w->buf[1] = malloc((chunk > nb ? chunk : nb) * sizeof(G_AFF));
-        w->acc = malloc(nb * sizeof(G_AFF));
-        w->has = malloc(nb);
-        w->digit = malloc(chunk * sizeof(int32_t));
-        w->cnt = calloc(nb, sizeof(uint32_t));
-        w->start = malloc(nb * sizeof(uint32_t));
-        w->len = malloc(nb * sizeof(uint32_t));
-        w->nonempty = malloc(nb * sizeof(uint32_t));
-        w->active = malloc(nb * sizeof(uint32_t));
-        w->sum = malloc(nb * sizeof(G_AFF *));
-        ok = ok && w->buf[0] && w->buf[1] && w->acc && w->has && w->digit && w->cnt && w->start &&
-             w->len && w->nonempty && w->active && w->sum;
-    }
+    for (int i = 0; ok && i < t; i++) ok = G(msm_ws_init)(&ws[i], chunk, nb);
     if (!ok) G(msm_ws_free)(ws, t), ws = NULL;
     return ws;
 }
 
-/*
- * Digits of points [c0, c1) in window w, counted per bucket and scattered
- * as signed points into runs in buf[0]; returns the number of non-empty
- * buckets (listed in nonempty) and sets *nact runs of length >= 2.
- */
-static size_t G(chunk_sort)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t *idx,
-                            const msm_scalar *sc, size_t c0, size_t c1, unsigned w, unsigned c,
-                            size_t *nact)
+/* Digits of points [c0, c1) in window w, counted per bucket in cnt. */
+static void G(chunk_digits)(G(msm_ws) * ws, const msm_scalar *sc, size_t c0, size_t c1, unsigned w,
+                            unsigned c)
 {
-    size_t nne = 0, na = 0;
     for (size_t i = c0; i < c1; i++) {
         int32_t d = msm_digit(&sc[i], w, c);
         ws->digit[i - c0] = d;
-        if (d == 0) continue;
-        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
-        if (ws->cnt[b]++ == 0) ws->nonempty[nne++] = b;
+        if (d) ws->cnt[(d < 0 ? -d : d) - 1]++;
     }
+}
+
+/*
+ * Lays the runs out in bucket order (so that later passes walk the run
+ * buffers and the buckets forwards): start, len, the lists of non-empty
+ * buckets and of runs of length >= 2 (*nact of them); cnt becomes the
+ * scatter cursor. Returns the number of non-empty buckets.
+ */
+static size_t G(chunk_layout)(G(msm_ws) * ws, size_t nb, size_t *nact)
+{
     uint32_t pos = 0;
-    for (size_t k = 0; k < nne; k++) {
-        uint32_t b = ws->nonempty[k];
-        ws->start[b] = pos;
-        ws->len[b] = ws->cnt[b];
-        if (ws->len[b] >= 2)
+    size_t nne = 0, na = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t n = ws->cnt[b];
+        if (n == 0) continue;
+        ws->nonempty[nne++] = b;
+        ws->start[b] = ws->cnt[b] = pos;
+        ws->len[b] = n;
+        if (n >= 2)
             ws->active[na++] = b;
         else
             ws->sum[b] = &ws->buf[0][pos];
-        pos += ws->cnt[b];
-        ws->cnt[b] = ws->start[b];
-    }
-    for (size_t i = c0; i < c1; i++) {
-        int32_t d = ws->digit[i - c0];
-        if (d == 0) continue;
-        const G_AFF *p = &bases[idx ? idx[i] : i];
-        G_AFF *dst = &ws->buf[0][ws->cnt[d < 0 ? -d - 1 : d - 1]++];
-        if (d > 0)
-            *dst = *p;
-        else
-            G(affine_neg)(dst, p);
+        pos += n;
     }
     *nact = na;
     return nne;
+}
+
+/* Cache lines of a point, fetched this many points ahead of their use. */
+#define PREFETCH_AHEAD 8
+#define PREFETCH_POINT(p)                                                                          \
+    (__builtin_prefetch(p), __builtin_prefetch((const char *)(p) + sizeof(G_AFF) - 1))
+
+/*
+ * Writes each point's offset and sign into its run; a run of one point is
+ * its own sum, read straight from the bases.
+ */
+static void G(chunk_scatter)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t *idx, size_t c0,
+                             size_t c1)
+{
+    for (size_t i = c0; i < c1; i++) {
+        int32_t d = ws->digit[i - c0];
+        if (d == 0) continue;
+        uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
+        if (ws->len[b] == 1) {
+            ws->sum[b] = &bases[idx ? idx[i] : i];
+            ws->sumneg[b] = d < 0;
+        } else {
+            ws->ridx[ws->cnt[b]++] = (uint32_t)(i - c0) << 1 | (d < 0);
+        }
+    }
+}
+
+/*
+ * The first level of every run of two or more points: neighbouring signed
+ * bases added straight from the base array into buf[0]. Leaves in active
+ * the runs still longer than one point; sets the sums of the others.
+ */
+static size_t G(runs_first_level)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t *idx,
+                                  size_t c0, size_t nact)
+{
+#define RUN_BASE(e) (&bases[idx ? idx[c0 + ((e) >> 1)] : c0 + ((e) >> 1)])
+    size_t keep = 0;
+    for (size_t k = 0; k < nact; k++) {
+        uint32_t b = ws->active[k], l = ws->len[b];
+        const uint32_t *r = &ws->ridx[ws->start[b]];
+        G_AFF *out = &ws->buf[0][ws->start[b]];
+        for (uint32_t j = 0; 2 * j + 1 < l; j++)
+            G(baff_push)
+            (&ws->baff, &out[j], RUN_BASE(r[2 * j]), r[2 * j] & 1, RUN_BASE(r[2 * j + 1]),
+             r[2 * j + 1] & 1);
+        if (l & 1) G(aff_signed)(&out[l / 2], RUN_BASE(r[l - 1]), r[l - 1] & 1);
+        ws->len[b] = (l + 1) / 2;
+        ws->sumneg[b] = 0;
+        if (ws->len[b] == 1)
+            ws->sum[b] = out;
+        else
+            ws->active[keep++] = b;
+    }
+#undef RUN_BASE
+    G(baff_flush)(&ws->baff);
+    return keep;
 }
 
 /* Adds each non-empty run's total into its bucket; resets the counters. */
 static void G(chunk_merge)(G(msm_ws) * ws, size_t nne)
 {
     for (size_t k = 0; k < nne; k++) {
+        if (k + PREFETCH_AHEAD < nne) PREFETCH_POINT(&ws->acc[ws->nonempty[k + PREFETCH_AHEAD]]);
         uint32_t b = ws->nonempty[k];
         ws->cnt[b] = 0;
         if (ws->has[b]) {
-            G(baff_push)(&ws->baff, &ws->acc[b], &ws->acc[b], ws->sum[b], false);
+            G(baff_push)(&ws->baff, &ws->acc[b], &ws->acc[b], false, ws->sum[b], ws->sumneg[b]);
         } else {
-            ws->acc[b] = *ws->sum[b];
+            G(aff_signed)(&ws->acc[b], ws->sum[b], ws->sumneg[b]);
             ws->has[b] = 1;
         }
     }
@@ -202,7 +263,10 @@ static void G(window_task)(G(msm_ws) * ws, G_JAC *r, const G_AFF *bases, const u
     memset(ws->has, 0, nb);
     for (size_t c0 = lo; c0 < hi; c0 += MSM_CHUNK) {
         size_t c1 = hi - c0 < MSM_CHUNK ? hi : c0 + MSM_CHUNK, nact;
-        size_t nne = G(chunk_sort)(ws, bases, idx, sc, c0, c1, w, c, &nact);
+        G(chunk_digits)(ws, sc, c0, c1, w, c);
+        size_t nne = G(chunk_layout)(ws, nb, &nact);
+        G(chunk_scatter)(ws, bases, idx, c0, c1);
+        nact = G(runs_first_level)(ws, bases, idx, c0, nact);
         G(runs_reduce)(&ws->baff, ws->buf, ws->start, ws->len, ws->active, nact, ws->sum);
         G(chunk_merge)(ws, nne);
     }
