@@ -70,30 +70,30 @@ static int msm_job_prepare(msm_job *j, const fr_t *scalars, size_t n, cuzk_err *
 }
 
 /* One generic runner for G1 and G2: batch addition + tail, or a plain MSM. */
-#define MSM_RUN(G)                                                                               \
-    static int G##_run_job(G##_jac_t *r, const G##_affine_t *bases, const msm_job *j,            \
-                           groth16_timings *t, cuzk_err *err)                                    \
-    {                                                                                            \
-        double t0 = now_ms();                                                                    \
-        if (!j->split) {                                                                         \
-            int rc = G##_msm(r, bases, j->scalars, j->n, 0, err);                                \
-            t->tail_msm_ms += now_ms() - t0;                                                     \
-            return rc;                                                                           \
-        }                                                                                        \
-        G##_jac_t ones, tail;                                                                    \
-        int rc = G##_batch_add_bitmap(&ones, bases, j->ones, j->n, 0, err);                      \
-        double t1 = now_ms();                                                                    \
-        t->batch_add_ms += t1 - t0;                                                              \
-        G##_affine_t *tb = rc ? NULL : malloc(sizeof(G##_affine_t) * (j->n_tail + 1));           \
-        if (!rc && !tb) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail bases)");   \
-        if (!rc) {                                                                               \
-            for (size_t k = 0; k < j->n_tail; k++) tb[k] = bases[j->tail_idx[k]];                \
-            rc = G##_msm(&tail, tb, j->tail, j->n_tail, 0, err);                                 \
-        }                                                                                        \
-        free(tb);                                                                                \
-        if (!rc) G##_jac_add(r, &ones, &tail);                                                   \
-        t->tail_msm_ms += now_ms() - t1;                                                         \
-        return rc;                                                                               \
+#define MSM_RUN(G)                                                                                 \
+    static int G##_run_job(G##_jac_t *r, const G##_affine_t *bases, const msm_job *j,              \
+                           groth16_timings *t, cuzk_err *err)                                      \
+    {                                                                                              \
+        double t0 = now_ms();                                                                      \
+        if (!j->split) {                                                                           \
+            int rc = G##_msm(r, bases, j->scalars, j->n, 0, err);                                  \
+            t->tail_msm_ms += now_ms() - t0;                                                       \
+            return rc;                                                                             \
+        }                                                                                          \
+        G##_jac_t ones, tail;                                                                      \
+        int rc = G##_batch_add_bitmap(&ones, bases, j->ones, j->n, 0, err);                        \
+        double t1 = now_ms();                                                                      \
+        t->batch_add_ms += t1 - t0;                                                                \
+        G##_affine_t *tb = rc ? NULL : malloc(sizeof(G##_affine_t) * (j->n_tail + 1));             \
+        if (!rc && !tb) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail bases)");     \
+        if (!rc) {                                                                                 \
+            for (size_t k = 0; k < j->n_tail; k++) tb[k] = bases[j->tail_idx[k]];                  \
+            rc = G##_msm(&tail, tb, j->tail, j->n_tail, 0, err);                                   \
+        }                                                                                          \
+        free(tb);                                                                                  \
+        if (!rc) G##_jac_add(r, &ones, &tail);                                                     \
+        t->tail_msm_ms += now_ms() - t1;                                                           \
+        return rc;                                                                                 \
     }
 
 MSM_RUN(g1)
@@ -119,8 +119,7 @@ typedef struct msms {
 
 /* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
  * (w = omega_2m), i.e. coefficients scaled by w^i then a forward NTT. */
-static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n,
-                          cuzk_err *err)
+static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n, cuzk_err *err)
 {
     ntt_domain d2;
     int rc = ntt_domain_init(&d2, d->log_n + 1, err);
@@ -184,8 +183,8 @@ static int check_shape(const groth16_params *pk, const cs_prover *w, size_t na, 
     return CUZK_OK;
 }
 
-static int compute_msms(msms *out, const groth16_params *pk, const cs_prover *w,
-                        groth16_timings *t, cuzk_err *err)
+static int compute_msms(msms *out, const groth16_params *pk, const cs_prover *w, groth16_timings *t,
+                        cuzk_err *err)
 {
     double t0 = now_ms();
     size_t nv = w->num_inputs + w->num_aux;

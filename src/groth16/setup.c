@@ -67,8 +67,7 @@ static int vk_points(groth16_params *p, const toxic *t, cuzk_err *err)
 }
 
 /* H[i] = tau^i t(tau) / delta, i < m - 1. */
-static int h_points(groth16_params *p, const toxic *t, const fr_t *powers, size_t m,
-                    cuzk_err *err)
+static int h_points(groth16_params *p, const toxic *t, const fr_t *powers, size_t m, cuzk_err *err)
 {
     fr_t t_tau, dinv, k;
     fr_mul(&t_tau, &powers[m - 1], &t->tau); /* tau^m */

@@ -38,7 +38,10 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+static uint64_t le64(const uint8_t *p)
+{
+    return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
 
 static int read_table(binfile *f, const uint32_t *known, int n_known, cuzk_err *err)
 {
@@ -82,13 +85,15 @@ int binfile_open(binfile *f, const char *path, const char magic[4], uint32_t max
     f->path = path;
     int rc = map_file(f, path, err);
     if (rc) return rc;
-    if (f->len < 12) rc = cuzk_errf(err, CUZK_ELENGTH, "%s: too short (%zu bytes)", path, f->len);
+    if (f->len < 12)
+        rc = cuzk_errf(err, CUZK_ELENGTH, "%s: too short (%zu bytes)", path, f->len);
     else if (memcmp(f->data, magic, 4) != 0)
         rc = cuzk_errf(err, CUZK_EINVAL, "%s: not a %.4s file (bad magic)", path, magic);
     else if ((f->version = le32(f->data + 4)) == 0 || f->version > max_version)
         rc = cuzk_errf(err, CUZK_EUNSUPPORTED, "%s: unsupported %.4s version %u", path, magic,
                        f->version);
-    else rc = read_table(f, known, n_known, err);
+    else
+        rc = read_table(f, known, n_known, err);
     if (rc) binfile_close(f);
     return rc;
 }
@@ -99,8 +104,7 @@ void binfile_close(binfile *f)
     f->data = NULL;
 }
 
-int binfile_section(const binfile *f, uint32_t id, uint64_t want_len, bincursor *c,
-                    cuzk_err *err)
+int binfile_section(const binfile *f, uint32_t id, uint64_t want_len, bincursor *c, cuzk_err *err)
 {
     for (int k = 0; k < f->n_sec; k++) {
         if (f->sec[k].id != id) continue;
@@ -158,23 +162,23 @@ int bincursor_fr(bincursor *c, fr_t *v, const char *what, cuzk_err *err)
     return CUZK_OK;
 }
 
-int bincursor_prime(bincursor *c, const uint64_t *mod, int limbs, const char *name,
-                    cuzk_err *err)
+int bincursor_prime(bincursor *c, const uint64_t *mod, int limbs, const char *name, cuzk_err *err)
 {
     uint32_t n8;
     const uint8_t *p = NULL;
     int rc = bincursor_u32(c, &n8, "field size", err);
     if (rc) return rc;
     if (n8 != (uint32_t)limbs * 8)
-        return cuzk_errf(err, CUZK_EUNSUPPORTED,
-                         "%s: %s is %u bytes, expected %d: not a bls12381 file", c->f->path, name,
-                         n8, limbs * 8);
+        return cuzk_errf(
+            err, CUZK_EUNSUPPORTED,
+            "%s: %s is %u bytes, expected %d: the file is for another curve, not bls12381",
+            c->f->path, name, n8, limbs * 8);
     if ((rc = bincursor_bytes(c, &p, n8, name, err))) return rc;
     for (int i = 0; i < limbs; i++)
         if (le64(p + 8 * i) != mod[i])
             return cuzk_errf(err, CUZK_EUNSUPPORTED,
-                             "%s: %s is not the BLS12-381 one: the file is for another curve",
-                             c->f->path, name);
+                             "%s: %s is not BLS12-381's: the file is for another curve", c->f->path,
+                             name);
     return CUZK_OK;
 }
 
@@ -198,8 +202,8 @@ static int read_fp_mont(bincursor *c, fp_t *x, const char *what, uint64_t index,
 static int point_error(const bincursor *c, int code, const char *what, uint64_t index,
                        cuzk_err *err)
 {
-    return cuzk_errf(err, code, "%s: section %u: %s point %llu is %s", c->f->path, c->section,
-                     what, (unsigned long long)index,
+    return cuzk_errf(err, code, "%s: section %u: %s point %llu is %s", c->f->path, c->section, what,
+                     (unsigned long long)index,
                      code == CUZK_ENOTONCURVE ? "not on the curve" : "not in the subgroup");
 }
 

@@ -44,8 +44,7 @@ void binfile_close(binfile *f);
 
 /* Cursor over section id; a missing section is an error. When want_len is
  * non-zero the section must have exactly that length. */
-int binfile_section(const binfile *f, uint32_t id, uint64_t want_len, bincursor *c,
-                    cuzk_err *err);
+int binfile_section(const binfile *f, uint32_t id, uint64_t want_len, bincursor *c, cuzk_err *err);
 /* Checks that a cursor consumed its whole section. */
 int bincursor_end(const bincursor *c, cuzk_err *err);
 
@@ -55,8 +54,7 @@ int bincursor_bytes(bincursor *c, const uint8_t **p, size_t n, const char *what,
 /* A 32-byte little-endian canonical Fr element (standard form). */
 int bincursor_fr(bincursor *c, fr_t *v, const char *what, cuzk_err *err);
 /* Checks n8 and the prime that follows it against the given modulus. */
-int bincursor_prime(bincursor *c, const uint64_t *mod, int limbs, const char *name,
-                    cuzk_err *err);
+int bincursor_prime(bincursor *c, const uint64_t *mod, int limbs, const char *name, cuzk_err *err);
 /* Points as snarkjs stores them: coordinates 48-byte LE Montgomery, all
  * zero for infinity; checked on the curve and in the subgroup. */
 int bincursor_g1(bincursor *c, g1_affine_t *p, const char *what, uint64_t index, cuzk_err *err);

@@ -46,8 +46,7 @@ static int r1cs_synthesize(cs_t *cs, void *vctx)
     return cs_status(cs);
 }
 
-cs_circuit snarkjs_r1cs_circuit(snarkjs_r1cs_ctx *ctx, const snarkjs_r1cs *r,
-                                const snarkjs_wtns *w)
+cs_circuit snarkjs_r1cs_circuit(snarkjs_r1cs_ctx *ctx, const snarkjs_r1cs *r, const snarkjs_wtns *w)
 {
     ctx->r = r;
     ctx->w = w;

@@ -16,6 +16,15 @@
  * The DFT runs as a radix-2 NTT whose butterflies multiply points by
  * twiddles: O(m log m) scalar multiplications, a one-time cost of the
  * import (about a minute at 2^14 on 2 cores).
+ *
+ * Roots of unity: snarkjs (ffjavascript) takes its 2^32-th root from 5,
+ * the first non-residue, where we take it from 7. Both generate the same
+ * groups, so the domains are the same sets in another order: with
+ * omega7_2m = omega5_2m^K (K odd, found by Pohlig-Hellman), snarkjs' row j
+ * (the point omega5_m^j) is our position j K^-1 mod m, and its odd point
+ * omega5_2m^(2j+1) is our omega7_2m^(2i+1) with 2i + 1 = (2j+1) K^-1 mod 2m.
+ * The import reorders H and the witness rows that way once; from then on
+ * everything uses our roots.
  */
 #include "cuzk/snarkjs.h"
 
@@ -25,18 +34,70 @@
 #include "cuzk/ntt.h"
 
 /* Keeps the non-infinity points of p[0..n); returns how many. */
-#define COMPACT(G)                                                                               \
-    static G##_affine_t *G##_compact(const G##_affine_t *p, size_t n, size_t *kept)              \
-    {                                                                                            \
-        G##_affine_t *out = malloc(sizeof(G##_affine_t) * (n + 1));                              \
-        size_t k = 0;                                                                            \
-        for (size_t i = 0; out && i < n; i++)                                                    \
-            if (!G##_affine_is_inf(&p[i])) out[k++] = p[i];                                      \
-        *kept = k;                                                                               \
-        return out;                                                                              \
+#define COMPACT(G)                                                                                 \
+    static G##_affine_t *G##_compact(const G##_affine_t *p, size_t n, size_t *kept)                \
+    {                                                                                              \
+        G##_affine_t *out = malloc(sizeof(G##_affine_t) * (n + 1));                                \
+        size_t k = 0;                                                                              \
+        for (size_t i = 0; out && i < n; i++)                                                      \
+            if (!G##_affine_is_inf(&p[i])) out[k++] = p[i];                                        \
+        *kept = k;                                                                                 \
+        return out;                                                                                \
     }
 COMPACT(g1)
 COMPACT(g2)
+
+/* The odd K with omega7 = omega5^K for the 2^log_n-th roots of unity from
+ * 7 and 5 (both primitive), by Pohlig-Hellman one bit at a time. */
+static uint64_t root_log(unsigned log_n)
+{
+    /* (r - 1) / 2^32 */
+    static const uint64_t t[4] = {0xfffe5bfeffffffff, 0x09a1d80553bda402, 0x299d7d483339d808,
+                                  0x0000000073eda753};
+    fr_t g5, g7, g5_inv;
+    fr_from_u64(&g5, 5);
+    fr_from_u64(&g7, 7);
+    fr_pow(&g5, &g5, t, 4);
+    fr_pow(&g7, &g7, t, 4);
+    for (unsigned i = log_n; i < 32; i++) fr_sqr(&g5, &g5), fr_sqr(&g7, &g7);
+    fr_inv(&g5_inv, &g5);
+    uint64_t k = 0;
+    for (unsigned i = 0; i < log_n; i++) {
+        fr_t x, y;
+        fr_pow(&x, &g5_inv, &k, 1);
+        fr_mul(&x, &x, &g7);
+        y = x;
+        for (unsigned j = 0; j + 1 + i < log_n; j++) fr_sqr(&y, &y);
+        if (!fr_is_one(&y)) k |= 1ull << i;
+    }
+    return k;
+}
+
+/* k^-1 mod 2^bits for odd k (Newton: each step doubles the correct bits). */
+static uint64_t inverse_mod_pow2(uint64_t k, unsigned bits)
+{
+    uint64_t x = k; /* correct to 3 bits for odd k */
+    for (int i = 0; i < 5; i++) x *= 2 - k * x;
+    return bits >= 64 ? x : x & ((1ull << bits) - 1);
+}
+
+static unsigned log2_exact(size_t n)
+{
+    unsigned l = 0;
+    while (((size_t)1 << l) < n) l++;
+    return l;
+}
+
+/* H points reordered from snarkjs' odd points to ours (file comment). */
+static int h_reorder(g1_affine_t **out, const g1_affine_t *z, size_t m, cuzk_err *err)
+{
+    unsigned log_m = log2_exact(m);
+    uint64_t kinv = inverse_mod_pow2(root_log(log_m + 1), log_m + 1), mask = 2 * (uint64_t)m - 1;
+    if (!(*out = malloc(sizeof(g1_affine_t) * m)))
+        return cuzk_errf(err, CUZK_ENOMEM, "import: out of memory for H");
+    for (uint64_t j = 0; j < m; j++) (*out)[(((2 * j + 1) * kinv) & mask) / 2] = z[j];
+    return CUZK_OK;
+}
 
 /* In-place forward DFT over G1: x_i := sum_j omega^(ij) x_j. */
 static void g1_dft(g1_jac_t *x, const ntt_domain *d)
@@ -71,10 +132,10 @@ static void g1_dft(g1_jac_t *x, const ntt_domain *d)
     }
 }
 
+/* z in our odd-point order (h_reorder). */
 static int h_to_monomial(groth16_params *p, const g1_affine_t *z, size_t m, cuzk_err *err)
 {
-    unsigned log_m = 0;
-    while (((size_t)1 << log_m) < m) log_m++;
+    unsigned log_m = log2_exact(m);
     ntt_domain d, d2;
     int rc = ntt_domain_init(&d, log_m, err);
     if (rc) return rc;
@@ -108,8 +169,7 @@ static int h_to_monomial(groth16_params *p, const g1_affine_t *z, size_t m, cuzk
     return rc;
 }
 
-int snarkjs_zkey_to_params(groth16_params *p, const snarkjs_zkey *z, bool monomial_h,
-                           cuzk_err *err)
+int snarkjs_zkey_to_params(groth16_params *p, const snarkjs_zkey *z, bool monomial_h, cuzk_err *err)
 {
     memset(p, 0, sizeof(*p));
     size_t ni = (size_t)z->n_public + 1, nv = z->n_vars;
@@ -126,16 +186,17 @@ int snarkjs_zkey_to_params(groth16_params *p, const snarkjs_zkey *z, bool monomi
     if (!p->vk.ic || !p->l || !p->a || !p->b_g1 || !p->b_g2)
         rc = cuzk_errf(err, CUZK_ENOMEM, "import: out of memory");
     else if (p->n_b_g1 != p->n_b_g2)
-        rc = cuzk_errf(err, CUZK_EINVAL, "import: B1 has %zu points, B2 %zu", p->n_b_g1,
-                       p->n_b_g2);
+        rc = cuzk_errf(err, CUZK_EINVAL, "import: B1 has %zu points, B2 %zu", p->n_b_g1, p->n_b_g2);
     if (!rc) {
         memcpy(p->vk.ic, z->ic, sizeof(g1_affine_t) * ni);
         memcpy(p->l, z->c + ni, sizeof(g1_affine_t) * p->n_l);
-        if (monomial_h) rc = h_to_monomial(p, z->h, z->domain_size, err);
-        else if (!(p->h = malloc(sizeof(g1_affine_t) * z->domain_size)))
-            rc = cuzk_errf(err, CUZK_ENOMEM, "import: out of memory for H");
-        else {
-            memcpy(p->h, z->h, sizeof(g1_affine_t) * z->domain_size);
+        g1_affine_t *h;
+        rc = h_reorder(&h, z->h, z->domain_size, err);
+        if (!rc && monomial_h) {
+            rc = h_to_monomial(p, h, z->domain_size, err);
+            free(h);
+        } else if (!rc) {
+            p->h = h;
             p->n_h = z->domain_size;
             p->h_basis = GROTH16_H_ODD_LAGRANGE;
         }
@@ -158,12 +219,16 @@ static void g1_density(cs_bitmap *m, const g1_affine_t *p, size_t first)
         if (!g1_affine_is_inf(&p[first + i])) m->words[i / 64] |= 1ull << (i % 64);
 }
 
-/* a_j, b_j from the zkey coefficients on the witness; c_j = a_j b_j. */
+/* a_j, b_j from the zkey coefficients on the witness, row j stored at our
+ * position of snarkjs' point j (file comment); c_j = a_j b_j. */
 static void evaluate_rows(cs_prover *out, const snarkjs_zkey *z, const fr_t *wit)
 {
+    unsigned log_m = log2_exact(z->domain_size);
+    uint64_t kinv = inverse_mod_pow2(root_log(log_m), log_m), mask = z->domain_size - 1u;
     for (size_t k = 0; k < z->n_coefs; k++) {
         const snarkjs_coef *c = &z->coefs[k];
-        fr_t *row = c->matrix == 0 ? &out->a[c->constraint] : &out->b[c->constraint];
+        uint64_t pos = (c->constraint * kinv) & mask;
+        fr_t *row = c->matrix == 0 ? &out->a[pos] : &out->b[pos];
         fr_t t;
         fr_mul(&t, &c->value, &wit[c->signal]);
         fr_add(row, row, &t);
@@ -178,9 +243,7 @@ int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_
     if (w->n != z->n_vars)
         return cuzk_errf(err, CUZK_EINVAL, "witness has %u values, the zkey has %u signals", w->n,
                          z->n_vars);
-    size_t rows = 0;
-    for (size_t k = 0; k < z->n_coefs; k++)
-        if (z->coefs[k].constraint + 1u > rows) rows = z->coefs[k].constraint + 1u;
+    size_t rows = z->domain_size; /* rows are spread over the whole domain */
     out->num_constraints = rows;
     out->num_inputs = (size_t)z->n_public + 1;
     out->num_aux = z->n_vars - out->num_inputs;

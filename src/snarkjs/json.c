@@ -161,7 +161,10 @@ static int bad(const json_ctx *c, const char *what, const char *why)
     return cuzk_errf(c->err, CUZK_EINVAL, "%s: %s %s", c->path, what, why);
 }
 
-static const char *get_string(yajl_val v) { return YAJL_IS_STRING(v) ? YAJL_GET_STRING(v) : NULL; }
+static const char *get_string(yajl_val v)
+{
+    return YAJL_IS_STRING(v) ? YAJL_GET_STRING(v) : NULL;
+}
 
 static yajl_val array_item(yajl_val v, size_t i, size_t want_len)
 {
@@ -188,9 +191,11 @@ static int expect_string(const json_ctx *c, yajl_val v, const char *want, const 
 
 static int check_point(const json_ctx *c, bool on_curve, bool in_subgroup, const char *what)
 {
-    if (!on_curve) return cuzk_errf(c->err, CUZK_ENOTONCURVE, "%s: %s is not on the curve", c->path, what);
+    if (!on_curve)
+        return cuzk_errf(c->err, CUZK_ENOTONCURVE, "%s: %s is not on the curve", c->path, what);
     if (!in_subgroup)
-        return cuzk_errf(c->err, CUZK_ENOTINSUBGROUP, "%s: %s is not in the subgroup", c->path, what);
+        return cuzk_errf(c->err, CUZK_ENOTINSUBGROUP, "%s: %s is not in the subgroup", c->path,
+                         what);
     return CUZK_OK;
 }
 
@@ -233,8 +238,8 @@ int snarkjs_proof_read(groth16_proof *proof, const char *path, cuzk_err *err)
     if (!rc) rc = read_g1(&c, &proof->c, field(root, "pi_c"), "pi_c");
     if (!rc) rc = expect_string(&c, field(root, "protocol"), "groth16", "protocol");
     if (!rc) rc = expect_string(&c, field(root, "curve"), "bls12381", "curve");
-    if (!rc && (g1_affine_is_inf(&proof->a) || g2_affine_is_inf(&proof->b) ||
-                g1_affine_is_inf(&proof->c)))
+    if (!rc &&
+        (g1_affine_is_inf(&proof->a) || g2_affine_is_inf(&proof->b) || g1_affine_is_inf(&proof->c)))
         rc = cuzk_errf(err, CUZK_EIDENTITY, "%s: a proof point is the identity", path);
     yajl_tree_free(root);
     return rc;

@@ -90,8 +90,8 @@ static int read_coefs(snarkjs_zkey *z, const binfile *f, cuzk_err *err)
     return CUZK_OK;
 }
 
-static int read_g1s(const binfile *f, uint32_t id, const char *what, uint64_t first,
-                    uint64_t count, g1_affine_t **out, cuzk_err *err)
+static int read_g1s(const binfile *f, uint32_t id, const char *what, uint64_t first, uint64_t count,
+                    g1_affine_t **out, cuzk_err *err)
 {
     bincursor c;
     int rc = binfile_section(f, id, count * 96, &c, err);

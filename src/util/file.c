@@ -20,8 +20,9 @@ int cuzk_read_file(const char *path, uint8_t **data, size_t *len, size_t max, cu
             size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
             uint8_t *bigger = ncap > cap ? realloc(buf, ncap + 1) : NULL;
             if (!bigger) {
-                rc = ncap > cap ? cuzk_errf(err, CUZK_ENOMEM, "%s: out of memory", path)
-                                : cuzk_errf(err, CUZK_ELENGTH, "%s: larger than %zu bytes", path, max);
+                rc = ncap > cap
+                         ? cuzk_errf(err, CUZK_ENOMEM, "%s: out of memory", path)
+                         : cuzk_errf(err, CUZK_ELENGTH, "%s: larger than %zu bytes", path, max);
                 break;
             }
             buf = bigger;
@@ -51,7 +52,8 @@ int cuzk_write_file(const char *path, const void *data, size_t len, cuzk_err *er
     memcpy(tmp + plen, ".tmp", 5);
     FILE *f = fopen(tmp, "wb");
     int rc = CUZK_OK;
-    if (!f) rc = cuzk_errf(err, CUZK_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    if (!f)
+        rc = cuzk_errf(err, CUZK_EIO, "%s: cannot create: %s", tmp, strerror(errno));
     else {
         if (fwrite(data, 1, len, f) != len)
             rc = cuzk_errf(err, CUZK_EIO, "%s: write failed: %s", tmp, strerror(errno));

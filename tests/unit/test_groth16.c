@@ -225,9 +225,12 @@ static void wrong_shape(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(param_shapes), cmocka_unit_test(prove_and_verify),
-        cmocka_unit_test(deterministic_rs), cmocka_unit_test(encoding),
-        cmocka_unit_test(batch),        cmocka_unit_test(wrong_shape),
+        cmocka_unit_test(param_shapes),
+        cmocka_unit_test(prove_and_verify),
+        cmocka_unit_test(deterministic_rs),
+        cmocka_unit_test(encoding),
+        cmocka_unit_test(batch),
+        cmocka_unit_test(wrong_shape),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

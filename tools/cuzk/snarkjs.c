@@ -12,7 +12,8 @@
 static int prove_run(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv, &cli_snarkjs_prove)) return CLI_OK;
-    if (argc != 5) return cli_usage_error("snarkjs prove", "expected 4 arguments, got %d", argc - 1);
+    if (argc != 5)
+        return cli_usage_error("snarkjs prove", "expected 4 arguments, got %d", argc - 1);
     cuzk_err err = {0};
     snarkjs_zkey z;
     snarkjs_wtns w;
