@@ -76,6 +76,7 @@ static inline int64_t s62_divsteps(int64_t eta, uint64_t f, uint64_t g, s62_matr
 /* x (nw 64-bit limbs, non-negative) -> n signed-62 limbs. */
 static inline void s62_from_u64(int64_t *out, const uint64_t *x, int nw, int n)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
         int bit = 62 * i, w = bit / 64, s = bit % 64;
         uint64_t lo = w < nw ? x[w] >> s : 0;
@@ -87,7 +88,9 @@ static inline void s62_from_u64(int64_t *out, const uint64_t *x, int nw, int n)
 /* n signed-62 limbs (a value in [0, 2^(64 nw))) -> nw 64-bit limbs. */
 static inline void s62_to_u64(uint64_t *out, const int64_t *x, int nw, int n)
 {
+#pragma GCC unroll 8
     for (int w = 0; w < nw; w++) out[w] = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
         int bit = 62 * i, w = bit / 64, s = bit % 64;
         uint64_t l = (uint64_t)x[i];
@@ -99,6 +102,7 @@ static inline void s62_to_u64(uint64_t *out, const int64_t *x, int nw, int n)
 static inline bool s62_is_zero(const int64_t *x, int n)
 {
     int64_t acc = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) acc |= x[i];
     return acc == 0;
 }
@@ -107,6 +111,7 @@ static inline bool s62_is_zero(const int64_t *x, int n)
 static inline void s62_add_signed(int64_t *x, const int64_t *m, int sign, int n)
 {
     int64_t c = 0;
+#pragma GCC unroll 8
     for (int i = 0; i < n - 1; i++) {
         c += x[i] + sign * m[i];
         x[i] = c & (int64_t)S62_MASK;
@@ -118,6 +123,7 @@ static inline void s62_add_signed(int64_t *x, const int64_t *m, int sign, int n)
 /* true when x >= m, for x >= 0 with normalised limbs. */
 static inline bool s62_geq(const int64_t *x, const int64_t *m, int n)
 {
+#pragma GCC unroll 8
     for (int i = n - 1; i >= 0; i--)
         if (x[i] != m[i]) return x[i] > m[i];
     return true;
@@ -129,6 +135,7 @@ static inline void s62_update_fg(int64_t *f, int64_t *g, const s62_matrix *t, in
     i128 cf = (i128)t->u * f[0] + (i128)t->v * g[0];
     i128 cg = (i128)t->q * f[0] + (i128)t->r * g[0];
     cf >>= 62, cg >>= 62;
+#pragma GCC unroll 8
     for (int i = 1; i < n; i++) {
         cf += (i128)t->u * f[i] + (i128)t->v * g[i];
         cg += (i128)t->q * f[i] + (i128)t->r * g[i];
@@ -148,6 +155,7 @@ static inline void s62_finish_de(int64_t *x, i128 c, int64_t tu, int64_t tv, con
 {
     c += (i128)k * m[0];
     c >>= 62;
+#pragma GCC unroll 8
     for (int i = 1; i < n; i++) {
         c += (i128)tu * d[i] + (i128)tv * e[i] + (i128)k * m[i];
         x[i - 1] = (int64_t)c & (int64_t)S62_MASK;
@@ -165,6 +173,7 @@ static inline void s62_update_de(int64_t *d, int64_t *e, const s62_matrix *t, co
                                  uint64_t mneg, int n)
 {
     int64_t d_in[S62_MAX], e_in[S62_MAX];
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) d_in[i] = d[i], e_in[i] = e[i];
     i128 cd = (i128)t->u * d[0] + (i128)t->v * e[0];
     i128 ce = (i128)t->q * d[0] + (i128)t->r * e[0];
@@ -185,6 +194,7 @@ static inline void s62_inverse(uint64_t *out, const uint64_t *x, const uint64_t 
     int64_t f[S62_MAX], g[S62_MAX], d[S62_MAX] = {0}, e[S62_MAX] = {1}, m[S62_MAX];
     s62_from_u64(m, m64, nw, n);
     s62_from_u64(g, x, nw, n);
+#pragma GCC unroll 8
     for (int i = 0; i < n; i++) f[i] = m[i];
     int64_t eta = -1;
     while (!s62_is_zero(g, n)) {
@@ -195,6 +205,7 @@ static inline void s62_inverse(uint64_t *out, const uint64_t *x, const uint64_t 
     }
     /* f = +-1; d is in (0, m) */
     if (f[n - 1] < 0) {
+#pragma GCC unroll 8
         for (int i = 0; i < n; i++) d[i] = -d[i];
         s62_add_signed(d, m, 1, n);
     }
