@@ -2,13 +2,22 @@
  * fingerprint.c - the SHA-256 stream of the canonical R1CS encoding. Terms
  * are buffered (64 KiB) so the hash runs on large blocks; coefficients 1
  * and -1, most of a Filecoin circuit, take one form byte instead of 32
- * bytes and a conversion out of Montgomery form.
+ * bytes and a conversion out of Montgomery form. When OpenSSL fails (it
+ * can only run out of memory here) its error queue is cleared: the failure
+ * is reported as CUZK_ENOMEM, and queued entries would hold memory.
  */
 #include "r1cs/fingerprint.h"
 
+#include <openssl/err.h>
 #include <string.h>
 
 #include "cuzk/err.h"
+
+static int openssl_failed(void)
+{
+    ERR_clear_error();
+    return CUZK_ENOMEM;
+}
 
 int fph_init(fph *h)
 {
@@ -17,7 +26,7 @@ int fph_init(fph *h)
     if (!h->md || EVP_DigestInit_ex(h->md, EVP_sha256(), NULL) != 1) {
         EVP_MD_CTX_free(h->md);
         h->md = NULL;
-        return CUZK_ENOMEM;
+        return openssl_failed();
     }
     return 0;
 }
@@ -32,7 +41,7 @@ void fph_free(fph *h)
 static int room(fph *h, size_t need)
 {
     if (h->n + need <= FPH_BUF) return 0;
-    if (EVP_DigestUpdate(h->md, h->buf, h->n) != 1) return CUZK_ENOMEM;
+    if (EVP_DigestUpdate(h->md, h->buf, h->n) != 1) return openssl_failed();
     h->n = 0;
     return 0;
 }
@@ -80,7 +89,7 @@ int fph_final(fph *h, size_t num_inputs, size_t num_aux, size_t num_constraints,
     put_le(h, num_aux, 8);
     put_le(h, num_constraints, 8);
     if (EVP_DigestUpdate(h->md, h->buf, h->n) != 1 || EVP_DigestFinal_ex(h->md, out, &len) != 1)
-        return CUZK_ENOMEM;
+        return openssl_failed();
     h->n = 0;
     return 0;
 }
