@@ -66,7 +66,8 @@ void fp12_frobenius(fp12_t *r, const fp12_t *a, int k);
 void fp12_pow(fp12_t *r, const fp12_t *a, const uint64_t *e, size_t n);
 /* Granger-Scott squaring in the cyclotomic subgroup (9 Fp2 squarings). */
 void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
-/* r = a^x, x = -0xd201000000010000 the BLS12-381 parameter (cyclotomic a). */
+/* r = a^x, x = -0xd201000000010000 the BLS12-381 parameter (cyclotomic a):
+ * 63 Karabina compressed squarings, one batched decompression, 5 products. */
 void fp12_cyclotomic_exp_x(fp12_t *r, const fp12_t *a);
 bool fp12_is_zero(const fp12_t *a);
 bool fp12_is_one(const fp12_t *a);
