@@ -95,6 +95,16 @@ int snarkjs_zkey_to_params(groth16_params *out, const snarkjs_zkey *z, bool mono
 int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_wtns *w,
                            cuzk_err *err);
 
+/*
+ * A zkey fixes which domain point each constraint sits at, by snarkjs'
+ * roots of unity (from 5) where ours come from 7: row j goes to the point
+ * omega5^j, which is our omega7^(j K^-1). This moves the rows of a witness
+ * (a, b, c) there, spreading them over the whole domain, so that a witness
+ * synthesized in constraint order proves against imported parameters.
+ * snarkjs_witness_prover does it already.
+ */
+int snarkjs_reorder_rows(cs_prover *w, size_t domain_size, cuzk_err *err);
+
 /* A circom R1CS as a circuit for our constraint system (setup, proving with
  * a witness, counting). ctx holds the pointers and must outlive the
  * circuit; w may be NULL when no values are needed. */

@@ -23,8 +23,9 @@
  * omega7_2m = omega5_2m^K (K odd, found by Pohlig-Hellman), snarkjs' row j
  * (the point omega5_m^j) is our position j K^-1 mod m, and its odd point
  * omega5_2m^(2j+1) is our omega7_2m^(2i+1) with 2i + 1 = (2j+1) K^-1 mod 2m.
- * The import reorders H and the witness rows that way once; from then on
- * everything uses our roots.
+ * The import reorders H that way; witnesses are reordered per proof
+ * (snarkjs_reorder_rows), since the zkey's A, B, L and IC points fix the
+ * constraint-to-point assignment; from then on everything uses our roots.
  */
 #include "cuzk/snarkjs.h"
 
@@ -219,21 +220,45 @@ static void g1_density(cs_bitmap *m, const g1_affine_t *p, size_t first)
         if (!g1_affine_is_inf(&p[first + i])) m->words[i / 64] |= 1ull << (i % 64);
 }
 
-/* a_j, b_j from the zkey coefficients on the witness, row j stored at our
- * position of snarkjs' point j (file comment); c_j = a_j b_j. */
+/* a_j, b_j from the zkey coefficients on the witness; c_j = a_j b_j. */
 static void evaluate_rows(cs_prover *out, const snarkjs_zkey *z, const fr_t *wit)
 {
-    unsigned log_m = log2_exact(z->domain_size);
-    uint64_t kinv = inverse_mod_pow2(root_log(log_m), log_m), mask = z->domain_size - 1u;
     for (size_t k = 0; k < z->n_coefs; k++) {
         const snarkjs_coef *c = &z->coefs[k];
-        uint64_t pos = (c->constraint * kinv) & mask;
-        fr_t *row = c->matrix == 0 ? &out->a[pos] : &out->b[pos];
+        fr_t *row = c->matrix == 0 ? &out->a[c->constraint] : &out->b[c->constraint];
         fr_t t;
         fr_mul(&t, &c->value, &wit[c->signal]);
         fr_add(row, row, &t);
     }
     for (size_t j = 0; j < out->num_constraints; j++) fr_mul(&out->c[j], &out->a[j], &out->b[j]);
+}
+
+/* v (rows entries) spread over m entries, row j at position j kinv mod m. */
+static fr_t *spread(const fr_t *v, size_t rows, size_t m, uint64_t kinv)
+{
+    fr_t *out = calloc(m, sizeof(fr_t));
+    for (size_t j = 0; out && j < rows; j++) out[(j * kinv) & (m - 1)] = v[j];
+    return out;
+}
+
+int snarkjs_reorder_rows(cs_prover *w, size_t domain_size, cuzk_err *err)
+{
+    unsigned log_m = log2_exact(domain_size);
+    if (((size_t)1 << log_m) != domain_size || w->num_constraints > domain_size)
+        return cuzk_errf(err, CUZK_EINVAL, "%zu constraints do not fit a domain of %zu",
+                         w->num_constraints, domain_size);
+    uint64_t kinv = inverse_mod_pow2(root_log(log_m), log_m);
+    fr_t *a = spread(w->a, w->num_constraints, domain_size, kinv);
+    fr_t *b = spread(w->b, w->num_constraints, domain_size, kinv);
+    fr_t *c = spread(w->c, w->num_constraints, domain_size, kinv);
+    if (!a || !b || !c) {
+        free(a), free(b), free(c);
+        return cuzk_errf(err, CUZK_ENOMEM, "out of memory reordering %zu rows", domain_size);
+    }
+    free(w->a), free(w->b), free(w->c);
+    w->a = a, w->b = b, w->c = c;
+    w->num_constraints = domain_size;
+    return CUZK_OK;
 }
 
 int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_wtns *w,
@@ -243,7 +268,9 @@ int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_
     if (w->n != z->n_vars)
         return cuzk_errf(err, CUZK_EINVAL, "witness has %u values, the zkey has %u signals", w->n,
                          z->n_vars);
-    size_t rows = z->domain_size; /* rows are spread over the whole domain */
+    size_t rows = 0;
+    for (size_t k = 0; k < z->n_coefs; k++)
+        if (z->coefs[k].constraint + 1u > rows) rows = z->coefs[k].constraint + 1u;
     out->num_constraints = rows;
     out->num_inputs = (size_t)z->n_public + 1;
     out->num_aux = z->n_vars - out->num_inputs;
@@ -268,5 +295,7 @@ int snarkjs_witness_prover(cs_prover *out, const snarkjs_zkey *z, const snarkjs_
     g1_density(&out->b_input_density, z->b1, 0);
     g1_density(&out->b_aux_density, z->b1, out->num_inputs);
     evaluate_rows(out, z, w->values);
-    return CUZK_OK;
+    rc = snarkjs_reorder_rows(out, z->domain_size, err);
+    if (rc) cs_prover_free(out);
+    return rc;
 }

@@ -86,6 +86,32 @@ roundtrip() { # name
     fi
 }
 
+# import: the zkey as .params, proved natively from the r1cs and witness,
+# verified by snarkjs and by cuzk; without snarkjs' row order it must fail
+native() { # name
+    name=$1
+    expect 0 "$name: cuzk snarkjs import" "$CUZK" snarkjs import "$name.zkey" -o "$name.params" --vk "$name.vk"
+    expect 0 "$name: cuzk params info" "$CUZK" params info "$name.params"
+    expect 0 "$name: native prove with imported params" "$CUZK" prove --params "$name.params" \
+        --r1cs "$name.r1cs" --wtns "$name.wtns" -o "$name.bin" --proof-json "$name.np.json" \
+        --public "$name.npub.json" --row-order snarkjs
+    if "$SNARKJS" groth16 verify "$name.vk.json" "$name.npub.json" "$name.np.json" | grep -q "OK"; then
+        ok "$name: snarkjs verifies the native proof"
+    else
+        bad "$name: snarkjs rejects the native proof"
+    fi
+    expect 0 "$name: cuzk verify with the imported vk" "$CUZK" verify --vk "$name.vk" --public "$name.npub.json" --proof "$name.bin"
+    expect 0 "$name: native prove in bellperson row order" "$CUZK" prove --params "$name.params" \
+        --r1cs "$name.r1cs" --wtns "$name.wtns" -o "$name.bp.bin"
+    expect 1 "$name: ...which the zkey's key rejects" "$CUZK" verify --vk "$name.vk" --public "$name.npub.json" --proof "$name.bp.bin"
+    # our own development setup from the r1cs
+    expect 0 "$name: cuzk setup" "$CUZK" setup --r1cs "$name.r1cs" -o "$name.dev.params" --vk "$name.dev.vk"
+    expect 0 "$name: cuzk prove" "$CUZK" prove --params "$name.dev.params" --r1cs "$name.r1cs" \
+        --wtns "$name.wtns" -o "$name.dev.bin" --public "$name.dev.public.json"
+    expect 0 "$name: cuzk verify" "$CUZK" verify --vk "$name.dev.vk" --public "$name.dev.public.json" --proof "$name.dev.bin"
+    expect 1 "$name: cuzk verify, wrong inputs" "$CUZK" verify --vk "$name.dev.vk" --public "$name.wrong.public.json" --proof "$name.dev.bin"
+}
+
 prepare mul3 '{"a": "3", "b": "5", "c": "7"}'
 if [ ! -f bn128.zkey ]; then # the same circuit over bn128, for the wrong-curve checks
     mkdir -p bn128
@@ -100,6 +126,8 @@ fi
 prepare bits '{"x": "1606938044258990275541962092341162602522202993782792835301375", "y": "12345"}'
 roundtrip mul3
 roundtrip bits
+native mul3
+native bits
 
 # Bad input: each gives exit 2 and a message naming the problem.
 expect_msg() { # pattern description cmd...
@@ -113,6 +141,10 @@ expect_msg "witness has" "witness of another circuit" "$CUZK" snarkjs prove bits
 expect_msg "another curve" "a bn128 zkey" "$CUZK" snarkjs prove bn128.zkey mul3.wtns x.json y.json
 expect_msg "another curve" "a bn128 witness" "$CUZK" snarkjs prove mul3.zkey bn128.wtns x.json y.json
 expect_msg "not a zkey" "a witness given as zkey" "$CUZK" snarkjs prove bits.wtns bits.wtns x.json y.json
+head -c 1000 bits.params >truncated.params
+expect_msg "truncated" "truncated params" "$CUZK" params info truncated.params
+head -c 100 bits.bin >short.bin
+expect_msg "192" "proof of the wrong length" "$CUZK" verify --vk bits.vk --public bits.npub.json --proof short.bin
 expect_msg "JSON" "garbage vk json" "$CUZK" snarkjs verify bits.wtns bits.sj.public.json bits.sj.proof.json
 
 echo "snarkjs interop: $pass passed, $fail failed"

@@ -1,0 +1,292 @@
+/*
+ * groth16.c - `cuzk setup | prove | verify | params info` for circuits given
+ * as circom R1CS files, and `cuzk snarkjs import`. Parameters are
+ * bellperson .params / .vk files (docs/formats.md); proofs are 192 bytes.
+ */
+#include <getopt.h>
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cuzk/file.h"
+#include "cuzk/params.h"
+#include "cuzk/snarkjs.h"
+
+/* Options shared by the commands; each command says which it takes. */
+typedef struct opts {
+    const char *r1cs, *wtns, *params, *vk, *out, *proof, *public_json, *proof_json;
+    unsigned long long seed;
+    int trusted;      /* read parameters unchecked */
+    int snarkjs_rows; /* --row-order snarkjs: parameters imported from a zkey */
+} opts;
+
+static int parse(int argc, char **argv, const char *cmd, opts *o)
+{
+    static const struct option longs[] = {
+        {"r1cs", 1, 0, 'r'},    {"wtns", 1, 0, 'w'},       {"params", 1, 0, 'p'},
+        {"vk", 1, 0, 'k'},      {"out", 1, 0, 'o'},        {"proof", 1, 0, 'f'},
+        {"public", 1, 0, 'u'},  {"proof-json", 1, 0, 'j'}, {"seed", 1, 0, 's'},
+        {"trusted", 0, 0, 't'}, {"row-order", 1, 0, 'R'},  {0, 0, 0, 0}};
+    memset(o, 0, sizeof(*o));
+    o->seed = 1;
+    optind = 1;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "o:", longs, NULL)) != -1;) {
+        switch (c) {
+        case 'r':
+            o->r1cs = optarg;
+            break;
+        case 'w':
+            o->wtns = optarg;
+            break;
+        case 'p':
+            o->params = optarg;
+            break;
+        case 'k':
+            o->vk = optarg;
+            break;
+        case 'o':
+            o->out = optarg;
+            break;
+        case 'f':
+            o->proof = optarg;
+            break;
+        case 'u':
+            o->public_json = optarg;
+            break;
+        case 'j':
+            o->proof_json = optarg;
+            break;
+        case 's':
+            o->seed = strtoull(optarg, NULL, 0);
+            break;
+        case 't':
+            o->trusted = 1;
+            break;
+        case 'R':
+            if (strcmp(optarg, "snarkjs") && strcmp(optarg, "bellperson"))
+                return cli_usage_error(cmd, "--row-order takes snarkjs or bellperson");
+            o->snarkjs_rows = !strcmp(optarg, "snarkjs");
+            break;
+        default:
+            return cli_usage_error(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    return CLI_OK;
+}
+
+static int need(const char *cmd, const char *value, const char *name)
+{
+    return value ? CLI_OK : cli_usage_error(cmd, "missing %s", name);
+}
+
+static int setup_run(int argc, char **argv)
+{
+    opts o;
+    if (cli_wants_help(argc, argv, &cli_setup)) return CLI_OK;
+    if (parse(argc, argv, "setup", &o) || need("setup", o.r1cs, "--r1cs") ||
+        need("setup", o.out, "-o"))
+        return CLI_ERROR;
+    cuzk_err err = {0};
+    snarkjs_r1cs r;
+    if (snarkjs_r1cs_read(&r, o.r1cs, &err)) return cli_fail(&err);
+    snarkjs_r1cs_ctx ctx;
+    groth16_params p;
+    fprintf(stderr,
+            "cuzk setup: DEVELOPMENT setup from seed %llu: not a trusted setup, anyone "
+            "who knows the seed can forge proofs\n",
+            o.seed);
+    int rc = groth16_setup_dev(&p, snarkjs_r1cs_circuit(&ctx, &r, NULL), o.seed, &err);
+    if (!rc) {
+        rc = groth16_params_write(o.out, &p, &err);
+        if (!rc && o.vk) rc = groth16_vk_write(o.vk, &p.vk, &err);
+        groth16_params_free(&p);
+    }
+    snarkjs_r1cs_free(&r);
+    return rc ? cli_fail(&err) : CLI_OK;
+}
+
+/* Public inputs of a circom witness: wires 1 .. outputs + public inputs. */
+static size_t public_count(const snarkjs_r1cs *r)
+{
+    return r->n_outputs + r->n_pub_inputs;
+}
+
+static int prove_run(int argc, char **argv)
+{
+    opts o;
+    if (cli_wants_help(argc, argv, &cli_prove)) return CLI_OK;
+    if (parse(argc, argv, "prove", &o) || need("prove", o.params, "--params") ||
+        need("prove", o.r1cs, "--r1cs") || need("prove", o.wtns, "--wtns") ||
+        need("prove", o.out, "-o"))
+        return CLI_ERROR;
+    cuzk_err err = {0};
+    snarkjs_r1cs r = {0};
+    snarkjs_wtns w = {0};
+    groth16_params p = {0};
+    cs_prover wit = {0};
+    int rc = snarkjs_r1cs_read(&r, o.r1cs, &err);
+    if (!rc) rc = snarkjs_wtns_read(&w, o.wtns, &err);
+    if (!rc)
+        rc = groth16_params_read(&p, o.params, o.trusted ? PARAMS_UNCHECKED : PARAMS_CHECKED, &err);
+    snarkjs_r1cs_ctx ctx;
+    if (!rc) rc = cs_synthesize_prover(&wit, snarkjs_r1cs_circuit(&ctx, &r, &w), NULL, &err);
+    if (!rc && o.snarkjs_rows) rc = snarkjs_reorder_rows(&wit, p.n_h + 1, &err);
+    groth16_proof proof;
+    groth16_timings t;
+    if (!rc) rc = groth16_prove(&proof, &p, &wit, 1, NULL, &t, &err);
+    if (!rc) {
+        uint8_t bytes[GROTH16_PROOF_BYTES];
+        groth16_proof_encode(bytes, &proof);
+        rc = cuzk_write_file(o.out, bytes, sizeof(bytes), &err);
+    }
+    if (!rc && o.proof_json) rc = snarkjs_proof_write(o.proof_json, &proof, &err);
+    if (!rc && o.public_json)
+        rc = snarkjs_public_write(o.public_json, w.values + 1, public_count(&r), &err);
+    if (!rc)
+        fprintf(stderr,
+                "cuzk prove: prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f "
+                "tail_msm_ms=%.1f b_g2_msm_ms=%.1f total_ms=%.1f\n",
+                t.prep_msm_ms, t.ntt_msm_h_ms, t.batch_add_ms, t.tail_msm_ms, t.b_g2_msm_ms,
+                t.total_ms);
+    cs_prover_free(&wit);
+    groth16_params_free(&p);
+    snarkjs_wtns_free(&w);
+    snarkjs_r1cs_free(&r);
+    return rc ? cli_fail(&err) : CLI_OK;
+}
+
+static int verify_run(int argc, char **argv)
+{
+    opts o;
+    if (cli_wants_help(argc, argv, &cli_verify)) return CLI_OK;
+    if (parse(argc, argv, "verify", &o) || need("verify", o.proof, "--proof") ||
+        need("verify", o.public_json, "--public"))
+        return CLI_ERROR;
+    if (!o.vk && !o.params) return cli_usage_error("verify", "missing --vk or --params");
+    cuzk_err err = {0};
+    groth16_vk vk = {0};
+    groth16_pvk pvk = {0};
+    groth16_proof proof;
+    fr_t *inputs = NULL;
+    size_t n = 0, len = 0;
+    uint8_t *bytes = NULL;
+    int rc = o.vk ? groth16_vk_read(&vk, o.vk, PARAMS_CHECKED, &err)
+                  : groth16_vk_read_from_params(&vk, o.params, PARAMS_CHECKED, &err);
+    if (!rc) rc = snarkjs_public_read(&inputs, &n, o.public_json, &err);
+    if (!rc) rc = cuzk_read_file(o.proof, &bytes, &len, 1u << 20, &err);
+    if (!rc && (rc = groth16_proof_decode(&proof, bytes, len, &err)))
+        cuzk_err_prefix(&err, "%s: ", o.proof);
+    if (!rc) rc = groth16_prepare_vk(&pvk, &vk, &err);
+    if (!rc) rc = groth16_verify(&pvk, &proof, inputs, n, &err);
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    free(inputs);
+    free(bytes);
+    if (rc == CUZK_EVERIFY) {
+        fprintf(stderr, "cuzk: INVALID proof %s for public inputs %s\n", o.proof, o.public_json);
+        return CLI_INVALID;
+    }
+    if (rc) return cli_fail(&err);
+    printf("OK: %s verifies\n", o.proof);
+    return CLI_OK;
+}
+
+static int info_run(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv, &cli_params_info)) return CLI_OK;
+    if (argc != 2) return cli_usage_error("params info", "expected one FILE");
+    cuzk_err err = {0};
+    groth16_params p;
+    if (groth16_params_read(&p, argv[1], PARAMS_CHECKED, &err)) return cli_fail(&err);
+    /* The vk hash covers the verifying key as encoded at the start of the
+     * file: the six points, the IC count and the IC points (a .vk file). */
+    size_t vk_len = PARAMS_VK_FIXED_BYTES + 4 + G1_UNCOMPRESSED_BYTES * p.vk.n_ic;
+    uint8_t *vk = malloc(vk_len), digest[SHA256_DIGEST_LENGTH];
+    FILE *f = fopen(argv[1], "rb");
+    int ok = vk && f && fread(vk, 1, vk_len, f) == vk_len;
+    if (f) fclose(f);
+    if (ok) SHA256(vk, vk_len, digest);
+    free(vk);
+    if (!ok) {
+        groth16_params_free(&p);
+        return cli_fail(&(cuzk_err){CUZK_EIO, "cannot re-read the verifying key"});
+    }
+    printf("file:        %s\n", argv[1]);
+    printf("size:        %llu bytes\n", (unsigned long long)groth16_params_encoded_size(&p));
+    printf("domain:      %zu (H points %zu)\n", p.n_h + 1, p.n_h);
+    printf("inputs (IC): %zu\naux (L):     %zu\nA:           %zu\nB_G1:        %zu\nB_G2:        "
+           "%zu\n",
+           p.vk.n_ic, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
+    printf("vk sha256:   ");
+    for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) printf("%02x", digest[i]);
+    printf("\n");
+    groth16_params_free(&p);
+    return CLI_OK;
+}
+
+static int import_run(int argc, char **argv)
+{
+    opts o;
+    if (cli_wants_help(argc, argv, &cli_snarkjs_import)) return CLI_OK;
+    if (argc < 2 || argv[1][0] == '-')
+        return cli_usage_error("snarkjs import", "expected ZKEY first");
+    const char *zkey = argv[1];
+    if (parse(argc - 1, argv + 1, "snarkjs import", &o) || need("snarkjs import", o.out, "-o"))
+        return CLI_ERROR;
+    cuzk_err err = {0};
+    snarkjs_zkey z;
+    groth16_params p;
+    if (snarkjs_zkey_read(&z, zkey, &err)) return cli_fail(&err);
+    int rc = snarkjs_zkey_to_params(&p, &z, true, &err);
+    snarkjs_zkey_free(&z);
+    if (!rc) {
+        rc = groth16_params_write(o.out, &p, &err);
+        if (!rc && o.vk) rc = groth16_vk_write(o.vk, &p.vk, &err);
+        groth16_params_free(&p);
+    }
+    return rc ? cli_fail(&err) : CLI_OK;
+}
+
+const cli_command cli_setup = {
+    "setup", setup_run, "development Groth16 setup for a circom R1CS",
+    "usage: cuzk setup --r1cs FILE.r1cs -o OUT.params [--vk OUT.vk] [--seed N]\n\n"
+    "Writes bellperson-format parameters for the circuit. This is a DEVELOPMENT\n"
+    "setup, deterministic from the seed (default 1): anyone who knows the seed\n"
+    "can forge proofs. Use it for tests and benchmarks only.\n"};
+
+const cli_command cli_prove = {
+    "prove", prove_run, "prove a circom circuit with .params",
+    "usage: cuzk prove --params FILE.params --r1cs FILE.r1cs --wtns FILE.wtns -o PROOF.bin\n"
+    "                  [--proof-json P.json] [--public P.json] [--trusted]\n"
+    "                  [--row-order bellperson|snarkjs]\n\n"
+    "Proves with the CPU prover and writes the 192-byte proof; optionally also\n"
+    "snarkjs' proof.json and public.json. --trusted reads the parameters without\n"
+    "curve and subgroup checks (for local files you made). --row-order snarkjs is\n"
+    "for parameters imported from a zkey (`cuzk snarkjs import`): snarkjs puts\n"
+    "constraint j at the j-th power of its own root of unity (from 5, ours and\n"
+    "bellperson's from 7). Per-phase timings go to stderr.\n"};
+
+const cli_command cli_verify = {
+    "verify", verify_run, "verify a 192-byte proof",
+    "usage: cuzk verify (--vk FILE.vk | --params FILE.params) --public PUBLIC.json\n"
+    "                   --proof PROOF.bin\n\n"
+    "Exit status: 0 valid, 1 invalid, 2 unreadable or malformed input.\n"};
+
+const cli_command cli_params_info = {
+    "params info", info_run, "sizes, counts and the vk hash of a .params file",
+    "usage: cuzk params info FILE.params\n\n"
+    "Reads the file with every point checked and prints its size, the domain,\n"
+    "the number of IC, H, L, A, B_G1 and B_G2 points and the SHA-256 of its\n"
+    "verifying key.\n"};
+
+const cli_command cli_snarkjs_import = {
+    "snarkjs import", import_run, "convert a snarkjs zkey to .params",
+    "usage: cuzk snarkjs import ZKEY -o FILE.params [--vk FILE.vk]\n\n"
+    "Converts a snarkjs Groth16 zkey (bls12381) to bellperson's parameter\n"
+    "format, H re-expressed from snarkjs' odd Lagrange basis to tau^i t(tau)/delta\n"
+    "(a DFT over G1, a one-time cost), so the circuit proves with\n"
+    "`cuzk prove --row-order snarkjs`.\n"};
