@@ -68,7 +68,11 @@ typedef struct snarkjs_zkey {
     g2_affine_t *b2;
 } snarkjs_zkey;
 
-int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, cuzk_err *err);
+/* SNARKJS_CHECKED: every point on the curve and in the subgroup (in
+ * parallel); SNARKJS_TRUSTED: on the curve only, for local files (a point
+ * outside the subgroup can only spoil the proofs made with it). */
+enum snarkjs_mode { SNARKJS_CHECKED = 0, SNARKJS_TRUSTED = 1 };
+int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, int mode, cuzk_err *err);
 void snarkjs_zkey_free(snarkjs_zkey *z);
 
 /* JSON files (decimal strings; G1 [x, y, "1"], G2 [[x.c0, x.c1], [y.c0,

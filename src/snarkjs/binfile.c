@@ -207,24 +207,43 @@ static int point_error(const bincursor *c, int code, const char *what, uint64_t 
                      code == CUZK_ENOTONCURVE ? "not on the curve" : "not in the subgroup");
 }
 
-int bincursor_g1(bincursor *c, g1_affine_t *p, const char *what, uint64_t index, cuzk_err *err)
+/* The same decoding and checking for G1 and G2: coordinates read in order,
+ * then every point checked in parallel; the lowest failing index is named. */
+#define POINT_ARRAY(G, read_coords)                                                                \
+    int bincursor_##G##_array(bincursor *c, G##_affine_t *p, uint64_t n, const char *what,         \
+                              int subgroup, cuzk_err *err)                                         \
+    {                                                                                              \
+        for (uint64_t i = 0; i < n; i++) {                                                         \
+            int rc = read_coords(c, &p[i], what, i, err);                                          \
+            if (rc) return rc;                                                                     \
+        }                                                                                          \
+        uint64_t first_bad = n;                                                                    \
+        int code = CUZK_OK;                                                                        \
+        _Pragma("omp parallel for schedule(dynamic, 256)") for (uint64_t i = 0; i < n; i++)        \
+        {                                                                                          \
+            int bad = !G##_affine_on_curve(&p[i])                  ? CUZK_ENOTONCURVE              \
+                      : subgroup && !G##_affine_in_subgroup(&p[i]) ? CUZK_ENOTINSUBGROUP           \
+                                                                   : CUZK_OK;                      \
+            if (bad) {                                                                             \
+                _Pragma("omp critical") if (i < first_bad) first_bad = i, code = bad;              \
+            }                                                                                      \
+        }                                                                                          \
+        return code ? point_error(c, code, what, first_bad, err) : CUZK_OK;                        \
+    }
+
+static int g1_coords(bincursor *c, g1_affine_t *p, const char *what, uint64_t i, cuzk_err *err)
 {
-    int rc = read_fp_mont(c, &p->x, what, index, err);
-    if (!rc) rc = read_fp_mont(c, &p->y, what, index, err);
-    if (rc) return rc;
-    if (!g1_affine_on_curve(p)) return point_error(c, CUZK_ENOTONCURVE, what, index, err);
-    if (!g1_affine_in_subgroup(p)) return point_error(c, CUZK_ENOTINSUBGROUP, what, index, err);
-    return CUZK_OK;
+    int rc = read_fp_mont(c, &p->x, what, i, err);
+    return rc ? rc : read_fp_mont(c, &p->y, what, i, err);
 }
 
-int bincursor_g2(bincursor *c, g2_affine_t *p, const char *what, uint64_t index, cuzk_err *err)
+static int g2_coords(bincursor *c, g2_affine_t *p, const char *what, uint64_t i, cuzk_err *err)
 {
-    int rc = read_fp_mont(c, &p->x.c0, what, index, err);
-    if (!rc) rc = read_fp_mont(c, &p->x.c1, what, index, err);
-    if (!rc) rc = read_fp_mont(c, &p->y.c0, what, index, err);
-    if (!rc) rc = read_fp_mont(c, &p->y.c1, what, index, err);
-    if (rc) return rc;
-    if (!g2_affine_on_curve(p)) return point_error(c, CUZK_ENOTONCURVE, what, index, err);
-    if (!g2_affine_in_subgroup(p)) return point_error(c, CUZK_ENOTINSUBGROUP, what, index, err);
-    return CUZK_OK;
+    int rc = read_fp_mont(c, &p->x.c0, what, i, err);
+    if (!rc) rc = read_fp_mont(c, &p->x.c1, what, i, err);
+    if (!rc) rc = read_fp_mont(c, &p->y.c0, what, i, err);
+    return rc ? rc : read_fp_mont(c, &p->y.c1, what, i, err);
 }
+
+POINT_ARRAY(g1, g1_coords)
+POINT_ARRAY(g2, g2_coords)

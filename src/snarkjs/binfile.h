@@ -55,9 +55,12 @@ int bincursor_bytes(bincursor *c, const uint8_t **p, size_t n, const char *what,
 int bincursor_fr(bincursor *c, fr_t *v, const char *what, cuzk_err *err);
 /* Checks n8 and the prime that follows it against the given modulus. */
 int bincursor_prime(bincursor *c, const uint64_t *mod, int limbs, const char *name, cuzk_err *err);
-/* Points as snarkjs stores them: coordinates 48-byte LE Montgomery, all
- * zero for infinity; checked on the curve and in the subgroup. */
-int bincursor_g1(bincursor *c, g1_affine_t *p, const char *what, uint64_t index, cuzk_err *err);
-int bincursor_g2(bincursor *c, g2_affine_t *p, const char *what, uint64_t index, cuzk_err *err);
+/* n points as snarkjs stores them (coordinates 48-byte LE Montgomery, all
+ * zero for infinity), checked on the curve, and in the subgroup when
+ * subgroup is non-zero (in parallel). */
+int bincursor_g1_array(bincursor *c, g1_affine_t *p, uint64_t n, const char *what, int subgroup,
+                       cuzk_err *err);
+int bincursor_g2_array(bincursor *c, g2_affine_t *p, uint64_t n, const char *what, int subgroup,
+                       cuzk_err *err);
 
 #endif

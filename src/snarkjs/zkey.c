@@ -2,7 +2,8 @@
  * zkey.c - reader of snarkjs Groth16 .zkey files (version 1) for
  * bls12381: protocol (1), header (2), IC (3), coefficients (4), A (5),
  * B1 (6), B2 (7), C (8), H (9), contributions (10, not read). Points are
- * checked on the curve and in the subgroup.
+ * checked on the curve, and in the subgroup unless the mode says the file
+ * is trusted (the header's points are always checked).
  */
 #include "cuzk/snarkjs.h"
 
@@ -40,12 +41,12 @@ static int read_header(snarkjs_zkey *z, const binfile *f, cuzk_err *err)
     if (!rc) rc = bincursor_u32(&c, &z->n_vars, "nVars", err);
     if (!rc) rc = bincursor_u32(&c, &z->n_public, "nPublic", err);
     if (!rc) rc = bincursor_u32(&c, &z->domain_size, "domainSize", err);
-    if (!rc) rc = bincursor_g1(&c, &z->alpha1, "alpha1", 0, err);
-    if (!rc) rc = bincursor_g1(&c, &z->beta1, "beta1", 0, err);
-    if (!rc) rc = bincursor_g2(&c, &z->beta2, "beta2", 0, err);
-    if (!rc) rc = bincursor_g2(&c, &z->gamma2, "gamma2", 0, err);
-    if (!rc) rc = bincursor_g1(&c, &z->delta1, "delta1", 0, err);
-    if (!rc) rc = bincursor_g2(&c, &z->delta2, "delta2", 0, err);
+    if (!rc) rc = bincursor_g1_array(&c, &z->alpha1, 1, "alpha1", 1, err);
+    if (!rc) rc = bincursor_g1_array(&c, &z->beta1, 1, "beta1", 1, err);
+    if (!rc) rc = bincursor_g2_array(&c, &z->beta2, 1, "beta2", 1, err);
+    if (!rc) rc = bincursor_g2_array(&c, &z->gamma2, 1, "gamma2", 1, err);
+    if (!rc) rc = bincursor_g1_array(&c, &z->delta1, 1, "delta1", 1, err);
+    if (!rc) rc = bincursor_g2_array(&c, &z->delta2, 1, "delta2", 1, err);
     if (!rc) rc = bincursor_end(&c, err);
     if (rc) return rc;
     uint32_t d = z->domain_size;
@@ -91,36 +92,33 @@ static int read_coefs(snarkjs_zkey *z, const binfile *f, cuzk_err *err)
 }
 
 static int read_g1s(const binfile *f, uint32_t id, const char *what, uint64_t first, uint64_t count,
-                    g1_affine_t **out, cuzk_err *err)
+                    int subgroup, g1_affine_t **out, cuzk_err *err)
 {
     bincursor c;
     int rc = binfile_section(f, id, count * 96, &c, err);
     if (rc) return rc;
     if (!(*out = calloc(first + count + 1, sizeof(g1_affine_t))))
         return cuzk_errf(err, CUZK_ENOMEM, "%s: out of memory", f->path);
-    for (uint64_t i = 0; !rc && i < count; i++)
-        rc = bincursor_g1(&c, &(*out)[first + i], what, i, err);
-    return rc;
+    return bincursor_g1_array(&c, *out + first, count, what, subgroup, err);
 }
 
-static int read_points(snarkjs_zkey *z, const binfile *f, cuzk_err *err)
+static int read_points(snarkjs_zkey *z, const binfile *f, int sub, cuzk_err *err)
 {
     uint64_t nv = z->n_vars, np = z->n_public;
-    int rc = read_g1s(f, ZK_IC, "IC", 0, np + 1, &z->ic, err);
-    if (!rc) rc = read_g1s(f, ZK_A, "A", 0, nv, &z->a, err);
-    if (!rc) rc = read_g1s(f, ZK_B1, "B1", 0, nv, &z->b1, err);
-    if (!rc) rc = read_g1s(f, ZK_C, "C", np + 1, nv - np - 1, &z->c, err);
-    if (!rc) rc = read_g1s(f, ZK_H, "H", 0, z->domain_size, &z->h, err);
+    int rc = read_g1s(f, ZK_IC, "IC", 0, np + 1, sub, &z->ic, err);
+    if (!rc) rc = read_g1s(f, ZK_A, "A", 0, nv, sub, &z->a, err);
+    if (!rc) rc = read_g1s(f, ZK_B1, "B1", 0, nv, sub, &z->b1, err);
+    if (!rc) rc = read_g1s(f, ZK_C, "C", np + 1, nv - np - 1, sub, &z->c, err);
+    if (!rc) rc = read_g1s(f, ZK_H, "H", 0, z->domain_size, sub, &z->h, err);
     if (rc) return rc;
     bincursor c;
     if ((rc = binfile_section(f, ZK_B2, nv * 192, &c, err))) return rc;
     if (!(z->b2 = calloc(nv + 1, sizeof(g2_affine_t))))
         return cuzk_errf(err, CUZK_ENOMEM, "%s: out of memory", f->path);
-    for (uint64_t i = 0; !rc && i < nv; i++) rc = bincursor_g2(&c, &z->b2[i], "B2", i, err);
-    return rc;
+    return bincursor_g2_array(&c, z->b2, nv, "B2", sub, err);
 }
 
-int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, cuzk_err *err)
+int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, int mode, cuzk_err *err)
 {
     static const uint32_t known[] = {ZK_PROTOCOL, ZK_HEADER, ZK_IC, ZK_COEFS, ZK_A,
                                      ZK_B1,       ZK_B2,     ZK_C,  ZK_H,     ZK_CONTRIBUTIONS};
@@ -130,7 +128,7 @@ int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, cuzk_err *err)
     if (rc) return rc;
     rc = read_header(z, &f, err);
     if (!rc) rc = read_coefs(z, &f, err);
-    if (!rc) rc = read_points(z, &f, err);
+    if (!rc) rc = read_points(z, &f, mode == SNARKJS_CHECKED, err);
     binfile_close(&f);
     if (rc) snarkjs_zkey_free(z);
     return rc;

@@ -240,7 +240,7 @@ static int import_run(int argc, char **argv)
     cuzk_err err = {0};
     snarkjs_zkey z;
     groth16_params p;
-    if (snarkjs_zkey_read(&z, zkey, &err)) return cli_fail(&err);
+    if (snarkjs_zkey_read(&z, zkey, SNARKJS_CHECKED, &err)) return cli_fail(&err);
     int rc = snarkjs_zkey_to_params(&p, &z, true, &err);
     snarkjs_zkey_free(&z);
     if (!rc) {

@@ -12,13 +12,24 @@
 static int prove_run(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv, &cli_snarkjs_prove)) return CLI_OK;
-    if (argc != 5)
-        return cli_usage_error("snarkjs prove", "expected 4 arguments, got %d", argc - 1);
+    const char *file[4]; /* zkey, wtns, proof.json, public.json */
+    int n = 0, mode = SNARKJS_CHECKED;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--trusted"))
+            mode = SNARKJS_TRUSTED;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("snarkjs prove", "unknown option '%s'", argv[i]);
+        else if (n == 4)
+            return cli_usage_error("snarkjs prove", "unexpected argument '%s'", argv[i]);
+        else
+            file[n++] = argv[i];
+    }
+    if (n != 4) return cli_usage_error("snarkjs prove", "expected 4 files, got %d", n);
     cuzk_err err = {0};
     snarkjs_zkey z;
     snarkjs_wtns w;
-    if (snarkjs_zkey_read(&z, argv[1], &err)) return cli_fail(&err);
-    if (snarkjs_wtns_read(&w, argv[2], &err)) {
+    if (snarkjs_zkey_read(&z, file[0], mode, &err)) return cli_fail(&err);
+    if (snarkjs_wtns_read(&w, file[1], &err)) {
         snarkjs_zkey_free(&z);
         return cli_fail(&err);
     }
@@ -27,10 +38,10 @@ static int prove_run(int argc, char **argv)
     groth16_proof proof;
     int rc = snarkjs_zkey_to_params(&pk, &z, false, &err);
     if (!rc && (rc = snarkjs_witness_prover(&wit, &z, &w, &err)))
-        cuzk_err_prefix(&err, "%s: ", argv[2]);
+        cuzk_err_prefix(&err, "%s: ", file[1]);
     if (!rc) rc = groth16_prove(&proof, &pk, &wit, 1, NULL, NULL, &err);
-    if (!rc) rc = snarkjs_proof_write(argv[3], &proof, &err);
-    if (!rc) rc = snarkjs_public_write(argv[4], w.values + 1, z.n_public, &err);
+    if (!rc) rc = snarkjs_proof_write(file[2], &proof, &err);
+    if (!rc) rc = snarkjs_public_write(file[3], w.values + 1, z.n_public, &err);
     cs_prover_free(&wit);
     groth16_params_free(&pk);
     snarkjs_wtns_free(&w);
@@ -71,10 +82,12 @@ static int verify_run(int argc, char **argv)
 
 const cli_command cli_snarkjs_prove = {
     "snarkjs prove", prove_run, "prove with a snarkjs zkey and witness",
-    "usage: cuzk snarkjs prove ZKEY WTNS PROOF_JSON PUBLIC_JSON\n\n"
+    "usage: cuzk snarkjs prove [--trusted] ZKEY WTNS PROOF_JSON PUBLIC_JSON\n\n"
     "Proves with a snarkjs Groth16 .zkey (curve bls12381) and a circom .wtns\n"
     "witness, writing snarkjs' proof.json and public.json, which\n"
-    "`snarkjs groth16 verify` accepts. r and s come from the OS random source.\n"};
+    "`snarkjs groth16 verify` accepts. r and s come from the OS random source.\n"
+    "Every zkey point is checked on the curve and in the subgroup; --trusted\n"
+    "skips the subgroup checks (like snarkjs itself) for local files.\n"};
 
 const cli_command cli_snarkjs_verify = {
     "snarkjs verify", verify_run, "verify a snarkjs proof",
