@@ -10,13 +10,16 @@
  *   F_R2       R^2 mod modulus (to enter Montgomery form)
  *   F_R3       R^3 mod modulus (to return to it after inversion)
  *   F_S62      signed-62 limb count for the inversion (inv.h)
- *   F_MUL_ADX  optional: the mulx/adx multiplication on limb arrays
+ *   F_MUL_ADX  optional: the mulx/adx multiplication on limb arrays, and
+ *   F_ADD_X86, F_SUB_X86 the add/adc, sub/sbb addition and subtraction
  * and before it the constants F(ZERO_), F(ONE_) as F_ZERO / F_ONE.
  * sqrt is field specific and stays in fp.c / fr.c.
  *
- * Multiplication dispatch: with F_MUL_ADX, F(mul) and F(sqr) test the flag
- * cuzk_ff_adx (cpu_x86.c) and inline the assembly; otherwise, or when the
- * CPU lacks BMI2/ADX, they call the portable F(mul_portable).
+ * Dispatch: with F_MUL_ADX, the multiplication, addition and subtraction
+ * test the flag cuzk_ff_adx (cpu_x86.c) and inline the assembly; otherwise,
+ * or when the CPU lacks BMI2/ADX, they run the portable code of mont.h.
+ * (The addition needs no ADX, but one flag keeps the portable path whole
+ * for the tests.)
  */
 
 /* Not inlined: it would make F(mul) save registers before testing the flag. */
@@ -38,25 +41,35 @@ void F(mul_adx)(F_T *r, const F_T *a, const F_T *b)
         else                                                                                       \
             F(mul_portable)(r, a, b);                                                              \
     } while (0)
+/* x86 or portable addition / subtraction of limb arrays. */
+#define F_ADDSUB(x86, portable, r, a, b)                                                           \
+    do {                                                                                           \
+        if (__builtin_expect(cuzk_ff_adx, 1))                                                      \
+            x86(r, a, b, F_MOD);                                                                   \
+        else                                                                                       \
+            portable(r, a, b, F_MOD, F_N);                                                         \
+    } while (0)
 #else
-#define F_MUL(r, a, b) F(mul_portable)(r, a, b)
+#define F_MUL(r, a, b)                   F(mul_portable)(r, a, b)
+#define F_ADDSUB(x86, portable, r, a, b) portable(r, a, b, F_MOD, F_N)
 #endif
 
 void F(add)(F_T *r, const F_T *a, const F_T *b)
 {
-    mont_add(r->l, a->l, b->l, F_MOD, F_N);
+    F_ADDSUB(F_ADD_X86, mont_add, r->l, a->l, b->l);
 }
 void F(sub)(F_T *r, const F_T *a, const F_T *b)
 {
-    mont_sub(r->l, a->l, b->l, F_MOD, F_N);
+    F_ADDSUB(F_SUB_X86, mont_sub, r->l, a->l, b->l);
 }
 void F(dbl)(F_T *r, const F_T *a)
 {
-    mont_add(r->l, a->l, a->l, F_MOD, F_N);
+    F_ADDSUB(F_ADD_X86, mont_add, r->l, a->l, a->l);
 }
+/* -a = 0 - a (the subtraction leaves 0 for a = 0). */
 void F(neg)(F_T *r, const F_T *a)
 {
-    mont_neg(r->l, a->l, F_MOD, F_N);
+    F_ADDSUB(F_SUB_X86, mont_sub, r->l, F_ZERO.l, a->l);
 }
 void F(mul)(F_T *r, const F_T *a, const F_T *b)
 {

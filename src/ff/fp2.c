@@ -3,11 +3,11 @@
  * Square root: Algorithm 9 of Adj and Rodriguez-Henriquez, "Square root
  * computation over even extension fields" (p = 3 mod 4).
  *
- * Multiplication and squaring lean on two facts of the Fp code: Montgomery
- * products accept unreduced inputs below 2p (mont.h, mont_x86.h), so the
- * sums a0 + a1 need no reduction; and with mulx/adx the Karatsuba form runs
- * on full 768-bit products, so its three products share two Montgomery
- * reductions instead of three.
+ * With the x86 path selected (cuzk_ff_adx) the Fp operations are the
+ * inlined assembly of mont_x86.h, and the Karatsuba multiplication runs on
+ * full 768-bit products, so its three products share two Montgomery
+ * reductions instead of three. The portable Karatsuba leaves the sums
+ * a0 + a1 unreduced (Montgomery products accept inputs below 2p).
  */
 #include "cuzk/fp2.h"
 
@@ -22,34 +22,68 @@ const fp2_t FP2_ONE = {{{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c75
                          0x77ce585370525745, 0x5c071a97a256ec6d, 0x15f65ec3fa80e493}},
                        {{0}}};
 
+/* Fp operations inlined: the x86 assembly when selected, else the calls. */
+static inline void add_fp(fp_t *r, const fp_t *a, const fp_t *b)
+{
+#ifdef CUZK_FF_HAVE_X86
+    if (__builtin_expect(cuzk_ff_adx, 1)) {
+        mont_add6_x86(r->l, a->l, b->l, fp_mod_minv);
+        return;
+    }
+#endif
+    fp_add(r, a, b);
+}
+
+static inline void sub_fp(fp_t *r, const fp_t *a, const fp_t *b)
+{
+#ifdef CUZK_FF_HAVE_X86
+    if (__builtin_expect(cuzk_ff_adx, 1)) {
+        mont_sub6_x86(r->l, a->l, b->l, fp_mod_minv);
+        return;
+    }
+#endif
+    fp_sub(r, a, b);
+}
+
+static inline void mul_fp(fp_t *r, const fp_t *a, const fp_t *b)
+{
+#ifdef CUZK_FF_HAVE_X86
+    if (__builtin_expect(cuzk_ff_adx, 1)) {
+        mont_mul6_adx(r->l, a->l, b->l, fp_mod_minv);
+        return;
+    }
+#endif
+    fp_mul(r, a, b);
+}
+
 void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
-    fp_add(&r->c0, &a->c0, &b->c0);
-    fp_add(&r->c1, &a->c1, &b->c1);
+    add_fp(&r->c0, &a->c0, &b->c0);
+    add_fp(&r->c1, &a->c1, &b->c1);
 }
 
 void fp2_sub(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
-    fp_sub(&r->c0, &a->c0, &b->c0);
-    fp_sub(&r->c1, &a->c1, &b->c1);
+    sub_fp(&r->c0, &a->c0, &b->c0);
+    sub_fp(&r->c1, &a->c1, &b->c1);
 }
 
 void fp2_dbl(fp2_t *r, const fp2_t *a)
 {
-    fp_dbl(&r->c0, &a->c0);
-    fp_dbl(&r->c1, &a->c1);
+    add_fp(&r->c0, &a->c0, &a->c0);
+    add_fp(&r->c1, &a->c1, &a->c1);
 }
 
 void fp2_neg(fp2_t *r, const fp2_t *a)
 {
-    fp_neg(&r->c0, &a->c0);
-    fp_neg(&r->c1, &a->c1);
+    sub_fp(&r->c0, &FP_ZERO, &a->c0);
+    sub_fp(&r->c1, &FP_ZERO, &a->c1);
 }
 
 void fp2_conj(fp2_t *r, const fp2_t *a)
 {
     r->c0 = a->c0;
-    fp_neg(&r->c1, &a->c1);
+    sub_fp(&r->c1, &FP_ZERO, &a->c1);
 }
 
 /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
@@ -77,7 +111,7 @@ static void fp2_mul_karatsuba(fp2_t *r, const fp2_t *a, const fp2_t *b)
 static void fp2_mul_adx(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
     uint64_t sa[FP_LIMBS], sb[FP_LIMBS], t[38];
-    mont_add_raw(sa, a->c0.l, a->c1.l, FP_LIMBS);
+    mont_add_raw(sa, a->c0.l, a->c1.l, FP_LIMBS); /* exact sums: the identity is over Z */
     mont_add_raw(sb, b->c0.l, b->c1.l, FP_LIMBS);
     mont_mulwide6_adx(t, a->c0.l, b->c0.l);
     mont_mulwide6_adx(t + 12, a->c1.l, b->c1.l);
@@ -98,31 +132,29 @@ void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b)
     fp2_mul_karatsuba(r, a, b);
 }
 
-/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, with a0 - a1 + p and 2 a0
- * left unreduced (both < 2p). */
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
 void fp2_sqr(fp2_t *r, const fp2_t *a)
 {
     fp_t s, d, a0x2;
-    mont_add_raw(s.l, a->c0.l, a->c1.l, FP_LIMBS);
-    mont_add_raw(d.l, a->c0.l, FP_MODULUS, FP_LIMBS);
-    mont_sub_raw(d.l, d.l, a->c1.l, FP_LIMBS);
-    mont_add_raw(a0x2.l, a->c0.l, a->c0.l, FP_LIMBS);
-    fp_mul(&r->c1, &a0x2, &a->c1);
-    fp_mul(&r->c0, &s, &d);
+    add_fp(&s, &a->c0, &a->c1);
+    sub_fp(&d, &a->c0, &a->c1);
+    add_fp(&a0x2, &a->c0, &a->c0);
+    mul_fp(&r->c1, &a0x2, &a->c1);
+    mul_fp(&r->c0, &s, &d);
 }
 
 void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *b)
 {
-    fp_mul(&r->c0, &a->c0, b);
-    fp_mul(&r->c1, &a->c1, b);
+    mul_fp(&r->c0, &a->c0, b);
+    mul_fp(&r->c1, &a->c1, b);
 }
 
 /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
 void fp2_mul_by_nonresidue(fp2_t *r, const fp2_t *a)
 {
     fp_t t;
-    fp_sub(&t, &a->c0, &a->c1);
-    fp_add(&r->c1, &a->c0, &a->c1);
+    sub_fp(&t, &a->c0, &a->c1);
+    add_fp(&r->c1, &a->c0, &a->c1);
     r->c0 = t;
 }
 

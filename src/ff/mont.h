@@ -77,18 +77,6 @@ static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, c
     mont_add_raw(r, t, mm, n);
 }
 
-static inline void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, int n)
-{
-    uint64_t nz = 0;
-#pragma GCC unroll 8
-    for (int i = 0; i < n; i++) nz |= a[i];
-    uint64_t mask = 0 - (uint64_t)(nz != 0);
-    uint64_t t[MONT_MAX_LIMBS];
-    mont_sub_raw(t, m, a, n);
-#pragma GCC unroll 8
-    for (int i = 0; i < n; i++) r[i] = t[i] & mask;
-}
-
 /*
  * Montgomery product r = a b / 2^(64n) mod m (CIOS, n^2 + n multiplications).
  * minv = -m^-1 mod 2^64. r may alias a or b. The "no carry" form: after

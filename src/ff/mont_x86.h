@@ -135,6 +135,90 @@ extern int cuzk_ff_adx;
     MX_MULADD(24, t3, t4) MX_MULADD(32, t4, t5) MX_MULADD(40, t5, t6) MX_CLOSE(t6)                 \
     MX_STORE0(i, t0)
 
+/* Addition and subtraction (plain x86-64: add/adc, sub/sbb, cmov). */
+#define MX_ADD(k, op, t) "mov " #k "*8(" MX_R(a) "), " MX_R(t) "\n\t" op " " #k "*8(" MX_R(b) "), " MX_R(t) "\n\t"
+#define MX_CPY(k, op, d, t) "mov " MX_R(t) ", " MX_R(d) "\n\t" op " " #k "*8(" MX_R(m) "), " MX_R(d) "\n\t"
+#define MX_CMOV(cc, d, t) "cmov" cc " " MX_R(d) ", " MX_R(t) "\n\t"
+
+/*
+ * r = a + b mod m for 6 limbs (a, b < m): t = a + b < 2m never carries out;
+ * d = t - m, and t = d where that did not borrow.
+ */
+static inline __attribute__((always_inline)) void
+mont_add6_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, d0, d1, d2, d3, pa = (uint64_t)a, pb = (uint64_t)b;
+    __asm__(
+        MX_ADD(0, "add", t0) MX_ADD(1, "adc", t1) MX_ADD(2, "adc", t2)
+        MX_ADD(3, "adc", t3) MX_ADD(4, "adc", t4) MX_ADD(5, "adc", t5)
+        MX_CPY(0, "sub", d0, t0) MX_CPY(1, "sbb", d1, t1) MX_CPY(2, "sbb", d2, t2)
+        MX_CPY(3, "sbb", d3, t3) MX_CPY(4, "sbb", a, t4) MX_CPY(5, "sbb", b, t5)
+        MX_CMOV("nc", d0, t0) MX_CMOV("nc", d1, t1) MX_CMOV("nc", d2, t2)
+        MX_CMOV("nc", d3, t3) MX_CMOV("nc", a, t4) MX_CMOV("nc", b, t5)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [t5] "=&r"(t5), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
+          [a] "+&r"(pa), [b] "+&r"(pb)
+        : [m] "r"(m)
+        : "cc", "memory");
+    r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3, r[4] = t4, r[5] = t5;
+}
+
+/*
+ * r = a - b mod m for 6 limbs: t = a - b, d = t + m, and t = d where the
+ * subtraction borrowed, which is exactly when t + m carries out (a - b > -m).
+ */
+static inline __attribute__((always_inline)) void
+mont_sub6_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, d0, d1, d2, d3, pa = (uint64_t)a, pb = (uint64_t)b;
+    __asm__(
+        MX_ADD(0, "sub", t0) MX_ADD(1, "sbb", t1) MX_ADD(2, "sbb", t2)
+        MX_ADD(3, "sbb", t3) MX_ADD(4, "sbb", t4) MX_ADD(5, "sbb", t5)
+        MX_CPY(0, "add", d0, t0) MX_CPY(1, "adc", d1, t1) MX_CPY(2, "adc", d2, t2)
+        MX_CPY(3, "adc", d3, t3) MX_CPY(4, "adc", a, t4) MX_CPY(5, "adc", b, t5)
+        MX_CMOV("c", d0, t0) MX_CMOV("c", d1, t1) MX_CMOV("c", d2, t2)
+        MX_CMOV("c", d3, t3) MX_CMOV("c", a, t4) MX_CMOV("c", b, t5)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [t5] "=&r"(t5), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
+          [a] "+&r"(pa), [b] "+&r"(pb)
+        : [m] "r"(m)
+        : "cc", "memory");
+    r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3, r[4] = t4, r[5] = t5;
+}
+
+/* The same for 4 limbs. */
+static inline __attribute__((always_inline)) void
+mont_add4_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+{
+    uint64_t t0, t1, t2, t3, d0, d1, d2, d3;
+    __asm__(
+        MX_ADD(0, "add", t0) MX_ADD(1, "adc", t1) MX_ADD(2, "adc", t2) MX_ADD(3, "adc", t3)
+        MX_CPY(0, "sub", d0, t0) MX_CPY(1, "sbb", d1, t1) MX_CPY(2, "sbb", d2, t2)
+        MX_CPY(3, "sbb", d3, t3)
+        MX_CMOV("nc", d0, t0) MX_CMOV("nc", d1, t1) MX_CMOV("nc", d2, t2) MX_CMOV("nc", d3, t3)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [d0] "=&r"(d0),
+          [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+        : [a] "r"(a), [b] "r"(b), [m] "r"(m)
+        : "cc", "memory");
+    r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
+}
+
+static inline __attribute__((always_inline)) void
+mont_sub4_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+{
+    uint64_t t0, t1, t2, t3, d0, d1, d2, d3;
+    __asm__(
+        MX_ADD(0, "sub", t0) MX_ADD(1, "sbb", t1) MX_ADD(2, "sbb", t2) MX_ADD(3, "sbb", t3)
+        MX_CPY(0, "add", d0, t0) MX_CPY(1, "adc", d1, t1) MX_CPY(2, "adc", d2, t2)
+        MX_CPY(3, "adc", d3, t3)
+        MX_CMOV("c", d0, t0) MX_CMOV("c", d1, t1) MX_CMOV("c", d2, t2) MX_CMOV("c", d3, t3)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [d0] "=&r"(d0),
+          [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+        : [a] "r"(a), [b] "r"(b), [m] "r"(m)
+        : "cc", "memory");
+    r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
+}
+
 /*
  * r = a b / 2^384 mod m for 6 limbs; m[0..5] is the modulus and
  * m[6] = -m^-1 mod 2^64 (kept in one array to spare a register).
@@ -323,6 +407,7 @@ mont_redc6_fp2c1_adx(uint64_t r[6], uint64_t t[38], const uint64_t m[7])
         MX_REDC_OUT);
     r[0] = lo, r[1] = hi, r[2] = d, r[3] = t5, r[4] = pt, r[5] = x;
 }
+
 /* clang-format on */
 
 #endif
