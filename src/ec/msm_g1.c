@@ -31,7 +31,10 @@ typedef g1_xyzz_t G_XYZZ;
 #ifndef MSM_CHUNK
 #define MSM_CHUNK (1u << 15)
 #endif
-#define MSM_NAIVE_MAX 4
+/* A window costs a few inversions (about 70 multiplications each with
+ * safegcd) and 2^(c-1) bucket reductions, a scalar multiplication about 300
+ * doublings and additions: below about 12 points the naive sum wins. */
+#define MSM_NAIVE_MAX 12
 
 #include "batch_add_impl.h"
 #include "fixed_base_impl.h"

@@ -31,7 +31,10 @@ typedef g2_xyzz_t G_XYZZ;
 #ifndef MSM_CHUNK
 #define MSM_CHUNK (1u << 14)
 #endif
-#define MSM_NAIVE_MAX 4
+/* A window costs a few inversions (about 70 multiplications each with
+ * safegcd) and 2^(c-1) bucket reductions, a scalar multiplication about 300
+ * doublings and additions: below about 8 points the naive sum wins. */
+#define MSM_NAIVE_MAX 8
 
 #include "batch_add_impl.h"
 #include "fixed_base_impl.h"

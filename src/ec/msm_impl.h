@@ -14,16 +14,17 @@
  * Algorithm. Scalars are folded and Booth-recoded (msm_internal.h) into
  * W = ceil(255 / c) signed digits in [-2^(c-1), 2^(c-1)]; digit d of point
  * P goes to bucket |d| - 1 as sign(d) P. A task is one window over one
- * range of points. It walks its range in chunks: digits are computed,
- * counted per bucket and the (signed) points scattered into runs, one run
- * per bucket; all runs are then summed at once by batch-affine levels
- * (runs_reduce), and each run's sum is added to its bucket, again batched.
- * So every addition is batch-affine, whatever the digit distribution: a
- * bucket hit by every point (all scalars 1) is just one long run. Buckets
- * are then reduced (buckets_reduce: batch-affine row and column sums, then
- * short running sums in XYZZ coordinates), and the windows combined by Horner's rule
- * with c doublings each. Tasks (windows x point ranges, msm_plan) run on
- * OpenMP threads, each with its own buffers.
+ * range of points (msm_plan_parts). It walks its range in chunks: digits
+ * are computed and counted per bucket, and each point's offset and sign
+ * written into its bucket's run (runs in bucket order); all runs are then
+ * summed at once by batch-affine levels (the first straight from the
+ * bases, the next ones in runs_reduce), and each run's sum is added to its
+ * bucket, again batched. So every addition is batch-affine whatever the
+ * digit distribution: a bucket hit by every point (all scalars 1) is just
+ * one long run. The buckets are then reduced (buckets_reduce: batch-affine
+ * row and column sums, then short running sums in XYZZ coordinates) and
+ * the windows combined by Horner's rule with c doublings each. Tasks run
+ * on OpenMP threads, each with its own buffers.
  */
 
 typedef struct G(msm_ws) {
@@ -159,10 +160,9 @@ static size_t G(runs_first_level)(G(msm_ws) * ws, const G_AFF *bases, const uint
         uint32_t b = ws->active[k], l = ws->len[b];
         const uint32_t *r = &ws->ridx[ws->start[b]];
         G_AFF *out = &ws->buf[0][ws->start[b]];
-        for (uint32_t j = 0; 2 * j + 1 < l; j++)
-            G(baff_push)
-            (&ws->baff, &out[j], RUN_BASE(r[2 * j]), r[2 * j] & 1, RUN_BASE(r[2 * j + 1]),
-             r[2 * j + 1] & 1);
+        for (uint32_t j = 0; 2 * j + 1 < l; j++) G(baff_push)
+        (&ws->baff, &out[j], RUN_BASE(r[2 * j]), r[2 * j] & 1, RUN_BASE(r[2 * j + 1]),
+         r[2 * j + 1] & 1);
         if (l & 1) G(aff_signed)(&out[l / 2], RUN_BASE(r[l - 1]), r[l - 1] & 1);
         ws->len[b] = (l + 1) / 2;
         ws->sumneg[b] = 0;
@@ -301,8 +301,8 @@ static int G(msm_core)(G_JAC *r, const G_AFF *bases, const uint32_t *idx, const 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(t)
     for (size_t k = 0; k < tasks; k++) {
         size_t p = k % parts, lo = p * per, hi = lo + per < n ? lo + per : n;
-        G(window_task)
-        (&ws[omp_get_thread_num()], &part[k], bases, idx, sc, lo, hi, (unsigned)(k / parts), c);
+        G(msm_ws) *mine = &ws[omp_get_thread_num()];
+        G(window_task)(mine, &part[k], bases, idx, sc, lo, hi, (unsigned)(k / parts), c);
     }
     G(windows_combine)(r, part, windows, parts, c);
     free(part);

@@ -130,7 +130,7 @@ static void g1_check_size(size_t n, int threads, cuzk_rng *g)
     assert_int_equal(g1_msm(&r, p, k, n, threads, NULL), CUZK_OK);
     g1_expect(&e, k, a, n);
     assert_true(g1_jac_eq(&r, &e));
-    if (n <= 16) {
+    if (n <= 17) {
         g1_naive(&e, p, k, n);
         assert_true(g1_jac_eq(&r, &e));
     }
@@ -142,7 +142,7 @@ static void test_g1_msm_sizes(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    static const size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 64, 100, 255, 1000, 3001, 8191};
+    static const size_t sizes[] = {0, 1, 2, 3, 5, 12, 13, 17, 31, 64, 100, 255, 1000, 3001, 8191};
     size_t count = sizeof(sizes) / sizeof(sizes[0]) - (quick() ? 3 : 0);
     for (size_t i = 0; i < count; i++) g1_check_size(sizes[i], 0, &g);
 }
@@ -165,6 +165,12 @@ static void test_g1_msm_windows(void **state)
     for (unsigned c = 1; c <= 16; c += (quick() && c > 4 ? 4 : 1))
         for (int t = 1; t <= 3; t += 2) {
             assert_int_equal(g1_msm_window(&r, p, k, n, t, c, NULL), CUZK_OK);
+            assert_true(g1_jac_eq(&r, &e));
+        }
+    for (size_t m = 1; m <= 3; m++) /* tiny inputs through Pippenger too */
+        for (unsigned c = 1; c <= 16; c += 5) {
+            g1_expect(&e, k, a, m);
+            assert_int_equal(g1_msm_window(&r, p, k, m, 2, c, NULL), CUZK_OK);
             assert_true(g1_jac_eq(&r, &e));
         }
     assert_int_equal(g1_msm_window(&r, p, k, n, 1, 0, NULL), CUZK_EINVAL);
@@ -298,7 +304,7 @@ static void test_g2_msm(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    static const size_t sizes[] = {0, 1, 2, 3, 6, 33, 130, 1025};
+    static const size_t sizes[] = {0, 1, 2, 3, 9, 33, 130, 1025};
     size_t count = sizeof(sizes) / sizeof(sizes[0]) - (quick() ? 1 : 0);
     fr_t *a = malloc(1025 * sizeof(fr_t)), *k = malloc(1025 * sizeof(fr_t));
     g2_affine_t *p = malloc(1025 * sizeof(g2_affine_t));
@@ -322,7 +328,7 @@ static void test_g2_msm(void **state)
         assert_int_equal(g2_msm(&r, p, k, n, 0, NULL), CUZK_OK);
         g2_expect(&e, k, a, n);
         assert_true(g2_jac_eq(&r, &e));
-        if (n <= 6) {
+        if (n <= 9) {
             g2_naive(&e, p, k, n);
             assert_true(g2_jac_eq(&r, &e));
         }
