@@ -59,6 +59,15 @@ int ntt_coset_forward(const ntt_domain *d, fr_t *x, ntt_order in, ntt_order out,
 /* x: evaluations on 7 <omega> -> coefficients. */
 int ntt_coset_inverse(const ntt_domain *d, fr_t *x, ntt_order in, ntt_order out, cuzk_err *err);
 
+/*
+ * x: the evaluations of a polynomial P (degree < n) on <omega>, natural
+ * order -> the evaluations of P on shift <omega>, natural order. An inverse
+ * NTT whose coefficients come out scaled by shift^j / n, then a forward NTT,
+ * with no permutation. shift = d->shift gives the Groth16 coset; snarkjs's
+ * convention uses the odd points of the 2n domain (shift = omega_2n).
+ */
+int ntt_shift_evaluations(const ntt_domain *d, fr_t *x, const fr_t *shift, cuzk_err *err);
+
 /* Permutes x (2^log_n elements) to bit-reversed positions; an involution. */
 void ntt_bit_reverse(fr_t *x, unsigned log_n);
 

@@ -10,7 +10,8 @@
  * constant 7^n - 1. There a := (a b - c) / (7^n - 1), and an inverse coset
  * NTT (natural in, bit-reversed out, scaled by 7^-j / n) plus one bit
  * reversal gives h in natural order. The DIF/DIT pairing means only that
- * final permutation is spent on reordering.
+ * final permutation is spent on reordering. The first two transforms are
+ * ntt_shift_evaluations, also public for other shifts.
  */
 #include "poly/ntt_internal.h"
 
@@ -28,12 +29,11 @@ static void combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t 
     }
 }
 
-/* Evaluations on <omega> (natural) -> evaluations on 7 <omega> (natural). */
-static int to_coset(const ntt_domain *d, fr_t *v, cuzk_err *err)
+int ntt_shift_evaluations(const ntt_domain *d, fr_t *x, const fr_t *shift, cuzk_err *err)
 {
-    int rc = ntt_transform(d, v, NTT_INV, NTT_NATURAL, NTT_BITREV, &d->n_inv, NULL, &d->shift, err);
+    int rc = ntt_transform(d, x, NTT_INV, NTT_NATURAL, NTT_BITREV, &d->n_inv, NULL, shift, err);
     if (rc) return rc;
-    return ntt_transform(d, v, NTT_FWD, NTT_BITREV, NTT_NATURAL, NULL, NULL, NULL, err);
+    return ntt_transform(d, x, NTT_FWD, NTT_BITREV, NTT_NATURAL, NULL, NULL, NULL, err);
 }
 
 static int failed(cuzk_err *err, int rc)
@@ -50,7 +50,7 @@ int ntt_groth16_h(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t len, cu
     fr_t *v[3] = {a, b, c};
     for (int k = 0; k < 3; k++) {
         memset(v[k] + len, 0, (d->n - len) * sizeof(fr_t));
-        int rc = to_coset(d, v[k], err);
+        int rc = ntt_shift_evaluations(d, v[k], &d->shift, err);
         if (rc) return failed(err, rc);
     }
     combine(a, b, c, d->n, &d->t_coset_inv);

@@ -319,6 +319,50 @@ static void test_threads_identical(void **state)
     ntt_domain_free(&d);
 }
 
+/* ---- moving evaluations to a coset ---- */
+
+/* sum_j p[j] z^j */
+static fr_t horner(const fr_t *p, size_t n, const fr_t *z)
+{
+    fr_t acc = FR_ZERO;
+    for (size_t i = n; i-- > 0;) {
+        fr_mul(&acc, &acc, z);
+        fr_add(&acc, &acc, &p[i]);
+    }
+    return acc;
+}
+
+/* Random shift at small sizes against Horner at shift omega^k; shift 7 at a
+ * four-step size against ntt_coset_forward. */
+static void test_shift_evaluations(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (unsigned log_n = 0; log_n <= NTT_BLOCK_LOG + 2; log_n++) {
+        ntt_domain d;
+        assert_int_equal(ntt_domain_init(&d, log_n, NULL), CUZK_OK);
+        fr_t *p = vec_random(d.n, &g), *ev = vec_new(d.n), *want = vec_new(d.n), s = d.shift;
+        bool small = log_n <= 6;
+        if (small) fr_random(&s, &g);
+        memcpy(ev, p, d.n * sizeof(fr_t));
+        assert_int_equal(ntt_forward(&d, ev, NTT_NATURAL, NTT_NATURAL, NULL), CUZK_OK);
+        assert_int_equal(ntt_shift_evaluations(&d, ev, &s, NULL), CUZK_OK);
+        memcpy(want, p, d.n * sizeof(fr_t));
+        assert_int_equal(ntt_coset_forward(&d, want, NTT_NATURAL, NTT_NATURAL, NULL), CUZK_OK);
+        for (size_t k = 0; small && k < d.n; k++) {
+            fr_t at, wk = pow_u64(&d.omega, k);
+            fr_mul(&at, &s, &wk);
+            want[k] = horner(p, d.n, &at);
+        }
+        assert_vec_eq(ev, want, d.n);
+        free(p);
+        free(ev);
+        free(want);
+        ntt_domain_free(&d);
+    }
+}
+
 /* ---- the Groth16 quotient ---- */
 
 /* Random a, b with c = a b pointwise on the first len points (a satisfied
@@ -424,16 +468,13 @@ static void test_h_random_point(void **state)
         ntt_domain d;
         assert_int_equal(ntt_domain_init(&d, log_n, NULL), CUZK_OK);
         size_t len = d.n - 5;
-        fr_t *abc[3], z, ev[3], lhs = FR_ZERO, rhs, t;
+        fr_t *abc[3], z, ev[3], lhs, rhs, t;
         satisfied_abc(abc, len, d.n, &g);
         for (int k = 0; k < 3; k++) memset(abc[k] + len, 0, 5 * sizeof(fr_t));
         fr_random(&z, &g);
         for (int k = 0; k < 3; k++) ev[k] = eval_barycentric(abc[k], &d, &z);
         assert_int_equal(ntt_groth16_h(&d, abc[0], abc[1], abc[2], len, NULL), CUZK_OK);
-        for (size_t i = d.n; i-- > 0;) { /* Horner */
-            fr_mul(&lhs, &lhs, &z);
-            fr_add(&lhs, &lhs, &abc[0][i]);
-        }
+        lhs = horner(abc[0], d.n, &z);
         t = pow_u64(&z, d.n);
         fr_sub(&t, &t, &FR_ONE);
         fr_mul(&lhs, &lhs, &t);
@@ -464,8 +505,8 @@ int main(void)
         cmocka_unit_test(test_check_values),      cmocka_unit_test(test_bit_reverse),
         cmocka_unit_test(test_naive_every_shape), cmocka_unit_test(test_naive_sampled),
         cmocka_unit_test(test_round_trips),       cmocka_unit_test(test_threads_identical),
-        cmocka_unit_test(test_h_naive),           cmocka_unit_test(test_h_random_point),
-        cmocka_unit_test(test_h_errors),
+        cmocka_unit_test(test_shift_evaluations), cmocka_unit_test(test_h_naive),
+        cmocka_unit_test(test_h_random_point),    cmocka_unit_test(test_h_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
