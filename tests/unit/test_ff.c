@@ -4,9 +4,10 @@
  * reference/groth16.md. (The independent noble-curves oracle is in
  * tests/oracle.)
  *
- * Both multiplication paths are covered: the mulx/adx one (when the CPU
- * has it) is compared with the portable one on random and edge limbs, and
- * the axiom tests run once with each path selected (cuzk_ff_use_adx).
+ * Both paths are covered: the x86 multiplication, addition and subtraction
+ * (when the CPU has BMI2/ADX) are compared with the portable ones on random
+ * and edge limbs, and the axiom tests run once with each path selected
+ * (cuzk_ff_use_adx).
  * Inversion (variable-time divsteps) is checked against Fermat's a^(m-2),
  * and the windowed pow against a bit-by-bit square and multiply.
  */
@@ -219,8 +220,8 @@ static int rounds(int full)
 }
 
 /*
- * Edge limbs for the multiplication cross-checks: 0, 1, 2, m-1, m-2, m-2^64,
- * all-ones limbs under the top one of m, and powers of two; all below m.
+ * Edge limbs for the cross-checks: 0, 1, 2, m-1, m-2, m-2^64, all-ones limbs
+ * under the top one of m, and powers of two; all below m.
  */
 static void edge_values(uint64_t *out, int k, const uint64_t *m, int n)
 {
@@ -247,9 +248,12 @@ static void edge_values(uint64_t *out, int k, const uint64_t *m, int n)
         for (int i = 0; i < n - 1; i++) out[i] = ~0ull;
         out[n - 1] = m[n - 1] - 1;
         break;
-    default:
-        out[(k - 7) / 64 % n] = 1ull << ((k - 7) % 64);
+    default: { /* 2^j, or m's top limb halved where 2^j would not be below m */
+        int limb = (k - 7) / 64 % n;
+        uint64_t v = 1ull << ((k - 7) % 64);
+        out[limb] = limb == n - 1 && v >= m[n - 1] ? m[n - 1] / 2 : v;
         break;
+    }
     }
 }
 #define N_EDGES (7 + 64 * 4)
@@ -317,6 +321,43 @@ static void add_modulus(uint64_t *r, const uint64_t *a, const uint64_t *m, int n
             }                                                                                      \
     }
 
+/* add, sub, dbl, neg of a and b on the path selected now, into out[0..3]. */
+#define ADDSUB_ALL(F, T)                                                                           \
+    static void F##_addsub_all(T out[4], const T *a, const T *b)                                   \
+    {                                                                                              \
+        F##_add(&out[0], a, b);                                                                    \
+        F##_sub(&out[1], a, b);                                                                    \
+        F##_dbl(&out[2], a);                                                                       \
+        F##_neg(&out[3], b);                                                                       \
+    }
+
+/* The x86 addition and subtraction against the portable ones: all pairs of
+ * edge values and random pairs (without the x86 path both runs are portable). */
+#define ADDSUB_PATHS(F, T, N, MOD)                                                                 \
+    ADDSUB_ALL(F, T)                                                                               \
+    static void F##_addsub_paths(void **state)                                                     \
+    {                                                                                              \
+        (void)state;                                                                               \
+        cuzk_rng g;                                                                                \
+        test_rng(&g);                                                                              \
+        T a, b, x[4], y[4];                                                                        \
+        for (int i = 0; i < N_EDGES + rounds(20000); i++)                                          \
+            for (int j = 0; j < (i < N_EDGES ? N_EDGES : 1); j++) {                                \
+                if (i < N_EDGES) {                                                                 \
+                    edge_values(a.l, i, MOD, N);                                                   \
+                    edge_values(b.l, j, MOD, N);                                                   \
+                } else {                                                                           \
+                    F##_random(&a, &g);                                                            \
+                    F##_random(&b, &g);                                                            \
+                }                                                                                  \
+                cuzk_ff_use_adx(false);                                                            \
+                F##_addsub_all(x, &a, &b);                                                         \
+                cuzk_ff_use_adx(true);                                                             \
+                F##_addsub_all(y, &a, &b);                                                         \
+                assert_memory_equal(x, y, sizeof(x));                                              \
+            }                                                                                      \
+    }
+
 /* a^e bit by bit, the reference for the windowed pow. */
 #define POW_REF(F, T)                                                                              \
     static void F##_pow_ref(T *r, const T *a, const uint64_t *e, int n)                            \
@@ -379,6 +420,8 @@ static void add_modulus(uint64_t *r, const uint64_t *a, const uint64_t *m, int n
 #define fr_t_ONE_ FR_ONE
 MUL_PATHS(fp, fp_t, FP_LIMBS, FP_MODULUS, 1)
 MUL_PATHS(fr, fr_t, FR_LIMBS, FR_MODULUS, 0)
+ADDSUB_PATHS(fp, fp_t, FP_LIMBS, FP_MODULUS)
+ADDSUB_PATHS(fr, fr_t, FR_LIMBS, FR_MODULUS)
 INV_POW(fp, fp_t, FP_LIMBS, FP_MODULUS)
 INV_POW(fr, fr_t, FR_LIMBS, FR_MODULUS)
 
@@ -430,12 +473,13 @@ static void portable_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fp_axioms),     cmocka_unit_test(fp_edges),
-        cmocka_unit_test(fr_axioms),     cmocka_unit_test(fr_edges),
-        cmocka_unit_test(batch_inverse), cmocka_unit_test(fr_root_of_unity),
-        cmocka_unit_test(fp2_axioms),    cmocka_unit_test(fp_mul_paths),
-        cmocka_unit_test(fr_mul_paths),  cmocka_unit_test(fp_inv_pow),
-        cmocka_unit_test(fr_inv_pow),    cmocka_unit_test(fp2_mul_schoolbook),
+        cmocka_unit_test(fp_axioms),       cmocka_unit_test(fp_edges),
+        cmocka_unit_test(fr_axioms),       cmocka_unit_test(fr_edges),
+        cmocka_unit_test(batch_inverse),   cmocka_unit_test(fr_root_of_unity),
+        cmocka_unit_test(fp2_axioms),      cmocka_unit_test(fp_mul_paths),
+        cmocka_unit_test(fr_mul_paths),    cmocka_unit_test(fp_inv_pow),
+        cmocka_unit_test(fr_inv_pow),      cmocka_unit_test(fp2_mul_schoolbook),
+        cmocka_unit_test(fp_addsub_paths), cmocka_unit_test(fr_addsub_paths),
         cmocka_unit_test(portable_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
