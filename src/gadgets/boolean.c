@@ -1,0 +1,232 @@
+/*
+ * boolean.c - bellpepper's AllocatedBit and Boolean gadgets.
+ *
+ * Every function allocates and enforces in bellpepper's order with
+ * bellpepper's linear combinations (cs_lc merges repeated variables the
+ * way bellpepper's LinearCombination does, so a + a is one term 2a). The
+ * Boolean operations dispatch on the operand kinds in the order of
+ * bellpepper's match arms: that order decides which constant folds apply
+ * and which operand ends up in A or B, so it is kept arm for arm.
+ */
+#include "cuzk/gadgets/boolean.h"
+
+#include <string.h>
+
+/* Three combinations for one constraint; lc_free'd by enforce(). */
+typedef struct abc {
+    cs_lc a, b, c;
+} abc;
+
+static void enforce(cs_t *cs, abc *t)
+{
+    cs_enforce(cs, &t->a, &t->b, &t->c);
+    lc_free(&t->a), lc_free(&t->b), lc_free(&t->c);
+}
+
+static bool_var new_bit(cs_t *cs, bool value)
+{
+    cs_var v = cs_alloc(cs, value ? &FR_ONE : &FR_ZERO);
+    return (bool_var){v.index, BOOL_IS, value};
+}
+
+/* The allocated bit under an Is or Not view, with the bit's own value. */
+static bool_var bit_of(bool_var b)
+{
+    return (bool_var){b.var, BOOL_IS, (uint8_t)(b.kind == BOOL_NOT ? !b.value : b.value)};
+}
+
+void bool_lc_add(cs_lc *lc, bool_var b, const fr_t *coeff)
+{
+    if (b.kind == BOOL_IS) {
+        lc_add_term(lc, bool_cs_var(b), coeff);
+    } else if (b.kind == BOOL_NOT) {
+        lc_add_term(lc, cs_one(), coeff);
+        lc_sub_term(lc, bool_cs_var(b), coeff);
+    } else if (b.value) {
+        lc_add_term(lc, cs_one(), coeff);
+    }
+}
+
+void bool_lc_sub(cs_lc *lc, bool_var b, const fr_t *coeff)
+{
+    fr_t neg;
+    fr_neg(&neg, coeff);
+    bool_lc_add(lc, b, &neg);
+}
+
+/* ---- AllocatedBit ---- */
+
+bool_var bit_alloc(cs_t *cs, bool value)
+{
+    bool_var r = new_bit(cs, value);
+    abc t = {0};
+    lc_add_var(&t.a, cs_one()), lc_sub_var(&t.a, bool_cs_var(r));
+    lc_add_var(&t.b, bool_cs_var(r));
+    enforce(cs, &t);
+    return r;
+}
+
+bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
+{
+    bool_var r = new_bit(cs, value);
+    abc t = {0};
+    lc_add_var(&t.a, cs_one()), lc_sub_var(&t.a, bool_cs_var(must_be_false));
+    lc_sub_var(&t.a, bool_cs_var(r));
+    lc_add_var(&t.b, bool_cs_var(r));
+    enforce(cs, &t);
+    return r;
+}
+
+bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
+{
+    bool_var r = new_bit(cs, a.value ^ b.value);
+    abc t = {0};
+    lc_add_var(&t.a, bool_cs_var(a)), lc_add_var(&t.a, bool_cs_var(a));
+    lc_add_var(&t.b, bool_cs_var(b));
+    lc_add_var(&t.c, bool_cs_var(a)), lc_add_var(&t.c, bool_cs_var(b));
+    lc_sub_var(&t.c, bool_cs_var(r));
+    enforce(cs, &t);
+    return r;
+}
+
+bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
+{
+    bool_var r = new_bit(cs, a.value & b.value);
+    abc t = {0};
+    lc_add_var(&t.a, bool_cs_var(a));
+    lc_add_var(&t.b, bool_cs_var(b));
+    lc_add_var(&t.c, bool_cs_var(r));
+    enforce(cs, &t);
+    return r;
+}
+
+bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
+{
+    bool_var r = new_bit(cs, a.value && !b.value);
+    abc t = {0};
+    lc_add_var(&t.a, bool_cs_var(a));
+    lc_add_var(&t.b, cs_one()), lc_sub_var(&t.b, bool_cs_var(b));
+    lc_add_var(&t.c, bool_cs_var(r));
+    enforce(cs, &t);
+    return r;
+}
+
+bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
+{
+    bool_var r = new_bit(cs, !a.value && !b.value);
+    abc t = {0};
+    lc_add_var(&t.a, cs_one()), lc_sub_var(&t.a, bool_cs_var(a));
+    lc_add_var(&t.b, cs_one()), lc_sub_var(&t.b, bool_cs_var(b));
+    lc_add_var(&t.c, bool_cs_var(r));
+    enforce(cs, &t);
+    return r;
+}
+
+/* ---- Boolean ---- */
+
+static bool is_const(bool_var b, bool v)
+{
+    return b.kind == BOOL_CONST && b.value == v;
+}
+
+bool_var bool_xor(cs_t *cs, bool_var a, bool_var b)
+{
+    if (is_const(a, false)) return b;
+    if (is_const(b, false)) return a;
+    if (is_const(a, true)) return bool_not(b);
+    if (is_const(b, true)) return bool_not(a);
+    /* a xor (not b) = not (a xor b), with the Is operand first */
+    if (a.kind == BOOL_IS && b.kind == BOOL_NOT) return bool_not(bit_xor(cs, a, bit_of(b)));
+    if (a.kind == BOOL_NOT && b.kind == BOOL_IS) return bool_not(bit_xor(cs, b, bit_of(a)));
+    /* (not a) xor (not b) = a xor b */
+    return bit_xor(cs, bit_of(a), bit_of(b));
+}
+
+bool_var bool_and(cs_t *cs, bool_var a, bool_var b)
+{
+    if (is_const(a, false) || is_const(b, false)) return bool_const(false);
+    if (is_const(a, true)) return b;
+    if (is_const(b, true)) return a;
+    if (a.kind == BOOL_IS && b.kind == BOOL_NOT) return bit_and_not(cs, a, bit_of(b));
+    if (a.kind == BOOL_NOT && b.kind == BOOL_IS) return bit_and_not(cs, b, bit_of(a));
+    if (a.kind == BOOL_NOT) return bit_nor(cs, bit_of(a), bit_of(b));
+    return bit_and(cs, a, b);
+}
+
+bool_var bool_or(cs_t *cs, bool_var a, bool_var b)
+{
+    return bool_not(bool_and(cs, bool_not(a), bool_not(b)));
+}
+
+bool_var bool_sha256_ch(cs_t *cs, bool_var a, bool_var b, bool_var c)
+{
+    bool value = (a.value && b.value) != (!a.value && c.value);
+    if (bool_is_const(a) && bool_is_const(b) && bool_is_const(c)) return bool_const(value);
+    if (is_const(a, false)) return c;
+    if (is_const(b, false)) return bool_and(cs, bool_not(a), c);
+    if (is_const(c, false)) return bool_and(cs, a, b);
+    if (is_const(c, true)) return bool_not(bool_and(cs, a, bool_not(b)));
+    if (is_const(b, true)) return bool_not(bool_and(cs, bool_not(a), bool_not(c)));
+    /* a is an allocated bit or the constant true: a (b - c) = ch - c */
+    bool_var ch = new_bit(cs, value);
+    abc t = {0};
+    bool_lc_add(&t.a, b, &FR_ONE), bool_lc_sub(&t.a, c, &FR_ONE);
+    bool_lc_add(&t.b, a, &FR_ONE);
+    lc_add_var(&t.c, bool_cs_var(ch)), bool_lc_sub(&t.c, c, &FR_ONE);
+    enforce(cs, &t);
+    return ch;
+}
+
+bool_var bool_sha256_maj(cs_t *cs, bool_var a, bool_var b, bool_var c)
+{
+    bool value = (a.value & b.value) ^ (a.value & c.value) ^ (b.value & c.value);
+    if (bool_is_const(a) && bool_is_const(b) && bool_is_const(c)) return bool_const(value);
+    if (is_const(a, false)) return bool_and(cs, b, c);
+    if (is_const(b, false)) return bool_and(cs, a, c);
+    if (is_const(c, false)) return bool_and(cs, a, b);
+    if (is_const(c, true)) return bool_not(bool_and(cs, bool_not(a), bool_not(b)));
+    if (is_const(b, true)) return bool_not(bool_and(cs, bool_not(a), bool_not(c)));
+    if (is_const(a, true)) return bool_not(bool_and(cs, bool_not(b), bool_not(c)));
+    /* maj allocated before bc = b and c; then (2bc - b - c) * a = bc - maj */
+    bool_var maj = new_bit(cs, value);
+    bool_var bc = bool_and(cs, b, c);
+    abc t = {0};
+    bool_lc_add(&t.a, bc, &FR_ONE), bool_lc_add(&t.a, bc, &FR_ONE);
+    bool_lc_sub(&t.a, b, &FR_ONE), bool_lc_sub(&t.a, c, &FR_ONE);
+    bool_lc_add(&t.b, a, &FR_ONE);
+    bool_lc_add(&t.c, bc, &FR_ONE), lc_sub_var(&t.c, bool_cs_var(maj));
+    enforce(cs, &t);
+    return maj;
+}
+
+int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
+{
+    if (bool_is_const(a) && bool_is_const(b)) {
+        if (a.value == b.value) return cs_status(cs);
+        return cs_fail(cs, CUZK_EINVAL, "boolean enforce_equal: constants %d and %d differ",
+                       a.value, b.value);
+    }
+    abc t = {0};
+    if (is_const(a, true) || is_const(b, true)) {
+        lc_add_var(&t.c, cs_one());
+        bool_lc_sub(&t.c, is_const(a, true) ? b : a, &FR_ONE);
+    } else if (is_const(a, false) || is_const(b, false)) {
+        bool_lc_add(&t.c, is_const(a, false) ? b : a, &FR_ONE);
+    } else {
+        bool_lc_add(&t.c, a, &FR_ONE), bool_lc_sub(&t.c, b, &FR_ONE);
+    }
+    enforce(cs, &t);
+    return cs_status(cs);
+}
+
+void bool_alloc_u64_le(cs_t *cs, bool_var out[64], uint64_t value)
+{
+    for (int i = 0; i < 64; i++) out[i] = bit_alloc(cs, (value >> i) & 1);
+}
+
+void bool_alloc_fr_le(cs_t *cs, bool_var out[FR_NUM_BITS], const fr_t *value)
+{
+    uint64_t limbs[FR_LIMBS] = {0};
+    if (value) fr_to_canonical(limbs, value);
+    for (int i = 0; i < FR_NUM_BITS; i++) out[i] = bit_alloc(cs, (limbs[i / 64] >> (i % 64)) & 1);
+}

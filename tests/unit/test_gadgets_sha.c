@@ -1,0 +1,174 @@
+/*
+ * test_gadgets_sha.c - the SHA-256 circuit against bellpepper's counts and
+ * OpenSSL: one compression of an allocated block costs 25,840 constraints
+ * and a padded 512-bit message 44,874 (bellpepper's test_full_block and
+ * test_full_hash); an all-constant block costs nothing and still hashes
+ * (test_blank_hash); digests read back from the prover's witness equal
+ * OpenSSL's on random messages of 0..255 bytes with every constraint
+ * satisfied; and flipping any of a sample of witness bits breaks a
+ * constraint.
+ */
+#include "gadget_check.h"
+
+#include <openssl/sha.h>
+
+#include "cuzk/gadgets/sha256.h"
+
+enum mode { BLOCK_ALLOC, BLOCK_CONST, HASH_ALLOC };
+
+typedef struct sha_ctx {
+    const uint8_t *msg;
+    size_t len; /* bytes; 64 for the block modes */
+    int mode;
+    bool_var out[256];
+} sha_ctx;
+
+static int sha_synth(cs_t *cs, void *p)
+{
+    sha_ctx *x = p;
+    bool_var *bits = malloc(8 * x->len * sizeof(bool_var) + 1);
+    assert_non_null(bits);
+    for (size_t i = 0; i < 8 * x->len; i++) {
+        bool v = (x->msg[i / 8] >> (7 - i % 8)) & 1;
+        bits[i] = x->mode == BLOCK_CONST ? bool_const(v) : bit_alloc(cs, v);
+    }
+    if (x->mode == HASH_ALLOC)
+        sha256_gadget(cs, x->out, bits, 8 * x->len);
+    else
+        sha256_gadget_block(cs, x->out, bits);
+    free(bits);
+    return cs_status(cs);
+}
+
+static cs_circuit sha_circuit(sha_ctx *x)
+{
+    return (cs_circuit){sha_synth, x};
+}
+
+static void random_bytes(cuzk_rng *g, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)cuzk_rng_u64(g);
+}
+
+/* The digest bits of out, read from the witness, against want. */
+static void check_digest(const cs_prover *p, const bool_var out[256], const uint8_t want[32])
+{
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(witness_bool(p, out[i]), (want[i / 8] >> (7 - i % 8)) & 1);
+}
+
+static void test_full_block_count(void **state)
+{
+    (void)state;
+    uint8_t msg[64] = {0};
+    sha_ctx x = {msg, 64, BLOCK_ALLOC, {{0}}};
+    cs_counts k = count_circuit(sha_circuit(&x));
+    assert_int_equal(k.num_constraints - 512, 25840);
+    assert_int_equal(k.num_inputs, 1);
+}
+
+static void test_full_hash_count(void **state)
+{
+    (void)state;
+    uint8_t msg[64] = {0};
+    sha_ctx x = {msg, 64, HASH_ALLOC, {{0}}};
+    cs_counts k = count_circuit(sha_circuit(&x));
+    assert_int_equal(k.num_constraints - 512, 44874);
+}
+
+/* The count does not depend on the values. */
+static void test_count_value_independent(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t a[64], b[64];
+    random_bytes(&g, a, 64), random_bytes(&g, b, 64);
+    sha_ctx x = {a, 64, BLOCK_ALLOC, {{0}}}, y = {b, 64, BLOCK_ALLOC, {{0}}};
+    cs_counts kx = count_circuit(sha_circuit(&x)), ky = count_circuit(sha_circuit(&y));
+    assert_memory_equal(kx.fingerprint, ky.fingerprint, 32);
+    assert_int_equal(kx.num_aux, ky.num_aux);
+}
+
+static void test_blank_hash(void **state)
+{
+    (void)state;
+    uint8_t msg[64] = {0x80}; /* the padded empty message */
+    sha_ctx x = {msg, 64, BLOCK_CONST, {{0}}};
+    cs_counts k = count_circuit(sha_circuit(&x));
+    assert_int_equal(k.num_constraints, 0);
+    assert_int_equal(k.num_aux, 0);
+    uint8_t want[32];
+    test_hex(want, 32, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    for (int i = 0; i < 256; i++) {
+        assert_int_equal(x.out[i].kind, BOOL_CONST);
+        assert_int_equal(x.out[i].value, (want[i / 8] >> (7 - i % 8)) & 1);
+    }
+}
+
+/* sha256_block_no_padding of a padded 55-byte message is its digest. */
+static void test_block_against_openssl(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t msg[64] = {0}, want[32];
+    random_bytes(&g, msg, 55);
+    SHA256(msg, 55, want);
+    msg[55] = 0x80;
+    msg[62] = (55 * 8) >> 8, msg[63] = (55 * 8) & 0xff;
+    sha_ctx x = {msg, 64, BLOCK_ALLOC, {{0}}};
+    cs_prover p;
+    prove_satisfied(&p, sha_circuit(&x));
+    check_digest(&p, x.out, want);
+    cs_prover_free(&p);
+}
+
+/* bellpepper's test_against_vectors: lengths 0..31 and 32..255 step 8. */
+static void test_hash_against_openssl(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    size_t step = quick() ? 37 : 1;
+    for (size_t len = 0; len < 256; len += len < 32 ? step : 8 * step) {
+        uint8_t msg[256], want[32];
+        random_bytes(&g, msg, len);
+        SHA256(msg, len, want);
+        sha_ctx x = {msg, len, HASH_ALLOC, {{0}}};
+        cs_prover p;
+        prove_satisfied(&p, sha_circuit(&x));
+        check_digest(&p, x.out, want);
+        cs_prover_free(&p);
+    }
+}
+
+/* Every aux variable of the circuit is pinned: flipping any breaks it. */
+static void test_tampered_witness(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t msg[64];
+    random_bytes(&g, msg, 64);
+    sha_ctx x = {msg, 64, BLOCK_ALLOC, {{0}}};
+    cs_prover p;
+    prove_satisfied(&p, sha_circuit(&x));
+    size_t idx[64];
+    size_t n = quick() ? 8 : 64;
+    idx[0] = 0, idx[1] = p.num_aux - 1, idx[2] = x.out[0].var;
+    for (size_t i = 3; i < n; i++) idx[i] = cuzk_rng_u64(&g) % p.num_aux;
+    tamper_breaks(&p, sha_circuit(&x), idx, n);
+    cs_prover_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_block_count),        cmocka_unit_test(test_full_hash_count),
+        cmocka_unit_test(test_count_value_independent), cmocka_unit_test(test_blank_hash),
+        cmocka_unit_test(test_block_against_openssl),   cmocka_unit_test(test_hash_against_openssl),
+        cmocka_unit_test(test_tampered_witness),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
