@@ -1,8 +1,10 @@
 /*
  * bench_r1cs.c - synthesis throughput on the synthetic bit-heavy circuit of
  * r1cs.h (2^20 constraints; 2^16 with --quick): one circuit through the
- * prover, counter, recorder and witness backends on one thread, then a
- * batch of circuits over all threads with and without the capacity hint.
+ * prover, counter, recorder and witness backends on one thread, the
+ * pre-compiled evaluator (witness synthesis, then the recorded matrices
+ * times the witness over all threads), then a batch of circuits over all
+ * threads with and without the capacity hint.
  *
  * Anchor: Curio's cuzk synthesizes 10 x 130M constraints (32 GiB PoRep) in
  * 54.7 s on ~96 cores, 1.3e9 / 54.7 / 96 = 0.25 M constraints/s per core.
@@ -72,6 +74,40 @@ BENCH(60, r1cs_synthesis)
         bench_report(figure, (double)n / t / 1e6, "Mc/s", ANCHOR_PER_CORE, "cuzk/core",
                      ">= 1x per core");
     }
+}
+
+typedef struct pce_arg {
+    cs_circuit circuit;
+    const cs_r1cs *r;
+} pce_arg;
+
+static void run_pce(void *p)
+{
+    pce_arg *a = p;
+    cs_witness w;
+    cs_prover out;
+    cuzk_err e;
+    if (cs_synthesize_witness(&w, a->circuit, &e) || cs_prover_from_witness(&out, a->r, &w, &e)) {
+        fprintf(stderr, "bench_r1cs: %s\n", e.msg);
+        abort();
+    }
+    cs_prover_free(&out);
+}
+
+BENCH(62, r1cs_pce)
+{
+    int log_n = ctx->quick ? 16 : 20;
+    cs_synthetic syn = {.constraints = (size_t)1 << log_n, .seed = 1};
+    cs_r1cs r;
+    cuzk_err e;
+    if (cs_record(&r, cs_synthetic_circuit(&syn), &e)) abort();
+    pce_arg a = {cs_synthetic_circuit(&syn), &r};
+    double t = bench_time(run_pce, &a, ctx->quick ? 0.05 : 0.5);
+    char figure[64];
+    snprintf(figure, sizeof(figure), "pre-compiled eval 2^%d, per thr", log_n);
+    bench_report(figure, (double)r.num_constraints / t / 1e6 / ctx->threads, "Mc/s",
+                 ANCHOR_PER_CORE, "cuzk/core", ">= 1x per core");
+    cs_r1cs_free(&r);
 }
 
 /* Seconds for one batch of n circuits, with or without the hint. */

@@ -253,6 +253,17 @@ typedef struct cs_witness {
 int cs_synthesize_witness(cs_witness *out, cs_circuit circuit, cuzk_err *err);
 void cs_witness_free(cs_witness *w);
 
+/* ---- pre-compiled evaluator ---- */
+
+/*
+ * The prover backend's output without running the prover backend: a, b, c
+ * by evaluating recorded matrices (CS_BY_CONSTRAINT) on a witness, and the
+ * density bitmaps from the matrices' columns (they depend on the R1CS
+ * only). Takes w's arrays (w is left empty, also on error). Parallel
+ * (OpenMP). The result equals cs_synthesize_prover's for the same circuit.
+ */
+int cs_prover_from_witness(cs_prover *out, const cs_r1cs *r, cs_witness *w, cuzk_err *err);
+
 /* ---- a synthetic circuit for benchmarks and tests ---- */
 
 /*

@@ -6,7 +6,8 @@
  * other: a * b = c on the prover's witness, counter = prover counts,
  * recorder rows evaluated = prover's a, b, c, keygen = recorder transposed,
  * counter fingerprint = fingerprint of the recorded matrices, batch =
- * sequential, with and without the capacity hint, and error reporting,
+ * sequential, with and without the capacity hint, the pre-compiled
+ * evaluator = prover, and error reporting,
  * including every allocation failing in turn (outside sanitizer builds,
  * this executable replaces malloc to fail the k-th call and count what is
  * still live afterwards).
@@ -539,6 +540,40 @@ static void batch_equals_sequential(void **state)
     }
 }
 
+/* ---- pre-compiled evaluator ---- */
+
+static void pce_equals_prover(void **state)
+{
+    (void)state;
+    cubic ctx = {.x = 6, .k = 5};
+    cs_synthetic syn = {.constraints = quick() ? 3000 : 30000, .seed = 11};
+    cs_circuit circuits[3] = {circuit(cubic_synth, &ctx), circuit(dup_synth, NULL),
+                              cs_synthetic_circuit(&syn)};
+    for (int i = 0; i < 3; i++) {
+        cs_prover p, q;
+        cs_r1cs r;
+        cs_witness w;
+        prove_ok(&p, circuits[i]);
+        assert_int_equal(cs_record(&r, circuits[i], NULL), 0);
+        assert_int_equal(cs_synthesize_witness(&w, circuits[i], NULL), 0);
+        assert_int_equal(cs_prover_from_witness(&q, &r, &w, NULL), 0);
+        assert_null(w.aux_assignment); /* taken */
+        assert_same_prover(&p, &q);
+        cs_prover_free(&p), cs_prover_free(&q), cs_r1cs_free(&r);
+    }
+    cs_r1cs r;
+    cs_witness w;
+    cs_prover q;
+    cuzk_err e = {0};
+    assert_int_equal(cs_record(&r, circuits[0], NULL), 0);
+    assert_int_equal(cs_synthesize_witness(&w, circuits[2], NULL), 0);
+    assert_int_equal(cs_prover_from_witness(&q, &r, &w, &e), CUZK_ELENGTH);
+    assert_non_null(strstr(e.msg, "witness has 2 inputs and"));
+    assert_null(q.a);
+    assert_null(w.aux_assignment);
+    cs_r1cs_free(&r);
+}
+
 /* ---- errors ---- */
 
 static int missing_value_synth(cs_t *cs, void *ctx)
@@ -717,6 +752,7 @@ int main(void)
         cmocka_unit_test(keygen_is_transpose),
         cmocka_unit_test(witness_matches_prover),
         cmocka_unit_test(batch_equals_sequential),
+        cmocka_unit_test(pce_equals_prover),
         cmocka_unit_test(errors_are_reported),
         cmocka_unit_test(every_allocation_failure),
     };
