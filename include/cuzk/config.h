@@ -1,0 +1,66 @@
+/*
+ * config.h - the daemon configuration (TOML, the keys of cuzk:
+ * reference/cuzk-api.md "Daemon config"), its defaults, and the one size
+ * parser of the project ("14GiB", "512MiB", "4096").
+ *
+ * The parser reads the TOML subset the config needs: [tables], key =
+ * value with strings, integers, booleans and arrays of integers, and
+ * # comments. It is strict: an unknown table or key, a value of the wrong
+ * type or a malformed line is an error naming the file and the line.
+ */
+#ifndef CUZK_CONFIG_H
+#define CUZK_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/err.h"
+
+#define CONFIG_MAX_DEVICES 16
+
+typedef struct cuzk_config {
+    /* [daemon] */
+    char listen[256];        /* unix:///path or host:port */
+    char status_listen[256]; /* host:port of the HTTP status page, "" = off */
+    uint64_t shutdown_grace_s;
+    /* [srs] */
+    char param_cache[512];
+    /* [memory] */
+    uint64_t total_budget; /* 0 = "auto": physical memory - safety_margin */
+    uint64_t safety_margin;
+    uint64_t eviction_min_idle_s;
+    /* [gpus] */
+    int devices[CONFIG_MAX_DEVICES];
+    size_t n_devices; /* 0 = every device of the backend */
+    uint32_t gpu_threads, gpu_workers_per_device;
+    /* [scheduler] */
+    uint32_t max_batch_size;
+    uint64_t max_batch_wait_ms;
+    uint64_t result_ttl_s;
+    /* [synthesis] */
+    uint32_t synthesis_threads; /* 0 = every core */
+    /* [pipeline] */
+    bool pipeline_enabled;
+    uint32_t synthesis_concurrency, max_parallel_synthesis, max_gpu_queue_depth;
+    /* [logging] */
+    char log_level[16]; /* error, warn, info, debug */
+} cuzk_config;
+
+void cuzk_config_default(cuzk_config *c);
+/* Reads path over the defaults already in c. */
+int cuzk_config_load(cuzk_config *c, const char *path, cuzk_err *err);
+/* Parses TOML text (name is used in messages). */
+int cuzk_config_parse(cuzk_config *c, const char *text, const char *name, cuzk_err *err);
+/* The default configuration as a commented TOML file. */
+void cuzk_config_print_default(FILE *out);
+/* The memory budget in bytes: total_budget, or for "auto" the physical
+ * memory less safety_margin. */
+uint64_t cuzk_config_budget(const cuzk_config *c);
+
+/* "14GiB", "512 MiB", "4096", "2KiB", "1GB": bytes (binary units KiB..TiB,
+ * decimal KB..TB, B or none). Overflow and unknown units are errors. */
+int cuzk_parse_size(const char *s, uint64_t *out, cuzk_err *err);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * engine_backend.h - the prover backend the engine drives: start runs the
+ * device part of a Groth16 proof for n synthesized circuits (on the CPU
+ * backend: the whole groth16_prove), finish completes it (on a GPU: the
+ * B_G2 MSM and assembly on the CPU) and yields the proofs. The engine holds
+ * the device lock around start only and frees the circuits' a/b/c the
+ * moment start returns, so a backend copies what finish still needs.
+ */
+#ifndef CUZK_ENGINE_BACKEND_H
+#define CUZK_ENGINE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+
+struct engine_backend {
+    const char *name;
+    /* Devices this backend drives; names[i] describes device i. */
+    int (*devices)(size_t *n, char names[][128], uint64_t *vram_total, size_t max);
+    int (*start)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                 void **handle, cuzk_err *err);
+    /* Writes n proofs and frees the handle (also on error). */
+    int (*finish)(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err);
+};
+
+/* groth16_prove on the CPU, one "device". */
+extern const engine_backend engine_cpu_backend;
+
+#endif

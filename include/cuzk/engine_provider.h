@@ -1,0 +1,76 @@
+/*
+ * engine_provider.h - what the engine needs from a proof kind: a provider
+ * turns a request into a circuit id, the partition circuits and their
+ * public inputs, and knows which parameter file serves a circuit id.
+ *
+ * The Filecoin providers (PoRep, PoSt, SnapDeals) plug in here; until they
+ * are registered, requests of those kinds fail with a message saying the
+ * circuit is not available. engine_test_provider is a synthetic circuit
+ * family for tests and benchmarks, registered only on request
+ * (cuzk-daemon --test-circuits), never by default.
+ */
+#ifndef CUZK_ENGINE_PROVIDER_H
+#define CUZK_ENGINE_PROVIDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+
+/* What a provider knows about one circuit id. */
+typedef struct engine_circuit_info {
+    char circuit_id[ENGINE_ID_MAX]; /* "porep-32g", "test-4096" */
+    char param_name[256];           /* file name in srs.param_cache, without .params */
+} engine_circuit_info;
+
+/*
+ * A prepared request. partitions[p] with its public inputs (ONE excluded)
+ * at inputs[p * n_inputs]; size is one partition's shape (constraints
+ * without the input ones, inputs with ONE, aux), from which the engine
+ * reserves memory. release frees everything the provider allocated.
+ */
+typedef struct engine_circuits {
+    engine_circuit_info info;
+    size_t n_partitions;
+    cs_circuit *partitions;
+    fr_t *inputs;
+    size_t n_inputs;
+    cs_capacity size;
+    bool batchable; /* PoRep / Snap: same-circuit requests may batch */
+    void *state;
+    void (*release)(struct engine_circuits *c);
+} engine_circuits;
+
+struct engine_provider {
+    const char *name;
+    /* Whether this provider serves the request. */
+    bool (*claims)(const engine_request *req);
+    /* Parses the request; on error the message says what is wrong (the job
+     * fails with it). The request's bytes do not outlive the call. */
+    int (*prepare)(const engine_request *req, engine_circuits *out, cuzk_err *err);
+    /* Fills info for a circuit id this provider owns, else returns false. */
+    bool (*lookup)(const char *circuit_id, engine_circuit_info *info);
+    /* Optional: development parameters for a circuit whose file is absent
+     * (written to the cache by the SRS manager). NULL: the file must exist. */
+    int (*setup_dev)(const char *circuit_id, groth16_params *out, cuzk_err *err);
+};
+
+/*
+ * The synthetic test family "test-<constraints>": a request whose
+ * vanilla_proof is the 32-byte record
+ *   "CUZKTEST" | u32 constraints | u32 partitions | u64 seed |
+ *   u32 bad_partition (0xffffffff: none) | u32 reserved (0)
+ * (little-endian), of any specified kind, proves `partitions` synthetic
+ * circuits (r1cs.h) of that size seeded seed + p. bad_partition gets a
+ * wrong public input, so its self-verification fails. PoRep and Snap
+ * requests are batchable. Parameters: "cuzk-test-<constraints>-dev.params",
+ * made by groth16_setup_dev when absent (NOT a trusted setup).
+ */
+extern const engine_provider engine_test_provider;
+
+#define ENGINE_TEST_MAGIC        "CUZKTEST"
+#define ENGINE_TEST_RECORD_BYTES 32
+
+#endif

@@ -1,0 +1,550 @@
+/*
+ * engine.c - the engine's jobs (engine.h): submission (idempotent on
+ * request_id, the provider's prepare, the batch collector), waiting with a
+ * timeout, cancellation, result retention, SRS preload/evict, and the
+ * life cycle (create, graceful shutdown, destroy). The workers are in
+ * pipeline.c, the reports in status.c; engine_internal.h has the locking
+ * story.
+ *
+ * A timer thread flushes a partial batch at its deadline and drops results
+ * older than scheduler.result_ttl (unless someone is waiting on them).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/engine_log.h"
+#include "engine_internal.h"
+
+static uint64_t now_ms(void)
+{
+    return srs_now_ms();
+}
+
+const char *engine_kind_name(int kind)
+{
+    static const char *const names[ENGINE_KINDS] = {"unspecified", "porep", "snap", "wpost",
+                                                    "winning"};
+    return kind >= 0 && kind < ENGINE_KINDS ? names[kind] : "unknown";
+}
+
+void engine_result_free(engine_result *r)
+{
+    free(r->proof);
+    r->proof = NULL;
+    r->proof_len = 0;
+}
+
+bool engine_job_cancelled(const job *j)
+{
+    return __atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE);
+}
+
+job *engine_find_job(engine_t *e, const char *id)
+{
+    for (job *j = e->jobs; j; j = j->next)
+        if (!strcmp(j->id, id)) return j;
+    return NULL;
+}
+
+static job *find_request(engine_t *e, const char *request_id)
+{
+    if (!request_id || !*request_id) return NULL;
+    for (job *j = e->jobs; j; j = j->next)
+        if (!strcmp(j->request_id, request_id)) return j;
+    return NULL;
+}
+
+/* The provider's circuits go once no item uses them any more. */
+static void release_circuits(job *j)
+{
+    if (j->items_live || !j->circ.release) return;
+    j->circ.release(&j->circ);
+    j->circ.release = NULL;
+}
+
+void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
+{
+    if (j->state == JOB_DONE) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(j->error, sizeof j->error, fmt, ap);
+    va_end(ap);
+    j->state = JOB_DONE;
+    j->status = status;
+    j->t_done = now_ms();
+    if (status != ENGINE_COMPLETED) {
+        __atomic_store_n(&j->cancel, true, __ATOMIC_RELEASE);
+        free(j->proof);
+        j->proof = NULL;
+    }
+    int k = j->kind > 0 && j->kind < ENGINE_KINDS ? j->kind : 0;
+    if (status == ENGINE_COMPLETED)
+        e->completed[k]++;
+    else if (status == ENGINE_CANCELLED)
+        e->cancelled[k]++;
+    else
+        e->failed[k]++;
+    e->duration_sum[k] += (double)(j->t_done - j->t_submit) / 1e3;
+    engine_log(status == ENGINE_COMPLETED ? LOG_INFO : LOG_WARN, "job %s (%s) %s in %llu ms%s%s",
+               j->id, engine_kind_name(j->kind),
+               status == ENGINE_COMPLETED   ? "completed"
+               : status == ENGINE_CANCELLED ? "cancelled"
+                                            : "failed",
+               (unsigned long long)(j->t_done - j->t_submit), *j->error ? ": " : "", j->error);
+    release_circuits(j);
+    pthread_cond_broadcast(&e->done_cv);
+}
+
+void engine_item_free(engine_t *e, work_item *it)
+{
+    (void)e;
+    for (size_t i = 0; i < it->n; i++) {
+        it->jobs[i]->items_live--;
+        if (it->jobs[i]->state == JOB_DONE) release_circuits(it->jobs[i]);
+    }
+    free(it);
+}
+
+static void job_free(job *j)
+{
+    if (j->circ.release) j->circ.release(&j->circ);
+    free(j->proof);
+    free(j);
+}
+
+/* Drops expired results (lock held). */
+static void reap(engine_t *e)
+{
+    uint64_t t = now_ms(), ttl = e->cfg.result_ttl_s * 1000;
+    for (job **pp = &e->jobs; *pp;) {
+        job *j = *pp;
+        if (j->state == JOB_DONE && !j->waiters && !j->items_live && t - j->t_done >= ttl) {
+            *pp = j->next;
+            job_free(j);
+        } else
+            pp = &j->next;
+    }
+}
+
+static void flush_batch(engine_t *e)
+{
+    void *group[BATCH_MAX];
+    size_t n = batcher_take(&e->batch, group);
+    if (n && engine_enqueue_group(e, (job **)group, n))
+        for (size_t i = 0; i < n; i++)
+            engine_finish_job(e, group[i], ENGINE_FAILED, "out of memory while queueing");
+}
+
+static void deadline_timespec(struct timespec *ts, uint64_t wait_ms)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    ts->tv_sec += (time_t)(wait_ms / 1000);
+    ts->tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) ts->tv_sec++, ts->tv_nsec -= 1000000000L;
+}
+
+static void *timer_thread(void *arg)
+{
+    engine_t *e = arg;
+    pthread_mutex_lock(&e->lock);
+    while (!e->stop) {
+        uint64_t t = now_ms(), due = batcher_deadline(&e->batch);
+        if (due <= t) flush_batch(e);
+        reap(e);
+        uint64_t wait = due > t ? due - t : 0;
+        struct timespec ts;
+        deadline_timespec(&ts, wait < 1000 ? (wait ? wait : 1) : 1000);
+        pthread_cond_timedwait(&e->timer_cv, &e->lock, &ts);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+static int init_devices(engine_t *e, cuzk_err *err)
+{
+    char names[ENGINE_MAX_DEVICES][128];
+    uint64_t vram[ENGINE_MAX_DEVICES];
+    size_t n = 0;
+    if (e->backend->devices(&n, names, vram, ENGINE_MAX_DEVICES) || !n)
+        return cuzk_errf(err, CUZK_EDEVICE, "backend %s: no device", e->backend->name);
+    for (size_t i = 0; i < n; i++) {
+        bool wanted = !e->cfg.n_devices;
+        for (size_t k = 0; k < e->cfg.n_devices; k++) wanted |= e->cfg.devices[k] == (int)i;
+        if (!wanted) continue;
+        device *d = &e->devices[e->n_devices++];
+        snprintf(d->name, sizeof d->name, "%s", names[i]);
+        d->vram_total = vram[i];
+        d->ordinal = (int)i;
+        pthread_mutex_init(&d->lock, NULL);
+    }
+    if (!e->n_devices)
+        return cuzk_errf(err, CUZK_EDEVICE, "gpus.devices selects none of the %zu device(s)", n);
+    return CUZK_OK;
+}
+
+int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *backend,
+                  cuzk_err *err)
+{
+    engine_t *e = calloc(1, sizeof *e);
+    if (!e) return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
+    e->cfg = *cfg;
+    e->backend = backend ? backend : &engine_cpu_backend;
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->work_cv, NULL);
+    pthread_cond_init(&e->gpu_cv, NULL);
+    pthread_cond_init(&e->done_cv, NULL);
+    pthread_cond_init(&e->timer_cv, NULL);
+    sched_init(&e->queue);
+    batcher_init(&e->batch, cfg->max_batch_size, cfg->max_batch_wait_ms);
+    budget_init(&e->budget, cuzk_config_budget(cfg), srs_evict_idle, &e->srs);
+    srs_init(&e->srs, &e->budget, cfg->param_cache, cfg->eviction_min_idle_s * 1000);
+    e->t_created = now_ms();
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    e->id_base = (uint64_t)ts.tv_sec << 20 ^ (uint64_t)ts.tv_nsec;
+    *out = e;
+    int rc = init_devices(e, err);
+    if (!rc) rc = engine_pipeline_start(e, err);
+    if (!rc && pthread_create(&e->timer_thread, NULL, timer_thread, e))
+        rc = cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start the timer thread");
+    if (rc) {
+        e->timer_thread = 0;
+        engine_destroy(e);
+        *out = NULL;
+        return rc;
+    }
+    engine_log(LOG_INFO,
+               "engine: backend %s, %zu device(s), %zu synthesis / %zu prover workers, "
+               "budget %llu MiB, batch %u / %llu ms",
+               e->backend->name, e->n_devices, e->n_synth, e->n_gpu,
+               (unsigned long long)(e->budget.total >> 20), cfg->max_batch_size,
+               (unsigned long long)cfg->max_batch_wait_ms);
+    return CUZK_OK;
+}
+
+int engine_register_provider(engine_t *e, const engine_provider *p, cuzk_err *err)
+{
+    pthread_mutex_lock(&e->lock);
+    int rc = e->n_providers == ENGINE_MAX_PROVIDERS
+                 ? cuzk_errf(err, CUZK_EINVAL, "more than %d providers", ENGINE_MAX_PROVIDERS)
+                 : CUZK_OK;
+    if (!rc) e->providers[e->n_providers++] = p;
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+static int validate(const engine_request *req, cuzk_err *err)
+{
+    if (req->kind <= ENGINE_KIND_UNSPECIFIED || req->kind >= ENGINE_KINDS)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "proof_kind %d: expected POREP_SEAL_COMMIT, "
+                         "SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION or WINNING_POST",
+                         req->kind);
+    if (req->priority < 0 || req->priority > ENGINE_PRIO_CRITICAL)
+        return cuzk_errf(err, CUZK_EINVAL, "priority %d is not a Priority", req->priority);
+    if (!req->vanilla_proof.len && !req->n_vanilla_proofs)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "no vanilla proof (vanilla_proof and vanilla_proofs "
+                         "are both empty)");
+    if (req->request_id && strlen(req->request_id) >= sizeof(((job *)0)->request_id))
+        return cuzk_errf(err, CUZK_EINVAL, "request_id longer than 127 bytes");
+    return CUZK_OK;
+}
+
+/* Curio's priorities when the request leaves it unspecified. */
+static int default_priority(int kind)
+{
+    return kind == ENGINE_WINNING_POST  ? ENGINE_PRIO_CRITICAL
+           : kind == ENGINE_WINDOW_POST ? ENGINE_PRIO_HIGH
+                                        : ENGINE_PRIO_NORMAL;
+}
+
+/* The provider's work, outside the lock: fills j->circ or j->error. */
+static void prepare_job(engine_t *e, job *j, const engine_request *req)
+{
+    for (size_t i = 0; i < e->n_providers && !j->provider; i++)
+        if (e->providers[i]->claims(req)) j->provider = e->providers[i];
+    if (!j->provider) {
+        snprintf(j->error, sizeof j->error,
+                 "no %s circuit is available yet in this daemon "
+                 "(the Filecoin circuits are not built in); cannot prove %s",
+                 engine_kind_name(j->kind), j->request_id[0] ? j->request_id : "this request");
+        return;
+    }
+    cuzk_err err = {0};
+    if (j->provider->prepare(req, &j->circ, &err)) {
+        snprintf(j->error, sizeof j->error, "%s proof request rejected: %.400s",
+                 engine_kind_name(j->kind), err.msg);
+        return;
+    }
+    size_t bytes = j->circ.n_partitions * GROTH16_PROOF_BYTES;
+    if (!(j->proof = calloc(1, bytes))) snprintf(j->error, sizeof j->error, "out of memory");
+}
+
+static uint32_t queue_position(engine_t *e, const job *me)
+{
+    uint32_t ahead = 0;
+    for (const job *j = e->jobs; j; j = j->next)
+        if (j != me && j->state == JOB_QUEUED &&
+            sched_before(&(sched_key){j->priority, j->seq, 0},
+                         &(sched_key){me->priority, me->seq, 0}))
+            ahead++;
+    return ahead;
+}
+
+/* Into the batcher or straight to the scheduler (lock held). */
+static void schedule(engine_t *e, job *j)
+{
+    bool batchable = j->circ.batchable && e->batch.max_size > 1;
+    if (batcher_must_flush_for(&e->batch, j->circ.info.circuit_id, batchable)) flush_batch(e);
+    if (!batchable) {
+        job *group[1] = {j};
+        if (engine_enqueue_group(e, group, 1))
+            engine_finish_job(e, j, ENGINE_FAILED, "out of memory while queueing");
+        return;
+    }
+    batcher_add(&e->batch, j, j->circ.info.circuit_id, now_ms());
+    if (batcher_full(&e->batch)) flush_batch(e);
+    pthread_cond_broadcast(&e->timer_cv);
+}
+
+static job *new_job(engine_t *e, const engine_request *req)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j) return NULL;
+    snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id ? req->request_id : "");
+    j->kind = req->kind;
+    j->priority = req->priority ? req->priority : default_priority(req->kind);
+    j->t_submit = now_ms();
+    prepare_job(e, j, req);
+    return j;
+}
+
+int engine_submit(engine_t *e, const engine_request *req, char job_id[ENGINE_ID_MAX],
+                  uint32_t *queue_pos, cuzk_err *err)
+{
+    int rc = validate(req, err);
+    if (rc) return rc;
+    pthread_mutex_lock(&e->lock);
+    job *j = e->stopping ? NULL : find_request(e, req->request_id);
+    bool stopping = e->stopping;
+    pthread_mutex_unlock(&e->lock);
+    if (stopping) return cuzk_errf(err, ENGINE_ESHUTDOWN, "the daemon is shutting down");
+    job *fresh = j ? NULL : new_job(e, req);
+    if (!j && !fresh) return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    pthread_mutex_lock(&e->lock);
+    if (!j && !(j = find_request(e, req->request_id))) {
+        j = fresh, fresh = NULL;
+        j->seq = e->next_seq++;
+        snprintf(j->id, sizeof j->id, "%012llx-%06llu",
+                 (unsigned long long)(e->id_base & 0xffffffffffffull), (unsigned long long)j->seq);
+        j->next = e->jobs, e->jobs = j;
+        engine_log(LOG_INFO, "job %s: %s request %s, priority %d, circuit %s", j->id,
+                   engine_kind_name(j->kind), j->request_id[0] ? j->request_id : "-", j->priority,
+                   j->circ.info.circuit_id[0] ? j->circ.info.circuit_id : "-");
+        if (j->error[0])
+            engine_finish_job(e, j, ENGINE_FAILED, "%s", j->error);
+        else
+            schedule(e, j);
+    }
+    snprintf(job_id, ENGINE_ID_MAX, "%s", j->id);
+    if (queue_pos) *queue_pos = j->state == JOB_QUEUED ? queue_position(e, j) : 0;
+    pthread_mutex_unlock(&e->lock);
+    if (fresh) job_free(fresh);
+    return CUZK_OK;
+}
+
+static void fill_result(const job *j, engine_result *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+    out->status = j->status;
+    snprintf(out->error, sizeof out->error, "%s", j->error);
+    if (j->status == ENGINE_COMPLETED && j->proof) {
+        out->proof_len = j->circ.n_partitions * GROTH16_PROOF_BYTES;
+        if ((out->proof = malloc(out->proof_len)))
+            memcpy(out->proof, j->proof, out->proof_len);
+        else
+            out->status = ENGINE_FAILED, out->proof_len = 0, strcpy(out->error, "out of memory");
+    }
+    uint64_t start = j->t_start ? j->t_start : j->t_done;
+    out->queue_ms = start - j->t_submit;
+    out->srs_ms = j->srs_ms;
+    out->synthesis_ms = j->synth_ms;
+    out->gpu_ms = j->gpu_ms;
+    out->total_ms = j->t_done - j->t_submit;
+}
+
+int engine_await(engine_t *e, const char *job_id, uint64_t timeout_ms, engine_result *out,
+                 bool (*abandon)(void *ctx), void *ctx, cuzk_err *err)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&e->lock);
+    job *j = engine_find_job(e, job_id);
+    if (!j) {
+        pthread_mutex_unlock(&e->lock);
+        return cuzk_errf(err, ENGINE_ENOTFOUND,
+                         "job %s is not known (never submitted, or its "
+                         "result expired)",
+                         job_id);
+    }
+    j->waiters++;
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : UINT64_MAX;
+    while (j->state != JOB_DONE) {
+        uint64_t t = now_ms();
+        if (t >= deadline || (abandon && abandon(ctx))) break;
+        struct timespec ts;
+        deadline_timespec(&ts, deadline - t < 100 ? deadline - t : 100);
+        pthread_cond_timedwait(&e->done_cv, &e->lock, &ts);
+    }
+    if (j->state == JOB_DONE)
+        fill_result(j, out);
+    else {
+        snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+        out->status = now_ms() >= deadline ? ENGINE_TIMEOUT : ENGINE_UNKNOWN;
+        if (out->status == ENGINE_TIMEOUT)
+            snprintf(out->error, sizeof out->error, "job %s still %s after %llu ms", j->id,
+                     j->state == JOB_QUEUED ? "queued" : "running", (unsigned long long)timeout_ms);
+    }
+    j->waiters--;
+    pthread_mutex_unlock(&e->lock);
+    return CUZK_OK;
+}
+
+static bool item_is_dead(void *item, void *ctx)
+{
+    work_item *it = item;
+    (void)ctx;
+    for (size_t i = 0; i < it->n; i++)
+        if (it->jobs[i]->state != JOB_DONE) return false;
+    return true;
+}
+
+static bool free_dead_item(void *item, void *ctx)
+{
+    if (!item_is_dead(item, ctx)) return false;
+    engine_item_free(ctx, item);
+    return true;
+}
+
+int engine_cancel(engine_t *e, const char *job_id, bool *was_running, cuzk_err *err)
+{
+    pthread_mutex_lock(&e->lock);
+    job *j = engine_find_job(e, job_id);
+    int rc = CUZK_OK;
+    *was_running = false;
+    if (!j)
+        rc = cuzk_errf(err, ENGINE_ENOTFOUND, "job %s is not known", job_id);
+    else if (j->state != JOB_DONE) {
+        *was_running = j->state == JOB_RUNNING;
+        batcher_remove(&e->batch, j);
+        engine_finish_job(e, j, ENGINE_CANCELLED, "cancelled by request%s",
+                          *was_running ? " (stopped at the next partition boundary)" : "");
+        sched_remove_if(&e->queue, free_dead_item, e);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+static const engine_provider *provider_for(engine_t *e, const char *circuit_id,
+                                           engine_circuit_info *info)
+{
+    for (size_t i = 0; i < e->n_providers; i++)
+        if (e->providers[i]->lookup && e->providers[i]->lookup(circuit_id, info))
+            return e->providers[i];
+    return NULL;
+}
+
+int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
+                   cuzk_err *err)
+{
+    engine_circuit_info info;
+    const engine_provider *p = provider_for(e, circuit_id, &info);
+    if (!p)
+        return cuzk_errf(err, ENGINE_ENOTFOUND,
+                         "no circuit %s in this daemon (known families: "
+                         "%s)",
+                         circuit_id, e->n_providers ? "see the providers" : "none yet");
+    *already_loaded = srs_is_loaded(&e->srs, circuit_id);
+    srs_entry *entry;
+    int rc = srs_acquire(&e->srs, &info, p->setup_dev, &entry, load_ms, err);
+    if (rc) return cuzk_err_prefix(err, "preload %s: ", circuit_id);
+    srs_release(&e->srs, entry);
+    return CUZK_OK;
+}
+
+int engine_evict(engine_t *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes,
+                 cuzk_err *err)
+{
+    int rc = srs_evict(&e->srs, circuit_id, was_loaded, freed_bytes, err);
+    if (rc == ENGINE_ENOTFOUND) {
+        engine_circuit_info info;
+        if (provider_for(e, circuit_id, &info)) return CUZK_OK; /* known, never loaded */
+    }
+    return rc;
+}
+
+static bool all_done(engine_t *e)
+{
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->state != JOB_DONE) return false;
+    return true;
+}
+
+void engine_shutdown(engine_t *e, uint64_t grace_ms)
+{
+    pthread_mutex_lock(&e->lock);
+    if (e->stop) {
+        pthread_mutex_unlock(&e->lock);
+        return;
+    }
+    e->stopping = true;
+    flush_batch(e);
+    uint64_t deadline = now_ms() + grace_ms;
+    while (!all_done(e) && now_ms() < deadline) {
+        struct timespec ts;
+        deadline_timespec(&ts, 100);
+        pthread_cond_timedwait(&e->done_cv, &e->lock, &ts);
+    }
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->state != JOB_DONE)
+            engine_finish_job(e, j, ENGINE_FAILED, "the daemon shut down before this job finished");
+    sched_remove_if(&e->queue, free_dead_item, e);
+    e->stop = true;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->gpu_cv);
+    pthread_cond_broadcast(&e->timer_cv);
+    pthread_mutex_unlock(&e->lock);
+    budget_close(&e->budget);
+    engine_pipeline_join(e);
+    if (e->timer_thread) pthread_join(e->timer_thread, NULL);
+    e->timer_thread = 0;
+}
+
+void engine_destroy(engine_t *e)
+{
+    if (!e) return;
+    engine_shutdown(e, 0);
+    pthread_mutex_lock(&e->lock);
+    for (size_t i = 0; i < e->gpuq_n; i++) engine_item_free(e, e->gpuq[i]);
+    while (e->jobs) {
+        job *j = e->jobs;
+        e->jobs = j->next;
+        job_free(j);
+    }
+    pthread_mutex_unlock(&e->lock);
+    free(e->gpuq);
+    sched_free(&e->queue);
+    srs_destroy(&e->srs);
+    budget_destroy(&e->budget);
+    for (size_t i = 0; i < e->n_devices; i++) pthread_mutex_destroy(&e->devices[i].lock);
+    pthread_mutex_destroy(&e->lock);
+    pthread_cond_destroy(&e->work_cv);
+    pthread_cond_destroy(&e->gpu_cv);
+    pthread_cond_destroy(&e->done_cv);
+    pthread_cond_destroy(&e->timer_cv);
+    free(e);
+}

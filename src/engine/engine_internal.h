@@ -1,0 +1,120 @@
+/*
+ * engine_internal.h - the engine's shared state, between engine.c (jobs:
+ * submit, await, cancel, retention, shutdown), pipeline.c (the worker
+ * threads) and status.c (GetStatus, metrics, the status JSON).
+ *
+ * One mutex (e->lock) guards jobs, the scheduler queue, the batcher, the
+ * GPU queue and the counters; the budget and the SRS manager have their
+ * own locks and are never called with e->lock held when they may block.
+ * A job lives in the job list from submission until its result expires
+ * (result_ttl after it finished, no waiter, no work item still holding
+ * it). A work item is one partition of every job of a batch; it holds a
+ * reference (items_live) on each of its jobs.
+ */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "batch.h"
+#include "budget.h"
+#include "cuzk/engine.h"
+#include "cuzk/engine_backend.h"
+#include "cuzk/engine_provider.h"
+#include "sched.h"
+#include "srs.h"
+
+#define ENGINE_MAX_PROVIDERS 8
+#define ENGINE_MAX_DEVICES   16
+
+enum job_state { JOB_QUEUED = 0, JOB_RUNNING = 1, JOB_DONE = 2 };
+
+typedef struct job {
+    char id[ENGINE_ID_MAX];
+    char request_id[128];
+    int kind, priority;
+    uint64_t seq;
+    const engine_provider *provider;
+    engine_circuits circ; /* valid while circ.release is set */
+    int state, status;    /* status: engine_status once JOB_DONE */
+    bool cancel;          /* read by workers without the lock: __atomic */
+    size_t parts_done, items_live;
+    uint32_t waiters;
+    uint8_t *proof; /* n_partitions * 192 bytes */
+    char error[512];
+    uint64_t t_submit, t_start, t_done, srs_ms, synth_ms, gpu_ms;
+    struct job *next;
+} job;
+
+typedef struct work_item {
+    job *jobs[BATCH_MAX];
+    size_t n;
+    uint32_t partition;
+    srs_entry *srs;
+    cs_prover *provers; /* n, once synthesized */
+    uint64_t reserved;  /* budget bytes held for the provers */
+    char label[ENGINE_ID_MAX * 2];
+} work_item;
+
+typedef struct device {
+    char name[128];
+    uint64_t vram_total;
+    int ordinal;
+    pthread_mutex_t lock; /* held around backend->start only */
+    char current_job[ENGINE_ID_MAX];
+    int current_kind;
+} device;
+
+struct engine {
+    cuzk_config cfg;
+    const engine_backend *backend;
+    const engine_provider *providers[ENGINE_MAX_PROVIDERS];
+    size_t n_providers;
+
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv;  /* scheduler queue non-empty, GPU queue has room */
+    pthread_cond_t gpu_cv;   /* GPU queue non-empty */
+    pthread_cond_t done_cv;  /* a job changed state */
+    pthread_cond_t timer_cv; /* the batch deadline changed */
+
+    job *jobs;
+    uint64_t next_seq, id_base;
+    sched_queue queue;
+    batcher batch;
+    work_item **gpuq; /* FIFO of synthesized items */
+    size_t gpuq_n, gpuq_cap;
+    size_t synthesizing, proving, in_pipeline; /* items past the scheduler */
+
+    budget budget;
+    srs_manager srs;
+    device devices[ENGINE_MAX_DEVICES];
+    size_t n_devices;
+
+    pthread_t *synth_threads, *gpu_threads, timer_thread;
+    void *gpu_args; /* pipeline.c's per-prover-thread arguments */
+    size_t n_synth, n_gpu;
+    bool stopping, stop, destroyed;
+
+    uint64_t t_created;
+    uint64_t completed[ENGINE_KINDS], failed[ENGINE_KINDS], cancelled[ENGINE_KINDS];
+    double duration_sum[ENGINE_KINDS];
+};
+
+/* engine.c */
+job *engine_find_job(engine_t *e, const char *id);
+/* Finishes a job (lock held): status, message, counters, waiters woken. */
+void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Drops an item's reference on its jobs and frees it (lock held). */
+void engine_item_free(engine_t *e, work_item *it);
+bool engine_job_cancelled(const job *j);
+
+/* pipeline.c */
+int engine_pipeline_start(engine_t *e, cuzk_err *err);
+void engine_pipeline_join(engine_t *e);
+/* Turns a group of jobs of one circuit into work items (lock held). */
+int engine_enqueue_group(engine_t *e, job **jobs, size_t n);
+
+#endif

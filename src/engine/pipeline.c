@@ -1,0 +1,360 @@
+/*
+ * pipeline.c - the per-partition pipeline of the engine.
+ *
+ *   scheduler queue ──▶ synthesis workers ──▶ GPU queue (bounded) ──▶
+ *   prover workers (N per device; the device lock covers backend->start
+ *   only) ──▶ finalize in the same worker after the lock: backend->finish,
+ *   self-verification of every proof, delivery to the job (its assembler
+ *   places the 192 bytes at the partition's slot and completes the job
+ *   once every partition is in).
+ *
+ * A synthesis worker takes the first item (priority, then job age, then
+ * partition), acquires the circuit's SRS, reserves the partition's memory
+ * in the budget (blocking) and synthesizes the item's circuits, one per job
+ * of the batch, in parallel. The prover frees a/b/c and releases the
+ * reservation as soon as backend->start returns. Cancelled jobs are dropped
+ * from an item at each stage boundary; an item left without jobs is freed.
+ * With pipeline.enabled = false a synthesis worker waits until the previous
+ * item has been proven, so synthesis and proving never overlap.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/engine_log.h"
+#include "engine_internal.h"
+
+static uint64_t now_ms(void)
+{
+    return srs_now_ms();
+}
+
+/* Bytes one synthesized partition holds until the prover consumed it:
+ * a, b, c (one Fr per constraint, input constraints included), the
+ * assignment, and the prover's three NTT buffers over the domain. */
+static uint64_t partition_bytes(const cs_capacity *s)
+{
+    uint64_t m = s->constraints + s->inputs, domain = 1;
+    while (domain < m) domain <<= 1;
+    return (3 * m + s->inputs + s->aux + 3 * domain) * sizeof(fr_t);
+}
+
+static void label_item(work_item *it)
+{
+    size_t off = 0;
+    it->label[0] = 0;
+    for (size_t i = 0; i < it->n && off < sizeof it->label; i++)
+        off += (size_t)snprintf(it->label + off, sizeof it->label - off, "%s%s", i ? "+" : "",
+                                it->jobs[i]->id);
+}
+
+int engine_enqueue_group(engine_t *e, job **jobs, size_t n)
+{
+    size_t parts = 0;
+    int prio = 0;
+    uint64_t seq = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i]->circ.n_partitions > parts) parts = jobs[i]->circ.n_partitions;
+        if (jobs[i]->priority > prio) prio = jobs[i]->priority;
+        if (jobs[i]->seq < seq) seq = jobs[i]->seq;
+    }
+    for (uint32_t p = 0; p < parts; p++) {
+        work_item *it = calloc(1, sizeof *it);
+        if (!it) return CUZK_ENOMEM;
+        it->partition = p;
+        for (size_t i = 0; i < n; i++)
+            if (jobs[i]->circ.n_partitions > p) {
+                it->jobs[it->n++] = jobs[i];
+                jobs[i]->items_live++;
+            }
+        label_item(it);
+        if (sched_push(&e->queue, (sched_key){prio, seq, p}, it)) {
+            engine_item_free(e, it);
+            return CUZK_ENOMEM;
+        }
+    }
+    pthread_cond_broadcast(&e->work_cv);
+    return CUZK_OK;
+}
+
+/* Removes finished or cancelled jobs from an item (lock held), freeing
+ * their synthesized circuits; returns how many jobs remain. */
+static size_t drop_finished(engine_t *e, work_item *it)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < it->n; i++) {
+        job *j = it->jobs[i];
+        if (j->state != JOB_DONE && !engine_job_cancelled(j)) {
+            if (it->provers) it->provers[kept] = it->provers[i];
+            it->jobs[kept++] = j;
+            continue;
+        }
+        if (it->provers) cs_prover_free(&it->provers[i]);
+        j->items_live--;
+        if (j->state != JOB_DONE) engine_finish_job(e, j, ENGINE_CANCELLED, "cancelled");
+    }
+    it->n = kept;
+    return kept;
+}
+
+static bool item_cancelled(void *ctx)
+{
+    const work_item *it = ctx;
+    for (size_t i = 0; i < it->n; i++)
+        if (!engine_job_cancelled(it->jobs[i])) return false;
+    return true;
+}
+
+/* SRS, memory and synthesis of one item (no lock held). */
+static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
+{
+    job *j0 = it->jobs[0];
+    uint64_t srs_ms = 0;
+    int rc = srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &srs_ms, err);
+    for (size_t i = 0; i < it->n; i++) it->jobs[i]->srs_ms += srs_ms;
+    if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
+    uint64_t bytes = partition_bytes(&j0->circ.size) * it->n;
+    rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
+    if (rc) return rc;
+    it->reserved = bytes;
+    cs_circuit circuits[BATCH_MAX];
+    for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
+    if (!(it->provers = calloc(it->n, sizeof *it->provers)))
+        return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    uint64_t t0 = now_ms();
+    engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
+    if (e->cfg.synthesis_threads) omp_set_num_threads((int)e->cfg.synthesis_threads);
+    rc = cs_synthesize_batch(it->provers, circuits, it->n, err);
+    uint64_t dt = now_ms() - t0;
+    engine_timeline("SYNTH_END", it->label, "partition=%u,ms=%llu", it->partition,
+                    (unsigned long long)dt);
+    for (size_t i = 0; i < it->n; i++) it->jobs[i]->synth_ms += dt;
+    return rc;
+}
+
+static bool synth_may_take(engine_t *e)
+{
+    if (!e->queue.n) return false;
+    return e->cfg.pipeline_enabled || e->in_pipeline == 0;
+}
+
+/* Takes the next item with live jobs, marks them running (lock held). */
+static work_item *take_item(engine_t *e)
+{
+    while (!e->stop) {
+        while (!e->stop && !synth_may_take(e)) pthread_cond_wait(&e->work_cv, &e->lock);
+        if (e->stop) break;
+        work_item *it = sched_pop(&e->queue);
+        if (!drop_finished(e, it)) {
+            engine_item_free(e, it);
+            continue;
+        }
+        uint64_t t = now_ms();
+        for (size_t i = 0; i < it->n; i++) {
+            job *j = it->jobs[i];
+            if (j->state == JOB_QUEUED) j->state = JOB_RUNNING, j->t_start = t;
+        }
+        e->in_pipeline++;
+        return it;
+    }
+    return NULL;
+}
+
+static void fail_item(engine_t *e, work_item *it, const cuzk_err *err)
+{
+    for (size_t i = 0; i < it->n; i++)
+        if (it->jobs[i]->state != JOB_DONE)
+            engine_finish_job(e, it->jobs[i],
+                              err->code == CUZK_ECANCELLED ? ENGINE_CANCELLED : ENGINE_FAILED,
+                              "partition %u: %s", it->partition, err->msg);
+}
+
+/* Returns the item's memory and SRS (no lock held). */
+static void release_item_resources(engine_t *e, work_item *it)
+{
+    if (it->provers)
+        for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);
+    free(it->provers);
+    it->provers = NULL;
+    if (it->reserved) budget_release(&e->budget, it->reserved);
+    it->reserved = 0;
+    if (it->srs) srs_release(&e->srs, it->srs);
+    it->srs = NULL;
+}
+
+/* Lock held on entry and exit. */
+static void retire_item(engine_t *e, work_item *it)
+{
+    pthread_mutex_unlock(&e->lock);
+    release_item_resources(e, it);
+    pthread_mutex_lock(&e->lock);
+    e->in_pipeline--;
+    engine_item_free(e, it);
+    pthread_cond_broadcast(&e->work_cv);
+}
+
+static int gpuq_push(engine_t *e, work_item *it)
+{
+    uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;
+    while (!e->stop && e->gpuq_n >= depth) pthread_cond_wait(&e->work_cv, &e->lock);
+    if (e->stop) return CUZK_ECANCELLED;
+    if (e->gpuq_n == e->gpuq_cap) {
+        size_t cap = e->gpuq_cap ? 2 * e->gpuq_cap : 8;
+        work_item **grown = realloc(e->gpuq, cap * sizeof *grown);
+        if (!grown) return CUZK_ENOMEM;
+        e->gpuq = grown, e->gpuq_cap = cap;
+    }
+    e->gpuq[e->gpuq_n++] = it;
+    engine_timeline("GPU_QUEUE", it->label, "partition=%u,depth=%zu", it->partition, e->gpuq_n);
+    pthread_cond_broadcast(&e->gpu_cv);
+    return CUZK_OK;
+}
+
+static void *synthesis_worker(void *arg)
+{
+    engine_t *e = arg;
+    pthread_mutex_lock(&e->lock);
+    work_item *it;
+    while ((it = take_item(e))) {
+        e->synthesizing++;
+        pthread_mutex_unlock(&e->lock);
+        cuzk_err err = {0};
+        int rc = synthesize_item(e, it, &err);
+        pthread_mutex_lock(&e->lock);
+        e->synthesizing--;
+        if (rc) fail_item(e, it, &err);
+        if (rc || !drop_finished(e, it) || gpuq_push(e, it)) retire_item(e, it);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* backend start under the device lock, then a/b/c and memory go back. */
+static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proofs, cuzk_err *err)
+{
+    void *handle = NULL;
+    pthread_mutex_lock(&d->lock);
+    snprintf(d->current_job, sizeof d->current_job, "%s", it->jobs[0]->id);
+    d->current_kind = it->jobs[0]->kind;
+    engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
+    if (e->cfg.gpu_threads) omp_set_num_threads((int)e->cfg.gpu_threads);
+    int rc = e->backend->start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, err);
+    d->current_job[0] = 0;
+    pthread_mutex_unlock(&d->lock);
+    for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);
+    budget_release(&e->budget, it->reserved);
+    it->reserved = 0;
+    if (!rc) rc = e->backend->finish(handle, proofs, it->n, err);
+    engine_timeline("GPU_END", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
+    return rc;
+}
+
+/* Self-verification and delivery of one job's partition proof (lock held). */
+static void deliver(engine_t *e, work_item *it, size_t i, const groth16_proof *proof,
+                    uint64_t gpu_ms)
+{
+    job *j = it->jobs[i];
+    j->gpu_ms += gpu_ms;
+    if (j->state == JOB_DONE) return;
+    cuzk_err err = {0};
+    const engine_circuits *c = &j->circ;
+    if (groth16_verify(&it->srs->pvk, proof, c->inputs + (size_t)it->partition * c->n_inputs,
+                       c->n_inputs, &err)) {
+        engine_finish_job(e, j, ENGINE_FAILED, "partition %u: self-verification failed: %s",
+                          it->partition, err.msg);
+        return;
+    }
+    groth16_proof_encode(j->proof + (size_t)it->partition * GROTH16_PROOF_BYTES, proof);
+    if (++j->parts_done == c->n_partitions) engine_finish_job(e, j, ENGINE_COMPLETED, "%s", "");
+}
+
+static void finalize_item(engine_t *e, device *d, work_item *it)
+{
+    groth16_proof proofs[BATCH_MAX];
+    cuzk_err err = {0};
+    uint64_t t0 = now_ms();
+    int rc = prove_item(e, d, it, proofs, &err);
+    uint64_t gpu_ms = now_ms() - t0;
+    pthread_mutex_lock(&e->lock);
+    if (rc)
+        fail_item(e, it, &err);
+    else
+        for (size_t i = 0; i < it->n; i++) deliver(e, it, i, &proofs[i], gpu_ms);
+    retire_item(e, it);
+    pthread_mutex_unlock(&e->lock);
+}
+
+typedef struct prover_arg {
+    engine_t *e;
+    device *d;
+} prover_arg;
+
+static void *prover_worker(void *arg)
+{
+    engine_t *e = ((prover_arg *)arg)->e;
+    device *d = ((prover_arg *)arg)->d;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        while (!e->stop && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
+        if (!e->gpuq_n) break;
+        work_item *it = e->gpuq[0];
+        memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
+        pthread_cond_broadcast(&e->work_cv);
+        if (!drop_finished(e, it)) {
+            retire_item(e, it);
+            continue;
+        }
+        e->proving++;
+        pthread_mutex_unlock(&e->lock);
+        finalize_item(e, d, it);
+        pthread_mutex_lock(&e->lock);
+        e->proving--;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+static size_t synthesis_workers(const cuzk_config *c)
+{
+    size_t n = c->synthesis_concurrency ? c->synthesis_concurrency : 1;
+    if (c->max_parallel_synthesis && n > c->max_parallel_synthesis) n = c->max_parallel_synthesis;
+    return c->pipeline_enabled ? n : 1;
+}
+
+int engine_pipeline_start(engine_t *e, cuzk_err *err)
+{
+    uint32_t per_device = e->cfg.gpu_workers_per_device ? e->cfg.gpu_workers_per_device : 1;
+    e->n_synth = synthesis_workers(&e->cfg);
+    e->n_gpu = e->n_devices * per_device;
+    e->synth_threads = calloc(e->n_synth, sizeof(pthread_t));
+    e->gpu_threads = calloc(e->n_gpu, sizeof(pthread_t));
+    prover_arg *args = calloc(e->n_gpu, sizeof *args);
+    e->gpu_args = args;
+    if (!e->synth_threads || !e->gpu_threads || !args)
+        return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
+    size_t started_synth = 0, started_gpu = 0;
+    for (; started_synth < e->n_synth; started_synth++)
+        if (pthread_create(&e->synth_threads[started_synth], NULL, synthesis_worker, e)) break;
+    for (; started_gpu < e->n_gpu; started_gpu++) {
+        args[started_gpu] = (prover_arg){e, &e->devices[started_gpu % e->n_devices]};
+        if (pthread_create(&e->gpu_threads[started_gpu], NULL, prover_worker, &args[started_gpu]))
+            break;
+    }
+    e->n_synth = started_synth, e->n_gpu = started_gpu;
+    if (started_synth < synthesis_workers(&e->cfg) || started_gpu < e->n_devices * per_device)
+        return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start worker threads");
+    return CUZK_OK;
+}
+
+void engine_pipeline_join(engine_t *e)
+{
+    for (size_t i = 0; i < e->n_synth; i++) pthread_join(e->synth_threads[i], NULL);
+    for (size_t i = 0; i < e->n_gpu; i++) pthread_join(e->gpu_threads[i], NULL);
+    free(e->synth_threads);
+    free(e->gpu_threads);
+    free(e->gpu_args);
+    e->synth_threads = e->gpu_threads = NULL;
+    e->gpu_args = NULL;
+    e->n_synth = e->n_gpu = 0;
+}

@@ -1,0 +1,232 @@
+/*
+ * srs.c - the SRS manager (srs.h). Entries live for the manager's lifetime
+ * (a circuit seen once stays listed, COLD once evicted). Loading happens
+ * outside the lock with the entry marked `loading`, so other circuits stay
+ * available meanwhile and a second user of the same circuit waits for the
+ * first load instead of starting its own. Files are trusted local data and
+ * read unchecked (encodings and flags only, as cuzk does); the verifying key
+ * is prepared once per load for the self-verification of every proof.
+ */
+#include "srs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cuzk/params.h"
+
+uint64_t srs_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms)
+{
+    memset(m, 0, sizeof *m);
+    pthread_mutex_init(&m->lock, NULL);
+    pthread_cond_init(&m->changed, NULL);
+    m->budget = b;
+    snprintf(m->dir, sizeof m->dir, "%s", param_cache);
+    m->min_idle_ms = min_idle_ms;
+}
+
+static void unload(srs_manager *m, srs_entry *e)
+{
+    groth16_params_free(&e->params);
+    groth16_pvk_free(&e->pvk);
+    budget_release(m->budget, e->bytes);
+    e->loaded = false;
+}
+
+void srs_destroy(srs_manager *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->entries[i]->loaded) unload(m, m->entries[i]);
+        free(m->entries[i]);
+    }
+    free(m->entries);
+    pthread_mutex_destroy(&m->lock);
+    pthread_cond_destroy(&m->changed);
+}
+
+static srs_entry *find(srs_manager *m, const char *id)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->entries[i]->info.circuit_id, id)) return m->entries[i];
+    return NULL;
+}
+
+static srs_entry *find_or_add(srs_manager *m, const engine_circuit_info *info)
+{
+    srs_entry *e = find(m, info->circuit_id);
+    if (e) return e;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 8;
+        srs_entry **grown = realloc(m->entries, cap * sizeof *grown);
+        if (!grown) return NULL;
+        m->entries = grown, m->cap = cap;
+    }
+    if (!(e = calloc(1, sizeof *e))) return NULL;
+    e->info = *info;
+    return m->entries[m->n++] = e;
+}
+
+static uint64_t params_bytes(const groth16_params *p)
+{
+    uint64_t g1 = p->vk.n_ic + p->n_h + p->n_l + p->n_a + p->n_b_g1;
+    return g1 * sizeof(g1_affine_t) + p->n_b_g2 * sizeof(g2_affine_t);
+}
+
+/* Development parameters, written to the cache so the next load reads them. */
+static int make_dev(srs_manager *m, srs_entry *e, const char *path,
+                    int (*setup_dev)(const char *, groth16_params *, cuzk_err *), cuzk_err *err)
+{
+    if (setup_dev(e->info.circuit_id, &e->params, err)) return err ? err->code : CUZK_EINVAL;
+    e->bytes = params_bytes(&e->params);
+    int rc = budget_reserve(m->budget, e->bytes, NULL, NULL, e->info.circuit_id, err);
+    if (rc) {
+        groth16_params_free(&e->params);
+        return rc;
+    }
+    rc = groth16_params_write(path, &e->params, err);
+    if (rc) {
+        budget_release(m->budget, e->bytes);
+        groth16_params_free(&e->params);
+    }
+    return rc;
+}
+
+/* Reads or makes the parameters (no lock held); charges the budget. */
+static int load(srs_manager *m, srs_entry *e,
+                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), cuzk_err *err)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.params", m->dir, e->info.param_name);
+    struct stat st;
+    int rc;
+    if (stat(path, &st) != 0) {
+        if (!setup_dev)
+            return cuzk_errf(err, CUZK_EIO, "circuit %s: parameter file %s not found",
+                             e->info.circuit_id, path);
+        rc = make_dev(m, e, path, setup_dev, err);
+    } else {
+        e->bytes = (uint64_t)st.st_size;
+        rc = budget_reserve(m->budget, e->bytes, NULL, NULL, e->info.circuit_id, err);
+        if (rc) return rc;
+        rc = groth16_params_read(&e->params, path, PARAMS_UNCHECKED, err);
+        if (rc) budget_release(m->budget, e->bytes);
+    }
+    if (rc) return rc;
+    rc = groth16_prepare_vk(&e->pvk, &e->params.vk, err);
+    if (rc) {
+        groth16_params_free(&e->params);
+        budget_release(m->budget, e->bytes);
+    }
+    return rc;
+}
+
+int srs_acquire(srs_manager *m, const engine_circuit_info *info,
+                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), srs_entry **out,
+                uint64_t *load_ms, cuzk_err *err)
+{
+    uint64_t t0 = srs_now_ms();
+    pthread_mutex_lock(&m->lock);
+    srs_entry *e = find_or_add(m, info);
+    if (!e) {
+        pthread_mutex_unlock(&m->lock);
+        return cuzk_errf(err, CUZK_ENOMEM, "SRS manager: out of memory");
+    }
+    while (e->loading) pthread_cond_wait(&m->changed, &m->lock);
+    int rc = CUZK_OK;
+    if (!e->loaded) {
+        e->loading = true;
+        pthread_mutex_unlock(&m->lock);
+        rc = load(m, e, setup_dev, err);
+        pthread_mutex_lock(&m->lock);
+        e->loading = false;
+        e->loaded = rc == CUZK_OK;
+        pthread_cond_broadcast(&m->changed);
+    }
+    if (!rc) e->refs++, *out = e;
+    e->last_used_ms = srs_now_ms();
+    pthread_mutex_unlock(&m->lock);
+    if (load_ms) *load_ms = srs_now_ms() - t0;
+    return rc;
+}
+
+void srs_release(srs_manager *m, srs_entry *e)
+{
+    pthread_mutex_lock(&m->lock);
+    e->refs--;
+    e->last_used_ms = srs_now_ms();
+    pthread_mutex_unlock(&m->lock);
+}
+
+int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+              cuzk_err *err)
+{
+    pthread_mutex_lock(&m->lock);
+    srs_entry *e = find(m, circuit_id);
+    int rc = CUZK_OK;
+    *was_loaded = false, *freed = 0;
+    if (!e)
+        rc = cuzk_errf(err, ENGINE_ENOTFOUND, "circuit %s has never been loaded", circuit_id);
+    else if (e->refs || e->loading)
+        rc = cuzk_errf(err, ENGINE_EBUSY, "circuit %s is in use by %u job(s)", circuit_id, e->refs);
+    else if (e->loaded) {
+        *was_loaded = true, *freed = e->bytes;
+        unload(m, e);
+    }
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
+uint64_t srs_evict_idle(void *manager, uint64_t need)
+{
+    srs_manager *m = manager;
+    uint64_t freed = 0, now = srs_now_ms();
+    pthread_mutex_lock(&m->lock);
+    while (freed < need) {
+        srs_entry *lru = NULL;
+        for (size_t i = 0; i < m->n; i++) {
+            srs_entry *e = m->entries[i];
+            if (!e->loaded || e->refs || now - e->last_used_ms < m->min_idle_ms) continue;
+            if (!lru || e->last_used_ms < lru->last_used_ms) lru = e;
+        }
+        if (!lru) break;
+        freed += lru->bytes;
+        unload(m, lru);
+    }
+    pthread_mutex_unlock(&m->lock);
+    return freed;
+}
+
+bool srs_is_loaded(srs_manager *m, const char *circuit_id)
+{
+    pthread_mutex_lock(&m->lock);
+    srs_entry *e = find(m, circuit_id);
+    bool loaded = e && e->loaded;
+    pthread_mutex_unlock(&m->lock);
+    return loaded;
+}
+
+size_t srs_list(srs_manager *m, engine_srs_status **out)
+{
+    pthread_mutex_lock(&m->lock);
+    size_t n = m->n;
+    *out = calloc(n ? n : 1, sizeof **out);
+    for (size_t i = 0; *out && i < n; i++) {
+        const srs_entry *e = m->entries[i];
+        engine_srs_status *s = &(*out)[i];
+        snprintf(s->circuit_id, sizeof s->circuit_id, "%s", e->info.circuit_id);
+        s->tier = e->refs ? SRS_HOT : e->loaded ? SRS_WARM : SRS_COLD;
+        s->size_bytes = e->bytes;
+        s->ref_count = e->refs;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return *out ? n : 0;
+}

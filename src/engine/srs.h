@@ -1,0 +1,68 @@
+/*
+ * srs.h - the SRS manager: Groth16 parameters by circuit id, loaded on
+ * demand from <param_cache>/<param_name>.params (the official file names,
+ * so official files are used when present), charged to the memory budget,
+ * reference counted while jobs use them, and evicted least recently used
+ * once idle for at least min_idle (under memory pressure, or on request).
+ * Tiers as GetStatus reports them: HOT in use, WARM loaded and idle, COLD
+ * known but not in memory.
+ */
+#ifndef CUZK_ENGINE_SRS_H
+#define CUZK_ENGINE_SRS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "cuzk/engine.h"
+#include "cuzk/engine_provider.h"
+#include "cuzk/groth16.h"
+
+enum srs_tier { SRS_HOT = 0, SRS_WARM = 1, SRS_COLD = 2 };
+
+typedef struct srs_entry {
+    engine_circuit_info info;
+    groth16_params params;
+    groth16_pvk pvk;
+    uint64_t bytes; /* charged to the budget while loaded */
+    uint32_t refs;
+    bool loaded, loading;
+    uint64_t last_used_ms;
+} srs_entry;
+
+typedef struct srs_manager {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    srs_entry **entries;
+    size_t n, cap;
+    budget *budget;
+    char dir[512];
+    uint64_t min_idle_ms;
+} srs_manager;
+
+void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms);
+void srs_destroy(srs_manager *m);
+
+/* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:
+ * then the file must exist). *load_ms: time spent loading or waiting for
+ * another thread's load. Pair with srs_release. */
+int srs_acquire(srs_manager *m, const engine_circuit_info *info,
+                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), srs_entry **out,
+                uint64_t *load_ms, cuzk_err *err);
+void srs_release(srs_manager *m, srs_entry *e);
+/* Frees an idle circuit's parameters: ENGINE_EBUSY while in use,
+ * ENGINE_ENOTFOUND for a circuit never seen. */
+int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+              cuzk_err *err);
+/* The budget's evictor: frees LRU entries idle >= min_idle until need
+ * bytes are freed; returns the bytes freed. */
+uint64_t srs_evict_idle(void *manager, uint64_t need);
+/* Whether the circuit is loaded now. */
+bool srs_is_loaded(srs_manager *m, const char *circuit_id);
+/* A snapshot for GetStatus (malloc'd array). */
+size_t srs_list(srs_manager *m, engine_srs_status **out);
+/* Milliseconds on CLOCK_MONOTONIC (shared by the engine). */
+uint64_t srs_now_ms(void);
+
+#endif

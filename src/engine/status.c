@@ -1,0 +1,231 @@
+/*
+ * status.c - what the engine reports: GetStatus (devices, SRS tiers,
+ * queues per proof kind, counters), the Prometheus text of GetMetrics
+ * (reference/cuzk-api.md metric names plus budget and SRS gauges) and the
+ * JSON of the HTTP GET /status page (pipeline stages, every job with its
+ * partitions, workers, memory). Each is one snapshot under the engine lock.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* A growable text buffer; on allocation failure it stops growing and the
+ * result is NULL. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} text;
+
+static void __attribute__((format(printf, 2, 3))) put(text *t, const char *fmt, ...)
+{
+    for (int attempt = 0; attempt < 2 && !t->failed; attempt++) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            t->failed = true;
+        else if (t->s && (size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        } else {
+            size_t cap = 2 * (t->cap + (size_t)n + 1024);
+            char *grown = realloc(t->s, cap);
+            if (!grown)
+                t->failed = true;
+            else
+                t->s = grown, t->cap = cap;
+        }
+    }
+}
+
+static char *text_done(text *t)
+{
+    if (!t->failed) return t->s;
+    free(t->s);
+    return NULL;
+}
+
+static void count_queues(engine_t *e, uint32_t *pending, uint32_t *running)
+{
+    memset(pending, 0, ENGINE_KINDS * sizeof *pending);
+    memset(running, 0, ENGINE_KINDS * sizeof *running);
+    for (const job *j = e->jobs; j; j = j->next) {
+        if (j->kind <= 0 || j->kind >= ENGINE_KINDS) continue;
+        if (j->state == JOB_QUEUED) pending[j->kind]++;
+        if (j->state == JOB_RUNNING) running[j->kind]++;
+    }
+}
+
+static uint64_t sum(const uint64_t *v)
+{
+    uint64_t s = 0;
+    for (int k = 0; k < ENGINE_KINDS; k++) s += v[k];
+    return s;
+}
+
+int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n_srs = srs_list(&e->srs, &out->srs);
+    out->devices = calloc(e->n_devices, sizeof *out->devices);
+    if (!out->devices || !out->srs) {
+        engine_status_free(out);
+        return cuzk_errf(err, CUZK_ENOMEM, "status: out of memory");
+    }
+    pthread_mutex_lock(&e->lock);
+    out->n_devices = e->n_devices;
+    for (size_t i = 0; i < e->n_devices; i++) {
+        engine_device_status *d = &out->devices[i];
+        d->ordinal = (uint32_t)e->devices[i].ordinal;
+        snprintf(d->name, sizeof d->name, "%s", e->devices[i].name);
+        d->vram_total = d->vram_free = e->devices[i].vram_total;
+        snprintf(d->current_job, sizeof d->current_job, "%s", e->devices[i].current_job);
+        snprintf(d->current_kind, sizeof d->current_kind, "%s",
+                 d->current_job[0] ? engine_kind_name(e->devices[i].current_kind) : "");
+    }
+    count_queues(e, out->pending, out->in_progress);
+    out->completed = sum(e->completed);
+    out->failed = sum(e->failed);
+    out->cancelled = sum(e->cancelled);
+    out->uptime_s = (srs_now_ms() - e->t_created) / 1000;
+    out->gpu_queue_depth = (uint32_t)e->gpuq_n;
+    out->synthesizing = (uint32_t)e->synthesizing;
+    pthread_mutex_unlock(&e->lock);
+    out->budget_total = e->budget.total;
+    out->budget_used = budget_used(&e->budget);
+    return CUZK_OK;
+}
+
+void engine_status_free(engine_status_t *s)
+{
+    free(s->devices);
+    free(s->srs);
+    memset(s, 0, sizeof *s);
+}
+
+static void metric(text *t, const char *name, const char *type, const char *help)
+{
+    put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void per_kind(text *t, const char *name, const uint64_t *v)
+{
+    for (int k = 1; k < ENGINE_KINDS; k++)
+        put(t, "%s{kind=\"%s\"} %llu\n", name, engine_kind_name(k), (unsigned long long)v[k]);
+}
+
+char *engine_metrics(engine_t *e)
+{
+    text t = {0};
+    uint32_t pending[ENGINE_KINDS], running[ENGINE_KINDS];
+    uint64_t budget_in_use = budget_used(&e->budget);
+    pthread_mutex_lock(&e->lock);
+    count_queues(e, pending, running);
+    uint32_t depth = 0;
+    for (int k = 0; k < ENGINE_KINDS; k++) depth += pending[k];
+    metric(&t, "cuzk_proofs_completed_total", "counter", "Proofs completed.");
+    put(&t, "cuzk_proofs_completed_total %llu\n", (unsigned long long)sum(e->completed));
+    metric(&t, "cuzk_proofs_failed_total", "counter", "Proofs failed.");
+    put(&t, "cuzk_proofs_failed_total %llu\n", (unsigned long long)sum(e->failed));
+    metric(&t, "cuzk_proofs_cancelled_total", "counter", "Proofs cancelled.");
+    put(&t, "cuzk_proofs_cancelled_total %llu\n", (unsigned long long)sum(e->cancelled));
+    metric(&t, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.");
+    put(&t, "cuzk_uptime_seconds %llu\n", (unsigned long long)(srs_now_ms() - e->t_created) / 1000);
+    metric(&t, "cuzk_queue_depth", "gauge", "Jobs waiting to start.");
+    put(&t, "cuzk_queue_depth %u\n", depth);
+    metric(&t, "cuzk_proofs_completed_by_kind_total", "counter", "Proofs completed per kind.");
+    per_kind(&t, "cuzk_proofs_completed_by_kind_total", e->completed);
+    metric(&t, "cuzk_proofs_failed_by_kind_total", "counter", "Proofs failed per kind.");
+    per_kind(&t, "cuzk_proofs_failed_by_kind_total", e->failed);
+    metric(&t, "cuzk_proof_duration_seconds", "summary", "Submission to result, per kind.");
+    for (int k = 1; k < ENGINE_KINDS; k++)
+        put(&t,
+            "cuzk_proof_duration_seconds_sum{kind=\"%s\"} %.3f\n"
+            "cuzk_proof_duration_seconds_count{kind=\"%s\"} %llu\n",
+            engine_kind_name(k), e->duration_sum[k], engine_kind_name(k),
+            (unsigned long long)(e->completed[k] + e->failed[k] + e->cancelled[k]));
+    metric(&t, "cuzk_gpu_queue_depth", "gauge", "Synthesized partitions waiting for a prover.");
+    put(&t, "cuzk_gpu_queue_depth %zu\n", e->gpuq_n);
+    pthread_mutex_unlock(&e->lock);
+    metric(&t, "cuzk_memory_budget_bytes", "gauge", "The memory budget.");
+    put(&t, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->budget.total);
+    metric(&t, "cuzk_memory_used_bytes", "gauge", "Bytes reserved in the budget.");
+    put(&t, "cuzk_memory_used_bytes %llu\n", (unsigned long long)budget_in_use);
+    engine_srs_status *srs;
+    size_t n = srs_list(&e->srs, &srs);
+    metric(&t, "cuzk_srs_loaded_bytes", "gauge", "Parameter bytes in memory per circuit.");
+    for (size_t i = 0; i < n; i++)
+        put(&t, "cuzk_srs_loaded_bytes{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
+            (unsigned long long)(srs[i].tier == 2 ? 0 : srs[i].size_bytes));
+    free(srs);
+    return text_done(&t);
+}
+
+static const char *state_name(const job *j)
+{
+    static const char *const status[] = {"unknown", "completed", "failed", "cancelled", "timeout"};
+    return j->state == JOB_QUEUED    ? "queued"
+           : j->state == JOB_RUNNING ? "running"
+                                     : status[j->status];
+}
+
+/* Jobs as JSON (lock held). Ids and circuit ids are printable ASCII we made;
+ * request ids come from clients and are escaped. */
+static void jobs_json(text *t, engine_t *e)
+{
+    put(t, "\"jobs\":[");
+    for (const job *j = e->jobs; j; j = j->next) {
+        put(t, "%s{\"id\":\"%s\",\"request_id\":\"", j == e->jobs ? "" : ",", j->id);
+        for (const char *c = j->request_id; *c; c++)
+            put(t, (unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c",
+                (unsigned char)*c);
+        put(t,
+            "\",\"kind\":\"%s\",\"priority\":%d,\"circuit\":\"%s\",\"state\":\"%s\","
+            "\"partitions\":%zu,\"partitions_done\":%zu,\"partitions_in_flight\":%zu}",
+            engine_kind_name(j->kind), j->priority, j->circ.info.circuit_id, state_name(j),
+            j->circ.n_partitions, j->parts_done, j->items_live);
+    }
+    put(t, "]");
+}
+
+char *engine_status_json(engine_t *e)
+{
+    text t = {0};
+    engine_status_t s;
+    if (engine_status(e, &s, NULL)) return NULL;
+    put(&t, "{\"uptime_seconds\":%llu,\"backend\":\"%s\",", (unsigned long long)s.uptime_s,
+        e->backend->name);
+    put(&t, "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"peak_bytes\":%llu},",
+        (unsigned long long)s.budget_total, (unsigned long long)s.budget_used,
+        (unsigned long long)e->budget.peak);
+    put(&t, "\"srs\":[");
+    for (size_t i = 0; i < s.n_srs; i++)
+        put(&t, "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}",
+            i ? "," : "", s.srs[i].circuit_id,
+            (const char *[]){"HOT", "WARM", "COLD"}[s.srs[i].tier],
+            (unsigned long long)s.srs[i].size_bytes, s.srs[i].ref_count);
+    put(&t, "],\"devices\":[");
+    for (size_t i = 0; i < s.n_devices; i++)
+        put(&t, "%s{\"ordinal\":%u,\"name\":\"%s\",\"current_job\":\"%s\"}", i ? "," : "",
+            s.devices[i].ordinal, s.devices[i].name, s.devices[i].current_job);
+    pthread_mutex_lock(&e->lock);
+    put(&t,
+        "],\"pipeline\":{\"enabled\":%s,\"queued_partitions\":%zu,\"synthesizing\":%zu,"
+        "\"gpu_queue\":%zu,\"proving\":%zu,\"batch_pending\":%zu},",
+        e->cfg.pipeline_enabled ? "true" : "false", e->queue.n, e->synthesizing, e->gpuq_n,
+        e->proving, e->batch.n);
+    put(&t, "\"workers\":{\"synthesis\":%zu,\"prover\":%zu},", e->n_synth, e->n_gpu);
+    put(&t, "\"proofs\":{\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu},",
+        (unsigned long long)s.completed, (unsigned long long)s.failed,
+        (unsigned long long)s.cancelled);
+    jobs_json(&t, e);
+    pthread_mutex_unlock(&e->lock);
+    put(&t, "}\n");
+    engine_status_free(&s);
+    return text_done(&t);
+}
