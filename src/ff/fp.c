@@ -12,7 +12,7 @@
         0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a
 
 const uint64_t FP_MODULUS[FP_LIMBS] = {P_LIMBS};
-/* p followed by -p^-1 mod 2^64: the layout mont_x86.h reads (fp2.c uses it too). */
+/* p followed by -p^-1 mod 2^64: the layout mont_x86.h reads (fp2.c, field_inline.h too). */
 const uint64_t fp_mod_minv[FP_LIMBS + 1] = {P_LIMBS, 0x89f3fffcfffcfffd};
 const fp_t FP_ZERO = {{0}};
 /* 2^384 mod p */
@@ -38,6 +38,11 @@ static const fp_t FP_R3 = {{0xed48ac6bd94ca1e0, 0x315f831e03a7adf8, 0x9a53352a61
 #define F_S62   7 /* 7 x 62 = 434 bits > 2p */
 #define F_ZERO  FP_ZERO
 #define F_ONE   FP_ONE
+#ifdef CUZK_FF_HAVE_X86
+#define F_MUL_ADX(r, a, b) mont_mul6_adx(r, a, b, fp_mod_minv)
+#define F_ADD_X86          mont_add6_x86
+#define F_SUB_X86          mont_sub6_x86
+#endif
 #include "ff/field_impl.h"
 
 /* p = 3 mod 4, so a^((p+1)/4) is a root whenever one exists. */

@@ -3,8 +3,8 @@
  * Square root: Algorithm 9 of Adj and Rodriguez-Henriquez, "Square root
  * computation over even extension fields" (p = 3 mod 4).
  *
- * With the x86 path selected (cuzk_ff_adx) the Fp operations are the
- * inlined assembly of mont_x86.h, and the Karatsuba multiplication runs on
+ * The Fp operations are the inlined ones of field_inline.h. With the x86
+ * path selected (cuzk_ff_adx) the Karatsuba multiplication runs on
  * full 768-bit products, so its three products share two Montgomery
  * reductions instead of three. The portable Karatsuba leaves the sums
  * a0 + a1 unreduced (Montgomery products accept inputs below 2p).
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ff/fp_x86.h"
+#include "ff/field_inline.h"
 #include "ff/mont.h"
 
 const fp2_t FP2_ZERO = {{{0}}, {{0}}};
@@ -22,68 +22,34 @@ const fp2_t FP2_ONE = {{{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c75
                          0x77ce585370525745, 0x5c071a97a256ec6d, 0x15f65ec3fa80e493}},
                        {{0}}};
 
-/* Fp operations inlined: the x86 assembly when selected, else the calls. */
-static inline void add_fp(fp_t *r, const fp_t *a, const fp_t *b)
-{
-#ifdef CUZK_FF_HAVE_X86
-    if (__builtin_expect(cuzk_ff_adx, 1)) {
-        mont_add6_x86(r->l, a->l, b->l, fp_mod_minv);
-        return;
-    }
-#endif
-    fp_add(r, a, b);
-}
-
-static inline void sub_fp(fp_t *r, const fp_t *a, const fp_t *b)
-{
-#ifdef CUZK_FF_HAVE_X86
-    if (__builtin_expect(cuzk_ff_adx, 1)) {
-        mont_sub6_x86(r->l, a->l, b->l, fp_mod_minv);
-        return;
-    }
-#endif
-    fp_sub(r, a, b);
-}
-
-static inline void mul_fp(fp_t *r, const fp_t *a, const fp_t *b)
-{
-#ifdef CUZK_FF_HAVE_X86
-    if (__builtin_expect(cuzk_ff_adx, 1)) {
-        mont_mul6_adx(r->l, a->l, b->l, fp_mod_minv);
-        return;
-    }
-#endif
-    fp_mul(r, a, b);
-}
-
 void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
-    add_fp(&r->c0, &a->c0, &b->c0);
-    add_fp(&r->c1, &a->c1, &b->c1);
+    fp_add_inline(&r->c0, &a->c0, &b->c0);
+    fp_add_inline(&r->c1, &a->c1, &b->c1);
 }
 
 void fp2_sub(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
-    sub_fp(&r->c0, &a->c0, &b->c0);
-    sub_fp(&r->c1, &a->c1, &b->c1);
+    fp_sub_inline(&r->c0, &a->c0, &b->c0);
+    fp_sub_inline(&r->c1, &a->c1, &b->c1);
 }
 
 void fp2_dbl(fp2_t *r, const fp2_t *a)
 {
-    add_fp(&r->c0, &a->c0, &a->c0);
-    add_fp(&r->c1, &a->c1, &a->c1);
+    fp_add_inline(&r->c0, &a->c0, &a->c0);
+    fp_add_inline(&r->c1, &a->c1, &a->c1);
 }
 
 void fp2_neg(fp2_t *r, const fp2_t *a)
 {
-    sub_fp(&r->c0, &FP_ZERO, &a->c0);
-    sub_fp(&r->c1, &FP_ZERO, &a->c1);
+    fp_sub_inline(&r->c0, &FP_ZERO, &a->c0);
+    fp_sub_inline(&r->c1, &FP_ZERO, &a->c1);
 }
 
 void fp2_conj(fp2_t *r, const fp2_t *a)
 {
     r->c0 = a->c0;
-    sub_fp(&r->c1, &FP_ZERO, &a->c1);
+    fp_sub_inline(&r->c1, &FP_ZERO, &a->c1);
 }
 
 /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
@@ -136,25 +102,25 @@ void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b)
 void fp2_sqr(fp2_t *r, const fp2_t *a)
 {
     fp_t s, d, a0x2;
-    add_fp(&s, &a->c0, &a->c1);
-    sub_fp(&d, &a->c0, &a->c1);
-    add_fp(&a0x2, &a->c0, &a->c0);
-    mul_fp(&r->c1, &a0x2, &a->c1);
-    mul_fp(&r->c0, &s, &d);
+    fp_add_inline(&s, &a->c0, &a->c1);
+    fp_sub_inline(&d, &a->c0, &a->c1);
+    fp_add_inline(&a0x2, &a->c0, &a->c0);
+    fp_mul_inline(&r->c1, &a0x2, &a->c1);
+    fp_mul_inline(&r->c0, &s, &d);
 }
 
 void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *b)
 {
-    mul_fp(&r->c0, &a->c0, b);
-    mul_fp(&r->c1, &a->c1, b);
+    fp_mul_inline(&r->c0, &a->c0, b);
+    fp_mul_inline(&r->c1, &a->c1, b);
 }
 
 /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
 void fp2_mul_by_nonresidue(fp2_t *r, const fp2_t *a)
 {
     fp_t t;
-    sub_fp(&t, &a->c0, &a->c1);
-    add_fp(&r->c1, &a->c0, &a->c1);
+    fp_sub_inline(&t, &a->c0, &a->c1);
+    fp_add_inline(&r->c1, &a->c0, &a->c1);
     r->c0 = t;
 }
 

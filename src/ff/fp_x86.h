@@ -1,8 +1,8 @@
 /*
- * fp_x86.h - the x86-64 arithmetic for Fp (internal): mont_x86.h at 6
- * limbs (mulx/adx multiplication with p and -p^-1 mod 2^64 in one array,
- * addition, subtraction). Absent off x86-64, where field_impl.h uses the
- * portable code only.
+ * fp_x86.h - what the x86-64 arithmetic of Fp needs (internal): mont_x86.h
+ * and the modulus with -p^-1 mod 2^64 in the one array it reads. fp.c
+ * instantiates it at 6 limbs; fp2.c and field_inline.h use it too. Absent
+ * off x86-64, where only the portable code exists.
  */
 #ifndef CUZK_FF_FP_X86_H
 #define CUZK_FF_FP_X86_H
@@ -10,11 +10,8 @@
 #include "ff/mont_x86.h"
 
 #ifdef CUZK_FF_HAVE_X86
-/* p followed by -p^-1 mod 2^64 (defined in fp.c; fp2.c uses it too). */
+/* p followed by -p^-1 mod 2^64 (defined in fp.c). */
 extern const uint64_t fp_mod_minv[7];
-#define F_MUL_ADX(r, a, b) mont_mul6_adx(r, a, b, fp_mod_minv)
-#define F_ADD_X86          mont_add6_x86
-#define F_SUB_X86          mont_sub6_x86
 #endif
 
 #endif

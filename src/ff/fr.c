@@ -5,6 +5,7 @@
  */
 #include "cuzk/fr.h"
 
+#include "ff/fr_x86.h"
 #include "ff/inv.h"
 #include "ff/mont.h"
 
@@ -12,8 +13,8 @@
 #define R_LIMBS 0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48
 
 const uint64_t FR_MODULUS[FR_LIMBS] = {R_LIMBS};
-/* r followed by -r^-1 mod 2^64: the layout mont_x86.h reads. */
-static const uint64_t FR_MOD_MINV[FR_LIMBS + 1] = {R_LIMBS, 0xfffffffeffffffff};
+/* r followed by -r^-1 mod 2^64: the layout mont_x86.h reads (field_inline.h too). */
+const uint64_t fr_mod_minv[FR_LIMBS + 1] = {R_LIMBS, 0xfffffffeffffffff};
 const fr_t FR_ZERO = {{0}};
 /* 2^256 mod r */
 const fr_t FR_ONE = {
@@ -25,19 +26,22 @@ static const fr_t FR_R2 = {
 static const fr_t FR_R3 = {
     {0xc62c1807439b73af, 0x1b3e0d188cf06990, 0x73d13c71c7b5f418, 0x6e2a5bb9c8db33e9}};
 
-#include "ff/fr_x86.h"
-
 #define F(x)    fr_##x
 #define F_T     fr_t
 #define F_N     FR_LIMBS
 #define F_BYTES FR_BYTES
-#define F_MOD   FR_MOD_MINV
-#define F_MINV  FR_MOD_MINV[FR_LIMBS]
+#define F_MOD   fr_mod_minv
+#define F_MINV  fr_mod_minv[FR_LIMBS]
 #define F_R2    FR_R2
 #define F_R3    FR_R3
 #define F_S62   5 /* 5 x 62 = 310 bits > 2r */
 #define F_ZERO  FR_ZERO
 #define F_ONE   FR_ONE
+#ifdef CUZK_FF_HAVE_X86
+#define F_MUL_ADX(r, a, b) mont_mul4_adx(r, a, b, fr_mod_minv)
+#define F_ADD_X86          mont_add4_x86
+#define F_SUB_X86          mont_sub4_x86
+#endif
 #include "ff/field_impl.h"
 
 bool fr_sqrt(fr_t *r, const fr_t *a)

@@ -1,8 +1,8 @@
 /*
- * fr_x86.h - the x86-64 arithmetic for Fr (internal): mont_x86.h at 4
- * limbs (mulx/adx multiplication with r and -r^-1 mod 2^64 in one array,
- * addition, subtraction). Absent off x86-64, where field_impl.h uses the
- * portable code only.
+ * fr_x86.h - what the x86-64 arithmetic of Fr needs (internal): mont_x86.h
+ * and the modulus with -r^-1 mod 2^64 in the one array it reads. fr.c
+ * instantiates it at 4 limbs; field_inline.h uses it too. Absent
+ * off x86-64, where only the portable code exists.
  */
 #ifndef CUZK_FF_FR_X86_H
 #define CUZK_FF_FR_X86_H
@@ -10,9 +10,8 @@
 #include "ff/mont_x86.h"
 
 #ifdef CUZK_FF_HAVE_X86
-#define F_MUL_ADX(r, a, b) mont_mul4_adx(r, a, b, FR_MOD_MINV)
-#define F_ADD_X86          mont_add4_x86
-#define F_SUB_X86          mont_sub4_x86
+/* r followed by -r^-1 mod 2^64 (defined in fr.c). */
+extern const uint64_t fr_mod_minv[5];
 #endif
 
 #endif
