@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,6 +371,46 @@ static void write_and_open_failures(void **state)
     assert_int_equal(groth16_params_read(&q, "/dev/null", PARAMS_CHECKED, &e), CUZK_ELENGTH);
 }
 
+/* A large L decoded by 4 threads in chunks: of two bad points, the error
+ * names the first, whichever thread finds it. */
+static void parallel_decode_reports_first_bad_point(void **state)
+{
+    fixture *f = *state;
+    enum { N = 5000, BAD1 = 1500, BAD2 = 4000 };
+    g1_jac_t *j = malloc(N * sizeof(*j));
+    g1_affine_t *l = malloc(N * sizeof(*l));
+    g1_jac_from_affine(&j[0], &g1_GENERATOR);
+    for (size_t i = 1; i < N; i++) g1_jac_add_affine(&j[i], &j[i - 1], &g1_GENERATOR);
+    g1_jac_batch_to_affine(l, j, N);
+    free(j);
+    free(f->p.l);
+    f->p.l = l, f->p.n_l = N;
+    char path[64];
+    temp_path(path, sizeof(path));
+    assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
+    size_t len;
+    uint8_t *img = slurp(path, &len);
+    unlink(path);
+    params_layout lay;
+    assert_int_equal(params_scan(&lay, img, len, PARAMS_SECTIONS, "x", NULL), 0);
+    int saved = omp_get_max_threads();
+    omp_set_num_threads(4);
+    groth16_params q;
+    assert_int_equal(groth16_params_decode(&q, img, len, "x", PARAMS_UNCHECKED, NULL), 0);
+    assert_true(g1_affine_eq(&q.l[N - 1], &l[N - 1]));
+    groth16_params_free(&q);
+    img[lay.offset[PARAMS_L] + BAD2 * 96] |= 0x80; /* compression flag */
+    img[lay.offset[PARAMS_L] + BAD1 * 96] |= 0x80;
+    cuzk_err e = {0};
+    assert_int_equal(groth16_params_decode(&q, img, len, "x", PARAMS_UNCHECKED, &e), CUZK_EFLAGS);
+    char expect[96];
+    snprintf(expect, sizeof(expect), "x: L point %d has inconsistent flag bits (byte %llu)", BAD1,
+             (unsigned long long)(lay.offset[PARAMS_L] + BAD1 * 96));
+    assert_string_equal(e.msg, expect);
+    omp_set_num_threads(saved);
+    free(img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +421,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(corrupted_points_in_every_section, setup, teardown),
         cmocka_unit_test_setup_teardown(corrupted_vk_point, setup, teardown),
         cmocka_unit_test_setup_teardown(write_and_open_failures, setup, teardown),
+        cmocka_unit_test_setup_teardown(parallel_decode_reports_first_bad_point, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
