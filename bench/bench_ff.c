@@ -26,6 +26,16 @@ static void fp_sqr_chain(void *arg)
     fp_t *v = arg;
     for (int i = 0; i < CHAIN; i++) fp_sqr(&v[0], &v[0]);
 }
+static void fp_add_chain(void *arg)
+{
+    fp_t *v = arg;
+    for (int i = 0; i < CHAIN; i++) fp_add(&v[0], &v[0], &v[1]);
+}
+static void fp2_sqr_chain(void *arg)
+{
+    fp2_t *v = arg;
+    for (int i = 0; i < CHAIN; i++) fp2_sqr(&v[0], &v[0]);
+}
 static void fr_mul_chain(void *arg)
 {
     fr_t *v = arg;
@@ -82,6 +92,8 @@ BENCH(10, field_mul)
     bench_report("Fr mul", ns_per_op(fr_mul_chain, b, CHAIN, reps), "ns", 26, "blst", goal);
     bench_report("Fp2 mul", ns_per_op(fp2_mul_chain, c, CHAIN, reps), "ns", 147, "blst", goal);
     bench_report("Fp sqr", ns_per_op(fp_sqr_chain, a, CHAIN, reps), "ns", 0, "", "");
+    bench_report("Fp add", ns_per_op(fp_add_chain, a, CHAIN, reps), "ns", 0, "", "");
+    bench_report("Fp2 sqr", ns_per_op(fp2_sqr_chain, c, CHAIN, reps), "ns", 0, "", "");
     bench_report("Fp inverse (vartime) + add", ns_per_op(fp_inv_chain, a, INV_CHAIN, reps), "ns", 0,
                  "", "");
     bench_report("Fr inverse (vartime) + add", ns_per_op(fr_inv_chain, b, INV_CHAIN, reps), "ns", 0,
