@@ -118,8 +118,9 @@ typedef struct msms {
 } msms;
 
 /* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
- * (w = omega_2m), i.e. coefficients scaled by w^i then a forward NTT. */
-static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n, cuzk_err *err)
+ * (w = omega_2m), no division by t. */
+static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n,
+                          cuzk_err *err)
 {
     ntt_domain d2;
     int rc = ntt_domain_init(&d2, d->log_n + 1, err);
@@ -127,13 +128,7 @@ static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t
     fr_t *v[3] = {a, b, c};
     for (int k = 0; !rc && k < 3; k++) {
         memset(v[k] + n, 0, sizeof(fr_t) * (d->n - n));
-        rc = ntt_inverse(d, v[k], NTT_NATURAL, NTT_NATURAL, err);
-        fr_t w = FR_ONE;
-        for (size_t i = 0; !rc && i < d->n; i++) {
-            fr_mul(&v[k][i], &v[k][i], &w);
-            fr_mul(&w, &w, &d2.omega);
-        }
-        if (!rc) rc = ntt_forward(d, v[k], NTT_NATURAL, NTT_NATURAL, err);
+        rc = ntt_shift_evaluations(d, v[k], &d2.omega, err);
     }
     for (size_t i = 0; !rc && i < d->n; i++) {
         fr_mul(&a[i], &a[i], &b[i]);
