@@ -8,7 +8,8 @@
  * only (inputs are dense in A because of the x_i * 0 = 0 constraints), B
  * with both trackers, C with none; a term whose merged coefficient is zero
  * is skipped, for the value and for the density, and a coefficient of one
- * is added without a multiplication. Vectors grow geometrically unless a
+ * is added without a multiplication (minus one, frequent in boolean
+ * constraints b * (1 - b) = 0, is subtracted likewise). Vectors grow geometrically unless a
  * capacity hint pre-sizes them.
  */
 #include "r1cs/cs_internal.h"
@@ -18,6 +19,7 @@
 
 typedef struct prover_cs {
     cs_t cs;
+    fr_t minus_one;
     fr_vec a, b, c, input, aux;
     bit_vec a_aux, b_input, b_aux;
 } prover_cs;
@@ -54,6 +56,8 @@ static void eval_marking(fr_t *out, const cs_lc *lc, const prover_cs *p, uint64_
         }
         if (fr_is_one(&t[i].coeff)) {
             fr_add(&acc, &acc, x);
+        } else if (fr_eq(&t[i].coeff, &p->minus_one)) {
+            fr_sub(&acc, &acc, x);
         } else {
             fr_mul(&tmp, x, &t[i].coeff);
             fr_add(&acc, &acc, &tmp);
@@ -112,6 +116,7 @@ int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *
     memset(out, 0, sizeof(*out));
     prover_cs p = {0};
     cs_init(&p.cs, &prover_ops, true);
+    fr_neg(&p.minus_one, &FR_ONE);
     if (hint && reserve_hint(&p, hint)) {
         prover_release(&p);
         return cuzk_errf(err, CUZK_ENOMEM, "prover: cannot reserve %zu constraints, %zu aux",

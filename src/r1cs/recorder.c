@@ -170,17 +170,22 @@ int cs_keygen(cs_r1cs *out, cs_circuit circuit, cuzk_err *err)
     return rc;
 }
 
+/* Rows of m times the assignment; coefficients 1 and -1 cost an addition. */
 static void eval_rows(const cs_matrix *m, size_t num_inputs, const fr_t *input, const fr_t *aux,
                       fr_t *out)
 {
+    fr_t minus_one;
+    fr_neg(&minus_one, &FR_ONE);
 #pragma omp parallel for schedule(static)
     for (size_t r = 0; r < m->rows; r++) {
         fr_t acc = FR_ZERO, tmp;
         for (uint64_t k = m->ptr[r]; k < m->ptr[r + 1]; k++) {
-            const fr_t *x =
-                m->idx[k] < num_inputs ? &input[m->idx[k]] : &aux[m->idx[k] - num_inputs];
+            uint32_t col = m->idx[k];
+            const fr_t *x = col < num_inputs ? &input[col] : &aux[col - num_inputs];
             if (fr_is_one(&m->val[k])) {
                 fr_add(&acc, &acc, x);
+            } else if (fr_eq(&m->val[k], &minus_one)) {
+                fr_sub(&acc, &acc, x);
             } else {
                 fr_mul(&tmp, x, &m->val[k]);
                 fr_add(&acc, &acc, &tmp);
