@@ -280,7 +280,9 @@ static void prepare_job(engine_t *e, job *j, const engine_request *req)
                  engine_kind_name(j->kind), err.msg);
         return;
     }
-    size_t bytes = j->circ.n_partitions * GROTH16_PROOF_BYTES;
+    snprintf(j->circuit_id, sizeof j->circuit_id, "%s", j->circ.info.circuit_id);
+    j->n_partitions = j->circ.n_partitions;
+    size_t bytes = j->n_partitions * GROTH16_PROOF_BYTES;
     if (!(j->proof = calloc(1, bytes))) snprintf(j->error, sizeof j->error, "out of memory");
 }
 
@@ -344,7 +346,7 @@ int engine_submit(engine_t *e, const engine_request *req, char job_id[ENGINE_ID_
         j->next = e->jobs, e->jobs = j;
         engine_log(LOG_INFO, "job %s: %s request %s, priority %d, circuit %s", j->id,
                    engine_kind_name(j->kind), j->request_id[0] ? j->request_id : "-", j->priority,
-                   j->circ.info.circuit_id[0] ? j->circ.info.circuit_id : "-");
+                   j->circuit_id[0] ? j->circuit_id : "-");
         if (j->error[0])
             engine_finish_job(e, j, ENGINE_FAILED, "%s", j->error);
         else
@@ -364,7 +366,7 @@ static void fill_result(const job *j, engine_result *out)
     out->status = j->status;
     snprintf(out->error, sizeof out->error, "%s", j->error);
     if (j->status == ENGINE_COMPLETED && j->proof) {
-        out->proof_len = j->circ.n_partitions * GROTH16_PROOF_BYTES;
+        out->proof_len = j->n_partitions * GROTH16_PROOF_BYTES;
         if ((out->proof = malloc(out->proof_len)))
             memcpy(out->proof, j->proof, out->proof_len);
         else

@@ -37,9 +37,11 @@ typedef struct job {
     int kind, priority;
     uint64_t seq;
     const engine_provider *provider;
-    engine_circuits circ; /* valid while circ.release is set */
-    int state, status;    /* status: engine_status once JOB_DONE */
-    bool cancel;          /* read by workers without the lock: __atomic */
+    engine_circuits circ;           /* valid while circ.release is set */
+    char circuit_id[ENGINE_ID_MAX]; /* kept after circ is released */
+    size_t n_partitions;
+    int state, status; /* status: engine_status once JOB_DONE */
+    bool cancel;       /* read by workers without the lock: __atomic */
     size_t parts_done, items_live;
     uint32_t waiters;
     uint8_t *proof; /* n_partitions * 192 bytes */

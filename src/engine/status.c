@@ -187,8 +187,8 @@ static void jobs_json(text *t, engine_t *e)
         put(t,
             "\",\"kind\":\"%s\",\"priority\":%d,\"circuit\":\"%s\",\"state\":\"%s\","
             "\"partitions\":%zu,\"partitions_done\":%zu,\"partitions_in_flight\":%zu}",
-            engine_kind_name(j->kind), j->priority, j->circ.info.circuit_id, state_name(j),
-            j->circ.n_partitions, j->parts_done, j->items_live);
+            engine_kind_name(j->kind), j->priority, j->circuit_id, state_name(j), j->n_partitions,
+            j->parts_done, j->items_live);
     }
     put(t, "]");
 }
