@@ -22,6 +22,7 @@ static int openssl_failed(void)
 int fph_init(fph *h)
 {
     h->n = 0;
+    fr_neg(&h->minus_one, &FR_ONE);
     h->md = EVP_MD_CTX_new();
     if (!h->md || EVP_DigestInit_ex(h->md, EVP_sha256(), NULL) != 1) {
         EVP_MD_CTX_free(h->md);
@@ -59,12 +60,9 @@ int fph_lc(fph *h, uint32_t count)
 }
 
 /* Form byte of a coefficient: 0 for 1, 1 for -1, 2 for anything else. */
-static int coeff_form(const fr_t *c)
+static int coeff_form(const fph *h, const fr_t *c)
 {
-    if (fr_is_one(c)) return 0;
-    fr_t neg;
-    fr_neg(&neg, c);
-    return fr_is_one(&neg) ? 1 : 2;
+    return fr_is_one(c) ? 0 : fr_eq(c, &h->minus_one) ? 1 : 2;
 }
 
 int fph_term(fph *h, uint32_t kind, uint32_t index, const fr_t *coeff)
@@ -72,7 +70,7 @@ int fph_term(fph *h, uint32_t kind, uint32_t index, const fr_t *coeff)
     if (room(h, 4 + 1 + 1 + FR_BYTES)) return CUZK_ENOMEM;
     put_le(h, index, 4);
     h->buf[h->n++] = (uint8_t)kind;
-    int form = coeff_form(coeff);
+    int form = coeff_form(h, coeff);
     h->buf[h->n++] = (uint8_t)form;
     if (form == 2) {
         fr_to_bytes_le(&h->buf[h->n], coeff);

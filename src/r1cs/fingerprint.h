@@ -15,6 +15,7 @@
 
 typedef struct fph {
     EVP_MD_CTX *md;
+    fr_t minus_one;
     size_t n;
     uint8_t buf[FPH_BUF];
 } fph;

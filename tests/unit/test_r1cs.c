@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "cuzk/r1cs.h"
 
 static bool quick(void)
@@ -444,6 +446,50 @@ static void fingerprint_stable_and_sensitive(void **state)
     assert_memory_not_equal(k3.fingerprint, k4.fingerprint, 32);
 }
 
+/* The documented encoding (r1cs.h, cs_counts) written out by hand. */
+typedef struct enc {
+    uint8_t b[512];
+    size_t n;
+} enc;
+
+static void put(enc *e, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) e->b[e->n++] = (uint8_t)(v >> (8 * i));
+}
+
+/* One term: index, kind, form (0 = coefficient 1, 2 = small value v). */
+static void term(enc *e, uint32_t index, int kind, uint64_t v)
+{
+    put(e, index, 4), put(e, (uint64_t)kind, 1), put(e, v == 1 ? 0 : 2, 1);
+    if (v != 1) put(e, v, 8), put(e, 0, 8), put(e, 0, 8), put(e, 0, 8);
+}
+
+static void fingerprint_known_answer(void **state)
+{
+    (void)state;
+    enc e = {.n = 0};
+    /* x * x = x2 */
+    put(&e, 1, 4), term(&e, 0, CS_AUX, 1), put(&e, 1, 4), term(&e, 0, CS_AUX, 1);
+    put(&e, 1, 4), term(&e, 1, CS_AUX, 1);
+    /* x2 * x = x3 */
+    put(&e, 1, 4), term(&e, 1, CS_AUX, 1), put(&e, 1, 4), term(&e, 0, CS_AUX, 1);
+    put(&e, 1, 4), term(&e, 2, CS_AUX, 1);
+    /* (5 ONE + x + x3) * ONE = y */
+    put(&e, 3, 4), term(&e, 0, CS_INPUT, 5), term(&e, 0, CS_AUX, 1), term(&e, 2, CS_AUX, 1);
+    put(&e, 1, 4), term(&e, 0, CS_INPUT, 1), put(&e, 1, 4), term(&e, 1, CS_INPUT, 1);
+    /* ONE * 0 = 0, y * 0 = 0 */
+    put(&e, 1, 4), term(&e, 0, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4);
+    put(&e, 1, 4), term(&e, 1, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4);
+    put(&e, 2, 8), put(&e, 3, 8), put(&e, 5, 8); /* inputs, aux, constraints */
+    uint8_t want[32];
+    unsigned int len = 0;
+    assert_int_equal(EVP_Digest(e.b, e.n, want, &len, EVP_sha256(), NULL), 1);
+    cubic ctx = {.x = 3, .k = 5};
+    cs_counts k;
+    assert_int_equal(cs_count(&k, circuit(cubic_synth, &ctx), NULL), 0);
+    assert_memory_equal(k.fingerprint, want, 32);
+}
+
 /* Keygen's rows by variable hold exactly the recorder's entries. */
 static void keygen_is_transpose(void **state)
 {
@@ -749,6 +795,7 @@ int main(void)
         cmocka_unit_test(backends_agree),
         cmocka_unit_test(synthetic_shape),
         cmocka_unit_test(fingerprint_stable_and_sensitive),
+        cmocka_unit_test(fingerprint_known_answer),
         cmocka_unit_test(keygen_is_transpose),
         cmocka_unit_test(witness_matches_prover),
         cmocka_unit_test(batch_equals_sequential),
