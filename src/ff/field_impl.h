@@ -28,6 +28,18 @@ __attribute__((noinline)) void F(mul_portable)(F_T *r, const F_T *a, const F_T *
     mont_mul(r->l, a->l, b->l, F_MOD, F_MINV, F_N);
 }
 
+/* The portable addition and subtraction, out of line for the same reason. */
+static __attribute__((noinline)) void F(add_portable)(uint64_t *r, const uint64_t *a,
+                                                      const uint64_t *b)
+{
+    mont_add(r, a, b, F_MOD, F_N);
+}
+static __attribute__((noinline)) void F(sub_portable)(uint64_t *r, const uint64_t *a,
+                                                      const uint64_t *b)
+{
+    mont_sub(r, a, b, F_MOD, F_N);
+}
+
 #ifdef F_MUL_ADX
 void F(mul_adx)(F_T *r, const F_T *a, const F_T *b)
 {
@@ -47,29 +59,29 @@ void F(mul_adx)(F_T *r, const F_T *a, const F_T *b)
         if (__builtin_expect(cuzk_ff_adx, 1))                                                      \
             x86(r, a, b, F_MOD);                                                                   \
         else                                                                                       \
-            portable(r, a, b, F_MOD, F_N);                                                         \
+            portable(r, a, b);                                                                     \
     } while (0)
 #else
 #define F_MUL(r, a, b)                   F(mul_portable)(r, a, b)
-#define F_ADDSUB(x86, portable, r, a, b) portable(r, a, b, F_MOD, F_N)
+#define F_ADDSUB(x86, portable, r, a, b) portable(r, a, b)
 #endif
 
 void F(add)(F_T *r, const F_T *a, const F_T *b)
 {
-    F_ADDSUB(F_ADD_X86, mont_add, r->l, a->l, b->l);
+    F_ADDSUB(F_ADD_X86, F(add_portable), r->l, a->l, b->l);
 }
 void F(sub)(F_T *r, const F_T *a, const F_T *b)
 {
-    F_ADDSUB(F_SUB_X86, mont_sub, r->l, a->l, b->l);
+    F_ADDSUB(F_SUB_X86, F(sub_portable), r->l, a->l, b->l);
 }
 void F(dbl)(F_T *r, const F_T *a)
 {
-    F_ADDSUB(F_ADD_X86, mont_add, r->l, a->l, a->l);
+    F_ADDSUB(F_ADD_X86, F(add_portable), r->l, a->l, a->l);
 }
 /* -a = 0 - a (the subtraction leaves 0 for a = 0). */
 void F(neg)(F_T *r, const F_T *a)
 {
-    F_ADDSUB(F_SUB_X86, mont_sub, r->l, F_ZERO.l, a->l);
+    F_ADDSUB(F_SUB_X86, F(sub_portable), r->l, F_ZERO.l, a->l);
 }
 void F(mul)(F_T *r, const F_T *a, const F_T *b)
 {
