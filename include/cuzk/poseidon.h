@@ -1,0 +1,71 @@
+/*
+ * poseidon.h - neptune v11's Poseidon over Fr of BLS12-381, out of circuit:
+ * the hash Filecoin's trees, column hashes and comm_r use.
+ *
+ * Parameters (neptune's "Standard" strength, HashType::MerkleTree): width
+ * t = arity + 1, state = [domain tag 2^arity - 1, preimage...], S-box x^5,
+ * RF = 8 full rounds, RP partial rounds from the Poseidon paper's security
+ * inequalities (55 for t = 2, 3; 56 for 4..7; 57 for 8..15; ...), round
+ * constants from the Grain LFSR, MDS the Cauchy matrix 1/(i + (t + j)),
+ * output state[1]. "Strengthened" adds 25% partial rounds (rounded up).
+ *
+ * Constants are built once per (arity, strength) on first use and cached
+ * for the life of the process (thread-safe); they hold both the plain round
+ * constants and neptune's preprocessed ones (compressed round constants, a
+ * pre-sparse matrix and RP sparse matrices), which the optimized hash and
+ * the circuit (gadgets/poseidon.h) consume. Matrices are row-major and are
+ * applied as neptune does, to the state as a row vector: s'[j] = sum_i
+ * s[i] m[i][j].
+ */
+#ifndef CUZK_POSEIDON_H
+#define CUZK_POSEIDON_H
+
+#include <stddef.h>
+
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+
+/* neptune's typenum arities U1..U36. */
+#define POSEIDON_MAX_ARITY 36
+#define POSEIDON_MAX_WIDTH (POSEIDON_MAX_ARITY + 1)
+
+enum poseidon_strength { POSEIDON_STANDARD = 0, POSEIDON_STRENGTHENED = 1 };
+
+typedef struct poseidon_constants {
+    unsigned arity, width; /* width = arity + 1 */
+    unsigned full_rounds, half_full_rounds, partial_rounds;
+    int strength;
+    fr_t domain_tag;            /* 2^arity - 1 */
+    fr_t *round_constants;      /* (RF + RP) * width, in Grain LFSR order */
+    fr_t *compressed_constants; /* RF * width + RP, neptune's compress_round_constants */
+    fr_t *mds;                  /* width * width: 1 / (i + width + j) */
+    fr_t *mds_inv;              /* its inverse */
+    fr_t *pre_sparse;           /* width * width, applied after the last initial full round */
+    fr_t *sparse_w_hat;         /* RP rows of width: first column of each sparse matrix */
+    fr_t *sparse_v_rest;        /* RP rows of width - 1: rest of its first row */
+} poseidon_constants;
+
+/*
+ * The cached constants for arity 1..36 at the given strength; NULL for an
+ * unsupported arity or when memory runs out (err says which). Never freed.
+ */
+const poseidon_constants *poseidon_constants_get(unsigned arity, int strength, cuzk_err *err);
+/* Standard strength, as Filecoin uses; aborts on failure (programming error). */
+const poseidon_constants *poseidon_std(unsigned arity);
+
+/* Builds uncached constants (tests, tools); free with poseidon_constants_free. */
+int poseidon_constants_new(poseidon_constants **out, unsigned arity, int strength, cuzk_err *err);
+void poseidon_constants_free(poseidon_constants *c);
+
+/* (RF, RP) for width t at the strength (neptune's round_numbers). */
+int poseidon_round_numbers(unsigned width, int strength, unsigned *rf, unsigned *rp);
+/* The first n Grain LFSR round constants for (t, RF, RP), 255-bit field, x^5. */
+void poseidon_grain_constants(fr_t *out, size_t n, unsigned width, unsigned rf, unsigned rp);
+
+/* out = Poseidon(preimage[0..arity)) with the preprocessed constants
+ * (neptune's OptimizedStatic, the default). out may alias preimage. */
+void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
+/* The same by the textbook permutation (neptune's Correct mode). */
+void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
+
+#endif

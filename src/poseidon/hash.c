@@ -1,0 +1,121 @@
+/*
+ * hash.c - the Poseidon permutation out of circuit, two ways that must
+ * agree (tests check it):
+ *
+ * - poseidon_hash_plain: the textbook permutation (neptune's Correct mode):
+ *   RF/2 full rounds, RP partial rounds, RF/2 full rounds; each adds the
+ *   round's t keys, applies x^5 (to every element, or to element 0 in a
+ *   partial round) and multiplies by the MDS matrix.
+ * - poseidon_hash: neptune's OptimizedStatic mode on the preprocessed
+ *   constants: the first keys are added up front, every S-box is followed
+ *   by one compressed key (none after the last round), the last initial
+ *   full round multiplies by the pre-sparse matrix and each partial round
+ *   by its sparse matrix (2t - 1 multiplications instead of t^2).
+ *
+ * Products are the state as a row vector times the matrix (poseidon.h).
+ */
+#include "cuzk/poseidon.h"
+
+#include <string.h>
+
+static inline void sbox(fr_t *x)
+{
+    fr_t x2, x4;
+    fr_sqr(&x2, x);
+    fr_sqr(&x4, &x2);
+    fr_mul(x, x, &x4);
+}
+
+static void product_dense(fr_t *s, const fr_t *m, size_t t)
+{
+    fr_t out[POSEIDON_MAX_WIDTH], tmp;
+    for (size_t j = 0; j < t; j++) {
+        fr_mul(&out[j], &m[j], &s[0]);
+        for (size_t i = 1; i < t; i++) {
+            fr_mul(&tmp, &m[i * t + j], &s[i]);
+            fr_add(&out[j], &out[j], &tmp);
+        }
+    }
+    memcpy(s, out, t * sizeof(fr_t));
+}
+
+/* Sparse M'': s'[0] = sum_i w_hat[i] s[i]; s'[j] = s[j] + v_rest[j-1] s[0]. */
+static void product_sparse(fr_t *s, const fr_t *w_hat, const fr_t *v_rest, size_t t)
+{
+    fr_t s0, tmp;
+    fr_mul(&s0, &w_hat[0], &s[0]);
+    for (size_t i = 1; i < t; i++) {
+        fr_mul(&tmp, &w_hat[i], &s[i]);
+        fr_add(&s0, &s0, &tmp);
+    }
+    for (size_t j = 1; j < t; j++) {
+        fr_mul(&tmp, &v_rest[j - 1], &s[0]);
+        fr_add(&s[j], &s[j], &tmp);
+    }
+    s[0] = s0;
+}
+
+static void load_state(fr_t *s, const poseidon_constants *c, const fr_t *preimage)
+{
+    s[0] = c->domain_tag;
+    memcpy(&s[1], preimage, c->arity * sizeof(fr_t));
+}
+
+/* ---- optimized ---- */
+
+/* S-boxes of a full round, each followed by its key (keys NULL: none). */
+static void full_sboxes(fr_t *s, const fr_t *keys, size_t t)
+{
+    for (size_t i = 0; i < t; i++) {
+        sbox(&s[i]);
+        if (keys) fr_add(&s[i], &s[i], &keys[i]);
+    }
+}
+
+void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
+{
+    size_t t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
+    const fr_t *k = c->compressed_constants;
+    fr_t s[POSEIDON_MAX_WIDTH];
+    load_state(s, c, preimage);
+    for (size_t i = 0; i < t; i++) fr_add(&s[i], &s[i], &k[i]);
+    k += t;
+    for (size_t r = 0; r < half; r++, k += t) {
+        full_sboxes(s, k, t);
+        product_dense(s, r + 1 == half ? c->pre_sparse : c->mds, t);
+    }
+    for (size_t r = 0; r < rp; r++, k++) {
+        sbox(&s[0]);
+        fr_add(&s[0], &s[0], k);
+        product_sparse(s, &c->sparse_w_hat[r * t], &c->sparse_v_rest[r * (t - 1)], t);
+    }
+    for (size_t r = 0; r + 1 < half; r++, k += t) {
+        full_sboxes(s, k, t);
+        product_dense(s, c->mds, t);
+    }
+    full_sboxes(s, NULL, t);
+    product_dense(s, c->mds, t);
+    *out = s[1];
+}
+
+/* ---- plain ---- */
+
+static void add_keys(fr_t *s, const fr_t *keys, size_t t)
+{
+    for (size_t i = 0; i < t; i++) fr_add(&s[i], &s[i], &keys[i]);
+}
+
+void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
+{
+    size_t t = c->width, half = c->half_full_rounds;
+    const fr_t *k = c->round_constants;
+    fr_t s[POSEIDON_MAX_WIDTH];
+    load_state(s, c, preimage);
+    for (size_t r = 0; r < c->full_rounds + c->partial_rounds; r++, k += t) {
+        add_keys(s, k, t);
+        bool full = r < half || r >= half + c->partial_rounds;
+        for (size_t i = 0; i < (full ? t : 1); i++) sbox(&s[i]);
+        product_dense(s, c->mds, t);
+    }
+    *out = s[1];
+}
