@@ -204,8 +204,9 @@ static void G(runs_reduce)(G(baff) * ctx, G_AFF *buf[2], const uint32_t *start, 
 
 /* ---- bitmap batch addition -------------------------------------------- */
 
-/* Bitmap words per scheduling block: 2^12 words = 2^18 bases. */
-#define BITMAP_BLOCK_WORDS 4096
+/* Bitmap words per scheduling block: 2^10 words = 2^16 bases, enough blocks
+ * for many threads at 2^20 bases (a thread keeps gathering across blocks). */
+#define BITMAP_BLOCK_WORDS 1024
 
 /* One thread's state: the gathered bases, and the sum of earlier runs. */
 typedef struct G(bitmap_ws) {

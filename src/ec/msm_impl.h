@@ -36,6 +36,7 @@ typedef struct G(msm_ws) {
     uint32_t *ridx; /* the chunk's runs: point offsets in the chunk << 1 | negated */
     uint32_t *cnt;  /* points per bucket in the chunk, then scatter cursors */
     uint32_t *start, *len, *nonempty, *active;
+    uint32_t npos;     /* run entries in the chunk */
     const G_AFF **sum; /* each run's total, negated where sumneg[] is set */
     uint8_t *sumneg;
 } G(msm_ws);
@@ -117,6 +118,7 @@ static size_t G(chunk_layout)(G(msm_ws) * ws, size_t nb, size_t *nact)
             ws->sum[b] = &ws->buf[0][pos];
         pos += n;
     }
+    ws->npos = pos;
     *nact = na;
     return nne;
 }
@@ -125,6 +127,14 @@ static size_t G(chunk_layout)(G(msm_ws) * ws, size_t nb, size_t *nact)
 #define PREFETCH_AHEAD 8
 #define PREFETCH_POINT(p)                                                                          \
     (__builtin_prefetch(p), __builtin_prefetch((const char *)(p) + sizeof(G_AFF) - 1))
+
+/* The base of run entry e (offset in the chunk at c0 << 1 | negated). */
+static inline const G_AFF *G(run_base)(const G_AFF *bases, const uint32_t *idx, size_t c0,
+                                       uint32_t e)
+{
+    size_t i = c0 + (e >> 1);
+    return &bases[idx ? idx[i] : i];
+}
 
 /*
  * Writes each point's offset and sign into its run; a run of one point is
@@ -137,13 +147,31 @@ static void G(chunk_scatter)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t 
         int32_t d = ws->digit[i - c0];
         if (d == 0) continue;
         uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
+        ws->ridx[ws->cnt[b]++] = (uint32_t)(i - c0) << 1 | (d < 0);
         if (ws->len[b] == 1) {
             ws->sum[b] = &bases[idx ? idx[i] : i];
             ws->sumneg[b] = d < 0;
-        } else {
-            ws->ridx[ws->cnt[b]++] = (uint32_t)(i - c0) << 1 | (d < 0);
         }
     }
+}
+
+/* Pushes the pairs of one run of entries r[0 .. l) (at run position p of
+ * the chunk's npos) into out, fetching the bases of later pairs ahead. */
+static void G(run_pairs)(G(msm_ws) * ws, G_AFF *out, uint32_t p, uint32_t l, const G_AFF *bases,
+                         const uint32_t *idx, size_t c0)
+{
+    const uint32_t *r = ws->ridx;
+    for (uint32_t q = p; q + 1 < p + l; q += 2) {
+        if (q + PREFETCH_AHEAD + 1 < ws->npos) {
+            PREFETCH_POINT(G(run_base)(bases, idx, c0, r[q + PREFETCH_AHEAD]));
+            PREFETCH_POINT(G(run_base)(bases, idx, c0, r[q + PREFETCH_AHEAD + 1]));
+        }
+        G(baff_push)
+        (&ws->baff, &out[(q - p) / 2], G(run_base)(bases, idx, c0, r[q]), r[q] & 1,
+         G(run_base)(bases, idx, c0, r[q + 1]), r[q + 1] & 1);
+    }
+    if (l & 1)
+        G(aff_signed)(&out[l / 2], G(run_base)(bases, idx, c0, r[p + l - 1]), r[p + l - 1] & 1);
 }
 
 /*
@@ -154,16 +182,11 @@ static void G(chunk_scatter)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t 
 static size_t G(runs_first_level)(G(msm_ws) * ws, const G_AFF *bases, const uint32_t *idx,
                                   size_t c0, size_t nact)
 {
-#define RUN_BASE(e) (&bases[idx ? idx[c0 + ((e) >> 1)] : c0 + ((e) >> 1)])
     size_t keep = 0;
     for (size_t k = 0; k < nact; k++) {
         uint32_t b = ws->active[k], l = ws->len[b];
-        const uint32_t *r = &ws->ridx[ws->start[b]];
         G_AFF *out = &ws->buf[0][ws->start[b]];
-        for (uint32_t j = 0; 2 * j + 1 < l; j++) G(baff_push)
-        (&ws->baff, &out[j], RUN_BASE(r[2 * j]), r[2 * j] & 1, RUN_BASE(r[2 * j + 1]),
-         r[2 * j + 1] & 1);
-        if (l & 1) G(aff_signed)(&out[l / 2], RUN_BASE(r[l - 1]), r[l - 1] & 1);
+        G(run_pairs)(ws, out, ws->start[b], l, bases, idx, c0);
         ws->len[b] = (l + 1) / 2;
         ws->sumneg[b] = 0;
         if (ws->len[b] == 1)
@@ -171,7 +194,6 @@ static size_t G(runs_first_level)(G(msm_ws) * ws, const G_AFF *bases, const uint
         else
             ws->active[keep++] = b;
     }
-#undef RUN_BASE
     G(baff_flush)(&ws->baff);
     return keep;
 }
@@ -180,7 +202,11 @@ static size_t G(runs_first_level)(G(msm_ws) * ws, const G_AFF *bases, const uint
 static void G(chunk_merge)(G(msm_ws) * ws, size_t nne)
 {
     for (size_t k = 0; k < nne; k++) {
-        if (k + PREFETCH_AHEAD < nne) PREFETCH_POINT(&ws->acc[ws->nonempty[k + PREFETCH_AHEAD]]);
+        if (k + PREFETCH_AHEAD < nne) {
+            uint32_t ahead = ws->nonempty[k + PREFETCH_AHEAD];
+            PREFETCH_POINT(&ws->acc[ahead]);
+            PREFETCH_POINT(ws->sum[ahead]);
+        }
         uint32_t b = ws->nonempty[k];
         ws->cnt[b] = 0;
         if (ws->has[b]) {
