@@ -19,6 +19,7 @@
 #include "cuzk/fp.h"
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
+#include "ff/field_inline.h"
 
 #define ROUNDS 2000
 
@@ -458,6 +459,38 @@ static void fp2_mul_schoolbook(void **state)
     }
 }
 
+/* The inline twins of field_inline.h give the public functions' results. */
+#define INLINE_SAME(F, T)                                                                          \
+    do {                                                                                           \
+        T a, b, x, y, s;                                                                           \
+        F##_random(&a, &g);                                                                        \
+        F##_random(&b, &g);                                                                        \
+        F##_sqr(&s, &a);                                                                           \
+        F##_mul(&x, &a, &b), F##_mul_inline(&y, &a, &b);                                           \
+        assert_memory_equal(&x, &y, sizeof(T));                                                    \
+        F##_sqr(&x, &a), F##_sqr_inline(&y, &a);                                                   \
+        assert_memory_equal(&x, &y, sizeof(T));                                                    \
+        F##_add(&x, &a, &b), F##_add_inline(&y, &a, &b);                                           \
+        assert_memory_equal(&x, &y, sizeof(T));                                                    \
+        F##_sub(&x, &a, &b), F##_sub_inline(&y, &a, &b);                                           \
+        assert_memory_equal(&x, &y, sizeof(T));                                                    \
+        F##_neg(&x, &a), F##_neg_inline(&y, &a);                                                   \
+        assert_memory_equal(&x, &y, sizeof(T));                                                    \
+        F##_mul_inline(&a, &a, &a); /* aliased */                                                  \
+        assert_memory_equal(&a, &s, sizeof(T));                                                    \
+    } while (0)
+
+static void inline_ops(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (int i = 0; i < rounds(2000); i++) {
+        INLINE_SAME(fp, fp_t);
+        INLINE_SAME(fr, fr_t);
+    }
+}
+
 /* The axiom tests again with the portable multiplication selected. */
 static void portable_path(void **state)
 {
@@ -467,6 +500,7 @@ static void portable_path(void **state)
     fp2_axioms(state);
     fp2_mul_schoolbook(state);
     fp_inv_pow(state);
+    inline_ops(state);
     assert_int_equal(cuzk_ff_use_adx(true), cuzk_cpu_has_adx());
 }
 
@@ -480,7 +514,7 @@ int main(void)
         cmocka_unit_test(fr_mul_paths),    cmocka_unit_test(fp_inv_pow),
         cmocka_unit_test(fr_inv_pow),      cmocka_unit_test(fp2_mul_schoolbook),
         cmocka_unit_test(fp_addsub_paths), cmocka_unit_test(fr_addsub_paths),
-        cmocka_unit_test(portable_path),
+        cmocka_unit_test(inline_ops),      cmocka_unit_test(portable_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
