@@ -46,11 +46,9 @@ static const fr_t FR_R3 = {
 
 bool fr_sqrt(fr_t *r, const fr_t *a)
 {
-    /* (t + 1) / 2 and t, with r - 1 = 2^32 t */
-    static const uint64_t t_plus_1_half[4] = {0x7fff2dff80000000, 0x04d0ec02a9ded201,
-                                              0x94cebea4199cec04, 0x0000000039f6d3a9};
-    static const uint64_t t[4] = {0xfffe5bfeffffffff, 0x09a1d80553bda402, 0x299d7d483339d808,
-                                  0x0000000073eda753};
+    /* (t - 1) / 2, with r - 1 = 2^32 t (t odd) */
+    static const uint64_t t_minus_1_half[4] = {0x7fff2dff7fffffff, 0x04d0ec02a9ded201,
+                                               0x94cebea4199cec04, 0x0000000039f6d3a9};
     /* 7^t, a primitive 2^32-th root of unity (Montgomery form) */
     static const fr_t root = {
         {0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64, 0x5bf3adda19e9b27b}};
@@ -58,9 +56,11 @@ bool fr_sqrt(fr_t *r, const fr_t *a)
         *r = FR_ZERO;
         return true;
     }
-    fr_t x, b, z = root;
-    fr_pow(&x, a, t_plus_1_half, 4);
-    fr_pow(&b, a, t, 4);
+    /* one exponentiation: w = a^((t-1)/2), x = a^((t+1)/2) = w a, b = a^t = x w */
+    fr_t w, x, b, z = root;
+    fr_pow(&w, a, t_minus_1_half, 4);
+    fr_mul(&x, &w, a);
+    fr_mul(&b, &x, &w);
     int m = 32;
     while (!fr_is_one(&b)) {
         int i = 0;
@@ -70,7 +70,7 @@ bool fr_sqrt(fr_t *r, const fr_t *a)
             i++;
         }
         if (i == m) return false;
-        fr_t w = z;
+        w = z;
         for (int k = 0; k < m - i - 1; k++) fr_sqr(&w, &w);
         fr_mul(&x, &x, &w);
         fr_sqr(&z, &w);
