@@ -68,10 +68,12 @@ static void release_circuits(job *j)
 void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
 {
     if (j->state == JOB_DONE) return;
+    char msg[sizeof j->error]; /* fmt's arguments may point into j->error */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(j->error, sizeof j->error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(j->error, msg, sizeof msg);
     j->state = JOB_DONE;
     j->status = status;
     j->t_done = now_ms();

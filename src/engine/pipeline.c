@@ -230,22 +230,28 @@ static void *synthesis_worker(void *arg)
     return NULL;
 }
 
-/* backend start under the device lock, then a/b/c and memory go back. */
-static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proofs, cuzk_err *err)
+/* backend start under the device lock, then a/b/c and memory go back.
+ * *busy_ms: time in start and finish (not waiting for the device). */
+static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proofs,
+                      uint64_t *busy_ms, cuzk_err *err)
 {
     void *handle = NULL;
     pthread_mutex_lock(&d->lock);
+    uint64_t t0 = now_ms();
     snprintf(d->current_job, sizeof d->current_job, "%s", it->jobs[0]->id);
     d->current_kind = it->jobs[0]->kind;
     engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
     if (e->cfg.gpu_threads) omp_set_num_threads((int)e->cfg.gpu_threads);
     int rc = e->backend->start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, err);
     d->current_job[0] = 0;
+    *busy_ms = now_ms() - t0;
     pthread_mutex_unlock(&d->lock);
     for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);
     budget_release(&e->budget, it->reserved);
     it->reserved = 0;
+    uint64_t t1 = now_ms();
     if (!rc) rc = e->backend->finish(handle, proofs, it->n, err);
+    *busy_ms += now_ms() - t1;
     engine_timeline("GPU_END", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
     return rc;
 }
@@ -273,9 +279,8 @@ static void finalize_item(engine_t *e, device *d, work_item *it)
 {
     groth16_proof proofs[BATCH_MAX];
     cuzk_err err = {0};
-    uint64_t t0 = now_ms();
-    int rc = prove_item(e, d, it, proofs, &err);
-    uint64_t gpu_ms = now_ms() - t0;
+    uint64_t gpu_ms = 0;
+    int rc = prove_item(e, d, it, proofs, &gpu_ms, &err);
     pthread_mutex_lock(&e->lock);
     if (rc)
         fail_item(e, it, &err);

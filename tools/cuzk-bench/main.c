@@ -1,0 +1,74 @@
+/*
+ * main.c - cuzk-bench: the command-line client of cuzk-daemon, a gRPC
+ * client on the grpc core C API with the commands and output formats of
+ * Curio's cuzk-bench (reference/cuzk-api.md):
+ *
+ *   cuzk-bench [-a ADDR] single -t KIND (--c1 FILE | --vanilla FILE) [...]
+ *   cuzk-bench [-a ADDR] batch  -t KIND (--c1 FILE | --vanilla FILE) -c N -j J
+ *   cuzk-bench [-a ADDR] status | metrics | preload -c ID | evict -c ID | cancel JOB
+ *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
+ *              [--bad-partition K] -o FILE
+ *
+ * ADDR is unix:///path, host:port or http://host:port (default
+ * 127.0.0.1:9820). The input file is sent as the request's vanilla_proof
+ * (a c1.json for PoRep, a bincode blob for PoSt / Snap, or a test record
+ * from gen-vanilla). Exit status: 0 success, 1 a failed proof or call,
+ * 2 a usage error.
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: cuzk-bench [-a ADDR] COMMAND [ARGS]\n"
+    "\n"
+    "  -a, --addr ADDR   unix:///path or host:port (default 127.0.0.1:9820)\n"
+    "\n"
+    "commands:\n"
+    "  single -t porep|snap|wpost|winning (--c1 FILE | --vanilla FILE) [--sector-num N]\n"
+    "         [--miner-id N] [--partition N] [--randomness HEX] [--comm-r-old HEX]\n"
+    "         [--comm-r-new HEX] [--comm-d-new HEX] [--registered-proof N]\n"
+    "         [--sector-size SIZE] [--priority low|normal|high|critical]\n"
+    "  batch  (the same) -c/--count N -j/--concurrency J\n"
+    "  status               queues, SRS, devices, counters\n"
+    "  metrics              Prometheus text\n"
+    "  preload -c ID        load a circuit's parameters (e.g. porep-32g)\n"
+    "  evict -c ID          free a circuit's parameters\n"
+    "  cancel JOB_ID        cancel a job\n"
+    "  gen-vanilla test --constraints N [--partitions P] [--seed S] [--bad-partition K] -o FILE\n"
+    "                       a synthetic test-circuit request (daemon --test-circuits)\n";
+
+int bench_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "cuzk-bench: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n\n%s", usage);
+    return BENCH_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    const char *addr = "127.0.0.1:9820";
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return fputs(usage, stdout), 0;
+        if ((strcmp(argv[i], "-a") && strcmp(argv[i], "--addr")) || i + 1 >= argc)
+            return bench_usage("unknown option or missing value: %s", argv[i]);
+        addr = argv[++i];
+    }
+    if (i >= argc) return bench_usage("%s", "no command");
+    const char *cmd = argv[i];
+    int sub_argc = argc - i;
+    char **sub_argv = argv + i;
+    if (!strcmp(cmd, "single")) return bench_single(addr, sub_argc, sub_argv);
+    if (!strcmp(cmd, "batch")) return bench_batch(addr, sub_argc, sub_argv);
+    if (!strcmp(cmd, "status")) return bench_status(addr);
+    if (!strcmp(cmd, "metrics")) return bench_metrics(addr);
+    if (!strcmp(cmd, "preload") || !strcmp(cmd, "evict"))
+        return bench_srs(addr, !strcmp(cmd, "evict"), sub_argc, sub_argv);
+    if (!strcmp(cmd, "cancel")) return bench_cancel(addr, sub_argc, sub_argv);
+    if (!strcmp(cmd, "gen-vanilla")) return bench_gen_vanilla(sub_argc, sub_argv);
+    return bench_usage("unknown command '%s'", cmd);
+}
