@@ -92,7 +92,7 @@ int lc_sub_term(cs_lc *lc, cs_var var, const fr_t *coeff);
 /* lc += var, lc -= var (coefficient one). */
 int lc_add_var(cs_lc *lc, cs_var var);
 int lc_sub_var(cs_lc *lc, cs_var var);
-/* lc += other, lc -= other, lc += coeff * other. other may not alias lc. */
+/* lc += other, lc -= other, lc += coeff * other (other may be lc itself). */
 int lc_add_lc(cs_lc *lc, const cs_lc *other);
 int lc_sub_lc(cs_lc *lc, const cs_lc *other);
 int lc_add_scaled_lc(cs_lc *lc, const fr_t *coeff, const cs_lc *other);

@@ -144,9 +144,21 @@ static void apply(fr_t *out, const fr_t *c, enum merge_op op, const fr_t *scale)
  * Writing position w never passes the unread part of lc: w - i equals the
  * number of other's unread terms plus the merges so far.
  */
+/* lc op= lc: every term meets itself, so the coefficients scale by 2, 0 or
+ * 1 + scale (terms stay, as in a merge). */
+static int merge_self(cs_lc *lc, enum merge_op op, const fr_t *scale)
+{
+    fr_t f = FR_ZERO;
+    if (op == MERGE_ADD) fr_dbl(&f, &FR_ONE);
+    if (op == MERGE_SCALED) fr_add(&f, &FR_ONE, scale);
+    lc_scale(lc, &f);
+    return 0;
+}
+
 static int merge(cs_lc *lc, const cs_lc *other, enum merge_op op, const fr_t *scale)
 {
     if (lc->status) return lc->status;
+    if (other == lc) return merge_self(lc, op, scale);
     if (other->status) return lc->status = other->status;
     size_t n = lc->len, m = other->len;
     if (m == 0) return 0;

@@ -257,6 +257,13 @@ static void lc_against_model(void **state)
             present[i] = present[i] || opresent[i];
         }
         check_model(&lc, model, present);
+        lc_add_scaled_lc(&lc, &s, &lc); /* aliased: every coefficient times 1 + s */
+        fr_add(&s, &s, &FR_ONE);
+        for (int i = 0; i < MODEL_VARS; i++) fr_mul(&model[i], &model[i], &s);
+        check_model(&lc, model, present);
+        lc_sub_lc(&lc, &lc);
+        memset(model, 0, sizeof(model));
+        check_model(&lc, model, present);
         lc_free(&lc), lc_free(&other);
     }
 }
