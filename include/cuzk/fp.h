@@ -34,7 +34,8 @@ void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);
 void fp_sqr(fp_t *r, const fp_t *a);
 /* r = a^e, e given as n little-endian 64-bit limbs (variable time in e). */
 void fp_pow(fp_t *r, const fp_t *a, const uint64_t *e, size_t n);
-/* r = 1/a; returns false (and r = 0) when a = 0. */
+/* r = 1/a; returns false (and r = 0) when a = 0. Variable time in a
+ * (binary GCD, src/ff/inv.h); fp_pow with p - 2 is the constant-time one. */
 bool fp_inv(fp_t *r, const fp_t *a);
 /* out[i] = 1/in[i] with one inversion (Montgomery's trick); zeros stay zero.
  * out may equal in. */

@@ -34,7 +34,8 @@ void fr_mul(fr_t *r, const fr_t *a, const fr_t *b);
 void fr_sqr(fr_t *r, const fr_t *a);
 /* r = a^e, e given as n little-endian 64-bit limbs (variable time in e). */
 void fr_pow(fr_t *r, const fr_t *a, const uint64_t *e, size_t n);
-/* r = 1/a; returns false (and r = 0) when a = 0. */
+/* r = 1/a; returns false (and r = 0) when a = 0. Variable time in a
+ * (binary GCD, src/ff/inv.h); fr_pow with r - 2 is the constant-time one. */
 bool fr_inv(fr_t *r, const fr_t *a);
 /* out[i] = 1/in[i] with one inversion (Montgomery's trick); zeros stay zero.
  * out may equal in. */

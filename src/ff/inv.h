@@ -2,9 +2,10 @@
  * inv.h - modular inversion by Bernstein-Yang divsteps (internal).
  *
  * VARIABLE TIME: the number of iterations and every branch depend on the
- * input. Use it only on public values (the prover's inversions are of
- * public or blinded data); a constant-time inversion is Fermat's
- * a^(m-2) with fp_pow / fr_pow.
+ * input. That suits the prover, whose bucket MSMs are variable time in the
+ * scalars anyway; where the timing of one inversion must not depend on its
+ * input, use Fermat's a^(m-2) with fp_pow / fr_pow (their branches depend
+ * on the public exponent only).
  *
  * Algorithm (Bernstein and Yang, "Fast constant-time gcd computation and
  * modular inversion", 2019, with the variable-time batching described in
