@@ -1,9 +1,9 @@
 /*
- * cpu_x86.c - run-time choice of the field multiplication.
+ * cpu_x86.c - run-time choice of the field arithmetic (x86 or portable).
  *
  * A constructor reads cpuid once: leaf 7 (sub-leaf 0) EBX bit 8 is BMI2
  * (mulx), bit 19 is ADX (adcx/adox). The result is the global flag
- * cuzk_ff_adx that fp_mul / fr_mul test with __builtin_expect, which costs
+ * cuzk_ff_adx that fp_mul, fp_add, ... test with __builtin_expect, which costs
  * one predictable branch and no indirect call. Tests and benchmarks switch
  * it with cuzk_ff_use_adx to exercise both paths. On other architectures
  * the portable code is the only path.

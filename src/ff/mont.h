@@ -3,12 +3,13 @@
  *
  * One source for both fields: fp.c instantiates it with the 6 limbs of p,
  * fr.c with the 4 limbs of r. Every function takes the limb count as a
- * compile-time constant from its caller, so the compiler unrolls the loops.
- * Portable C with unsigned __int128; the x86-64 mulx/adx path lives in
- * fp_x86.c / fr_x86.c and is tested against this one.
+ * compile-time constant from its caller and the loops carry
+ * "#pragma GCC unroll", so they unroll fully (at -O2 they would not).
+ * Portable C with unsigned __int128; the x86-64 assembly of mont_x86.h
+ * is the fast path where the CPU allows and is tested against this code.
  *
  * Both moduli leave spare top bits (381 of 384, 255 of 256), so a+b never
- * overflows n limbs and the CIOS accumulator needs one extra word only.
+ * overflows n limbs and the CIOS accumulator needs no extra word.
  */
 #ifndef CUZK_FF_MONT_H
 #define CUZK_FF_MONT_H
