@@ -220,9 +220,32 @@ static int rounds(int full)
     return q && *q == '1' ? full / 10 : full;
 }
 
+/* x >= m over n limbs (compared from the top). */
+static bool limbs_geq(const uint64_t *x, const uint64_t *m, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (x[i] != m[i]) return x[i] > m[i];
+    return true;
+}
+
+/* out = (2^(64 n) - 1) mod m, all-ones limbs reduced, by repeated subtraction. */
+static void all_ones_reduced(uint64_t *out, const uint64_t *m, int n)
+{
+    for (int i = 0; i < n; i++) out[i] = ~0ull;
+    while (limbs_geq(out, m, n)) {
+        unsigned __int128 borrow = 0;
+        for (int i = 0; i < n; i++) {
+            unsigned __int128 d = (unsigned __int128)out[i] - m[i] - borrow;
+            out[i] = (uint64_t)d;
+            borrow = (d >> 64) & 1;
+        }
+    }
+}
+
 /*
- * Edge limbs for the cross-checks: 0, 1, 2, m-1, m-2, m-2^64, all-ones limbs
- * under the top one of m, and powers of two; all below m.
+ * Edge limbs for the cross-checks: 0, 1, 2, m-1, m-2, m-2^64, all-ones
+ * limbs under the top one of m, all-ones limbs reduced mod m, and powers of
+ * two; all below m.
  */
 static void edge_values(uint64_t *out, int k, const uint64_t *m, int n)
 {
@@ -249,15 +272,18 @@ static void edge_values(uint64_t *out, int k, const uint64_t *m, int n)
         for (int i = 0; i < n - 1; i++) out[i] = ~0ull;
         out[n - 1] = m[n - 1] - 1;
         break;
+    case 7:
+        all_ones_reduced(out, m, n);
+        break;
     default: { /* 2^j, or m's top limb halved where 2^j would not be below m */
-        int limb = (k - 7) / 64 % n;
-        uint64_t v = 1ull << ((k - 7) % 64);
+        int limb = (k - 8) / 64 % n;
+        uint64_t v = 1ull << ((k - 8) % 64);
         out[limb] = limb == n - 1 && v >= m[n - 1] ? m[n - 1] / 2 : v;
         break;
     }
     }
 }
-#define N_EDGES (7 + 64 * 4)
+#define N_EDGES (8 + 64 * 4)
 
 /* r = a + m as raw limbs (< 2m, no reduction) when on, else a copy of a. */
 #define unreduced(r, a, m, n, on)                                                                  \
@@ -307,7 +333,7 @@ static void add_modulus(uint64_t *r, const uint64_t *a, const uint64_t *m, int n
             assert_memory_equal(&x, &y, sizeof(T));                                                \
         }                                                                                          \
         for (int i = 0; i < N_EDGES; i++)                                                          \
-            for (int j = 0; j < N_EDGES; j += (j < 8 ? 1 : 13)) {                                  \
+            for (int j = 0; j < N_EDGES; j += (j < 9 ? 1 : 13)) {                                  \
                 edge_values(a.l, i, MOD, N);                                                       \
                 edge_values(b.l, j, MOD, N);                                                       \
                 F##_mul_portable(&x, &a, &b);                                                      \
