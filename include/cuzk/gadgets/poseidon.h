@@ -1,0 +1,33 @@
+/*
+ * poseidon.h (gadgets) - neptune v11's legacy Poseidon circuit
+ * (circuit.rs poseidon_hash, the one Filecoin's circuits and parameters
+ * use), allocation for allocation and constraint for constraint.
+ *
+ * The state is kept as neptune's Elt: either an allocated number or a
+ * linear combination with its value. The domain tag's first S-box is a
+ * constant; each other S-box allocates its input if it is a combination
+ * (lc * ONE = x), then x^2, x^4 and x^5 + key (with the first round's key
+ * added inside the squaring: (x + k)^2, x^4 * (x + k) + k'); the matrix
+ * products (dense, pre-sparse, sparse, with neptune's compressed constants
+ * and sparse matrices) only build combinations. The output element is
+ * allocated at the end. Costs 3 (t RF + RP - 1) + t RF + RP - arity
+ * constraints: 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11 (Standard).
+ *
+ * Values are tracked only when the backend reads them (cs_needs_values).
+ */
+#ifndef CUZK_GADGETS_POSEIDON_H
+#define CUZK_GADGETS_POSEIDON_H
+
+#include "cuzk/gadgets/num.h"
+#include "cuzk/poseidon.h"
+#include "cuzk/r1cs.h"
+
+/* The hash of preimage[0..c->arity) (HashType::MerkleTree), allocated.
+ * On an allocation failure the cs is failed (cs_status) and the result is
+ * meaningless. */
+num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage);
+
+/* Constraints poseidon_gadget_hash adds for these constants. */
+size_t poseidon_gadget_constraints(const poseidon_constants *c);
+
+#endif
