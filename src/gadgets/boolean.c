@@ -10,17 +10,101 @@
  */
 #include "cuzk/gadgets/boolean.h"
 
+#include <pthread.h>
 #include <string.h>
 
-/* Three combinations for one constraint; lc_free'd by enforce(). */
+/*
+ * Three combinations for one constraint. Boolean constraints have at most
+ * four distinct variables per combination, which cs_lc keeps inline, so
+ * they are built here directly in the inline array (sorted, merged, as
+ * lc_add_term would) and only the header fields are reset: zeroing whole
+ * structs, lc_free's memset and the general upsert were a quarter of
+ * SHA-256 synthesis. A fifth variable (never in these gadgets) falls back
+ * to lc_add_term, and enforce() frees a heap part if one grew.
+ */
 typedef struct abc {
     cs_lc a, b, c;
 } abc;
 
+static fr_t minus_one, two;
+static pthread_once_t constants_once = PTHREAD_ONCE_INIT;
+
+static void constants_init(void)
+{
+    fr_neg(&minus_one, &FR_ONE);
+    fr_dbl(&two, &FR_ONE);
+}
+
+static void abc_init(abc *t)
+{
+    cs_lc *l[3] = {&t->a, &t->b, &t->c};
+    for (int i = 0; i < 3; i++) {
+        l[i]->len = l[i]->cap = l[i]->hint = 0;
+        l[i]->status = 0;
+        l[i]->heap = NULL;
+    }
+    pthread_once(&constants_once, constants_init);
+}
+
 static void enforce(cs_t *cs, abc *t)
 {
     cs_enforce(cs, &t->a, &t->b, &t->c);
-    lc_free(&t->a), lc_free(&t->b), lc_free(&t->c);
+    if (t->a.heap) lc_free(&t->a);
+    if (t->b.heap) lc_free(&t->b);
+    if (t->c.heap) lc_free(&t->c);
+}
+
+static uint64_t key(cs_var v)
+{
+    return (uint64_t)v.kind << 32 | v.index;
+}
+
+/* lc += coeff * v, for combinations that fit inline. */
+static void put(cs_lc *lc, cs_var v, const fr_t *coeff)
+{
+    uint64_t k = key(v);
+    uint32_t i = lc->len;
+    if (lc->heap) {
+        lc_add_term(lc, v, coeff);
+        return;
+    }
+    while (i > 0 && key(lc->inl[i - 1].var) > k) i--;
+    if (i > 0 && key(lc->inl[i - 1].var) == k) {
+        fr_add(&lc->inl[i - 1].coeff, &lc->inl[i - 1].coeff, coeff);
+        return;
+    }
+    if (lc->len == CS_LC_INLINE) {
+        lc_add_term(lc, v, coeff);
+        return;
+    }
+    for (uint32_t j = lc->len; j > i; j--) lc->inl[j] = lc->inl[j - 1];
+    lc->inl[i].var = v;
+    lc->inl[i].coeff = *coeff;
+    lc->len++;
+}
+
+static void add(cs_lc *lc, cs_var v)
+{
+    put(lc, v, &FR_ONE);
+}
+
+static void sub(cs_lc *lc, cs_var v)
+{
+    put(lc, v, &minus_one);
+}
+
+/* lc +=/-= b (Boolean::lc with coefficient one). */
+static void put_bool(cs_lc *lc, bool_var b, bool negative)
+{
+    const fr_t *plus = negative ? &minus_one : &FR_ONE, *minus = negative ? &FR_ONE : &minus_one;
+    if (b.kind == BOOL_IS) {
+        put(lc, bool_cs_var(b), plus);
+    } else if (b.kind == BOOL_NOT) {
+        put(lc, cs_one(), plus);
+        put(lc, bool_cs_var(b), minus);
+    } else if (b.value) {
+        put(lc, cs_one(), plus);
+    }
 }
 
 static bool_var new_bit(cs_t *cs, bool value)
@@ -59,9 +143,10 @@ void bool_lc_sub(cs_lc *lc, bool_var b, const fr_t *coeff)
 bool_var bit_alloc(cs_t *cs, bool value)
 {
     bool_var r = new_bit(cs, value);
-    abc t = {0};
-    lc_add_var(&t.a, cs_one()), lc_sub_var(&t.a, bool_cs_var(r));
-    lc_add_var(&t.b, bool_cs_var(r));
+    abc t;
+    abc_init(&t);
+    add(&t.a, cs_one()), sub(&t.a, bool_cs_var(r));
+    add(&t.b, bool_cs_var(r));
     enforce(cs, &t);
     return r;
 }
@@ -69,10 +154,11 @@ bool_var bit_alloc(cs_t *cs, bool value)
 bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
 {
     bool_var r = new_bit(cs, value);
-    abc t = {0};
-    lc_add_var(&t.a, cs_one()), lc_sub_var(&t.a, bool_cs_var(must_be_false));
-    lc_sub_var(&t.a, bool_cs_var(r));
-    lc_add_var(&t.b, bool_cs_var(r));
+    abc t;
+    abc_init(&t);
+    add(&t.a, cs_one()), sub(&t.a, bool_cs_var(must_be_false));
+    sub(&t.a, bool_cs_var(r));
+    add(&t.b, bool_cs_var(r));
     enforce(cs, &t);
     return r;
 }
@@ -80,11 +166,12 @@ bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
 bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value ^ b.value);
-    abc t = {0};
-    lc_add_var(&t.a, bool_cs_var(a)), lc_add_var(&t.a, bool_cs_var(a));
-    lc_add_var(&t.b, bool_cs_var(b));
-    lc_add_var(&t.c, bool_cs_var(a)), lc_add_var(&t.c, bool_cs_var(b));
-    lc_sub_var(&t.c, bool_cs_var(r));
+    abc t;
+    abc_init(&t);
+    put(&t.a, bool_cs_var(a), &two); /* a + a */
+    add(&t.b, bool_cs_var(b));
+    add(&t.c, bool_cs_var(a)), add(&t.c, bool_cs_var(b));
+    sub(&t.c, bool_cs_var(r));
     enforce(cs, &t);
     return r;
 }
@@ -92,10 +179,11 @@ bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value & b.value);
-    abc t = {0};
-    lc_add_var(&t.a, bool_cs_var(a));
-    lc_add_var(&t.b, bool_cs_var(b));
-    lc_add_var(&t.c, bool_cs_var(r));
+    abc t;
+    abc_init(&t);
+    add(&t.a, bool_cs_var(a));
+    add(&t.b, bool_cs_var(b));
+    add(&t.c, bool_cs_var(r));
     enforce(cs, &t);
     return r;
 }
@@ -103,10 +191,11 @@ bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value && !b.value);
-    abc t = {0};
-    lc_add_var(&t.a, bool_cs_var(a));
-    lc_add_var(&t.b, cs_one()), lc_sub_var(&t.b, bool_cs_var(b));
-    lc_add_var(&t.c, bool_cs_var(r));
+    abc t;
+    abc_init(&t);
+    add(&t.a, bool_cs_var(a));
+    add(&t.b, cs_one()), sub(&t.b, bool_cs_var(b));
+    add(&t.c, bool_cs_var(r));
     enforce(cs, &t);
     return r;
 }
@@ -114,10 +203,11 @@ bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, !a.value && !b.value);
-    abc t = {0};
-    lc_add_var(&t.a, cs_one()), lc_sub_var(&t.a, bool_cs_var(a));
-    lc_add_var(&t.b, cs_one()), lc_sub_var(&t.b, bool_cs_var(b));
-    lc_add_var(&t.c, bool_cs_var(r));
+    abc t;
+    abc_init(&t);
+    add(&t.a, cs_one()), sub(&t.a, bool_cs_var(a));
+    add(&t.b, cs_one()), sub(&t.b, bool_cs_var(b));
+    add(&t.c, bool_cs_var(r));
     enforce(cs, &t);
     return r;
 }
@@ -169,10 +259,11 @@ bool_var bool_sha256_ch(cs_t *cs, bool_var a, bool_var b, bool_var c)
     if (is_const(b, true)) return bool_not(bool_and(cs, bool_not(a), bool_not(c)));
     /* a is an allocated bit or the constant true: a (b - c) = ch - c */
     bool_var ch = new_bit(cs, value);
-    abc t = {0};
-    bool_lc_add(&t.a, b, &FR_ONE), bool_lc_sub(&t.a, c, &FR_ONE);
-    bool_lc_add(&t.b, a, &FR_ONE);
-    lc_add_var(&t.c, bool_cs_var(ch)), bool_lc_sub(&t.c, c, &FR_ONE);
+    abc t;
+    abc_init(&t);
+    put_bool(&t.a, b, false), put_bool(&t.a, c, true);
+    put_bool(&t.b, a, false);
+    add(&t.c, bool_cs_var(ch)), put_bool(&t.c, c, true);
     enforce(cs, &t);
     return ch;
 }
@@ -190,11 +281,12 @@ bool_var bool_sha256_maj(cs_t *cs, bool_var a, bool_var b, bool_var c)
     /* maj allocated before bc = b and c; then (2bc - b - c) * a = bc - maj */
     bool_var maj = new_bit(cs, value);
     bool_var bc = bool_and(cs, b, c);
-    abc t = {0};
-    bool_lc_add(&t.a, bc, &FR_ONE), bool_lc_add(&t.a, bc, &FR_ONE);
-    bool_lc_sub(&t.a, b, &FR_ONE), bool_lc_sub(&t.a, c, &FR_ONE);
-    bool_lc_add(&t.b, a, &FR_ONE);
-    bool_lc_add(&t.c, bc, &FR_ONE), lc_sub_var(&t.c, bool_cs_var(maj));
+    abc t;
+    abc_init(&t);
+    put_bool(&t.a, bc, false), put_bool(&t.a, bc, false);
+    put_bool(&t.a, b, true), put_bool(&t.a, c, true);
+    put_bool(&t.b, a, false);
+    put_bool(&t.c, bc, false), sub(&t.c, bool_cs_var(maj));
     enforce(cs, &t);
     return maj;
 }
@@ -206,14 +298,15 @@ int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
         return cs_fail(cs, CUZK_EINVAL, "boolean enforce_equal: constants %d and %d differ",
                        a.value, b.value);
     }
-    abc t = {0};
+    abc t;
+    abc_init(&t);
     if (is_const(a, true) || is_const(b, true)) {
-        lc_add_var(&t.c, cs_one());
-        bool_lc_sub(&t.c, is_const(a, true) ? b : a, &FR_ONE);
+        add(&t.c, cs_one());
+        put_bool(&t.c, is_const(a, true) ? b : a, true);
     } else if (is_const(a, false) || is_const(b, false)) {
-        bool_lc_add(&t.c, is_const(a, false) ? b : a, &FR_ONE);
+        put_bool(&t.c, is_const(a, false) ? b : a, false);
     } else {
-        bool_lc_add(&t.c, a, &FR_ONE), bool_lc_sub(&t.c, b, &FR_ONE);
+        put_bool(&t.c, a, false), put_bool(&t.c, b, true);
     }
     enforce(cs, &t);
     return cs_status(cs);

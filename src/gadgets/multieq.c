@@ -2,8 +2,10 @@
  * multieq.c - bellpepper's MultiEq batching of equalities.
  *
  * The pending left-hand side of the addmany path is a list of packed terms
- * (key << 32 | k << 1 | negative, key 0 = ONE, key i + 1 = aux i) standing
- * for +-2^k * variable. When the batch is emitted the list is sorted by a
+ * (key << 32 | k << 1 | negative, key i + 1 = aux i) standing for
+ * +-2^k * variable; the ONE terms (constant and negated bits) of one
+ * addition are summed as an integer and folded into the batch's ONE
+ * coefficient with one multiplication by 2^shift. When the batch is emitted the list is sorted by a
  * natural merge sort (the terms of one operand arrive in ascending or
  * descending runs, so few passes are needed), equal keys are summed and
  * the combination is appended in variable order, which is cs_lc's order.
@@ -88,28 +90,49 @@ static uint64_t *sort_terms(uint64_t *a, uint64_t *tmp, uint32_t *runs, size_t n
     return src;
 }
 
+/* The coefficient of a packed term: +-2^k. */
+static void term_coeff(fr_t *c, uint64_t t)
+{
+    const fr_t *p = &pow2_table[(t >> 1) & 0xff];
+    if (t & 1)
+        fr_neg(c, p);
+    else
+        *c = *p;
+}
+
 /* Appends the sorted packed terms to lhs, one term per variable. */
 static void append_terms(cs_lc *lhs, const uint64_t *t, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uint32_t key = (uint32_t)(t[i] >> 32);
-        fr_t sum = FR_ZERO;
+        fr_t sum, c;
+        term_coeff(&sum, t[i++]);
         for (; i < n && (uint32_t)(t[i] >> 32) == key; i++) {
-            const fr_t *p = &pow2_table[(t[i] >> 1) & 0xff];
-            if (t[i] & 1)
-                fr_sub(&sum, &sum, p);
-            else
-                fr_add(&sum, &sum, p);
+            term_coeff(&c, t[i]);
+            fr_add(&sum, &sum, &c);
         }
-        cs_var v = key ? (cs_var){key - 1, CS_AUX} : cs_one();
-        lc_add_term(lhs, v, &sum);
+        lc_add_term(lhs, (cs_var){key - 1, CS_AUX}, &sum);
     }
+}
+
+/* Adds the current addition's ONE coefficient (an integer below
+ * 10 * 2^32, at the addition's shift) to the batch's. */
+static void fold_one(multieq *m)
+{
+    if (!m->one_cur) return;
+    fr_t c;
+    fr_from_u64(&c, m->one_cur);
+    fr_mul(&c, &c, &pow2_table[m->shift]);
+    fr_add(&m->one_sum, &m->one_sum, &c);
+    m->one_cur = 0;
 }
 
 /* bellpepper's accumulate(): lhs * ONE = rhs, then an empty batch. */
 static void emit(multieq *m)
 {
+    fold_one(m);
     lc_clear(&m->lhs);
+    if (m->has_one) lc_add_term(&m->lhs, cs_one(), &m->one_sum);
     if (m->len) append_terms(&m->lhs, sort_terms(m->terms, m->tmp, m->runs, m->len), m->len);
     lc_add_lc(&m->lhs, &m->lhs_extra);
     cs_lc one = {0};
@@ -117,6 +140,8 @@ static void emit(multieq *m)
     cs_enforce(m->cs, &m->lhs, &one, &m->rhs);
     lc_clear(&m->lhs_extra), lc_clear(&m->rhs);
     m->len = 0;
+    m->has_one = false;
+    m->one_sum = FR_ZERO;
     m->bits_used = 0;
     m->ops++;
 }
@@ -144,7 +169,9 @@ int multieq_enforce_equal(multieq *m, size_t num_bits, const cs_lc *lhs, const c
 
 size_t multieq_begin(multieq *m, size_t num_bits)
 {
-    return reserve_bits(m, num_bits);
+    fold_one(m);
+    m->shift = reserve_bits(m, num_bits);
+    return m->shift;
 }
 
 static int grow(multieq *m)
@@ -172,11 +199,12 @@ void multieq_lhs_bool(multieq *m, bool_var b, size_t k)
 {
     if (b.kind == BOOL_IS) {
         push(m, b.var + 1, k, 0);
-    } else if (b.kind == BOOL_NOT) {
-        push(m, 0, k, 0);
-        push(m, b.var + 1, k, 1);
-    } else if (b.value) {
-        push(m, 0, k, 0);
+        return;
+    }
+    if (b.kind == BOOL_NOT) push(m, b.var + 1, k, 1);
+    if (b.kind == BOOL_NOT || b.value) {
+        m->one_cur += (uint64_t)1 << (k - m->shift);
+        m->has_one = true;
     }
 }
 

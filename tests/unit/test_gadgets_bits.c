@@ -459,14 +459,106 @@ static void test_multieq_generic(void **state)
     cs_prover_free(&p);
 }
 
+/* ---- addmany's packed path against a plain one ---- */
+
+/* bellpepper's addmany written plainly: the sum and the result as
+ * combinations, through the generic multieq_enforce_equal. */
+static void plain_addmany(multieq *me, u32_var *r, const u32_var *ops, size_t n)
+{
+    cs_lc lhs = {0}, rhs = {0};
+    uint64_t sum = 0;
+    bool all_const = true;
+    for (size_t i = 0; i < n; i++) {
+        sum += ops[i].value;
+        for (int j = 0; j < 32; j++) {
+            bool_lc_add(&lhs, ops[i].bits[j], fr_pow2(j));
+            all_const &= bool_is_const(ops[i].bits[j]);
+        }
+    }
+    if (all_const) {
+        u32_const(r, (uint32_t)sum);
+        lc_free(&lhs);
+        return;
+    }
+    size_t nbits = 0;
+    for (uint64_t max = n * (uint64_t)UINT32_MAX; max; max >>= 1, nbits++) {
+        bool_var b = bit_alloc(me->cs, (sum >> nbits) & 1);
+        lc_add_term(&rhs, bool_cs_var(b), fr_pow2(nbits));
+        if (nbits < 32) r->bits[nbits] = b;
+    }
+    multieq_enforce_equal(me, nbits, &lhs, &rhs);
+    r->value = (uint32_t)sum;
+    lc_free(&lhs), lc_free(&rhs);
+}
+
+typedef struct mix_ctx {
+    bool plain;
+    uint64_t seed;
+} mix_ctx;
+
+/* Random additions over a pool of words mixing constant, allocated and
+ * negated bits (and repeated operands), 2..10 at a time. */
+static int mix_synth(cs_t *cs, void *p)
+{
+    const mix_ctx *x = p;
+    cuzk_rng g;
+    cuzk_rng_seed(&g, x->seed);
+    u32_var pool[16];
+    for (int i = 0; i < 16; i++) {
+        u32_alloc(cs, &pool[i], (uint32_t)cuzk_rng_u64(&g));
+        for (int j = 0; j < 32; j++) {
+            uint64_t c = cuzk_rng_u64(&g) % 4;
+            if (c == 0) pool[i].bits[j] = bool_const(cuzk_rng_u64(&g) & 1);
+            if (c == 1) pool[i].bits[j] = bool_not(pool[i].bits[j]);
+        }
+        u32_from_bits(&pool[i], pool[i].bits);
+    }
+    multieq me;
+    multieq_init(&me, cs);
+    for (int a = 0; a < 40; a++) {
+        size_t n = 2 + cuzk_rng_u64(&g) % 9;
+        u32_var ops[10];
+        for (size_t i = 0; i < n; i++) ops[i] = pool[cuzk_rng_u64(&g) % 16];
+        size_t dst = cuzk_rng_u64(&g) % 16;
+        if (x->plain)
+            plain_addmany(&me, &pool[dst], ops, n);
+        else
+            u32_addmany(&me, &pool[dst], ops, n);
+    }
+    return multieq_finish(&me);
+}
+
+static void test_addmany_matches_plain(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (int t = 0; t < (quick() ? 3 : 20); t++) {
+        mix_ctx fast = {false, cuzk_rng_u64(&g)}, plain = {true, fast.seed};
+        cs_counts kf = count_circuit((cs_circuit){mix_synth, &fast});
+        cs_counts kp = count_circuit((cs_circuit){mix_synth, &plain});
+        assert_int_equal(kf.num_constraints, kp.num_constraints);
+        assert_memory_equal(kf.fingerprint, kp.fingerprint, 32);
+        cs_prover p;
+        prove_satisfied(&p, (cs_circuit){mix_synth, &fast});
+        cs_prover_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_alloc_rows),        cmocka_unit_test(test_xor_rows),
-        cmocka_unit_test(test_and_rows),          cmocka_unit_test(test_ch_maj_rows),
-        cmocka_unit_test(test_all_operand_kinds), cmocka_unit_test(test_u64_and_field_bits),
-        cmocka_unit_test(test_u32_rewiring),      cmocka_unit_test(test_u32_ops),
-        cmocka_unit_test(test_multieq_batches),   cmocka_unit_test(test_multieq_generic),
+        cmocka_unit_test(test_alloc_rows),
+        cmocka_unit_test(test_xor_rows),
+        cmocka_unit_test(test_and_rows),
+        cmocka_unit_test(test_ch_maj_rows),
+        cmocka_unit_test(test_all_operand_kinds),
+        cmocka_unit_test(test_u64_and_field_bits),
+        cmocka_unit_test(test_u32_rewiring),
+        cmocka_unit_test(test_u32_ops),
+        cmocka_unit_test(test_multieq_batches),
+        cmocka_unit_test(test_multieq_generic),
+        cmocka_unit_test(test_addmany_matches_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #ifndef CUZK_GADGETS_MULTIEQ_H
 #define CUZK_GADGETS_MULTIEQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,12 +33,16 @@ typedef struct multieq {
     cs_t *cs;
     size_t bits_used; /* bits of the pending batch */
     size_t ops;       /* batches emitted so far */
-    uint64_t *terms;  /* pending lhs terms: key << 32 | k << 1 | negative */
+    uint64_t *terms;  /* pending lhs terms: aux + 1 << 32 | k << 1 | negative */
     uint64_t *tmp;    /* sort buffer, same capacity */
     uint32_t *runs;   /* run offsets for the sort, capacity + 1 */
     size_t len, cap;
-    cs_lc lhs_extra; /* lhs terms from multieq_enforce_equal */
-    cs_lc lhs, rhs;  /* lhs built at emission; rhs kept merged */
+    size_t shift;     /* of the current addmany equality */
+    uint64_t one_cur; /* its ONE coefficient / 2^shift */
+    fr_t one_sum;     /* the pending batch's ONE coefficient */
+    bool has_one;     /* whether ONE is a term of the pending lhs */
+    cs_lc lhs_extra;  /* lhs terms from multieq_enforce_equal */
+    cs_lc lhs, rhs;   /* lhs built at emission; rhs kept merged */
 } multieq;
 
 void multieq_init(multieq *m, cs_t *cs);
@@ -50,7 +55,7 @@ int multieq_finish(multieq *m);
  * The addmany path: call multieq_begin(num_bits) when bellpepper calls
  * enforce_equal (after the result bits are allocated); it may emit the
  * pending batch and returns the shift s. Then add lhs terms 2^(s+j) * bit
- * and rhs terms 2^(s+j) * result_bit_j.
+ * (j < 32) and rhs terms 2^(s+j) * result_bit_j.
  */
 size_t multieq_begin(multieq *m, size_t num_bits);
 void multieq_lhs_bool(multieq *m, bool_var b, size_t k);
