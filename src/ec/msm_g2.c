@@ -27,10 +27,8 @@ typedef g2_xyzz_t G_XYZZ;
 #define F_IS_ZERO fp2_is_zero
 #define F_EQ      fp2_eq
 #define F_ONE     FP2_ONE
-/* 2^14 points = 3 MiB per run buffer */
-#ifndef MSM_CHUNK
+/* Points per chunk: 2 x 3 MiB of level buffers, as for G1. */
 #define MSM_CHUNK (1u << 14)
-#endif
 /* A window costs a few inversions (about 70 multiplications each with
  * safegcd) and 2^(c-1) bucket reductions, a scalar multiplication about 300
  * doublings and additions: below about 8 points the naive sum wins. */
