@@ -67,9 +67,8 @@ static void G(fb_block)(G(baff) * baff, G_AFF *out, const fr_t *scalars, size_t 
     for (unsigned j = 0; j < msm_windows(w); j++) {
         for (size_t i = 0; i < n; i++) {
             int32_t d = msm_digit(&sc[i], j, w);
-            if (d)
-                G(baff_push)
-                (baff, &out[i], &out[i], false, &tab[j * size + (size_t)abs(d) - 1], d < 0);
+            if (d) G(baff_push)
+            (baff, &out[i], &out[i], false, &tab[j * size + (size_t)abs(d) - 1], d < 0);
         }
         G(baff_flush)(baff);
     }
