@@ -189,6 +189,22 @@ static void named_errors(void **state)
     assert_int_equal(snarkjs_zkey_read(&z, DATA "mul3.wtns", SNARKJS_CHECKED, &err), CUZK_EINVAL);
     assert_non_null(strstr(err.msg, "not a zkey file"));
     assert_int_equal(snarkjs_zkey_read(&z, DATA "missing.zkey", SNARKJS_CHECKED, &err), CUZK_EIO);
+    /* an r1cs whose first section (the constraints, id 2) claims id 7 */
+    uint8_t *data;
+    size_t len;
+    assert_int_equal(cuzk_read_file(DATA "mul3.r1cs", &data, &len, 1 << 20, &err), CUZK_OK);
+    assert_int_equal(data[12], 2);
+    data[12] = 7;
+    char path[] = "/tmp/cuzk-test-r1cs-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(cuzk_write_file(path, data, len, &err), CUZK_OK);
+    snarkjs_r1cs r;
+    assert_int_equal(snarkjs_r1cs_read(&r, path, &err), CUZK_EUNSUPPORTED);
+    assert_non_null(strstr(err.msg, "unknown section id 7"));
+    unlink(path);
+    free(data);
     groth16_vk vk;
     assert_int_equal(snarkjs_vk_read(&vk, DATA "mul3.r1cs", &err), CUZK_EINVAL);
     assert_non_null(strstr(err.msg, "JSON"));
