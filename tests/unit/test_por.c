@@ -1,0 +1,265 @@
+/*
+ * test_por.c - Merkle inclusion circuits over Poseidon trees.
+ *
+ * Counts: every Poseidon case of rust-fil-proofs'
+ * storage-proofs-core/tests/por_circuit.rs (64 leaves per base tree, root
+ * public or private) with the counter backend, and the 530 constraints of
+ * one arity-8 level. Witness: paths of native trees (built here with
+ * poseidon_hash, base trees contiguous as merkletree lays them out) for the
+ * 8-0-0, 8-8-0 and 8-8-2 shapes satisfy every constraint, the public
+ * inputs are the challenge and the root, and a wrong sibling or position
+ * breaks the proof; the same for por_no_challenge_input with several
+ * challenges against one root.
+ */
+#include "gadget_check.h"
+
+#include "cuzk/gadgets/por.h"
+#include "cuzk/gadgets/poseidon.h"
+#include "cuzk/poseidon.h"
+
+/* ---- a native tree ---- */
+
+#define MAX_LEAVES 1024
+
+typedef struct tree {
+    por_shape shape;
+    size_t leaves;
+    fr_t leaf[MAX_LEAVES];
+    fr_t root;
+} tree;
+
+static size_t shape_leaves(const por_shape *s)
+{
+    size_t n = 1, levels = por_shape_levels(s);
+    for (size_t i = 0; i < levels; i++) n *= por_shape_arity(s, i);
+    return n;
+}
+
+/* Hashes level by level; when challenge is given, records its path
+ * (index, siblings: level i at siblings[i * 15]). */
+static void tree_walk(tree *t, size_t challenge, por_level *path, fr_t *siblings)
+{
+    static fr_t nodes[MAX_LEAVES];
+    memcpy(nodes, t->leaf, t->leaves * sizeof(fr_t));
+    size_t n = t->leaves, levels = por_shape_levels(&t->shape);
+    for (size_t i = 0; i < levels; i++) {
+        unsigned a = por_shape_arity(&t->shape, i);
+        if (path) {
+            size_t group = challenge / a * a;
+            path[i].index = (uint32_t)(challenge % a);
+            path[i].siblings = &siblings[i * 15];
+            for (unsigned k = 0, m = 0; k < a; k++)
+                if (k != path[i].index) siblings[i * 15 + m++] = nodes[group + k];
+            challenge /= a;
+        }
+        for (size_t p = 0; p < n / a; p++) poseidon_hash(&nodes[p], poseidon_std(a), &nodes[p * a]);
+        n /= a;
+    }
+    t->root = nodes[0];
+}
+
+static void tree_random(tree *t, por_shape s, cuzk_rng *g)
+{
+    t->shape = s;
+    t->leaves = shape_leaves(&s);
+    assert_true(t->leaves <= MAX_LEAVES);
+    for (size_t i = 0; i < t->leaves; i++) fr_random(&t->leaf[i], g);
+    tree_walk(t, 0, NULL, NULL);
+}
+
+/* ---- PoRCircuit ---- */
+
+typedef struct por_ctx {
+    por_shape shape;
+    bool values, private_root;
+    const fr_t *leaf, *root;
+    por_level path[POR_MAX_LEVELS];
+} por_ctx;
+
+static int por_synth(cs_t *cs, void *p)
+{
+    por_ctx *x = p;
+    por_hasher h = por_poseidon_hasher();
+    por_root leaf = {.value = x->leaf}, root = {.value = x->root};
+    return por_circuit(cs, &h, &x->shape, &leaf, x->path, &root, x->private_root);
+}
+
+/* A blank circuit (no values) of the shape. */
+static cs_counts count_por(por_shape s, bool private_root)
+{
+    por_ctx x = {.shape = s, .private_root = private_root};
+    return count_circuit((cs_circuit){por_synth, &x});
+}
+
+/* storage-proofs-core/tests/por_circuit.rs, Poseidon cases. */
+static void test_por_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        por_shape s;
+        size_t public_root, private_root;
+    } cases[] = {
+        {{2, 0, 0, 6}, 1887, 1886}, {{4, 0, 0, 3}, 1164, 1163}, {{8, 0, 0, 2}, 1063, 1062},
+        {{8, 2, 0, 2}, 1377, 0},    {{8, 4, 2, 2}, 1764, 0},    {{8, 8, 0, 2}, 1593, 0},
+        {{8, 8, 2, 2}, 1907, 0},    {{8, 2, 4, 2}, 1764, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cs_counts k = count_por(cases[i].s, false);
+        assert_int_equal(k.num_constraints, cases[i].public_root);
+        assert_int_equal(k.num_inputs, 3);
+        if (!cases[i].private_root) continue;
+        k = count_por(cases[i].s, true);
+        assert_int_equal(k.num_constraints, cases[i].private_root);
+        assert_int_equal(k.num_inputs, 2);
+    }
+    /* reference/filecoin.md: a Poseidon tree level of arity 8 costs 530. */
+    cs_counts one = count_por((por_shape){8, 0, 0, 1}, true);
+    cs_counts two = count_por((por_shape){8, 0, 0, 2}, true);
+    assert_int_equal(two.num_constraints - one.num_constraints, 530);
+    /* Invalid shapes fail cleanly. */
+    static const por_shape bad[] = {{3, 0, 0, 2}, {8, 0, 2, 2},  {8, 6, 0, 1},
+                                    {8, 0, 0, 0}, {32, 0, 0, 1}, {8, 0, 0, 65}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        por_ctx x = {.shape = bad[i]};
+        cs_counts k;
+        assert_int_equal(cs_count(&k, (cs_circuit){por_synth, &x}, NULL), CUZK_EINVAL);
+    }
+}
+
+/* Proves the path of challenge (with level 0's position xor-ed with
+ * flip) and says whether every constraint holds. */
+static void prove_path(const tree *t, size_t challenge, bool private_root, uint32_t flip,
+                       bool *satisfied)
+{
+    static fr_t siblings[POR_MAX_LEVELS * 15];
+    por_ctx x = {.shape = t->shape, .private_root = private_root};
+    static tree copy;
+    copy = *t;
+    tree_walk(&copy, challenge, x.path, siblings);
+    x.path[0].index ^= flip;
+    challenge ^= flip;
+    x.leaf = &t->leaf[challenge];
+    x.root = &t->root;
+    cs_prover p;
+    assert_int_equal(cs_synthesize_prover(&p, (cs_circuit){por_synth, &x}, NULL, NULL), 0);
+    *satisfied = count_unsatisfied(p.num_constraints, p.a, p.b, p.c) == 0;
+    fr_t ch;
+    fr_from_u64(&ch, challenge);
+    assert_int_equal(p.num_inputs, private_root ? 2 : 3);
+    assert_true(fr_eq(&p.input_assignment[1], &ch));
+    if (!private_root) assert_true(fr_eq(&p.input_assignment[2], &t->root));
+    cs_prover_free(&p);
+}
+
+static void test_por_paths(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    static const por_shape shapes[] = {{8, 0, 0, 2}, {8, 8, 0, 2}, {8, 8, 2, 1}, {2, 0, 0, 4}};
+    static tree t;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        tree_random(&t, shapes[s], &g);
+        for (int k = 0; k < (quick() ? 1 : 3); k++) {
+            size_t c = (size_t)(cuzk_rng_u64(&g) % t.leaves);
+            bool ok;
+            prove_path(&t, c, k & 1, 0, &ok);
+            assert_true(ok);
+            /* The leaf claimed at another position of its group. */
+            prove_path(&t, c, k & 1, 1, &ok);
+            assert_false(ok);
+            /* A different leaf at the challenged position is not included. */
+            fr_t saved = t.leaf[c];
+            fr_random(&t.leaf[c], &g);
+            prove_path(&t, c, k & 1, 0, &ok);
+            assert_false(ok);
+            t.leaf[c] = saved;
+        }
+    }
+}
+
+/* ---- por_no_challenge_input ---- */
+
+typedef struct nci_ctx {
+    const tree *t;
+    size_t challenges[8], n;
+    size_t before; /* constraints before the first path */
+} nci_ctx;
+
+/* storage-proofs-core's test_por_no_challenge_input: one root, then per
+ * challenge the leaf, the challenge bits and the siblings, then the path. */
+static int nci_synth(cs_t *cs, void *p)
+{
+    nci_ctx *x = p;
+    static fr_t sib_values[POR_MAX_LEVELS * 15];
+    const por_shape *s = &x->t->shape;
+    size_t levels = por_shape_levels(s), nbits = por_shape_bits(s);
+    num_var root = num_alloc(cs, &x->t->root);
+    por_hasher h = por_poseidon_hasher();
+    x->before = cs_num_constraints(cs);
+    for (size_t k = 0; k < x->n; k++) {
+        size_t c = x->challenges[k];
+        num_var leaf = num_alloc(cs, &x->t->leaf[c]);
+        bool_var bits[POR_MAX_LEVELS * 4];
+        for (size_t i = 0; i < nbits; i++) bits[i] = bit_alloc(cs, (c >> i) & 1);
+        por_level path[POR_MAX_LEVELS];
+        static tree copy;
+        copy = *x->t;
+        tree_walk(&copy, c, path, sib_values);
+        num_var sib[POR_MAX_LEVELS * 15];
+        size_t m = 0;
+        for (size_t i = 0; i < levels; i++)
+            for (unsigned j = 0; j + 1 < por_shape_arity(s, i); j++)
+                sib[m++] = num_alloc(cs, &path[i].siblings[j]);
+        int rc = por_no_challenge_input(cs, &h, s, bits, &leaf, sib, &root);
+        if (rc) return rc;
+    }
+    return cs_status(cs);
+}
+
+static void test_por_no_challenge_input(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    static const por_shape shapes[] = {{8, 0, 0, 2}, {8, 8, 0, 1}, {8, 4, 2, 1}, {8, 8, 2, 1}};
+    static tree t;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        tree_random(&t, shapes[s], &g);
+        nci_ctx x = {.t = &t, .n = quick() ? 2 : 4};
+        for (size_t k = 0; k < x.n; k++) x.challenges[k] = cuzk_rng_u64(&g) % t.leaves;
+        cs_prover p;
+        prove_satisfied(&p, (cs_circuit){nci_synth, &x});
+        /* Per path: bits, leaf and siblings are the caller's; the gadget
+         * costs insert + hash per level and the root equality. */
+        size_t per_path = 0, levels = por_shape_levels(&t.shape);
+        for (size_t i = 0; i < levels; i++) {
+            unsigned a = por_shape_arity(&t.shape, i);
+            per_path += (a == 8   ? 22
+                         : a == 4 ? 8
+                                  : 2) +
+                        poseidon_gadget_constraints(poseidon_std(a));
+        }
+        per_path += 1 + por_shape_bits(&t.shape);
+        assert_int_equal(p.num_constraints - p.num_inputs - x.before, x.n * per_path);
+        assert_int_equal(p.num_inputs, 1);
+        cs_prover_free(&p);
+        /* A wrong leaf breaks it. */
+        fr_t saved = t.leaf[x.challenges[0]];
+        fr_random(&t.leaf[x.challenges[0]], &g);
+        assert_int_equal(cs_synthesize_prover(&p, (cs_circuit){nci_synth, &x}, NULL, NULL), 0);
+        assert_true(count_unsatisfied(p.num_constraints, p.a, p.b, p.c) > 0);
+        cs_prover_free(&p);
+        t.leaf[x.challenges[0]] = saved;
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_por_counts),
+        cmocka_unit_test(test_por_paths),
+        cmocka_unit_test(test_por_no_challenge_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
