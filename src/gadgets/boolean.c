@@ -16,11 +16,13 @@
 /*
  * Three combinations for one constraint. Boolean constraints have at most
  * four distinct variables per combination, which cs_lc keeps inline, so
- * they are built here directly in the inline array (sorted, merged, as
- * lc_add_term would) and only the header fields are reset: zeroing whole
- * structs, lc_free's memset and the general upsert were a quarter of
- * SHA-256 synthesis. A fifth variable (never in these gadgets) falls back
- * to lc_add_term, and enforce() frees a heap part if one grew.
+ * they are built here directly in the inline array, sorted and merged as
+ * lc_add_term would: the fixed-shape AllocatedBit rows are appended in
+ * their known order (ONE first, the new bit last), ch / maj / equality
+ * rows go through put(). Only the header fields are reset. Zeroing whole
+ * structs, lc_free's memset and the general upsert cost a quarter of
+ * SHA-256 synthesis before. A fifth variable (never in these gadgets)
+ * falls back to lc_add_term, and enforce() frees a heap part if one grew.
  */
 typedef struct abc {
     cs_lc a, b, c;
@@ -81,6 +83,14 @@ static void put(cs_lc *lc, cs_var v, const fr_t *coeff)
     lc->inl[i].var = v;
     lc->inl[i].coeff = *coeff;
     lc->len++;
+}
+
+/* Appends a term the caller knows to sort after the present ones (the
+ * fixed-shape AllocatedBit constraints: ONE first, the new bit last). */
+static void term(cs_lc *lc, cs_var v, const fr_t *coeff)
+{
+    lc->inl[lc->len].var = v;
+    lc->inl[lc->len++].coeff = *coeff;
 }
 
 static void add(cs_lc *lc, cs_var v)
@@ -145,8 +155,8 @@ bool_var bit_alloc(cs_t *cs, bool value)
     bool_var r = new_bit(cs, value);
     abc t;
     abc_init(&t);
-    add(&t.a, cs_one()), sub(&t.a, bool_cs_var(r));
-    add(&t.b, bool_cs_var(r));
+    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(r), &minus_one);
+    term(&t.b, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
 }
@@ -156,9 +166,9 @@ bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
     bool_var r = new_bit(cs, value);
     abc t;
     abc_init(&t);
-    add(&t.a, cs_one()), sub(&t.a, bool_cs_var(must_be_false));
-    sub(&t.a, bool_cs_var(r));
-    add(&t.b, bool_cs_var(r));
+    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(must_be_false), &minus_one);
+    term(&t.a, bool_cs_var(r), &minus_one);
+    term(&t.b, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
 }
@@ -168,10 +178,15 @@ bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
     bool_var r = new_bit(cs, a.value ^ b.value);
     abc t;
     abc_init(&t);
-    put(&t.a, bool_cs_var(a), &two); /* a + a */
-    add(&t.b, bool_cs_var(b));
-    add(&t.c, bool_cs_var(a)), add(&t.c, bool_cs_var(b));
-    sub(&t.c, bool_cs_var(r));
+    term(&t.a, bool_cs_var(a), &two); /* a + a */
+    term(&t.b, bool_cs_var(b), &FR_ONE);
+    if (a.var == b.var) {
+        term(&t.c, bool_cs_var(a), &two);
+    } else {
+        term(&t.c, bool_cs_var(a.var < b.var ? a : b), &FR_ONE);
+        term(&t.c, bool_cs_var(a.var < b.var ? b : a), &FR_ONE);
+    }
+    term(&t.c, bool_cs_var(r), &minus_one);
     enforce(cs, &t);
     return r;
 }
@@ -181,9 +196,9 @@ bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
     bool_var r = new_bit(cs, a.value & b.value);
     abc t;
     abc_init(&t);
-    add(&t.a, bool_cs_var(a));
-    add(&t.b, bool_cs_var(b));
-    add(&t.c, bool_cs_var(r));
+    term(&t.a, bool_cs_var(a), &FR_ONE);
+    term(&t.b, bool_cs_var(b), &FR_ONE);
+    term(&t.c, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
 }
@@ -193,9 +208,9 @@ bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
     bool_var r = new_bit(cs, a.value && !b.value);
     abc t;
     abc_init(&t);
-    add(&t.a, bool_cs_var(a));
-    add(&t.b, cs_one()), sub(&t.b, bool_cs_var(b));
-    add(&t.c, bool_cs_var(r));
+    term(&t.a, bool_cs_var(a), &FR_ONE);
+    term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &minus_one);
+    term(&t.c, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
 }
@@ -205,9 +220,9 @@ bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
     bool_var r = new_bit(cs, !a.value && !b.value);
     abc t;
     abc_init(&t);
-    add(&t.a, cs_one()), sub(&t.a, bool_cs_var(a));
-    add(&t.b, cs_one()), sub(&t.b, bool_cs_var(b));
-    add(&t.c, bool_cs_var(r));
+    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(a), &minus_one);
+    term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &minus_one);
+    term(&t.c, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
 }
