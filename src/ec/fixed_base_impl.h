@@ -48,8 +48,10 @@ static G_AFF *G(fb_table)(const G_AFF *base, unsigned w, unsigned nrows, int t)
     bool ok = tab && rows && tmp && G(fb_row_bases)(rows, base, w, nrows);
     if (ok) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(t)
-        for (unsigned j = 0; j < nrows; j++) G(fb_row_fill)
-        (&tab[j * size], &tmp[(size_t)omp_get_thread_num() * size], &rows[j], size);
+        for (unsigned j = 0; j < nrows; j++) {
+            G_JAC *mine = &tmp[(size_t)omp_get_thread_num() * size];
+            G(fb_row_fill)(&tab[j * size], mine, &rows[j], size);
+        }
     }
     free(rows), free(tmp);
     if (!ok) free(tab), tab = NULL;
@@ -67,8 +69,9 @@ static void G(fb_block)(G(baff) * baff, G_AFF *out, const fr_t *scalars, size_t 
     for (unsigned j = 0; j < msm_windows(w); j++) {
         for (size_t i = 0; i < n; i++) {
             int32_t d = msm_digit(&sc[i], j, w);
-            if (d) G(baff_push)
-            (baff, &out[i], &out[i], false, &tab[j * size + (size_t)abs(d) - 1], d < 0);
+            if (d == 0) continue;
+            const G_AFF *t = &tab[j * size + (size_t)abs(d) - 1];
+            G(baff_push)(baff, &out[i], &out[i], false, t, d < 0);
         }
         G(baff_flush)(baff);
     }
