@@ -92,6 +92,7 @@ native() { # name
     name=$1
     expect 0 "$name: cuzk snarkjs import" "$CUZK" snarkjs import "$name.zkey" -o "$name.params" --vk "$name.vk"
     expect 0 "$name: cuzk params info" "$CUZK" params info "$name.params"
+    expect 0 "$name: cuzk params info --check" "$CUZK" params info --check "$name.params"
     expect 0 "$name: native prove with imported params" "$CUZK" prove --params "$name.params" \
         --r1cs "$name.r1cs" --wtns "$name.wtns" -o "$name.bin" --proof-json "$name.np.json" \
         --public "$name.npub.json" --row-order snarkjs
