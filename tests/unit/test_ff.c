@@ -441,8 +441,6 @@ static void add_modulus(uint64_t *r, const uint64_t *a, const uint64_t *m, int n
         }                                                                                          \
     }
 
-#define FR_ONE_   FR_ONE
-#define FP_ONE_   FP_ONE
 #define fp_t_ONE_ FP_ONE
 #define fr_t_ONE_ FR_ONE
 MUL_PATHS(fp, fp_t, FP_LIMBS, FP_MODULUS, 1)
