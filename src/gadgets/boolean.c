@@ -338,3 +338,29 @@ void bool_alloc_fr_le(cs_t *cs, bool_var out[FR_NUM_BITS], const fr_t *value)
     if (value) fr_to_canonical(limbs, value);
     for (int i = 0; i < FR_NUM_BITS; i++) out[i] = bit_alloc(cs, (limbs[i / 64] >> (i % 64)) & 1);
 }
+
+static bool byte_bit(const uint8_t *bytes, size_t i, bool msb_first)
+{
+    if (!bytes) return false;
+    return (bytes[i / 8] >> (msb_first ? 7 - i % 8 : i % 8)) & 1;
+}
+
+void bool_alloc_bytes_le(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < 8 * n; i++) out[i] = bit_alloc(cs, byte_bit(bytes, i, false));
+}
+
+void bool_alloc_bytes_be(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < 8 * n; i++) out[i] = bit_alloc(cs, byte_bit(bytes, i, true));
+}
+
+size_t bool_reverse_bit_numbering(bool_var *out, const bool_var *in, size_t n)
+{
+    size_t padded = (n + 7) / 8 * 8;
+    for (size_t i = 0; i < padded; i++) {
+        size_t src = i / 8 * 8 + (7 - i % 8);
+        out[i] = src < n ? in[src] : bool_const(0);
+    }
+    return padded;
+}

@@ -14,6 +14,7 @@
 
 #include "cuzk/gadgets/multieq.h"
 #include "cuzk/gadgets/uint32.h"
+#include "cuzk/gadgets/uint64.h"
 
 /* ---- exact rows ---- */
 
@@ -545,6 +546,64 @@ static void test_addmany_matches_plain(void **state)
     }
 }
 
+/* ---- UInt64, bytes, bit numbering ---- */
+
+typedef struct u64_ctx {
+    uint64_t v;
+    uint8_t bytes[3];
+    u64_var w;
+    bool_var le[24], be[24], rev[24];
+} u64_ctx;
+
+static int u64_synth(cs_t *cs, void *p)
+{
+    u64_ctx *x = p;
+    u64_alloc(cs, &x->w, x->v);
+    u64_pack_into_input(cs, &x->w);
+    bool_alloc_bytes_le(cs, x->le, x->bytes, 3);
+    bool_alloc_bytes_be(cs, x->be, x->bytes, 3);
+    return cs_status(cs);
+}
+
+static void test_uint64_and_bytes(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    u64_ctx x = {.v = cuzk_rng_u64(&g), .bytes = {0x81, 0x3c, 0x07}};
+    cs_prover p;
+    prove_satisfied(&p, (cs_circuit){u64_synth, &x});
+    assert_int_equal(p.num_inputs, 2);
+    assert_int_equal(p.num_constraints - p.num_inputs, 64 + 1 + 48);
+    fr_t want;
+    fr_from_u64(&want, x.v);
+    assert_true(fr_eq(&p.input_assignment[1], &want));
+    bool_var be[64];
+    u64_var back;
+    u64_into_bits_be(be, &x.w);
+    u64_from_bits_be(&back, be);
+    assert_int_equal(back.value, x.v);
+    assert_int_equal(be[0].value, x.v >> 63);
+    for (int i = 0; i < 24; i++) {
+        assert_int_equal(witness_bool(&p, x.le[i]), (x.bytes[i / 8] >> (i % 8)) & 1);
+        assert_int_equal(witness_bool(&p, x.be[i]), (x.bytes[i / 8] >> (7 - i % 8)) & 1);
+    }
+    /* reversing the numbering of big-endian bits gives little-endian ones;
+     * 13 bits are padded with constant zeros to 16 */
+    assert_int_equal(bool_reverse_bit_numbering(x.rev, x.be, 24), 24);
+    for (int i = 0; i < 24; i++)
+        assert_int_equal(witness_bool(&p, x.rev[i]), witness_bool(&p, x.le[i]));
+    assert_int_equal(bool_reverse_bit_numbering(x.rev, x.be, 13), 16);
+    for (int i = 0; i < 16; i++) {
+        size_t src = i / 8 * 8 + 7 - i % 8;
+        if (src < 13)
+            assert_int_equal(x.rev[i].var, x.be[src].var);
+        else
+            assert_true(bool_is_const(x.rev[i]) && !x.rev[i].value);
+    }
+    cs_prover_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -559,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_multieq_batches),
         cmocka_unit_test(test_multieq_generic),
         cmocka_unit_test(test_addmany_matches_plain),
+        cmocka_unit_test(test_uint64_and_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,4 +96,14 @@ void bool_alloc_u64_le(cs_t *cs, bool_var out[64], uint64_t value);
 #define FR_NUM_BITS 255
 void bool_alloc_fr_le(cs_t *cs, bool_var out[FR_NUM_BITS], const fr_t *value);
 
+/* storage-proofs-core util.rs: bytes_into_boolean_vec (each byte least
+ * significant bit first) and bytes_into_boolean_vec_be (most significant
+ * first): 8 n allocated bits; bytes may be NULL (values unknown). */
+void bool_alloc_bytes_le(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n);
+void bool_alloc_bytes_be(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n);
+/* reverse_bit_numbering: pads in[0..n) with constant false to whole bytes
+ * and reverses the bits within each byte; out holds the padded length,
+ * which is returned. out may not alias in. */
+size_t bool_reverse_bit_numbering(bool_var *out, const bool_var *in, size_t n);
+
 #endif
