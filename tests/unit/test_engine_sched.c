@@ -1,0 +1,116 @@
+/*
+ * test_engine_sched.c - the scheduler's priority heap (src/engine/sched.h)
+ * against a sort of the same keys: priority first, then age (FIFO within a
+ * priority), then partition; removal by predicate keeps the heap ordered.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sched.h"
+#include "testutil.h"
+
+typedef struct entry {
+    sched_key key;
+    int id;
+} entry;
+
+static int cmp_entries(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (sched_before(&x->key, &y->key)) return -1;
+    return sched_before(&y->key, &x->key) ? 1 : 0;
+}
+
+static entry *random_entries(cuzk_rng *g, size_t n)
+{
+    entry *e = malloc(n * sizeof *e);
+    for (size_t i = 0; i < n; i++) {
+        e[i].key.priority = 1 + (int)(cuzk_rng_u64(g) % 4);
+        e[i].key.seq = cuzk_rng_u64(g) % 50;
+        e[i].key.partition = (uint32_t)(cuzk_rng_u64(g) % 10);
+        e[i].id = (int)i;
+    }
+    return e;
+}
+
+static void test_pop_order_matches_sort(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    size_t n = 2000;
+    entry *e = random_entries(&g, n);
+    sched_queue q;
+    sched_init(&q);
+    for (size_t i = 0; i < n; i++) assert_int_equal(sched_push(&q, e[i].key, &e[i]), 0);
+    entry *sorted = malloc(n * sizeof *sorted); /* the heap points into e */
+    memcpy(sorted, e, n * sizeof *e);
+    qsort(sorted, n, sizeof *sorted, cmp_entries);
+    for (size_t i = 0; i < n; i++) {
+        entry *got = sched_pop(&q);
+        assert_non_null(got);
+        /* Equal keys may come in any order; the keys must match. */
+        assert_int_equal(got->key.priority, sorted[i].key.priority);
+        assert_int_equal(got->key.seq, sorted[i].key.seq);
+        assert_int_equal(got->key.partition, sorted[i].key.partition);
+    }
+    assert_null(sched_pop(&q));
+    sched_free(&q);
+    free(sorted);
+    free(e);
+}
+
+static void test_critical_overtakes_and_fifo(void **state)
+{
+    (void)state;
+    sched_queue q;
+    sched_init(&q);
+    int porep[6], winning = 99;
+    /* Two PoRep jobs (seq 0, 1), three partitions each, then a CRITICAL job. */
+    for (int i = 0; i < 6; i++) {
+        porep[i] = i;
+        sched_push(&q, (sched_key){2, (uint64_t)(i / 3), (uint32_t)(i % 3)}, &porep[i]);
+    }
+    sched_push(&q, (sched_key){4, 2, 0}, &winning);
+    assert_ptr_equal(sched_pop(&q), &winning);
+    for (int i = 0; i < 6; i++) assert_ptr_equal(sched_pop(&q), &porep[i]);
+    sched_free(&q);
+}
+
+static bool drop_odd(void *item, void *ctx)
+{
+    (*(int *)ctx)++;
+    return ((entry *)item)->id % 2;
+}
+
+static void test_remove_if(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    size_t n = 500;
+    entry *e = random_entries(&g, n);
+    sched_queue q;
+    sched_init(&q);
+    for (size_t i = 0; i < n; i++) sched_push(&q, e[i].key, &e[i]);
+    int calls = 0;
+    assert_int_equal(sched_remove_if(&q, drop_odd, &calls), n / 2);
+    assert_int_equal(calls, n);
+    const entry *prev = NULL;
+    for (entry *got; (got = sched_pop(&q)); prev = got) {
+        assert_int_equal(got->id % 2, 0);
+        if (prev) assert_false(sched_before(&got->key, &prev->key));
+    }
+    sched_free(&q);
+    free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pop_order_matches_sort),
+        cmocka_unit_test(test_critical_overtakes_and_fifo),
+        cmocka_unit_test(test_remove_if),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

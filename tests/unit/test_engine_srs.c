@@ -1,0 +1,171 @@
+/*
+ * test_engine_srs.c - the SRS manager (src/engine/srs.h) on development
+ * parameters of the test circuit family in a temporary param cache: load
+ * on demand (made, then read from the file), reference counts and tiers,
+ * EvictSRS refused while in use and exact once idle, the budget charged and
+ * refunded to the byte, LRU eviction under pressure honouring min_idle, and
+ * a missing file named in the error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine_provider.h"
+#include "engine/srs.h"
+#include "testutil.h"
+
+typedef struct fixture {
+    char dir[64];
+    budget b;
+    srs_manager m;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    strcpy(f->dir, "/tmp/cuzk-test-srs.XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
+    srs_init(&f->m, &f->b, f->dir, 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    srs_destroy(&f->m);
+    budget_destroy(&f->b);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc;
+}
+
+static engine_circuit_info info_for(const char *id)
+{
+    engine_circuit_info info;
+    assert_true(engine_test_provider.lookup(id, &info));
+    return info;
+}
+
+static const engine_srs_status *find_status(engine_srs_status *s, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s[i].circuit_id, id)) return &s[i];
+    return NULL;
+}
+
+static int tier_of(srs_manager *m, const char *id)
+{
+    engine_srs_status *s;
+    size_t n = srs_list(m, &s);
+    const engine_srs_status *e = find_status(s, n, id);
+    int tier = e ? e->tier : -1;
+    free(s);
+    return tier;
+}
+
+static void test_load_refcount_evict(void **state)
+{
+    fixture *f = *state;
+    engine_circuit_info info = info_for("test-256");
+    srs_entry *a, *b;
+    uint64_t ms;
+    cuzk_err err;
+    assert_int_equal(srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &a, &ms, &err), 0);
+    uint64_t charged = budget_used(&f->b);
+    assert_int_equal(charged, a->bytes);
+    assert_true(charged > 0);
+    assert_int_equal(srs_acquire(&f->m, &info, NULL, &b, &ms, &err), 0);
+    assert_ptr_equal(a, b);
+    assert_int_equal(a->refs, 2);
+    assert_int_equal(tier_of(&f->m, "test-256"), SRS_HOT);
+    bool was;
+    uint64_t freed;
+    assert_int_equal(srs_evict(&f->m, "test-256", &was, &freed, &err), ENGINE_EBUSY);
+    assert_non_null(strstr(err.msg, "in use"));
+    srs_release(&f->m, a);
+    srs_release(&f->m, b);
+    assert_int_equal(tier_of(&f->m, "test-256"), SRS_WARM);
+    assert_int_equal(srs_evict(&f->m, "test-256", &was, &freed, &err), 0);
+    assert_true(was);
+    assert_int_equal(freed, charged);
+    assert_int_equal(budget_used(&f->b), 0);
+    assert_int_equal(tier_of(&f->m, "test-256"), SRS_COLD);
+    assert_int_equal(srs_evict(&f->m, "never", &was, &freed, &err), ENGINE_ENOTFOUND);
+}
+
+static void test_reload_from_file(void **state)
+{
+    fixture *f = *state;
+    engine_circuit_info info = info_for("test-300");
+    srs_entry *e;
+    cuzk_err err;
+    assert_int_equal(srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e, NULL, &err), 0);
+    g1_affine_t alpha = e->params.vk.alpha_g1;
+    size_t n_h = e->params.n_h;
+    srs_release(&f->m, e);
+    bool was;
+    uint64_t freed;
+    assert_int_equal(srs_evict(&f->m, "test-300", &was, &freed, &err), 0);
+    /* No setup this time: the file written by the first load must serve. */
+    assert_int_equal(srs_acquire(&f->m, &info, NULL, &e, NULL, &err), 0);
+    assert_memory_equal(&e->params.vk.alpha_g1, &alpha, sizeof alpha);
+    assert_int_equal(e->params.n_h, n_h);
+    srs_release(&f->m, e);
+}
+
+static void test_missing_file(void **state)
+{
+    fixture *f = *state;
+    engine_circuit_info info = info_for("test-512");
+    srs_entry *e;
+    cuzk_err err;
+    assert_int_equal(srs_acquire(&f->m, &info, NULL, &e, NULL, &err), CUZK_EIO);
+    assert_non_null(strstr(err.msg, "cuzk-test-512-dev.params"));
+    assert_int_equal(tier_of(&f->m, "test-512"), SRS_COLD);
+}
+
+static void test_lru_under_pressure(void **state)
+{
+    fixture *f = *state;
+    srs_entry *e[3];
+    const char *ids[3] = {"test-256", "test-300", "test-400"};
+    cuzk_err err;
+    for (int i = 0; i < 3; i++) {
+        engine_circuit_info info = info_for(ids[i]);
+        assert_int_equal(
+            srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e[i], NULL, &err), 0);
+        usleep(2000);
+    }
+    srs_release(&f->m, e[1]); /* released first: least recently used */
+    usleep(2000);
+    srs_release(&f->m, e[0]);
+    /* e[2] is in use and never evicted; LRU order frees e[1] then e[0]. */
+    uint64_t freed = srs_evict_idle(&f->m, 1);
+    assert_int_equal(freed, e[1]->bytes);
+    assert_int_equal(tier_of(&f->m, ids[1]), SRS_COLD);
+    assert_int_equal(tier_of(&f->m, ids[0]), SRS_WARM);
+    freed = srs_evict_idle(&f->m, UINT64_MAX);
+    assert_int_equal(freed, e[0]->bytes);
+    assert_int_equal(tier_of(&f->m, ids[2]), SRS_HOT);
+    assert_int_equal(budget_used(&f->b), e[2]->bytes);
+    /* Entries idle for less than min_idle stay. */
+    srs_release(&f->m, e[2]);
+    f->m.min_idle_ms = 60000;
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_load_refcount_evict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reload_from_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lru_under_pressure, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
