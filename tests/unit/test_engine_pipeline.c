@@ -1,0 +1,271 @@
+/*
+ * test_engine_pipeline.c - the engine end to end through engine.h, without
+ * gRPC: the test circuit family on the CPU backend, every returned proof
+ * decoded and verified here against the verifying key read back from the
+ * param cache and public inputs recomputed independently; idempotent
+ * submission, await timeouts, cancellation, priorities, batching, verify
+ * failures and shutdown.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_log.h"
+#include "cuzk/engine_provider.h"
+#include "cuzk/params.h"
+#include "testutil.h"
+
+#define N 1024 /* constraints per partition: ~40 ms to prove here */
+
+typedef struct fixture {
+    char dir[64];
+    engine_t *e;
+} fixture;
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void make_record(uint8_t rec[ENGINE_TEST_RECORD_BYTES], uint32_t parts, uint32_t seed,
+                        uint32_t bad)
+{
+    memset(rec, 0, ENGINE_TEST_RECORD_BYTES);
+    memcpy(rec, ENGINE_TEST_MAGIC, 8);
+    put32(rec + 8, N);
+    put32(rec + 12, parts);
+    put32(rec + 16, seed);
+    put32(rec + 24, bad);
+}
+
+static int submit(engine_t *e, int kind, int prio, uint32_t parts, uint32_t seed, const char *rid,
+                  char id[ENGINE_ID_MAX])
+{
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+    make_record(rec, parts, seed, 0xffffffffu);
+    engine_request r = {
+        .request_id = rid, .kind = kind, .priority = prio, .vanilla_proof = {rec, sizeof rec}};
+    return engine_submit(e, &r, id, NULL, NULL);
+}
+
+static int start(void **state, uint32_t batch, uint64_t wait_ms)
+{
+    fixture *f = calloc(1, sizeof *f);
+    strcpy(f->dir, "/tmp/cuzk-test-engine.XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    engine_log_set_level("error");
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    c.total_budget = 256 << 20;
+    c.max_batch_size = batch;
+    c.max_batch_wait_ms = wait_ms;
+    cuzk_err err;
+    if (engine_create(&f->e, &c, NULL, &err) ||
+        engine_register_provider(f->e, &engine_test_provider, &err))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int setup(void **state)
+{
+    return start(state, 1, 0);
+}
+
+static int setup_batch(void **state)
+{
+    return start(state, 2, 300);
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    engine_destroy(f->e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc;
+}
+
+/* Verifies every partition proof of a result independently. */
+static void check_proof(fixture *f, const engine_result *r, uint32_t parts, uint32_t seed)
+{
+    assert_int_equal(r->status, ENGINE_COMPLETED);
+    assert_int_equal(r->proof_len, parts * GROTH16_PROOF_BYTES);
+    char path[128];
+    snprintf(path, sizeof path, "%s/cuzk-test-%d-dev.params", f->dir, N);
+    groth16_vk vk;
+    groth16_pvk pvk;
+    assert_int_equal(groth16_vk_read_from_params(&vk, path, PARAMS_CHECKED, NULL), 0);
+    assert_int_equal(groth16_prepare_vk(&pvk, &vk, NULL), 0);
+    for (uint32_t p = 0; p < parts; p++) {
+        cs_synthetic shape = {N, seed + p};
+        cs_witness w;
+        assert_int_equal(cs_synthesize_witness(&w, cs_synthetic_circuit(&shape), NULL), 0);
+        groth16_proof proof;
+        assert_int_equal(groth16_proof_decode(&proof, r->proof + p * GROTH16_PROOF_BYTES,
+                                              GROTH16_PROOF_BYTES, NULL),
+                         0);
+        assert_int_equal(groth16_verify(&pvk, &proof, &w.input_assignment[1], 1, NULL), 0);
+        cs_witness_free(&w);
+    }
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+}
+
+static void test_prove_and_verify(void **state)
+{
+    fixture *f = *state;
+    char id[ENGINE_ID_MAX], again[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 3, 11, "porep-1000-1", id), 0);
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 3, 11, "porep-1000-1", again), 0);
+    assert_string_equal(id, again);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 3, 11);
+    assert_true(r.total_ms >= r.queue_ms);
+    engine_result_free(&r);
+    cuzk_err err;
+    assert_int_equal(engine_await(f->e, "nope", 1, &r, NULL, NULL, &err), ENGINE_ENOTFOUND);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.completed, 1);
+    assert_int_equal(s.n_srs, 1);
+    engine_status_free(&s);
+}
+
+static void test_timeout_and_cancel(void **state)
+{
+    fixture *f = *state;
+    char running[ENGINE_ID_MAX], queued[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 16, 1, NULL, running), 0);
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 16, 2, NULL, queued), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, running, 20, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_TIMEOUT);
+    bool was_running;
+    assert_int_equal(engine_cancel(f->e, queued, &was_running, NULL), 0);
+    assert_false(was_running);
+    assert_int_equal(engine_cancel(f->e, running, &was_running, NULL), 0);
+    assert_true(was_running);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_await(f->e, i ? running : queued, 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_CANCELLED);
+        assert_int_equal(r.proof_len, 0);
+    }
+    /* The partition in flight finishes its stage, then everything returns. */
+    engine_status_t s;
+    for (int i = 0; i < 500; i++) {
+        assert_int_equal(engine_status(f->e, &s, NULL), 0);
+        bool idle = !s.in_progress[ENGINE_POREP] && s.budget_used == s.srs[0].size_bytes;
+        engine_status_free(&s);
+        if (idle) break;
+        usleep(20000);
+    }
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.budget_used, s.srs[0].size_bytes);
+    assert_int_equal(s.cancelled, 2);
+    engine_status_free(&s);
+    assert_int_equal(engine_cancel(f->e, "nope", &was_running, NULL), ENGINE_ENOTFOUND);
+}
+
+static void test_priority(void **state)
+{
+    fixture *f = *state;
+    char a[ENGINE_ID_MAX], b[ENGINE_ID_MAX], w[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 8, 1, NULL, a), 0);
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 8, 2, NULL, b), 0);
+    assert_int_equal(submit(f->e, ENGINE_WINNING_POST, 0, 1, 3, NULL, w), 0); /* CRITICAL */
+    engine_result r;
+    assert_int_equal(engine_await(f->e, w, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 1, 3);
+    engine_result_free(&r);
+    assert_int_equal(engine_await(f->e, b, 1, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_TIMEOUT); /* the younger PoRep is still queued */
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_await(f->e, i ? b : a, 0, &r, NULL, NULL, NULL), 0);
+        check_proof(f, &r, 8, i ? 2 : 1);
+        engine_result_free(&r);
+    }
+}
+
+static void test_failures(void **state)
+{
+    fixture *f = *state;
+    char id[ENGINE_ID_MAX];
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+    make_record(rec, 3, 5, 2);
+    engine_request req = {.kind = ENGINE_SNAP, .vanilla_proof = {rec, sizeof rec}};
+    assert_int_equal(engine_submit(f->e, &req, id, NULL, NULL), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "partition 2: self-verification failed"));
+    req.vanilla_proof = (engine_bytes){(const uint8_t *)"{\"SectorNum\":1}", 15};
+    req.kind = ENGINE_POREP;
+    assert_int_equal(engine_submit(f->e, &req, id, NULL, NULL), 0);
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "no porep circuit is available"));
+    cuzk_err err;
+    req.kind = ENGINE_KIND_UNSPECIFIED;
+    assert_int_equal(engine_submit(f->e, &req, id, NULL, &err), CUZK_EINVAL);
+    req.kind = ENGINE_POREP;
+    req.vanilla_proof.len = 0;
+    assert_int_equal(engine_submit(f->e, &req, id, NULL, &err), CUZK_EINVAL);
+}
+
+static void test_batch(void **state)
+{
+    fixture *f = *state;
+    char a[ENGINE_ID_MAX], b[ENGINE_ID_MAX], c[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 1, NULL, a), 0);
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 9, NULL, b), 0); /* full: flushed */
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 5, NULL, c), 0); /* alone: waits */
+    engine_result r;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(engine_await(f->e,
+                                      i == 0   ? a
+                                      : i == 1 ? b
+                                               : c,
+                                      0, &r, NULL, NULL, NULL),
+                         0);
+        check_proof(f, &r, i == 2 ? 1 : 2, i == 0 ? 1 : i == 1 ? 9 : 5);
+        if (i == 2) assert_true(r.queue_ms >= 290);
+        engine_result_free(&r);
+    }
+}
+
+static void test_shutdown_fails_the_rest(void **state)
+{
+    fixture *f = *state;
+    char ids[3][ENGINE_ID_MAX];
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(submit(f->e, ENGINE_POREP, 0, 16, 1, NULL, ids[i]), 0);
+    engine_shutdown(f->e, 0);
+    engine_result r;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(engine_await(f->e, ids[i], 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_FAILED);
+        assert_non_null(strstr(r.error, "shut down"));
+    }
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 1, NULL, ids[0]), ENGINE_ESHUTDOWN);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_prove_and_verify, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeout_and_cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_priority, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batch, setup_batch, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
