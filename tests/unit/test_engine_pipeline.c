@@ -51,7 +51,8 @@ static int submit(engine_t *e, int kind, int prio, uint32_t parts, uint32_t seed
     return engine_submit(e, &r, id, NULL, NULL);
 }
 
-static int start(void **state, uint32_t batch, uint64_t wait_ms)
+/* An engine on a fresh param cache; tweak (may be NULL) edits the config. */
+static int start(void **state, void (*tweak)(cuzk_config *))
 {
     fixture *f = calloc(1, sizeof *f);
     strcpy(f->dir, "/tmp/cuzk-test-engine.XXXXXX");
@@ -61,8 +62,7 @@ static int start(void **state, uint32_t batch, uint64_t wait_ms)
     cuzk_config_default(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
     c.total_budget = 256 << 20;
-    c.max_batch_size = batch;
-    c.max_batch_wait_ms = wait_ms;
+    if (tweak) tweak(&c);
     cuzk_err err;
     if (engine_create(&f->e, &c, NULL, &err) ||
         engine_register_provider(f->e, &engine_test_provider, &err))
@@ -73,12 +73,29 @@ static int start(void **state, uint32_t batch, uint64_t wait_ms)
 
 static int setup(void **state)
 {
-    return start(state, 1, 0);
+    return start(state, NULL);
+}
+
+static void batch_of_two(cuzk_config *c)
+{
+    c->max_batch_size = 2;
+    c->max_batch_wait_ms = 300;
 }
 
 static int setup_batch(void **state)
 {
-    return start(state, 2, 300);
+    return start(state, batch_of_two);
+}
+
+static void short_lived(cuzk_config *c)
+{
+    c->result_ttl_s = 1;
+    c->pipeline_enabled = false;
+}
+
+static int setup_short_lived(void **state)
+{
+    return start(state, short_lived);
 }
 
 static int teardown(void **state)
@@ -257,6 +274,27 @@ static void test_shutdown_fails_the_rest(void **state)
     assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 1, NULL, ids[0]), ENGINE_ESHUTDOWN);
 }
 
+/* Without pipelining, and results dropped after result_ttl. */
+static void test_serial_and_expiry(void **state)
+{
+    fixture *f = *state;
+    char id[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_WINDOW_POST, 0, 4, 21, "wpost-1", id), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 4, 21);
+    engine_result_free(&r);
+    usleep(2300 * 1000); /* ttl 1 s + the timer's 1 s period */
+    cuzk_err err;
+    assert_int_equal(engine_await(f->e, id, 1, &r, NULL, NULL, &err), ENGINE_ENOTFOUND);
+    char again[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_WINDOW_POST, 0, 1, 21, "wpost-1", again), 0);
+    assert_string_not_equal(id, again); /* the request id is free again */
+    assert_int_equal(engine_await(f->e, again, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 1, 21);
+    engine_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +304,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch, setup_batch, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
