@@ -1,6 +1,7 @@
 /*
- * poseidon.c - neptune v11's legacy Poseidon circuit (circuit.rs), see
- * gadgets/poseidon.h.
+ * poseidon.c - neptune v11's legacy Poseidon circuit (circuit.rs) walked
+ * directly, as neptune's code does it: poseidon_gadget_hash_walk. It is the
+ * reference the fast replay (poseidon_replay.c) records once per arity.
  *
  * Walk-through in neptune's order: the state is [tag, x_1..x_arity] with
  * the tag a constant combination and the inputs allocated. Round 0 (full):
@@ -252,7 +253,7 @@ static void pcirc_free(pcirc *p)
     lc_free(&p->a), lc_free(&p->b), lc_free(&p->cc);
 }
 
-num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage)
+num_var poseidon_gadget_hash_walk(cs_t *cs, const poseidon_constants *c, const num_var *preimage)
 {
     pcirc p;
     pcirc_init(&p, cs, c, preimage);

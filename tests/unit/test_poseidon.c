@@ -11,7 +11,8 @@
  * Circuit: neptune's constraint counts per arity and strength (circuit.rs
  * test_poseidon_hash) with the counter backend, the witness satisfying
  * every constraint with the output equal to the native hash, the R1CS not
- * depending on the values, and tampered witness values breaking it.
+ * depending on the values, tampered witness values breaking it, and the
+ * fast replay giving the walk's R1CS and witness exactly.
  */
 #include "gadget_check.h"
 
@@ -218,6 +219,7 @@ static void test_matrices(void **state)
 
 typedef struct hash_ctx {
     const poseidon_constants *c;
+    bool walk; /* poseidon_gadget_hash_walk instead of the replay */
     fr_t in[POSEIDON_MAX_ARITY];
     num_var out;
 } hash_ctx;
@@ -227,7 +229,7 @@ static int hash_synth(cs_t *cs, void *p)
     hash_ctx *x = p;
     num_var in[POSEIDON_MAX_ARITY];
     for (unsigned i = 0; i < x->c->arity; i++) in[i] = num_alloc(cs, &x->in[i]);
-    x->out = poseidon_gadget_hash(cs, x->c, in);
+    x->out = (x->walk ? poseidon_gadget_hash_walk : poseidon_gadget_hash)(cs, x->c, in);
     return cs_status(cs);
 }
 
@@ -278,6 +280,35 @@ static void test_gadget_witness(void **state)
     }
 }
 
+/* The replay is the walk: same R1CS (fingerprint, densities) and the same
+ * witness, for every listed arity and both strengths. */
+static void test_replay_equals_walk(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    static const unsigned arities[] = {1, 2, 4, 8, 11, 16, 24, 36};
+    for (size_t a = 0; a < sizeof(arities) / sizeof(arities[0]); a++)
+        for (int s = POSEIDON_STANDARD; s <= POSEIDON_STRENGTHENED; s++) {
+            if (s && quick() && arities[a] > 11) continue;
+            hash_ctx x = {.c = get(arities[a], s)}, y;
+            for (unsigned i = 0; i < x.c->arity; i++) fr_random(&x.in[i], &g);
+            y = x;
+            y.walk = true;
+            cs_counts kx = count_circuit((cs_circuit){hash_synth, &x});
+            cs_counts ky = count_circuit((cs_circuit){hash_synth, &y});
+            assert_memory_equal(&kx, &ky, sizeof(kx));
+            cs_prover px, py;
+            prove_satisfied(&px, (cs_circuit){hash_synth, &x});
+            prove_satisfied(&py, (cs_circuit){hash_synth, &y});
+            assert_int_equal(px.num_aux, py.num_aux);
+            assert_memory_equal(px.aux_assignment, py.aux_assignment, px.num_aux * sizeof(fr_t));
+            assert_true(fr_eq(&x.out.value, &px.aux_assignment[x.out.var.index]));
+            cs_prover_free(&px);
+            cs_prover_free(&py);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_plain_equals_optimized), cmocka_unit_test(test_round_numbers),
         cmocka_unit_test(test_grain_constants),        cmocka_unit_test(test_matrices),
         cmocka_unit_test(test_gadget_counts),          cmocka_unit_test(test_gadget_witness),
+        cmocka_unit_test(test_replay_equals_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,8 @@
  * allocated at the end. Costs 3 (t RF + RP - 1) + t RF + RP - arity
  * constraints: 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11 (Standard).
  *
- * Values are tracked only when the backend reads them (cs_needs_values).
+ * Each constraint follows exactly one allocation (its result). Values are
+ * computed only when the backend reads them (cs_needs_values).
  */
 #ifndef CUZK_GADGETS_POSEIDON_H
 #define CUZK_GADGETS_POSEIDON_H
@@ -22,12 +23,21 @@
 #include "cuzk/poseidon.h"
 #include "cuzk/r1cs.h"
 
-/* The hash of preimage[0..c->arity) (HashType::MerkleTree), allocated.
- * On an allocation failure the cs is failed (cs_status) and the result is
- * meaningless. */
+/*
+ * The hash of preimage[0..c->arity) (HashType::MerkleTree), allocated.
+ * Replays the circuit recorded once per (arity, strength) from the walk
+ * below (the coefficients do not depend on the values) with the values of
+ * a traced native hash: the same R1CS, several times faster. On failure
+ * (out of memory) the cs is failed (cs_status) and the result meaningless.
+ */
 num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage);
 
-/* Constraints poseidon_gadget_hash adds for these constants. */
+/* The same by walking neptune's code: Elt combinations built and merged
+ * term by term. The reference the replay is recorded from (and tested
+ * against). */
+num_var poseidon_gadget_hash_walk(cs_t *cs, const poseidon_constants *c, const num_var *preimage);
+
+/* Constraints (= allocations) poseidon_gadget_hash adds for these constants. */
 size_t poseidon_gadget_constraints(const poseidon_constants *c);
 
 #endif

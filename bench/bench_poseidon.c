@@ -1,0 +1,119 @@
+/*
+ * bench_poseidon.c - Poseidon out of circuit (hashes per second, one
+ * thread, in kH/s = thousand hashes per second; arities 2 / 8 / 11: tree-C and comm_r, tree-R,
+ * columns) and neptune's legacy circuit synthesized through the counter and the prover backends
+ * (constraints per second, one thread; a chain of arity-8 hashes, each feeding the next, 2000
+ * hashes = 1M constraints, 200 with --quick).
+ *
+ * Anchor for the circuit rows: Curio's cuzk synthesizes 32 GiB PoRep at
+ * about 0.25 M constraints/s per core (see bench_r1cs.c); goal: a 130M
+ * constraint partition in under 15 s per core, 8.7 M constraints/s.
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuzk/gadgets/poseidon.h"
+#include "cuzk/poseidon.h"
+#include "cuzk/r1cs.h"
+
+#define SYNTH_ANCHOR 0.25 /* M constraints/s per core */
+#define SYNTH_GOAL   ">= 8.7 M/s (130M in 15 s)"
+
+typedef struct hash_arg {
+    const poseidon_constants *c;
+    fr_t state[POSEIDON_MAX_ARITY];
+} hash_arg;
+
+/* 100 chained hashes, so the work cannot be hoisted. */
+static void hash_100(void *p)
+{
+    hash_arg *a = p;
+    for (int i = 0; i < 100; i++) poseidon_hash(&a->state[i % a->c->arity], a->c, a->state);
+}
+
+static void bench_native(const bench_ctx *ctx, unsigned arity, const char *figure)
+{
+    hash_arg a = {.c = poseidon_std(arity)};
+    for (unsigned i = 0; i < arity; i++) fr_from_u64(&a.state[i], i + 1);
+    double s = bench_time(hash_100, &a, ctx->quick ? 0.2 : 1.0) / 100;
+    bench_report(figure, 1e-3 / s, "kH/s", 0, "", "");
+}
+
+BENCH(75, poseidon_native_2)
+{
+    bench_native(ctx, 2, "Poseidon arity 2 (1 thread)");
+}
+
+BENCH(76, poseidon_native_8)
+{
+    bench_native(ctx, 8, "Poseidon arity 8 (1 thread)");
+}
+
+BENCH(77, poseidon_native_11)
+{
+    bench_native(ctx, 11, "Poseidon arity 11 (1 thread)");
+}
+
+/* ---- circuit ---- */
+
+typedef struct chain {
+    size_t hashes;
+    size_t constraints; /* filled by the run */
+    int backend;        /* 0 counter, 1 prover */
+} chain;
+
+static int chain_synth(cs_t *cs, void *p)
+{
+    const chain *x = p;
+    const poseidon_constants *c = poseidon_std(8);
+    num_var in[8];
+    for (unsigned i = 0; i < 8; i++) {
+        fr_t v;
+        fr_from_u64(&v, i);
+        in[i] = num_alloc(cs, &v);
+    }
+    for (size_t h = 0; h < x->hashes && !cs_status(cs); h++)
+        in[h % 8] = poseidon_gadget_hash(cs, c, in);
+    return cs_status(cs);
+}
+
+static void chain_run(void *p)
+{
+    chain *x = p;
+    cuzk_err e;
+    int rc;
+    if (x->backend == 0) {
+        cs_counts k;
+        rc = cs_count(&k, (cs_circuit){chain_synth, x}, &e);
+        x->constraints = k.num_constraints;
+    } else {
+        cs_prover out;
+        rc = cs_synthesize_prover(&out, (cs_circuit){chain_synth, x}, NULL, &e);
+        x->constraints = out.num_constraints;
+        cs_prover_free(&out);
+    }
+    if (rc) {
+        fprintf(stderr, "bench_poseidon: %s\n", e.msg);
+        abort();
+    }
+}
+
+static void bench_gadget(const bench_ctx *ctx, int backend, const char *figure)
+{
+    chain x = {.hashes = ctx->quick ? 200 : 2000, .backend = backend};
+    double s = bench_time(chain_run, &x, ctx->quick ? 0.2 : 1.0);
+    bench_report(figure, x.constraints / s * 1e-6, "Mc/s", SYNTH_ANCHOR, "Curio per core",
+                 SYNTH_GOAL);
+}
+
+BENCH(78, poseidon_gadget_count)
+{
+    bench_gadget(ctx, 0, "Poseidon-8 circuit, counter (1 thread)");
+}
+
+BENCH(79, poseidon_gadget_prove)
+{
+    bench_gadget(ctx, 1, "Poseidon-8 circuit, prover (1 thread)");
+}

@@ -1,0 +1,216 @@
+/*
+ * poseidon_replay.c - the fast form of neptune's legacy Poseidon circuit.
+ *
+ * The circuit's shape and coefficients depend only on the constants, never
+ * on the values, and every constraint follows exactly one allocation. So
+ * once per (arity, strength) the walk (poseidon.c) is recorded over
+ * `arity` placeholder inputs into a template: constraint k, allocated
+ * after variable k, as rows of A, B, C over ONE, the preimage and the
+ * internal variables. A hash then allocates variable k with its value and
+ * adds row k with the placeholders mapped onto the caller's variables:
+ * no field arithmetic on coefficients and no merging of combinations.
+ *
+ * The values come from a traced native hash (neptune's OptimizedStatic
+ * order, the same as the circuit's): per S-box the input when it is
+ * allocated, x^2, x^4 and x^5 + key (the first round's inputs enter as
+ * x + key); the output last.
+ */
+#include "cuzk/gadgets/poseidon.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct template
+{
+    size_t arity, n; /* n allocations = n constraints */
+    cs_r1cs r;       /* recorded by constraint; column 0 ONE, 1 + j aux j */
+}
+template;
+
+/* ---- recording ---- */
+
+static int record_synth(cs_t *cs, void *p)
+{
+    const poseidon_constants *c = p;
+    num_var in[POSEIDON_MAX_ARITY];
+    for (unsigned i = 0; i < c->arity; i++) in[i] = num_alloc(cs, NULL);
+    poseidon_gadget_hash_walk(cs, c, in);
+    return cs_status(cs);
+}
+
+static template *template_build(const poseidon_constants *c, cuzk_err *err)
+{
+    template *t = calloc(1, sizeof(*t));
+    if (!t) {
+        cuzk_errf(err, CUZK_ENOMEM, "poseidon circuit template: out of memory");
+        return NULL;
+    }
+    if (cs_record(&t->r, (cs_circuit){record_synth, (void *)c}, err)) {
+        free(t);
+        return NULL;
+    }
+    t->arity = c->arity;
+    t->n = poseidon_gadget_constraints(c);
+    /* The walk's shape: one allocation per constraint, ONE the only input. */
+    if (t->r.num_inputs != 1 || t->r.num_aux != t->arity + t->n ||
+        t->r.num_constraints != t->n + 1) {
+        cuzk_errf(err, CUZK_EINVAL, "poseidon circuit template: unexpected shape");
+        cs_r1cs_free(&t->r);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static _Atomic(template *) templates[2][POSEIDON_MAX_ARITY + 1];
+static pthread_mutex_t templates_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const template *template_get(const poseidon_constants *c, cuzk_err *err)
+{
+    _Atomic(template *) *slot = &templates[c->strength][c->arity];
+    template *t = atomic_load_explicit(slot, memory_order_acquire);
+    if (t) return t;
+    pthread_mutex_lock(&templates_lock);
+    t = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!t) {
+        t = template_build(c, err);
+        if (t) atomic_store_explicit(slot, t, memory_order_release);
+    }
+    pthread_mutex_unlock(&templates_lock);
+    return t;
+}
+
+/* ---- traced native hash ---- */
+
+typedef struct trace {
+    const poseidon_constants *c;
+    fr_t s[POSEIDON_MAX_WIDTH];
+    fr_t *out; /* next value */
+    size_t round;
+} trace;
+
+/* x := x^5 + key (key may be NULL), with x^2 and x^4. */
+static void pow5(fr_t *x, fr_t *x2, fr_t *x4, const fr_t *key)
+{
+    fr_sqr(x2, x);
+    fr_sqr(x4, x2);
+    fr_mul(x, x, x4);
+    if (key) fr_add(x, x, key);
+}
+
+/* pow5 recording [x if allocated], x^2, x^4, x^5 + key. */
+static void trace_sbox(trace *t, fr_t *x, bool record_input, const fr_t *key)
+{
+    if (record_input) *t->out++ = *x;
+    pow5(x, &t->out[0], &t->out[1], key);
+    t->out[2] = *x;
+    t->out += 3;
+}
+
+static void trace_product(trace *t)
+{
+    const poseidon_constants *c = t->c;
+    size_t w = c->width, half = c->half_full_rounds, r = t->round++;
+    fr_t out[POSEIDON_MAX_WIDTH], tmp;
+    if (r >= half && r < half + c->partial_rounds) {
+        const fr_t *w_hat = &c->sparse_w_hat[(r - half) * w];
+        const fr_t *v = &c->sparse_v_rest[(r - half) * (w - 1)];
+        fr_mul(&out[0], &w_hat[0], &t->s[0]);
+        for (size_t i = 1; i < w; i++) {
+            fr_mul(&tmp, &w_hat[i], &t->s[i]);
+            fr_add(&out[0], &out[0], &tmp);
+            fr_mul(&tmp, &v[i - 1], &t->s[0]);
+            fr_add(&out[i], &t->s[i], &tmp);
+        }
+    } else {
+        const fr_t *m = r + 1 == half ? c->pre_sparse : c->mds;
+        for (size_t j = 0; j < w; j++) {
+            fr_mul(&out[j], &m[j], &t->s[0]);
+            for (size_t i = 1; i < w; i++) {
+                fr_mul(&tmp, &m[i * w + j], &t->s[i]);
+                fr_add(&out[j], &out[j], &tmp);
+            }
+        }
+    }
+    memcpy(t->s, out, w * sizeof(fr_t));
+}
+
+static void trace_hash(fr_t *values, const poseidon_constants *c, const num_var *preimage)
+{
+    trace t = {.c = c, .out = values};
+    size_t w = c->width;
+    const fr_t *k = c->compressed_constants;
+    t.s[0] = c->domain_tag;
+    for (size_t i = 1; i < w; i++) t.s[i] = preimage[i - 1].value;
+    for (size_t i = 0; i < w; i++) fr_add(&t.s[i], &t.s[i], &k[i]);
+    k += w;
+    fr_t x2, x4; /* the tag's first S-box is a constant: nothing allocated */
+    pow5(&t.s[0], &x2, &x4, &k[0]);
+    for (size_t i = 1; i < w; i++) trace_sbox(&t, &t.s[i], false, &k[i]);
+    k += w;
+    trace_product(&t);
+    for (size_t r = 1; r + 1 < c->full_rounds + c->partial_rounds; r++) {
+        bool full = r < c->half_full_rounds || r >= c->half_full_rounds + c->partial_rounds;
+        for (size_t i = 0; i < (full ? w : 1); i++) trace_sbox(&t, &t.s[i], true, &k[i]);
+        k += full ? w : 1;
+        trace_product(&t);
+    }
+    for (size_t i = 0; i < w; i++) trace_sbox(&t, &t.s[i], true, NULL);
+    trace_product(&t);
+    *t.out = t.s[1];
+}
+
+/* ---- replay ---- */
+
+/* lc := row k of m, columns mapped: 0 ONE, 1 + j < 1 + arity the preimage,
+ * beyond that the internal variables. */
+static void map_row(cs_lc *lc, const cs_matrix *m, size_t k, const template *t,
+                    const num_var *preimage, const cs_var *vars)
+{
+    lc_clear(lc);
+    for (uint64_t e = m->ptr[k]; e < m->ptr[k + 1]; e++) {
+        size_t col = m->idx[e];
+        cs_var v = col == 0          ? cs_one()
+                   : col <= t->arity ? preimage[col - 1].var
+                                     : vars[col - 1 - t->arity];
+        lc_add_term(lc, v, &m->val[e]);
+    }
+}
+
+static num_var replay(cs_t *cs, const template *t, const num_var *preimage, const fr_t *values,
+                      cs_var *vars)
+{
+    cs_lc a = {0}, b = {0}, c = {0};
+    for (size_t k = 0; k < t->n && !cs_status(cs); k++) {
+        vars[k] = cs_alloc(cs, values ? &values[k] : NULL);
+        map_row(&a, &t->r.a, k, t, preimage, vars);
+        map_row(&b, &t->r.b, k, t, preimage, vars);
+        map_row(&c, &t->r.c, k, t, preimage, vars);
+        cs_enforce(cs, &a, &b, &c);
+    }
+    lc_free(&a), lc_free(&b), lc_free(&c);
+    return (num_var){vars[t->n - 1], values ? values[t->n - 1] : FR_ZERO};
+}
+
+num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage)
+{
+    cuzk_err err;
+    const template *t = template_get(c, &err);
+    bool values = cs_needs_values(cs);
+    fr_t *vals = t && values ? malloc(t->n * sizeof(fr_t)) : NULL;
+    cs_var *vars = t ? malloc(t->n * sizeof(cs_var)) : NULL;
+    num_var out = {cs_one(), FR_ZERO};
+    if (!t)
+        cs_fail(cs, err.code, "poseidon circuit: %s", err.msg);
+    else if (!vars || (values && !vals))
+        cs_fail(cs, CUZK_ENOMEM, "poseidon circuit: out of memory");
+    else {
+        if (values) trace_hash(vals, c, preimage);
+        out = replay(cs, t, preimage, vals, vars);
+    }
+    free(vals);
+    free(vars);
+    return out;
+}
