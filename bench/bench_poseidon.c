@@ -1,9 +1,10 @@
 /*
- * bench_poseidon.c - Poseidon out of circuit (hashes per second, one
- * thread, in kH/s = thousand hashes per second; arities 2 / 8 / 11: tree-C and comm_r, tree-R,
- * columns) and neptune's legacy circuit synthesized through the counter and the prover backends
- * (constraints per second, one thread; a chain of arity-8 hashes, each feeding the next, 2000
- * hashes = 1M constraints, 200 with --quick).
+ * bench_poseidon.c - Poseidon out of circuit, one thread, in kH/s
+ * (thousand hashes per second) for arities 2 / 8 / 11 (tree-C and comm_r,
+ * tree-R, column hashes); and neptune's legacy circuit synthesized through
+ * the counter and the prover backends, in Mc/s (million constraints per
+ * second, one thread) over a chain of arity-8 hashes, each feeding the
+ * next: 2000 hashes = 1M constraints (200 with --quick).
  *
  * Anchor for the circuit rows: Curio's cuzk synthesizes 32 GiB PoRep at
  * about 0.25 M constraints/s per core (see bench_r1cs.c); goal: a 130M
