@@ -35,7 +35,7 @@ typedef struct poseidon_constants {
     unsigned arity, width; /* width = arity + 1 */
     unsigned full_rounds, half_full_rounds, partial_rounds;
     int strength;
-    fr_t domain_tag;            /* 2^arity - 1 */
+    fr_t domain_tag;            /* 2^arity - 1 (HashType::MerkleTree) or a custom tag */
     fr_t *round_constants;      /* (RF + RP) * width, in Grain LFSR order */
     fr_t *compressed_constants; /* RF * width + RP, neptune's compress_round_constants */
     fr_t *mds;                  /* width * width: 1 / (i + width + j) */
@@ -52,6 +52,13 @@ typedef struct poseidon_constants {
 const poseidon_constants *poseidon_constants_get(unsigned arity, int strength, cuzk_err *err);
 /* Standard strength, as Filecoin uses; aborts on failure (programming error). */
 const poseidon_constants *poseidon_std(unsigned arity);
+/*
+ * Standard strength with neptune's HashType::Custom(CType::Arbitrary(id))
+ * domain tag id * 2^40, id in 1..256 (SnapDeals derives its randomness
+ * with arity 2, id 1). Cached like the others; NULL on a bad argument or
+ * ENOMEM.
+ */
+const poseidon_constants *poseidon_constants_get_custom(unsigned arity, unsigned id, cuzk_err *err);
 
 /* Builds uncached constants (tests, tools); free with poseidon_constants_free. */
 int poseidon_constants_new(poseidon_constants **out, unsigned arity, int strength, cuzk_err *err);

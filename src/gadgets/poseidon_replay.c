@@ -194,8 +194,19 @@ static num_var replay(cs_t *cs, const template *t, const num_var *preimage, cons
     return (num_var){vars[t->n - 1], values ? values[t->n - 1] : FR_ZERO};
 }
 
+/* Whether c carries the Merkle-tree tag 2^arity - 1 (templates are cached
+ * per arity and strength for that tag only). */
+static bool merkle_tag(const poseidon_constants *c)
+{
+    fr_t tag;
+    fr_from_u64(&tag, (UINT64_C(1) << c->arity) - 1);
+    return fr_eq(&tag, &c->domain_tag);
+}
+
 num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage)
 {
+    if (!merkle_tag(c))
+        return poseidon_gadget_hash_walk(cs, c, preimage); /* rare: SnapDeals' phi */
     cuzk_err err;
     const template *t = template_get(c, &err);
     bool values = cs_needs_values(cs);

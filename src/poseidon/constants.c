@@ -216,3 +216,48 @@ const poseidon_constants *poseidon_std(unsigned arity)
     }
     return c;
 }
+
+/* Custom-tag constants: few (one per arity and id in use), kept in a list. */
+typedef struct custom_entry {
+    struct custom_entry *next;
+    unsigned arity, id;
+    poseidon_constants *c;
+} custom_entry;
+
+static custom_entry *custom_list;
+
+static poseidon_constants *custom_build(unsigned arity, unsigned id, cuzk_err *err)
+{
+    poseidon_constants *c;
+    custom_entry *e = malloc(sizeof(*e));
+    if (!e) {
+        cuzk_errf(err, CUZK_ENOMEM, "poseidon constants: out of memory");
+        return NULL;
+    }
+    if (poseidon_constants_new(&c, arity, POSEIDON_STANDARD, err)) {
+        free(e);
+        return NULL;
+    }
+    fr_t two40; /* id * 2^40 */
+    fr_from_u64(&two40, UINT64_C(1) << 40);
+    fr_from_u64(&c->domain_tag, id);
+    fr_mul(&c->domain_tag, &c->domain_tag, &two40);
+    *e = (custom_entry){custom_list, arity, id, c};
+    custom_list = e;
+    return c;
+}
+
+const poseidon_constants *poseidon_constants_get_custom(unsigned arity, unsigned id, cuzk_err *err)
+{
+    if (id < 1 || id > 256) {
+        cuzk_errf(err, CUZK_EINVAL, "poseidon: custom domain tag id %u is not in 1..256", id);
+        return NULL;
+    }
+    pthread_mutex_lock(&cache_lock);
+    poseidon_constants *c = NULL;
+    for (custom_entry *e = custom_list; e && !c; e = e->next)
+        if (e->arity == arity && e->id == id) c = e->c;
+    if (!c) c = custom_build(arity, id, err);
+    pthread_mutex_unlock(&cache_lock);
+    return c;
+}

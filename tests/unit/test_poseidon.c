@@ -309,6 +309,36 @@ static void test_replay_equals_walk(void **state)
         }
 }
 
+/* HashType::Custom(CType::Arbitrary(id)): tag id * 2^40 (SnapDeals, id 1);
+ * neptune's hash_type.rs: the Merkle tag of arity 8 is 0xff. */
+static void test_custom_tag(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    static const uint64_t tag_ff[4] = {0xff, 0, 0, 0}, tag_2_40[4] = {UINT64_C(1) << 40, 0, 0, 0};
+    assert_limbs(&poseidon_std(8)->domain_tag, tag_ff);
+    const poseidon_constants *c = poseidon_constants_get_custom(2, 1, NULL);
+    assert_non_null(c);
+    assert_ptr_equal(c, poseidon_constants_get_custom(2, 1, NULL));
+    assert_limbs(&c->domain_tag, tag_2_40);
+    assert_null(poseidon_constants_get_custom(2, 0, NULL));
+    assert_null(poseidon_constants_get_custom(2, 257, NULL));
+    hash_ctx x = {.c = c};
+    fr_random(&x.in[0], &g), fr_random(&x.in[1], &g);
+    fr_t a, b, merkle;
+    poseidon_hash(&a, c, x.in);
+    poseidon_hash_plain(&b, c, x.in);
+    poseidon_hash(&merkle, poseidon_std(2), x.in);
+    assert_true(fr_eq(&a, &b));
+    assert_false(fr_eq(&a, &merkle));
+    cs_prover p;
+    prove_satisfied(&p, (cs_circuit){hash_synth, &x});
+    assert_true(fr_eq(&p.aux_assignment[x.out.var.index], &a));
+    assert_int_equal(p.num_constraints - p.num_inputs, 311);
+    cs_prover_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,7 +346,7 @@ int main(void)
         cmocka_unit_test(test_plain_equals_optimized), cmocka_unit_test(test_round_numbers),
         cmocka_unit_test(test_grain_constants),        cmocka_unit_test(test_matrices),
         cmocka_unit_test(test_gadget_counts),          cmocka_unit_test(test_gadget_witness),
-        cmocka_unit_test(test_replay_equals_walk),
+        cmocka_unit_test(test_replay_equals_walk),     cmocka_unit_test(test_custom_tag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

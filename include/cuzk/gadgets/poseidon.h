@@ -27,7 +27,8 @@
  * The hash of preimage[0..c->arity) (HashType::MerkleTree), allocated.
  * Replays the circuit recorded once per (arity, strength) from the walk
  * below (the coefficients do not depend on the values) with the values of
- * a traced native hash: the same R1CS, several times faster. On failure
+ * a traced native hash: the same R1CS, several times faster. Constants
+ * with a custom domain tag are walked instead. On failure
  * (out of memory) the cs is failed (cs_status) and the result meaningless.
  */
 num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage);
