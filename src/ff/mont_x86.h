@@ -5,7 +5,7 @@
  * compiler picks the registers and can inline it. fp_x86.h and fr_x86.h
  * instantiate the multiplication for 6 and 4 limbs; the run-time choice
  * between this and the portable code of mont.h is in field_impl.h; fp2.c
- * uses the wide product and the separate reduction.
+ * uses the wide product and the Fp2 reductions at the end.
  *
  * Multiplication: CIOS with the "no carry" shortcut (bounds in mont.h: the
  * running sum T fits n limbs between rows), so T needs one extra register
@@ -29,8 +29,8 @@
  * (about 115 cycles) per 6-limb product, near the issue rate of its ~400
  * uops; the flag-clearing xors still pay (without them the chains of
  * consecutive rows serialise: 40 ns). There is no separate squaring: a wide
- * square plus mont_redc6_adx is slower than this product (the reduction
- * alone is about 80 cycles of latency).
+ * square plus a separate reduction is slower than this product (such a
+ * reduction alone is about 80 cycles of latency).
  */
 #ifndef CUZK_FF_MONT_X86_H
 #define CUZK_FF_MONT_X86_H
@@ -287,42 +287,6 @@ mont_mulwide6_adx(uint64_t out[12], const uint64_t a[6], const uint64_t b[6])
 }
 
 /*
- * r = t / 2^384 mod m for a 12-limb t < m 2^384 (m as in mont_mul6_adx).
- * The low half is reduced by six rows (U = (t_lo + Q m) / 2^384 <= m), then
- * the high half (< m) is added and one subtraction makes the sum canonical.
- */
-static inline __attribute__((always_inline)) void
-mont_redc6_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[7])
-{
-    uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, d, x, pt = (uint64_t)t;
-    __asm__(
-        "mov 0(%[t]), %[t0]\n\t"
-        "mov 8(%[t]), %[t1]\n\t"
-        "mov 16(%[t]), %[t2]\n\t"
-        "mov 24(%[t]), %[t3]\n\t"
-        "mov 32(%[t]), %[t4]\n\t"
-        "mov 40(%[t]), %[t5]\n\t"
-        MX_ZERO(t6)
-        MX_RED6(t0, t1, t2, t3, t4, t5, t6) MX_RED6(t1, t2, t3, t4, t5, t6, t0)
-        MX_RED6(t2, t3, t4, t5, t6, t0, t1) MX_RED6(t3, t4, t5, t6, t0, t1, t2)
-        MX_RED6(t4, t5, t6, t0, t1, t2, t3) MX_RED6(t5, t6, t0, t1, t2, t3, t4)
-        /* U = (t6, t0, t1, t2, t3, t4); t5 is free */
-        "add 48(%[t]), %[t6]\n\t"
-        "adc 56(%[t]), %[t0]\n\t"
-        "adc 64(%[t]), %[t1]\n\t"
-        "adc 72(%[t]), %[t2]\n\t"
-        "adc 80(%[t]), %[t3]\n\t"
-        "adc 88(%[t]), %[t4]\n\t"
-        MX_FINAL6(t6, t0, t1, t2, t3, t4, lo, hi, d, t5, t, x)
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-          [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
-          [t] "+&r"(pt), [x] "=&r"(x)
-        : [m] "r"(m)
-        : "cc", "memory");
-    r[0] = lo, r[1] = hi, r[2] = d, r[3] = t5, r[4] = pt, r[5] = x;
-}
-
-/*
  * Fp2 reductions (fp2.c). t holds three 12-limb products back to back:
  * t0 = a0 b0 at t[0], t1 = a1 b1 at t[12], t2 = (a0 + a1)(b0 + b1) at t[24],
  * and two spare words at t[36]. The Karatsuba combinations
@@ -330,7 +294,8 @@ mont_redc6_adx(uint64_t r[6], const uint64_t t[12], const uint64_t m[7])
  *   c1 = t2 - t0 - t1        (= a0 b1 + a1 b0 >= 0)
  * are formed inside the reduction instead of as 12-limb arrays: their low
  * halves are subtracted into the window registers (borrows kept aside),
- * reduced by six rows to U <= p, and the high halves are added to U last,
+ * reduced by six rows to U <= p (U = (c_lo + Q p) / 2^384, the rows of the
+ * multiplication without the products), and the high halves are added last,
  * V = U + c_hi. For c1, V is in [0, 2p). For c0, V is in [-p, 2p) and the
  * borrow out of the chain says V < 0: then p is added (cmovc of each limb
  * of p on the OF chain with adox, while CF keeps the condition). One final
