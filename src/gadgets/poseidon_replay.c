@@ -183,7 +183,8 @@ static num_var replay(cs_t *cs, const template *t, const num_var *preimage, cons
                       cs_var *vars)
 {
     cs_lc a = {0}, b = {0}, c = {0};
-    for (size_t k = 0; k < t->n && !cs_status(cs); k++) {
+    size_t k = 0;
+    for (; k < t->n && !cs_status(cs); k++) {
         vars[k] = cs_alloc(cs, values ? &values[k] : NULL);
         map_row(&a, &t->r.a, k, t, preimage, vars);
         map_row(&b, &t->r.b, k, t, preimage, vars);
@@ -191,6 +192,7 @@ static num_var replay(cs_t *cs, const template *t, const num_var *preimage, cons
         cs_enforce(cs, &a, &b, &c);
     }
     lc_free(&a), lc_free(&b), lc_free(&c);
+    if (k < t->n) return (num_var){cs_one(), FR_ZERO}; /* the cs failed */
     return (num_var){vars[t->n - 1], values ? values[t->n - 1] : FR_ZERO};
 }
 
