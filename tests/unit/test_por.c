@@ -10,10 +10,16 @@
  * inputs are the challenge and the root, and a wrong sibling or position
  * breaks the proof; the same for por_no_challenge_input with several
  * challenges against one root.
+ *
+ * SHA-256 trees (tree-D): rust-fil-proofs' SHA-256 counts for arities 2,
+ * 4, 8, reference/filecoin.md's 45,382 per binary level, and a path of a
+ * native binary tree (SHA-256 of the children's little-endian bytes, the
+ * digest's top two bits cleared).
  */
 #include "gadget_check.h"
 
 #include "cuzk/gadgets/por.h"
+#include "cuzk/gadgets/sha256.h"
 #include "cuzk/gadgets/poseidon.h"
 #include "cuzk/poseidon.h"
 
@@ -71,7 +77,7 @@ static void tree_random(tree *t, por_shape s, cuzk_rng *g)
 
 typedef struct por_ctx {
     por_shape shape;
-    bool values, private_root;
+    bool sha, private_root;
     const fr_t *leaf, *root;
     por_level path[POR_MAX_LEVELS];
 } por_ctx;
@@ -79,15 +85,15 @@ typedef struct por_ctx {
 static int por_synth(cs_t *cs, void *p)
 {
     por_ctx *x = p;
-    por_hasher h = por_poseidon_hasher();
+    por_hasher h = x->sha ? por_sha256_hasher() : por_poseidon_hasher();
     por_root leaf = {.value = x->leaf}, root = {.value = x->root};
     return por_circuit(cs, &h, &x->shape, &leaf, x->path, &root, x->private_root);
 }
 
 /* A blank circuit (no values) of the shape. */
-static cs_counts count_por(por_shape s, bool private_root)
+static cs_counts count_por(por_shape s, bool private_root, bool sha)
 {
-    por_ctx x = {.shape = s, .private_root = private_root};
+    por_ctx x = {.shape = s, .private_root = private_root, .sha = sha};
     return count_circuit((cs_circuit){por_synth, &x});
 }
 
@@ -104,17 +110,17 @@ static void test_por_counts(void **state)
         {{8, 8, 2, 2}, 1907, 0},    {{8, 2, 4, 2}, 1764, 0},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cs_counts k = count_por(cases[i].s, false);
+        cs_counts k = count_por(cases[i].s, false, false);
         assert_int_equal(k.num_constraints, cases[i].public_root);
         assert_int_equal(k.num_inputs, 3);
         if (!cases[i].private_root) continue;
-        k = count_por(cases[i].s, true);
+        k = count_por(cases[i].s, true, false);
         assert_int_equal(k.num_constraints, cases[i].private_root);
         assert_int_equal(k.num_inputs, 2);
     }
     /* reference/filecoin.md: a Poseidon tree level of arity 8 costs 530. */
-    cs_counts one = count_por((por_shape){8, 0, 0, 1}, true);
-    cs_counts two = count_por((por_shape){8, 0, 0, 2}, true);
+    cs_counts one = count_por((por_shape){8, 0, 0, 1}, true, false);
+    cs_counts two = count_por((por_shape){8, 0, 0, 2}, true, false);
     assert_int_equal(two.num_constraints - one.num_constraints, 530);
     /* Invalid shapes fail cleanly. */
     static const por_shape bad[] = {{3, 0, 0, 2}, {8, 0, 2, 2},  {8, 6, 0, 1},
@@ -254,12 +260,75 @@ static void test_por_no_challenge_input(void **state)
     }
 }
 
+/* ---- SHA-256 trees ---- */
+
+static void sha_node(fr_t *out, const fr_t *children, unsigned arity)
+{
+    uint8_t msg[POR_MAX_ARITY * 32], d[32];
+    for (unsigned i = 0; i < arity; i++) fr_to_bytes_le(&msg[32 * i], &children[i]);
+    sha256_native(d, msg, 32 * (size_t)arity);
+    d[31] &= 0x3f;
+    assert_true(fr_from_bytes_le(out, d));
+}
+
+/* storage-proofs-core/tests/por_circuit.rs (SHA-256, 64 leaves) and
+ * reference/filecoin.md's tree-D level. */
+static void test_por_sha_counts(void **state)
+{
+    (void)state;
+    cs_counts one = count_por((por_shape){2, 0, 0, 1}, true, true);
+    cs_counts two = count_por((por_shape){2, 0, 0, 2}, true, true);
+    assert_int_equal(two.num_constraints - one.num_constraints, 45382);
+    if (quick()) return;
+    static const struct {
+        por_shape s;
+        size_t constraints;
+    } cases[] = {{{2, 0, 0, 6}, 272295}, {{4, 0, 0, 3}, 216258}, {{8, 0, 0, 2}, 250987}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cs_counts k = count_por(cases[i].s, false, true);
+        assert_int_equal(k.num_constraints, cases[i].constraints);
+        assert_int_equal(k.num_inputs, 3);
+    }
+}
+
+static void test_por_sha_path(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    fr_t leaves[8], l1[4], l2[2], root;
+    for (int i = 0; i < 8; i++) fr_random(&leaves[i], &g);
+    for (int i = 0; i < 4; i++) sha_node(&l1[i], &leaves[2 * i], 2);
+    for (int i = 0; i < 2; i++) sha_node(&l2[i], &l1[2 * i], 2);
+    sha_node(&root, l2, 2);
+    size_t c = cuzk_rng_u64(&g) % 8;
+    por_ctx x = {.shape = {2, 0, 0, 3}, .sha = true, .leaf = &leaves[c], .root = &root};
+    x.path[0] = (por_level){(uint32_t)(c & 1), &leaves[c ^ 1]};
+    x.path[1] = (por_level){(uint32_t)((c >> 1) & 1), &l1[(c >> 1) ^ 1]};
+    x.path[2] = (por_level){(uint32_t)((c >> 2) & 1), &l2[(c >> 2) ^ 1]};
+    cs_prover p;
+    prove_satisfied(&p, (cs_circuit){por_synth, &x});
+    fr_t ch;
+    fr_from_u64(&ch, c);
+    assert_true(fr_eq(&p.input_assignment[1], &ch));
+    assert_true(fr_eq(&p.input_assignment[2], &root));
+    cs_prover_free(&p);
+    fr_t wrong = leaves[c];
+    fr_add(&wrong, &wrong, &FR_ONE);
+    x.leaf = &wrong;
+    assert_int_equal(cs_synthesize_prover(&p, (cs_circuit){por_synth, &x}, NULL, NULL), 0);
+    assert_true(count_unsatisfied(p.num_constraints, p.a, p.b, p.c) > 0);
+    cs_prover_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_por_counts),
         cmocka_unit_test(test_por_paths),
         cmocka_unit_test(test_por_no_challenge_input),
+        cmocka_unit_test(test_por_sha_counts),
+        cmocka_unit_test(test_por_sha_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@
  * Poseidon, arity 8: 3 + 22 + 505 = 530 constraints.
  *
  * The node hash is a callback, so the same walk serves Poseidon trees
- * (por_poseidon_hasher) and SHA-256 trees.
+ * (por_poseidon_hasher) and SHA-256 trees (por_sha256_hasher).
  */
 #ifndef CUZK_GADGETS_POR_H
 #define CUZK_GADGETS_POR_H
@@ -54,6 +54,13 @@ typedef struct por_hasher {
 /* Poseidon (neptune's legacy circuit, Standard constants); fails the cs on
  * an unsupported arity. */
 por_hasher por_poseidon_hasher(void);
+/*
+ * SHA-256 (filecoin-hashers Sha256Function::hash_multi_leaf_circuit): each
+ * child to 255 bits (to_bits_le) padded to 32 little-endian bytes, the
+ * SHA-256 of their concatenation, its first 254 bits read little-endian
+ * packed into a number (the digest with byte 31 & 0x3f). Tree-D levels.
+ */
+por_hasher por_sha256_hasher(void);
 
 /* One path element: the position of the current node among its level's
  * children and the arity - 1 siblings' values (NULL when the backend does
