@@ -18,13 +18,9 @@
 
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
+#include "groth16/setup_internal.h"
 
-typedef struct toxic {
-    fr_t tau, alpha, beta, gamma, delta;
-} toxic;
-
-/* Per variable: u = A column at tau, v = B column, w = C column. */
-static void qap_columns(const cs_r1cs *r, const fr_t *lagrange, fr_t *u, fr_t *v, fr_t *w)
+void groth16_qap_columns(const cs_r1cs *r, const fr_t *lagrange, fr_t *u, fr_t *v, fr_t *w)
 {
     const cs_matrix *mats[3] = {&r->a, &r->b, &r->c};
     fr_t *outs[3] = {u, v, w};
@@ -53,7 +49,7 @@ static size_t compact_nonzero(fr_t *s, size_t n)
     return k;
 }
 
-static int vk_points(groth16_params *p, const toxic *t, cuzk_err *err)
+static int vk_points(groth16_params *p, const groth16_toxic *t, cuzk_err *err)
 {
     fr_t s1[3] = {t->alpha, t->beta, t->delta}, s2[3] = {t->beta, t->gamma, t->delta};
     g1_affine_t o1[3];
@@ -67,7 +63,7 @@ static int vk_points(groth16_params *p, const toxic *t, cuzk_err *err)
 }
 
 /* H[i] = tau^i t(tau) / delta, i < m - 1. */
-static int h_points(groth16_params *p, const toxic *t, const fr_t *powers, size_t m, cuzk_err *err)
+static int h_points(groth16_params *p, const groth16_toxic *t, const fr_t *powers, size_t m, cuzk_err *err)
 {
     fr_t t_tau, dinv, k;
     fr_mul(&t_tau, &powers[m - 1], &t->tau); /* tau^m */
@@ -88,7 +84,7 @@ static int h_points(groth16_params *p, const toxic *t, const fr_t *powers, size_
 }
 
 /* IC (inputs, over gamma) and L (aux, over delta) from beta u + alpha v + w. */
-static int ic_l_points(groth16_params *p, const toxic *t, const fr_t *u, const fr_t *v,
+static int ic_l_points(groth16_params *p, const groth16_toxic *t, const fr_t *u, const fr_t *v,
                        const fr_t *w, size_t ni, size_t na, cuzk_err *err)
 {
     fr_t ginv, dinv;
@@ -135,7 +131,7 @@ static int ab_points(groth16_params *p, fr_t *u, fr_t *v, size_t nv, cuzk_err *e
     return rc;
 }
 
-static void draw_toxic(toxic *t, uint64_t seed)
+void groth16_dev_toxic(groth16_toxic *t, uint64_t seed)
 {
     cuzk_rng g;
     cuzk_rng_seed(&g, seed);
@@ -154,8 +150,8 @@ static int setup_from_r1cs(groth16_params *out, const cs_r1cs *r, uint64_t seed,
         return cuzk_errf(err, CUZK_EUNSUPPORTED, "setup: %zu constraints exceed 2^%d",
                          r->num_constraints, NTT_MAX_LOG);
     size_t m = (size_t)1 << log_m, nv = r->num_inputs + r->num_aux;
-    toxic t;
-    draw_toxic(&t, seed);
+    groth16_toxic t;
+    groth16_dev_toxic(&t, seed);
     ntt_domain d;
     int rc = ntt_domain_init(&d, log_m, err);
     if (rc) return rc;
@@ -170,7 +166,7 @@ static int setup_from_r1cs(groth16_params *out, const cs_r1cs *r, uint64_t seed,
         rc = ntt_inverse(&d, lag, NTT_NATURAL, NTT_NATURAL, err);
     }
     if (!rc) {
-        qap_columns(r, lag, u, v, w);
+        groth16_qap_columns(r, lag, u, v, w);
         rc = vk_points(out, &t, err);
     }
     if (!rc) rc = h_points(out, &t, powers, m, err);

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "cuzk/ntt.h"
+#include "snarkjs/roots.h"
 
 /* Keeps the non-infinity points of p[0..n); returns how many. */
 #define COMPACT(G)                                                                                 \
@@ -48,52 +49,11 @@
 COMPACT(g1)
 COMPACT(g2)
 
-/* The odd K with omega7 = omega5^K for the 2^log_n-th roots of unity from
- * 7 and 5 (both primitive), by Pohlig-Hellman one bit at a time. */
-static uint64_t root_log(unsigned log_n)
-{
-    /* (r - 1) / 2^32 */
-    static const uint64_t t[4] = {0xfffe5bfeffffffff, 0x09a1d80553bda402, 0x299d7d483339d808,
-                                  0x0000000073eda753};
-    fr_t g5, g7, g5_inv;
-    fr_from_u64(&g5, 5);
-    fr_from_u64(&g7, 7);
-    fr_pow(&g5, &g5, t, 4);
-    fr_pow(&g7, &g7, t, 4);
-    for (unsigned i = log_n; i < 32; i++) fr_sqr(&g5, &g5), fr_sqr(&g7, &g7);
-    fr_inv(&g5_inv, &g5);
-    uint64_t k = 0;
-    for (unsigned i = 0; i < log_n; i++) {
-        fr_t x, y;
-        fr_pow(&x, &g5_inv, &k, 1);
-        fr_mul(&x, &x, &g7);
-        y = x;
-        for (unsigned j = 0; j + 1 + i < log_n; j++) fr_sqr(&y, &y);
-        if (!fr_is_one(&y)) k |= 1ull << i;
-    }
-    return k;
-}
-
-/* k^-1 mod 2^bits for odd k (Newton: each step doubles the correct bits). */
-static uint64_t inverse_mod_pow2(uint64_t k, unsigned bits)
-{
-    uint64_t x = k; /* correct to 3 bits for odd k */
-    for (int i = 0; i < 5; i++) x *= 2 - k * x;
-    return bits >= 64 ? x : x & ((1ull << bits) - 1);
-}
-
-static unsigned log2_exact(size_t n)
-{
-    unsigned l = 0;
-    while (((size_t)1 << l) < n) l++;
-    return l;
-}
-
 /* H points reordered from snarkjs' odd points to ours (file comment). */
 static int h_reorder(g1_affine_t **out, const g1_affine_t *z, size_t m, cuzk_err *err)
 {
-    unsigned log_m = log2_exact(m);
-    uint64_t kinv = inverse_mod_pow2(root_log(log_m + 1), log_m + 1), mask = 2 * (uint64_t)m - 1;
+    unsigned log_m = snarkjs_log2(m);
+    uint64_t kinv = snarkjs_root_map(log_m + 1), mask = 2 * (uint64_t)m - 1;
     if (!(*out = malloc(sizeof(g1_affine_t) * m)))
         return cuzk_errf(err, CUZK_ENOMEM, "import: out of memory for H");
     for (uint64_t j = 0; j < m; j++) (*out)[(((2 * j + 1) * kinv) & mask) / 2] = z[j];
@@ -136,7 +96,7 @@ static void g1_dft(g1_jac_t *x, const ntt_domain *d)
 /* z in our odd-point order (h_reorder). */
 static int h_to_monomial(groth16_params *p, const g1_affine_t *z, size_t m, cuzk_err *err)
 {
-    unsigned log_m = log2_exact(m);
+    unsigned log_m = snarkjs_log2(m);
     ntt_domain d, d2;
     int rc = ntt_domain_init(&d, log_m, err);
     if (rc) return rc;
@@ -243,11 +203,11 @@ static fr_t *spread(const fr_t *v, size_t rows, size_t m, uint64_t kinv)
 
 int snarkjs_reorder_rows(cs_prover *w, size_t domain_size, cuzk_err *err)
 {
-    unsigned log_m = log2_exact(domain_size);
+    unsigned log_m = snarkjs_log2(domain_size);
     if (((size_t)1 << log_m) != domain_size || w->num_constraints > domain_size)
         return cuzk_errf(err, CUZK_EINVAL, "%zu constraints do not fit a domain of %zu",
                          w->num_constraints, domain_size);
-    uint64_t kinv = inverse_mod_pow2(root_log(log_m), log_m);
+    uint64_t kinv = snarkjs_root_map(log_m);
     fr_t *a = spread(w->a, w->num_constraints, domain_size, kinv);
     fr_t *b = spread(w->b, w->num_constraints, domain_size, kinv);
     fr_t *c = spread(w->c, w->num_constraints, domain_size, kinv);

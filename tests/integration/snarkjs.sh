@@ -113,6 +113,24 @@ native() { # name
     expect 1 "$name: cuzk verify, wrong inputs" "$CUZK" verify --vk "$name.dev.vk" --public "$name.wrong.public.json" --proof "$name.dev.bin"
 }
 
+# a development zkey written by cuzk: snarkjs exports its key, proves with it,
+# and accepts cuzk's proofs from it
+devzkey() { # name
+    name=$1
+    expect 0 "$name: cuzk snarkjs setup" "$CUZK" snarkjs setup "$name.r1cs" -o "$name.dev.zkey"
+    "$SNARKJS" zkey export verificationkey "$name.dev.zkey" "$name.devvk.json" >/dev/null
+    "$SNARKJS" groth16 prove "$name.dev.zkey" "$name.wtns" "$name.dsj.json" "$name.dsjpub.json"
+    expect 0 "$name: cuzk verifies snarkjs' proof from cuzk's zkey" \
+        "$CUZK" snarkjs verify "$name.devvk.json" "$name.dsjpub.json" "$name.dsj.json"
+    expect 0 "$name: cuzk proves with its own zkey" \
+        "$CUZK" snarkjs prove "$name.dev.zkey" "$name.wtns" "$name.dcz.json" "$name.dczpub.json"
+    if "$SNARKJS" groth16 verify "$name.devvk.json" "$name.dczpub.json" "$name.dcz.json" | grep -q "OK"; then
+        ok "$name: snarkjs verifies cuzk's proof from cuzk's zkey"
+    else
+        bad "$name: snarkjs rejects cuzk's proof from cuzk's zkey"
+    fi
+}
+
 prepare mul3 '{"a": "3", "b": "5", "c": "7"}'
 if [ ! -f bn128.zkey ]; then # the same circuit over bn128, for the wrong-curve checks
     mkdir -p bn128
@@ -129,6 +147,8 @@ roundtrip mul3
 roundtrip bits
 native mul3
 native bits
+devzkey mul3
+devzkey bits
 
 # Bad input: each gives exit 2 and a message naming the problem.
 expect_msg() { # pattern description cmd...

@@ -28,6 +28,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 bool cli_wants_help(int argc, char **argv, const cli_command *c);
 
 extern const cli_command cli_setup, cli_prove, cli_verify, cli_params_info;
-extern const cli_command cli_snarkjs_prove, cli_snarkjs_verify, cli_snarkjs_import;
+extern const cli_command cli_snarkjs_prove, cli_snarkjs_verify, cli_snarkjs_import,
+    cli_snarkjs_setup;
 
 #endif

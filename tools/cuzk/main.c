@@ -12,7 +12,7 @@
 
 static const cli_command *const commands[] = {
     &cli_setup,         &cli_prove,          &cli_verify,         &cli_params_info,
-    &cli_snarkjs_prove, &cli_snarkjs_verify, &cli_snarkjs_import,
+    &cli_snarkjs_prove, &cli_snarkjs_verify, &cli_snarkjs_import, &cli_snarkjs_setup,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

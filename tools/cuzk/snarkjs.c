@@ -80,6 +80,43 @@ static int verify_run(int argc, char **argv)
     return CLI_OK;
 }
 
+static int setup_run(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv, &cli_snarkjs_setup)) return CLI_OK;
+    const char *r1cs = NULL, *out = NULL;
+    unsigned long long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (argv[i][0] == '-' || r1cs)
+            return cli_usage_error("snarkjs setup", "unexpected argument '%s'", argv[i]);
+        else
+            r1cs = argv[i];
+    }
+    if (!r1cs || !out) return cli_usage_error("snarkjs setup", "expected R1CS and -o ZKEY");
+    cuzk_err err = {0};
+    snarkjs_r1cs r;
+    if (snarkjs_r1cs_read(&r, r1cs, &err)) return cli_fail(&err);
+    fprintf(stderr,
+            "cuzk snarkjs setup: DEVELOPMENT zkey from seed %llu: not a trusted setup, "
+            "anyone who knows the seed can forge proofs\n",
+            seed);
+    int rc = snarkjs_zkey_write_dev(out, &r, seed, &err);
+    snarkjs_r1cs_free(&r);
+    return rc ? cli_fail(&err) : CLI_OK;
+}
+
+const cli_command cli_snarkjs_setup = {
+    "snarkjs setup", setup_run, "development zkey for a circom R1CS",
+    "usage: cuzk snarkjs setup R1CS -o ZKEY [--seed N]\n\n"
+    "Writes a snarkjs Groth16 zkey (bls12381) for the circuit from a DEVELOPMENT\n"
+    "setup, deterministic from the seed (default 1): anyone who knows the seed can\n"
+    "forge proofs. It needs no powers of tau, so snarkjs and cuzk can prove the\n"
+    "same large circuit from the same key in benchmarks. `snarkjs zkey export\n"
+    "verificationkey` reads it; `snarkjs zkey verify` does not accept it.\n"};
+
 const cli_command cli_snarkjs_prove = {
     "snarkjs prove", prove_run, "prove with a snarkjs zkey and witness",
     "usage: cuzk snarkjs prove [--trusted] ZKEY WTNS PROOF_JSON PUBLIC_JSON\n\n"

@@ -1,0 +1,21 @@
+/*
+ * setup_internal.h - the pieces of the development setup that the snarkjs
+ * zkey writer shares (internal).
+ */
+#ifndef CUZK_GROTH16_SETUP_INTERNAL_H
+#define CUZK_GROTH16_SETUP_INTERNAL_H
+
+#include "cuzk/groth16.h"
+
+typedef struct groth16_toxic {
+    fr_t tau, alpha, beta, gamma, delta;
+} groth16_toxic;
+
+/* The toxic values of a development setup, non-zero, from seed. */
+void groth16_dev_toxic(groth16_toxic *t, uint64_t seed);
+
+/* Per variable of r (CS_BY_VARIABLE): u = A column at tau, v = B column,
+ * w = C column, with lagrange[j] the Lagrange basis of constraint j at tau. */
+void groth16_qap_columns(const cs_r1cs *r, const fr_t *lagrange, fr_t *u, fr_t *v, fr_t *w);
+
+#endif
