@@ -105,7 +105,8 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
 int engine_register_provider(engine_t *e, const engine_provider *p, cuzk_err *err);
 
 /*
- * Queues a request. A request_id already known returns the existing job.
+ * Queues a request. A request_id of a job queued, running or completed
+ * returns that job (a failed or cancelled one is retried as a new job).
  * CUZK_EINVAL for a malformed request (unspecified kind, no vanilla proof),
  * ENGINE_ESHUTDOWN after shutdown began. A request no provider can prove
  * still becomes a job, FAILED with the reason. queue_position counts the

@@ -49,11 +49,15 @@ job *engine_find_job(engine_t *e, const char *id)
     return NULL;
 }
 
+/* The job a request_id attaches to: a live or completed one. A failed or
+ * cancelled job does not hold its id, so a client's retry proves again. */
 static job *find_request(engine_t *e, const char *request_id)
 {
     if (!request_id || !*request_id) return NULL;
     for (job *j = e->jobs; j; j = j->next)
-        if (!strcmp(j->request_id, request_id)) return j;
+        if (!strcmp(j->request_id, request_id) &&
+            (j->state != JOB_DONE || j->status == ENGINE_COMPLETED))
+            return j;
     return NULL;
 }
 

@@ -223,6 +223,15 @@ static void test_failures(void **state)
     assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
     assert_int_equal(r.status, ENGINE_FAILED);
     assert_non_null(strstr(r.error, "partition 2: self-verification failed"));
+    char retry[ENGINE_ID_MAX];
+    req.request_id = "snap-1000-7"; /* a failed request's retry is a new job */
+    assert_int_equal(engine_submit(f->e, &req, id, NULL, NULL), 0);
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(engine_submit(f->e, &req, retry, NULL, NULL), 0);
+    assert_string_not_equal(id, retry);
+    assert_int_equal(engine_await(f->e, retry, 0, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    req.request_id = NULL;
     req.vanilla_proof = (engine_bytes){(const uint8_t *)"{\"SectorNum\":1}", 15};
     req.kind = ENGINE_POREP;
     assert_int_equal(engine_submit(f->e, &req, id, NULL, NULL), 0);
