@@ -56,5 +56,8 @@ grep -q 'partition 0: self-verification failed' "$DIR/bad.out" || fail "bad: mes
 
 kill -TERM "$PID"
 wait "$PID" || fail "daemon exit status $?"
+$BENCH timeline "$DIR/daemon.log" >"$DIR/timeline.out" || fail "timeline failed"
+grep -Eq '^device 0:    [0-9]+ items, busy [0-9]+ ms = [0-9.]+% of the span$' "$DIR/timeline.out" ||
+    fail "timeline: no device line"
 rm -rf "$DIR"
 echo "daemon_bench: ok"

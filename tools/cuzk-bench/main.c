@@ -8,6 +8,7 @@
  *   cuzk-bench [-a ADDR] status | metrics | preload -c ID | evict -c ID | cancel JOB
  *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
  *              [--bad-partition K] -o FILE
+ *   cuzk-bench timeline LOG      (GPU busy fraction from the TIMELINE lines)
  *
  * ADDR is unix:///path, host:port or http://host:port (default
  * 127.0.0.1:9820). The input file is sent as the request's vanilla_proof
@@ -38,7 +39,8 @@ static const char usage[] =
     "  evict -c ID          free a circuit's parameters\n"
     "  cancel JOB_ID        cancel a job\n"
     "  gen-vanilla test --constraints N [--partitions P] [--seed S] [--bad-partition K] -o FILE\n"
-    "                       a synthetic test-circuit request (daemon --test-circuits)\n";
+    "                       a synthetic test-circuit request (daemon --test-circuits)\n"
+    "  timeline LOG         stage times and GPU busy fraction from a daemon log\n";
 
 int bench_usage(const char *fmt, const char *arg)
 {
@@ -70,5 +72,6 @@ int main(int argc, char **argv)
         return bench_srs(addr, !strcmp(cmd, "evict"), sub_argc, sub_argv);
     if (!strcmp(cmd, "cancel")) return bench_cancel(addr, sub_argc, sub_argv);
     if (!strcmp(cmd, "gen-vanilla")) return bench_gen_vanilla(sub_argc, sub_argv);
+    if (!strcmp(cmd, "timeline")) return bench_timeline(sub_argc, sub_argv);
     return bench_usage("unknown command '%s'", cmd);
 }
