@@ -41,7 +41,7 @@ typedef struct pcirc {
 
 /* ---- constraints (bellpepper AllocatedNum::square, neptune square_sum / mul_sum) ---- */
 
-/* Enforces (x + add) * (y + add_y) = z - sub with optional constants. */
+/* Enforces (x + add_x) * (y + add_y) = z - sub_z; the constants may be NULL. */
 static void enforce_affine(pcirc *p, cs_var x, const fr_t *add_x, cs_var y, const fr_t *add_y,
                            cs_var z, const fr_t *sub_z)
 {

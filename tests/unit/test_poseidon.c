@@ -339,6 +339,28 @@ static void test_custom_tag(void **state)
     cs_prover_free(&p);
 }
 
+/* First use from many threads at once (arity 13 is used nowhere else
+ * here): one set of constants, and the same R1CS from every thread. */
+static void test_concurrent_first_use(void **state)
+{
+    (void)state;
+    enum { THREADS = 8 };
+    const poseidon_constants *seen[THREADS];
+    cs_counts counts[THREADS];
+    int rcs[THREADS];
+#pragma omp parallel for num_threads(THREADS)
+    for (int i = 0; i < THREADS; i++) {
+        seen[i] = poseidon_constants_get(13, POSEIDON_STANDARD, NULL);
+        hash_ctx x = {.c = seen[i]};
+        rcs[i] = seen[i] ? cs_count(&counts[i], (cs_circuit){hash_synth, &x}, NULL) : -1;
+    }
+    for (int i = 0; i < THREADS; i++) {
+        assert_int_equal(rcs[i], 0);
+        assert_ptr_equal(seen[i], seen[0]);
+        assert_memory_equal(&counts[i], &counts[0], sizeof(counts[0]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_grain_constants),        cmocka_unit_test(test_matrices),
         cmocka_unit_test(test_gadget_counts),          cmocka_unit_test(test_gadget_witness),
         cmocka_unit_test(test_replay_equals_walk),     cmocka_unit_test(test_custom_tag),
+        cmocka_unit_test(test_concurrent_first_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
