@@ -1,0 +1,288 @@
+/*
+ * test_filecoin_seal.c - native sealing against rust-fil-proofs' vectors
+ * and invariants.
+ *
+ * Known vectors:
+ * - SDR labels: storage-proofs-porep create_label/multi.rs
+ *   test_create_labels (11 layers, replica_id [9; 32], porep_id [0; 32]
+ *   with V1_0_0 and [123; 32] with V1_1_0, 64 and 128 nodes): the last
+ *   label of the last layer, as Fr u64 limbs.
+ * - comm_d of an all-zero sector: filecoin-proofs tests/pieces.rs
+ *   test_compute_comm_d_empty (2KiB and 128 bytes).
+ * Cross-checks: replica_id and challenges against a plain recomputation
+ * (incremental SHA-256, byte-wise modular reduction), challenge ranges and
+ * partition consistency; a whole 2KiB seal: every label recomputed from
+ * fc_label_node with parents from the graph, tree paths that hash back to
+ * the roots, the encoding undone, comm_r = Poseidon2(comm_c, comm_r_last),
+ * and a different ticket giving a different replica.
+ */
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "cuzk/filecoin/sdr.h"
+#include "cuzk/filecoin/seal.h"
+#include "cuzk/filecoin/tree.h"
+#include "cuzk/fr.h"
+#include "cuzk/poseidon.h"
+
+static void limbs_to_bytes(uint8_t out[32], const uint64_t l[4])
+{
+    for (int i = 0; i < 32; i++) out[i] = (uint8_t)(l[i / 8] >> (8 * (i % 8)));
+}
+
+static void check_last_label(uint64_t nodes, uint8_t porep_byte, int api, const uint64_t exp[4])
+{
+    uint8_t porep_id[32], replica_id[32], want[32];
+    memset(porep_id, porep_byte, 32);
+    memset(replica_id, 9, 32);
+    fc_graph g;
+    uint32_t *parents;
+    assert_int_equal(fc_graph_init(&g, nodes, porep_id, api, NULL), CUZK_OK);
+    assert_int_equal(fc_parent_cache_build(&g, &parents, NULL, NULL, NULL), CUZK_OK);
+    const unsigned layers = 11;
+    uint8_t *labels = malloc(layers * nodes * 32);
+    assert_non_null(labels);
+    assert_int_equal(fc_sdr_labels(&g, parents, replica_id, layers, labels, NULL, NULL, NULL),
+                     CUZK_OK);
+    limbs_to_bytes(want, exp);
+    assert_memory_equal(labels + (layers * nodes - 1) * 32, want, 32);
+    free(labels);
+    free(parents);
+}
+
+static void test_labels_multi_rs_vectors(void **state)
+{
+    (void)state;
+    static const uint64_t v1_64[4] = {0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3,
+                                      0x0462f4f4f1a68d37};
+    static const uint64_t v1_128[4] = {0x7e191e52c4a8da86, 0x5ae8a1c9e6fac148, 0xce239f3b88a894b8,
+                                       0x234c00d1dc1d53be};
+    static const uint64_t v11_64[4] = {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc,
+                                       0x06021188c7a71cb5};
+    static const uint64_t v11_128[4] = {0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23,
+                                        0x0f777c18cc2c55bd};
+    check_last_label(64, 0, FC_API_V1_0, v1_64);
+    check_last_label(128, 0, FC_API_V1_0, v1_128);
+    check_last_label(64, 123, FC_API_V1_1, v11_64);
+    check_last_label(128, 123, FC_API_V1_1, v11_128);
+}
+
+static void check_zero_comm_d(uint64_t nodes, const char *hex)
+{
+    uint8_t *zero = calloc(nodes, 32), want[32];
+    assert_non_null(zero);
+    fc_tree t;
+    assert_int_equal(fc_tree_build(&t, FC_TREE_SHA256, 2, zero, nodes, "tree-d", NULL, NULL, NULL),
+                     CUZK_OK);
+    assert_int_equal(test_hex(want, 32, hex), 32);
+    assert_memory_equal(fc_tree_root(&t), want, 32);
+    fc_tree_free(&t);
+    free(zero);
+}
+
+static void test_comm_d_zero(void **state)
+{
+    (void)state;
+    /* [252, 126, 146, 130, ...] in pieces.rs, as hex */
+    check_zero_comm_d(64, "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833");
+    check_zero_comm_d(4, "3731bb99ac689f66eef5973e4a94da188f4ddcae580724fc6f3fd60dfd488333");
+}
+
+static void test_replica_id(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t prover[32], ticket[32], comm_d[32], porep_id[32], got[32], want[32];
+    cuzk_rng_bytes(&g, prover, 32);
+    cuzk_rng_bytes(&g, ticket, 32);
+    cuzk_rng_bytes(&g, comm_d, 32);
+    fc_porep_id(porep_id, 5);
+    uint64_t sector_id = cuzk_rng_u64(&g);
+    fc_replica_id(got, prover, sector_id, ticket, comm_d, porep_id);
+
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    uint8_t be[8];
+    for (int i = 0; i < 8; i++) be[7 - i] = (uint8_t)(sector_id >> (8 * i));
+    unsigned len;
+    EVP_DigestInit_ex(c, EVP_sha256(), NULL);
+    EVP_DigestUpdate(c, prover, 32);
+    EVP_DigestUpdate(c, be, 8);
+    EVP_DigestUpdate(c, ticket, 32);
+    EVP_DigestUpdate(c, comm_d, 32);
+    EVP_DigestUpdate(c, porep_id, 32);
+    EVP_DigestFinal_ex(c, want, &len);
+    EVP_MD_CTX_free(c);
+    want[31] &= 0x3f;
+    assert_memory_equal(got, want, 32);
+    fr_t x;
+    assert_true(fr_from_bytes_le(&x, got));
+
+    /* Lotus prover id: f01000 -> LEB128 0xe8 0x07. */
+    uint8_t pid[32] = {0}, exp[32] = {0xe8, 0x07};
+    fc_prover_id_from_miner(pid, 1000);
+    assert_memory_equal(pid, exp, 32);
+}
+
+/* h (256-bit LE) mod m, byte by byte from the top: an independent reduction. */
+static uint64_t mod_bytes(const uint8_t h[32], uint64_t m)
+{
+    uint64_t r = 0;
+    for (int i = 31; i >= 0; i--) r = (uint64_t)(((unsigned __int128)r * 256 + h[i]) % m);
+    return r;
+}
+
+static void test_challenges(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t rid[32], seed[32];
+    cuzk_rng_bytes(&g, rid, 32);
+    cuzk_rng_bytes(&g, seed, 32);
+    rid[31] &= 0x3f;
+    const uint64_t nodes = 1ULL << 30;
+    uint64_t one[18 * 10], part[18];
+    fc_challenges_interactive(one, 18 * 10, 0, nodes, rid, seed);
+    for (unsigned k = 0; k < 10; k++) {
+        fc_challenges_interactive(part, 18, k, nodes, rid, seed);
+        assert_memory_equal(part, one + 18 * k, sizeof part);
+    }
+    for (unsigned j = 0; j < 18 * 10; j++) {
+        uint8_t msg[68], h[32];
+        memcpy(msg, rid, 32);
+        memcpy(msg + 32, seed, 32);
+        for (int b = 0; b < 4; b++) msg[64 + b] = (uint8_t)(j >> (8 * b));
+        SHA256(msg, sizeof msg, h);
+        assert_int_equal(one[j], mod_bytes(h, nodes - 1) + 1);
+        assert_true(one[j] >= 1 && one[j] < nodes);
+    }
+    uint64_t small[2];
+    fc_challenges_ni(small, 2, 12, 64, rid, seed);
+    for (int i = 0; i < 2; i++) assert_true(small[i] >= 1 && small[i] < 64);
+}
+
+static void seal_2kib(fc_sealed *s, uint64_t ticket_seed)
+{
+    const fc_porep_config *cfg = fc_porep_config_get(5);
+    uint8_t *data = malloc(cfg->nodes * 32);
+    assert_non_null(data);
+    fc_seal_random_data(data, cfg->nodes, 7);
+    fc_seal_input in = {.cfg = cfg, .sector_id = 42, .data = data};
+    fc_prover_id_from_miner(in.prover_id, 1000);
+    cuzk_rng g;
+    cuzk_rng_seed(&g, ticket_seed);
+    cuzk_rng_bytes(&g, in.ticket, 32);
+    in.ticket[31] &= 0x3f;
+    cuzk_err err;
+    assert_int_equal(fc_seal(s, &in, NULL, NULL, &err), CUZK_OK);
+    assert_memory_equal(fc_tree_node(&s->tree_d, 0, 0), data, cfg->nodes * 32);
+    free(data);
+}
+
+static void check_labels(const fc_sealed *s)
+{
+    uint64_t n = s->cfg->nodes;
+    for (unsigned l = 1; l <= s->cfg->layers; l++) {
+        const uint8_t *cur = s->labels + (l - 1) * n * 32;
+        for (uint64_t v = 0; v < n; v++) {
+            uint32_t p[FC_DEGREE];
+            uint8_t lab[32];
+            fc_graph_parents(&s->graph, (uint32_t)v, p);
+            fc_label_node(lab, s->replica_id, l, v, p, cur, l > 1 ? cur - n * 32 : NULL);
+            assert_memory_equal(lab, cur + v * 32, 32);
+        }
+    }
+}
+
+static void check_path(const fc_tree *t, uint64_t leaf)
+{
+    uint8_t sib[FC_TREE_MAX_ROWS * 7 * 32], root[32];
+    uint32_t pos[FC_TREE_MAX_ROWS];
+    fc_tree_path(t, leaf, sib, pos);
+    assert_int_equal(fc_tree_root_from_path(root, t->hash, t->arity, fc_tree_node(t, 0, leaf), sib,
+                                            pos, t->rows - 1),
+                     CUZK_OK);
+    assert_memory_equal(root, fc_tree_root(t), 32);
+    uint64_t i = leaf;
+    for (unsigned r = 0; r + 1 < t->rows; r++, i /= t->arity)
+        assert_int_equal(pos[r], i % t->arity);
+}
+
+static void test_seal_2kib(void **state)
+{
+    (void)state;
+    fc_sealed s, other;
+    seal_2kib(&s, 1);
+    check_labels(&s);
+    uint64_t n = s.cfg->nodes;
+    assert_int_equal(s.tree_d.rows, 7);
+    assert_int_equal(s.tree_r.rows, 3);
+    for (uint64_t i = 0; i < n; i++) {
+        check_path(&s.tree_d, i);
+        check_path(&s.tree_c, i);
+        check_path(&s.tree_r, i);
+        uint8_t col[32];
+        fc_column_hash(col, s.labels, n, 2, i);
+        assert_memory_equal(col, fc_tree_node(&s.tree_c, 0, i), 32);
+        fr_t r, k, d, dd;
+        fr_from_bytes_le(&r, fc_tree_node(&s.tree_r, 0, i));
+        fr_from_bytes_le(&k, s.labels + (n + i) * 32);
+        fr_from_bytes_le(&d, fc_tree_node(&s.tree_d, 0, i));
+        fr_sub(&dd, &r, &k);
+        assert_true(fr_eq(&dd, &d));
+    }
+    fr_t in[2], h;
+    uint8_t comm_r[32];
+    fr_from_bytes_le(&in[0], s.comm_c);
+    fr_from_bytes_le(&in[1], s.comm_r_last);
+    poseidon_hash_plain(&h, poseidon_std(2), in);
+    fr_to_bytes_le(comm_r, &h);
+    assert_memory_equal(comm_r, s.comm_r, 32);
+
+    seal_2kib(&other, 2);
+    assert_memory_equal(other.comm_d, s.comm_d, 32);
+    assert_memory_not_equal(other.replica_id, s.replica_id, 32);
+    assert_memory_not_equal(other.comm_r, s.comm_r, 32);
+    fc_sealed_free(&other);
+    fc_sealed_free(&s);
+}
+
+static void test_seal_rejects(void **state)
+{
+    (void)state;
+    fc_sealed s;
+    cuzk_err err;
+    uint8_t data[64] = {0};
+    fc_seal_input in = {.cfg = fc_porep_config_get(8), .data = data};
+    assert_int_equal(fc_seal(&s, &in, NULL, NULL, &err), CUZK_EUNSUPPORTED);
+    assert_non_null(strstr(err.msg, "StackedDrg32GiBV1_1"));
+
+    const fc_porep_config *cfg = fc_porep_config_get(5);
+    uint8_t *bad = calloc(cfg->nodes, 32);
+    assert_non_null(bad);
+    bad[17 * 32 + 31] = 0xff; /* node 17 above the modulus */
+    in.cfg = cfg;
+    in.data = bad;
+    assert_int_equal(fc_seal(&s, &in, NULL, NULL, &err), CUZK_ENONCANONICAL);
+    assert_non_null(strstr(err.msg, "data node 17"));
+    free(bad);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_labels_multi_rs_vectors),
+        cmocka_unit_test(test_comm_d_zero),
+        cmocka_unit_test(test_replica_id),
+        cmocka_unit_test(test_challenges),
+        cmocka_unit_test(test_seal_2kib),
+        cmocka_unit_test(test_seal_rejects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
