@@ -17,10 +17,11 @@
  * may not read the output of another addition of the same batch; its own
  * output may alias its inputs.
  *
- * Segment reduction sums many runs of points at once: every level adds
- * neighbours pairwise in all runs (one batch stream), halving each run,
- * between two buffers. The bitmap batch addition gathers the selected
- * bases into one long run per thread.
+ * Run reduction (runs_reduce) sums many runs of points at once: every
+ * level adds neighbours pairwise in all runs (one stream of batches),
+ * halving each run, between two buffers. The bitmap batch addition gathers
+ * the selected bases into one long run per thread (up to MSM_CHUNK points
+ * at a time) and reduces it so.
  */
 
 /*
