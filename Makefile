@@ -29,9 +29,9 @@ test-asan: deps
 bench: build
 	$(BUILD)/bench/cuzk-microbench
 
-# Until the daemon exists: the quick benchmark table.
+# The main job on an embedded default (scripts/run.sh says what it does).
 run: build
-	$(BUILD)/bench/cuzk-microbench --quick
+	@scripts/run.sh $(BUILD)
 
 fuzz: deps
 	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCUZK_FUZZ=ON -DCUZK_CUDA=OFF >/dev/null
