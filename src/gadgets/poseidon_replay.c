@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ff/field_inline.h"
+
 typedef struct template
 {
     size_t arity, n; /* n allocations = n constraints */
@@ -94,10 +96,10 @@ typedef struct trace {
 /* x := x^5 + key (key may be NULL), with x^2 and x^4. */
 static void pow5(fr_t *x, fr_t *x2, fr_t *x4, const fr_t *key)
 {
-    fr_sqr(x2, x);
-    fr_sqr(x4, x2);
-    fr_mul(x, x, x4);
-    if (key) fr_add(x, x, key);
+    fr_sqr_inline(x2, x);
+    fr_sqr_inline(x4, x2);
+    fr_mul_inline(x, x, x4);
+    if (key) fr_add_inline(x, x, key);
 }
 
 /* pow5 recording [x if allocated], x^2, x^4, x^5 + key. */
@@ -117,20 +119,20 @@ static void trace_product(trace *t)
     if (r >= half && r < half + c->partial_rounds) {
         const fr_t *w_hat = &c->sparse_w_hat[(r - half) * w];
         const fr_t *v = &c->sparse_v_rest[(r - half) * (w - 1)];
-        fr_mul(&out[0], &w_hat[0], &t->s[0]);
+        fr_mul_inline(&out[0], &w_hat[0], &t->s[0]);
         for (size_t i = 1; i < w; i++) {
-            fr_mul(&tmp, &w_hat[i], &t->s[i]);
-            fr_add(&out[0], &out[0], &tmp);
-            fr_mul(&tmp, &v[i - 1], &t->s[0]);
-            fr_add(&out[i], &t->s[i], &tmp);
+            fr_mul_inline(&tmp, &w_hat[i], &t->s[i]);
+            fr_add_inline(&out[0], &out[0], &tmp);
+            fr_mul_inline(&tmp, &v[i - 1], &t->s[0]);
+            fr_add_inline(&out[i], &t->s[i], &tmp);
         }
     } else {
         const fr_t *m = r + 1 == half ? c->pre_sparse : c->mds;
         for (size_t j = 0; j < w; j++) {
-            fr_mul(&out[j], &m[j], &t->s[0]);
+            fr_mul_inline(&out[j], &m[j], &t->s[0]);
             for (size_t i = 1; i < w; i++) {
-                fr_mul(&tmp, &m[i * w + j], &t->s[i]);
-                fr_add(&out[j], &out[j], &tmp);
+                fr_mul_inline(&tmp, &m[i * w + j], &t->s[i]);
+                fr_add_inline(&out[j], &out[j], &tmp);
             }
         }
     }
@@ -144,7 +146,7 @@ static void trace_hash(fr_t *values, const poseidon_constants *c, const num_var 
     const fr_t *k = c->compressed_constants;
     t.s[0] = c->domain_tag;
     for (size_t i = 1; i < w; i++) t.s[i] = preimage[i - 1].value;
-    for (size_t i = 0; i < w; i++) fr_add(&t.s[i], &t.s[i], &k[i]);
+    for (size_t i = 0; i < w; i++) fr_add_inline(&t.s[i], &t.s[i], &k[i]);
     k += w;
     fr_t x2, x4; /* the tag's first S-box is a constant: nothing allocated */
     pow5(&t.s[0], &x2, &x4, &k[0]);

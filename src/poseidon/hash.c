@@ -13,27 +13,30 @@
  *   by its sparse matrix (2t - 1 multiplications instead of t^2).
  *
  * Products are the state as a row vector times the matrix (poseidon.h).
+ * The field operations are field_inline.h's (no call per multiplication).
  */
 #include "cuzk/poseidon.h"
 
 #include <string.h>
 
+#include "ff/field_inline.h"
+
 static inline void sbox(fr_t *x)
 {
     fr_t x2, x4;
-    fr_sqr(&x2, x);
-    fr_sqr(&x4, &x2);
-    fr_mul(x, x, &x4);
+    fr_sqr_inline(&x2, x);
+    fr_sqr_inline(&x4, &x2);
+    fr_mul_inline(x, x, &x4);
 }
 
 static void product_dense(fr_t *s, const fr_t *m, size_t t)
 {
     fr_t out[POSEIDON_MAX_WIDTH], tmp;
     for (size_t j = 0; j < t; j++) {
-        fr_mul(&out[j], &m[j], &s[0]);
+        fr_mul_inline(&out[j], &m[j], &s[0]);
         for (size_t i = 1; i < t; i++) {
-            fr_mul(&tmp, &m[i * t + j], &s[i]);
-            fr_add(&out[j], &out[j], &tmp);
+            fr_mul_inline(&tmp, &m[i * t + j], &s[i]);
+            fr_add_inline(&out[j], &out[j], &tmp);
         }
     }
     memcpy(s, out, t * sizeof(fr_t));
@@ -43,14 +46,14 @@ static void product_dense(fr_t *s, const fr_t *m, size_t t)
 static void product_sparse(fr_t *s, const fr_t *w_hat, const fr_t *v_rest, size_t t)
 {
     fr_t s0, tmp;
-    fr_mul(&s0, &w_hat[0], &s[0]);
+    fr_mul_inline(&s0, &w_hat[0], &s[0]);
     for (size_t i = 1; i < t; i++) {
-        fr_mul(&tmp, &w_hat[i], &s[i]);
-        fr_add(&s0, &s0, &tmp);
+        fr_mul_inline(&tmp, &w_hat[i], &s[i]);
+        fr_add_inline(&s0, &s0, &tmp);
     }
     for (size_t j = 1; j < t; j++) {
-        fr_mul(&tmp, &v_rest[j - 1], &s[0]);
-        fr_add(&s[j], &s[j], &tmp);
+        fr_mul_inline(&tmp, &v_rest[j - 1], &s[0]);
+        fr_add_inline(&s[j], &s[j], &tmp);
     }
     s[0] = s0;
 }
@@ -68,7 +71,7 @@ static void full_sboxes(fr_t *s, const fr_t *keys, size_t t)
 {
     for (size_t i = 0; i < t; i++) {
         sbox(&s[i]);
-        if (keys) fr_add(&s[i], &s[i], &keys[i]);
+        if (keys) fr_add_inline(&s[i], &s[i], &keys[i]);
     }
 }
 
@@ -78,7 +81,7 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
     const fr_t *k = c->compressed_constants;
     fr_t s[POSEIDON_MAX_WIDTH];
     load_state(s, c, preimage);
-    for (size_t i = 0; i < t; i++) fr_add(&s[i], &s[i], &k[i]);
+    for (size_t i = 0; i < t; i++) fr_add_inline(&s[i], &s[i], &k[i]);
     k += t;
     for (size_t r = 0; r < half; r++, k += t) {
         full_sboxes(s, k, t);
@@ -86,7 +89,7 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
     }
     for (size_t r = 0; r < rp; r++, k++) {
         sbox(&s[0]);
-        fr_add(&s[0], &s[0], k);
+        fr_add_inline(&s[0], &s[0], k);
         product_sparse(s, &c->sparse_w_hat[r * t], &c->sparse_v_rest[r * (t - 1)], t);
     }
     for (size_t r = 0; r + 1 < half; r++, k += t) {
@@ -102,7 +105,7 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
 
 static void add_keys(fr_t *s, const fr_t *keys, size_t t)
 {
-    for (size_t i = 0; i < t; i++) fr_add(&s[i], &s[i], &keys[i]);
+    for (size_t i = 0; i < t; i++) fr_add_inline(&s[i], &s[i], &keys[i]);
 }
 
 void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
