@@ -471,11 +471,15 @@ int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, ui
 {
     engine_circuit_info info;
     const engine_provider *p = provider_for(e, circuit_id, &info);
-    if (!p)
+    if (!p) {
+        char families[128] = "";
+        for (size_t i = 0, off = 0; i < e->n_providers && off < sizeof families; i++)
+            off += (size_t)snprintf(families + off, sizeof families - off, "%s%s", i ? ", " : "",
+                                    e->providers[i]->name);
         return cuzk_errf(err, ENGINE_ENOTFOUND,
-                         "no circuit %s in this daemon (known families: "
-                         "%s)",
-                         circuit_id, e->n_providers ? "see the providers" : "none yet");
+                         "no circuit '%s' in this daemon (circuit families: %s)", circuit_id,
+                         families[0] ? families : "none; the Filecoin circuits are not built in");
+    }
     *already_loaded = srs_is_loaded(&e->srs, circuit_id);
     srs_entry *entry;
     int rc = srs_acquire(&e->srs, &info, p->setup_dev, &entry, load_ms, err);

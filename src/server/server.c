@@ -14,6 +14,7 @@
  * polls the call's `closed` flag, so a client that disconnects mid-call
  * frees its handler at once. Calls to other methods get UNIMPLEMENTED.
  */
+#include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc_security.h>
 #include <grpc/support/time.h>
 #include <pthread.h>
@@ -407,18 +408,23 @@ static void on_evict(call *c, const uint8_t *data, size_t len)
 static const handler_fn handlers[RPC_METHODS] = {on_submit, on_await,   on_prove,   on_cancel,
                                                  on_status, on_metrics, on_preload, on_evict};
 
+/* The request is read as one slice and the byte buffer dropped at once, so
+ * a 200 MB request is held twice at most (the slice, then the decoded
+ * message) and only until the handler has decoded it. */
 static void *handler_thread(void *arg)
 {
     call *c = arg;
     cuzk_server *s = c->server;
-    uint8_t *data;
-    size_t len;
-    cuzk_err err = {0};
-    if (rpc_read_buffer(c->payload, &data, &len, &err))
-        reply(c, GRPC_STATUS_INVALID_ARGUMENT, err.msg, NULL);
-    else {
-        handlers[c->method](c, data, len);
-        free(data);
+    grpc_byte_buffer_reader reader;
+    if (!c->payload || !grpc_byte_buffer_reader_init(&reader, c->payload)) {
+        reply(c, GRPC_STATUS_INVALID_ARGUMENT, "no readable request message", NULL);
+    } else {
+        grpc_slice all = grpc_byte_buffer_reader_readall(&reader);
+        grpc_byte_buffer_reader_destroy(&reader);
+        grpc_byte_buffer_destroy(c->payload);
+        c->payload = NULL;
+        handlers[c->method](c, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
+        grpc_slice_unref(all);
     }
     call_unref(c);
     pthread_mutex_lock(&s->lock);
