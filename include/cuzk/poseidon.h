@@ -75,4 +75,12 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
 /* The same by the textbook permutation (neptune's Correct mode). */
 void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
 
+/*
+ * filecoin-hashers' hash_md (PoseidonMDArity = 36): acc = in[0], then for
+ * each chunk of up to 35 further elements acc = Poseidon-36(acc, chunk,
+ * zeros). n >= 2 (CUZK_EINVAL otherwise).
+ */
+#define POSEIDON_MD_ARITY 36
+int poseidon_hash_md(fr_t *out, const fr_t *in, size_t n);
+
 #endif

@@ -14,6 +14,8 @@
  * order, the same as the circuit's): per S-box the input when it is
  * allocated, x^2, x^4 and x^5 + key (the first round's inputs enter as
  * x + key); the output last.
+ *
+ * hash_md (filecoin-hashers' chained arity-36 hash) is built on it here.
  */
 #include "cuzk/gadgets/poseidon.h"
 
@@ -228,4 +230,23 @@ num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_va
     free(vals);
     free(vars);
     return out;
+}
+
+num_var poseidon_gadget_hash_md(cs_t *cs, const num_var *elements, size_t n)
+{
+    if (n < 2) {
+        cs_fail(cs, CUZK_EINVAL, "poseidon hash_md circuit: %zu elements (at least 2)", n);
+        return elements[0];
+    }
+    const poseidon_constants *c = poseidon_std(POSEIDON_MD_ARITY);
+    num_var pre[POSEIDON_MD_ARITY], acc = elements[0];
+    fr_t zero = FR_ZERO;
+    for (size_t i = 1; i < n && !cs_status(cs); i += POSEIDON_MD_ARITY - 1) {
+        size_t k = n - i < POSEIDON_MD_ARITY - 1 ? n - i : POSEIDON_MD_ARITY - 1;
+        pre[0] = acc;
+        memcpy(&pre[1], &elements[i], k * sizeof(num_var));
+        for (size_t j = k + 1; j < POSEIDON_MD_ARITY; j++) pre[j] = num_alloc(cs, &zero);
+        acc = poseidon_gadget_hash(cs, c, pre);
+    }
+    return acc;
 }

@@ -122,3 +122,22 @@ void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *pre
     }
     *out = s[1];
 }
+
+/* ---- hash_md ---- */
+
+int poseidon_hash_md(fr_t *out, const fr_t *in, size_t n)
+{
+    if (n < 2) return CUZK_EINVAL;
+    const poseidon_constants *c = poseidon_std(POSEIDON_MD_ARITY);
+    fr_t pre[POSEIDON_MD_ARITY];
+    fr_t acc = in[0];
+    for (size_t i = 1; i < n; i += POSEIDON_MD_ARITY - 1) {
+        size_t k = n - i < POSEIDON_MD_ARITY - 1 ? n - i : POSEIDON_MD_ARITY - 1;
+        pre[0] = acc;
+        memcpy(&pre[1], &in[i], k * sizeof(fr_t));
+        for (size_t j = k + 1; j < POSEIDON_MD_ARITY; j++) pre[j] = FR_ZERO;
+        poseidon_hash(&acc, c, pre);
+    }
+    *out = acc;
+    return 0;
+}

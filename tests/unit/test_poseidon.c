@@ -361,6 +361,48 @@ static void test_concurrent_first_use(void **state)
     }
 }
 
+/* filecoin-hashers poseidon.rs test_hash_md / test_hash_md_circuit: 71 ones. */
+static const uint64_t MD_71_ONES[4] = {0x351c54133b332c90, 0xc26f6d625f4e8195, 0x5fd9623643ed9622,
+                                       0x59f42220e09ff6f7};
+
+typedef struct md_ctx {
+    size_t n;
+    num_var out;
+} md_ctx;
+
+static int md_synth(cs_t *cs, void *p)
+{
+    md_ctx *x = p;
+    num_var in[80];
+    for (size_t i = 0; i < x->n; i++) in[i] = num_alloc(cs, &FR_ONE);
+    x->out = poseidon_gadget_hash_md(cs, in, x->n);
+    return cs_status(cs);
+}
+
+static void test_hash_md(void **state)
+{
+    (void)state;
+    fr_t ones[80], out;
+    for (int i = 0; i < 80; i++) ones[i] = FR_ONE;
+    assert_int_equal(poseidon_hash_md(&out, ones, 71), 0);
+    assert_limbs(&out, MD_71_ONES);
+    md_ctx x = {.n = 71};
+    cs_counts k = count_circuit((cs_circuit){md_synth, &x});
+    assert_int_equal(k.num_constraints, 2770);
+    cs_prover p;
+    prove_satisfied(&p, (cs_circuit){md_synth, &x});
+    assert_true(fr_eq(&p.aux_assignment[x.out.var.index], &out));
+    cs_prover_free(&p);
+    /* A short last chunk is padded with allocated zeros (no constraint). */
+    x.n = 40;
+    prove_satisfied(&p, (cs_circuit){md_synth, &x});
+    assert_int_equal(poseidon_hash_md(&out, ones, 40), 0);
+    assert_true(fr_eq(&p.aux_assignment[x.out.var.index], &out));
+    assert_int_equal(p.num_constraints - p.num_inputs, 2 * 1385);
+    cs_prover_free(&p);
+    assert_int_equal(poseidon_hash_md(&out, ones, 1), CUZK_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,7 +411,7 @@ int main(void)
         cmocka_unit_test(test_grain_constants),        cmocka_unit_test(test_matrices),
         cmocka_unit_test(test_gadget_counts),          cmocka_unit_test(test_gadget_witness),
         cmocka_unit_test(test_replay_equals_walk),     cmocka_unit_test(test_custom_tag),
-        cmocka_unit_test(test_concurrent_first_use),
+        cmocka_unit_test(test_concurrent_first_use),   cmocka_unit_test(test_hash_md),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,4 +41,11 @@ num_var poseidon_gadget_hash_walk(cs_t *cs, const poseidon_constants *c, const n
 /* Constraints (= allocations) poseidon_gadget_hash adds for these constants. */
 size_t poseidon_gadget_constraints(const poseidon_constants *c);
 
+/*
+ * filecoin-hashers' hash_md_circuit: elements[0], then per chunk of up to
+ * 35 elements the Poseidon-36 circuit over (acc, chunk), missing positions
+ * filled with newly allocated zeros (no constraint). n >= 2.
+ */
+num_var poseidon_gadget_hash_md(cs_t *cs, const num_var *elements, size_t n);
+
 #endif
