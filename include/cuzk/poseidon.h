@@ -75,6 +75,11 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
 /* The same by the textbook permutation (neptune's Correct mode). */
 void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
 
+/* out[i] = Poseidon(in[i * arity .. (i + 1) * arity)) for i < n, spread
+ * over the OpenMP threads (a tree level, a batch of columns). out may not
+ * overlap in. */
+void poseidon_hash_many(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n);
+
 /*
  * filecoin-hashers' hash_md (PoseidonMDArity = 36): acc = in[0], then for
  * each chunk of up to 35 further elements acc = Poseidon-36(acc, chunk,

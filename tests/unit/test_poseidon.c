@@ -133,6 +133,18 @@ static void test_plain_equals_optimized(void **state)
             assert_true(fr_eq(&in[0], &a));
         }
     }
+    /* A parallel batch equals one hash after another. */
+    enum { N = 100 };
+    const poseidon_constants *c = poseidon_std(8);
+    fr_t *in = malloc(N * 8 * sizeof(fr_t)), out[N], one;
+    assert_non_null(in);
+    for (int i = 0; i < N * 8; i++) fr_random(&in[i], &g);
+    poseidon_hash_many(out, c, in, N);
+    for (int i = 0; i < N; i++) {
+        poseidon_hash(&one, c, &in[8 * i]);
+        assert_true(fr_eq(&one, &out[i]));
+    }
+    free(in);
 }
 
 /* neptune round_numbers.rs / lib.rs tests: (t, RP) and (arity, strengthened RP); RF = 8. */
