@@ -5,14 +5,20 @@
  * test_full_hash); an all-constant block costs nothing and still hashes
  * (test_blank_hash); digests read back from the prover's witness equal
  * OpenSSL's on random messages of 0..255 bytes with every constraint
- * satisfied; and flipping any of a sample of witness bits breaks a
- * constraint.
+ * satisfied; flipping any of a sample of witness bits breaks a
+ * constraint; and Filecoin's two uses reproduce: rust-fil-proofs'
+ * test_create_label (532,025 constraints, constant layer and node folded)
+ * and filecoin-hashers' hash2 of two field elements (45,379), both equal
+ * to the native hash trimmed to 254 bits.
  */
 #include "gadget_check.h"
 
 #include <openssl/sha.h>
 
+#include "cuzk/gadgets/multipack.h"
+#include "cuzk/gadgets/num.h"
 #include "cuzk/gadgets/sha256.h"
+#include "cuzk/gadgets/uint64.h"
 
 enum mode { BLOCK_ALLOC, BLOCK_CONST, HASH_ALLOC };
 
@@ -184,13 +190,128 @@ static void test_tampered_witness(void **state)
     cs_prover_free(&p);
 }
 
+/* ---- Filecoin's uses: PoRep labels and SHA-256 tree nodes ---- */
+
+/* storage-proofs-porep create_label_circuit over bellpepper's sha256:
+ * replica_id (32 bytes) | layer u32 BE | node u64 BE | zeros to 64 bytes |
+ * 37 parents of 32 bytes, hashed, bit numbering reversed per byte, the
+ * first 254 bits packed. Layer and node are constants (folded). */
+typedef struct label_ctx {
+    const uint8_t *id, *parents; /* 32 and 37 x 32 bytes */
+    uint32_t layer;
+    uint64_t node;
+    num_var out;
+} label_ctx;
+
+static int label_synth(cs_t *cs, void *p)
+{
+    label_ctx *x = p;
+    size_t n = 0, total = (1 + 1 + 37) * 256;
+    bool_var *bits = malloc(total * sizeof(bool_var)), out[256], rev[256];
+    assert_non_null(bits);
+    bool_alloc_bytes_be(cs, bits, x->id, 32), n = 256;
+    u32_var layer;
+    u64_var node;
+    u32_const(&layer, x->layer), u64_const(&node, x->node);
+    u32_into_bits_be(bits + n, &layer), n += 32;
+    u64_into_bits_be(bits + n, &node), n += 64;
+    while (n < 512) bits[n++] = bool_const(0);
+    for (int k = 0; k < 37; k++, n += 256)
+        bool_alloc_bytes_be(cs, bits + n, x->parents + 32 * k, 32);
+    sha256_gadget(cs, out, bits, n);
+    bool_reverse_bit_numbering(rev, out, 256);
+    x->out = multipack_pack_bits(cs, rev, FR_CAPACITY);
+    free(bits);
+    return cs_status(cs);
+}
+
+/* The native value: SHA-256 of the same bytes, read little-endian with the
+ * top two bits cleared (Filecoin's trim to 254 bits). */
+static void trimmed_digest(fr_t *out, const uint8_t *data, size_t len)
+{
+    uint8_t d[32];
+    SHA256(data, len, d);
+    d[31] &= 0x3f;
+    assert_true(fr_from_bytes_le(out, d));
+}
+
+/* rust-fil-proofs' test_create_label: 532,025 constraints with the
+ * replica id and the 37 parents allocated bit by bit (9,728 bits). */
+static void test_create_label(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t buf[39 * 32] = {0};
+    random_bytes(&g, buf, 32);
+    random_bytes(&g, buf + 64, 37 * 32);
+    label_ctx x = {buf, buf + 64, 3, 22, {{0}, {{0}}}};
+    cs_counts k = count_circuit((cs_circuit){label_synth, &x});
+    assert_int_equal(k.num_constraints, 532025);
+    cs_prover p;
+    prove_satisfied(&p, (cs_circuit){label_synth, &x});
+    buf[32 + 3] = 3, buf[32 + 4 + 7] = 22; /* layer BE at 32, node BE at 36 */
+    fr_t want;
+    trimmed_digest(&want, buf, sizeof(buf));
+    assert_true(fr_eq(&p.aux_assignment[x.out.var.index], &want));
+    cs_prover_free(&p);
+}
+
+/* filecoin-hashers Sha256Function::hash2_circuit: both numbers to 255
+ * bits, each padded to 32 bytes with bit numbering reversed (their
+ * little-endian bytes, most significant bit first), hashed and packed.
+ * 45,379 constraints (the 45,382 of a tree-D level less the path bit and
+ * the two picks of insert). */
+typedef struct hash2_ctx {
+    fr_t a, b;
+    num_var out;
+} hash2_ctx;
+
+static int hash2_synth(cs_t *cs, void *p)
+{
+    hash2_ctx *x = p;
+    num_var a = num_alloc(cs, &x->a), b = num_alloc(cs, &x->b);
+    bool_var ab[FR_NUM_BITS], bb[FR_NUM_BITS], pre[512], out[256], rev[256];
+    num_to_bits_le(cs, ab, &a), num_to_bits_le(cs, bb, &b);
+    bool_reverse_bit_numbering(pre, ab, FR_NUM_BITS);
+    bool_reverse_bit_numbering(pre + 256, bb, FR_NUM_BITS);
+    sha256_gadget(cs, out, pre, 512);
+    bool_reverse_bit_numbering(rev, out, 256);
+    x->out = multipack_pack_bits(cs, rev, FR_CAPACITY);
+    return cs_status(cs);
+}
+
+static void test_hash2(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    hash2_ctx x;
+    fr_random(&x.a, &g), fr_random(&x.b, &g);
+    cs_counts k = count_circuit((cs_circuit){hash2_synth, &x});
+    assert_int_equal(k.num_constraints, 45379);
+    cs_prover p;
+    prove_satisfied(&p, (cs_circuit){hash2_synth, &x});
+    uint8_t pre[64];
+    fr_to_bytes_le(pre, &x.a), fr_to_bytes_le(pre + 32, &x.b);
+    fr_t want;
+    trimmed_digest(&want, pre, 64);
+    assert_true(fr_eq(&p.aux_assignment[x.out.var.index], &want));
+    cs_prover_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_block_count),        cmocka_unit_test(test_full_hash_count),
-        cmocka_unit_test(test_count_value_independent), cmocka_unit_test(test_blank_hash),
-        cmocka_unit_test(test_block_against_openssl),   cmocka_unit_test(test_hash_against_openssl),
+        cmocka_unit_test(test_full_block_count),
+        cmocka_unit_test(test_full_hash_count),
+        cmocka_unit_test(test_count_value_independent),
+        cmocka_unit_test(test_blank_hash),
+        cmocka_unit_test(test_block_against_openssl),
+        cmocka_unit_test(test_hash_against_openssl),
         cmocka_unit_test(test_tampered_witness),
+        cmocka_unit_test(test_create_label),
+        cmocka_unit_test(test_hash2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
