@@ -201,7 +201,7 @@ static int vfail(vanilla_c1_reader *r, bool whole, int code, const char *fmt, va
     path_of(r, path, sizeof(path));
     if (whole && r->depth) top(r)->key = (int8_t)saved_key, top(r)->n = saved_n;
     vsnprintf(msg, sizeof(msg), fmt, ap);
-    cuzk_errf(&r->err, code, "C1 %s%s%s", path, path[0] ? ": " : "", msg);
+    cuzk_errf(&r->err, code, "C1%s%s: %s", path[0] ? " " : "", path, msg);
     r->failed = code;
     return 0;
 }
@@ -512,15 +512,11 @@ static int close_array(vanilla_c1_reader *r, frame *f)
 static int parse_u64(vanilla_c1_reader *r, const char *s, size_t n, uint64_t *v)
 {
     uint64_t x = 0;
-    if (n == 0 || n > 20)
-        return failf(r, CUZK_EINVAL, "number %.*s out of range", (int)(n > 24 ? 24 : n), s);
+    int shown = n > 40 ? 40 : (int)n;
     for (size_t i = 0; i < n; i++) {
         unsigned d = (unsigned)(s[i] - '0');
-        if (d > 9)
-            return failf(r, CUZK_EINVAL, "%.*s is not an unsigned integer", (int)(n > 40 ? 40 : n),
-                         s);
-        if (x > (UINT64_MAX - d) / 10)
-            return failf(r, CUZK_EINVAL, "%.*s overflows u64", (int)n, s);
+        if (d > 9) return failf(r, CUZK_EINVAL, "%.*s is not an unsigned integer", shown, s);
+        if (x > (UINT64_MAX - d) / 10) return failf(r, CUZK_EINVAL, "%.*s overflows u64", shown, s);
         x = x * 10 + d;
     }
     *v = x;
@@ -667,8 +663,9 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t n)
         int want = vanilla_tree_variant(tree_of(r, f->tree));
         if (f->seen) return failc(r, CUZK_EINVAL, "more than one proof variant");
         if (k != want)
-            return failc(r, CUZK_EINVAL, "variant %s, expected %s for this %s tree", key,
-                         vanilla_variant_names[want], f->tree == TREE_D ? "tree-D" : "tree-R");
+            return failc(r, CUZK_EINVAL, "variant %s, expected %s (%s of %s sectors)", key,
+                         vanilla_variant_names[want], f->tree == TREE_D ? "tree-D" : "tree-R/C",
+                         r->c1.shape->name);
     }
     f->seen |= 1u << k;
     f->key = (int8_t)k;

@@ -17,6 +17,7 @@
  */
 #include "testutil.h"
 
+#include <malloc.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,12 +270,116 @@ static void test_base64_codec(void **state)
     }
 }
 
+/* ---- scale: a 32GiB-shaped C1 ---- */
+
+typedef struct parse_figures {
+    int rc;
+    double cpu_s;     /* user + system time of the read */
+    long peak_kib;    /* peak RSS growth during the read */
+    size_t nodes_kib; /* the typed result's node blocks */
+} parse_figures;
+
+static double cpu_seconds(const struct rusage *u)
+{
+    return (double)u->ru_utime.tv_sec + u->ru_utime.tv_usec * 1e-6 + (double)u->ru_stime.tv_sec +
+           u->ru_stime.tv_usec * 1e-6;
+}
+
+/* Reads path in a forked child and reports time and peak RSS growth through a
+ * pipe. The child first gives the free heap it inherited back (malloc_trim),
+ * so the read cannot hide in already resident pages, and resets its peak
+ * to the current RSS (clear_refs 5, Linux >= 4.0). */
+static parse_figures read_in_child(const char *path)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rusage u0, u1;
+        malloc_trim(0);
+        FILE *cr = fopen("/proc/self/clear_refs", "w");
+        if (cr) fputs("5", cr), fclose(cr);
+        getrusage(RUSAGE_SELF, &u0);
+        vanilla_c1 c1;
+        cuzk_err e;
+        parse_figures pf = {0};
+        pf.rc = vanilla_c1_read(&c1, path, VANILLA_C1_AUTO, &e);
+        getrusage(RUSAGE_SELF, &u1);
+        pf.cpu_s = cpu_seconds(&u1) - cpu_seconds(&u0);
+        pf.peak_kib = u1.ru_maxrss - u0.ru_maxrss;
+        if (!pf.rc) {
+            pf.nodes_kib = c1.partitions * c1.challenges * 57376 / 1024; /* 1793 nodes x 32 */
+            vanilla_c1_free(&c1);
+        } else {
+            fprintf(stderr, "%s\n", e.msg);
+        }
+        if (write(fd[1], &pf, sizeof(pf)) != sizeof(pf)) _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    parse_figures pf;
+    assert_int_equal(read(fd[0], &pf, sizeof(pf)), sizeof(pf));
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return pf;
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+static void test_scale_32gib(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    vanilla_c1 c1;
+    cuzk_err e;
+    assert_int_equal(vanilla_c1_synthetic(&c1, VANILLA_SEAL_V1_1 + 3, &g, &e), CUZK_OK);
+    char bare[64], wrapped[64];
+    snprintf(bare, sizeof(bare), "/tmp/cuzk-test-c1-bare-%d.json", (int)getpid());
+    snprintf(wrapped, sizeof(wrapped), "/tmp/cuzk-test-c1-%d.json", (int)getpid());
+    c1.wrapped = false;
+    assert_int_equal(vanilla_c1_write_file(bare, &c1, &e), CUZK_OK);
+    c1.wrapped = true;
+    assert_int_equal(vanilla_c1_write_file(wrapped, &c1, &e), CUZK_OK);
+    vanilla_c1_free(&c1);
+    long json = file_size(bare), wrapped_size = file_size(wrapped);
+    const char *paths[2] = {bare, wrapped};
+    for (int i = 0; i < 2; i++) {
+        parse_figures pf = read_in_child(paths[i]);
+        assert_int_equal(pf.rc, CUZK_OK);
+        printf("# 32GiB C1 %s: %.1f MB, read in %.3f s CPU, peak RSS +%.1f MiB (nodes %.1f MiB)\n",
+               i ? "wrapped" : "bare", (i ? wrapped_size : json) / 1e6, pf.cpu_s,
+               pf.peak_kib / 1024.0, pf.nodes_kib / 1024.0);
+        assert_true(pf.peak_kib * 1024.0 < 2.0 * (double)json);
+        /* streaming: little beyond the typed result itself */
+        assert_true(pf.peak_kib < (long)pf.nodes_kib + 16 * 1024);
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+        if (!quick()) assert_true(pf.cpu_s < 1.0);
+#endif
+    }
+    assert_true(json > 30 * 1000 * 1000); /* 180 challenges x 1,793 nodes x ~115 characters */
+    unlink(bare);
+    unlink(wrapped);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_small), cmocka_unit_test(test_round_trip_large),
         cmocka_unit_test(test_chunked),          cmocka_unit_test(test_layout),
         cmocka_unit_test(test_base64_strict),    cmocka_unit_test(test_base64_codec),
+        cmocka_unit_test(test_scale_32gib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
