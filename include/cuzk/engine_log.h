@@ -11,7 +11,6 @@ enum engine_log_level { LOG_ERROR = 0, LOG_WARN = 1, LOG_INFO = 2, LOG_DEBUG = 3
 
 /* "error", "warn", "info", "debug"; returns -1 (level unchanged) otherwise. */
 int engine_log_set_level(const char *name);
-int engine_log_level(void);
 void engine_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void engine_timeline(const char *event, const char *job, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

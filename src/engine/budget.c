@@ -36,15 +36,6 @@ static void take(budget *b, uint64_t bytes)
     if (b->used > b->peak) b->peak = b->used;
 }
 
-bool budget_try_reserve(budget *b, uint64_t bytes)
-{
-    pthread_mutex_lock(&b->lock);
-    bool ok = !b->closed && fits(b, bytes);
-    if (ok) take(b, bytes);
-    pthread_mutex_unlock(&b->lock);
-    return ok;
-}
-
 /* Waits up to 100 ms for a release. */
 static void wait_a_little(budget *b)
 {

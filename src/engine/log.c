@@ -20,11 +20,6 @@ int engine_log_set_level(const char *name)
     return -1;
 }
 
-int engine_log_level(void)
-{
-    return level;
-}
-
 static double since_start_ms(void)
 {
     static struct timespec start;

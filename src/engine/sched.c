@@ -70,11 +70,6 @@ int sched_push(sched_queue *q, sched_key key, void *item)
     return CUZK_OK;
 }
 
-void *sched_peek(const sched_queue *q)
-{
-    return q->n ? q->heap[0].item : NULL;
-}
-
 void *sched_pop(sched_queue *q)
 {
     if (!q->n) return NULL;

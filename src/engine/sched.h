@@ -35,7 +35,6 @@ void sched_free(sched_queue *q);
 int sched_push(sched_queue *q, sched_key key, void *item);
 /* The first item, or NULL when empty. */
 void *sched_pop(sched_queue *q);
-void *sched_peek(const sched_queue *q);
 /* Removes every item for which drop(item, ctx) is true, calling it once per
  * item; returns how many were removed. */
 size_t sched_remove_if(sched_queue *q, bool (*drop)(void *item, void *ctx), void *ctx);
