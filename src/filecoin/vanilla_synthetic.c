@@ -77,3 +77,39 @@ int vanilla_c1_synthetic(vanilla_c1 *c1, int registered_proof, cuzk_rng *g, cuzk
     }
     return CUZK_OK;
 }
+
+int vanilla_post_sector_synthetic(vanilla_post_sector *p, int kind, uint64_t sector_size,
+                                  cuzk_rng *g, cuzk_err *err)
+{
+    int rc = vanilla_post_sector_alloc(p, kind, sector_size, err);
+    if (rc) return rc;
+    uint64_t nodes = vanilla_shape_for_size(sector_size)->nodes;
+    p->sector_id = cuzk_rng_u64(g) % 100000;
+    random_node(&p->comm_r, g);
+    random_node(&p->comm_c, g);
+    random_node(&p->comm_r_last, g);
+    random_nodes(p->nodes, p->n_proofs * p->tree.hashes, g);
+    for (size_t i = 0; i < p->n_proofs; i++)
+        set_merkle(&p->proofs[i], &p->comm_r_last, cuzk_rng_u64(g) % nodes, g);
+    return CUZK_OK;
+}
+
+int vanilla_update_synthetic(vanilla_update_partition *p, uint64_t sector_size, cuzk_rng *g,
+                             cuzk_err *err)
+{
+    int rc = vanilla_update_alloc(p, sector_size, err);
+    if (rc) return rc;
+    uint64_t nodes = vanilla_shape_for_size(sector_size)->nodes;
+    size_t per = 2 * p->tree_r.hashes + p->tree_d.hashes;
+    vanilla_node roots[3];
+    random_nodes(roots, 3, g);
+    random_node(&p->comm_c, g);
+    random_nodes(p->nodes, p->n_apex + p->n_challenges * per, g);
+    for (size_t i = 0; i < p->n_challenges; i++) {
+        uint64_t node = cuzk_rng_u64(g) % nodes;
+        set_merkle(&p->challenges[i].r_old, &roots[0], node, g);
+        set_merkle(&p->challenges[i].d_new, &roots[1], node, g);
+        set_merkle(&p->challenges[i].r_new, &roots[2], node, g);
+    }
+    return CUZK_OK;
+}
