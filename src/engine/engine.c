@@ -337,13 +337,16 @@ int engine_submit(engine_t *e, const engine_request *req, char job_id[ENGINE_ID_
     int rc = validate(req, err);
     if (rc) return rc;
     pthread_mutex_lock(&e->lock);
-    job *j = e->stopping ? NULL : find_request(e, req->request_id);
-    bool stopping = e->stopping;
+    job *j = find_request(e, req->request_id);
     pthread_mutex_unlock(&e->lock);
-    if (stopping) return cuzk_errf(err, ENGINE_ESHUTDOWN, "the daemon is shutting down");
     job *fresh = j ? NULL : new_job(e, req);
     if (!j && !fresh) return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
     pthread_mutex_lock(&e->lock);
+    if (e->stopping) { /* shutdown began while the provider prepared */
+        pthread_mutex_unlock(&e->lock);
+        if (fresh) job_free(fresh);
+        return cuzk_errf(err, ENGINE_ESHUTDOWN, "the daemon is shutting down");
+    }
     if (!j && !(j = find_request(e, req->request_id))) {
         j = fresh, fresh = NULL;
         j->seq = e->next_seq++;
