@@ -93,6 +93,19 @@ void fc_challenges_ni(uint64_t *out, unsigned per_partition, unsigned k, uint64_
     challenges_from(out, per_partition, k, nodes, msg, t + 64);
 }
 
+void fc_label_parents(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned layer,
+                      const uint32_t parents[FC_DEGREE], const uint8_t *cur, const uint8_t *prev)
+{
+    unsigned degree = layer == 1 ? FC_BASE_DEGREE : FC_DEGREE;
+    for (unsigned k = 0; k < degree; k++) {
+        const uint8_t *src = k < FC_BASE_DEGREE ? cur : prev;
+        memcpy(out + FC_NODE_BYTES * k, src + (size_t)parents[k] * FC_NODE_BYTES, FC_NODE_BYTES);
+    }
+    /* Repeat the first `degree` parents cyclically up to 37. */
+    for (unsigned k = degree; k < FC_LABEL_PARENTS; k++)
+        memcpy(out + FC_NODE_BYTES * k, out + FC_NODE_BYTES * (k % degree), FC_NODE_BYTES);
+}
+
 /* Fills msg with a label's preimage; returns its length. */
 static size_t label_message(uint8_t *msg, const uint8_t replica_id[32], unsigned layer,
                             uint64_t node, const uint32_t *parents, const uint8_t *cur,
@@ -103,15 +116,7 @@ static size_t label_message(uint8_t *msg, const uint8_t replica_id[32], unsigned
     for (int i = 0; i < 4; i++) msg[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
     for (int i = 0; i < 8; i++) msg[36 + i] = (uint8_t)(node >> (56 - 8 * i));
     if (node == 0) return HEADER_BYTES;
-    uint8_t *p = msg + HEADER_BYTES;
-    unsigned degree = layer == 1 ? FC_BASE_DEGREE : FC_DEGREE;
-    for (unsigned k = 0; k < degree; k++) {
-        const uint8_t *src = k < FC_BASE_DEGREE ? cur : prev;
-        memcpy(p + FC_NODE_BYTES * k, src + (size_t)parents[k] * FC_NODE_BYTES, FC_NODE_BYTES);
-    }
-    /* Repeat the first `degree` parents cyclically up to 37. */
-    for (unsigned k = degree; k < FC_LABEL_PARENTS; k++)
-        memcpy(p + FC_NODE_BYTES * k, p + FC_NODE_BYTES * (k % degree), FC_NODE_BYTES);
+    fc_label_parents(msg + HEADER_BYTES, layer, parents, cur, prev);
     return LABEL_MSG_BYTES;
 }
 

@@ -200,6 +200,32 @@ static void check_labels(const fc_sealed *s)
     }
 }
 
+/* A label from its parts, as LabelingProof::verify does: SHA-256 over
+ * replica_id, layer, node, padding and fc_label_parents' 37 labels. */
+static void check_labeling_proof(const fc_sealed *s, unsigned layer, uint32_t v)
+{
+    uint64_t n = s->cfg->nodes;
+    const uint8_t *cur = s->labels + (layer - 1) * n * 32;
+    const uint8_t *prev = layer > 1 ? cur - n * 32 : NULL;
+    uint32_t p[FC_DEGREE];
+    uint8_t msg[64 + FC_LABEL_PARENTS * 32] = {0}, h[32];
+    fc_graph_parents(&s->graph, v, p);
+    fc_label_parents(msg + 64, layer, p, cur, prev);
+    unsigned degree = layer == 1 ? FC_BASE_DEGREE : FC_DEGREE;
+    for (unsigned k = 0; k < FC_LABEL_PARENTS; k++) {
+        unsigned j = k % degree;
+        const uint8_t *want = (j < FC_BASE_DEGREE ? cur : prev) + (size_t)p[j] * 32;
+        assert_memory_equal(msg + 64 + 32 * k, want, 32);
+    }
+    memcpy(msg, s->replica_id, 32);
+    msg[35] = (uint8_t)layer;
+    msg[42] = (uint8_t)(v >> 8);
+    msg[43] = (uint8_t)v;
+    SHA256(msg, sizeof msg, h);
+    h[31] &= 0x3f;
+    assert_memory_equal(h, cur + (size_t)v * 32, 32);
+}
+
 static void check_path(const fc_tree *t, uint64_t leaf)
 {
     uint8_t sib[FC_TREE_MAX_ROWS * 7 * 32], root[32];
@@ -220,6 +246,10 @@ static void test_seal_2kib(void **state)
     fc_sealed s, other;
     seal_2kib(&s, 1);
     check_labels(&s);
+    for (uint32_t v = 1; v < s.cfg->nodes; v += 9) {
+        check_labeling_proof(&s, 1, v);
+        check_labeling_proof(&s, 2, v);
+    }
     uint64_t n = s.cfg->nodes;
     assert_int_equal(s.tree_d.rows, 7);
     assert_int_equal(s.tree_r.rows, 3);

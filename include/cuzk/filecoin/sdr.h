@@ -53,6 +53,11 @@ void fc_challenges_ni(uint64_t *out, unsigned per_partition, unsigned k, uint64_
 void fc_label_node(uint8_t out[32], const uint8_t replica_id[32], unsigned layer, uint64_t node,
                    const uint32_t parents[FC_DEGREE], const uint8_t *cur, const uint8_t *prev);
 
+/* The 37 parent labels a label hashes, in order (LabelingProof.parents of
+ * a vanilla proof): layer 1 repeats the 6 DRG parents, later layers the 14. */
+void fc_label_parents(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned layer,
+                      const uint32_t parents[FC_DEGREE], const uint8_t *cur, const uint8_t *prev);
+
 /*
  * All layers: labels[(layer - 1) * nodes * 32 ..] for layer 1..layers, with
  * the parent table from fc_parent_cache_build. Progress per layer
