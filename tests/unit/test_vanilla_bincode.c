@@ -299,6 +299,66 @@ static void test_mutated(void **state)
     vanilla_update_free(&u);
 }
 
+/* ---- blob lists ---- */
+
+static int parse_blobs(const char *s, vanilla_blobs *b, cuzk_err *e)
+{
+    memset(e, 0, sizeof(*e));
+    int rc = vanilla_blobs_parse(b, s, strlen(s), e);
+    if (rc) assert_true(e->msg[0] != 0);
+    return rc;
+}
+
+/* A gen-vanilla file of real PoSt blobs round-trips; malformed lists are named. */
+static void test_blobs(void **state)
+{
+    (void)state;
+    vanilla_blobs b = {0}, back;
+    cuzk_err e;
+    for (int i = 0; i < 3; i++) {
+        vanilla_post_sector p;
+        uint8_t *blob;
+        size_t len;
+        make_post(&p, &blob, &len, VANILLA_POST_WINDOW, KIB2);
+        assert_int_equal(vanilla_blobs_add(&b, blob, len, &e), CUZK_OK);
+        vanilla_post_sector_free(&p);
+        free(blob);
+    }
+    char *text = NULL;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    assert_int_equal(vanilla_blobs_write(f, &b, &e), CUZK_OK);
+    fclose(f);
+    assert_int_equal(parse_blobs(text, &back, &e), CUZK_OK);
+    assert_int_equal(back.n, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(back.len[i], b.len[i]);
+        assert_memory_equal(back.data[i], b.data[i], b.len[i]);
+        vanilla_post_sector q;
+        assert_int_equal(
+            vanilla_post_sector_parse(&q, VANILLA_POST_WINDOW, KIB2, back.data[i], back.len[i], &e),
+            CUZK_OK);
+        vanilla_post_sector_free(&q);
+    }
+    free(text);
+    vanilla_blobs_free(&b);
+    vanilla_blobs_free(&back);
+    assert_int_equal(parse_blobs("[\"aGVsbG8=\", \"\"]", &back, &e), CUZK_OK);
+    assert_int_equal(back.n, 2);
+    assert_int_equal(back.len[0], 5);
+    assert_memory_equal(back.data[0], "hello", 5);
+    assert_int_equal(back.len[1], 0);
+    vanilla_blobs_free(&back);
+    expect(parse_blobs("[\"aGVsbG8=\",\"aGV*\"]", &back, &e), CUZK_EINVAL, &e,
+           "vanilla blobs [1]: bad base64: '*' at character 3");
+    expect(parse_blobs("[\"aGVsbG8\"]", &back, &e), CUZK_EINVAL, &e,
+           "vanilla blobs [0]: bad base64: ends inside a 4-character group");
+    expect(parse_blobs("[1]", &back, &e), CUZK_EINVAL, &e, "[0]: expected a base64 string");
+    expect(parse_blobs("[[\"\"]]", &back, &e), CUZK_EINVAL, &e, "found an array");
+    expect(parse_blobs("{}", &back, &e), CUZK_EINVAL, &e, "found an object");
+    expect(parse_blobs("[\"\"", &back, &e), CUZK_EINVAL, &e, "vanilla blobs: ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_update_round_trip),
         cmocka_unit_test(test_update_layout_and_errors),
         cmocka_unit_test(test_mutated),
+        cmocka_unit_test(test_blobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

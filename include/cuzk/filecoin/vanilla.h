@@ -253,4 +253,24 @@ int vanilla_update_encode(void **blob, size_t *len, const vanilla_update_partiti
 int vanilla_update_synthetic(vanilla_update_partition *p, uint64_t sector_size, cuzk_rng *g,
                              cuzk_err *err);
 
+/* ---- blob lists (cuzk-bench gen-vanilla files) --------------------------- */
+
+/*
+ * PoSt and SnapDeals vanilla proofs as Curio's cuzk-bench gen-vanilla
+ * writes them to a file: a JSON array of standard base64 strings, one blob
+ * per sector (PoSt) or partition (SnapDeals), as Go's json.Marshal([][]byte).
+ */
+typedef struct vanilla_blobs {
+    size_t n;
+    uint8_t **data;
+    size_t *len;
+} vanilla_blobs;
+
+int vanilla_blobs_parse(vanilla_blobs *out, const void *buf, size_t len, cuzk_err *err);
+int vanilla_blobs_read(vanilla_blobs *out, const char *path, cuzk_err *err);
+int vanilla_blobs_write(FILE *f, const vanilla_blobs *b, cuzk_err *err);
+/* Appends a copy of one blob. */
+int vanilla_blobs_add(vanilla_blobs *b, const void *data, size_t len, cuzk_err *err);
+void vanilla_blobs_free(vanilla_blobs *b);
+
 #endif
