@@ -114,6 +114,8 @@ static void request_next(cuzk_server *s, int method)
 /* Sends the response (NULL unless OK) and the status. */
 static void reply(call *c, grpc_status_code code, const char *message, grpc_byte_buffer *response)
 {
+    if (code == GRPC_STATUS_OK && !response)
+        code = GRPC_STATUS_RESOURCE_EXHAUSTED, message = "out of memory encoding the response";
     grpc_op ops[3];
     memset(ops, 0, sizeof ops);
     size_t n = 0;
