@@ -14,13 +14,18 @@
  * partition consistency; a whole 2KiB seal: every label recomputed from
  * fc_label_node with parents from the graph, tree paths that hash back to
  * the roots, the encoding undone, comm_r = Poseidon2(comm_c, comm_r_last),
- * and a different ticket giving a different replica.
+ * and a different ticket giving a different replica. The C1 of that seal
+ * (fc_sealed_c1) verified natively as the vanilla verifier does: every
+ * Merkle path hashes to its root, column leaves are Poseidon of the rows,
+ * labeling proofs rebuild the labels, the encoding adds up; and it survives
+ * a c1.json write and read (vanilla.h).
  */
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -283,6 +288,101 @@ static void test_seal_2kib(void **state)
     fc_sealed_free(&s);
 }
 
+/* One inclusion proof hashes to its root along the path its index gives. */
+static void check_merkle(const vanilla_merkle *m, int hash, unsigned arity, unsigned levels)
+{
+    uint32_t pos[FC_TREE_MAX_ROWS];
+    uint64_t i = m->index;
+    for (unsigned r = 0; r < levels; r++, i /= arity) pos[r] = (uint32_t)(i % arity);
+    uint8_t root[32];
+    assert_int_equal(fc_tree_root_from_path(root, hash, arity, m->leaf.b,
+                                            (const uint8_t *)m->hashes, pos, levels),
+                     CUZK_OK);
+    assert_memory_equal(root, m->root.b, 32);
+}
+
+static void check_column_proof(const vanilla_column *c, unsigned layers, const uint8_t comm_c[32])
+{
+    fr_t rows[2], h;
+    uint8_t leaf[32];
+    for (unsigned l = 0; l < layers; l++) assert_true(fr_from_bytes_le(&rows[l], c->rows[l].b));
+    poseidon_hash_plain(&h, poseidon_std(layers), rows);
+    fr_to_bytes_le(leaf, &h);
+    assert_memory_equal(leaf, c->proof.leaf.b, 32);
+    assert_int_equal(c->proof.index, c->index);
+    assert_memory_equal(c->proof.root.b, comm_c, 32);
+    check_merkle(&c->proof, FC_TREE_POSEIDON, 8, 2);
+}
+
+/* LabelingProof::verify: the label from replica_id, layer, node and parents. */
+static void check_label_proof(const vanilla_label *lp, const uint8_t replica_id[32],
+                              const vanilla_node *want)
+{
+    uint8_t msg[64 + FC_LABEL_PARENTS * 32] = {0}, h[32];
+    memcpy(msg, replica_id, 32);
+    msg[35] = (uint8_t)lp->layer;
+    for (int i = 0; i < 8; i++) msg[36 + i] = (uint8_t)(lp->node >> (56 - 8 * i));
+    memcpy(msg + 64, lp->parents, FC_LABEL_PARENTS * 32);
+    SHA256(msg, sizeof msg, h);
+    h[31] &= 0x3f;
+    assert_memory_equal(h, want->b, 32);
+}
+
+/* The whole C1 checked natively, as the vanilla verifier would. */
+static void check_c1(const vanilla_c1 *c1, const fc_sealed *s, const uint8_t seed[32])
+{
+    uint64_t ch[2];
+    fc_challenges_interactive(ch, 2, 0, s->cfg->nodes, s->replica_id, seed);
+    assert_int_equal(c1->partitions, 1);
+    assert_int_equal(c1->challenges, 2);
+    assert_memory_equal(c1->comm_r.b, s->comm_r, 32);
+    for (size_t i = 0; i < c1->challenges; i++) {
+        const vanilla_porep_proof *p = &c1->part[0][i];
+        assert_int_equal(p->c_x.index, ch[i]);
+        check_merkle(&p->comm_d, FC_TREE_SHA256, 2, 6);
+        check_merkle(&p->comm_r_last, FC_TREE_POSEIDON, 8, 2);
+        check_column_proof(&p->c_x, 2, s->comm_c);
+        for (int j = 0; j < FC_BASE_DEGREE; j++) check_column_proof(&p->drg[j], 2, s->comm_c);
+        for (int j = 0; j < FC_EXP_DEGREE; j++) check_column_proof(&p->exp[j], 2, s->comm_c);
+        for (unsigned l = 0; l < 2; l++)
+            check_label_proof(&p->labels[l], s->replica_id, &p->c_x.rows[l]);
+        check_label_proof(&p->encoding, s->replica_id, &p->c_x.rows[1]);
+        fr_t d, k, r;
+        fr_from_bytes_le(&d, p->comm_d.leaf.b);
+        fr_from_bytes_le(&k, p->c_x.rows[1].b);
+        fr_add(&d, &d, &k);
+        fr_from_bytes_le(&r, p->comm_r_last.leaf.b);
+        assert_true(fr_eq(&d, &r));
+    }
+}
+
+static void test_seal_c1(void **state)
+{
+    (void)state;
+    fc_sealed s;
+    seal_2kib(&s, 3);
+    uint8_t seed[32];
+    memset(seed, 0x5e, sizeof seed);
+    vanilla_c1 c1, back;
+    cuzk_err err;
+    assert_int_equal(fc_sealed_c1(&c1, &s, seed, &err), CUZK_OK);
+    check_c1(&c1, &s, seed);
+
+    char path[] = "/tmp/test_filecoin_seal_c1_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(vanilla_c1_write_file(path, &c1, &err), CUZK_OK);
+    assert_int_equal(vanilla_c1_read(&back, path, VANILLA_C1_AUTO, &err), CUZK_OK);
+    unlink(path);
+    check_c1(&back, &s, seed);
+    assert_int_equal(back.sector_num, 42);
+    assert_int_equal(back.registered_proof, 5);
+    vanilla_c1_free(&back);
+    vanilla_c1_free(&c1);
+    fc_sealed_free(&s);
+}
+
 static void test_seal_rejects(void **state)
 {
     (void)state;
@@ -312,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_replica_id),
         cmocka_unit_test(test_challenges),
         cmocka_unit_test(test_seal_2kib),
+        cmocka_unit_test(test_seal_c1),
         cmocka_unit_test(test_seal_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

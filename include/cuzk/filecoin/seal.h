@@ -20,6 +20,7 @@
 #include "cuzk/filecoin/graph.h"
 #include "cuzk/filecoin/porep.h"
 #include "cuzk/filecoin/tree.h"
+#include "cuzk/filecoin/vanilla.h"
 
 typedef struct fc_seal_input {
     const fc_porep_config *cfg; /* 8-0-0 shapes only: 2KiB, 8MiB, 512MiB */
@@ -56,5 +57,13 @@ void fc_seal_random_data(uint8_t *data, uint64_t nodes, uint64_t seed);
  * (registered proof, ids and commitments as hex of their 32 LE bytes).
  */
 int fc_sealed_write(const fc_sealed *s, const char *dir, cuzk_err *err);
+
+/*
+ * The commit-phase-1 output of a sealed sector (seal_c1.c): every vanilla
+ * proof for the challenges of seed (interactive V1, V1_1) or of comm_r
+ * (NI), into a freshly allocated c1 (free with vanilla_c1_free); write it
+ * with vanilla_c1_write_file. Synthetic PoRep is not supported.
+ */
+int fc_sealed_c1(vanilla_c1 *c1, const fc_sealed *s, const uint8_t seed[32], cuzk_err *err);
 
 #endif
