@@ -11,11 +11,13 @@
  *
  *   cuzk-seal seal --sector-size 2KiB|8MiB|512MiB [--seed N] [--data FILE]
  *       [--registered-proof V1|V1_1|Synthetic|NI] [--sector-id N]
- *       [--miner N] -o DIR
+ *       [--miner N] [--c1 FILE] -o DIR
  *     seals random data from the seed (or FILE, the unsealed fr32-padded
  *     sector) and writes DIR/seal.json (replica_id, comm_d, comm_c,
  *     comm_r_last, comm_r, ...), the labels of every layer and the trees
- *     (seal.h fc_sealed_write). The ticket comes from the seed.
+ *     (seal.h fc_sealed_write). The ticket and the interactive seed come
+ *     from the seed. --c1 also writes the commit-phase-1 output (c1.json
+ *     wrapper with every vanilla proof) for V1, V1_1 and NI.
  *
  * Both draw a progress bar on stderr.
  */
@@ -30,7 +32,7 @@
 #include "cuzk/rng.h"
 
 typedef struct opts {
-    const char *sector_size, *porep_id, *out, *data, *proof, *api;
+    const char *sector_size, *porep_id, *out, *data, *proof, *api, *c1;
     uint64_t seed, sector_id, miner;
 } opts;
 
@@ -40,8 +42,8 @@ static int usage(void)
                     "  cuzk-seal gen-parent-cache --sector-size SIZE --porep-id HEX -o FILE "
                     "[--api-version 1.0|1.1]\n"
                     "  cuzk-seal seal --sector-size 2KiB|8MiB|512MiB [--seed N] [--data FILE]\n"
-                    "      [--registered-proof V1|V1_1|Synthetic|NI] [--sector-id N] [--miner N] "
-                    "-o DIR\n");
+                    "      [--registered-proof V1|V1_1|Synthetic|NI] [--sector-id N] [--miner N]\n"
+                    "      [--c1 FILE] -o DIR\n");
     return 2;
 }
 
@@ -78,34 +80,33 @@ static int parse_opts(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     o->miner = 1000;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return -1;
-        int bad = 0;
-        if (!strcmp(a, "--sector-size"))
-            o->sector_size = v;
-        else if (!strcmp(a, "--porep-id"))
-            o->porep_id = v;
-        else if (!strcmp(a, "-o"))
-            o->out = v;
-        else if (!strcmp(a, "--data"))
-            o->data = v;
-        else if (!strcmp(a, "--registered-proof"))
-            o->proof = v;
-        else if (!strcmp(a, "--api-version"))
-            o->api = v;
-        else if (!strcmp(a, "--seed"))
-            bad = parse_u64(v, &o->seed);
-        else if (!strcmp(a, "--sector-id"))
-            bad = parse_u64(v, &o->sector_id);
-        else if (!strcmp(a, "--miner"))
-            bad = parse_u64(v, &o->miner);
-        else
+    const struct flag {
+        const char *name;
+        const char **str; /* a string option, or */
+        uint64_t *num;    /* a number */
+    } flags[] = {
+        {"--sector-size", &o->sector_size, NULL},
+        {"--porep-id", &o->porep_id, NULL},
+        {"-o", &o->out, NULL},
+        {"--data", &o->data, NULL},
+        {"--registered-proof", &o->proof, NULL},
+        {"--api-version", &o->api, NULL},
+        {"--c1", &o->c1, NULL},
+        {"--seed", NULL, &o->seed},
+        {"--sector-id", NULL, &o->sector_id},
+        {"--miner", NULL, &o->miner},
+    };
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const struct flag *f = NULL;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (!strcmp(argv[i], flags[k].name)) f = &flags[k];
+        if (!f) return -1;
+        if (f->str)
+            *f->str = argv[i + 1];
+        else if (parse_u64(argv[i + 1], f->num))
             return -1;
-        if (bad) return -1;
-        i++;
     }
-    return o->sector_size && o->out ? 0 : -1;
+    return argc % 2 == 0 && o->sector_size && o->out ? 0 : -1;
 }
 
 static int parse_porep_id(const char *hex, uint8_t out[32])
@@ -174,6 +175,23 @@ static int read_data(const char *path, uint8_t *data, uint64_t len, cuzk_err *er
     return CUZK_OK;
 }
 
+/* The commit-phase-1 output, with the interactive seed drawn from --seed. */
+static int write_c1(const opts *o, const fc_sealed *s, cuzk_err *err)
+{
+    uint8_t seed[32];
+    cuzk_rng g;
+    cuzk_rng_seed(&g, o->seed ^ 0x73656564ULL); /* "seed" */
+    cuzk_rng_bytes(&g, seed, 32);
+    seed[31] &= 0x3f;
+    vanilla_c1 c1;
+    int rc = fc_sealed_c1(&c1, s, seed, err);
+    if (rc) return rc;
+    rc = vanilla_c1_write_file(o->c1, &c1, err);
+    vanilla_c1_free(&c1);
+    if (!rc) printf("c1 %s\n", o->c1);
+    return rc;
+}
+
 static int seal_with(const opts *o, const fc_porep_config *cfg, uint8_t *data, cuzk_err *err)
 {
     fc_seal_input in = {.cfg = cfg, .sector_id = o->sector_id, .data = data};
@@ -192,6 +210,7 @@ static int seal_with(const opts *o, const fc_porep_config *cfg, uint8_t *data, c
     int rc = fc_seal(&s, &in, progress_bar, NULL, err);
     if (rc) return rc;
     rc = fc_sealed_write(&s, o->out, err);
+    if (!rc && o->c1) rc = write_c1(o, &s, err);
     if (!rc) {
         printf("%s sealed into %s\ncomm_d ", cfg->name, o->out);
         for (int i = 0; i < 32; i++) printf("%02x", s.comm_d[i]);
