@@ -16,6 +16,7 @@
  */
 #include "cuzk/filecoin/graph.h"
 
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,69 @@ int fc_parent_cache_build(const fc_graph *g, uint32_t **out, fc_progress_fn prog
     }
     *out = cache;
     return CUZK_OK;
+}
+
+int fc_parent_cache_stream(const fc_graph *g, const char *path, uint8_t digest[32],
+                           fc_progress_fn progress, void *progress_ctx, cuzk_err *err)
+{
+    const uint64_t chunk = 1ULL << 16; /* nodes per write: 3.5 MiB of table */
+    uint32_t *buf = malloc(chunk * FC_DEGREE * sizeof(uint32_t));
+    EVP_MD_CTX *sha = EVP_MD_CTX_new();
+    FILE *f = fopen(path, "wb");
+    int rc = CUZK_OK;
+    if (!buf || !sha || !EVP_DigestInit_ex(sha, EVP_sha256(), NULL))
+        rc = cuzk_errf(err, CUZK_ENOMEM, "parent cache %s: out of memory", path);
+    else if (!f)
+        rc = cuzk_errf(err, CUZK_EIO, "parent cache %s: cannot create", path);
+    for (uint64_t start = 0; !rc && start < g->nodes; start += chunk) {
+        uint64_t end = start + chunk < g->nodes ? start + chunk : g->nodes;
+#pragma omp parallel for schedule(dynamic, 256)
+        for (uint64_t v = start; v < end; v++)
+            fc_graph_parents(g, (uint32_t)v, buf + (v - start) * FC_DEGREE);
+        size_t words = (size_t)(end - start) * FC_DEGREE;
+        EVP_DigestUpdate(sha, buf, words * sizeof(uint32_t));
+        if (fwrite(buf, sizeof(uint32_t), words, f) != words)
+            rc = cuzk_errf(err, CUZK_EIO, "parent cache %s: write failed", path);
+        else if (progress)
+            progress(progress_ctx, "parents", end, g->nodes);
+    }
+    unsigned len;
+    if (!rc && !EVP_DigestFinal_ex(sha, digest, &len))
+        rc = cuzk_errf(err, CUZK_ENOMEM, "parent cache %s: SHA-256 failed", path);
+    if (f && fclose(f) && !rc) rc = cuzk_errf(err, CUZK_EIO, "parent cache %s: write failed", path);
+    EVP_MD_CTX_free(sha);
+    free(buf);
+    return rc;
+}
+
+/*
+ * storage-proofs-porep/parent_cache.json (v28): the digest of each
+ * registered proof's table, V1 ids 0..4 then V1_1 ids 5..9 (the graphs of
+ * ids 10..19 are not listed there). Which id each entry belongs to was
+ * established from the file's keys (cache.rs cache_path, recomputed in
+ * test_filecoin_graph).
+ */
+static const char *const KNOWN_DIGESTS[10] = {
+    "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d", /* 2KiB V1 */
+    "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce", /* 8MiB V1 */
+    "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5", /* 512MiB V1 */
+    "3c4f9841fcc75aed8c695800e58d08480629f25af3a2aefd81904181d75cc0b6", /* 32GiB V1 */
+    "2778a732ad46a7dc18e0564dfdf59fd321dcde74ab476fd6d3c4e6735d7cd89c", /* 64GiB V1 */
+    "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97", /* 2KiB V1_1 */
+    "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab", /* 8MiB V1_1 */
+    "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a", /* 512MiB V1_1 */
+    "93deeac5e3052b6927467d4b2641bb782f05491de18d510147c93eeedd8672da", /* 32GiB V1_1 */
+    "2698b74eb2606b55b98d8b095e18b6320b47f46e00075956d48640ccd1641b03", /* 64GiB V1_1 */
+};
+
+const char *fc_parent_cache_known_digest(uint64_t nodes, const uint8_t porep_id[FC_POREP_ID_BYTES])
+{
+    uint64_t id = 0;
+    for (int i = 0; i < 8; i++) id |= (uint64_t)porep_id[i] << (8 * i);
+    for (int i = 8; i < FC_POREP_ID_BYTES; i++)
+        if (porep_id[i]) return NULL;
+    const fc_porep_config *cfg = id < 10 ? fc_porep_config_get(id) : NULL;
+    return cfg && cfg->nodes == nodes ? KNOWN_DIGESTS[id] : NULL;
 }
 
 void fc_parent_cache_digest(uint8_t out[32], const uint32_t *cache, uint64_t nodes)

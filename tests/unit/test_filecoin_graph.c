@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -75,6 +76,9 @@ static void check_parent_cache(uint64_t id, const char *json_key, const char *di
     fc_parent_cache_digest(d, cache, g.nodes);
     hex32(hex, d);
     assert_string_equal(hex, digest);
+    uint8_t porep_id[32];
+    fc_porep_id(porep_id, id);
+    assert_string_equal(fc_parent_cache_known_digest(g.nodes, porep_id), digest);
     free(cache);
 }
 
@@ -277,6 +281,42 @@ static void test_porep_table(void **state)
     assert_memory_equal(id, want, 32);
 }
 
+/* The streamed file equals the in-memory table, byte for byte. */
+static void test_parent_cache_stream(void **state)
+{
+    (void)state;
+    fc_graph g;
+    uint32_t *cache;
+    uint8_t digest[32], want[32], porep_id[32];
+    assert_int_equal(fc_graph_for(&g, fc_porep_config_get(5), NULL), CUZK_OK);
+    assert_int_equal(fc_parent_cache_build(&g, &cache, NULL, NULL, NULL), CUZK_OK);
+    char path[] = "/tmp/test_filecoin_graph_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(fc_parent_cache_stream(&g, path, digest, NULL, NULL, NULL), CUZK_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint32_t *back = malloc(g.nodes * FC_DEGREE * 4 + 1);
+    assert_non_null(back);
+    assert_int_equal(fread(back, 1, g.nodes * FC_DEGREE * 4 + 1, f), g.nodes * FC_DEGREE * 4);
+    fclose(f);
+    unlink(path);
+    assert_memory_equal(back, cache, g.nodes * FC_DEGREE * 4);
+    fc_parent_cache_digest(want, cache, g.nodes);
+    assert_memory_equal(digest, want, 32);
+    fc_porep_id(porep_id, 10); /* synthetic: not in the manifest */
+    assert_null(fc_parent_cache_known_digest(64, porep_id));
+    fc_porep_id(porep_id, 5);
+    assert_null(fc_parent_cache_known_digest(128, porep_id));
+    cuzk_err err;
+    assert_int_equal(fc_parent_cache_stream(&g, "/nonexistent/dir/x", digest, NULL, NULL, &err),
+                     CUZK_EIO);
+    assert_non_null(strstr(err.msg, "/nonexistent/dir/x"));
+    free(back);
+    free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_porep_table),
         cmocka_unit_test(test_parent_cache_2kib),
         cmocka_unit_test(test_parent_cache_8mib),
+        cmocka_unit_test(test_parent_cache_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

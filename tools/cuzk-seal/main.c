@@ -5,8 +5,10 @@
  *   cuzk-seal gen-parent-cache --sector-size SIZE --porep-id HEX -o FILE
  *       [--api-version 1.0|1.1]
  *     writes the StackedDRG parent table in rust-fil-proofs' cache layout
- *     (14 u32 LE per node) and prints its SHA-256 (the parent_cache.json
- *     digest). HEX is the 32-byte porep_id; for a registered proof's id the
+ *     (14 u32 LE per node, streamed: any size in bounded memory) and prints
+ *     its SHA-256; for a registered V1 / V1_1 porep_id it also checks it
+ *     against storage-proofs-porep's parent_cache.json (exit 1 if it
+ *     differs). HEX is the 32-byte porep_id; for a registered proof's id the
  *     API version follows from it, otherwise it defaults to 1.1.
  *
  *   cuzk-seal seal --sector-size 2KiB|8MiB|512MiB [--seed N] [--data FILE]
@@ -144,22 +146,22 @@ static int cmd_gen_parent_cache(const opts *o)
     }
     int api = api_version_for(porep_id, o->api);
     fc_graph g;
-    uint32_t *cache = NULL;
     int rc = cuzk_parse_size(o->sector_size, &size, &err);
     if (!rc && api < 0) rc = cuzk_errf(&err, CUZK_EINVAL, "--api-version is 1.0 or 1.1");
     if (!rc) rc = fc_graph_init(&g, size / FC_NODE_BYTES, porep_id, api, &err);
-    if (!rc) rc = fc_parent_cache_build(&g, &cache, progress_bar, NULL, &err);
-    if (!rc) rc = fc_parent_cache_write(o->out, cache, g.nodes, &err);
+    if (!rc) rc = fc_parent_cache_stream(&g, o->out, digest, progress_bar, NULL, &err);
     if (rc) {
         fprintf(stderr, "cuzk-seal: %s\n", err.msg);
-        free(cache);
         return 1;
     }
-    fc_parent_cache_digest(digest, cache, g.nodes);
-    for (int i = 0; i < 32; i++) printf("%02x", digest[i]);
-    printf("  %s\n", o->out);
-    free(cache);
-    return 0;
+    char hex[65];
+    for (int i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", digest[i]);
+    printf("%s  %s\n", hex, o->out);
+    const char *known = fc_parent_cache_known_digest(g.nodes, porep_id);
+    if (!known) return 0;
+    int same = !strcmp(hex, known);
+    fprintf(stderr, "parent_cache.json digest %s: %s\n", known, same ? "matches" : "MISMATCH");
+    return same ? 0 : 1;
 }
 
 static int read_data(const char *path, uint8_t *data, uint64_t len, cuzk_err *err)

@@ -65,4 +65,14 @@ void fc_parent_cache_digest(uint8_t out[32], const uint32_t *cache, uint64_t nod
 /* Writes the table to path in the file layout (14 u32 LE per node). */
 int fc_parent_cache_write(const char *path, const uint32_t *cache, uint64_t nodes, cuzk_err *err);
 
+/*
+ * Generates and writes the table chunk by chunk (bounded memory, any size),
+ * returning its SHA-256 in digest.
+ */
+int fc_parent_cache_stream(const fc_graph *g, const char *path, uint8_t digest[32],
+                           fc_progress_fn progress, void *progress_ctx, cuzk_err *err);
+/* The parent_cache.json digest (hex) of a registered V1 / V1_1 graph of
+ * that many nodes and porep_id; NULL when the manifest has none. */
+const char *fc_parent_cache_known_digest(uint64_t nodes, const uint8_t porep_id[FC_POREP_ID_BYTES]);
+
 #endif
