@@ -100,26 +100,42 @@ static inline void G(aff_signed)(G_AFF *r, const G_AFF *p, bool neg)
         *r = *p;
 }
 
-/* out = a + b for the signed inputs of op, given t = 1 / den: 3M+1S. */
+/*
+ * out = sa a + sb b for op's signs sa, sb, given t = 1 / den: 3M+1S, with
+ * the signs folded into the choice of additions and subtractions (no
+ * negation): with d = x_b - x_a and M = y_b - sa sb y_a, the slope is
+ * l = sb M / d, so x3 = (M/d)^2 - x_a - x_b and
+ * y3 = (M/d) (sb (x_a - x3)) - sa y_a. A doubling has its signed slope
+ * 3 x_a^2 / (2 sa y_a) already (den from baff_push).
+ */
 static void G(baff_finish)(const G(baff_op) * op, const F_T *t)
 {
-    F_T ya, lam, x3, y3;
-    G(y_signed)(&ya, op->a, op->flags & BAFF_NEG_A);
-    if (op->flags & BAFF_DBL) {
-        F_SQR(&lam, &op->a->x); /* 3 x^2 */
-        F_DBL(&y3, &lam);
-        F_ADD(&lam, &lam, &y3);
+    const G_AFF *a = op->a, *b = op->b;
+    bool na = op->flags & BAFF_NEG_A, nb = op->flags & BAFF_NEG_B, dbl = op->flags & BAFF_DBL;
+    F_T l, x3, y3;
+    if (dbl) {
+        F_SQR(&l, &a->x); /* 3 x^2 */
+        F_DBL(&y3, &l);
+        F_ADD(&l, &l, &y3);
+        nb = false;
+    } else if (na == nb) {
+        F_SUB(&l, &b->y, &a->y);
     } else {
-        G(y_signed)(&lam, op->b, op->flags & BAFF_NEG_B);
-        F_SUB(&lam, &lam, &ya);
+        F_ADD(&l, &b->y, &a->y);
     }
-    F_MUL(&lam, &lam, t);
-    F_SQR(&x3, &lam);
-    F_SUB(&x3, &x3, &op->a->x);
-    F_SUB(&x3, &x3, &op->b->x);
-    F_SUB(&y3, &op->a->x, &x3);
-    F_MUL(&y3, &y3, &lam);
-    F_SUB(&op->out->y, &y3, &ya);
+    F_MUL(&l, &l, t);
+    F_SQR(&x3, &l);
+    F_SUB(&x3, &x3, &a->x);
+    F_SUB(&x3, &x3, &b->x);
+    if (nb)
+        F_SUB(&y3, &x3, &a->x);
+    else
+        F_SUB(&y3, &a->x, &x3);
+    F_MUL(&y3, &y3, &l);
+    if (na)
+        F_ADD(&op->out->y, &y3, &a->y);
+    else
+        F_SUB(&op->out->y, &y3, &a->y);
     op->out->x = x3;
 }
 
