@@ -1,9 +1,9 @@
 /*
  * bench_filecoin.c - native sealing figures (src/filecoin): parent cache
- * generation for 8MiB (2^18 nodes x 14 parents: ChaCha8 for the DRG,
- * about six BLAKE2b per expander parent), SDR labelling throughput in MB
- * of labels per second per layer (one SHA-256 over 1,248 bytes per 32-byte
- * label, sequential), and a whole seal of 8MiB (512MiB when
+ * generation for 8MiB (2^18 nodes x 14 parents: two ChaCha8 blocks per
+ * node for the DRG, table lookups for the Feistel expander), SDR
+ * labelling throughput in MB of labels per second per layer (one SHA-256
+ * over 1,248 bytes per 32-byte label, sequential), and a whole seal of 8MiB (512MiB when
  * CUZK_BENCH_LARGE is set). --quick uses 2^14 nodes and a 2KiB seal.
  *
  * No anchor in reference/anchors.md; for scale, rust-fil-proofs labels
