@@ -10,7 +10,6 @@
  */
 #include "cuzk/gadgets/boolean.h"
 
-#include <pthread.h>
 #include <string.h>
 
 /*
@@ -28,14 +27,14 @@ typedef struct abc {
     cs_lc a, b, c;
 } abc;
 
-static fr_t minus_one, two;
-static pthread_once_t constants_once = PTHREAD_ONCE_INIT;
-
-static void constants_init(void)
-{
-    fr_neg(&minus_one, &FR_ONE);
-    fr_dbl(&two, &FR_ONE);
-}
+/* Montgomery forms (x R mod r, R = 2^256) of -1 and 2, little-endian
+ * limbs: -R mod r = r - R and 2R mod r = 2R, with
+ * R mod r = 0x1824b159acc5056f998c4fefecbc4ff55884b7fa0003480200000001fffffffe
+ * (test_gadgets_bits checks both against fr_neg / fr_dbl of FR_ONE). */
+const fr_t BOOL_FR_MINUS_ONE = {
+    {0xfffffffd00000003, 0xfb38ec08fffb13fc, 0x99ad88181ce5880f, 0x5bc8f5f97cd877d8}};
+const fr_t BOOL_FR_TWO = {
+    {0x00000003fffffffc, 0xb1096ff400069004, 0x33189fdfd9789fea, 0x304962b3598a0adf}};
 
 static void abc_init(abc *t)
 {
@@ -45,7 +44,6 @@ static void abc_init(abc *t)
         l[i]->status = 0;
         l[i]->heap = NULL;
     }
-    pthread_once(&constants_once, constants_init);
 }
 
 static void enforce(cs_t *cs, abc *t)
@@ -100,13 +98,14 @@ static void add(cs_lc *lc, cs_var v)
 
 static void sub(cs_lc *lc, cs_var v)
 {
-    put(lc, v, &minus_one);
+    put(lc, v, &BOOL_FR_MINUS_ONE);
 }
 
 /* lc +=/-= b (Boolean::lc with coefficient one). */
 static void put_bool(cs_lc *lc, bool_var b, bool negative)
 {
-    const fr_t *plus = negative ? &minus_one : &FR_ONE, *minus = negative ? &FR_ONE : &minus_one;
+    const fr_t *plus = negative ? &BOOL_FR_MINUS_ONE : &FR_ONE,
+               *minus = negative ? &FR_ONE : &BOOL_FR_MINUS_ONE;
     if (b.kind == BOOL_IS) {
         put(lc, bool_cs_var(b), plus);
     } else if (b.kind == BOOL_NOT) {
@@ -155,7 +154,7 @@ bool_var bit_alloc(cs_t *cs, bool value)
     bool_var r = new_bit(cs, value);
     abc t;
     abc_init(&t);
-    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(r), &minus_one);
+    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
     term(&t.b, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
@@ -166,8 +165,8 @@ bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
     bool_var r = new_bit(cs, value);
     abc t;
     abc_init(&t);
-    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(must_be_false), &minus_one);
-    term(&t.a, bool_cs_var(r), &minus_one);
+    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(must_be_false), &BOOL_FR_MINUS_ONE);
+    term(&t.a, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
     term(&t.b, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
@@ -178,15 +177,15 @@ bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
     bool_var r = new_bit(cs, a.value ^ b.value);
     abc t;
     abc_init(&t);
-    term(&t.a, bool_cs_var(a), &two); /* a + a */
+    term(&t.a, bool_cs_var(a), &BOOL_FR_TWO); /* a + a */
     term(&t.b, bool_cs_var(b), &FR_ONE);
     if (a.var == b.var) {
-        term(&t.c, bool_cs_var(a), &two);
+        term(&t.c, bool_cs_var(a), &BOOL_FR_TWO);
     } else {
         term(&t.c, bool_cs_var(a.var < b.var ? a : b), &FR_ONE);
         term(&t.c, bool_cs_var(a.var < b.var ? b : a), &FR_ONE);
     }
-    term(&t.c, bool_cs_var(r), &minus_one);
+    term(&t.c, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
     enforce(cs, &t);
     return r;
 }
@@ -209,7 +208,7 @@ bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &FR_ONE);
-    term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &minus_one);
+    term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &BOOL_FR_MINUS_ONE);
     term(&t.c, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;
@@ -220,8 +219,8 @@ bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
     bool_var r = new_bit(cs, !a.value && !b.value);
     abc t;
     abc_init(&t);
-    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(a), &minus_one);
-    term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &minus_one);
+    term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(a), &BOOL_FR_MINUS_ONE);
+    term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &BOOL_FR_MINUS_ONE);
     term(&t.c, bool_cs_var(r), &FR_ONE);
     enforce(cs, &t);
     return r;

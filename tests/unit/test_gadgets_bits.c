@@ -88,6 +88,10 @@ enum { ONE = 0, A = 1, B = 2, C = 3, R = 4, R2 = 5 };
 static void test_alloc_rows(void **state)
 {
     (void)state;
+    fr_t m1, two;
+    fr_neg(&m1, &FR_ONE), fr_dbl(&two, &FR_ONE);
+    assert_true(fr_eq(&m1, &BOOL_FR_MINUS_ONE));
+    assert_true(fr_eq(&two, &BOOL_FR_TWO));
     cs_r1cs r = record_shape(-1, BOOL_IS, BOOL_IS, BOOL_IS);
     assert_int_equal(r.num_constraints, 3 + 1);
     ROW(&r.a, 0, {ONE, 1}, {A, -1});

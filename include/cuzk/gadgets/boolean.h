@@ -56,6 +56,9 @@ static inline cs_var bool_cs_var(bool_var b)
     return (cs_var){b.var, CS_AUX};
 }
 
+/* -1 and 2 in Fr (Montgomery form), the coefficients of the bit gadgets. */
+extern const fr_t BOOL_FR_MINUS_ONE, BOOL_FR_TWO;
+
 /* lc += coeff * b, lc -= coeff * b (Boolean::lc: a constant true is coeff * ONE,
  * Not(x) is coeff * ONE - coeff * x). */
 void bool_lc_add(cs_lc *lc, bool_var b, const fr_t *coeff);
