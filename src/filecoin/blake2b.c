@@ -88,37 +88,50 @@ static inline __attribute__((always_inline)) void b2b_compress(uint64_t h[8], co
     for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
 }
 
-static void b2b_init(uint64_t h[8])
+/* Parameter block: depth 1, fanout 1, key length, digest length. */
+static void b2b_init(uint64_t h[8], size_t outlen, size_t keylen)
 {
     memcpy(h, B2B_IV, 8 * sizeof(uint64_t));
-    h[0] ^= 0x01010000ULL ^ FC_BLAKE2B_BYTES; /* depth 1, fanout 1, no key, 64-byte digest */
+    h[0] ^= 0x01010000ULL ^ (uint64_t)keylen << 8 ^ (uint64_t)outlen;
 }
 
 static void b2b_block(uint64_t h[8], const uint8_t *p, size_t len, uint64_t t, int last)
 {
     uint64_t m[16] = {0};
     uint8_t block[128] = {0};
-    memcpy(block, p, len);
+    if (len) memcpy(block, p, len);
     for (int i = 0; i < 16; i++) m[i] = load64_le(block + 8 * i);
     b2b_compress(h, m, t, last);
 }
 
-void fc_blake2b_512(uint8_t out[FC_BLAKE2B_BYTES], const void *in, size_t len)
+void fc_blake2b(uint8_t *out, size_t outlen, const void *key, size_t keylen, const void *in,
+                size_t len)
 {
     const uint8_t *p = in;
     uint64_t h[8], t = 0;
-    b2b_init(h);
-    for (; len > 128; p += 128, len -= 128) b2b_block(h, p, 128, t += 128, 0);
-    b2b_block(h, p, len, t + len, 1);
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 8; j++) out[8 * i + j] = (uint8_t)(h[i] >> (8 * j));
+    b2b_init(h, outlen, keylen);
+    if (keylen) {
+        /* The key, zero-padded, is the first block; final only for an empty message. */
+        t = 128;
+        b2b_block(h, key, keylen, t, len == 0);
+    }
+    if (!keylen || len) {
+        for (; len > 128; p += 128, len -= 128) b2b_block(h, p, 128, t += 128, 0);
+        b2b_block(h, p, len, t + len, 1);
+    }
+    for (size_t i = 0; i < outlen; i++) out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
+}
+
+void fc_blake2b_512(uint8_t out[FC_BLAKE2B_BYTES], const void *in, size_t len)
+{
+    fc_blake2b(out, FC_BLAKE2B_BYTES, NULL, 0, in, len);
 }
 
 uint64_t fc_blake2b_16_word0(uint64_t w0, uint64_t w1)
 {
     const uint64_t m[16] = {w0, w1};
     uint64_t h[8];
-    b2b_init(h);
+    b2b_init(h, FC_BLAKE2B_BYTES, 0);
     b2b_compress(h, m, 16, 1);
     return h[0];
 }

@@ -17,11 +17,16 @@
 
 #include "cuzk/fr.h"
 #include "cuzk/poseidon.h"
+#include "filecoin/blake2b.h"
+#include "filecoin/chacha.h"
 
 #define HEADER_BYTES    64 /* replica_id, layer u32 BE, node u64 BE, zero padding to 64 */
 #define LABEL_MSG_BYTES (HEADER_BYTES + FC_LABEL_PARENTS * FC_NODE_BYTES) /* 1,248 */
 
 static const char NI_TAG[] = "filecoin.io|PoRep|1|NonInteractive|1";
+static const char SYNTH_GEN_TAG[] = "filecoin.io|PoRep|1|Synthetic|1|Generation";
+static const char SYNTH_SELECT_TAG[] = "filecoin.io|PoRep|1|Synthetic|1|Selection";
+static const uint8_t SYNTH_NONCE[12] = "synth-porep"; /* b"synth-porep\x00" */
 
 void fc_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
                    const uint8_t ticket[32], const uint8_t comm_d[32],
@@ -91,6 +96,67 @@ void fc_challenges_ni(uint64_t *out, unsigned per_partition, unsigned k, uint64_
     memcpy(msg + t, replica_id, 32);
     memcpy(msg + t + 32, comm_r, 32);
     challenges_from(out, per_partition, k, nodes, msg, t + 64);
+}
+
+static uint32_t load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * len bytes of the RFC 7539 ChaCha20 keystream (32-bit block counter,
+ * 96-bit nonce, as the chacha20 crate) from byte `offset` on. In the djb
+ * layout of fc_chacha_block the nonce's first word is the counter's high
+ * half: blocks stay below 2^32 here.
+ */
+static void chacha20_ietf(uint8_t *out, size_t len, const uint8_t key[32], const uint8_t nonce[12],
+                          uint64_t offset)
+{
+    uint32_t k[8], w[16];
+    for (int i = 0; i < 8; i++) k[i] = load32_le(key + 4 * i);
+    uint64_t hi = (uint64_t)load32_le(nonce) << 32;
+    uint64_t stream = load32_le(nonce + 4) | (uint64_t)load32_le(nonce + 8) << 32;
+    while (len) {
+        uint8_t block[64];
+        fc_chacha_block(w, k, (offset / 64) | hi, stream, 20);
+        for (int i = 0; i < 64; i++) block[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+        size_t at = (size_t)(offset % 64), n = 64 - at < len ? 64 - at : len;
+        memcpy(out, block + at, n);
+        out += n;
+        len -= n;
+        offset += n;
+    }
+}
+
+/* ChaCha20 key: BLAKE2b-256 keyed with tag over a || b (synthetic.rs chacha20_gen/select). */
+static void synth_key(uint8_t key[32], const char *tag, const uint8_t a[32], const uint8_t b[32])
+{
+    uint8_t msg[64];
+    memcpy(msg, a, 32);
+    memcpy(msg + 32, b, 32);
+    fc_blake2b(key, 32, tag, strlen(tag), msg, sizeof msg);
+}
+
+uint64_t fc_synth_challenge(const uint8_t replica_id[32], const uint8_t comm_r[32], uint64_t nodes,
+                            uint64_t i)
+{
+    uint8_t key[32], r[32];
+    synth_key(key, SYNTH_GEN_TAG, replica_id, comm_r);
+    chacha20_ietf(r, sizeof r, key, SYNTH_NONCE, i * 32);
+    return hash_to_challenge(r, nodes);
+}
+
+void fc_challenges_synthetic(uint64_t *out, unsigned per_partition, unsigned k, uint64_t nodes,
+                             uint64_t num_synth, const uint8_t replica_id[32],
+                             const uint8_t comm_r[32], const uint8_t seed[32])
+{
+    if (!num_synth) num_synth = nodes < FC_SYNTH_CHALLENGES ? nodes : FC_SYNTH_CHALLENGES;
+    uint8_t key[32], idx[4];
+    synth_key(key, SYNTH_SELECT_TAG, replica_id, seed);
+    for (unsigned i = 0; i < per_partition; i++) {
+        chacha20_ietf(idx, 4, key, SYNTH_NONCE, 4 * ((uint64_t)k * per_partition + i));
+        out[i] = fc_synth_challenge(replica_id, comm_r, nodes, load32_le(idx) % num_synth);
+    }
 }
 
 void fc_label_parents(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned layer,

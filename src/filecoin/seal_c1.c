@@ -9,9 +9,8 @@
  * layer, with tree-C proofs) of the challenged node, its 6 DRG parents and
  * 8 expander parents, one labeling proof per layer (the 37 parent labels)
  * and the encoding proof (the last layer's, again). Challenges are the
- * interactive ones from the seed (V1, V1_1) or the non-interactive ones
- * from comm_r (NI); synthetic PoRep's ChaCha20 challenge set is not
- * produced here.
+ * interactive ones from the seed (V1, V1_1), the synthetic ones selected
+ * by the seed (Synthetic), or the non-interactive ones from comm_r (NI).
  */
 #include <string.h>
 
@@ -67,9 +66,6 @@ static void proof_from(vanilla_porep_proof *p, const fc_sealed *s, uint32_t chal
 int fc_sealed_c1(vanilla_c1 *c1, const fc_sealed *s, const uint8_t seed[32], cuzk_err *err)
 {
     const fc_porep_config *cfg = s->cfg;
-    if (cfg->kind == FC_POREP_SYNTHETIC)
-        return cuzk_errf(err, CUZK_EUNSUPPORTED,
-                         "C1 of %s: synthetic PoRep challenges are not generated", cfg->name);
     int rc = vanilla_c1_alloc(c1, (int)cfg->id, err);
     if (rc) return rc;
     c1->wrapped = true;
@@ -84,6 +80,9 @@ int fc_sealed_c1(vanilla_c1 *c1, const fc_sealed *s, const uint8_t seed[32], cuz
         if (cfg->kind == FC_POREP_NI)
             fc_challenges_ni(challenges, cfg->challenges, (unsigned)k, cfg->nodes, s->replica_id,
                              s->comm_r);
+        else if (cfg->kind == FC_POREP_SYNTHETIC)
+            fc_challenges_synthetic(challenges, cfg->challenges, (unsigned)k, cfg->nodes, 0,
+                                    s->replica_id, s->comm_r, seed);
         else
             fc_challenges_interactive(challenges, cfg->challenges, (unsigned)k, cfg->nodes,
                                       s->replica_id, seed);

@@ -7,6 +7,8 @@
  *   test_create_labels (11 layers, replica_id [9; 32], porep_id [0; 32]
  *   with V1_0_0 and [123; 32] with V1_1_0, 64 and 128 nodes): the last
  *   label of the last layer, as Fr u64 limbs.
+ * - synthetic PoRep challenges: challenges.rs
+ *   test_synth_challenges_against_hardcoded.
  * - comm_d of an all-zero sector: filecoin-proofs tests/pieces.rs
  *   test_compute_comm_d_empty (2KiB and 128 bytes).
  * Cross-checks: replica_id and challenges against a plain recomputation
@@ -172,9 +174,29 @@ static void test_challenges(void **state)
     for (int i = 0; i < 2; i++) assert_true(small[i] >= 1 && small[i] < 64);
 }
 
-static void seal_2kib(fc_sealed *s, uint64_t ticket_seed)
+/* challenges.rs test_synth_challenges_against_hardcoded: nodes 2^10,
+ * replica_id = Fr 55, comm_r = Fr 101, 21 synthetic challenges, 10 porep
+ * challenges from rand [1; 32]. */
+static void test_synthetic_challenges(void **state)
 {
-    const fc_porep_config *cfg = fc_porep_config_get(5);
+    (void)state;
+    static const uint64_t synth[21] = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                                       801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+    static const uint64_t porep[10] = {176, 781, 801, 986, 290, 211, 692, 856, 986, 332};
+    uint8_t rid[32] = {55}, comm_r[32] = {101}, rand[32];
+    memset(rand, 1, sizeof rand);
+    for (uint64_t i = 0; i < 21; i++)
+        assert_int_equal(fc_synth_challenge(rid, comm_r, 1024, i), synth[i]);
+    uint64_t got[10], part[5];
+    fc_challenges_synthetic(got, 10, 0, 1024, 21, rid, comm_r, rand);
+    assert_memory_equal(got, porep, sizeof porep);
+    fc_challenges_synthetic(part, 5, 1, 1024, 21, rid, comm_r, rand);
+    assert_memory_equal(part, porep + 5, sizeof part);
+}
+
+static void seal_2kib_as(fc_sealed *s, uint64_t ticket_seed, uint64_t id)
+{
+    const fc_porep_config *cfg = fc_porep_config_get(id);
     uint8_t *data = malloc(cfg->nodes * 32);
     assert_non_null(data);
     fc_seal_random_data(data, cfg->nodes, 7);
@@ -188,6 +210,11 @@ static void seal_2kib(fc_sealed *s, uint64_t ticket_seed)
     assert_int_equal(fc_seal(s, &in, NULL, NULL, &err), CUZK_OK);
     assert_memory_equal(fc_tree_node(&s->tree_d, 0, 0), data, cfg->nodes * 32);
     free(data);
+}
+
+static void seal_2kib(fc_sealed *s, uint64_t ticket_seed)
+{
+    seal_2kib_as(s, ticket_seed, 5);
 }
 
 static void check_labels(const fc_sealed *s)
@@ -332,7 +359,10 @@ static void check_label_proof(const vanilla_label *lp, const uint8_t replica_id[
 static void check_c1(const vanilla_c1 *c1, const fc_sealed *s, const uint8_t seed[32])
 {
     uint64_t ch[2];
-    fc_challenges_interactive(ch, 2, 0, s->cfg->nodes, s->replica_id, seed);
+    if (s->cfg->kind == FC_POREP_SYNTHETIC)
+        fc_challenges_synthetic(ch, 2, 0, s->cfg->nodes, 0, s->replica_id, s->comm_r, seed);
+    else
+        fc_challenges_interactive(ch, 2, 0, s->cfg->nodes, s->replica_id, seed);
     assert_int_equal(c1->partitions, 1);
     assert_int_equal(c1->challenges, 2);
     assert_memory_equal(c1->comm_r.b, s->comm_r, 32);
@@ -381,6 +411,12 @@ static void test_seal_c1(void **state)
     vanilla_c1_free(&back);
     vanilla_c1_free(&c1);
     fc_sealed_free(&s);
+
+    seal_2kib_as(&s, 3, 10); /* StackedDrg2KiBV1_1_Feat_SyntheticPoRep */
+    assert_int_equal(fc_sealed_c1(&c1, &s, seed, &err), CUZK_OK);
+    check_c1(&c1, &s, seed);
+    vanilla_c1_free(&c1);
+    fc_sealed_free(&s);
 }
 
 static void test_seal_rejects(void **state)
@@ -411,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_comm_d_zero),
         cmocka_unit_test(test_replica_id),
         cmocka_unit_test(test_challenges),
+        cmocka_unit_test(test_synthetic_challenges),
         cmocka_unit_test(test_seal_2kib),
         cmocka_unit_test(test_seal_c1),
         cmocka_unit_test(test_seal_rejects),

@@ -19,7 +19,7 @@
  *     comm_r_last, comm_r, ...), the labels of every layer and the trees
  *     (seal.h fc_sealed_write). The ticket and the interactive seed come
  *     from the seed. --c1 also writes the commit-phase-1 output (c1.json
- *     wrapper with every vanilla proof) for V1, V1_1 and NI.
+ *     wrapper with every vanilla proof).
  *
  * Both draw a progress bar on stderr.
  */

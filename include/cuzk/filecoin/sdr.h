@@ -11,7 +11,8 @@
  *   k * C + i is SHA256(replica_id || seed || j u32 LE) read as a 256-bit
  *   little-endian integer, mod (nodes - 1), plus 1; non-interactive uses
  *   SHA256("filecoin.io|PoRep|1|NonInteractive|1" || replica_id || comm_r
- *   || j u32 LE) the same way;
+ *   || j u32 LE) the same way; synthetic PoRep selects among ChaCha20
+ *   synthetic challenges (below);
  * - SDR labels (create_label/single.rs): label(layer, v) = SHA256(
  *   replica_id || layer u32 BE || v u64 BE || 20 zero bytes || 37 parent
  *   labels) with byte 31 &= 0x3f. Layer 1 hashes its 6 DRG parents six
@@ -44,6 +45,23 @@ void fc_challenges_interactive(uint64_t *out, unsigned per_partition, unsigned k
                                const uint8_t replica_id[32], const uint8_t seed[32]);
 void fc_challenges_ni(uint64_t *out, unsigned per_partition, unsigned k, uint64_t nodes,
                       const uint8_t replica_id[32], const uint8_t comm_r[32]);
+
+/*
+ * Synthetic PoRep (challenges.rs, mod synthetic): synthetic challenge i is
+ * bytes [32 i, 32 i + 32) of ChaCha20 (nonce "synth-porep\0") keyed by
+ * BLAKE2b-256 keyed "filecoin.io|PoRep|1|Synthetic|1|Generation" over
+ * replica_id || comm_r, reduced as the interactive ones. Partition k's
+ * porep challenges are the synthetic challenges at the indexes read as u32
+ * LE from a second stream (key tag "...|Selection", over replica_id ||
+ * seed) at offset 4 k C, mod the synthetic count (num_synth; 0 = the
+ * default min(nodes, 2^18)).
+ */
+#define FC_SYNTH_CHALLENGES (1ULL << 18)
+uint64_t fc_synth_challenge(const uint8_t replica_id[32], const uint8_t comm_r[32], uint64_t nodes,
+                            uint64_t i);
+void fc_challenges_synthetic(uint64_t *out, unsigned per_partition, unsigned k, uint64_t nodes,
+                             uint64_t num_synth, const uint8_t replica_id[32],
+                             const uint8_t comm_r[32], const uint8_t seed[32]);
 
 /*
  * The label of `node` in `layer` (1-based): cur holds this layer's labels

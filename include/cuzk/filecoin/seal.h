@@ -60,9 +60,9 @@ int fc_sealed_write(const fc_sealed *s, const char *dir, cuzk_err *err);
 
 /*
  * The commit-phase-1 output of a sealed sector (seal_c1.c): every vanilla
- * proof for the challenges of seed (interactive V1, V1_1) or of comm_r
- * (NI), into a freshly allocated c1 (free with vanilla_c1_free); write it
- * with vanilla_c1_write_file. Synthetic PoRep is not supported.
+ * proof for the challenges of seed (interactive V1, V1_1; synthetic
+ * selection) or of comm_r (NI), into a freshly allocated c1 (free with
+ * vanilla_c1_free); write it with vanilla_c1_write_file.
  */
 int fc_sealed_c1(vanilla_c1 *c1, const fc_sealed *s, const uint8_t seed[32], cuzk_err *err);
 
