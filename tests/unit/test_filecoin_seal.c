@@ -6,7 +6,8 @@
  * - SDR labels: storage-proofs-porep create_label/multi.rs
  *   test_create_labels (11 layers, replica_id [9; 32], porep_id [0; 32]
  *   with V1_0_0 and [123; 32] with V1_1_0, 64 and 128 nodes): the last
- *   label of the last layer, as Fr u64 limbs.
+ *   label of the last layer, as Fr u64 limbs; the same with V1_2_0 in
+ *   tests/stacked_vanilla.rs test_stacked_porep_generate_labels.
  * - synthetic PoRep challenges: challenges.rs
  *   test_synth_challenges_against_hardcoded.
  * - comm_d of an all-zero sector: filecoin-proofs tests/pieces.rs
@@ -77,6 +78,9 @@ static void test_labels_multi_rs_vectors(void **state)
     check_last_label(128, 0, FC_API_V1_0, v1_128);
     check_last_label(64, 123, FC_API_V1_1, v11_64);
     check_last_label(128, 123, FC_API_V1_1, v11_128);
+    /* tests/stacked_vanilla.rs test_stacked_porep_generate_labels: V1_2 = V1_1 */
+    check_last_label(64, 123, FC_API_V1_2, v11_64);
+    check_last_label(128, 123, FC_API_V1_2, v11_128);
 }
 
 static void check_zero_comm_d(uint64_t nodes, const char *hex)
