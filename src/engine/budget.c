@@ -89,6 +89,14 @@ void budget_close(budget *b)
     pthread_mutex_unlock(&b->lock);
 }
 
+uint64_t budget_peak(budget *b)
+{
+    pthread_mutex_lock(&b->lock);
+    uint64_t p = b->peak;
+    pthread_mutex_unlock(&b->lock);
+    return p;
+}
+
 uint64_t budget_used(budget *b)
 {
     pthread_mutex_lock(&b->lock);

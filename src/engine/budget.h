@@ -39,5 +39,7 @@ void budget_release(budget *b, uint64_t bytes);
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);
 uint64_t budget_used(budget *b);
+/* The highest use so far. */
+uint64_t budget_peak(budget *b);
 
 #endif

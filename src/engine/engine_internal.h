@@ -55,8 +55,9 @@ typedef struct work_item {
     size_t n;
     uint32_t partition;
     srs_entry *srs;
-    cs_prover *provers; /* n, once synthesized */
-    uint64_t reserved;  /* budget bytes held for the provers */
+    cs_prover *provers;        /* n, once synthesized */
+    uint64_t reserved;         /* budget bytes held for the provers */
+    uint64_t srs_ms, synth_ms; /* added to the jobs' timings under the lock */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
@@ -64,8 +65,8 @@ typedef struct device {
     char name[128];
     uint64_t vram_total;
     int ordinal;
-    pthread_mutex_t lock; /* held around backend->start only */
-    char current_job[ENGINE_ID_MAX];
+    pthread_mutex_t lock;            /* held around backend->start only */
+    char current_job[ENGINE_ID_MAX]; /* written and read under the engine lock */
     int current_kind;
 } device;
 

@@ -110,9 +110,8 @@ static bool item_cancelled(void *ctx)
 static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
 {
     job *j0 = it->jobs[0];
-    uint64_t srs_ms = 0;
-    int rc = srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &srs_ms, err);
-    for (size_t i = 0; i < it->n; i++) it->jobs[i]->srs_ms += srs_ms;
+    int rc =
+        srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
     uint64_t bytes = partition_bytes(&j0->circ.size) * it->n;
     rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
@@ -126,10 +125,9 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     if (e->cfg.synthesis_threads) omp_set_num_threads((int)e->cfg.synthesis_threads);
     rc = cs_synthesize_batch(it->provers, circuits, it->n, err);
-    uint64_t dt = now_ms() - t0;
+    it->synth_ms = now_ms() - t0;
     engine_timeline("SYNTH_END", it->label, "partition=%u,ms=%llu", it->partition,
-                    (unsigned long long)dt);
-    for (size_t i = 0; i < it->n; i++) it->jobs[i]->synth_ms += dt;
+                    (unsigned long long)it->synth_ms);
     return rc;
 }
 
@@ -223,6 +221,10 @@ static void *synthesis_worker(void *arg)
         int rc = synthesize_item(e, it, &err);
         pthread_mutex_lock(&e->lock);
         e->synthesizing--;
+        for (size_t i = 0; i < it->n; i++) {
+            it->jobs[i]->srs_ms += it->srs_ms;
+            it->jobs[i]->synth_ms += it->synth_ms;
+        }
         if (rc) fail_item(e, it, &err);
         if (rc || !drop_finished(e, it) || gpuq_push(e, it)) retire_item(e, it);
     }
@@ -238,12 +240,16 @@ static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proo
     void *handle = NULL;
     pthread_mutex_lock(&d->lock);
     uint64_t t0 = now_ms();
+    pthread_mutex_lock(&e->lock); /* GetStatus reads the device's job under it */
     snprintf(d->current_job, sizeof d->current_job, "%s", it->jobs[0]->id);
     d->current_kind = it->jobs[0]->kind;
+    pthread_mutex_unlock(&e->lock);
     engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
     if (e->cfg.gpu_threads) omp_set_num_threads((int)e->cfg.gpu_threads);
     int rc = e->backend->start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, err);
+    pthread_mutex_lock(&e->lock);
     d->current_job[0] = 0;
+    pthread_mutex_unlock(&e->lock);
     *busy_ms = now_ms() - t0;
     pthread_mutex_unlock(&d->lock);
     for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);

@@ -202,7 +202,7 @@ char *engine_status_json(engine_t *e)
         e->backend->name);
     put(&t, "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"peak_bytes\":%llu},",
         (unsigned long long)s.budget_total, (unsigned long long)s.budget_used,
-        (unsigned long long)e->budget.peak);
+        (unsigned long long)budget_peak(&e->budget));
     put(&t, "\"srs\":[");
     for (size_t i = 0; i < s.n_srs; i++)
         put(&t, "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}",
