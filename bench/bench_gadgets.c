@@ -1,9 +1,10 @@
 /*
  * bench_gadgets.c - SHA-256 circuit synthesis throughput: a chain of
  * compressions over allocated 512-bit blocks (a long message hashed
- * without padding, as PoRep's labels and tree-D are), through the prover
- * and counter backends on one thread, in constraints per second. 64 blocks
- * (1.69M constraints); 4 with --quick.
+ * without padding, as PoRep's labels and tree-D are), through the prover,
+ * counter and witness backends on one thread, in constraints per second.
+ * The witness backend ignores constraints, so its row is close to the
+ * gadgets' own cost. 64 blocks (1.69M constraints); 4 with --quick.
  *
  * Anchor: as bench_r1cs.c, Curio's cuzk at ~0.25 M constraints/s per core
  * on SHA-256 / Poseidon circuits. Goal (issue 4): a 130M-constraint 32 GiB
@@ -43,7 +44,7 @@ static int chain_synth(cs_t *cs, void *p)
 
 typedef struct run_arg {
     cs_circuit circuit;
-    int counter;
+    int backend; /* 0 prover, 1 counter, 2 witness */
     size_t constraints;
 } run_arg;
 
@@ -52,10 +53,14 @@ static void run_once(void *p)
     run_arg *a = p;
     cuzk_err e;
     int rc;
-    if (a->counter) {
+    if (a->backend == 1) {
         cs_counts k;
         rc = cs_count(&k, a->circuit, &e);
         a->constraints = k.num_constraints;
+    } else if (a->backend == 2) { /* no count: a->constraints stays the prover's */
+        cs_witness w;
+        rc = cs_synthesize_witness(&w, a->circuit, &e);
+        cs_witness_free(&w);
     } else {
         cs_prover out;
         rc = cs_synthesize_prover(&out, a->circuit, NULL, &e);
@@ -72,10 +77,11 @@ BENCH(70, gadgets_sha256)
 {
     chain_ctx x = {ctx->quick ? 4 : 64};
     run_arg a = {.circuit = {chain_synth, &x}};
-    static const char *names[2] = {"sha256 %zu blocks prover (1 thr)",
-                                   "sha256 %zu blocks counter (1 thr)"};
-    for (int b = 0; b < 2; b++) {
-        a.counter = b;
+    static const char *names[3] = {"sha256 %zu blocks prover (1 thr)",
+                                   "sha256 %zu blocks counter (1 thr)",
+                                   "sha256 %zu blocks witness (1 thr)"};
+    for (int b = 0; b < 3; b++) {
+        a.backend = b;
         double t = bench_time(run_once, &a, ctx->quick ? 0.05 : 1.0);
         char figure[64];
         snprintf(figure, sizeof(figure), names[b], x.blocks);
