@@ -34,33 +34,48 @@
 
 /* ---- reading ---- */
 
+/* One step of a field path: a name ("comm_r", ".data") and/or an index ("[3]"). */
+typedef struct seg {
+    const char *name; /* NULL for a bare index */
+    long idx;         /* -1 for none */
+} seg;
+
 typedef struct bin {
     const uint8_t *p;
     size_t n, off;
     const char *what; /* "PoSt sector proof", "SnapDeals partition proof" */
     cuzk_err *err;
     int failed;
-    bool whole;     /* checks of the whole proof: no byte offset to name */
-    char path[160]; /* the field being read: "vanilla_proof.inclusion_proofs[3].data..." */
-    size_t plen;
+    bool whole;   /* checks of the whole proof: no byte offset to name */
+    seg path[16]; /* the field being read, rendered only for an error */
+    int depth;
 } bin;
 
-/* Appends a formatted segment to the field path; returns the old length for pop(). */
-static size_t push(bin *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static size_t push(bin *b, const char *fmt, ...)
+/* Appends a step to the field path (cheap: nothing is formatted); returns the mark for pop(). */
+static int push(bin *b, const char *name, long idx)
 {
-    size_t old = b->plen;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->path + old, sizeof(b->path) - old, fmt, ap);
-    va_end(ap);
-    if (k > 0) b->plen = old + (size_t)k < sizeof(b->path) ? old + (size_t)k : sizeof(b->path) - 1;
-    return old;
+    int mark = b->depth;
+    if (b->depth < 16) b->path[b->depth++] = (seg){name, idx};
+    return mark;
 }
 
-static void pop(bin *b, size_t old)
+static void pop(bin *b, int mark)
 {
-    b->path[b->plen = old] = 0;
+    b->depth = mark;
+}
+
+static void render_path(const bin *b, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; i < b->depth && n < cap; i++) {
+        int k = snprintf(out + n, cap - n, "%s", b->path[i].name ? b->path[i].name : "");
+        if (k > 0) n += (size_t)k;
+        if (b->path[i].idx >= 0 && n < cap) {
+            k = snprintf(out + n, cap - n, "[%ld]", b->path[i].idx);
+            if (k > 0) n += (size_t)k;
+        }
+    }
 }
 
 /* Records the first error: "<what> <path>: <msg> (byte N)"; returns the status. */
@@ -73,10 +88,12 @@ static int binf(bin *b, int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    char path[200];
+    render_path(b, path, sizeof(path));
     if (b->whole)
-        cuzk_errf(b->err, code, "%s %s: %s", b->what, b->path, msg);
+        cuzk_errf(b->err, code, "%s %s: %s", b->what, path, msg);
     else
-        cuzk_errf(b->err, code, "%s %s: %s (byte %zu)", b->what, b->path, msg, b->off);
+        cuzk_errf(b->err, code, "%s %s: %s (byte %zu)", b->what, path, msg, b->off);
     return b->failed = code;
 }
 
@@ -119,7 +136,7 @@ static void rd_node(bin *b, vanilla_node *v)
 
 static void rd_node_at(bin *b, vanilla_node *v, const char *field)
 {
-    size_t m = push(b, "%s", field);
+    int m = push(b, field, -1);
     rd_node(b, v);
     pop(b, m);
 }
@@ -151,20 +168,23 @@ static void rd_index(bin *b, vanilla_merkle *m, const vanilla_tree *t, unsigned 
 static void rd_ipath(bin *b, vanilla_merkle *m, const vanilla_tree *t, unsigned from,
                      unsigned count, const char *field)
 {
-    size_t m0 = push(b, "%s.path", field);
+    int m0 = push(b, field, -1);
+    push(b, ".path", -1);
     rd_len(b, count);
     for (unsigned l = from; l < from + count && !b->failed; l++) {
-        size_t m1 = push(b, "[%u].hashes", l - from);
+        int m1 = push(b, NULL, l - from);
+        push(b, ".hashes", -1);
         unsigned a = t->arity[l];
         rd_len(b, a - 1u);
         vanilla_node *h = m->hashes + vanilla_level_offset(t, l);
         for (unsigned i = 0; i + 1 < a && !b->failed; i++) {
-            size_t m2 = push(b, "[%u]", i);
+            int m2 = push(b, NULL, i);
             rd_node(b, &h[i]);
             pop(b, m2);
         }
         pop(b, m1);
-        m1 = push(b, "[%u].index", l - from);
+        push(b, NULL, l - from);
+        push(b, ".index", -1);
         rd_index(b, m, t, l);
         pop(b, m1);
     }
@@ -173,7 +193,7 @@ static void rd_ipath(bin *b, vanilla_merkle *m, const vanilla_tree *t, unsigned 
 
 static void rd_merkle(bin *b, vanilla_merkle *m, const vanilla_tree *t, const char *tree_name)
 {
-    size_t m0 = push(b, ".data");
+    int m0 = push(b, ".data", -1);
     size_t at = b->off;
     const uint8_t *p = take(b, 4);
     if (!p) return;
@@ -186,7 +206,8 @@ static void rd_merkle(bin *b, vanilla_merkle *m, const vanilla_tree *t, const ch
         return;
     }
     m->index = 0;
-    push(b, ".%s", vanilla_variant_names[want]);
+    static const char *const dotted[3] = {".Single", ".Sub", ".Top"};
+    push(b, dotted[want], -1);
     if (want == 0) {
         rd_node_at(b, &m->root, ".root");
         rd_node_at(b, &m->leaf, ".leaf");
@@ -212,7 +233,7 @@ static int rd_end(bin *b)
 static int nonzero(bin *b, const vanilla_node *v, const char *name)
 {
     if (!b->failed && vanilla_node_is_zero(v)) {
-        push(b, "%s", name);
+        push(b, name, -1);
         binf(b, CUZK_EINVAL, "all zero");
     }
     return b->failed;
@@ -329,7 +350,7 @@ static int post_check(bin *b, const vanilla_post_sector *p)
         return b->failed;
     for (size_t i = 0; i < p->n_proofs; i++) {
         if (memcmp(&p->proofs[i].root, &p->comm_r_last, sizeof(vanilla_node))) {
-            push(b, "vanilla_proof.inclusion_proofs[%zu]", i);
+            push(b, "vanilla_proof.inclusion_proofs", (long)i);
             return binf(b, CUZK_EINVAL, "root is not comm_r_last");
         }
     }
@@ -345,14 +366,14 @@ int vanilla_post_sector_parse(vanilla_post_sector *out, int kind, uint64_t secto
     char tree_name[48];
     snprintf(tree_name, sizeof(tree_name), "tree-R of %s sectors",
              vanilla_shape_for_size(sector_size)->name);
-    push(&b, "sector_id");
+    push(&b, "sector_id", -1);
     out->sector_id = rd_u64(&b);
     pop(&b, 0);
     rd_node_at(&b, &out->comm_r, "comm_r");
-    push(&b, "vanilla_proof.inclusion_proofs");
+    push(&b, "vanilla_proof.inclusion_proofs", -1);
     rd_len(&b, out->n_proofs);
     for (size_t i = 0; i < out->n_proofs && !b.failed; i++) {
-        size_t m = push(&b, "[%zu]", i);
+        int m = push(&b, NULL, (long)i);
         rd_merkle(&b, &out->proofs[i], &out->tree, tree_name);
         pop(&b, m);
     }
@@ -423,14 +444,15 @@ static int update_check(bin *b, const vanilla_update_partition *p)
     b->whole = true;
     if (nonzero(b, &p->comm_c, "comm_c")) return b->failed;
     const vanilla_update_challenge *c0 = &p->challenges[0];
-    const char *names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
+    const char *names[3] = {".proof_r_old", ".proof_d_new", ".proof_r_new"};
     for (size_t i = 0; i < p->n_challenges; i++) {
         const vanilla_update_challenge *c = &p->challenges[i];
         const vanilla_merkle *m[3] = {&c->r_old, &c->d_new, &c->r_new};
         const vanilla_merkle *m0[3] = {&c0->r_old, &c0->d_new, &c0->r_new};
         for (int k = 0; k < 3; k++) {
             pop(b, 0);
-            push(b, "challenge_proofs[%zu].%s", i, names[k]);
+            push(b, "challenge_proofs", (long)i);
+            push(b, names[k], -1);
             if (vanilla_node_is_zero(&m[k]->root)) return binf(b, CUZK_EINVAL, "root is all zero");
             if (memcmp(&m[k]->root, &m0[k]->root, sizeof(vanilla_node)))
                 return binf(b, CUZK_EINVAL, "root differs from challenge_proofs[0]'s");
@@ -448,13 +470,16 @@ static void rd_update_challenge(bin *b, vanilla_update_challenge *c,
     char r_name[48], d_name[48];
     snprintf(r_name, sizeof(r_name), "tree-R of %s sectors", size);
     snprintf(d_name, sizeof(d_name), "tree-D of %s sectors", size);
-    size_t m = push(b, "challenge_proofs[%zu].proof_r_old", i);
+    int m = push(b, "challenge_proofs", (long)i);
+    push(b, ".proof_r_old", -1);
     rd_merkle(b, &c->r_old, &p->tree_r, r_name);
     pop(b, m);
-    push(b, "challenge_proofs[%zu].proof_d_new", i);
+    push(b, "challenge_proofs", (long)i);
+    push(b, ".proof_d_new", -1);
     rd_merkle(b, &c->d_new, &p->tree_d, d_name);
     pop(b, m);
-    push(b, "challenge_proofs[%zu].proof_r_new", i);
+    push(b, "challenge_proofs", (long)i);
+    push(b, ".proof_r_new", -1);
     rd_merkle(b, &c->r_new, &p->tree_r, r_name);
     pop(b, m);
 }
@@ -467,15 +492,15 @@ int vanilla_update_parse(vanilla_update_partition *out, uint64_t sector_size, co
     bin b = {.p = blob, .n = len, .what = "SnapDeals partition proof", .err = err};
     const char *size = vanilla_shape_for_size(sector_size)->name;
     rd_node_at(&b, &out->comm_c, "comm_c");
-    push(&b, "apex_leafs");
+    push(&b, "apex_leafs", -1);
     rd_len(&b, out->n_apex);
     for (size_t i = 0; i < out->n_apex && !b.failed; i++) {
-        size_t m = push(&b, "[%zu]", i);
+        int m = push(&b, NULL, (long)i);
         rd_node(&b, &out->apex_leafs[i]);
         pop(&b, m);
     }
     pop(&b, 0);
-    push(&b, "challenge_proofs");
+    push(&b, "challenge_proofs", -1);
     rd_len(&b, out->n_challenges);
     pop(&b, 0);
     for (size_t i = 0; i < out->n_challenges && !b.failed; i++)
