@@ -83,26 +83,29 @@ static uint64_t params_bytes(const groth16_params *p)
 
 /* Development parameters, written to the cache so the next load reads them. */
 static int make_dev(srs_manager *m, srs_entry *e, const char *path,
-                    int (*setup_dev)(const char *, groth16_params *, cuzk_err *), cuzk_err *err)
+                    int (*setup_dev)(const char *, groth16_params *, cuzk_err *), uint64_t *bytes,
+                    cuzk_err *err)
 {
     if (setup_dev(e->info.circuit_id, &e->params, err)) return err ? err->code : CUZK_EINVAL;
-    e->bytes = params_bytes(&e->params);
-    int rc = budget_reserve(m->budget, e->bytes, NULL, NULL, e->info.circuit_id, err);
+    *bytes = params_bytes(&e->params);
+    int rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
     if (rc) {
         groth16_params_free(&e->params);
         return rc;
     }
     rc = groth16_params_write(path, &e->params, err);
     if (rc) {
-        budget_release(m->budget, e->bytes);
+        budget_release(m->budget, *bytes);
         groth16_params_free(&e->params);
     }
     return rc;
 }
 
-/* Reads or makes the parameters (no lock held); charges the budget. */
+/* Reads or makes the parameters (no lock held: the entry is `loading`, so
+ * only this thread touches its params); charges *bytes to the budget. */
 static int load(srs_manager *m, srs_entry *e,
-                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), cuzk_err *err)
+                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), uint64_t *bytes,
+                cuzk_err *err)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.params", m->dir, e->info.param_name);
@@ -112,19 +115,19 @@ static int load(srs_manager *m, srs_entry *e,
         if (!setup_dev)
             return cuzk_errf(err, CUZK_EIO, "circuit %s: parameter file %s not found",
                              e->info.circuit_id, path);
-        rc = make_dev(m, e, path, setup_dev, err);
+        rc = make_dev(m, e, path, setup_dev, bytes, err);
     } else {
-        e->bytes = (uint64_t)st.st_size;
-        rc = budget_reserve(m->budget, e->bytes, NULL, NULL, e->info.circuit_id, err);
+        *bytes = (uint64_t)st.st_size;
+        rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
         if (rc) return rc;
         rc = groth16_params_read(&e->params, path, PARAMS_UNCHECKED, err);
-        if (rc) budget_release(m->budget, e->bytes);
+        if (rc) budget_release(m->budget, *bytes);
     }
     if (rc) return rc;
     rc = groth16_prepare_vk(&e->pvk, &e->params.vk, err);
     if (rc) {
         groth16_params_free(&e->params);
-        budget_release(m->budget, e->bytes);
+        budget_release(m->budget, *bytes);
     }
     return rc;
 }
@@ -145,8 +148,10 @@ int srs_acquire(srs_manager *m, const engine_circuit_info *info,
     if (!e->loaded) {
         e->loading = true;
         pthread_mutex_unlock(&m->lock);
-        rc = load(m, e, setup_dev, err);
+        uint64_t bytes = 0;
+        rc = load(m, e, setup_dev, &bytes, err);
         pthread_mutex_lock(&m->lock);
+        if (!rc) e->bytes = bytes;
         e->loading = false;
         e->loaded = rc == CUZK_OK;
         pthread_cond_broadcast(&m->changed);
