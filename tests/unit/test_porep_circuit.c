@@ -1,0 +1,217 @@
+/*
+ * test_porep_circuit.c - the StackedDRG PoRep circuit against
+ * rust-fil-proofs' counts and a real sealed sector.
+ *
+ * Counts (counter backend, the appended input constraints removed as
+ * bellpepper's TestConstraintSystem counts): the 2KiB partition of
+ * reference/filecoin.md (2,687,921 constraints, 2,685,673 aux, 40 inputs)
+ * and the four shapes of storage-proofs-porep/tests/stacked_circuit.rs
+ * (1 challenge, 2 layers: 8 nodes binary tree 22 inputs 1,206,212; 8
+ * nodes 8-ary 1,199,620; 32 nodes 8-4 1,296,576; 64 nodes 8-4-2
+ * 1,346,982). A sealed 2KiB sector (fc_seal, fc_sealed_c1 from a seed):
+ * its witness satisfies every constraint, the circuit's public inputs
+ * equal those computed natively (challenges and graph parents), the
+ * circuit with values has the blank circuit's sizes and densities, and a
+ * changed parent label breaks a constraint.
+ *
+ * A 2KiB synthesis costs about 5 s here (about 550k constraints/s), so
+ * the default run keeps to the 2KiB count, one test shape, one sealed
+ * sector and one tampering; CUZK_TEST_QUICK (sanitizers) keeps the test
+ * shape and the sealed sector; CUZK_TEST_SLOW=1 adds the other three
+ * test shapes, the V1, synthetic and non-interactive proofs, the
+ * fingerprint of the circuit with values against the blank one and more
+ * tamperings.
+ */
+#include "gadget_check.h"
+
+#include <stdlib.h>
+
+#include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/filecoin/sdr.h"
+#include "cuzk/filecoin/seal.h"
+
+static bool slow(void)
+{
+    const char *v = getenv("CUZK_TEST_SLOW");
+    return v && *v && strcmp(v, "0");
+}
+
+static cs_counts count_shape(const porep_shape *s)
+{
+    porep_circuit pc;
+    porep_circuit_blank(&pc, s);
+    return count_circuit(porep_circuit_get(&pc));
+}
+
+/* The blank 2KiB circuit's counts, counted once. */
+static const cs_counts *blank_2kib(void)
+{
+    static cs_counts k;
+    static bool done;
+    if (!done) {
+        porep_shape s;
+        assert_int_equal(porep_shape_for_size(&s, 2048, NULL), CUZK_OK);
+        k = count_shape(&s), done = true;
+    }
+    return &k;
+}
+
+static void test_count_2kib(void **state)
+{
+    (void)state;
+    if (quick()) return;
+    porep_shape s;
+    assert_int_equal(porep_shape_for_size(&s, 2048, NULL), CUZK_OK);
+    cs_counts k = *blank_2kib();
+    assert_int_equal(k.num_constraints, 2687921);
+    assert_int_equal(k.num_aux, 2685673);
+    assert_int_equal(k.num_inputs, 40);
+    assert_int_equal(porep_num_public_inputs(&s) + 1, 40);
+}
+
+/* tests/stacked_circuit.rs: nodes = 8 x base tree count, 2 layers, one
+ * challenge. */
+static void check_test_shape(unsigned base, unsigned sub, unsigned top, size_t constraints)
+{
+    porep_shape s;
+    uint64_t nodes = 8 * (sub ? sub : 1) * (top ? top : 1);
+    assert_int_equal(porep_shape_make(&s, nodes, 2, 1, base, sub, top, NULL), CUZK_OK);
+    cs_counts k = count_shape(&s);
+    assert_int_equal(k.num_inputs, 22);
+    assert_int_equal(k.num_constraints, constraints);
+}
+
+static void test_count_stacked_circuit_rs(void **state)
+{
+    (void)state;
+    check_test_shape(8, 0, 0, 1199620);
+    if (!slow()) return;
+    check_test_shape(2, 0, 0, 1206212);
+    check_test_shape(8, 4, 0, 1296576);
+    check_test_shape(8, 4, 2, 1346982);
+}
+
+static void test_shape_errors(void **state)
+{
+    (void)state;
+    porep_shape s;
+    cuzk_err err;
+    assert_int_equal(porep_shape_for_size(&s, 4096, &err), CUZK_EINVAL);
+    assert_int_equal(porep_shape_make(&s, 64, 3, 2, 8, 0, 0, &err), CUZK_EINVAL);
+    assert_int_equal(porep_shape_make(&s, 32, 2, 2, 8, 0, 0, &err), CUZK_EINVAL);
+    assert_int_equal(porep_shape_make(&s, 64, 2, 2, 8, 0, 2, &err), CUZK_EINVAL);
+    assert_int_equal(porep_shape_make(&s, 64, 2, 0, 8, 0, 0, &err), CUZK_EINVAL);
+    assert_int_equal(porep_shape_make(&s, 1ULL << 30, 11, 18, 8, 8, 0, &err), CUZK_OK);
+    assert_int_equal(s.tree_r.base_levels, 9);
+    assert_int_equal(s.tree_d.base_levels, 30);
+}
+
+/* A 2KiB sector of registered proof id sealed from fixed data and the
+ * test seed, and its C1 for a random seed. */
+static void sealed_c1(vanilla_c1 *c1, uint64_t id)
+{
+    cuzk_rng g;
+    test_rng(&g);
+    const fc_porep_config *cfg = fc_porep_config_get(id);
+    uint8_t *data = malloc(cfg->nodes * 32), seed[32];
+    assert_non_null(data);
+    fc_seal_random_data(data, cfg->nodes, cuzk_rng_u64(&g));
+    fc_seal_input in = {.cfg = cfg, .sector_id = 42, .data = data};
+    fc_prover_id_from_miner(in.prover_id, 1000);
+    cuzk_rng_bytes(&g, in.ticket, 32);
+    cuzk_rng_bytes(&g, seed, 32);
+    fc_sealed s;
+    cuzk_err err;
+    assert_int_equal(fc_seal(&s, &in, NULL, NULL, &err), CUZK_OK);
+    assert_int_equal(fc_sealed_c1(c1, &s, seed, &err), CUZK_OK);
+    fc_sealed_free(&s);
+    free(data);
+}
+
+/* The circuit of c1 is satisfied, its inputs are the native ones, and it
+ * has the blank circuit's sizes and densities (and fingerprint, slow). */
+static void check_witness(const vanilla_c1 *c1)
+{
+    porep_circuit pc;
+    cuzk_err err;
+    assert_int_equal(porep_circuit_init(&pc, c1, 0, &err), CUZK_OK);
+    cs_prover p;
+    prove_satisfied(&p, porep_circuit_get(&pc));
+    porep_public pub;
+    fr_t want[40];
+    assert_int_equal(porep_public_from_c1(&pub, c1, &err), CUZK_OK);
+    assert_int_equal(porep_public_inputs(want, &pub, 0, &err), CUZK_OK);
+    assert_int_equal(p.num_inputs, 40);
+    for (size_t i = 0; i < 39; i++) assert_true(fr_eq(&p.input_assignment[i + 1], &want[i]));
+    if (!quick()) {
+        const cs_counts *b = blank_2kib();
+        assert_int_equal(p.num_constraints, b->num_constraints + b->num_inputs);
+        assert_int_equal(p.num_aux, b->num_aux);
+        assert_int_equal(cs_bitmap_popcount(&p.a_aux_density), b->a_aux_density);
+        assert_int_equal(cs_bitmap_popcount(&p.b_input_density), b->b_input_density);
+        assert_int_equal(cs_bitmap_popcount(&p.b_aux_density), b->b_aux_density);
+    }
+    cs_prover_free(&p);
+    if (!slow()) return;
+    cs_counts a = count_circuit(porep_circuit_get(&pc));
+    assert_memory_equal(a.fingerprint, blank_2kib()->fingerprint, 32);
+}
+
+static void test_sealed_2kib(void **state)
+{
+    (void)state;
+    vanilla_c1 c1;
+    sealed_c1(&c1, 5); /* StackedDrg2KiBV1_1 */
+    check_witness(&c1);
+    vanilla_c1_free(&c1);
+}
+
+static void test_sealed_2kib_kinds(void **state)
+{
+    (void)state;
+    if (!slow()) return;
+    static const uint64_t ids[] = {0, 10, 15}; /* V1, synthetic, non-interactive */
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        vanilla_c1 c1;
+        sealed_c1(&c1, ids[i]);
+        check_witness(&c1);
+        vanilla_c1_free(&c1);
+    }
+}
+
+/* A wrong parent label, data leaf or path node breaks some constraint (the
+ * challenge's own column rows and labels are not read: the circuit
+ * recomputes them). */
+static void test_tampered_vanilla(void **state)
+{
+    (void)state;
+    if (quick()) return;
+    vanilla_c1 c1;
+    sealed_c1(&c1, 5);
+    vanilla_porep_proof *p = &c1.part[0][1];
+    vanilla_node *targets[] = {&p->drg[3].rows[1], &p->exp[5].rows[0], &p->comm_d.leaf,
+                               &p->comm_r_last.hashes[2], &p->c_x.proof.hashes[9]};
+    size_t n = slow() ? sizeof(targets) / sizeof(targets[0]) : 1;
+    for (size_t i = 0; i < n; i++) {
+        vanilla_node saved = *targets[i];
+        targets[i]->b[0] ^= 1;
+        porep_circuit pc;
+        assert_int_equal(porep_circuit_init(&pc, &c1, 0, NULL), CUZK_OK);
+        cs_prover pr;
+        assert_int_equal(cs_synthesize_prover(&pr, porep_circuit_get(&pc), NULL, NULL), 0);
+        assert_true(count_unsatisfied(pr.num_constraints, pr.a, pr.b, pr.c) > 0);
+        cs_prover_free(&pr);
+        *targets[i] = saved;
+    }
+    vanilla_c1_free(&c1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count_2kib),        cmocka_unit_test(test_count_stacked_circuit_rs),
+        cmocka_unit_test(test_shape_errors),      cmocka_unit_test(test_sealed_2kib),
+        cmocka_unit_test(test_sealed_2kib_kinds), cmocka_unit_test(test_tampered_vanilla),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
