@@ -6,9 +6,11 @@
  * reference/filecoin.md's Winning PoSt 2KiB and 32GiB (90,750 / 370,590,
  * 133 inputs), every shape of storage-proofs-post/tests/fallback_circuit.rs
  * (64 leaves per base tree, 5 challenges) and its 32GiB BenchCS shape of
- * 5 sectors x 10 challenges (266,665).
+ * 5 sectors x 10 challenges (266,665); with CUZK_TEST_LARGE, Window PoSt
+ * 32GiB (125,279,217 constraints, 25,840 inputs).
  *
- * Witness: sectors built natively (random tree-R leaves hashed into a
+ * Witness (Winning 2KiB, and Window on the 8-4-2 test shape with a padded
+ * partition): sectors built natively (random tree-R leaves hashed into a
  * Poseidon tree, comm_r = Poseidon-2(comm_c, comm_r_last)), their vanilla
  * proofs at the challenges post_public_inputs derives; every constraint
  * holds, the circuit's public inputs equal post_public_inputs', and a
@@ -39,6 +41,182 @@ static cs_counts count_blank(const post_shape *s)
     post_circuit pc;
     post_circuit_blank(&pc, s);
     return count_circuit(post_circuit_get(&pc));
+}
+
+/* ---- native sectors ---- */
+
+/* A Poseidon tree with per-level arities (base trees contiguous, as
+ * merkletree lays compound trees out): row[0] the leaves, row[levels] the
+ * root. */
+typedef struct ptree {
+    por_shape shape;
+    size_t levels;
+    fr_t *row[POR_MAX_LEVELS + 1];
+} ptree;
+
+static void ptree_build(ptree *t, const post_shape *s, cuzk_rng *g)
+{
+    t->shape = s->tree;
+    t->levels = por_shape_levels(&s->tree);
+    size_t n = s->nodes;
+    t->row[0] = malloc(n * sizeof(fr_t));
+    assert_non_null(t->row[0]);
+    for (size_t i = 0; i < n; i++) fr_random(&t->row[0][i], g);
+    for (size_t l = 0; l < t->levels; l++) {
+        unsigned a = por_shape_arity(&t->shape, l);
+        n /= a;
+        t->row[l + 1] = malloc(n * sizeof(fr_t));
+        assert_non_null(t->row[l + 1]);
+        for (size_t p = 0; p < n; p++)
+            poseidon_hash(&t->row[l + 1][p], poseidon_std(a), &t->row[l][p * a]);
+    }
+}
+
+static void ptree_free(ptree *t)
+{
+    for (size_t l = 0; l <= t->levels; l++) free(t->row[l]);
+}
+
+/* The inclusion proof of a leaf, siblings level by level. */
+static void ptree_proof(const ptree *t, uint64_t leaf, vanilla_merkle *m)
+{
+    m->index = leaf;
+    fr_to_bytes_le(m->leaf.b, &t->row[0][leaf]);
+    fr_to_bytes_le(m->root.b, &t->row[t->levels][0]);
+    size_t off = 0;
+    for (size_t l = 0; l < t->levels; l++) {
+        unsigned a = por_shape_arity(&t->shape, l);
+        uint64_t group = leaf / a * a;
+        for (unsigned k = 0; k < a; k++)
+            if (group + k != leaf) fr_to_bytes_le(m->hashes[off++].b, &t->row[l][group + k]);
+        leaf /= a;
+    }
+}
+
+/* A sector over a random tree-R: comm_c random, comm_r = H(comm_c,
+ * comm_r_last), n_proofs proof slots (filled by the caller). */
+static void sector_make(vanilla_post_sector *v, ptree *t, const post_shape *s, uint64_t id,
+                        size_t n_proofs, cuzk_rng *g)
+{
+    memset(v, 0, sizeof(*v));
+    vanilla_shape vs = {
+        .nodes = s->nodes, .sub_arity = s->tree.sub_arity, .top_arity = s->tree.top_arity};
+    vanilla_tree_r(&v->tree, &vs);
+    v->sector_id = id;
+    v->n_proofs = n_proofs;
+    v->proofs = calloc(n_proofs, sizeof(vanilla_merkle));
+    v->nodes = calloc(n_proofs * v->tree.hashes, sizeof(vanilla_node));
+    assert_non_null(v->proofs), assert_non_null(v->nodes);
+    for (size_t i = 0; i < n_proofs; i++) v->proofs[i].hashes = v->nodes + i * v->tree.hashes;
+    ptree_build(t, s, g);
+    fr_t c, h, pre[2];
+    fr_random(&c, g);
+    pre[0] = c, pre[1] = t->row[t->levels][0];
+    poseidon_hash(&h, poseidon_std(2), pre);
+    fr_to_bytes_le(v->comm_c.b, &c);
+    fr_to_bytes_le(v->comm_r_last.b, &pre[1]);
+    fr_to_bytes_le(v->comm_r.b, &h);
+}
+
+static void random_bytes(uint8_t out[32], cuzk_rng *g)
+{
+    fr_t r;
+    fr_random(&r, g);
+    fr_to_bytes_le(out, &r);
+}
+
+/* Proves pc, asserts every constraint holds and the inputs are want[]. */
+static void prove_with_inputs(post_circuit *pc, const fr_t *want)
+{
+    cs_prover p;
+    prove_satisfied(&p, post_circuit_get(pc));
+    size_t n = post_num_public_inputs(&pc->shape);
+    assert_int_equal(p.num_inputs, n + 1);
+    for (size_t i = 0; i < n; i++) assert_true(fr_eq(&p.input_assignment[1 + i], &want[i]));
+    cs_prover_free(&p);
+}
+
+static size_t unsatisfied(post_circuit *pc)
+{
+    cs_prover p;
+    assert_int_equal(cs_synthesize_prover(&p, post_circuit_get(pc), NULL, NULL), 0);
+    size_t bad = count_unsatisfied(p.num_constraints, p.a, p.b, p.c);
+    cs_prover_free(&p);
+    return bad;
+}
+
+/* Winning PoSt 2KiB: one sector, its 66 proofs at the leaves
+ * generate_winning_post_with_vanilla's public inputs challenge. */
+static void test_winning_witness(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, 2048, NULL), 0);
+    vanilla_post_sector v;
+    ptree t;
+    sector_make(&v, &t, &s, 1234, POST_WINNING_SECTORS, &g);
+    uint8_t rnd[32];
+    random_bytes(rnd, &g);
+    for (size_t j = 0; j < POST_WINNING_SECTORS; j++)
+        ptree_proof(&t, post_leaf_challenge(rnd, v.sector_id, j, s.nodes), &v.proofs[j]);
+    post_public_sector pub = {v.sector_id, v.comm_r};
+    fr_t *want = malloc(post_num_public_inputs(&s) * sizeof(fr_t));
+    assert_non_null(want);
+    assert_int_equal(post_winning_public_inputs(want, &s, FC_API_V1_1, rnd, &pub, NULL), 0);
+    post_circuit pc;
+    cuzk_err e;
+    int rc = post_circuit_init(&pc, VANILLA_POST_WINNING, &s, &v, 1, &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    prove_with_inputs(&pc, want);
+    v.proofs[7].leaf.b[0] ^= 1; /* a wrong leaf */
+    assert_true(unsatisfied(&pc) > 0);
+    v.proofs[7].leaf.b[0] ^= 1;
+    v.comm_c.b[3] ^= 1; /* comm_r no longer H(comm_c, comm_r_last) */
+    assert_true(unsatisfied(&pc) > 0);
+    free(want);
+    ptree_free(&t);
+    vanilla_post_sector_free(&v);
+}
+
+/* Window PoSt on fallback_circuit.rs' 8-4-2 shape: 5 sectors in
+ * partitions of 3, the second partition padded with its last sector. */
+static void test_window_witness(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    post_shape s = make_shape(512, 8, 4, 2, 3, 5);
+    enum { TOTAL = 5 };
+    vanilla_post_sector v[TOTAL];
+    post_public_sector pub[TOTAL];
+    uint8_t rnd[32];
+    random_bytes(rnd, &g);
+    for (size_t i = 0; i < TOTAL; i++) {
+        ptree t;
+        sector_make(&v[i], &t, &s, 100 + 7 * i, s.challenges, &g);
+        for (size_t n = 0; n < s.challenges; n++)
+            ptree_proof(&t, post_leaf_challenge(rnd, v[i].sector_id, i * s.challenges + n, s.nodes),
+                        &v[i].proofs[n]);
+        ptree_free(&t);
+        pub[i] = (post_public_sector){v[i].sector_id, v[i].comm_r};
+    }
+    fr_t want[3 * 6];
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(post_public_inputs(want, &s, FC_API_V1_1, rnd, pub, TOTAL, k, NULL), 0);
+        post_circuit pc;
+        size_t n = k ? TOTAL - 3 : 3;
+        assert_int_equal(post_circuit_init(&pc, VANILLA_POST_WINDOW, &s, &v[3 * k], n, NULL), 0);
+        prove_with_inputs(&pc, want);
+    }
+    assert_int_equal(post_public_inputs(want, &s, FC_API_V1_1, rnd, pub, TOTAL, 2, NULL),
+                     CUZK_EINVAL);
+    post_circuit pc;
+    assert_int_equal(post_circuit_init(&pc, VANILLA_POST_WINDOW, &s, v, 4, NULL), CUZK_EINVAL);
+    assert_int_equal(post_circuit_init(&pc, VANILLA_POST_WINNING, &s, v, 1, NULL), CUZK_EINVAL);
+    for (size_t i = 0; i < TOTAL; i++) vanilla_post_sector_free(&v[i]);
 }
 
 static void test_winning_counts(void **state)
@@ -87,6 +265,21 @@ static void test_rust_shapes(void **state)
     assert_int_equal(count_blank(&s).num_constraints, 266665);
 }
 
+/* Window PoSt 32GiB (125M constraints) only when asked. */
+static void test_window_32gib_count(void **state)
+{
+    (void)state;
+    if (!getenv("CUZK_TEST_LARGE")) {
+        print_message("Window PoSt 32GiB count skipped (set CUZK_TEST_LARGE)\n");
+        return;
+    }
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINDOW, 32ull << 30, NULL), 0);
+    cs_counts k = count_blank(&s);
+    assert_int_equal(k.num_constraints, 125279217);
+    assert_int_equal(k.num_inputs, 25840);
+}
+
 static void test_shape_errors(void **state)
 {
     (void)state;
@@ -104,9 +297,9 @@ static void test_shape_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_winning_counts),
-        cmocka_unit_test(test_rust_shapes),
-        cmocka_unit_test(test_shape_errors),
+        cmocka_unit_test(test_winning_counts),     cmocka_unit_test(test_rust_shapes),
+        cmocka_unit_test(test_window_32gib_count), cmocka_unit_test(test_shape_errors),
+        cmocka_unit_test(test_winning_witness),    cmocka_unit_test(test_window_witness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
