@@ -30,5 +30,6 @@ bool cli_wants_help(int argc, char **argv, const cli_command *c);
 extern const cli_command cli_setup, cli_prove, cli_verify, cli_params_info;
 extern const cli_command cli_snarkjs_prove, cli_snarkjs_verify, cli_snarkjs_import,
     cli_snarkjs_setup;
+extern const cli_command cli_circuit_info;
 
 #endif

@@ -11,8 +11,9 @@
 #include "cli.h"
 
 static const cli_command *const commands[] = {
-    &cli_setup,         &cli_prove,          &cli_verify,         &cli_params_info,
-    &cli_snarkjs_prove, &cli_snarkjs_verify, &cli_snarkjs_import, &cli_snarkjs_setup,
+    &cli_setup,          &cli_prove,         &cli_verify,
+    &cli_params_info,    &cli_snarkjs_prove, &cli_snarkjs_verify,
+    &cli_snarkjs_import, &cli_snarkjs_setup, &cli_circuit_info,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
