@@ -8,6 +8,12 @@
  * 2KiB = reference/filecoin.md's 1,705,039) with 5 inputs; 16KiB,
  * 32KiB and the 32GiB count (81,049,499) run with CUZK_TEST_LARGE set.
  *
+ * Witness (2KiB, as tests/circuit.rs builds it): random TreeROld labels
+ * and TreeDNew data, the new replica encoded with phi and rho, the
+ * vanilla proof of partition 0 at update_challenges' challenges; every
+ * constraint holds with update_public_inputs' inputs, a wrong apex leaf
+ * breaks it and a leaf_r_new that is not the encoding is refused.
+ *
  * Shapes and public inputs: constants.rs' table, k_and_h_select packing
  * and its errors; the native challenges lie in partition k's range and
  * use the digest bits in order.
@@ -17,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/filecoin/tree.h"
 #include "cuzk/filecoin/update_circuit.h"
+#include "cuzk/poseidon.h"
 
 static update_shape shape_of(uint64_t size)
 {
@@ -35,6 +43,169 @@ static cs_counts count_blank(uint64_t size)
     update_circuit uc;
     update_circuit_blank(&uc, &s);
     return count_circuit(update_circuit_get(&uc));
+}
+
+/* ---- a native 2KiB update ---- */
+
+/* A Poseidon tree of the shape's arities over n random leaves: row[0] the
+ * leaves, row[levels] the root. */
+typedef struct ptree {
+    por_shape shape;
+    size_t levels;
+    fr_t *row[POR_MAX_LEVELS + 1];
+} ptree;
+
+static void ptree_build(ptree *t, const por_shape *s, const fr_t *leaves, size_t n)
+{
+    t->shape = *s;
+    t->levels = por_shape_levels(s);
+    t->row[0] = malloc(n * sizeof(fr_t));
+    assert_non_null(t->row[0]);
+    memcpy(t->row[0], leaves, n * sizeof(fr_t));
+    for (size_t l = 0; l < t->levels; l++) {
+        unsigned a = por_shape_arity(s, l);
+        n /= a;
+        t->row[l + 1] = malloc(n * sizeof(fr_t));
+        assert_non_null(t->row[l + 1]);
+        for (size_t p = 0; p < n; p++)
+            poseidon_hash(&t->row[l + 1][p], poseidon_std(a), &t->row[l][p * a]);
+    }
+}
+
+static void ptree_free(ptree *t)
+{
+    for (size_t l = 0; l <= t->levels; l++) free(t->row[l]);
+}
+
+static void ptree_proof(const ptree *t, uint64_t leaf, vanilla_merkle *m)
+{
+    m->index = leaf;
+    fr_to_bytes_le(m->leaf.b, &t->row[0][leaf]);
+    fr_to_bytes_le(m->root.b, &t->row[t->levels][0]);
+    size_t off = 0;
+    for (size_t l = 0; l < t->levels; l++) {
+        unsigned a = por_shape_arity(&t->shape, l);
+        uint64_t group = leaf / a * a;
+        for (unsigned k = 0; k < a; k++)
+            if (group + k != leaf) fr_to_bytes_le(m->hashes[off++].b, &t->row[l][group + k]);
+        leaf /= a;
+    }
+}
+
+static void dtree_proof(const fc_tree *t, uint64_t leaf, vanilla_merkle *m)
+{
+    m->index = leaf;
+    memcpy(m->leaf.b, fc_tree_node(t, 0, leaf), 32);
+    memcpy(m->root.b, fc_tree_root(t), 32);
+    fc_tree_path(t, leaf, m->hashes[0].b, NULL);
+}
+
+static void comm_of(fr_t *comm, const fr_t *comm_c, const ptree *t)
+{
+    fr_t pre[2] = {*comm_c, t->row[t->levels][0]};
+    poseidon_hash(comm, poseidon_std(2), pre);
+}
+
+/* Everything tests/circuit.rs builds for one sector: TreeROld over random
+ * labels, TreeDNew over random data, the encoding into TreeRNew, and the
+ * vanilla partition proof of partition 0 at its challenges. */
+typedef struct update_case {
+    update_shape s;
+    update_public pub;
+    vanilla_update_partition v;
+} update_case;
+
+static void encode(fr_t *r_new, const fr_t *r_old, const fr_t *d_new, const update_shape *s,
+                   const fr_t *phi, unsigned h)
+{
+    for (uint64_t i = 0; i < s->nodes; i++) {
+        fr_t rho;
+        update_rho(&rho, phi, i >> (s->challenge_bits - h));
+        fr_mul(&r_new[i], &d_new[i], &rho);
+        fr_add(&r_new[i], &r_new[i], &r_old[i]);
+    }
+}
+
+static void case_make(update_case *uc, cuzk_rng *g)
+{
+    uc->s = shape_of(2048);
+    size_t n = uc->s.nodes;
+    fr_t *lab = malloc(3 * n * sizeof(fr_t)), comm_c, c_old, c_d, c_new, phi;
+    uint8_t *bytes = malloc(n * 32);
+    assert_non_null(lab), assert_non_null(bytes);
+    for (size_t i = 0; i < 2 * n; i++) fr_random(&lab[i], g);
+    for (size_t i = 0; i < n; i++) fr_to_bytes_le(bytes + 32 * i, &lab[n + i]);
+    fc_tree d;
+    assert_int_equal(fc_tree_build(&d, FC_TREE_SHA256, 2, bytes, n, "tree-d", NULL, NULL, NULL), 0);
+    ptree r_old, r_new;
+    ptree_build(&r_old, &uc->s.tree_r, lab, n);
+    fr_random(&comm_c, g);
+    comm_of(&c_old, &comm_c, &r_old);
+    assert_true(fr_from_bytes_le(&c_d, fc_tree_root(&d)));
+    update_phi(&phi, &c_d, &c_old);
+    uc->pub = (update_public){.k = 0, .h = uc->s.hs[2]};
+    encode(&lab[2 * n], lab, &lab[n], &uc->s, &phi, uc->pub.h);
+    ptree_build(&r_new, &uc->s.tree_r, &lab[2 * n], n);
+    comm_of(&c_new, &comm_c, &r_new);
+    fr_to_bytes_le(uc->pub.comm_r_old.b, &c_old);
+    fr_to_bytes_le(uc->pub.comm_d_new.b, &c_d);
+    fr_to_bytes_le(uc->pub.comm_r_new.b, &c_new);
+    vanilla_update_partition *v = &uc->v;
+    assert_int_equal(vanilla_update_alloc(v, 2048, NULL), 0);
+    fr_to_bytes_le(v->comm_c.b, &comm_c);
+    unsigned apex_row = uc->s.challenge_bits - uc->s.partition_bits - uc->s.apex_bits;
+    for (size_t i = 0; i < v->n_apex; i++)
+        memcpy(v->apex_leafs[i].b, fc_tree_node(&d, apex_row, i), 32);
+    uint32_t c[86];
+    update_challenges(c, &uc->s, &c_new, uc->pub.k);
+    for (size_t i = 0; i < v->n_challenges; i++) {
+        ptree_proof(&r_old, c[i], &v->challenges[i].r_old);
+        dtree_proof(&d, c[i], &v->challenges[i].d_new);
+        ptree_proof(&r_new, c[i], &v->challenges[i].r_new);
+    }
+    ptree_free(&r_old);
+    ptree_free(&r_new);
+    fc_tree_free(&d);
+    free(lab);
+    free(bytes);
+}
+
+static int prove(cs_prover *p, update_circuit *c)
+{
+    return cs_synthesize_prover(p, update_circuit_get(c), NULL, NULL);
+}
+
+static void test_witness(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    update_case uc;
+    case_make(&uc, &g);
+    update_circuit c;
+    cuzk_err e;
+    int rc = update_circuit_init(&c, &uc.s, &uc.v, &uc.pub, &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    cs_prover p;
+    prove_satisfied(&p, update_circuit_get(&c));
+    fr_t want[UPDATE_PUBLIC_INPUTS];
+    assert_int_equal(update_public_inputs(want, &uc.s, &uc.pub, NULL), 0);
+    assert_int_equal(p.num_inputs, 1 + UPDATE_PUBLIC_INPUTS);
+    for (int i = 0; i < UPDATE_PUBLIC_INPUTS; i++)
+        assert_true(fr_eq(&p.input_assignment[1 + i], &want[i]));
+    cs_prover_free(&p);
+    /* A wrong apex leaf breaks the apex tree and tree-D proofs. */
+    uc.v.apex_leafs[5].b[2] ^= 1;
+    assert_int_equal(prove(&p, &c), 0);
+    assert_true(count_unsatisfied(p.num_constraints, p.a, p.b, p.c) > 0);
+    cs_prover_free(&p);
+    uc.v.apex_leafs[5].b[2] ^= 1;
+    /* A leaf_r_new that is not the encoding is refused, as the circuit asserts. */
+    uc.v.challenges[4].r_new.leaf.b[0] ^= 1;
+    assert_int_equal(prove(&p, &c), CUZK_EINVAL);
+    uc.v.challenges[4].r_new.leaf.b[0] ^= 1;
+    vanilla_update_free(&uc.v);
 }
 
 /* tests/circuit.rs test_empty_sector_update_circuit_{1,2,4,8,16,32}kib. */
@@ -130,7 +301,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rust_counts), cmocka_unit_test(test_32gib_count),
         cmocka_unit_test(test_shapes),      cmocka_unit_test(test_public_inputs),
-        cmocka_unit_test(test_challenges),
+        cmocka_unit_test(test_challenges),  cmocka_unit_test(test_witness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
