@@ -104,13 +104,16 @@ void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
     pthread_cond_broadcast(&e->done_cv);
 }
 
+void engine_job_unref(job *j)
+{
+    j->items_live--;
+    if (j->state == JOB_DONE) release_circuits(j);
+}
+
 void engine_item_free(engine_t *e, work_item *it)
 {
     (void)e;
-    for (size_t i = 0; i < it->n; i++) {
-        it->jobs[i]->items_live--;
-        if (it->jobs[i]->state == JOB_DONE) release_circuits(it->jobs[i]);
-    }
+    for (size_t i = 0; i < it->n; i++) engine_job_unref(it->jobs[i]);
     free(it);
 }
 

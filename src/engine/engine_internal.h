@@ -110,6 +110,9 @@ job *engine_find_job(engine_t *e, const char *id);
 /* Finishes a job (lock held): status, message, counters, waiters woken. */
 void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Drops one item's reference on a job; a finished job's circuits go with
+ * the last reference (lock held). */
+void engine_job_unref(job *j);
 /* Drops an item's reference on its jobs and frees it (lock held). */
 void engine_item_free(engine_t *e, work_item *it);
 bool engine_job_cancelled(const job *j);

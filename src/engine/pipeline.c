@@ -91,8 +91,8 @@ static size_t drop_finished(engine_t *e, work_item *it)
             continue;
         }
         if (it->provers) cs_prover_free(&it->provers[i]);
-        j->items_live--;
         if (j->state != JOB_DONE) engine_finish_job(e, j, ENGINE_CANCELLED, "cancelled");
+        engine_job_unref(j);
     }
     it->n = kept;
     return kept;
