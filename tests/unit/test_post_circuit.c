@@ -23,6 +23,7 @@
 
 #include "cuzk/filecoin/porep.h"
 #include "cuzk/filecoin/post_circuit.h"
+#include "cuzk/groth16.h"
 #include "cuzk/poseidon.h"
 
 static post_shape make_shape(uint64_t nodes, unsigned base, unsigned sub, unsigned top,
@@ -219,6 +220,53 @@ static void test_window_witness(void **state)
     for (size_t i = 0; i < TOTAL; i++) vanilla_post_sector_free(&v[i]);
 }
 
+/* Winning PoSt 2KiB end to end with a development setup: the proof of a
+ * native sector verifies against post_winning_public_inputs and fails for
+ * another randomness. Skipped under CUZK_TEST_QUICK (the sanitizer build). */
+static void test_winning_groth16(void **state)
+{
+    (void)state;
+    if (quick()) return;
+    cuzk_rng g;
+    test_rng(&g);
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, 2048, NULL), 0);
+    vanilla_post_sector v;
+    ptree t;
+    sector_make(&v, &t, &s, 77, POST_WINNING_SECTORS, &g);
+    uint8_t rnd[32];
+    random_bytes(rnd, &g);
+    for (size_t j = 0; j < POST_WINNING_SECTORS; j++)
+        ptree_proof(&t, post_leaf_challenge(rnd, v.sector_id, j, s.nodes), &v.proofs[j]);
+    post_circuit blank, pc;
+    post_circuit_blank(&blank, &s);
+    assert_int_equal(post_circuit_init(&pc, VANILLA_POST_WINNING, &s, &v, 1, NULL), 0);
+    groth16_params pk;
+    groth16_pvk pvk;
+    cs_prover w;
+    groth16_proof proof;
+    cuzk_err e;
+    assert_int_equal(groth16_setup_dev(&pk, post_circuit_get(&blank), 7, &e), 0);
+    assert_int_equal(groth16_prepare_vk(&pvk, &pk.vk, &e), 0);
+    assert_int_equal(cs_synthesize_prover(&w, post_circuit_get(&pc), NULL, &e), 0);
+    assert_int_equal(groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &e), 0);
+    size_t n = post_num_public_inputs(&s);
+    fr_t *in = malloc(n * sizeof(fr_t));
+    assert_non_null(in);
+    post_public_sector pub = {v.sector_id, v.comm_r};
+    assert_int_equal(post_winning_public_inputs(in, &s, FC_API_V1_1, rnd, &pub, NULL), 0);
+    assert_int_equal(groth16_verify(&pvk, &proof, in, n, &e), 0);
+    rnd[0] ^= 1;
+    assert_int_equal(post_winning_public_inputs(in, &s, FC_API_V1_1, rnd, &pub, NULL), 0);
+    assert_int_equal(groth16_verify(&pvk, &proof, in, n, &e), CUZK_EVERIFY);
+    free(in);
+    cs_prover_free(&w);
+    groth16_pvk_free(&pvk);
+    groth16_params_free(&pk);
+    ptree_free(&t);
+    vanilla_post_sector_free(&v);
+}
+
 static void test_winning_counts(void **state)
 {
     (void)state;
@@ -300,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_winning_counts),     cmocka_unit_test(test_rust_shapes),
         cmocka_unit_test(test_window_32gib_count), cmocka_unit_test(test_shape_errors),
         cmocka_unit_test(test_winning_witness),    cmocka_unit_test(test_window_witness),
+        cmocka_unit_test(test_winning_groth16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
