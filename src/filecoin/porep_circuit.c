@@ -45,13 +45,14 @@
 /* Siblings of a whole path: at most 32 levels of up to 16 children. */
 #define MAX_SIBLINGS (POR_MAX_LEVELS * (POR_MAX_ARITY - 1))
 
-/* One synthesis: the circuit, the cs, and scratch buffers. */
+/* One synthesis: the circuit, the cs, the numbers every challenge uses and
+ * scratch buffers (about 100 KB, on the heap). */
 typedef struct synth {
     const porep_circuit *pc;
     cs_t *cs;
     bool values;
     bool_var replica_bits[256];
-    bool_var *label_bits;                 /* LABEL_BITS */
+    bool_var label_bits[LABEL_BITS];
     bool_var parent_bits[N_COLUMNS][256]; /* one layer's parents, reversed */
     num_var comm_d, comm_c, comm_r_last;
     fr_t siblings[MAX_SIBLINGS];
@@ -201,18 +202,14 @@ static void commitments(synth *s, const vanilla_porep_proof *first)
 static int synthesize(cs_t *cs, void *ctx)
 {
     const porep_circuit *pc = ctx;
-    synth *s = calloc(1, sizeof(*s));
-    bool_var *bits = malloc(LABEL_BITS * sizeof(bool_var));
-    if (!s || !bits) {
-        free(s), free(bits);
-        return cs_fail(cs, CUZK_ENOMEM, "porep circuit: out of memory");
-    }
-    *s = (synth){.pc = pc, .cs = cs, .values = pc->c1 != NULL, .label_bits = bits};
-    vanilla_porep_proof *const *part = pc->c1 ? &pc->c1->part[pc->partition] : NULL;
-    commitments(s, part ? &(*part)[0] : NULL);
+    synth *s = malloc(sizeof(*s));
+    if (!s) return cs_fail(cs, CUZK_ENOMEM, "porep circuit: out of memory");
+    s->pc = pc, s->cs = cs, s->values = pc->c1 != NULL;
+    const vanilla_porep_proof *proofs = pc->c1 ? pc->c1->part[pc->partition] : NULL;
+    commitments(s, proofs);
     for (unsigned i = 0; i < pc->shape.challenges && !cs_status(cs); i++)
-        challenge(s, part ? &(*part)[i] : NULL);
-    free(bits), free(s);
+        challenge(s, proofs ? &proofs[i] : NULL);
+    free(s);
     return cs_status(cs);
 }
 
