@@ -96,12 +96,13 @@ static int check_tree(const vanilla_tree *t, const por_shape *s, size_t i, cuzk_
                      i, t->levels, levels, s->base_arity, s->sub_arity, s->top_arity);
 }
 
-static int check_sector(const vanilla_post_sector *v, const post_shape *s, size_t i,
-                        size_t want_proofs, cuzk_err *err)
+/* A sector proof with lo..hi inclusion proofs fitting the shape. */
+static int check_sector(const vanilla_post_sector *v, const post_shape *s, size_t i, size_t lo,
+                        size_t hi, cuzk_err *err)
 {
-    if (v->n_proofs != want_proofs && !(want_proofs == 0 && v->n_proofs >= 1))
-        return cuzk_errf(err, CUZK_EINVAL, "post circuit: sector %zu has %zu proofs, want %zu", i,
-                         v->n_proofs, want_proofs);
+    if (v->n_proofs < lo || v->n_proofs > hi)
+        return cuzk_errf(err, CUZK_EINVAL, "post circuit: sector %zu has %zu proofs, want %zu..%zu",
+                         i, v->n_proofs, lo, hi);
     if (check_tree(&v->tree, &s->tree, i, err) || check_node(&v->comm_r, "comm_r", i, err) ||
         check_node(&v->comm_c, "comm_c", i, err) ||
         check_node(&v->comm_r_last, "comm_r_last", i, err))
@@ -135,12 +136,11 @@ int post_circuit_init(post_circuit *pc, int kind, const post_shape *s,
             err, CUZK_EINVAL,
             "post circuit: winning PoSt unrolls into sectors of one challenge, not %zu",
             s->challenges);
-    if (win && vanilla[0].n_proofs > s->sectors)
-        return cuzk_errf(err, CUZK_EINVAL, "post circuit: %zu winning proofs for %zu sectors",
-                         vanilla[0].n_proofs, s->sectors);
+    /* Winning: one proof per circuit sector, the last repeated; Window:
+     * every sector proof has all its challenges. */
+    size_t lo = win ? 1 : s->challenges, hi = win ? s->sectors : s->challenges;
     for (size_t i = 0; i < n_vanilla; i++)
-        if (check_sector(&vanilla[i], s, i, win ? 0 : s->challenges, err))
-            return err ? err->code : CUZK_EINVAL;
+        if (check_sector(&vanilla[i], s, i, lo, hi, err)) return err ? err->code : CUZK_EINVAL;
     pc->kind = kind;
     pc->vanilla = vanilla;
     pc->n_vanilla = n_vanilla;
