@@ -27,7 +27,26 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* True when argv holds -h or --help (then the usage text was printed). */
 bool cli_wants_help(int argc, char **argv, const cli_command *c);
 
+/* Options shared by the commands; each command says which it takes. */
+typedef struct cli_opts {
+    const char *r1cs, *wtns, *params, *vk, *out, *proof, *public_json, *proof_json;
+    const char *kind, *sector_size, *param_cache, *c1; /* Filecoin circuits */
+    unsigned long long seed;
+    int trusted;      /* read parameters unchecked */
+    int check_params; /* Filecoin: read parameters checked (slow on large files) */
+    int snarkjs_rows; /* --row-order snarkjs: parameters imported from a zkey */
+} cli_opts;
+
+/* Parses argv[1..] (argv[0] is the command) into o; CLI_OK or CLI_ERROR. */
+int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o);
+/* CLI_OK when value is set, else a usage error naming the option. */
+int cli_need(const char *cmd, const char *value, const char *name);
+
 extern const cli_command cli_setup, cli_prove, cli_verify, cli_params_info;
+extern const cli_command cli_prove_porep, cli_verify_porep;
+
+/* `cuzk setup --kind ...`: development parameters for a Filecoin circuit. */
+int cli_fc_setup(const cli_opts *o);
 extern const cli_command cli_snarkjs_prove, cli_snarkjs_verify, cli_snarkjs_import,
     cli_snarkjs_setup;
 extern const cli_command cli_circuit_info;

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,82 +18,13 @@
 #include "cuzk/params.h"
 #include "cuzk/snarkjs.h"
 
-/* Options shared by the commands; each command says which it takes. */
-typedef struct opts {
-    const char *r1cs, *wtns, *params, *vk, *out, *proof, *public_json, *proof_json;
-    unsigned long long seed;
-    int trusted;      /* read parameters unchecked */
-    int snarkjs_rows; /* --row-order snarkjs: parameters imported from a zkey */
-} opts;
-
-static int parse(int argc, char **argv, const char *cmd, opts *o)
-{
-    static const struct option longs[] = {
-        {"r1cs", 1, 0, 'r'},    {"wtns", 1, 0, 'w'},       {"params", 1, 0, 'p'},
-        {"vk", 1, 0, 'k'},      {"out", 1, 0, 'o'},        {"proof", 1, 0, 'f'},
-        {"public", 1, 0, 'u'},  {"proof-json", 1, 0, 'j'}, {"seed", 1, 0, 's'},
-        {"trusted", 0, 0, 't'}, {"row-order", 1, 0, 'R'},  {0, 0, 0, 0}};
-    memset(o, 0, sizeof(*o));
-    o->seed = 1;
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "o:", longs, NULL)) != -1;) {
-        switch (c) {
-        case 'r':
-            o->r1cs = optarg;
-            break;
-        case 'w':
-            o->wtns = optarg;
-            break;
-        case 'p':
-            o->params = optarg;
-            break;
-        case 'k':
-            o->vk = optarg;
-            break;
-        case 'o':
-            o->out = optarg;
-            break;
-        case 'f':
-            o->proof = optarg;
-            break;
-        case 'u':
-            o->public_json = optarg;
-            break;
-        case 'j':
-            o->proof_json = optarg;
-            break;
-        case 's':
-            o->seed = strtoull(optarg, NULL, 0);
-            break;
-        case 't':
-            o->trusted = 1;
-            break;
-        case 'R':
-            if (strcmp(optarg, "snarkjs") && strcmp(optarg, "bellperson"))
-                return cli_usage_error(cmd, "--row-order takes snarkjs or bellperson");
-            o->snarkjs_rows = !strcmp(optarg, "snarkjs");
-            break;
-        default:
-            return cli_usage_error(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind != argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    return CLI_OK;
-}
-
-static int need(const char *cmd, const char *value, const char *name)
-{
-    return value ? CLI_OK : cli_usage_error(cmd, "missing %s", name);
-}
-
 static int setup_run(int argc, char **argv)
 {
-    opts o;
+    cli_opts o;
     if (cli_wants_help(argc, argv, &cli_setup)) return CLI_OK;
-    if (parse(argc, argv, "setup", &o) || need("setup", o.r1cs, "--r1cs") ||
-        need("setup", o.out, "-o"))
-        return CLI_ERROR;
+    if (cli_parse(argc, argv, "setup", &o)) return CLI_ERROR;
+    if (o.kind) return cli_fc_setup(&o);
+    if (cli_need("setup", o.r1cs, "--r1cs") || cli_need("setup", o.out, "-o")) return CLI_ERROR;
     cuzk_err err = {0};
     snarkjs_r1cs r;
     if (snarkjs_r1cs_read(&r, o.r1cs, &err)) return cli_fail(&err);
@@ -122,11 +52,11 @@ static size_t public_count(const snarkjs_r1cs *r)
 
 static int prove_run(int argc, char **argv)
 {
-    opts o;
+    cli_opts o;
     if (cli_wants_help(argc, argv, &cli_prove)) return CLI_OK;
-    if (parse(argc, argv, "prove", &o) || need("prove", o.params, "--params") ||
-        need("prove", o.r1cs, "--r1cs") || need("prove", o.wtns, "--wtns") ||
-        need("prove", o.out, "-o"))
+    if (cli_parse(argc, argv, "prove", &o) || cli_need("prove", o.params, "--params") ||
+        cli_need("prove", o.r1cs, "--r1cs") || cli_need("prove", o.wtns, "--wtns") ||
+        cli_need("prove", o.out, "-o"))
         return CLI_ERROR;
     cuzk_err err = {0};
     snarkjs_r1cs r = {0};
@@ -166,10 +96,10 @@ static int prove_run(int argc, char **argv)
 
 static int verify_run(int argc, char **argv)
 {
-    opts o;
+    cli_opts o;
     if (cli_wants_help(argc, argv, &cli_verify)) return CLI_OK;
-    if (parse(argc, argv, "verify", &o) || need("verify", o.proof, "--proof") ||
-        need("verify", o.public_json, "--public"))
+    if (cli_parse(argc, argv, "verify", &o) || cli_need("verify", o.proof, "--proof") ||
+        cli_need("verify", o.public_json, "--public"))
         return CLI_ERROR;
     if (!o.vk && !o.params) return cli_usage_error("verify", "missing --vk or --params");
     cuzk_err err = {0};
@@ -256,12 +186,13 @@ static int info_run(int argc, char **argv)
 
 static int import_run(int argc, char **argv)
 {
-    opts o;
+    cli_opts o;
     if (cli_wants_help(argc, argv, &cli_snarkjs_import)) return CLI_OK;
     if (argc < 2 || argv[1][0] == '-')
         return cli_usage_error("snarkjs import", "expected ZKEY first");
     const char *zkey = argv[1];
-    if (parse(argc - 1, argv + 1, "snarkjs import", &o) || need("snarkjs import", o.out, "-o"))
+    if (cli_parse(argc - 1, argv + 1, "snarkjs import", &o) ||
+        cli_need("snarkjs import", o.out, "-o"))
         return CLI_ERROR;
     cuzk_err err = {0};
     snarkjs_zkey z;
@@ -279,10 +210,14 @@ static int import_run(int argc, char **argv)
 
 const cli_command cli_setup = {
     "setup", setup_run, "development Groth16 setup for a circom R1CS",
-    "usage: cuzk setup --r1cs FILE.r1cs -o OUT.params [--vk OUT.vk] [--seed N]\n\n"
-    "Writes bellperson-format parameters for the circuit. This is a DEVELOPMENT\n"
-    "setup, deterministic from the seed (default 1): anyone who knows the seed\n"
-    "can forge proofs. Use it for tests and benchmarks only.\n"};
+    "usage: cuzk setup --r1cs FILE.r1cs -o OUT.params [--vk OUT.vk] [--seed N]\n"
+    "       cuzk setup --kind porep|winning-post|window-post|update --sector-size SIZE\n"
+    "                  --param-cache DIR [--seed N]\n\n"
+    "Writes bellperson-format parameters for a circom circuit, or for one\n"
+    "partition of a Filecoin circuit into DIR under the official v28 file name\n"
+    "(kept if present, so official files dropped there are used instead). This\n"
+    "is a DEVELOPMENT setup, deterministic from the seed (default 1): anyone who\n"
+    "knows the seed can forge proofs. Use it for tests and benchmarks only.\n"};
 
 const cli_command cli_prove = {
     "prove", prove_run, "prove a circom circuit with .params",

@@ -1,0 +1,193 @@
+/*
+ * filecoin.c - the toolbox's Filecoin commands: `cuzk setup --kind`
+ * (development parameters under the official file names), `cuzk prove
+ * porep` and `cuzk verify porep` over a C1 output (c1.json), all
+ * partitions at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cuzk/config.h"
+#include "cuzk/file.h"
+#include "cuzk/filecoin/circuits.h"
+#include "cuzk/filecoin/vanilla.h"
+#include "cuzk/groth16.h"
+#include "cuzk/params.h"
+
+static int parse_kind(const char *cmd, const char *s, fc_circuit_kind *kind)
+{
+    static const char *const names[FC_CIRCUIT_KINDS] = {"porep", "winning-post", "window-post",
+                                                        "update"};
+    for (int k = 0; k < FC_CIRCUIT_KINDS; k++)
+        if (!strcmp(s, names[k])) {
+            *kind = (fc_circuit_kind)k;
+            return CLI_OK;
+        }
+    return cli_usage_error(cmd, "--kind takes porep, winning-post, window-post or update, not '%s'",
+                           s);
+}
+
+int cli_fc_setup(const cli_opts *o)
+{
+    fc_circuit_kind kind = FC_CIRCUIT_POREP;
+    uint64_t size = 0;
+    cuzk_err err = {0};
+    if (parse_kind("setup", o->kind, &kind) || cli_need("setup", o->sector_size, "--sector-size") ||
+        cli_need("setup", o->param_cache, "--param-cache"))
+        return CLI_ERROR;
+    if (cuzk_parse_size(o->sector_size, &size, &err)) return cli_fail(&err);
+    bool created;
+    fprintf(stderr,
+            "cuzk setup: %s %s: DEVELOPMENT parameters from seed %llu unless present: "
+            "not a trusted setup (official files in %s are used as they are)\n",
+            o->kind, o->sector_size, o->seed, o->param_cache);
+    if (fc_dev_params(o->param_cache, kind, size, o->seed, &created, &err)) return cli_fail(&err);
+    char params[4096], vk[4096];
+    fc_param_paths(params, vk, sizeof(params), o->param_cache, kind, size, &err);
+    printf("%s %s\n%s\n", created ? "created" : "exists: ", params, vk);
+    return CLI_OK;
+}
+
+/* Reads the C1 and the parameters of its sector size. */
+static int load(const cli_opts *o, const char *cmd, vanilla_c1 *c1, char *params, char *vk,
+                cuzk_err *err)
+{
+    if (cli_need(cmd, o->c1, "--c1") || cli_need(cmd, o->param_cache, "--param-cache"))
+        return CLI_ERROR;
+    int rc = vanilla_c1_read(c1, o->c1, VANILLA_C1_AUTO, err);
+    if (rc) return cli_fail(err);
+    uint64_t size = vanilla_seal_proof_sector_size(c1->registered_proof);
+    if (fc_param_paths(params, vk, 4096, o->param_cache, FC_CIRCUIT_POREP, size, err)) {
+        vanilla_c1_free(c1);
+        return cli_fail(err);
+    }
+    return CLI_OK;
+}
+
+/* Public inputs of every partition, n_inputs each. */
+static int public_inputs(fr_t **out, size_t *n_inputs, const vanilla_c1 *c1, cuzk_err *err)
+{
+    porep_public pub;
+    porep_shape s;
+    int rc = porep_public_from_c1(&pub, c1, err);
+    if (!rc)
+        rc = porep_shape_for_size(&s, vanilla_seal_proof_sector_size(c1->registered_proof), err);
+    if (rc) return rc;
+    *n_inputs = porep_num_public_inputs(&s);
+    if (!(*out = malloc(sizeof(fr_t) * *n_inputs * c1->partitions)))
+        return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    for (size_t k = 0; !rc && k < c1->partitions; k++)
+        rc = porep_public_inputs(*out + k * *n_inputs, &pub, k, err);
+    return rc;
+}
+
+static int prove_porep_run(int argc, char **argv)
+{
+    cli_opts o;
+    if (cli_wants_help(argc, argv, &cli_prove_porep)) return CLI_OK;
+    if (cli_parse(argc, argv, "prove porep", &o) || cli_need("prove porep", o.out, "-o"))
+        return CLI_ERROR;
+    vanilla_c1 c1;
+    char params[4096], vk[4096];
+    cuzk_err err = {0};
+    if (load(&o, "prove porep", &c1, params, vk, &err)) return CLI_ERROR;
+    size_t n = c1.partitions;
+    porep_circuit *pc = calloc(n, sizeof(*pc));
+    cs_circuit *circ = calloc(n, sizeof(*circ));
+    cs_prover *w = calloc(n, sizeof(*w));
+    groth16_proof *proofs = calloc(n, sizeof(*proofs));
+    groth16_timings *t = calloc(n, sizeof(*t));
+    uint8_t *bytes = calloc(n, GROTH16_PROOF_BYTES);
+    groth16_params p = {0};
+    int rc = pc && circ && w && proofs && t && bytes
+                 ? CUZK_OK
+                 : cuzk_errf(&err, CUZK_ENOMEM, "out of memory");
+    for (size_t k = 0; !rc && k < n; k++)
+        if (!(rc = porep_circuit_init(&pc[k], &c1, k, &err))) circ[k] = porep_circuit_get(&pc[k]);
+    if (!rc) rc = cs_synthesize_batch(w, circ, n, &err);
+    if (!rc)
+        rc = groth16_params_read(&p, params, o.check_params ? PARAMS_CHECKED : PARAMS_UNCHECKED,
+                                 &err);
+    if (!rc) rc = groth16_prove(proofs, &p, w, n, NULL, t, &err);
+    for (size_t k = 0; !rc && k < n; k++) {
+        groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
+        fprintf(stderr,
+                "partition %zu: prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f "
+                "tail_msm_ms=%.1f b_g2_msm_ms=%.1f total_ms=%.1f\n",
+                k, t[k].prep_msm_ms, t[k].ntt_msm_h_ms, t[k].batch_add_ms, t[k].tail_msm_ms,
+                t[k].b_g2_msm_ms, t[k].total_ms);
+    }
+    if (!rc) rc = cuzk_write_file(o.out, bytes, n * GROTH16_PROOF_BYTES, &err);
+    for (size_t k = 0; w && k < n; k++) cs_prover_free(&w[k]);
+    groth16_params_free(&p);
+    free(pc), free(circ), free(w), free(proofs), free(t), free(bytes);
+    vanilla_c1_free(&c1);
+    if (rc) return cli_fail(&err);
+    printf("%s: %zu partition proof(s), %zu bytes\n", o.out, n, n * GROTH16_PROOF_BYTES);
+    return CLI_OK;
+}
+
+static int verify_porep_run(int argc, char **argv)
+{
+    cli_opts o;
+    if (cli_wants_help(argc, argv, &cli_verify_porep)) return CLI_OK;
+    if (cli_parse(argc, argv, "verify porep", &o) || cli_need("verify porep", o.proof, "--proof"))
+        return CLI_ERROR;
+    vanilla_c1 c1;
+    char params[4096], vk_path[4096];
+    cuzk_err err = {0};
+    if (load(&o, "verify porep", &c1, params, vk_path, &err)) return CLI_ERROR;
+    uint8_t *bytes = NULL;
+    size_t len = 0, n_inputs = 0, n = c1.partitions;
+    fr_t *inputs = NULL;
+    groth16_vk vk = {0};
+    groth16_pvk pvk = {0};
+    groth16_proof *proofs = calloc(n, sizeof(*proofs));
+    int rc = proofs ? cuzk_read_file(o.proof, &bytes, &len, 1u << 20, &err)
+                    : cuzk_errf(&err, CUZK_ENOMEM, "out of memory");
+    if (!rc && len != n * GROTH16_PROOF_BYTES)
+        rc = cuzk_errf(&err, CUZK_ELENGTH, "%s: %zu bytes, expected %zu (%zu partitions x 192)",
+                       o.proof, len, n * GROTH16_PROOF_BYTES, n);
+    for (size_t k = 0; !rc && k < n; k++)
+        if ((rc = groth16_proof_decode(&proofs[k], bytes + k * GROTH16_PROOF_BYTES,
+                                       GROTH16_PROOF_BYTES, &err)))
+            cuzk_err_prefix(&err, "%s: partition %zu: ", o.proof, k);
+    if (!rc) rc = public_inputs(&inputs, &n_inputs, &c1, &err);
+    if (!rc) rc = groth16_vk_read(&vk, vk_path, PARAMS_CHECKED, &err);
+    if (!rc) rc = groth16_prepare_vk(&pvk, &vk, &err);
+    size_t bad = n;
+    for (size_t k = 0; !rc && k < n; k++)
+        if ((rc = groth16_verify(&pvk, &proofs[k], inputs + k * n_inputs, n_inputs, &err)) ==
+            CUZK_EVERIFY)
+            bad = k;
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    free(inputs), free(bytes), free(proofs);
+    vanilla_c1_free(&c1);
+    if (rc == CUZK_EVERIFY) {
+        fprintf(stderr, "cuzk: INVALID: %s partition %zu does not verify for %s\n", o.proof, bad,
+                o.c1);
+        return CLI_INVALID;
+    }
+    if (rc) return cli_fail(&err);
+    printf("OK: %s (%zu partitions) verifies for %s\n", o.proof, n, o.c1);
+    return CLI_OK;
+}
+
+const cli_command cli_prove_porep = {
+    "prove porep", prove_porep_run, "prove a PoRep C1 output (all partitions)",
+    "usage: cuzk prove porep --c1 c1.json --param-cache DIR -o PROOF.bin [--check-params]\n\n"
+    "Synthesizes every partition of the commit-phase-1 output (the c1.json wrapper\n"
+    "or bare SealCommitPhase1Output JSON) in parallel and proves them with the\n"
+    "parameters of its sector size, found in DIR under the official file name;\n"
+    "writes the partitions' 192-byte proofs concatenated. Parameters are read\n"
+    "unchecked (trusted local files) unless --check-params.\n"};
+
+const cli_command cli_verify_porep = {
+    "verify porep", verify_porep_run, "verify a PoRep proof against its C1 output",
+    "usage: cuzk verify porep --c1 c1.json --param-cache DIR --proof PROOF.bin\n\n"
+    "Computes every partition's public inputs from the C1 output natively and\n"
+    "verifies the proof with the .vk in DIR. Exit status: 0 valid, 1 invalid, 2 bad\n"
+    "input.\n"};
