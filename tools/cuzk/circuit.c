@@ -1,9 +1,9 @@
 /*
  * circuit.c - `cuzk circuit-info`: the size of a Filecoin circuit (one
  * partition) as the counter backend measures it, without values: the
- * constraints (input constraints included, as bellperson's prover counts
- * them, and without, as reference/filecoin.md and TestConstraintSystem
- * do), aux and input variables (ONE included), the density popcounts the
+ * constraints (as reference/filecoin.md and TestConstraintSystem count
+ * them, and with the input constraints bellperson's prover appends), aux
+ * and input variables (ONE included), the density popcounts the
  * parameter file sizes follow from, and the R1CS fingerprint (r1cs.h).
  * Memory stays bounded whatever the size (the counter keeps one bit per
  * variable), so the 32GiB PoRep partition is counted in minutes.
@@ -57,16 +57,16 @@ static void print_counts(const cs_counts *k, const char *kind, const char *size,
     size_t circuit = k->num_constraints - k->num_inputs;
     if (json) {
         printf("{\"kind\":\"%s\",\"sector_size\":\"%s\",\"constraints\":%zu,"
-               "\"circuit_constraints\":%zu,\"aux\":%zu,\"inputs\":%zu,\"a_aux_density\":%zu,"
+               "\"constraints_with_inputs\":%zu,\"aux\":%zu,\"inputs\":%zu,\"a_aux_density\":%zu,"
                "\"b_input_density\":%zu,\"b_aux_density\":%zu,\"fingerprint\":\"%s\","
                "\"seconds\":%.2f}\n",
-               kind, size, k->num_constraints, circuit, k->num_aux, k->num_inputs, k->a_aux_density,
+               kind, size, circuit, k->num_constraints, k->num_aux, k->num_inputs, k->a_aux_density,
                k->b_input_density, k->b_aux_density, fp, secs);
         return;
     }
     printf("circuit             %s %s\n", kind, size);
-    printf("constraints         %zu (%zu before the %zu input constraints)\n", k->num_constraints,
-           circuit, k->num_inputs);
+    printf("constraints         %zu (%zu with the %zu input constraints)\n", circuit,
+           k->num_constraints, k->num_inputs);
     printf("aux                 %zu\ninputs              %zu (ONE included)\n", k->num_aux,
            k->num_inputs);
     printf("a_aux_density       %zu\nb_input_density     %zu\nb_aux_density       %zu\n",
@@ -127,8 +127,8 @@ const cli_command cli_circuit_info = {
     "\n"
     "Synthesizes one partition of a Filecoin circuit without values through the\n"
     "counter backend (bounded memory) and prints its sizes:\n"
-    "  constraints      bellperson's count, one input constraint per input included\n"
-    "                   (the count before them is shown too)\n"
+    "  constraints      the circuit's constraints (TestConstraintSystem's count;\n"
+    "                   with bellperson's one input constraint per input too)\n"
     "  aux, inputs      variables (inputs include ONE)\n"
     "  a_aux_density, b_input_density, b_aux_density\n"
     "                   popcounts: the A, B_G1/B_G2 parameter lengths follow\n"
