@@ -54,6 +54,7 @@ typedef struct work_item {
     job *jobs[BATCH_MAX];
     size_t n;
     uint32_t partition;
+    sched_key key; /* its place in the scheduler and in the GPU queue */
     srs_entry *srs;
     cs_prover *provers;        /* n, once synthesized */
     uint64_t reserved;         /* budget bytes held for the provers */

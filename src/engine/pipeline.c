@@ -1,10 +1,11 @@
 /*
  * pipeline.c - the per-partition pipeline of the engine.
  *
- *   scheduler queue ──▶ synthesis workers ──▶ GPU queue (bounded) ──▶
- *   prover workers (N per device; the device lock covers backend->start
- *   only) ──▶ finalize in the same worker after the lock: backend->finish,
- *   self-verification of every proof, delivery to the job (its assembler
+ *   scheduler queue ──▶ synthesis workers ──▶ GPU queue (bounded, same
+ *   order as the scheduler) ──▶
+ *   prover workers (N per device; a worker takes the device lock, then the
+ *   first item, and holds the lock over backend->start only) ──▶ finalize in the same worker after
+ * the lock: backend->finish, self-verification of every proof, delivery to the job (its assembler
  *   places the 192 bytes at the partition's slot and completes the job
  *   once every partition is in).
  *
@@ -69,7 +70,8 @@ int engine_enqueue_group(engine_t *e, job **jobs, size_t n)
                 jobs[i]->items_live++;
             }
         label_item(it);
-        if (sched_push(&e->queue, (sched_key){prio, seq, p}, it)) {
+        it->key = (sched_key){prio, seq, p};
+        if (sched_push(&e->queue, it->key, it)) {
             engine_item_free(e, it);
             return CUZK_ENOMEM;
         }
@@ -203,7 +205,13 @@ static int gpuq_push(engine_t *e, work_item *it)
         if (!grown) return CUZK_ENOMEM;
         e->gpuq = grown, e->gpuq_cap = cap;
     }
-    e->gpuq[e->gpuq_n++] = it;
+    /* Ordered like the scheduler (stable), so a CRITICAL partition also
+     * overtakes NORMAL ones already synthesized. */
+    size_t at = e->gpuq_n;
+    while (at > 0 && sched_before(&it->key, &e->gpuq[at - 1]->key)) at--;
+    memmove(e->gpuq + at + 1, e->gpuq + at, (e->gpuq_n - at) * sizeof *e->gpuq);
+    e->gpuq[at] = it;
+    e->gpuq_n++;
     engine_timeline("GPU_QUEUE", it->label, "partition=%u,depth=%zu", it->partition, e->gpuq_n);
     pthread_cond_broadcast(&e->gpu_cv);
     return CUZK_OK;
@@ -232,13 +240,12 @@ static void *synthesis_worker(void *arg)
     return NULL;
 }
 
-/* backend start under the device lock, then a/b/c and memory go back.
- * *busy_ms: time in start and finish (not waiting for the device). */
+/* backend start under the device lock (held on entry, released here), then
+ * a/b/c and memory go back. *busy_ms: time in start and finish. */
 static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proofs,
                       uint64_t *busy_ms, cuzk_err *err)
 {
     void *handle = NULL;
-    pthread_mutex_lock(&d->lock);
     uint64_t t0 = now_ms();
     pthread_mutex_lock(&e->lock); /* GetStatus reads the device's job under it */
     snprintf(d->current_job, sizeof d->current_job, "%s", it->jobs[0]->id);
@@ -305,25 +312,29 @@ static void *prover_worker(void *arg)
 {
     engine_t *e = ((prover_arg *)arg)->e;
     device *d = ((prover_arg *)arg)->d;
-    pthread_mutex_lock(&e->lock);
     for (;;) {
+        /* The device first, then the item: the best item is chosen when the
+         * device is free, not when this worker became idle. */
+        pthread_mutex_lock(&d->lock);
+        pthread_mutex_lock(&e->lock);
         while (!e->stop && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
-        if (!e->gpuq_n) break;
-        work_item *it = e->gpuq[0];
-        memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
+        work_item *it = e->gpuq_n ? e->gpuq[0] : NULL;
+        if (it) memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
         pthread_cond_broadcast(&e->work_cv);
-        if (!drop_finished(e, it)) {
-            retire_item(e, it);
+        bool live = it && drop_finished(e, it);
+        if (it && !live) retire_item(e, it);
+        e->proving += live;
+        pthread_mutex_unlock(&e->lock);
+        if (!live) {
+            pthread_mutex_unlock(&d->lock);
+            if (!it) return NULL;
             continue;
         }
-        e->proving++;
-        pthread_mutex_unlock(&e->lock);
         finalize_item(e, d, it);
         pthread_mutex_lock(&e->lock);
         e->proving--;
+        pthread_mutex_unlock(&e->lock);
     }
-    pthread_mutex_unlock(&e->lock);
-    return NULL;
 }
 
 static size_t synthesis_workers(const cuzk_config *c)

@@ -247,7 +247,7 @@ def srs_bytes(d):
 def test_priorities(d):
     """A CRITICAL Winning PoSt overtakes queued PoRep partitions."""
     done = {}
-    porep = [d.stub.SubmitProof(request(pb.POREP_SEAL_COMMIT, LARGE, 4)) for _ in range(2)]
+    porep = [d.stub.SubmitProof(request(pb.POREP_SEAL_COMMIT, LARGE, n)) for n in (6, 3)]
     wait_until(lambda: in_progress(d, "POREP_SEAL_COMMIT") >= 1, "PoRep to start")
     winning = d.stub.SubmitProof(
         request(pb.WINNING_POST, SMALL, 1, priority=pb.CRITICAL)
