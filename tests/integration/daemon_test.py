@@ -304,7 +304,7 @@ def test_bad_input(d):
     empty = pb.SubmitProofRequest(request_id="e", proof_kind=pb.POREP_SEAL_COMMIT)
     assert "no vanilla proof" in expect_code(grpc.StatusCode.INVALID_ARGUMENT, d.stub.SubmitProof, empty)
     cases = [
-        (pb.POREP_SEAL_COMMIT, b"{not json", "no porep circuit"),
+        (pb.POREP_SEAL_COMMIT, b"{not json", "porep proof request rejected"),
         (pb.WINNING_POST, b"\x00" * 100, "no winning circuit"),
         (pb.SNAP_DEALS_UPDATE, record(SMALL)[:20], "20 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(SMALL) + b"x", "33 bytes, expected 32"),

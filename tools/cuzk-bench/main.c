@@ -3,7 +3,7 @@
  * client on the grpc core C API with the commands and output formats of
  * Curio's cuzk-bench (reference/cuzk-api.md):
  *
- *   cuzk-bench [-a ADDR] single -t KIND (--c1 FILE | --vanilla FILE) [...]
+ *   cuzk-bench [-a ADDR] single -t KIND (--c1 FILE | --vanilla FILE) [-o PROOF] [...]
  *   cuzk-bench [-a ADDR] batch  -t KIND (--c1 FILE | --vanilla FILE) -c N -j J
  *   cuzk-bench [-a ADDR] status | metrics | preload -c ID | evict -c ID | cancel JOB
  *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
@@ -32,6 +32,7 @@ static const char usage[] =
     "         [--miner-id N] [--partition N] [--randomness HEX] [--comm-r-old HEX]\n"
     "         [--comm-r-new HEX] [--comm-d-new HEX] [--registered-proof N]\n"
     "         [--sector-size SIZE] [--priority low|normal|high|critical]\n"
+    "         [-o/--output FILE]  (single: write the proof's bytes to FILE)\n"
     "  batch  (the same) -c/--count N -j/--concurrency J\n"
     "  status               queues, SRS, devices, counters\n"
     "  metrics              Prometheus text\n"

@@ -4,7 +4,9 @@
  * runs count proofs from `concurrency` threads sharing one channel, each
  * with a distinct request_id (the daemon is idempotent on it), then prints
  * the summary: total time, completed, failed, wall and prove times,
- * throughput in proofs per minute. gen-vanilla writes test records.
+ * throughput in proofs per minute. single -o FILE also writes a completed
+ * proof's bytes to FILE (for `cuzk verify porep --proof`). gen-vanilla
+ * writes test records.
  */
 #include <grpc/grpc.h>
 #include <pthread.h>
@@ -27,6 +29,7 @@ typedef struct request {
     Cuzk__V1__SubmitProofRequest msg;
     uint8_t *input, *randomness, *comm[3];
     long count, concurrency;
+    const char *output; /* single -o: where the proof goes */
 } request;
 
 static double now_ms(void)
@@ -89,6 +92,10 @@ static int set_option(request *r, const char *opt, const char *val)
         if (cuzk_read_file(val, &r->input, &len, INPUT_MAX, &err))
             return fprintf(stderr, "cuzk-bench: %s\n", err.msg), BENCH_FAILED;
         m->vanilla_proof = (ProtobufCBinaryData){len, r->input};
+        return 0;
+    }
+    if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
+        r->output = val;
         return 0;
     }
     if (!strcmp(opt, "--priority")) {
@@ -204,6 +211,16 @@ static void print_result(const Cuzk__V1__AwaitProofResponse *a, double wall_ms)
     printf("%s)\n", a->proof.len > 32 ? "..." : "");
 }
 
+/* single -o: the proof bytes of a completed proof into the file. */
+static int write_proof(const char *path, const Cuzk__V1__AwaitProofResponse *a)
+{
+    cuzk_err err = {0};
+    if (cuzk_write_file(path, a->proof.data, a->proof.len, &err))
+        return fprintf(stderr, "cuzk-bench: %s\n", err.msg), BENCH_FAILED;
+    printf("written:   %s\n", path);
+    return BENCH_OK;
+}
+
 int bench_single(const char *addr, int argc, char **argv)
 {
     request r;
@@ -221,6 +238,7 @@ int bench_single(const char *addr, int argc, char **argv)
         rc = res->result->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED
                  ? BENCH_OK
                  : BENCH_FAILED;
+        if (!rc && r.output) rc = write_proof(r.output, res->result);
         cuzk__v1__prove_response__free_unpacked(res, NULL);
     }
     grpc_channel_destroy(ch);

@@ -11,6 +11,10 @@
  * calls still open and exits 0. Signals are blocked in every thread and
  * taken by sigwait here, so no work happens in a signal handler.
  *
+ * The Filecoin PoRep provider (filecoin/providers.h) is always registered;
+ * its parameters must be in srs.param_cache under the official names.
+ * --dev-params lets it make DEVELOPMENT parameters (not a trusted setup)
+ * for a missing file instead: for tests and demos, never on by default.
  * --test-circuits registers the synthetic "test-<constraints>" circuit
  * family (engine_provider.h) for tests and benchmarks; it is never on by
  * default.
@@ -24,6 +28,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
+#include "cuzk/filecoin/providers.h"
 #include "cuzk/server.h"
 
 static const char usage[] =
@@ -34,11 +39,13 @@ static const char usage[] =
     "  -l, --listen ADDR       overrides daemon.listen\n"
     "      --log-level L       error, warn, info or debug (overrides logging.level)\n"
     "      --test-circuits     serve the synthetic test-<constraints> circuits (tests only)\n"
+    "      --dev-params        make DEVELOPMENT parameters (not a trusted setup) for\n"
+    "                          circuits whose parameter file is missing (tests, demos)\n"
     "      --print-default-config  print the defaults as TOML and exit\n";
 
 typedef struct options {
     const char *config, *listen, *log_level;
-    bool test_circuits;
+    bool test_circuits, dev_params;
 } options;
 
 /* 0: run, 1: exit 0 (help printed), 2: usage error. */
@@ -49,8 +56,8 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return fputs(usage, stdout), 1;
         if (!strcmp(a, "--print-default-config")) return cuzk_config_print_default(stdout), 1;
-        if (!strcmp(a, "--test-circuits")) {
-            o->test_circuits = true;
+        if (!strcmp(a, "--test-circuits") || !strcmp(a, "--dev-params")) {
+            *(!strcmp(a, "--dev-params") ? &o->dev_params : &o->test_circuits) = true;
             continue;
         }
         const char **slot = !strcmp(a, "-c") || !strcmp(a, "--config")   ? &o->config
@@ -86,14 +93,29 @@ static int configure(const options *o, cuzk_config *cfg)
     return 0;
 }
 
-static int serve(const cuzk_config *cfg, bool test_circuits, const sigset_t *signals)
+/* The test family first: it claims only its own records, the Filecoin
+ * providers every request of their kind. */
+static int register_providers(engine_t *e, const cuzk_config *cfg, const options *o, cuzk_err *err)
+{
+    if (o->test_circuits && engine_register_provider(e, &engine_test_provider, err)) return -1;
+    const char *dev = o->dev_params ? cfg->param_cache : NULL;
+    if (engine_register_provider(e, fc_porep_provider(dev), err)) return -1;
+    if (o->test_circuits) engine_log(LOG_WARN, "test circuits enabled (development parameters)");
+    if (o->dev_params)
+        engine_log(LOG_WARN,
+                   "--dev-params: missing Filecoin parameter files are replaced by DEVELOPMENT "
+                   "parameters in %s (not a trusted setup; never use them on chain)",
+                   cfg->param_cache);
+    return 0;
+}
+
+static int serve(const cuzk_config *cfg, const options *o, const sigset_t *signals)
 {
     cuzk_err err = {0};
     engine_t *e = NULL;
     cuzk_server *srv = NULL;
     cuzk_http *http = NULL;
-    if (engine_create(&e, cfg, NULL, &err) ||
-        (test_circuits && engine_register_provider(e, &engine_test_provider, &err)) ||
+    if (engine_create(&e, cfg, NULL, &err) || register_providers(e, cfg, o, &err) ||
         cuzk_server_start(&srv, e, cfg->listen, &err) ||
         (cfg->status_listen[0] && cuzk_http_start(&http, e, cfg->status_listen, &err))) {
         engine_log(LOG_ERROR, "cuzk-daemon: %s", err.msg);
@@ -101,7 +123,6 @@ static int serve(const cuzk_config *cfg, bool test_circuits, const sigset_t *sig
         engine_destroy(e);
         return 1;
     }
-    if (test_circuits) engine_log(LOG_WARN, "test circuits enabled (development parameters)");
     engine_log(LOG_INFO, "cuzk-daemon ready");
     int sig = 0;
     sigwait(signals, &sig);
@@ -130,5 +151,5 @@ int main(int argc, char **argv)
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
-    return serve(&cfg, o.test_circuits, &signals);
+    return serve(&cfg, &o, &signals);
 }
