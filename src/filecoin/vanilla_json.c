@@ -849,8 +849,10 @@ static int phase1out_end(vanilla_c1_reader *r)
 /* Consumes the base64 run at s; returns bytes used. */
 static size_t base64_run(vanilla_c1_reader *r, const uint8_t *s, size_t n)
 {
-    size_t i = 0;
-    while (i < n && s[i] != '"' && s[i] != '\\') i++;
+    const uint8_t *quote = memchr(s, '"', n);
+    size_t end = quote ? (size_t)(quote - s) : n;
+    const uint8_t *bs = memchr(s, '\\', end);
+    size_t i = bs ? (size_t)(bs - s) : end;
     if (i && b64_feed(r, (const char *)s, i)) return i;
     if (i < n) {
         if (s[i] == '"')
