@@ -350,5 +350,7 @@ int main(void)
         cmocka_unit_test(test_winning_witness),    cmocka_unit_test(test_window_witness),
         cmocka_unit_test(test_winning_groth16),
     };
+    /* CUZK_TEST_FILTER=pattern runs only the matching tests (e.g. one large one). */
+    if (getenv("CUZK_TEST_FILTER")) cmocka_set_test_filter(getenv("CUZK_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

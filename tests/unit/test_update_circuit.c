@@ -126,9 +126,37 @@ static void encode(fr_t *r_new, const fr_t *r_old, const fr_t *d_new, const upda
     }
 }
 
-static void case_make(update_case *uc, cuzk_rng *g)
+/* A partition proof's storage: vanilla_update_alloc for Filecoin's sizes,
+ * the same layout built here for the test sizes. */
+static void partition_alloc(vanilla_update_partition *v, const update_shape *s)
 {
-    uc->s = shape_of(2048);
+    if (vanilla_shape_for_size(s->nodes * 32)) {
+        assert_int_equal(vanilla_update_alloc(v, s->nodes * 32, NULL), 0);
+        return;
+    }
+    memset(v, 0, sizeof(*v));
+    vanilla_shape vs = {
+        .nodes = s->nodes, .sub_arity = s->tree_r.sub_arity, .top_arity = s->tree_r.top_arity};
+    vanilla_tree_r(&v->tree_r, &vs);
+    vanilla_tree_d(&v->tree_d, &vs);
+    v->n_apex = s->apex_leafs;
+    v->n_challenges = s->challenges;
+    size_t per = 2 * v->tree_r.hashes + v->tree_d.hashes;
+    v->challenges = calloc(v->n_challenges, sizeof(*v->challenges));
+    v->nodes = calloc(v->n_apex + v->n_challenges * per, sizeof(vanilla_node));
+    assert_non_null(v->challenges), assert_non_null(v->nodes);
+    v->apex_leafs = v->nodes;
+    for (size_t i = 0; i < v->n_challenges; i++) {
+        vanilla_node *n = v->nodes + v->n_apex + i * per;
+        v->challenges[i].r_old.hashes = n;
+        v->challenges[i].d_new.hashes = n + v->tree_r.hashes;
+        v->challenges[i].r_new.hashes = n + v->tree_r.hashes + v->tree_d.hashes;
+    }
+}
+
+static void case_make(update_case *uc, uint64_t size, uint64_t k, cuzk_rng *g)
+{
+    uc->s = shape_of(size);
     size_t n = uc->s.nodes;
     fr_t *lab = malloc(3 * n * sizeof(fr_t)), comm_c, c_old, c_d, c_new, phi;
     uint8_t *bytes = malloc(n * 32);
@@ -143,7 +171,7 @@ static void case_make(update_case *uc, cuzk_rng *g)
     comm_of(&c_old, &comm_c, &r_old);
     assert_true(fr_from_bytes_le(&c_d, fc_tree_root(&d)));
     update_phi(&phi, &c_d, &c_old);
-    uc->pub = (update_public){.k = 0, .h = uc->s.hs[2]};
+    uc->pub = (update_public){.k = k, .h = uc->s.hs[3]};
     encode(&lab[2 * n], lab, &lab[n], &uc->s, &phi, uc->pub.h);
     ptree_build(&r_new, &uc->s.tree_r, &lab[2 * n], n);
     comm_of(&c_new, &comm_c, &r_new);
@@ -151,11 +179,11 @@ static void case_make(update_case *uc, cuzk_rng *g)
     fr_to_bytes_le(uc->pub.comm_d_new.b, &c_d);
     fr_to_bytes_le(uc->pub.comm_r_new.b, &c_new);
     vanilla_update_partition *v = &uc->v;
-    assert_int_equal(vanilla_update_alloc(v, 2048, NULL), 0);
+    partition_alloc(v, &uc->s);
     fr_to_bytes_le(v->comm_c.b, &comm_c);
     unsigned apex_row = uc->s.challenge_bits - uc->s.partition_bits - uc->s.apex_bits;
     for (size_t i = 0; i < v->n_apex; i++)
-        memcpy(v->apex_leafs[i].b, fc_tree_node(&d, apex_row, i), 32);
+        memcpy(v->apex_leafs[i].b, fc_tree_node(&d, apex_row, k * v->n_apex + i), 32);
     uint32_t c[86];
     update_challenges(c, &uc->s, &c_new, uc->pub.k);
     for (size_t i = 0; i < v->n_challenges; i++) {
@@ -175,31 +203,38 @@ static int prove(cs_prover *p, update_circuit *c)
     return cs_synthesize_prover(p, update_circuit_get(c), NULL, NULL);
 }
 
+/* The circuit of uc satisfied, with update_public_inputs' inputs. */
+static void check_satisfied(update_case *uc, update_circuit *c)
+{
+    cuzk_err e;
+    int rc = update_circuit_init(c, &uc->s, &uc->v, &uc->pub, &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    cs_prover p;
+    prove_satisfied(&p, update_circuit_get(c));
+    fr_t want[UPDATE_PUBLIC_INPUTS];
+    assert_int_equal(update_public_inputs(want, &uc->s, &uc->pub, NULL), 0);
+    assert_int_equal(p.num_inputs, 1 + UPDATE_PUBLIC_INPUTS);
+    for (int i = 0; i < UPDATE_PUBLIC_INPUTS; i++)
+        assert_true(fr_eq(&p.input_assignment[1 + i], &want[i]));
+    cs_prover_free(&p);
+}
+
 static void test_witness(void **state)
 {
     (void)state;
     cuzk_rng g;
     test_rng(&g);
     update_case uc;
-    case_make(&uc, &g);
+    case_make(&uc, 2048, 0, &g);
     update_circuit c;
-    cuzk_err e;
-    int rc = update_circuit_init(&c, &uc.s, &uc.v, &uc.pub, &e);
-    if (rc) print_message("%s\n", e.msg);
-    assert_int_equal(rc, 0);
-    cs_prover p;
-    prove_satisfied(&p, update_circuit_get(&c));
-    fr_t want[UPDATE_PUBLIC_INPUTS];
-    assert_int_equal(update_public_inputs(want, &uc.s, &uc.pub, NULL), 0);
-    assert_int_equal(p.num_inputs, 1 + UPDATE_PUBLIC_INPUTS);
-    for (int i = 0; i < UPDATE_PUBLIC_INPUTS; i++)
-        assert_true(fr_eq(&p.input_assignment[1 + i], &want[i]));
-    cs_prover_free(&p);
+    check_satisfied(&uc, &c);
     if (quick()) {
         vanilla_update_free(&uc.v);
         return;
     }
     /* A wrong apex leaf breaks the apex tree and tree-D proofs. */
+    cs_prover p;
     uc.v.apex_leafs[5].b[2] ^= 1;
     assert_int_equal(prove(&p, &c), 0);
     assert_true(count_unsatisfied(p.num_constraints, p.a, p.b, p.c) > 0);
@@ -209,6 +244,27 @@ static void test_witness(void **state)
     uc.v.challenges[4].r_new.leaf.b[0] ^= 1;
     assert_int_equal(prove(&p, &c), CUZK_EINVAL);
     uc.v.challenges[4].r_new.leaf.b[0] ^= 1;
+    vanilla_update_free(&uc.v);
+}
+
+/* Partition 1 of a 16KiB sector (two partitions, 8-8-0 tree-R: the
+ * partition path, partition bits in the challenges, digest index k * 1 +
+ * j); 6.3M constraints, so only with CUZK_TEST_LARGE. */
+static void test_witness_partition(void **state)
+{
+    (void)state;
+    if (!getenv("CUZK_TEST_LARGE")) {
+        print_message("16KiB witness skipped (set CUZK_TEST_LARGE)\n");
+        return;
+    }
+    cuzk_rng g;
+    test_rng(&g);
+    update_case uc;
+    case_make(&uc, 16384, 1, &g);
+    update_circuit c;
+    check_satisfied(&uc, &c);
+    uc.v.challenges[3].d_new.hashes[8].b[0] ^= 1; /* the partition path (level 8) */
+    assert_int_equal(update_circuit_init(&c, &uc.s, &uc.v, &uc.pub, NULL), CUZK_EINVAL);
     vanilla_update_free(&uc.v);
 }
 
@@ -303,9 +359,15 @@ static void test_challenges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rust_counts), cmocka_unit_test(test_32gib_count),
-        cmocka_unit_test(test_shapes),      cmocka_unit_test(test_public_inputs),
-        cmocka_unit_test(test_challenges),  cmocka_unit_test(test_witness),
+        cmocka_unit_test(test_rust_counts),
+        cmocka_unit_test(test_32gib_count),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_public_inputs),
+        cmocka_unit_test(test_challenges),
+        cmocka_unit_test(test_witness),
+        cmocka_unit_test(test_witness_partition),
     };
+    /* CUZK_TEST_FILTER=pattern runs only the matching tests (e.g. one large one). */
+    if (getenv("CUZK_TEST_FILTER")) cmocka_set_test_filter(getenv("CUZK_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
