@@ -2,7 +2,9 @@
  * test_vanilla_json.c - the C1 reader and writer (vanilla_json*.c,
  * vanilla_base64.c, vanilla.c).
  *
- * Round trips: synthetic C1s of every registered proof shape written
+ * Shapes: our sector table against porep.h's registered proofs (all 20
+ * ids), path lengths and arities per size, per-level digits of a leaf
+ * position. Round trips: synthetic C1s of every registered proof shape written
  * (wrapped and bare) and read back (AUTO and explicit formats, whole and in
  * 1..7-byte chunks) equal the original field by field. Base64: the codec
  * against an independent reference (OpenSSL EVP_EncodeBlock) and every
@@ -13,7 +15,8 @@
  * Scale: a 32GiB-shaped C1 (the real 180 challenges, ~50 MB of JSON) is
  * read from a file in a child process, whose time and peak RSS
  * (getrusage) are checked: under a second (Release) and under twice the
- * JSON size (in fact ~the size of the typed structs).
+ * JSON size (in fact ~the size of the typed structs). The time bound is
+ * skipped when the load average says the machine is oversubscribed.
  */
 #include "testutil.h"
 
@@ -27,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/filecoin/porep.h"
 #include "cuzk/filecoin/vanilla.h"
 #include "filecoin/vanilla_internal.h"
 
@@ -108,6 +112,64 @@ static int parse_str(vanilla_c1 *out, const char *s, size_t n, int format, cuzk_
     int rc = vanilla_c1_parse(out, s, n, format, e);
     if (rc) assert_true(e->msg[0] != 0); /* every error carries a message */
     return rc;
+}
+
+/* ---- shapes ---- */
+
+/* Path geometry per size (8-ary base levels = log8 of the base tree's leaves), and
+ * our sector table against the registered-proof table of porep.h, id by id. */
+static void test_shapes(void **state)
+{
+    (void)state;
+    const unsigned d_levels[5] = {6, 18, 24, 30, 31}, r_levels[5] = {2, 6, 8, 10, 11};
+    const unsigned r_hashes[5] = {14, 42, 56, 70, 71}, variant[5] = {0, 0, 0, 1, 2};
+    for (int id = 0; id < VANILLA_SEAL_COUNT; id++) {
+        const fc_porep_config *cfg = fc_porep_config_get((uint64_t)id);
+        const vanilla_shape *s = vanilla_shape_for_size(vanilla_seal_proof_sector_size(id));
+        assert_non_null(cfg);
+        assert_non_null(s);
+        assert_string_equal(cfg->name, vanilla_seal_proof_name(id));
+        assert_int_equal(vanilla_seal_proof_id(cfg->name), id);
+        assert_int_equal(cfg->sector_size, s->sector_size);
+        assert_int_equal(cfg->nodes, s->nodes);
+        assert_int_equal(cfg->layers, s->layers);
+        assert_int_equal(cfg->challenges, s->challenges);
+        assert_int_equal(cfg->partitions, id >= VANILLA_SEAL_NI ? s->ni_partitions : s->partitions);
+        assert_int_equal(cfg->sub_arity, s->sub_arity);
+        assert_int_equal(cfg->top_arity, s->top_arity);
+        vanilla_tree d, r;
+        vanilla_tree_d(&d, s);
+        vanilla_tree_r(&r, s);
+        assert_int_equal(d.levels, d_levels[id % 5]);
+        assert_int_equal(d.hashes, d_levels[id % 5]);
+        assert_int_equal(r.levels, r_levels[id % 5]);
+        assert_int_equal(r.hashes, r_hashes[id % 5]);
+        assert_int_equal(vanilla_tree_variant(&r), variant[id % 5]);
+        uint64_t leaves = 1;
+        for (unsigned l = 0; l < r.levels; l++) leaves *= r.arity[l];
+        assert_int_equal(leaves, s->nodes);
+    }
+    assert_null(vanilla_shape_for_size(4096));
+    assert_int_equal(vanilla_seal_proof_id("StackedDrg2KiBV1_2"), -1);
+}
+
+/* A path's per-level digits and siblings come back from the leaf position. */
+static void test_merkle_level(void **state)
+{
+    (void)state;
+    vanilla_tree t;
+    vanilla_tree_r(&t, vanilla_shape_for_size(64ull << 30)); /* 9 x 8, then 8, then 2 */
+    vanilla_node h[71];
+    vanilla_merkle m = {.hashes = h, .index = 0};
+    unsigned digits[11] = {7, 0, 3, 1, 6, 2, 5, 4, 0, 5, 1}, idx;
+    uint64_t w = 1;
+    for (int l = 0; l < 11; l++) m.index += digits[l] * w, w *= t.arity[l];
+    assert_int_equal(w, 1ull << 31);
+    for (unsigned l = 0; l < 11; l++) {
+        const vanilla_node *s = vanilla_merkle_level(&m, &t, l, &idx);
+        assert_int_equal(idx, digits[l]);
+        assert_ptr_equal(s, h + (l < 10 ? 7 * l : 70));
+    }
 }
 
 /* ---- round trips ---- */
@@ -398,6 +460,7 @@ static void test_scale_32gib(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shapes),           cmocka_unit_test(test_merkle_level),
         cmocka_unit_test(test_round_trip_small), cmocka_unit_test(test_round_trip_large),
         cmocka_unit_test(test_chunked),          cmocka_unit_test(test_layout),
         cmocka_unit_test(test_base64_strict),    cmocka_unit_test(test_base64_codec),
