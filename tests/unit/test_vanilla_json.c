@@ -4,19 +4,19 @@
  *
  * Shapes: our sector table against porep.h's registered proofs (all 20
  * ids), path lengths and arities per size, per-level digits of a leaf
- * position. Round trips: synthetic C1s of every registered proof shape written
- * (wrapped and bare) and read back (AUTO and explicit formats, whole and in
- * 1..7-byte chunks) equal the original field by field. Base64: the codec
- * against an independent reference (OpenSSL EVP_EncodeBlock) and every
- * strictness rule. Validation: each error class is produced by editing a
- * valid file (a key renamed, a value changed, a path element dropped, ...)
- * and its message is checked for the JSON path and the reason. Garbage
- * and every truncation of a small file are rejected with a message.
- * Scale: a 32GiB-shaped C1 (the real 180 challenges, ~50 MB of JSON) is
- * read from a file in a child process, whose time and peak RSS
- * (getrusage) are checked: under a second (Release) and under twice the
- * JSON size (in fact ~the size of the typed structs). The time bound is
- * skipped when the load average says the machine is oversubscribed.
+ * position. Round trips: synthetic C1s of every shape (2KiB..512MiB in all
+ * four API groups, 32GiB with Sub and 64GiB with Top proofs) written
+ * wrapped and bare and read back (AUTO and explicit formats, whole and in
+ * 1..7-byte chunks) equal the original field by field; the writer's
+ * compact serde layout. Base64: the codec against OpenSSL's
+ * EVP_EncodeBlock at every length and split, and every strictness rule.
+ * Scale: a 32GiB-shaped C1 (the real 180 challenges: ~39 MB of JSON, ~52
+ * MB as c1.json) is read from a file in a forked child, whose CPU time and
+ * peak RSS growth (getrusage) are checked: under a second (Release) and
+ * under twice the JSON size (in fact about the typed structs' size). The
+ * time bound is skipped when the load average says the machine is
+ * oversubscribed. Validation errors, truncations and garbage:
+ * test_vanilla_check.c.
  */
 #include "testutil.h"
 
