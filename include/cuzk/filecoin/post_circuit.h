@@ -6,11 +6,14 @@
  *
  * The circuit is a list of `sectors` sector circuits, each with
  * `challenges` tree-R inclusion proofs. Per sector: comm_r_last, comm_c and
- * comm_r allocated, comm_r made a public input, Poseidon-2(comm_c,
- * comm_r_last) * ONE = comm_r ... (313 constraints); per challenge a
+ * comm_r allocated, comm_r made a public input (1 constraint), comm_r *
+ * ONE = Poseidon-2(comm_c, comm_r_last) (311 + 1); per challenge a
  * PoRCircuit over tree-R with the leaf allocated, comm_r_last as its
  * (private) root and the challenged position packed into one public input
- * (levels x 530 + 2 constraints for the 8-ary Poseidon trees).
+ * (levels x 530 + 2 constraints for the 8-ary Poseidon trees: the
+ * packing and the root equality). So Winning 2KiB is 66 x (313 + 1,062)
+ * = 90,750 constraints and Window 32GiB 2349 x (313 + 10 x 5,302) =
+ * 125,279,217.
  *
  * The shapes are filecoin-proofs' (parameters.rs): Window PoSt is
  * sector_count = WINDOW_POST_SECTOR_COUNT (2349 for 32GiB) sectors of 10
