@@ -144,9 +144,8 @@ struct vanilla_c1_reader {
     cuzk_err err; /* the first error */
     frame st[MAX_DEPTH];
     int depth;
-    bool done;         /* the inner top-level object closed */
-    vanilla_c1 c1;     /* being filled */
-    int variant_shape; /* vanilla_proofs key seen */
+    bool done;     /* the inner top-level object closed */
+    vanilla_c1 c1; /* being filled */
     /* wrapper */
     int w;
     uint64_t off; /* outer bytes consumed */
