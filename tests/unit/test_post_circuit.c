@@ -172,6 +172,18 @@ static void test_winning_witness(void **state)
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
     prove_with_inputs(&pc, want);
+    /* The same sector through its bincode blob, as Curio sends it. */
+    void *blob;
+    size_t len;
+    vanilla_post_sector parsed;
+    assert_int_equal(vanilla_post_sector_encode(&blob, &len, &v, NULL), 0);
+    assert_int_equal(vanilla_post_sector_parse(&parsed, VANILLA_POST_WINNING, 2048, blob, len, &e),
+                     0);
+    post_circuit from_blob;
+    assert_int_equal(post_circuit_init(&from_blob, VANILLA_POST_WINNING, &s, &parsed, 1, &e), 0);
+    prove_with_inputs(&from_blob, want);
+    vanilla_post_sector_free(&parsed);
+    free(blob);
     v.proofs[7].leaf.b[0] ^= 1; /* a wrong leaf */
     assert_true(unsatisfied(&pc) > 0);
     v.proofs[7].leaf.b[0] ^= 1;

@@ -229,6 +229,16 @@ static void test_witness(void **state)
     case_make(&uc, 2048, 0, &g);
     update_circuit c;
     check_satisfied(&uc, &c);
+    /* The same partition proof through its bincode blob. */
+    void *blob;
+    size_t len;
+    update_case parsed = uc;
+    assert_int_equal(vanilla_update_encode(&blob, &len, &uc.v, NULL), 0);
+    assert_int_equal(vanilla_update_parse(&parsed.v, 2048, blob, len, NULL), 0);
+    check_satisfied(&parsed, &c);
+    vanilla_update_free(&parsed.v);
+    free(blob);
+    assert_int_equal(update_circuit_init(&c, &uc.s, &uc.v, &uc.pub, NULL), 0);
     if (quick()) {
         vanilla_update_free(&uc.v);
         return;
