@@ -11,21 +11,16 @@
  * partition is the circuit's known count (reference/filecoin.md, pinned by
  * test_porep_circuit), so no counting pass runs per request.
  *
- * setup_dev (only with --dev-params) makes development parameters for the
- * blank circuit of the circuit id's size and writes its .vk next to the
- * .params the SRS manager writes.
+ * setup_dev (only with --dev-params) is provider_common.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "cuzk/engine_log.h"
 #include "cuzk/filecoin/circuits.h"
 #include "cuzk/filecoin/providers.h"
-#include "cuzk/groth16.h"
-#include "cuzk/params.h"
+#include "provider_internal.h"
 
 /* One partition's size (constraints before the input constraints, aux),
  * from reference/filecoin.md's table; inputs come from the shape. */
@@ -42,8 +37,6 @@ typedef struct porep_state {
     vanilla_c1 c1;
     porep_circuit *circuits; /* one per partition, reading c1 */
 } porep_state;
-
-static char dev_dir[512];
 
 static bool porep_claims(const engine_request *req)
 {
@@ -94,18 +87,6 @@ static int shape_size(cs_capacity *size, const vanilla_c1 *c1, size_t n_inputs, 
     return cuzk_errf(err, CUZK_EINVAL, "porep: no circuit for a %s sector", c1->shape->name);
 }
 
-static int name_circuit(engine_circuit_info *info, uint64_t sector_size, cuzk_err *err)
-{
-    const char *id = fc_circuit_id(FC_CIRCUIT_POREP, sector_size);
-    const char *param = fc_param_name(FC_CIRCUIT_POREP, sector_size);
-    if (!id || !param)
-        return cuzk_errf(err, CUZK_EINVAL, "porep: no parameters for a %" PRIu64 "-byte sector",
-                         sector_size);
-    snprintf(info->circuit_id, sizeof info->circuit_id, "%s", id);
-    snprintf(info->param_name, sizeof info->param_name, "%s", param);
-    return CUZK_OK;
-}
-
 /* Circuits and public inputs of every partition of s->c1. */
 static int build(engine_circuits *out, porep_state *s, cuzk_err *err)
 {
@@ -147,40 +128,20 @@ static int porep_prepare(const engine_request *req, engine_circuits *out, cuzk_e
     }
     out->batchable = true;
     if ((rc = check_request(req, &s->c1, err)) ||
-        (rc = name_circuit(&out->info, s->c1.shape->sector_size, err)) || (rc = build(out, s, err)))
+        (rc = fcp_name_circuit(&out->info, FC_CIRCUIT_POREP, s->c1.shape->sector_size, err)) ||
+        (rc = build(out, s, err)))
         porep_release(out);
     return rc;
 }
 
 static bool porep_lookup(const char *circuit_id, engine_circuit_info *info)
 {
-    fc_circuit_kind kind;
-    uint64_t size;
-    if (fc_circuit_parse(circuit_id, &kind, &size) || kind != FC_CIRCUIT_POREP) return false;
-    return name_circuit(info, size, NULL) == CUZK_OK;
+    return fcp_lookup(FC_CIRCUIT_POREP, circuit_id, info);
 }
 
 static int porep_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
 {
-    fc_circuit_kind kind;
-    uint64_t size;
-    if (fc_circuit_parse(circuit_id, &kind, &size) || kind != FC_CIRCUIT_POREP)
-        return cuzk_errf(err, CUZK_EINVAL, "porep provider: no circuit %s", circuit_id);
-    char params[1024], vk[1024];
-    int rc = fc_param_paths(params, vk, sizeof params, dev_dir, kind, size, err);
-    if (rc) return rc;
-    engine_log(LOG_WARN,
-               "circuit %s: %s missing; making DEVELOPMENT parameters (seed %d, NOT a trusted "
-               "setup: --dev-params)",
-               circuit_id, params, FC_DEV_SEED);
-    fc_blank b;
-    cs_circuit c;
-    if ((rc = fc_blank_circuit(&b, kind, size, &c, err)) ||
-        (rc = groth16_setup_dev(out, c, FC_DEV_SEED, err)))
-        return rc;
-    mkdir(dev_dir, 0755);
-    if ((rc = groth16_vk_write(vk, &out->vk, err))) groth16_params_free(out);
-    return rc;
+    return fcp_setup_dev(FC_CIRCUIT_POREP, circuit_id, out, err);
 }
 
 static const engine_provider porep_provider = {
@@ -201,6 +162,6 @@ static const engine_provider porep_provider_dev = {
 const engine_provider *fc_porep_provider(const char *dev_params_dir)
 {
     if (!dev_params_dir) return &porep_provider;
-    snprintf(dev_dir, sizeof dev_dir, "%s", dev_params_dir);
+    fcp_set_dev_dir(dev_params_dir);
     return &porep_provider_dev;
 }

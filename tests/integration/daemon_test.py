@@ -305,7 +305,8 @@ def test_bad_input(d):
     assert "no vanilla proof" in expect_code(grpc.StatusCode.INVALID_ARGUMENT, d.stub.SubmitProof, empty)
     cases = [
         (pb.POREP_SEAL_COMMIT, b"{not json", "porep proof request rejected"),
-        (pb.WINNING_POST, b"\x00" * 100, "no winning circuit"),
+        (pb.WINNING_POST, b"\x00" * 100, "randomness: 0 bytes, expected 32"),
+        (pb.WINDOW_POST_PARTITION, b"\x00" * 100, "no wpost circuit"),
         (pb.SNAP_DEALS_UPDATE, record(SMALL)[:20], "20 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(SMALL) + b"x", "33 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(100), "100 constraints"),

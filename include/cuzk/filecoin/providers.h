@@ -13,6 +13,12 @@
  * fails the job with a message naming both. registered_proof 0 is
  * StackedDrg2KiBV1 but also the proto's unset value, so 0 is not checked.
  *
+ * Winning PoSt (WINNING_POST): as Curio sends it, one bincode
+ * FallbackPoStSectorProof in vanilla_proofs (or vanilla_proof), the
+ * 32-byte randomness, registered_proof StackedDrgWinning<size>V1 (0..4)
+ * and / or sector_size; one partition, circuit ids winning-2k ..
+ * winning-64g.
+ *
  * Parameters come from srs.param_cache under the official names. Only
  * when the daemon is started with --dev-params does a missing file get
  * DEVELOPMENT parameters instead (groth16_setup_dev from FC_DEV_SEED: not a
@@ -37,5 +43,7 @@
  * sets it.
  */
 const engine_provider *fc_porep_provider(const char *dev_params_dir);
+/* The Winning PoSt provider, dev_params_dir as for fc_porep_provider. */
+const engine_provider *fc_winning_post_provider(const char *dev_params_dir);
 
 #endif

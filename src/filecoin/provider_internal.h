@@ -1,0 +1,26 @@
+/*
+ * provider_internal.h - what the Filecoin providers (providers.h) share:
+ * circuit ids and parameter names by kind, and development parameters for
+ * --dev-params (written under the official names in one directory).
+ */
+#ifndef CUZK_FILECOIN_PROVIDER_INTERNAL_H
+#define CUZK_FILECOIN_PROVIDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk/engine_provider.h"
+#include "cuzk/filecoin/param_names.h"
+
+/* info for kind at sector_size (CUZK_EINVAL for a size without parameters). */
+int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t sector_size,
+                     cuzk_err *err);
+/* lookup for one kind: whether circuit_id is kind's, with its info. */
+bool fcp_lookup(fc_circuit_kind kind, const char *circuit_id, engine_circuit_info *info);
+/* Where development parameters' .vk files go (the param cache). */
+void fcp_set_dev_dir(const char *dir);
+/* Development parameters for circuit_id of kind (groth16_setup_dev from
+ * FC_DEV_SEED on the blank circuit), the .vk written to the dev dir. */
+int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, groth16_params *out, cuzk_err *err);
+
+#endif

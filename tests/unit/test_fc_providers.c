@@ -1,0 +1,307 @@
+/*
+ * test_fc_providers.c - the Filecoin engine providers (providers.h).
+ *
+ * PoRep: a synthetic 2KiB C1 (vanilla_c1_synthetic), written as the c1.json
+ * wrapper and as bare JSON, is prepared into porep-2k with the official
+ * parameter name, one circuit per partition and public inputs equal to
+ * porep_public_inputs computed here; sector_size / registered_proof
+ * mismatches and garbage are refused with messages naming the fault.
+ *
+ * Winning PoSt: malformed requests are refused; and (not under
+ * CUZK_TEST_QUICK) a native 2KiB sector, a Poseidon tree-R over random
+ * leaves with the 66 inclusion proofs the randomness challenges, encoded
+ * as bincode like Curio's vanilla proof, is proved through an engine with
+ * development parameters: the proof verifies here with the .vk the
+ * provider wrote and inputs from post_winning_public_inputs, and the same
+ * vanilla proof under another randomness fails the engine's verification.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_log.h"
+#include "cuzk/filecoin/circuits.h"
+#include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/filecoin/post_circuit.h"
+#include "cuzk/filecoin/providers.h"
+#include "cuzk/filecoin/tree.h"
+#include "cuzk/groth16.h"
+#include "cuzk/params.h"
+#include "cuzk/poseidon.h"
+#include "testutil.h"
+
+#define KIB2        2048ull
+#define SEAL_2K_V11 5 /* StackedDrg2KiBV1_1 */
+
+static bool quick(void)
+{
+    return getenv("CUZK_TEST_QUICK") != NULL;
+}
+
+/* c1 as JSON (wrapper or bare) in a malloc'd buffer. */
+static char *c1_json(vanilla_c1 *c1, bool wrapped, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    c1->wrapped = wrapped;
+    assert_int_equal(vanilla_c1_write(f, c1, NULL), 0);
+    fclose(f);
+    return buf;
+}
+
+static int prepare(const engine_provider *p, const engine_request *req, engine_circuits *out,
+                   cuzk_err *err)
+{
+    assert_true(p->claims(req));
+    return p->prepare(req, out, err);
+}
+
+static void check_porep(const engine_circuits *c, const vanilla_c1 *c1)
+{
+    assert_string_equal(c->info.circuit_id, "porep-2k");
+    assert_string_equal(c->info.param_name, fc_param_name(FC_CIRCUIT_POREP, KIB2));
+    assert_int_equal(c->n_partitions, c1->partitions);
+    assert_int_equal(c->n_inputs, POREP_INPUTS_FIXED + POREP_INPUTS_PER_CHALLENGE * c1->challenges);
+    assert_true(c->batchable);
+    /* reference/filecoin.md: 2,687,921 constraints, 2,685,673 aux. */
+    assert_int_equal(c->size.constraints, 2687921);
+    assert_int_equal(c->size.aux, 2685673);
+    assert_int_equal(c->size.inputs, c->n_inputs + 1);
+    porep_public pub;
+    assert_int_equal(porep_public_from_c1(&pub, c1, NULL), 0);
+    fr_t *want = calloc(c->n_inputs, sizeof *want);
+    assert_non_null(want);
+    for (size_t k = 0; k < c->n_partitions; k++) {
+        assert_int_equal(porep_public_inputs(want, &pub, k, NULL), 0);
+        assert_memory_equal(want, c->inputs + k * c->n_inputs, c->n_inputs * sizeof *want);
+    }
+    free(want);
+}
+
+static void expect_refused(const engine_provider *p, const engine_request *req, const char *what)
+{
+    engine_circuits c;
+    cuzk_err err = {0};
+    assert_int_not_equal(prepare(p, req, &c, &err), 0);
+    if (!strstr(err.msg, what)) fail_msg("message '%s' lacks '%s'", err.msg, what);
+}
+
+static void test_porep(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    vanilla_c1 c1;
+    assert_int_equal(vanilla_c1_synthetic(&c1, SEAL_2K_V11, &g, NULL), 0);
+    const engine_provider *p = fc_porep_provider(NULL);
+    assert_null(p->setup_dev);
+    for (int wrapped = 0; wrapped < 2; wrapped++) {
+        size_t len;
+        char *json = c1_json(&c1, wrapped, &len);
+        engine_request req = {.kind = ENGINE_POREP,
+                              .sector_size = KIB2,
+                              .registered_proof = SEAL_2K_V11,
+                              .vanilla_proof = {(const uint8_t *)json, len}};
+        engine_circuits c;
+        cuzk_err err = {0};
+        if (prepare(p, &req, &c, &err)) fail_msg("%s", err.msg);
+        check_porep(&c, &c1);
+        c.release(&c);
+        req.sector_size = 32ull << 30;
+        expect_refused(p, &req, "request sector_size 34359738368");
+        req.sector_size = 0, req.registered_proof = 8;
+        expect_refused(p, &req, "StackedDrg32GiBV1_1");
+        req.registered_proof = 0, req.vanilla_proof.len = len / 2;
+        expect_refused(p, &req, "byte");
+        free(json);
+    }
+    vanilla_c1_free(&c1);
+}
+
+static void test_porep_lookup(void **state)
+{
+    (void)state;
+    const engine_provider *p = fc_porep_provider(NULL);
+    engine_circuit_info info;
+    assert_true(p->lookup("porep-32g", &info));
+    assert_string_equal(info.param_name, fc_param_name(FC_CIRCUIT_POREP, 32ull << 30));
+    assert_false(p->lookup("winning-2k", &info));
+    assert_false(p->lookup("test-4096", &info));
+    engine_request other = {.kind = ENGINE_WINNING_POST};
+    assert_false(p->claims(&other));
+}
+
+/* ---- Winning PoSt ---- */
+
+/* A native 2KiB sector: tree-R over random leaves, comm_r = H(comm_c,
+ * comm_r_last), the inclusion proof of every leaf rnd challenges. */
+static void native_sector(vanilla_post_sector *v, const uint8_t rnd[32], cuzk_rng *g)
+{
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, KIB2, NULL), 0);
+    assert_int_equal(vanilla_post_sector_alloc(v, VANILLA_POST_WINNING, KIB2, NULL), 0);
+    uint8_t *leaves = malloc(s.nodes * 32);
+    assert_non_null(leaves);
+    fr_t x[2];
+    for (uint64_t i = 0; i < s.nodes; i++) fr_random(&x[0], g), fr_to_bytes_le(leaves + 32 * i, x);
+    fc_tree t;
+    assert_int_equal(
+        fc_tree_build(&t, FC_TREE_POSEIDON, 8, leaves, s.nodes, "tree-r", NULL, NULL, NULL), 0);
+    v->sector_id = 77;
+    memcpy(v->comm_r_last.b, fc_tree_root(&t), 32);
+    fr_random(&x[0], g);
+    fr_to_bytes_le(v->comm_c.b, &x[0]);
+    assert_true(fr_from_bytes_le(&x[1], v->comm_r_last.b));
+    fr_t h;
+    poseidon_hash(&h, poseidon_std(2), x);
+    fr_to_bytes_le(v->comm_r.b, &h);
+    for (size_t j = 0; j < v->n_proofs; j++) {
+        vanilla_merkle *m = &v->proofs[j];
+        m->index = post_leaf_challenge(rnd, v->sector_id, j, s.nodes);
+        memcpy(m->leaf.b, leaves + 32 * m->index, 32);
+        m->root = v->comm_r_last;
+        fc_tree_path(&t, m->index, m->hashes[0].b, NULL);
+    }
+    fc_tree_free(&t);
+    free(leaves);
+}
+
+static void random_fr_bytes(uint8_t out[32], cuzk_rng *g)
+{
+    fr_t r;
+    fr_random(&r, g);
+    fr_to_bytes_le(out, &r);
+}
+
+static void test_winning_refused(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    const engine_provider *p = fc_winning_post_provider(NULL);
+    uint8_t rnd[32], blob[100] = {0};
+    random_fr_bytes(rnd, &g);
+    engine_bytes one = {blob, sizeof blob}, two[2] = {one, one};
+    engine_request req = {.kind = ENGINE_WINNING_POST,
+                          .registered_proof = 7,
+                          .randomness = {rnd, 32},
+                          .vanilla_proofs = &one,
+                          .n_vanilla_proofs = 1};
+    expect_refused(p, &req, "not a Winning PoSt proof");
+    req.registered_proof = 3, req.sector_size = KIB2;
+    expect_refused(p, &req, "is for 34359738368-byte sectors");
+    req.registered_proof = 0, req.randomness.len = 31;
+    expect_refused(p, &req, "randomness: 31 bytes");
+    uint8_t big[32];
+    memset(big, 0xff, sizeof big);
+    req.randomness = (engine_bytes){big, 32};
+    expect_refused(p, &req, "canonical");
+    req.randomness = (engine_bytes){rnd, 32}, req.vanilla_proofs = two, req.n_vanilla_proofs = 2;
+    expect_refused(p, &req, "2 vanilla proofs");
+    req.n_vanilla_proofs = 1;
+    engine_circuits c;
+    assert_int_not_equal(prepare(p, &req, &c, NULL), 0); /* 100 zero bytes */
+    engine_circuit_info info;
+    assert_true(p->lookup("winning-32g", &info));
+    assert_string_equal(info.param_name, fc_param_name(FC_CIRCUIT_WINNING_POST, 32ull << 30));
+    assert_false(p->lookup("porep-2k", &info));
+}
+
+/* Proves req on e; returns the status, the proof in *proof (192 bytes). */
+static int prove(engine_t *e, const engine_request *req, uint8_t proof[GROTH16_PROOF_BYTES])
+{
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(engine_submit(e, req, id, NULL, NULL), 0);
+    assert_int_equal(engine_await(e, id, 0, &r, NULL, NULL, NULL), 0);
+    int status = r.status;
+    if (status == ENGINE_COMPLETED) {
+        assert_int_equal(r.proof_len, GROTH16_PROOF_BYTES);
+        memcpy(proof, r.proof, GROTH16_PROOF_BYTES);
+    }
+    engine_result_free(&r);
+    return status;
+}
+
+static void verify_here(const char *dir, const uint8_t proof_bytes[GROTH16_PROOF_BYTES],
+                        const uint8_t rnd[32], const vanilla_post_sector *v)
+{
+    char params[1024], vk_path[1024];
+    assert_int_equal(
+        fc_param_paths(params, vk_path, sizeof params, dir, FC_CIRCUIT_WINNING_POST, KIB2, NULL),
+        0);
+    groth16_vk vk;
+    groth16_pvk pvk;
+    groth16_proof proof;
+    cuzk_err err;
+    assert_int_equal(groth16_vk_read(&vk, vk_path, PARAMS_CHECKED, &err), 0);
+    assert_int_equal(groth16_prepare_vk(&pvk, &vk, &err), 0);
+    assert_int_equal(groth16_proof_decode(&proof, proof_bytes, GROTH16_PROOF_BYTES, &err), 0);
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, KIB2, NULL), 0);
+    size_t n = post_num_public_inputs(&s);
+    fr_t *in = calloc(n, sizeof *in);
+    assert_non_null(in);
+    post_public_sector pub = {v->sector_id, v->comm_r};
+    assert_int_equal(post_winning_public_inputs(in, &s, FC_API_V1_1, rnd, &pub, NULL), 0);
+    assert_int_equal(groth16_verify(&pvk, &proof, in, n, &err), 0);
+    free(in);
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+}
+
+static void test_winning_prove(void **state)
+{
+    (void)state;
+    if (quick()) return;
+    cuzk_rng g;
+    test_rng(&g);
+    uint8_t rnd[32], other[32], proof[GROTH16_PROOF_BYTES];
+    random_fr_bytes(rnd, &g);
+    random_fr_bytes(other, &g);
+    vanilla_post_sector v;
+    native_sector(&v, rnd, &g);
+    void *blob;
+    size_t len;
+    assert_int_equal(vanilla_post_sector_encode(&blob, &len, &v, NULL), 0);
+    char dir[] = "/tmp/cuzk-test-fcprov.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    engine_log_set_level("error");
+    cuzk_config cfg;
+    cuzk_config_default(&cfg);
+    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
+    cfg.total_budget = 1ull << 30;
+    engine_t *e;
+    assert_int_equal(engine_create(&e, &cfg, NULL, NULL), 0);
+    assert_int_equal(engine_register_provider(e, fc_winning_post_provider(dir), NULL), 0);
+    engine_bytes b = {blob, len};
+    engine_request req = {.kind = ENGINE_WINNING_POST,
+                          .sector_size = KIB2,
+                          .randomness = {rnd, 32},
+                          .vanilla_proofs = &b,
+                          .n_vanilla_proofs = 1};
+    assert_int_equal(prove(e, &req, proof), ENGINE_COMPLETED);
+    verify_here(dir, proof, rnd, &v);
+    req.randomness.data = other;
+    assert_int_equal(prove(e, &req, proof), ENGINE_FAILED);
+    engine_destroy(e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(blob);
+    vanilla_post_sector_free(&v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_porep),
+        cmocka_unit_test(test_porep_lookup),
+        cmocka_unit_test(test_winning_refused),
+        cmocka_unit_test(test_winning_prove),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
