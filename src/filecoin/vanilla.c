@@ -3,7 +3,9 @@
  * them: the sector-size table, Merkle path geometry, registered seal proof
  * names, C1 allocation (one block per partition: proof structs, labeling
  * proofs and every 32-byte node, wired once) and the whole-proof
- * consistency check the C1 reader runs at the end.
+ * consistency check the C1 reader runs at the end (one challenge node per
+ * proof across all its paths, columns and labels; one root per tree;
+ * comm_d the tree-D root; comm_r = Poseidon(comm_c, comm_r_last)).
  *
  * The sector table is our own copy of filecoin-proofs' constants (PoRep
  * layers, partitions and challenges; storage-proofs-update's partition,
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "cuzk/fr.h"
+#include "cuzk/poseidon.h"
 
 bool vanilla_node_canonical(const vanilla_node *n)
 {
@@ -32,6 +35,24 @@ bool vanilla_node_is_zero(const vanilla_node *n)
 {
     static const vanilla_node zero;
     return memcmp(n, &zero, sizeof(zero)) == 0;
+}
+
+void vanilla_comm_r(vanilla_node *comm_r, const vanilla_node *comm_c,
+                    const vanilla_node *comm_r_last)
+{
+    fr_t in[2];
+    fr_from_bytes_le(&in[0], comm_c->b); /* the callers pass canonical nodes */
+    fr_from_bytes_le(&in[1], comm_r_last->b);
+    poseidon_hash(&in[0], poseidon_std(2), in);
+    fr_to_bytes_le(comm_r->b, &in[0]);
+}
+
+bool vanilla_comm_r_matches(const vanilla_node *comm_r, const vanilla_node *comm_c,
+                            const vanilla_node *comm_r_last)
+{
+    vanilla_node want;
+    vanilla_comm_r(&want, comm_c, comm_r_last);
+    return memcmp(&want, comm_r, sizeof(want)) == 0;
 }
 
 /*
@@ -359,5 +380,8 @@ int vanilla_c1_check(const vanilla_c1 *c1, cuzk_err *err)
             if ((rc = check_proof(&x, &c1->part[k][i]))) return rc;
         }
     }
+    if (x.comm_c && !vanilla_comm_r_matches(&c1->comm_r, x.comm_c, x.comm_r_last))
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "C1 comm_r: not Poseidon(comm_c, comm_r_last) of the proofs' roots");
     return CUZK_OK;
 }

@@ -22,7 +22,8 @@
  *
  * The readers are as strict as the C1 reader: exact lengths and variants
  * for the sector shape, canonical field elements, path digits below the
- * arity, non-zero commitments, consistent roots and positions, and no
+ * arity, non-zero commitments, comm_r = Poseidon(comm_c, comm_r_last) for
+ * PoSt, consistent roots and positions, and no
  * bytes after the value. Errors name the field path and the byte offset.
  */
 #include "vanilla_internal.h"
@@ -348,6 +349,10 @@ static int post_check(bin *b, const vanilla_post_sector *p)
     if (nonzero(b, &p->comm_r, "comm_r") || nonzero(b, &p->comm_c, "vanilla_proof.comm_c") ||
         nonzero(b, &p->comm_r_last, "vanilla_proof.comm_r_last"))
         return b->failed;
+    if (!vanilla_comm_r_matches(&p->comm_r, &p->comm_c, &p->comm_r_last)) {
+        push(b, "comm_r", -1);
+        return binf(b, CUZK_EINVAL, "not Poseidon(comm_c, comm_r_last)");
+    }
     for (size_t i = 0; i < p->n_proofs; i++) {
         if (memcmp(&p->proofs[i].root, &p->comm_r_last, sizeof(vanilla_node))) {
             push(b, "vanilla_proof.inclusion_proofs", (long)i);

@@ -16,6 +16,12 @@ uint64_t vanilla_level_weight(const vanilla_tree *t, unsigned level);
 int vanilla_tree_variant(const vanilla_tree *t);
 extern const char *const vanilla_variant_names[3];
 
+/* comm_r = Poseidon-2(comm_c, comm_r_last) (filecoin-hashers hash2, neptune arity 2). */
+void vanilla_comm_r(vanilla_node *comm_r, const vanilla_node *comm_c,
+                    const vanilla_node *comm_r_last);
+bool vanilla_comm_r_matches(const vanilla_node *comm_r, const vanilla_node *comm_c,
+                            const vanilla_node *comm_r_last);
+
 /* Nodes one challenge's proof of a C1 holds. */
 size_t vanilla_porep_nodes_per_challenge(const vanilla_c1 *c1);
 /* Appends one zeroed, wired partition block to c1 (c1->partitions grows). */

@@ -4,8 +4,9 @@
  * timing where real sealing would take hours. Every node is a random
  * canonical field element (the top two bits cleared, so < 2^254 < r);
  * challenge positions, layer numbers and the roots shared by all proofs of
- * a tree are set consistently, so the readers' checks pass. The hashes do
- * not chain: these prove nothing.
+ * a tree are set consistently, and comm_r is Poseidon(comm_c, comm_r_last),
+ * so the readers' checks pass. The Merkle paths do not hash to their
+ * roots: these prove nothing.
  */
 #include "vanilla_internal.h"
 
@@ -68,6 +69,7 @@ int vanilla_c1_synthetic(vanilla_c1 *c1, int registered_proof, cuzk_rng *g, cuzk
     cuzk_rng_bytes(g, &c1->ticket, sizeof(c1->ticket));
     random_node(&comm_c, g);
     random_node(&comm_r_last, g);
+    vanilla_comm_r(&c1->comm_r, &comm_c, &comm_r_last);
     size_t per = vanilla_porep_nodes_per_challenge(c1);
     for (size_t k = 0; k < c1->partitions; k++) {
         /* a partition's nodes are one run starting at its first proof's comm_d hashes */
@@ -88,6 +90,7 @@ int vanilla_post_sector_synthetic(vanilla_post_sector *p, int kind, uint64_t sec
     random_node(&p->comm_r, g);
     random_node(&p->comm_c, g);
     random_node(&p->comm_r_last, g);
+    vanilla_comm_r(&p->comm_r, &p->comm_c, &p->comm_r_last);
     random_nodes(p->nodes, p->n_proofs * p->tree.hashes, g);
     for (size_t i = 0; i < p->n_proofs; i++)
         set_merkle(&p->proofs[i], &p->comm_r_last, cuzk_rng_u64(g) % nodes, g);

@@ -163,6 +163,7 @@ static void test_post_errors(void **state)
          "inclusion_proofs[0].data.Single.path.path[0].hashes[0]: not a canonical");
     EDIT(memset(m + len - 64, 0, 32), CUZK_EINVAL,
          "PoSt sector proof vanilla_proof.comm_c: all zero");
+    EDIT(m[8] ^= 1, CUZK_EINVAL, "PoSt sector proof comm_r: not Poseidon(comm_c, comm_r_last)");
     size_t second = 48 + merkle_size(2, 0, 0, 0);
     EDIT(m[second + 4] ^= 1, CUZK_EINVAL,
          "PoSt sector proof vanilla_proof.inclusion_proofs[1]: root is not comm_r_last");

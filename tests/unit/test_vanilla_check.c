@@ -254,7 +254,22 @@ static void test_consistency_errors(void **state)
     p->labels[1].layer = 2;
     p->encoding.node = node + 1;
     expect_struct(&c1, CUZK_EINVAL, "[0][1].encoding_proof: node is");
+    p->encoding.node = node;
+    c1.comm_r.b[0] ^= 1;
+    expect_struct(&c1, CUZK_EINVAL, "C1 comm_r: not Poseidon(comm_c, comm_r_last) of the proofs'");
     vanilla_c1_free(&c1);
+}
+
+/* comm_r of comm_c = 0, comm_r_last = 1 is neptune's arity-2 vector for [0, 1]. */
+static void test_comm_r_vector(void **state)
+{
+    (void)state;
+    vanilla_node c = {{0}}, r_last = {{1}}, out, want;
+    uint8_t be[32];
+    test_hex(be, 32, "396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff");
+    for (int i = 0; i < 32; i++) want.b[i] = be[31 - i];
+    vanilla_comm_r(&out, &c, &r_last);
+    assert_memory_equal(&out, &want, 32);
 }
 
 static void test_wrapper_errors(void **state)
@@ -349,7 +364,7 @@ int main(void)
         cmocka_unit_test(test_path_errors),    cmocka_unit_test(test_field_errors),
         cmocka_unit_test(test_value_errors),   cmocka_unit_test(test_consistency_errors),
         cmocka_unit_test(test_wrapper_errors), cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_mutated),
+        cmocka_unit_test(test_mutated),        cmocka_unit_test(test_comm_r_vector),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

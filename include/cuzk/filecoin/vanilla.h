@@ -9,7 +9,8 @@
  * or raw bytes for seed and ticket). Readers check the shape against the
  * sector size (partitions, challenges, layers, path lengths and arities),
  * that every field element is canonical (< r), that commitments are not
- * zero, and that roots and challenge positions agree inside the proof;
+ * zero, and that roots, challenge positions and comm_r = Poseidon(comm_c,
+ * comm_r_last) agree inside the proof;
  * each error message names the JSON path or byte offset at fault.
  *
  * The JSON reader streams (src/filecoin/vanilla_json.c): the c1.json
