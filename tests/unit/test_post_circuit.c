@@ -126,9 +126,15 @@ static void random_bytes(uint8_t out[32], cuzk_rng *g)
     fr_to_bytes_le(out, &r);
 }
 
-/* Proves pc, asserts every constraint holds and the inputs are want[]. */
+/* Proves pc, asserts every constraint holds and the inputs are want[],
+ * and that its R1CS is the blank circuit's (same fingerprint). */
 static void prove_with_inputs(post_circuit *pc, const fr_t *want)
 {
+    post_circuit blank;
+    post_circuit_blank(&blank, &pc->shape);
+    cs_counts kb = count_circuit(post_circuit_get(&blank)),
+              kv = count_circuit(post_circuit_get(pc));
+    assert_memory_equal(kb.fingerprint, kv.fingerprint, 32);
     cs_prover p;
     prove_satisfied(&p, post_circuit_get(pc));
     size_t n = post_num_public_inputs(&pc->shape);
@@ -216,7 +222,15 @@ static void test_window_witness(void **state)
         ptree_free(&t);
         pub[i] = (post_public_sector){v[i].sector_id, v[i].comm_r};
     }
-    fr_t want[3 * 6];
+    fr_t want[3 * 6], v2[3 * 6];
+    /* FC_API_V1_2: the challenge index no longer depends on the sector. */
+    assert_int_equal(post_public_inputs(v2, &s, FC_API_V1_2, rnd, pub, TOTAL, 0, NULL), 0);
+    for (size_t i = 0; i < 3; i++)
+        for (size_t n = 0; n < s.challenges; n++) {
+            fr_t c;
+            fr_from_u64(&c, post_leaf_challenge(rnd, pub[i].id, n, s.nodes));
+            assert_true(fr_eq(&v2[i * 6 + 1 + n], &c));
+        }
     for (size_t k = 0; k < 2; k++) {
         assert_int_equal(post_public_inputs(want, &s, FC_API_V1_1, rnd, pub, TOTAL, k, NULL), 0);
         post_circuit pc;

@@ -203,13 +203,19 @@ static int prove(cs_prover *p, update_circuit *c)
     return cs_synthesize_prover(p, update_circuit_get(c), NULL, NULL);
 }
 
-/* The circuit of uc satisfied, with update_public_inputs' inputs. */
+/* The circuit of uc satisfied, with update_public_inputs' inputs and the
+ * blank circuit's R1CS (same fingerprint). */
 static void check_satisfied(update_case *uc, update_circuit *c)
 {
     cuzk_err e;
     int rc = update_circuit_init(c, &uc->s, &uc->v, &uc->pub, &e);
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
+    update_circuit blank;
+    update_circuit_blank(&blank, &uc->s);
+    cs_counts kb = count_circuit(update_circuit_get(&blank)),
+              kv = count_circuit(update_circuit_get(c));
+    assert_memory_equal(kb.fingerprint, kv.fingerprint, 32);
     cs_prover p;
     prove_satisfied(&p, update_circuit_get(c));
     fr_t want[UPDATE_PUBLIC_INPUTS];
