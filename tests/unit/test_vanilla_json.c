@@ -252,6 +252,37 @@ static void test_chunked(void **state)
     }
 }
 
+/* Pretty-printed input reads the same: a space and a newline after every ','
+ * and a space after every ':' of the bare JSON, or of the wrapper (the base64
+ * text has neither). */
+static void test_whitespace(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (int w = 0; w < 2; w++) {
+        vanilla_c1 c1, back;
+        cuzk_err e;
+        assert_int_equal(vanilla_c1_synthetic(&c1, VANILLA_SEAL_V1_1, &g, &e), CUZK_OK);
+        c1.wrapped = w;
+        size_t len, n = 0;
+        char *buf = write_mem(&c1, &len), *pretty = malloc(3 * len + 4);
+        pretty[n++] = '\n';
+        for (size_t i = 0; i < len; i++) {
+            pretty[n++] = buf[i];
+            if (buf[i] == ',') pretty[n++] = ' ', pretty[n++] = '\n';
+            if (buf[i] == ':') pretty[n++] = ' ';
+        }
+        pretty[n++] = '\n';
+        if (parse_str(&back, pretty, n, VANILLA_C1_AUTO, &e)) fail_msg("%s", e.msg);
+        assert_c1_equal(&c1, &back);
+        vanilla_c1_free(&back);
+        free(pretty);
+        free(buf);
+        vanilla_c1_free(&c1);
+    }
+}
+
 /* The writer's compact serde layout, checked on its first bytes. */
 static void test_layout(void **state)
 {
@@ -468,8 +499,8 @@ int main(void)
         cmocka_unit_test(test_shapes),           cmocka_unit_test(test_merkle_level),
         cmocka_unit_test(test_round_trip_small), cmocka_unit_test(test_round_trip_large),
         cmocka_unit_test(test_chunked),          cmocka_unit_test(test_layout),
-        cmocka_unit_test(test_base64_strict),    cmocka_unit_test(test_base64_codec),
-        cmocka_unit_test(test_scale_32gib),
+        cmocka_unit_test(test_whitespace),       cmocka_unit_test(test_base64_strict),
+        cmocka_unit_test(test_base64_codec),     cmocka_unit_test(test_scale_32gib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
