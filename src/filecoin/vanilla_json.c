@@ -3,11 +3,12 @@
  * SealCommitPhase1Output JSON into a vanilla_c1, with no JSON tree.
  *
  * Two layers. The outer one lexes the wrapper {"SectorNum": u64,
- * "Phase1Out": "<base64>", "SectorSize": u64} by hand, byte by byte, so
- * that the 60+ MB base64 string is never buffered: its characters are
- * decoded in chunks and the decoded JSON is fed to yajl as it comes (yajl
- * would otherwise collect the whole string before its callback). In bare
- * mode every byte goes to yajl directly; AUTO looks at the first key.
+ * "Phase1Out": "<base64>", "SectorSize": u64} by hand, so that the base64
+ * string (~52 MB for 32GiB) is never buffered: runs of it (found with
+ * memchr) are decoded in 32 KiB chunks and the decoded JSON is fed to yajl
+ * as it comes (yajl would otherwise collect the whole string before its
+ * callback). In bare mode every byte goes to yajl directly; AUTO looks at
+ * the first key and replays what it consumed.
  *
  * The inner layer is yajl's event parser. Its callbacks drive a stack of
  * frames, one per open JSON container, each knowing what it is (a context
@@ -20,6 +21,12 @@
  * its node. Counts, field sets, canonical field elements and path digits
  * are checked as containers close; errors name the JSON path from the
  * stack. Whole-proof consistency is vanilla_c1_check at the end.
+ *
+ * Memory is the typed result (~10 MB for 32GiB: 1,759 nodes per
+ * challenge) plus fixed buffers. A partition block is allocated when its
+ * array opens, and at most the shape's partition count of them (NI-PoRep's
+ * 126 for unknown registered proofs), so a hostile input can make the
+ * reader allocate at most one full C1 of its declared size.
  */
 #include "vanilla_internal.h"
 
