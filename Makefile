@@ -42,3 +42,16 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz
+
+# CUDA kernels (a machine with an NVIDIA GPU; CI only compiles them):
+# correctness against the CPU, then the timing table up to 2^27.
+.PHONY: test-gpu bench-gpu
+test-gpu:
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target test_gpu
+	$(BUILD)/tests/gpu/test_gpu
+
+bench-gpu:
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target cuzk-gpu-bench
+	$(BUILD)/tests/gpu/cuzk-gpu-bench 27

@@ -1,0 +1,97 @@
+/*
+ * gpu.h - the CUDA backend's kernels behind a plain C API (src/gpu).
+ *
+ * Available when the library was built with nvcc (CUZK_HAVE_CUDA, target
+ * cuzk_gpu); every function works on the current CUDA device and returns
+ * CUZK_OK or CUZK_EDEVICE / CUZK_EINVAL / CUZK_ENOMEM with a message that
+ * carries the CUDA error text. Nothing aborts; with no usable device,
+ * gpu_available() returns false and fills err.
+ *
+ * Data crosses in the CPU types: fr_t / fp_t / g1_affine_t bytes are the
+ * device representation (same Montgomery form, same limb order), so
+ * uploads are plain copies. Calls are synchronous: they return when the
+ * result is ready, which is what the timings of the bench driver measure.
+ *
+ * Device buffers (gpu_buf) let callers keep data on the device between
+ * calls: bases for repeated MSMs, a/b/c for the H computation.
+ */
+#ifndef CUZK_GPU_H
+#define CUZK_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* true when a CUDA device can be used; false (and err filled) otherwise. */
+bool gpu_available(cuzk_err *err);
+/* One line naming the device ("NVIDIA H200, sm_90, 132 SMs, 139.8 GiB"). */
+int gpu_describe(char *out, size_t len, cuzk_err *err);
+
+/* Device memory. */
+typedef struct gpu_buf gpu_buf;
+int gpu_buf_new(gpu_buf **out, size_t bytes, cuzk_err *err);
+void gpu_buf_free(gpu_buf *b);
+int gpu_buf_upload(gpu_buf *b, size_t offset, const void *src, size_t bytes, cuzk_err *err);
+int gpu_buf_download(void *dst, const gpu_buf *b, size_t offset, size_t bytes, cuzk_err *err);
+
+/* Element-wise products on the device, exposed to test the device field
+ * arithmetic against fp.h / fr.h / fp2.h. */
+int gpu_fp_mul_vec(fp_t *out, const fp_t *a, const fp_t *b, size_t n, cuzk_err *err);
+int gpu_fr_mul_vec(fr_t *out, const fr_t *a, const fr_t *b, size_t n, cuzk_err *err);
+int gpu_fp2_mul_vec(fp2_t *out, const fp2_t *a, const fp2_t *b, size_t n, cuzk_err *err);
+/* Throughput of the device Fp / Fr multiplication: `iters` dependent
+ * products in each of `threads` threads; *ns_per_mul is wall time divided
+ * by the product count. */
+int gpu_field_mul_bench(int field_bits, size_t threads, unsigned iters, double *ns_per_mul,
+                        cuzk_err *err);
+
+/* out[i] = k[i] * p[i] (double and add in XYZZ on the device). */
+int gpu_g1_mul_vec(g1_jac_t *out, const g1_affine_t *p, const fr_t *k, size_t n, cuzk_err *err);
+int gpu_g2_mul_vec(g2_jac_t *out, const g2_affine_t *p, const fr_t *k, size_t n, cuzk_err *err);
+
+/* NTT over Fr of 2^log_n elements (10 <= log_n <= 28), natural order in
+ * and out, omega = ROOT_OF_UNITY^(2^(32 - log_n)) as reference/groth16.md.
+ *   GPU_NTT_FORWARD    evaluations from coefficients
+ *   GPU_NTT_INVERSE    coefficients from evaluations (includes 1/n)
+ *   GPU_NTT_COSET_FWD  evaluations on the coset 7 H
+ *   GPU_NTT_COSET_INV  coefficients from evaluations on 7 H */
+enum gpu_ntt_kind { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_COSET_FWD, GPU_NTT_COSET_INV };
+int gpu_ntt(fr_t *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err);
+int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err);
+
+/* The H computation of the prover (reference/groth16.md, Prover 1-3) on
+ * a, b, c of 2^log_n evaluations each: 7 NTTs and the point-wise step
+ * (a b - c) / (7^n - 1), a, b, c uploaded once. The n coefficients of h
+ * land in a (the caller keeps the first n - 1); b and c are clobbered. */
+int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err);
+int gpu_ntt_h(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, cuzk_err *err);
+
+/* G1 multi-scalar multiplication: *out = sum scalars[i] * bases[i]
+ * (Pippenger with signed windows of `window` bits; 0 picks by n).
+ * Bases at infinity are allowed. The _dev form takes device buffers of
+ * n g1_affine_t and n fr_t. */
+int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, size_t n,
+               cuzk_err *err);
+int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                   unsigned window, cuzk_err *err);
+/* Fills a device buffer with n pseudo-random G1 points for benchmarks:
+ * 2^16 multiples k_j G of random 64-bit k_j (from seed), repeated. */
+int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err);
+
+/* Fills a device buffer with n pseudo-random Fr elements (values below
+ * 2^254, taken as Montgomery forms) from seed, for benchmarks. */
+int gpu_fr_bench_random(gpu_buf *b, size_t n, uint64_t seed, cuzk_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * carry.cuh - 32-bit add / subtract / multiply-add with carry, the
+ * building blocks of the field arithmetic (mont.cuh).
+ *
+ * On the device each function is one PTX instruction that reads or
+ * writes the hardware carry flag (add.cc, addc, madc.hi.cc, ...). The
+ * statements are `asm volatile` so that the compiler keeps them in program
+ * order: the carry flag is invisible to it, and a non-volatile statement
+ * without inputs (addc %0, 0, 0) may be merged with another or moved.
+ * On the host the same functions compute with an explicit carry `cc`
+ * (0 or 1), so the field code built on them runs, and is tested, on the
+ * CPU too (tests/gpu/test_gpu_emu.cu). On the device `cc` is unused.
+ */
+#ifndef CUZK_GPU_FF_CARRY_CUH
+#define CUZK_GPU_FF_CARRY_CUH
+
+#include <stdint.h>
+
+#define HD __host__ __device__ __forceinline__
+
+#ifdef __CUDA_ARCH__
+#define CARRY_ASM(op, d, ...) asm volatile(op : "=r"(d) : __VA_ARGS__)
+#endif
+
+/* d = a + b, sets the carry */
+HD uint32_t add_cc(uint32_t a, uint32_t b, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("add.cc.u32 %0, %1, %2;", d, "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t s = (uint64_t)a + b;
+    cc = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+
+/* d = a + b + carry, sets the carry */
+HD uint32_t addc_cc(uint32_t a, uint32_t b, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("addc.cc.u32 %0, %1, %2;", d, "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t s = (uint64_t)a + b + cc;
+    cc = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+
+/* d = a + b + carry */
+HD uint32_t addc(uint32_t a, uint32_t b, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("addc.u32 %0, %1, %2;", d, "r"(a), "r"(b));
+    return d;
+#else
+    return a + b + cc;
+#endif
+}
+
+/* d = a - b, sets the borrow */
+HD uint32_t sub_cc(uint32_t a, uint32_t b, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("sub.cc.u32 %0, %1, %2;", d, "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t s = (uint64_t)a - b;
+    cc = (uint32_t)(s >> 63);
+    return (uint32_t)s;
+#endif
+}
+
+/* d = a - b - borrow, sets the borrow */
+HD uint32_t subc_cc(uint32_t a, uint32_t b, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("subc.cc.u32 %0, %1, %2;", d, "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t s = (uint64_t)a - b - cc;
+    cc = (uint32_t)(s >> 63);
+    return (uint32_t)s;
+#endif
+}
+
+/* d = a - b - borrow */
+HD uint32_t subc(uint32_t a, uint32_t b, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("subc.u32 %0, %1, %2;", d, "r"(a), "r"(b));
+    return d;
+#else
+    return a - b - cc;
+#endif
+}
+
+/* d = lo(a b) + c, sets the carry */
+HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("mad.lo.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return add_cc(a * b, c, cc);
+#endif
+}
+
+/* d = lo(a b) + c + carry, sets the carry */
+HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("madc.lo.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return addc_cc(a * b, c, cc);
+#endif
+}
+
+/* d = hi(a b) + c, sets the carry */
+HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("mad.hi.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return add_cc((uint32_t)(((uint64_t)a * b) >> 32), c, cc);
+#endif
+}
+
+/* d = hi(a b) + c + carry, sets the carry */
+HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    CARRY_ASM("madc.hi.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return addc_cc((uint32_t)(((uint64_t)a * b) >> 32), c, cc);
+#endif
+}
+
+#endif

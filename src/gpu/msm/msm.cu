@@ -1,0 +1,240 @@
+/*
+ * msm.cu - G1 multi-scalar multiplication on the device (Pippenger).
+ *
+ * For n points and windows of c bits (W = ceil(256 / c) windows):
+ *  1. msm_digits: each scalar leaves Montgomery form and is cut into W
+ *     signed digits; per window, a (bucket, point | sign) pair per point.
+ *  2. CUB radix sort of each window's pairs by bucket (c key bits), so
+ *     each bucket's points form one run; msm_bounds finds the runs.
+ *  3. msm_accumulate: one thread per bucket of every window adds its
+ *     points in XYZZ (8M+2S per point): n W additions, the bulk of the work.
+ *  4. msm_segments + msm_reduce: per window sum_v v B_v by running sums
+ *     over segments of buckets, then a tree over the segments.
+ *  5. The host combines the W window sums by Horner (c doublings per
+ *     window) with the CPU group law (ec.h): about 270 operations.
+ * The working memory (8 W n bytes of pairs, twice, plus the buckets) is
+ * kept between calls and grown on demand.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "gpu/msm/msm_kernels.cuh"
+#include "gpu/util/buf.cuh"
+#include "gpu/util/check.cuh"
+
+#define MSM_MAX_N   (1u << 31)
+#define MSM_SEG_LOG 5 /* buckets per reduction thread: 32 */
+
+struct msm_ws {
+    void *mem;
+    size_t bytes;
+};
+static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
+static msm_ws msm_work;
+
+/* Window size by n: the bucket additions (n W) against the reduction
+ * (about 2 W 2^(c-1) additions), measured in tools/cuzk-gpu-bench. */
+static unsigned msm_default_window(size_t n)
+{
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < n) lg++;
+    unsigned c = lg > 4 ? lg - 4 : 1;
+    if (c < 8) c = 8;
+    if (c > 20) c = 20;
+    return c;
+}
+
+static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
+{
+    if (msm_work.bytes < bytes) {
+        cudaFree(msm_work.mem);
+        msm_work.mem = NULL;
+        msm_work.bytes = 0;
+        CU(cudaMalloc(&msm_work.mem, bytes), err, "msm workspace alloc");
+        msm_work.bytes = bytes;
+    }
+    *out = msm_work.mem;
+    return CUZK_OK;
+}
+
+struct msm_plan {
+    uint32_t n, c, nwin, half, seg, per_win;
+    size_t pairs, sort_bytes, bytes;
+    /* offsets into the workspace */
+    size_t keys, vals, keys2, vals2, start, end, buckets, partial, sums, sort_tmp;
+};
+
+static size_t align256(size_t x)
+{
+    return (x + 255) & ~(size_t)255;
+}
+
+static int msm_make_plan(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
+{
+    memset(p, 0, sizeof *p);
+    p->n = (uint32_t)n;
+    p->c = c;
+    p->nwin = (256 + c - 1) / c;
+    p->half = 1u << (c - 1);
+    p->seg = p->half < (1u << MSM_SEG_LOG) ? p->half : 1u << MSM_SEG_LOG;
+    p->per_win = p->half / p->seg;
+    p->pairs = (size_t)p->nwin * n;
+    CU(cub::DeviceRadixSort::SortPairs(NULL, p->sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
+                                       (uint32_t *)NULL, (uint32_t *)NULL, (int)n, 0, (int)c),
+       err, "msm sort sizing");
+    size_t o = 0, nb = (size_t)p->nwin * p->half;
+    p->keys = o, o += align256(p->pairs * 4);
+    p->vals = o, o += align256(p->pairs * 4);
+    p->keys2 = o, o += align256(p->pairs * 4);
+    p->vals2 = o, o += align256(p->pairs * 4);
+    p->start = o, o += align256(nb * 4);
+    p->end = o, o += align256(nb * 4);
+    p->buckets = o, o += align256(nb * sizeof(g1_xyzz_d));
+    p->partial = o, o += align256((size_t)p->nwin * p->per_win * sizeof(g1_xyzz_d));
+    p->sums = o, o += align256((size_t)p->nwin * sizeof(g1_xyzz_d));
+    p->sort_tmp = o, o += align256(p->sort_bytes);
+    p->bytes = o;
+    return CUZK_OK;
+}
+
+/* Steps 1-4: leaves the W window sums at ws + p->sums. */
+static int msm_device(const msm_plan *p, char *ws, const g1_aff_d *bases, const fr_d *scalars,
+                      cuzk_err *err)
+{
+    uint32_t *keys = (uint32_t *)(ws + p->keys), *vals = (uint32_t *)(ws + p->vals);
+    uint32_t *keys2 = (uint32_t *)(ws + p->keys2), *vals2 = (uint32_t *)(ws + p->vals2);
+    uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
+    g1_xyzz_d *buckets = (g1_xyzz_d *)(ws + p->buckets);
+    g1_xyzz_d *partial = (g1_xyzz_d *)(ws + p->partial);
+    size_t nb = (size_t)p->nwin * p->half;
+
+    msm_digits<<<cu_blocks(p->n, 256), 256>>>(scalars, p->n, p->c, p->nwin, keys, vals);
+    CU_LAUNCH(err, "msm_digits");
+    CU(cudaMemsetAsync(start, 0, nb * 4), err, "msm memset");
+    CU(cudaMemsetAsync(end, 0, nb * 4), err, "msm memset");
+    for (uint32_t w = 0; w < p->nwin; w++) {
+        size_t o = (size_t)w * p->n, tmp_bytes = p->sort_bytes;
+        CU(cub::DeviceRadixSort::SortPairs(ws + p->sort_tmp, tmp_bytes, keys + o, keys2 + o,
+                                           vals + o, vals2 + o, (int)p->n, 0, (int)p->c),
+           err, "msm sort");
+        msm_bounds<<<cu_blocks(p->n, 256), 256>>>(
+            keys2 + o, p->n, p->half, start + (size_t)w * p->half, end + (size_t)w * p->half);
+        CU_LAUNCH(err, "msm_bounds");
+    }
+    msm_accumulate<<<cu_blocks(nb, 128), 128>>>(bases, vals2, p->n, start, end, p->half,
+                                                (uint32_t)nb, buckets);
+    CU_LAUNCH(err, "msm_accumulate");
+    uint32_t threads = p->nwin * p->per_win;
+    msm_segments<<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
+    CU_LAUNCH(err, "msm_segments");
+    msm_reduce<<<p->nwin, MSM_RED_THREADS>>>(partial, p->per_win, (g1_xyzz_d *)(ws + p->sums));
+    CU_LAUNCH(err, "msm_reduce");
+    return CUZK_OK;
+}
+
+/* Step 5: sum_w 2^(c w) S_w by Horner on the host. */
+static void msm_combine(g1_jac_t *out, const g1_xyzz_t *sums, unsigned nwin, unsigned c)
+{
+    g1_xyzz_t acc;
+    g1_xyzz_set_inf(&acc);
+    for (int w = (int)nwin - 1; w >= 0; w--) {
+        for (unsigned i = 0; i < c && w < (int)nwin - 1; i++) g1_xyzz_dbl(&acc, &acc);
+        g1_xyzz_add(&acc, &acc, &sums[w]);
+    }
+    g1_xyzz_to_jac(out, &acc);
+}
+
+static int msm_run(g1_jac_t *out, const g1_aff_d *bases, const fr_d *scalars, size_t n,
+                   unsigned window, cuzk_err *err)
+{
+    msm_plan p;
+    void *ws;
+    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), err);
+    if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
+    if (!rc) rc = msm_device(&p, (char *)ws, bases, scalars, err);
+    if (rc) return rc;
+    g1_xyzz_t sums[256];
+    CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof(g1_xyzz_t), cudaMemcpyDeviceToHost),
+       err, "msm");
+    msm_combine(out, sums, p.nwin, p.c);
+    return CUZK_OK;
+}
+
+static int msm_check(size_t n, unsigned window, cuzk_err *err)
+{
+    if (n == 0 || n >= MSM_MAX_N)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu msm: %zu points (1 .. 2^31 - 1 allowed)", n);
+    if (window != 0 && (window < 2 || window > 24))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu msm: window of %u bits (2 .. 24 allowed)", window);
+    return CUZK_OK;
+}
+
+extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                              unsigned window, cuzk_err *err)
+{
+    int rc = msm_check(n, window, err);
+    if (rc) return rc;
+    if (bases->bytes < n * sizeof(g1_affine_t) || scalars->bytes < n * sizeof(fr_t))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
+    pthread_mutex_lock(&msm_lock);
+    rc = msm_run(out, (const g1_aff_d *)bases->ptr, (const fr_d *)scalars->ptr, n, window, err);
+    pthread_mutex_unlock(&msm_lock);
+    return rc;
+}
+
+extern "C" int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, size_t n,
+                          cuzk_err *err)
+{
+    int rc = msm_check(n, 0, err);
+    if (rc) return rc;
+    gpu_buf *b = NULL, *s = NULL;
+    rc = gpu_buf_new(&b, n * sizeof(g1_affine_t), err);
+    if (!rc) rc = gpu_buf_new(&s, n * sizeof(fr_t), err);
+    if (!rc) rc = gpu_buf_upload(b, 0, bases, n * sizeof(g1_affine_t), err);
+    if (!rc) rc = gpu_buf_upload(s, 0, scalars, n * sizeof(fr_t), err);
+    if (!rc) rc = gpu_msm_g1_dev(out, b, s, n, 0, err);
+    gpu_buf_free(b);
+    gpu_buf_free(s);
+    return rc;
+}
+
+#define MSM_BENCH_DISTINCT 65536
+
+extern "C" int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err)
+{
+    size_t m = n < MSM_BENCH_DISTINCT ? n : MSM_BENCH_DISTINCT;
+    if (bases->bytes < n * sizeof(g1_affine_t))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu bench bases: buffer smaller than %zu points", n);
+    g1_affine_t *p = (g1_affine_t *)malloc(m * sizeof *p);
+    g1_jac_t *j = (g1_jac_t *)malloc(m * sizeof *j);
+    fr_t *k = (fr_t *)malloc(m * sizeof *k);
+    int rc = (p && j && k) ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "gpu bench bases");
+    cuzk_rng g;
+    cuzk_rng_seed(&g, seed);
+    for (size_t i = 0; !rc && i < m; i++) {
+        uint64_t limbs[4] = {cuzk_rng_u64(&g), 0, 0, 0};
+        fr_from_canonical(&k[i], limbs);
+        p[i] = g1_GENERATOR;
+    }
+    if (!rc) rc = gpu_g1_mul_vec(j, p, k, m, err);
+    if (!rc) {
+        g1_jac_batch_to_affine(p, j, m);
+        rc = gpu_buf_upload(bases, 0, p, m * sizeof *p, err);
+    }
+    /* repeat the first m points, doubling the filled prefix each time */
+    for (size_t done = m; !rc && done < n;) {
+        size_t c = done < n - done ? done : n - done;
+        char *base = (char *)bases->ptr;
+        cudaError_t e =
+            cudaMemcpy(base + done * sizeof *p, base, c * sizeof *p, cudaMemcpyDeviceToDevice);
+        if (e != cudaSuccess) rc = cu_fail(e, err, "gpu bench bases copy", __FILE__, __LINE__);
+        done += c;
+    }
+    free(p);
+    free(j);
+    free(k);
+    return rc;
+}

@@ -1,0 +1,142 @@
+/*
+ * msm_kernels.cuh - the device side of the G1 Pippenger MSM (see msm.cu).
+ *
+ * Signed digits: scalar s (canonical, < 2^255) is cut into W = ceil(256/c)
+ * windows of c bits; a window value d > 2^(c-1) becomes d - 2^c with a
+ * carry into the next window, so every digit is in [-2^(c-1), 2^(c-1)] and
+ * only 2^(c-1) buckets per window are needed (digit |d| goes to bucket
+ * |d| - 1, the sign flips the point's y). Since s < 2^255 the top window
+ * absorbs the last carry when W c >= 256.
+ */
+#ifndef CUZK_GPU_MSM_KERNELS_CUH
+#define CUZK_GPU_MSM_KERNELS_CUH
+
+#include "gpu/ec/xyzz.cuh"
+
+typedef affine_d<fp_d> g1_aff_d;
+typedef xyzz_d<fp_d> g1_xyzz_d;
+
+#define MSM_NEG_BIT     0x80000000u
+#define MSM_RED_THREADS 256
+
+/* keys[w n + i] = bucket of digit w of scalar i (2^(c-1) for digit 0, which
+ * sorts last and is skipped), vals[w n + i] = i | sign. */
+HD void msm_digits_item(uint32_t i, const fr_d *scalars, uint32_t n, uint32_t c, uint32_t nwin,
+                        uint32_t *keys, uint32_t *vals)
+{
+    fr_d s = scalars[i].from_mont();
+    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
+    uint32_t carry = 0;
+    for (uint32_t w = 0; w < nwin; w++) {
+        uint32_t bit = w * c, limb = bit / 32, sh = bit % 32, d = 0;
+        if (limb < 8) {
+            uint64_t two = s.v[limb] | (limb + 1 < 8 ? (uint64_t)s.v[limb + 1] << 32 : 0);
+            d = (uint32_t)(two >> sh) & mask;
+        }
+        d += carry;
+        uint32_t neg = 0;
+        carry = 0;
+        if (d > half) {
+            d = (1u << c) - d;
+            neg = MSM_NEG_BIT;
+            carry = 1;
+        }
+        size_t o = (size_t)w * n + i;
+        keys[o] = d ? d - 1 : half;
+        vals[o] = i | neg;
+    }
+}
+
+__global__ void msm_digits(const fr_d *__restrict__ scalars, uint32_t n, uint32_t c, uint32_t nwin,
+                           uint32_t *keys, uint32_t *vals)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) msm_digits_item(i, scalars, n, c, nwin, keys, vals);
+}
+
+/* For sorted keys of window w: [start, end) of each bucket's run. */
+HD void msm_bounds_item(uint32_t t, const uint32_t *keys, uint32_t n, uint32_t half,
+                        uint32_t *start, uint32_t *end)
+{
+    uint32_t k = keys[t];
+    if (k >= half) return;
+    if (t == 0 || keys[t - 1] != k) start[k] = t;
+    if (t == n - 1 || keys[t + 1] != k) end[k] = t + 1;
+}
+
+__global__ void msm_bounds(const uint32_t *__restrict__ keys, uint32_t n, uint32_t half,
+                           uint32_t *start, uint32_t *end)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n) msm_bounds_item(t, keys, n, half, start, end);
+}
+
+/* One thread per bucket (all windows): the sum of its signed points. */
+HD void msm_accumulate_item(uint32_t b, const g1_aff_d *bases, const uint32_t *vals, uint32_t n,
+                            const uint32_t *start, const uint32_t *end, uint32_t buckets_per_win,
+                            g1_xyzz_d *out)
+{
+    const uint32_t *v = vals + (size_t)(b / buckets_per_win) * n;
+    g1_xyzz_d acc = g1_xyzz_d::inf();
+    for (uint32_t t = start[b], e = end[b]; t < e; t++) {
+        uint32_t x = v[t];
+        g1_aff_d p = bases[x & ~MSM_NEG_BIT];
+        if (x & MSM_NEG_BIT) p.y = p.y.neg();
+        acc.add_affine(p);
+    }
+    out[b] = acc;
+}
+
+__global__ void msm_accumulate(const g1_aff_d *__restrict__ bases,
+                               const uint32_t *__restrict__ vals, uint32_t n,
+                               const uint32_t *__restrict__ start, const uint32_t *__restrict__ end,
+                               uint32_t buckets_per_win, uint32_t total, g1_xyzz_d *out)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < total) msm_accumulate_item(b, bases, vals, n, start, end, buckets_per_win, out);
+}
+
+/* Thread t of window w sums buckets [t S, (t+1) S) weighted by digit:
+ * running sums from the top give sum_v (v - t S) B_v and sum_v B_v, and
+ * the second times t S completes sum_v v B_v over the segment. */
+HD void msm_segment_item(uint32_t t, const g1_xyzz_d *buckets, uint32_t buckets_per_win,
+                         uint32_t seg, g1_xyzz_d *partial)
+{
+    uint32_t per_win = buckets_per_win / seg, w = t / per_win, s = t % per_win;
+    const g1_xyzz_d *bk = buckets + (size_t)w * buckets_per_win + (size_t)s * seg;
+    g1_xyzz_d run = g1_xyzz_d::inf(), sum = g1_xyzz_d::inf();
+    for (int j = (int)seg - 1; j >= 0; j--) {
+        run.add(bk[j]);
+        sum.add(run);
+    }
+    sum.add(run.mul_small(s * seg));
+    partial[t] = sum;
+}
+
+__global__ void msm_segments(const g1_xyzz_d *__restrict__ buckets, uint32_t buckets_per_win,
+                             uint32_t seg, uint32_t total_threads, g1_xyzz_d *partial)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < total_threads) msm_segment_item(t, buckets, buckets_per_win, seg, partial);
+}
+
+/* Block w adds the per_win partials of window w (strided, then a tree). */
+__global__ void __launch_bounds__(MSM_RED_THREADS)
+    msm_reduce(const g1_xyzz_d *__restrict__ partial, uint32_t per_win, g1_xyzz_d *out)
+{
+    __shared__ g1_xyzz_d sm[MSM_RED_THREADS];
+    const g1_xyzz_d *p = partial + (size_t)blockIdx.x * per_win;
+    g1_xyzz_d acc = g1_xyzz_d::inf();
+    for (uint32_t i = threadIdx.x; i < per_win; i += MSM_RED_THREADS) acc.add(p[i]);
+    sm[threadIdx.x] = acc;
+    for (uint32_t h = MSM_RED_THREADS / 2; h > 0; h /= 2) {
+        __syncthreads();
+        if (threadIdx.x < h) {
+            acc.add(sm[threadIdx.x + h]);
+            sm[threadIdx.x] = acc;
+        }
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = acc;
+}
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * ntt.cu - the Fr NTT on the device and the H computation of the prover.
+ *
+ * A transform of 2^n elements runs as ceil(n / 10) passes of ntt_pass
+ * (ntt_kernels.cuh), each doing up to 10 radix-2 stages on tiles in shared
+ * memory, so the data crosses device memory 2-3 times for n = 20..27
+ * instead of n times. Forward and inverse transforms run
+ * Gentleman-Sande (natural -> bit-reversed); a bit-reversal kernel
+ * restores natural order. Scalings (1/n, the coset powers 7^i or 7^-i)
+ * are one element-wise pass whose factor lo[e mod 2^14] * hi[e >> 14]
+ * comes from two small tables built on the host (fr.h) per kind and size.
+ *
+ * The H computation keeps the bit-reversed order between transforms:
+ * inverse DIF (natural -> reversed coefficients), scale by 7^i / n at the
+ * reversed positions, forward Cooley-Tukey (reversed -> natural coset
+ * evaluations); the same for b and c; a := (a b - c) / (7^n - 1); inverse
+ * DIF, scale by 7^-i / n, one bit reversal. Seven transforms, one
+ * permutation, a, b, c on the device throughout.
+ *
+ * The twiddle table of the largest size used so far and the scale tables
+ * are kept on the device (one set, guarded by a mutex, for the current
+ * device).
+ */
+#include <pthread.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "gpu/ntt/ntt_kernels.cuh"
+#include "gpu/util/buf.cuh"
+#include "gpu/util/check.cuh"
+
+/* ROOT_OF_UNITY = 7^((r-1)/2^32), a primitive 2^32-th root (groth16.md). */
+static const uint64_t NTT_ROOT[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
+                                     0x16a2a19edfe81f20};
+#define NTT_TWO_ADICITY 32
+#define NTT_MIN_LOG     10
+#define NTT_MAX_LOG     28
+
+enum ntt_scale_kind { SCALE_G_OVER_N, SCALE_GINV_OVER_N, SCALE_G, SCALE_ONE_OVER_N, SCALE_KINDS };
+
+static pthread_mutex_t ntt_lock = PTHREAD_MUTEX_INITIALIZER;
+static fr_d *ntt_tw;              /* w^k, k = 0 .. 2^(ntt_tw_log - 1) */
+static unsigned ntt_tw_log;       /* log2 of the size whose root w is */
+static fr_d *ntt_sc[SCALE_KINDS]; /* lo (2^14) then hi (2^14) tables */
+static unsigned ntt_sc_log[SCALE_KINDS];
+
+static int ntt_ensure_twiddles(unsigned n, cuzk_err *err)
+{
+    if (ntt_tw && ntt_tw_log >= n) return CUZK_OK;
+    if (ntt_tw) cudaFree(ntt_tw);
+    ntt_tw = NULL;
+    fr_t w;
+    fr_from_canonical(&w, NTT_ROOT);
+    for (unsigned i = n; i < NTT_TWO_ADICITY; i++) fr_sqr(&w, &w);
+    uint64_t count = (1ull << (n - 1)) + 1;
+    CU(cudaMalloc(&ntt_tw, count * sizeof(fr_d)), err, "ntt twiddle table alloc");
+    fr_d wd;
+    memcpy(&wd, &w, sizeof wd);
+    uint64_t threads = (count + NTT_TW_CHUNK - 1) / NTT_TW_CHUNK;
+    ntt_twiddle_gen<<<cu_blocks(threads, 256), 256>>>(ntt_tw, wd, count);
+    CU_LAUNCH(err, "ntt_twiddle_gen");
+    CU(cudaDeviceSynchronize(), err, "ntt_twiddle_gen");
+    ntt_tw_log = n;
+    return CUZK_OK;
+}
+
+/* Host tables of one scale kind: lo[i] = g^i, hi[h] = c g^(h 2^14). */
+static void ntt_scale_tables(fr_t *t, enum ntt_scale_kind kind, unsigned n)
+{
+    const size_t half = (size_t)1 << NTT_SCALE_LO;
+    fr_t g, c, big;
+    fr_from_u64(&g, kind == SCALE_ONE_OVER_N ? 1 : 7);
+    if (kind == SCALE_GINV_OVER_N) fr_inv(&g, &g);
+    fr_from_u64(&c, (uint64_t)1 << n);
+    if (kind == SCALE_G)
+        c = FR_ONE;
+    else
+        fr_inv(&c, &c);
+    t[0] = FR_ONE;
+    for (size_t i = 1; i < half; i++) fr_mul(&t[i], &t[i - 1], &g);
+    fr_mul(&big, &t[half - 1], &g);
+    t[half] = c;
+    for (size_t i = 1; i < half; i++) fr_mul(&t[half + i], &t[half + i - 1], &big);
+}
+
+static int ntt_ensure_scale(enum ntt_scale_kind kind, unsigned n, cuzk_err *err)
+{
+    const size_t count = (size_t)2 << NTT_SCALE_LO;
+    if (ntt_sc[kind] && ntt_sc_log[kind] == n) return CUZK_OK;
+    if (!ntt_sc[kind]) CU(cudaMalloc(&ntt_sc[kind], count * sizeof(fr_d)), err, "ntt scale alloc");
+    fr_t *t = (fr_t *)malloc(count * sizeof(fr_t));
+    if (!t) return cuzk_errf(err, CUZK_ENOMEM, "gpu ntt: scale table of %zu elements", count);
+    ntt_scale_tables(t, kind, n);
+    cudaError_t e = cudaMemcpy(ntt_sc[kind], t, count * sizeof(fr_t), cudaMemcpyHostToDevice);
+    free(t);
+    CU(e, err, "ntt scale table upload");
+    ntt_sc_log[kind] = n;
+    return CUZK_OK;
+}
+
+/* Runs all stages: DIF from the top bits down, DIT from the bottom up. */
+template <bool DIF, bool INV> static int ntt_stages(fr_d *x, unsigned n, cuzk_err *err)
+{
+    static bool attr_set;
+    if (!attr_set) {
+        CU(cudaFuncSetAttribute(ntt_pass<DIF, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                32 << NTT_TILE_LOG),
+           err, "ntt_pass shared memory limit");
+        attr_set = true;
+    }
+    ntt_pass_t ps[NTT_MAX_PASSES];
+    unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
+    for (unsigned i = 0; i < passes; i++) {
+        unsigned blocks = 1u << (n - ps[i].m - ps[i].L);
+        size_t smem = (size_t)32 << (ps[i].m + ps[i].L);
+        ntt_pass<DIF, INV><<<blocks, NTT_THREADS, smem>>>(x, ntt_tw, ps[i]);
+        CU_LAUNCH(err, "ntt_pass");
+    }
+    return CUZK_OK;
+}
+
+static int ntt_scale_run(fr_d *x, unsigned n, enum ntt_scale_kind kind, bool bitrev, cuzk_err *err)
+{
+    int rc = ntt_ensure_scale(kind, n, err);
+    if (rc) return rc;
+    const fr_d *lo = ntt_sc[kind], *hi = lo + ((size_t)1 << NTT_SCALE_LO);
+    ntt_scale<<<cu_blocks((size_t)1 << n, 256), 256>>>(x, n, bitrev, lo, hi);
+    CU_LAUNCH(err, "ntt_scale");
+    return CUZK_OK;
+}
+
+static int ntt_bitrev_run(fr_d *x, unsigned n, cuzk_err *err)
+{
+    ntt_bitrev<<<cu_blocks((size_t)1 << n, 256), 256>>>(x, n);
+    CU_LAUNCH(err, "ntt_bitrev");
+    return CUZK_OK;
+}
+
+static int ntt_check_args(const gpu_buf *buf, unsigned n, cuzk_err *err)
+{
+    if (n < NTT_MIN_LOG || n > NTT_MAX_LOG)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: log size %u outside %d..%d", n, NTT_MIN_LOG,
+                         NTT_MAX_LOG);
+    if (buf && buf->bytes < (sizeof(fr_d) << n))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: buffer of %zu bytes holds less than 2^%u",
+                         buf->bytes, n);
+    return CUZK_OK;
+}
+
+static int ntt_run(fr_d *x, unsigned n, enum gpu_ntt_kind kind, cuzk_err *err)
+{
+    int rc = ntt_ensure_twiddles(n, err);
+    if (rc) return rc;
+    switch (kind) {
+    case GPU_NTT_FORWARD:
+        rc = ntt_stages<true, false>(x, n, err);
+        break;
+    case GPU_NTT_COSET_FWD:
+        rc = ntt_scale_run(x, n, SCALE_G, false, err);
+        if (!rc) rc = ntt_stages<true, false>(x, n, err);
+        break;
+    case GPU_NTT_INVERSE:
+        rc = ntt_stages<true, true>(x, n, err);
+        if (!rc) rc = ntt_scale_run(x, n, SCALE_ONE_OVER_N, false, err);
+        break;
+    case GPU_NTT_COSET_INV:
+        rc = ntt_stages<true, true>(x, n, err);
+        if (!rc) rc = ntt_scale_run(x, n, SCALE_GINV_OVER_N, true, err);
+        break;
+    default:
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
+    }
+    if (!rc) rc = ntt_bitrev_run(x, n, err);
+    if (!rc) CU(cudaDeviceSynchronize(), err, "ntt");
+    return rc;
+}
+
+extern "C" int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err)
+{
+    int rc = ntt_check_args(data, log_n, err);
+    if (rc) return rc;
+    pthread_mutex_lock(&ntt_lock);
+    rc = ntt_run((fr_d *)data->ptr, log_n, kind, err);
+    pthread_mutex_unlock(&ntt_lock);
+    return rc;
+}
+
+extern "C" int gpu_ntt(fr_t *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err)
+{
+    int rc = ntt_check_args(NULL, log_n, err);
+    if (rc) return rc;
+    size_t bytes = sizeof(fr_t) << log_n;
+    gpu_buf *b;
+    if ((rc = gpu_buf_new(&b, bytes, err))) return rc;
+    if (!(rc = gpu_buf_upload(b, 0, data, bytes, err)) && !(rc = gpu_ntt_dev(b, log_n, kind, err)))
+        rc = gpu_buf_download(data, b, 0, bytes, err);
+    gpu_buf_free(b);
+    return rc;
+}
+
+/* One of a, b, c: evaluations on H -> evaluations on 7 H, natural order. */
+static int ntt_h_to_coset(fr_d *x, unsigned n, cuzk_err *err)
+{
+    int rc = ntt_stages<true, true>(x, n, err);
+    if (!rc) rc = ntt_scale_run(x, n, SCALE_G_OVER_N, true, err);
+    if (!rc) rc = ntt_stages<false, false>(x, n, err);
+    return rc;
+}
+
+static int ntt_h_run(fr_d *a, fr_d *b, fr_d *c, unsigned n, cuzk_err *err)
+{
+    int rc = ntt_ensure_twiddles(n, err);
+    if (!rc) rc = ntt_h_to_coset(a, n, err);
+    if (!rc) rc = ntt_h_to_coset(b, n, err);
+    if (!rc) rc = ntt_h_to_coset(c, n, err);
+    if (rc) return rc;
+    /* zinv = 1 / (7^(2^n) - 1) */
+    fr_t z;
+    fr_from_u64(&z, 7);
+    for (unsigned i = 0; i < n; i++) fr_sqr(&z, &z);
+    fr_sub(&z, &z, &FR_ONE);
+    fr_inv(&z, &z);
+    fr_d zd;
+    memcpy(&zd, &z, sizeof zd);
+    ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, c, 1u << n, zd);
+    CU_LAUNCH(err, "ntt_h_pointwise");
+    rc = ntt_stages<true, true>(a, n, err);
+    if (!rc) rc = ntt_scale_run(a, n, SCALE_GINV_OVER_N, true, err);
+    if (!rc) rc = ntt_bitrev_run(a, n, err);
+    if (!rc) CU(cudaDeviceSynchronize(), err, "ntt h");
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err)
+{
+    int rc;
+    if ((rc = ntt_check_args(a, log_n, err)) || (rc = ntt_check_args(b, log_n, err)) ||
+        (rc = ntt_check_args(c, log_n, err)))
+        return rc;
+    pthread_mutex_lock(&ntt_lock);
+    rc = ntt_h_run((fr_d *)a->ptr, (fr_d *)b->ptr, (fr_d *)c->ptr, log_n, err);
+    pthread_mutex_unlock(&ntt_lock);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n,
+                         cuzk_err *err)
+{
+    int rc = ntt_check_args(NULL, log_n, err);
+    if (rc) return rc;
+    size_t bytes = sizeof(fr_t) << log_n;
+    gpu_buf *bufs[3] = {NULL, NULL, NULL};
+    const fr_t *src[3] = {a, b, c};
+    for (int i = 0; i < 3 && !rc; i++) {
+        rc = gpu_buf_new(&bufs[i], bytes, err);
+        if (!rc) rc = gpu_buf_upload(bufs[i], 0, src[i], bytes, err);
+    }
+    if (!rc) rc = gpu_ntt_h_dev(bufs[0], bufs[1], bufs[2], log_n, err);
+    if (!rc) rc = gpu_buf_download(h, bufs[0], 0, bytes, err);
+    for (int i = 0; i < 3; i++) gpu_buf_free(bufs[i]);
+    return rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * bench_gpu.c - timings of the CUDA kernels (gpu.h), printed as one table.
+ *
+ * Every figure is the median of several runs after a warm-up, taken with
+ * a monotonic host clock around a synchronous call whose data already
+ * lives on the device (the "_dev" entry points): field products in a
+ * dependent loop; NTT forward / inverse / coset and the whole H
+ * computation (7 NTTs) at 2^20 .. 2^27; G1 MSM at 2^16 .. 2^27 on random
+ * scalars and bench bases (gpu_g1_bench_bases), with the window that
+ * gpu.h picks, plus a window sweep at 2^24. Sizes up to 2^max_log
+ * (argv[1], default 24).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/gpu.h"
+
+static cuzk_rng rng;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void die(const char *what, const cuzk_err *e)
+{
+    printf("FAIL %s: %s\n", what, e->msg);
+    exit(1);
+}
+
+static void random_fill(gpu_buf *b, size_t n)
+{
+    cuzk_err e = {0};
+    if (gpu_fr_bench_random(b, n, cuzk_rng_u64(&rng), &e)) die("random fill", &e);
+}
+
+static void bench_fields(void)
+{
+    double ns;
+    cuzk_err e = {0};
+    const int bits[2] = {381, 255};
+    for (int i = 0; i < 2; i++) {
+        if (gpu_field_mul_bench(bits[i], (size_t)132 * 2048, 2000, &ns, &e)) die("field", &e);
+        printf("| %s mul (throughput) | %.4f ns | %.2f G/s |\n", i ? "Fr" : "Fp", ns, 1 / ns);
+    }
+}
+
+#define RUNS 5
+
+static void bench_ntt(unsigned max_log)
+{
+    static const char *names[] = {"forward", "inverse", "coset fwd", "coset inv"};
+    cuzk_err e = {0};
+    for (unsigned lg = 20; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
+        size_t n = (size_t)1 << lg;
+        gpu_buf *a, *b, *c;
+        if (gpu_buf_new(&a, n * sizeof(fr_t), &e) || gpu_buf_new(&b, n * sizeof(fr_t), &e) ||
+            gpu_buf_new(&c, n * sizeof(fr_t), &e))
+            die("ntt alloc", &e);
+        random_fill(a, n);
+        random_fill(b, n);
+        random_fill(c, n);
+        for (int k = 0; k < 4; k++) {
+            double t[RUNS];
+            if (gpu_ntt_dev(a, lg, k, &e)) die("ntt", &e);
+            for (int r = 0; r < RUNS; r++) {
+                double t0 = now_ms();
+                if (gpu_ntt_dev(a, lg, k, &e)) die("ntt", &e);
+                t[r] = now_ms() - t0;
+            }
+            qsort(t, RUNS, sizeof *t, cmp_double);
+            printf("| NTT %s 2^%u | %.3f ms |\n", names[k], lg, t[RUNS / 2]);
+        }
+        double t[RUNS];
+        for (int r = 0; r < RUNS; r++) {
+            double t0 = now_ms();
+            if (gpu_ntt_h_dev(a, b, c, lg, &e)) die("ntt h", &e);
+            t[r] = now_ms() - t0;
+        }
+        qsort(t, RUNS, sizeof *t, cmp_double);
+        printf("| H (7 NTT + pointwise) 2^%u | %.3f ms |\n", lg, t[RUNS / 2]);
+        gpu_buf_free(a);
+        gpu_buf_free(b);
+        gpu_buf_free(c);
+    }
+}
+
+static double msm_time(gpu_buf *bp, gpu_buf *bk, size_t n, unsigned window, int runs)
+{
+    cuzk_err e = {0};
+    g1_jac_t r;
+    double t[RUNS];
+    if (gpu_msm_g1_dev(&r, bp, bk, n, window, &e)) die("msm", &e);
+    for (int i = 0; i < runs; i++) {
+        double t0 = now_ms();
+        if (gpu_msm_g1_dev(&r, bp, bk, n, window, &e)) die("msm", &e);
+        t[i] = now_ms() - t0;
+    }
+    qsort(t, runs, sizeof *t, cmp_double);
+    return t[runs / 2];
+}
+
+static void bench_msm(unsigned max_log)
+{
+    cuzk_err e = {0};
+    size_t nmax = (size_t)1 << max_log;
+    gpu_buf *bp, *bk;
+    if (gpu_buf_new(&bp, nmax * sizeof(g1_affine_t), &e) ||
+        gpu_buf_new(&bk, nmax * sizeof(fr_t), &e))
+        die("msm alloc", &e);
+    if (gpu_g1_bench_bases(bp, nmax, cuzk_rng_u64(&rng), &e)) die("bench bases", &e);
+    random_fill(bk, nmax);
+    for (unsigned lg = 16; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
+        int runs = lg >= 26 ? 3 : RUNS;
+        printf("| G1 MSM 2^%u | %.2f ms |\n", lg, msm_time(bp, bk, (size_t)1 << lg, 0, runs));
+    }
+    if (max_log >= 24) {
+        for (unsigned c = 14; c <= 22; c += 2)
+            printf("| G1 MSM 2^24, window %u | %.2f ms |\n", c,
+                   msm_time(bp, bk, (size_t)1 << 24, c, 3));
+    }
+    gpu_buf_free(bp);
+    gpu_buf_free(bk);
+}
+
+int main(int argc, char **argv)
+{
+    cuzk_err e = {0};
+    setvbuf(stdout, NULL, _IOLBF, 0); /* logs survive a kill */
+    if (!gpu_available(&e)) {
+        printf("SKIP: %s\n", e.msg);
+        return 77;
+    }
+    unsigned max_log = argc > 1 ? (unsigned)atoi(argv[1]) : 24;
+    const char *what = argc > 2 ? argv[2] : "all";
+    char desc[256];
+    if (gpu_describe(desc, sizeof desc, &e) == 0) printf("device: %s\n", desc);
+    cuzk_rng_seed(&rng, (uint64_t)time(NULL));
+    printf("| operation | time | |\n|---|---|---|\n");
+    if (!strcmp(what, "all") || !strcmp(what, "field")) bench_fields();
+    if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(max_log);
+    if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(max_log);
+    return 0;
+}

@@ -1,0 +1,471 @@
+/*
+ * test_gpu_emu.cu - the device arithmetic and kernel logic of src/gpu, run
+ * on the host and checked against the CPU library. Needs no GPU, so it runs
+ * in CI and on any build machine with nvcc.
+ *
+ * Everything below the kernels is __host__ __device__ (carry.cuh emulates
+ * the PTX carry instructions on the host): the field operations and the
+ * XYZZ group law are compared with fp.h / fr.h / fp2.h / ec.h; the MSM
+ * pipeline runs item by item (digits, a sort per window, run bounds,
+ * bucket sums, segment sums, Horner) against a sum of g1_jac_mul; the NTT
+ * passes run tile by tile with the planner of the device code against a
+ * DFT, the step order of the H computation against h Z = A B - C, and
+ * the pass plans are checked to touch every index once for sizes up to
+ * 2^27. What this cannot check is the device itself
+ * (the real carry flag, shared memory, CUB): test_gpu does that.
+ */
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vector>
+
+#include "gpu/ec/xyzz.cuh"
+#include "gpu/msm/msm_kernels.cuh"
+#include "gpu/ntt/ntt_kernels.cuh"
+#include "gpu/util/capi.cuh"
+
+static int failures;
+static cuzk_rng rng;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+template <class D, class H> static D to_d(const H &h)
+{
+    static_assert(sizeof(D) == sizeof(H), "layout");
+    D d;
+    memcpy(&d, &h, sizeof d);
+    return d;
+}
+
+static void test_fp(void)
+{
+    int bad = 0;
+    for (int i = 0; i < 2000; i++) {
+        fp_t a, b, c;
+        fp_random(&a, &rng);
+        fp_random(&b, &rng);
+        if (i == 0) fp_neg(&a, &FP_ONE);
+        if (i == 1) memset(&b, 0, sizeof b);
+        fp_d x = to_d<fp_d>(a), y = to_d<fp_d>(b);
+        fp_mul(&c, &a, &b);
+        bad += !(to_d<fp_d>(c) == x * y);
+        fp_add(&c, &a, &b);
+        bad += !(to_d<fp_d>(c) == x + y);
+        fp_sub(&c, &a, &b);
+        bad += !(to_d<fp_d>(c) == x - y);
+        fp_neg(&c, &a);
+        bad += !(to_d<fp_d>(c) == x.neg());
+        uint64_t can[FP_LIMBS];
+        fp_to_canonical(can, &a);
+        bad += memcmp(can, x.from_mont().v, sizeof can) != 0;
+    }
+    CHECK(bad == 0, "fp: %d mismatches", bad);
+    bad = 0;
+    for (int i = 0; i < 2000; i++) {
+        fr_t a, b, c;
+        fr_random(&a, &rng);
+        fr_random(&b, &rng);
+        if (i == 0) fr_neg(&a, &FR_ONE);
+        fr_d x = to_d<fr_d>(a), y = to_d<fr_d>(b);
+        fr_mul(&c, &a, &b);
+        bad += !(to_d<fr_d>(c) == x * y);
+        fr_add(&c, &a, &b);
+        bad += !(to_d<fr_d>(c) == x + y);
+        fr_sub(&c, &a, &b);
+        bad += !(to_d<fr_d>(c) == x - y);
+        uint64_t e = cuzk_rng_u64(&rng) >> 40, can[FR_LIMBS];
+        fr_pow(&c, &a, &e, 1);
+        bad += !(to_d<fr_d>(c) == x.pow(e));
+        fr_to_canonical(can, &a);
+        bad += memcmp(can, x.from_mont().v, sizeof can) != 0;
+    }
+    CHECK(bad == 0, "fr: %d mismatches", bad);
+    bad = 0;
+    for (int i = 0; i < 500; i++) {
+        fp2_t a, b, c;
+        fp_random(&a.c0, &rng);
+        fp_random(&a.c1, &rng);
+        fp_random(&b.c0, &rng);
+        fp_random(&b.c1, &rng);
+        fp2_d x = to_d<fp2_d>(a), y = to_d<fp2_d>(b);
+        fp2_mul(&c, &a, &b);
+        bad += !(to_d<fp2_d>(c) == x * y);
+        fp2_sqr(&c, &a);
+        bad += !(to_d<fp2_d>(c) == x.sqr());
+    }
+    CHECK(bad == 0, "fp2: %d mismatches", bad);
+    printf("emu fields: fp, fr, fp2 operations match the CPU\n");
+}
+
+/* The XYZZ law of one group against ec.h: a chain of mixed additions with
+ * doubling and cancelling cases, then dbl, add, mul_small. */
+#define EC_CASE(G, F, FD, NAME)                                                                    \
+    static void test_ec_##G(void)                                                                  \
+    {                                                                                              \
+        enum { N = 24 };                                                                           \
+        G##_jac_t gen, j[N];                                                                       \
+        G##_affine_t p[N];                                                                         \
+        G##_jac_from_affine(&gen, &G##_GENERATOR);                                                 \
+        for (int i = 0; i < N; i++) {                                                              \
+            fr_t k;                                                                                \
+            fr_random(&k, &rng);                                                                   \
+            G##_jac_mul(&j[i], &gen, &k);                                                          \
+        }                                                                                          \
+        G##_jac_batch_to_affine(p, j, N);                                                          \
+        p[3] = p[2];                   /* doubling inside add_affine */                            \
+        G##_affine_neg(&p[5], &p[4]);  /* P + (-P) */                                              \
+        memset(&p[7], 0, sizeof p[7]); /* infinity */                                              \
+        typedef affine_d<FD> A;                                                                    \
+        typedef xyzz_d<FD> X;                                                                      \
+        X acc = X::inf();                                                                          \
+        G##_jac_t want, got;                                                                       \
+        G##_jac_set_inf(&want);                                                                    \
+        int bad = 0;                                                                               \
+        for (int i = 0; i < N; i++) {                                                              \
+            acc.add_affine(to_d<A>(p[i]));                                                         \
+            G##_jac_add_affine(&want, &want, &p[i]);                                               \
+            if (i == 2) acc = X::from_affine(to_d<A>(p[2])), G##_jac_from_affine(&want, &p[2]);    \
+            acc.to_jac((FD *)&got.x, (FD *)&got.y, (FD *)&got.z);                                  \
+            bad += !G##_jac_eq(&want, &got);                                                       \
+        }                                                                                          \
+        X d = acc.dbl(), s = acc;                                                                  \
+        s.add(X::from_affine(to_d<A>(p[1])));                                                      \
+        s.add(acc);                                                                                \
+        G##_jac_t w2, w3;                                                                          \
+        G##_jac_dbl(&w2, &want);                                                                   \
+        G##_jac_add_affine(&w3, &w2, &p[1]);                                                       \
+        d.to_jac((FD *)&got.x, (FD *)&got.y, (FD *)&got.z);                                        \
+        bad += !G##_jac_eq(&w2, &got);                                                             \
+        s.to_jac((FD *)&got.x, (FD *)&got.y, (FD *)&got.z);                                        \
+        bad += !G##_jac_eq(&w3, &got);                                                             \
+        X m = acc.mul_small(1000003);                                                              \
+        fr_t k;                                                                                    \
+        fr_from_u64(&k, 1000003);                                                                  \
+        G##_jac_mul(&w2, &want, &k);                                                               \
+        m.to_jac((FD *)&got.x, (FD *)&got.y, (FD *)&got.z);                                        \
+        bad += !G##_jac_eq(&w2, &got);                                                             \
+        CHECK(bad == 0, "%s xyzz: %d mismatches", NAME, bad);                                      \
+    }
+EC_CASE(g1, fp_t, fp_d, "G1")
+EC_CASE(g2, fp2_t, fp2_d, "G2")
+
+/* The MSM of msm.cu, kernel by kernel on the host. */
+static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, uint32_t n,
+                    uint32_t c)
+{
+    uint32_t nwin = (256 + c - 1) / c, half = 1u << (c - 1);
+    uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
+    std::vector<uint32_t> keys((size_t)nwin * n), vals((size_t)nwin * n);
+    std::vector<uint32_t> start((size_t)nwin * half), end((size_t)nwin * half);
+    std::vector<g1_xyzz_d> buckets((size_t)nwin * half), partial((size_t)nwin * per_win);
+    const fr_d *s = (const fr_d *)scalars;
+    for (uint32_t i = 0; i < n; i++) msm_digits_item(i, s, n, c, nwin, keys.data(), vals.data());
+    for (uint32_t w = 0; w < nwin; w++) {
+        size_t o = (size_t)w * n;
+        std::vector<std::pair<uint32_t, uint32_t>> kv(n);
+        for (uint32_t i = 0; i < n; i++) kv[i] = {keys[o + i], vals[o + i]};
+        std::stable_sort(kv.begin(), kv.end(),
+                         [](const std::pair<uint32_t, uint32_t> &a,
+                            const std::pair<uint32_t, uint32_t> &b) { return a.first < b.first; });
+        for (uint32_t i = 0; i < n; i++) keys[o + i] = kv[i].first, vals[o + i] = kv[i].second;
+        for (uint32_t t = 0; t < n; t++)
+            msm_bounds_item(t, keys.data() + o, n, half, start.data() + (size_t)w * half,
+                            end.data() + (size_t)w * half);
+    }
+    for (uint32_t b = 0; b < nwin * half; b++)
+        msm_accumulate_item(b, (const g1_aff_d *)bases, vals.data(), n, start.data(), end.data(),
+                            half, buckets.data());
+    for (uint32_t t = 0; t < nwin * per_win; t++)
+        msm_segment_item(t, buckets.data(), half, seg, partial.data());
+    g1_xyzz_t acc;
+    g1_xyzz_set_inf(&acc);
+    for (int w = (int)nwin - 1; w >= 0; w--) {
+        g1_xyzz_d sum = g1_xyzz_d::inf();
+        for (uint32_t t = 0; t < per_win; t++) sum.add(partial[(size_t)w * per_win + t]);
+        for (uint32_t i = 0; i < c && w < (int)nwin - 1; i++) g1_xyzz_dbl(&acc, &acc);
+        g1_xyzz_t sw;
+        memcpy(&sw, &sum, sizeof sw);
+        g1_xyzz_add(&acc, &acc, &sw);
+    }
+    g1_xyzz_to_jac(out, &acc);
+}
+
+static void test_msm(void)
+{
+    const uint32_t n = 150;
+    std::vector<g1_affine_t> p(n);
+    std::vector<g1_jac_t> j(n);
+    std::vector<fr_t> k(n);
+    g1_jac_t gen, want, got;
+    g1_jac_from_affine(&gen, &g1_GENERATOR);
+    g1_jac_set_inf(&want);
+    for (uint32_t i = 0; i < n; i++) {
+        fr_t r;
+        fr_random(&r, &rng);
+        g1_jac_mul(&j[i], &gen, &r);
+        fr_random(&k[i], &rng);
+        if (i % 5 == 1) fr_neg(&k[i], &FR_ONE);
+        if (i % 5 == 2) fr_from_u64(&k[i], i & 1);
+    }
+    g1_jac_batch_to_affine(p.data(), j.data(), n);
+    memset(&p[10], 0, sizeof p[10]);
+    for (uint32_t i = 0; i < n; i++) {
+        g1_jac_t a, m;
+        g1_jac_from_affine(&a, &p[i]);
+        g1_jac_mul(&m, &a, &k[i]);
+        g1_jac_add(&want, &want, &m);
+    }
+    const uint32_t windows[] = {2, 3, 5, 8, 11, 16};
+    for (uint32_t w : windows) {
+        emu_msm(&got, p.data(), k.data(), n, w);
+        CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u: wrong sum", n, w);
+    }
+    printf("emu msm: %u points, windows 2 .. 16 match sum k_i P_i\n", n);
+}
+
+static void root_of(fr_t *w, unsigned log_n)
+{
+    static const uint64_t root[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
+                                     0x16a2a19edfe81f20};
+    fr_from_canonical(w, root);
+    for (unsigned i = log_n; i < 32; i++) fr_sqr(w, w);
+}
+
+/* tw[k] = w^k, k = 0 .. 2^(tw_log-1), w of order 2^tw_log */
+static std::vector<fr_d> emu_twiddles(unsigned tw_log)
+{
+    std::vector<fr_d> tw(((size_t)1 << (tw_log - 1)) + 1);
+    fr_t w, v = FR_ONE;
+    root_of(&w, tw_log);
+    for (size_t k = 0; k < tw.size(); k++) {
+        tw[k] = to_d<fr_d>(v);
+        fr_mul(&v, &v, &w);
+    }
+    return tw;
+}
+
+template <bool DIF, bool INV>
+static void emu_stages(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsigned tw_log)
+{
+    ntt_pass_t ps[NTT_MAX_PASSES];
+    unsigned passes = ntt_plan(ps, n, tw_log, DIF);
+    std::vector<uint32_t> sm((size_t)8 << NTT_TILE_LOG);
+    for (unsigned p = 0; p < passes; p++) {
+        uint32_t T = 1u << (ps[p].m + ps[p].L), blocks = 1u << (n - ps[p].m - ps[p].L);
+        for (uint32_t blk = 0; blk < blocks; blk++) {
+            uint32_t base = ntt_tile_base(ps[p], blk);
+            for (uint32_t e = 0; e < T; e++)
+                ntt_smem_store(sm.data(), T, e, x[ntt_tile_global(ps[p], base, e)]);
+            for (uint32_t i = 0; i < ps[p].m; i++)
+                for (uint32_t q = 0; q < T / 2; q++)
+                    ntt_butterfly<DIF, INV>(sm.data(), T, ps[p], base, q, ntt_stage(DIF, ps[p], i),
+                                            tw.data());
+            for (uint32_t e = 0; e < T; e++)
+                ntt_smem_load(sm.data(), T, e, &x[ntt_tile_global(ps[p], base, e)]);
+        }
+    }
+}
+
+static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
+{
+    fr_t acc = FR_ZERO;
+    for (size_t i = n; i-- > 0;) {
+        fr_mul(&acc, &acc, t);
+        fr_add(&acc, &acc, &x[i]);
+    }
+    *r = acc;
+}
+
+/* DIF forward + bitrev vs sampled DFT outputs (2^21: three passes); then
+ * DIF inverse, DIT forward, DIF inverse, bitrev gives n^2 x (no 1/n). */
+static void test_ntt(void)
+{
+    const unsigned sizes[] = {10, 11, 13, 16, 21};
+    const unsigned tw_log = 22;
+    std::vector<fr_d> tw = emu_twiddles(tw_log);
+    for (unsigned lg : sizes) {
+        size_t n = (size_t)1 << lg;
+        std::vector<fr_t> x(n);
+        for (auto &v : x) fr_random(&v, &rng);
+        std::vector<fr_d> y(n);
+        for (size_t i = 0; i < n; i++) y[i] = to_d<fr_d>(x[i]);
+        emu_stages<true, false>(y.data(), lg, tw, tw_log);
+        for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, y.data(), lg);
+        fr_t w;
+        root_of(&w, lg);
+        int bad = 0;
+        for (int t = 0; t < 4; t++) {
+            uint64_t j = t == 0 ? 1 : t == 1 ? n - 1 : cuzk_rng_u64(&rng) % n;
+            fr_t pt, v;
+            fr_pow(&pt, &w, &j, 1);
+            poly_eval(&v, x.data(), n, &pt);
+            bad += !(to_d<fr_d>(v) == y[j]);
+        }
+        CHECK(bad == 0, "emu ntt 2^%u forward: %d of 4 sampled outputs wrong", lg, bad);
+        if (lg > 16) continue; /* the round trip below takes seconds there */
+        emu_stages<true, true>(y.data(), lg, tw, tw_log);   /* reversed coefficients times n */
+        emu_stages<false, false>(y.data(), lg, tw, tw_log); /* natural evaluations times n */
+        emu_stages<true, true>(y.data(), lg, tw, tw_log);
+        for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, y.data(), lg);
+        fr_t nn, ninv;
+        fr_from_u64(&nn, n);
+        fr_mul(&nn, &nn, &nn);
+        fr_inv(&ninv, &nn);
+        bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            fr_t v;
+            memcpy(&v, &y[i], sizeof v);
+            fr_mul(&v, &v, &ninv);
+            bad += !fr_eq(&v, &x[i]);
+        }
+        CHECK(bad == 0, "emu ntt 2^%u: inverse / DIT round trip, %d wrong", lg, bad);
+    }
+    printf("emu ntt: DIF / DIT passes at 2^10 .. 2^21 match the DFT and invert\n");
+}
+
+/* lo[i] = g^i, hi[h] = c g^(h 2^14): the scale tables of ntt.cu. */
+static std::vector<fr_d> emu_scale_tables(uint64_t g_u64, bool g_inv, const fr_t *c)
+{
+    const size_t half = (size_t)1 << NTT_SCALE_LO;
+    std::vector<fr_d> t(2 * half);
+    fr_t g, v = FR_ONE, big, h = *c;
+    fr_from_u64(&g, g_u64);
+    if (g_inv) fr_inv(&g, &g);
+    for (size_t i = 0; i < half; i++, fr_mul(&v, &v, &g)) t[i] = to_d<fr_d>(v);
+    big = v; /* g^(2^14) */
+    for (size_t i = 0; i < half; i++, fr_mul(&h, &h, &big)) t[half + i] = to_d<fr_d>(h);
+    return t;
+}
+
+/* sum_i x[i] L_i(t) on the domain of 2^lg points */
+static void lagrange_eval(fr_t *r, const std::vector<fr_t> &x, unsigned lg, const fr_t *t)
+{
+    size_t n = x.size();
+    std::vector<fr_t> d(n);
+    fr_t w, wi = FR_ONE, acc = FR_ZERO, zn = *t, ninv;
+    root_of(&w, lg);
+    for (size_t i = 0; i < n; i++, fr_mul(&wi, &wi, &w)) fr_sub(&d[i], t, &wi);
+    fr_batch_inv(d.data(), d.data(), n);
+    wi = FR_ONE;
+    for (size_t i = 0; i < n; i++, fr_mul(&wi, &wi, &w)) {
+        fr_t term;
+        fr_mul(&term, &wi, &d[i]);
+        fr_mul(&term, &term, &x[i]);
+        fr_add(&acc, &acc, &term);
+    }
+    for (unsigned i = 0; i < lg; i++) fr_sqr(&zn, &zn);
+    fr_sub(&zn, &zn, &FR_ONE);
+    fr_from_u64(&ninv, n);
+    fr_inv(&ninv, &ninv);
+    fr_mul(&acc, &acc, &zn);
+    fr_mul(r, &acc, &ninv);
+}
+
+/* The step order of ntt_h_run (ntt.cu) with c = a b: h Z = A B - C. */
+static void test_ntt_h(void)
+{
+    const unsigned tw_log = 12;
+    std::vector<fr_d> tw = emu_twiddles(tw_log);
+    for (unsigned lg = 10; lg <= 11; lg++) {
+        uint32_t n = 1u << lg;
+        fr_t ninv, z, t, va, vb, vc, vh, zt, lhs, rhs;
+        fr_from_u64(&ninv, n);
+        fr_inv(&ninv, &ninv);
+        std::vector<fr_d> fwd = emu_scale_tables(7, false, &ninv);
+        std::vector<fr_d> inv = emu_scale_tables(7, true, &ninv);
+        std::vector<fr_t> abc[3];
+        std::vector<fr_d> d[3];
+        for (int k = 0; k < 3; k++) abc[k].resize(n), d[k].resize(n);
+        for (uint32_t i = 0; i < n; i++) {
+            fr_random(&abc[0][i], &rng);
+            fr_random(&abc[1][i], &rng);
+            fr_mul(&abc[2][i], &abc[0][i], &abc[1][i]);
+        }
+        for (int k = 0; k < 3; k++) {
+            for (uint32_t i = 0; i < n; i++) d[k][i] = to_d<fr_d>(abc[k][i]);
+            emu_stages<true, true>(d[k].data(), lg, tw, tw_log);
+            for (uint32_t i = 0; i < n; i++)
+                ntt_scale_item(i, d[k].data(), lg, true, fwd.data(), fwd.data() + (1 << 14));
+            emu_stages<false, false>(d[k].data(), lg, tw, tw_log);
+        }
+        fr_from_u64(&z, 7);
+        for (unsigned i = 0; i < lg; i++) fr_sqr(&z, &z);
+        fr_sub(&z, &z, &FR_ONE);
+        fr_inv(&z, &z);
+        for (uint32_t i = 0; i < n; i++) d[0][i] = (d[0][i] * d[1][i] - d[2][i]) * to_d<fr_d>(z);
+        emu_stages<true, true>(d[0].data(), lg, tw, tw_log);
+        for (uint32_t i = 0; i < n; i++)
+            ntt_scale_item(i, d[0].data(), lg, true, inv.data(), inv.data() + (1 << 14));
+        for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, d[0].data(), lg);
+        std::vector<fr_t> h(n);
+        memcpy(h.data(), d[0].data(), n * sizeof(fr_t));
+        fr_random(&t, &rng);
+        lagrange_eval(&va, abc[0], lg, &t);
+        lagrange_eval(&vb, abc[1], lg, &t);
+        lagrange_eval(&vc, abc[2], lg, &t);
+        poly_eval(&vh, h.data(), n, &t);
+        zt = t;
+        for (unsigned i = 0; i < lg; i++) fr_sqr(&zt, &zt);
+        fr_sub(&zt, &zt, &FR_ONE);
+        fr_mul(&lhs, &vh, &zt);
+        fr_mul(&rhs, &va, &vb);
+        fr_sub(&rhs, &rhs, &vc);
+        CHECK(fr_eq(&lhs, &rhs) && fr_is_zero(&h[n - 1]), "emu ntt h 2^%u: h Z != A B - C", lg);
+    }
+    printf("emu ntt h: the H step order gives h Z = A B - C at 2^10, 2^11\n");
+}
+
+/* Each pass of every plan must visit every index exactly once. */
+static void test_ntt_plans(void)
+{
+    int bad = 0;
+    for (unsigned lg = 10; lg <= 28; lg++) {
+        if (lg > 22 && lg != 27) continue; /* 2^28 plans as 2^27 does, at 2x the time */
+        std::vector<uint8_t> seen((size_t)1 << lg);
+        for (int dif = 0; dif < 2; dif++) {
+            ntt_pass_t ps[NTT_MAX_PASSES];
+            unsigned passes = ntt_plan(ps, lg, 28, dif), stages = 0;
+            for (unsigned p = 0; p < passes; p++) {
+                std::fill(seen.begin(), seen.end(), 0);
+                uint32_t T = 1u << (ps[p].m + ps[p].L), blocks = 1u << (lg - ps[p].m - ps[p].L);
+                bad += T > (1u << NTT_TILE_LOG);
+                for (uint32_t blk = 0; blk < blocks; blk++) {
+                    uint32_t base = ntt_tile_base(ps[p], blk);
+                    for (uint32_t e = 0; e < T; e++) seen[ntt_tile_global(ps[p], base, e)]++;
+                }
+                for (uint8_t v : seen) bad += v != 1;
+                stages += ps[p].m;
+            }
+            bad += stages != lg;
+        }
+    }
+    CHECK(bad == 0, "ntt plans: %d coverage errors", bad);
+    printf("emu ntt: pass plans cover every index once, 2^10 .. 2^22, 2^27\n");
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
+    printf("seed: %llu\n", (unsigned long long)seed);
+    cuzk_rng_seed(&rng, seed);
+    test_fp();
+    test_ec_g1();
+    test_ec_g2();
+    printf("emu curves: G1 and G2 XYZZ operations match ec.h\n");
+    test_msm();
+    test_ntt();
+    test_ntt_h();
+    test_ntt_plans();
+    printf(failures ? "test_gpu_emu: %d FAILURES\n" : "test_gpu_emu: all passed\n", failures);
+    return failures ? 1 : 0;
+}
