@@ -6,6 +6,7 @@
  * seed, so both tools write identical files).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -18,6 +19,50 @@
 
 /* Set once at registration, before any request (providers.h). */
 static char dev_dir[512];
+
+const uint64_t fcp_sizes[FCP_SIZES] = {2048ull, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+
+/* Counted partition sizes (guarded by size_lock); constraints 0: not yet. */
+static pthread_mutex_t size_lock = PTHREAD_MUTEX_INITIALIZER;
+static cs_capacity sizes[FC_CIRCUIT_KINDS][FCP_SIZES];
+
+int fcp_request_size(const engine_request *req, const char *what, size_t *index, cuzk_err *err)
+{
+    uint64_t id = req->registered_proof;
+    if (id >= FCP_SIZES)
+        return cuzk_errf(err, CUZK_EINVAL, "registered_proof %" PRIu64 " is not a %s proof (0..%d)",
+                         id, what, FCP_SIZES - 1);
+    uint64_t size = req->sector_size ? req->sector_size : fcp_sizes[id];
+    for (size_t i = 0; i < FCP_SIZES; i++)
+        if (fcp_sizes[i] == size) {
+            if (id && id != i)
+                return cuzk_errf(err, CUZK_EINVAL,
+                                 "request sector_size %" PRIu64 " but %s registered_proof %" PRIu64
+                                 " is for %" PRIu64 "-byte sectors",
+                                 size, what, id, fcp_sizes[id]);
+            *index = i;
+            return CUZK_OK;
+        }
+    return cuzk_errf(err, CUZK_EINVAL, "no %s for a %" PRIu64 "-byte sector", what, size);
+}
+
+int fcp_partition_size(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err)
+{
+    pthread_mutex_lock(&size_lock);
+    int rc = CUZK_OK;
+    cs_capacity *c = &sizes[kind][index];
+    if (!c->constraints) {
+        fc_blank b;
+        cs_circuit circ;
+        cs_counts n;
+        rc = fc_blank_circuit(&b, kind, fcp_sizes[index], &circ, err);
+        if (!rc) rc = cs_count(&n, circ, err);
+        if (!rc) *c = (cs_capacity){n.num_constraints, n.num_inputs, n.num_aux};
+    }
+    *out = *c;
+    pthread_mutex_unlock(&size_lock);
+    return rc;
+}
 
 int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t sector_size,
                      cuzk_err *err)

@@ -17,6 +17,22 @@ int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t s
                      cuzk_err *err);
 /* lookup for one kind: whether circuit_id is kind's, with its info. */
 bool fcp_lookup(fc_circuit_kind kind, const char *circuit_id, engine_circuit_info *info);
+/* Sector sizes by registered PoSt / update proof id within a group:
+ * 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (ids 0..4 for Winning PoSt and for
+ * RegisteredUpdateProof). */
+#define FCP_SIZES 5
+extern const uint64_t fcp_sizes[FCP_SIZES];
+/*
+ * The sector size of a request (its index in fcp_sizes): sector_size, else
+ * registered_proof's (ids 0..4; 0 is also the unset value, so it decides
+ * only when sector_size is unset too); both set must agree. what names the
+ * proof kind in messages.
+ */
+int fcp_request_size(const engine_request *req, const char *what, size_t *index, cuzk_err *err);
+/* One partition's size for kind at fcp_sizes[index], counted once on the
+ * blank circuit and kept (constraints include the input ones: an upper
+ * bound for the engine's reservation). */
+int fcp_partition_size(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err);
 /* Where development parameters' .vk files go (the param cache). */
 void fcp_set_dev_dir(const char *dir);
 /* Development parameters for circuit_id of kind (groth16_setup_dev from

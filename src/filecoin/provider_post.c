@@ -12,11 +12,10 @@
  * one challenge (post_circuit.h); its public inputs are
  * post_winning_public_inputs of (sector id, comm_r) under the randomness.
  * Partition sizes are counted once per sector size on the blank circuit
- * (90,750 constraints at 2KiB, 370,590 at 32GiB: a few hundred ms) and
- * kept for the process.
+ * (90,750 constraints at 2KiB, 370,590 at 32GiB: a fraction of a second)
+ * and kept for the process.
  */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,15 +23,6 @@
 #include "cuzk/filecoin/porep.h"
 #include "cuzk/filecoin/providers.h"
 #include "provider_internal.h"
-
-/* RegisteredPoStProof ids StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1. */
-static const uint64_t WINNING_SIZES[] = {2048ull, 8ull << 20, 512ull << 20, 32ull << 30,
-                                         64ull << 30};
-#define N_WINNING (sizeof WINNING_SIZES / sizeof WINNING_SIZES[0])
-
-/* Counted partition sizes, one per sector size (guarded by size_lock). */
-static pthread_mutex_t size_lock = PTHREAD_MUTEX_INITIALIZER;
-static cs_capacity sizes[N_WINNING];
 
 typedef struct winning_state {
     vanilla_post_sector sector;
@@ -52,47 +42,6 @@ static void winning_release(engine_circuits *c)
     free(c->partitions);
     free(c->inputs);
     memset(c, 0, sizeof *c);
-}
-
-/* The sector size from sector_size and / or registered_proof (0 is
- * StackedDrgWinning2KiBV1 but also unset: it only decides when
- * sector_size is unset too). */
-static int sector_size_of(const engine_request *req, size_t *index, cuzk_err *err)
-{
-    if (req->registered_proof >= N_WINNING)
-        return cuzk_errf(err, CUZK_EINVAL,
-                         "registered_proof %" PRIu64 " is not a Winning PoSt proof (0..4)",
-                         req->registered_proof);
-    uint64_t size = req->sector_size ? req->sector_size : WINNING_SIZES[req->registered_proof];
-    for (size_t i = 0; i < N_WINNING; i++)
-        if (WINNING_SIZES[i] == size) {
-            if (req->registered_proof && req->registered_proof != i)
-                return cuzk_errf(err, CUZK_EINVAL,
-                                 "request sector_size %" PRIu64 " but registered_proof %" PRIu64
-                                 " is for %" PRIu64 "-byte sectors",
-                                 size, req->registered_proof, WINNING_SIZES[req->registered_proof]);
-            *index = i;
-            return CUZK_OK;
-        }
-    return cuzk_errf(err, CUZK_EINVAL, "no Winning PoSt for a %" PRIu64 "-byte sector", size);
-}
-
-static int partition_size(cs_capacity *out, size_t index, cuzk_err *err)
-{
-    pthread_mutex_lock(&size_lock);
-    int rc = CUZK_OK;
-    if (!sizes[index].constraints) {
-        fc_blank b;
-        cs_circuit c;
-        cs_counts n;
-        rc = fc_blank_circuit(&b, FC_CIRCUIT_WINNING_POST, WINNING_SIZES[index], &c, err);
-        if (!rc) rc = cs_count(&n, c, err);
-        /* num_constraints includes the input constraints: an upper bound. */
-        if (!rc) sizes[index] = (cs_capacity){n.num_constraints, n.num_inputs, n.num_aux};
-    }
-    *out = sizes[index];
-    pthread_mutex_unlock(&size_lock);
-    return rc;
 }
 
 static int read_inputs(const engine_request *req, engine_bytes *blob, vanilla_node *rnd,
@@ -117,7 +66,7 @@ static int build(engine_circuits *out, winning_state *s, size_t index, const van
                  cuzk_err *err)
 {
     post_shape shape;
-    int rc = post_shape_for_size(&shape, VANILLA_POST_WINNING, WINNING_SIZES[index], err);
+    int rc = post_shape_for_size(&shape, VANILLA_POST_WINNING, fcp_sizes[index], err);
     if (!rc) rc = post_circuit_init(&s->circuit, VANILLA_POST_WINNING, &shape, &s->sector, 1, err);
     if (rc) return rc;
     out->n_partitions = 1;
@@ -129,7 +78,7 @@ static int build(engine_circuits *out, winning_state *s, size_t index, const van
     out->partitions[0] = post_circuit_get(&s->circuit);
     post_public_sector pub = {s->sector.sector_id, s->sector.comm_r};
     rc = post_winning_public_inputs(out->inputs, &shape, FC_API_V1_1, rnd->b, &pub, err);
-    return rc ? rc : partition_size(&out->size, index, err);
+    return rc ? rc : fcp_partition_size(FC_CIRCUIT_WINNING_POST, index, &out->size, err);
 }
 
 static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk_err *err)
@@ -138,20 +87,20 @@ static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk
     size_t index = 0;
     engine_bytes blob = {0};
     vanilla_node rnd = {{0}};
-    int rc = sector_size_of(req, &index, err);
+    int rc = fcp_request_size(req, "Winning PoSt", &index, err);
     if (!rc) rc = read_inputs(req, &blob, &rnd, err);
     if (rc) return rc;
     winning_state *s = calloc(1, sizeof *s);
     if (!s) return cuzk_errf(err, CUZK_ENOMEM, "winning PoSt: out of memory");
-    rc = vanilla_post_sector_parse(&s->sector, VANILLA_POST_WINNING, WINNING_SIZES[index],
-                                   blob.data, blob.len, err);
+    rc = vanilla_post_sector_parse(&s->sector, VANILLA_POST_WINNING, fcp_sizes[index], blob.data,
+                                   blob.len, err);
     if (rc) {
         free(s);
         return rc;
     }
     out->state = s;
     out->release = winning_release;
-    if ((rc = fcp_name_circuit(&out->info, FC_CIRCUIT_WINNING_POST, WINNING_SIZES[index], err)) ||
+    if ((rc = fcp_name_circuit(&out->info, FC_CIRCUIT_WINNING_POST, fcp_sizes[index], err)) ||
         (rc = build(out, s, index, &rnd, err)))
         winning_release(out);
     return rc;

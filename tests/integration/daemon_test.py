@@ -308,6 +308,7 @@ def test_bad_input(d):
         (pb.WINNING_POST, b"\x00" * 100, "randomness: 0 bytes, expected 32"),
         (pb.WINDOW_POST_PARTITION, b"\x00" * 100, "no wpost circuit"),
         (pb.SNAP_DEALS_UPDATE, record(SMALL)[:20], "20 bytes, expected 32"),
+        (pb.SNAP_DEALS_UPDATE, b"\x00" * 100, "comm_r_old: 0 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(SMALL) + b"x", "33 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(100), "100 constraints"),
         (pb.POREP_SEAL_COMMIT, record(SMALL, 0), "0 partitions"),

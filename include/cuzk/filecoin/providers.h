@@ -19,6 +19,11 @@
  * and / or sector_size; one partition, circuit ids winning-2k ..
  * winning-64g.
  *
+ * SnapDeals (SNAP_DEALS_UPDATE): one bincode PartitionProof per partition
+ * in vanilla_proofs, comm_r_old / comm_r_new / comm_d_new (32 bytes
+ * each), registered_proof StackedDrg<size>V1 update proof (0..4) and / or
+ * sector_size; circuit ids snap-2k .. snap-64g.
+ *
  * Parameters come from srs.param_cache under the official names. Only
  * when the daemon is started with --dev-params does a missing file get
  * DEVELOPMENT parameters instead (groth16_setup_dev from FC_DEV_SEED: not a
@@ -45,5 +50,7 @@
 const engine_provider *fc_porep_provider(const char *dev_params_dir);
 /* The Winning PoSt provider, dev_params_dir as for fc_porep_provider. */
 const engine_provider *fc_winning_post_provider(const char *dev_params_dir);
+/* The SnapDeals provider, dev_params_dir as for fc_porep_provider. */
+const engine_provider *fc_update_provider(const char *dev_params_dir);
 
 #endif
