@@ -173,6 +173,9 @@ static void test_post_errors(void **state)
     expect(parse_post(blob, len, 8ull << 20, &e), CUZK_ELENGTH, &e,
            "inclusion_proofs[0].data.Single.path.path: length 2, expected 6"); /* 8MiB: 6 levels */
     expect(parse_post(blob, len, 4096, &e), CUZK_EINVAL, &e, "unsupported sector size 4096");
+    vanilla_post_sector q;
+    expect(vanilla_post_sector_parse(&q, VANILLA_POST_WINDOW, KIB2, blob, len, &e), CUZK_ELENGTH,
+           &e, "vanilla_proof.inclusion_proofs: length 66, expected 10 (byte 40)");
     for (size_t n = 0; n < len; n += n < 600 || n > len - 600 ? 1 : 97)
         assert_int_not_equal(parse_post(blob, n, KIB2, &e), CUZK_OK);
 #undef EDIT

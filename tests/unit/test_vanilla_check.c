@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/filecoin/vanilla.h"
 #include "filecoin/vanilla_internal.h"
@@ -308,6 +309,26 @@ static void test_wrapper_errors(void **state)
     free(buf);
 }
 
+/* File errors name the file. */
+static void test_file_errors(void **state)
+{
+    (void)state;
+    vanilla_c1 c1;
+    cuzk_err e;
+    expect(vanilla_c1_read(&c1, "/nonexistent/c1.json", VANILLA_C1_AUTO, &e), CUZK_EIO, &e,
+           "/nonexistent/c1.json: ");
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/cuzk-test-c1-bad-%d.json", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"SectorNum\":1,\"Phase1Out\":\"e30=\",\"SectorSize\":2048}", f);
+    fclose(f);
+    expect(vanilla_c1_read(&c1, path, VANILLA_C1_AUTO, &e), CUZK_EINVAL, &e,
+           ": C1: missing field \"registered_proof\"");
+    assert_non_null(strstr(e.msg, path));
+    unlink(path);
+}
+
 /* Every prefix near both ends, random ones between: all are errors. */
 static void test_truncated(void **state)
 {
@@ -365,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_value_errors),   cmocka_unit_test(test_consistency_errors),
         cmocka_unit_test(test_wrapper_errors), cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_mutated),        cmocka_unit_test(test_comm_r_vector),
+        cmocka_unit_test(test_file_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
