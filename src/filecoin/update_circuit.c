@@ -31,7 +31,7 @@ typedef struct upd {
     const vanilla_update_partition *v; /* NULL: blank */
     const poseidon_constants *gen;     /* HashType::Custom(Arbitrary(1)), arity 2 */
     bool_var kh_bits[32];              /* k bits then h_select bits */
-    num_var phi, root_r_old, root_r_new;
+    num_var phi, comm_d, root_r_old, root_r_new;
     num_var *apex_leafs;
     bool_var *digest_bits; /* 255 per digest */
 } upd;
@@ -88,9 +88,9 @@ static num_var hash_gen(upd *u, const num_var *x, const num_var *y)
 
 /* ---- the partition part ---- */
 
-/* k_and_h_select: alloc, inputize, bits, decomposition; returns the
- * packed partition index. */
-static num_var k_and_h_select(upd *u, const fr_t *value)
+/* k_and_h_select (h_select in the Poseidon variant): alloc, inputize,
+ * bits, decomposition. */
+static void k_and_h_select(upd *u, const fr_t *value)
 {
     cs_t *cs = u->cs;
     num_var kh = num_alloc(cs, value);
@@ -100,7 +100,6 @@ static num_var k_and_h_select(upd *u, const fr_t *value)
     fr_to_canonical(limbs, &kh.value);
     for (unsigned i = 0; i < n; i++) u->kh_bits[i] = bit_alloc(cs, (limbs[0] >> i) & 1);
     enforce_decomp(cs, u->kh_bits, n, &kh);
-    return multipack_pack_bits(cs, u->kh_bits, u->s->partition_bits);
 }
 
 /* apex_por: the apex tree over the leaves, then its root under comm_d. */
@@ -241,9 +240,15 @@ static void challenge(upd *u, size_t i, const bool_var *c_bits)
     alloc_path(cs, sib, ch ? &ch->r_new : NULL, u->v ? &u->v->tree_r : NULL, &s->tree_r, levels);
     por_no_challenge_input(cs, &poseidon, &s->tree_r, c_bits, &leaf_r_new, sib, &u->root_r_new);
     size_t to_apex = s->challenge_bits - s->partition_bits - s->apex_bits;
+    const vanilla_tree *td = u->v ? &u->v->tree_d : NULL;
+    if (s->poseidon) { /* tree-D-new has tree-R's shape, up to comm_d_new */
+        alloc_path(cs, sib, ch ? &ch->d_new : NULL, td, &s->tree_r, levels);
+        por_no_challenge_input(cs, &poseidon, &s->tree_r, c_bits, &leaf_d_new, sib, &u->comm_d);
+        return;
+    }
     num_var apex = num_select(cs, u->apex_leafs, &c_bits[to_apex], s->apex_bits);
     por_shape tree_d = {2, 0, 0, to_apex};
-    alloc_path(cs, sib, ch ? &ch->d_new : NULL, u->v ? &u->v->tree_d : NULL, &tree_d, to_apex);
+    alloc_path(cs, sib, ch ? &ch->d_new : NULL, td, &tree_d, to_apex);
     por_no_challenge_input(cs, &sha, &tree_d, c_bits, &leaf_d_new, sib, &apex);
 }
 
@@ -286,17 +291,23 @@ static void synthesize_all(upd *u, const update_circuit *uc)
     cs_t *cs = u->cs;
     const update_shape *s = u->s;
     const fr_t *in = u->v ? uc->inputs : NULL;
-    num_var partition = k_and_h_select(u, in ? &in[0] : NULL);
+    k_and_h_select(u, in ? &in[0] : NULL);
+    num_var partition = {{0, 0}, {{0}}};
+    if (!s->poseidon) partition = multipack_pack_bits(cs, u->kh_bits, s->partition_bits);
     num_var comm[3];
     for (int i = 0; i < 3; i++) {
         comm[i] = num_alloc(cs, in ? &in[1 + i] : NULL);
         num_inputize(cs, &comm[i]);
     }
+    u->comm_d = comm[1];
     u->phi = hash_gen(u, &comm[1], &comm[0]);
     num_var path[32];
     num_var comm_c = alloc_private(u, path);
     commitments(u, &comm_c, &comm[0], &comm[2]);
-    apex_por(u, path, &comm[1]);
+    if (s->poseidon) /* gen_challenge_bits over an allocated zero partition */
+        partition = num_alloc(cs, &FR_ZERO);
+    else
+        apex_por(u, path, &comm[1]);
     gen_challenge_bits(u, &comm[2], &partition);
     size_t rand_bits = s->challenge_bits - s->partition_bits;
     size_t per = FR_CAPACITY / rand_bits;
@@ -316,7 +327,7 @@ static int update_synthesize(cs_t *cs, void *ctx)
     upd u = {.cs = cs, .s = &uc->shape, .v = uc->vanilla};
     u.gen = poseidon_constants_get_custom(2, 1, &e);
     if (!u.gen) return cs_fail(cs, e.code, "update: %s", e.msg);
-    u.apex_leafs = malloc(uc->shape.apex_leafs * sizeof(num_var));
+    u.apex_leafs = malloc((uc->shape.apex_leafs + 1) * sizeof(num_var)); /* + 1: never 0 */
     u.digest_bits = malloc(digests_per_partition(&uc->shape) * FR_NUM_BITS * sizeof(bool_var));
     if (u.apex_leafs && u.digest_bits)
         synthesize_all(&u, uc);

@@ -65,6 +65,19 @@ int update_shape_for_size(update_shape *s, uint64_t sector_size, cuzk_err *err)
                      (unsigned long long)sector_size);
 }
 
+int update_shape_for_size_poseidon(update_shape *s, uint64_t sector_size, cuzk_err *err)
+{
+    int rc = update_shape_for_size(s, sector_size, err);
+    if (rc) return rc;
+    s->challenges *= s->partitions; /* challenge_count_poseidon */
+    s->partitions = 1;
+    s->partition_bits = 0;
+    s->apex_leafs = 0;
+    s->apex_bits = 0;
+    s->poseidon = true;
+    return 0;
+}
+
 /* ---- public inputs ---- */
 
 static int node_fr(fr_t *out, const vanilla_node *n, const char *what, cuzk_err *err)
@@ -138,7 +151,7 @@ static int check_vanilla(const vanilla_update_partition *v, const update_shape *
         return cuzk_errf(err, CUZK_EINVAL,
                          "update circuit: %zu apex leaves and %zu challenges, want %u and %u",
                          v->n_apex, v->n_challenges, s->apex_leafs, s->challenges);
-    por_shape tree_d = {2, 0, 0, s->challenge_bits};
+    por_shape tree_d = s->poseidon ? s->tree_r : (por_shape){2, 0, 0, s->challenge_bits};
     if (!tree_fits(&v->tree_r, &s->tree_r) || !tree_fits(&v->tree_d, &tree_d))
         return cuzk_errf(err, CUZK_EINVAL, "update circuit: tree paths do not fit the shape");
     bool ok = vanilla_node_canonical(&v->comm_c);

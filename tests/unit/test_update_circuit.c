@@ -304,6 +304,27 @@ static void test_rust_counts(void **state)
     }
 }
 
+/* tests/circuit_poseidon.rs: EmptySectorUpdate-Poseidon 1KiB and 8KiB;
+ * 32GiB (22,305,906) with CUZK_TEST_LARGE. */
+static void test_poseidon_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t size;
+        size_t constraints;
+    } cases[] = {{1024, 32164}, {8192, 47974}, {32ull << 30, 22305906}};
+    size_t n = getenv("CUZK_TEST_LARGE") ? 3 : 2;
+    for (size_t i = 0; i < n; i++) {
+        update_shape s;
+        assert_int_equal(update_shape_for_size_poseidon(&s, cases[i].size, NULL), 0);
+        update_circuit uc;
+        update_circuit_blank(&uc, &s);
+        cs_counts k = count_circuit(update_circuit_get(&uc));
+        assert_int_equal(k.num_constraints, cases[i].constraints);
+        assert_int_equal(k.num_inputs, 1 + UPDATE_PUBLIC_INPUTS);
+    }
+}
+
 static void test_32gib_count(void **state)
 {
     (void)state;
@@ -375,13 +396,10 @@ static void test_challenges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rust_counts),
-        cmocka_unit_test(test_32gib_count),
-        cmocka_unit_test(test_shapes),
-        cmocka_unit_test(test_public_inputs),
-        cmocka_unit_test(test_challenges),
-        cmocka_unit_test(test_witness),
-        cmocka_unit_test(test_witness_partition),
+        cmocka_unit_test(test_rust_counts),     cmocka_unit_test(test_32gib_count),
+        cmocka_unit_test(test_poseidon_counts), cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_public_inputs),   cmocka_unit_test(test_challenges),
+        cmocka_unit_test(test_witness),         cmocka_unit_test(test_witness_partition),
     };
     /* CUZK_TEST_FILTER=pattern runs only the matching tests (e.g. one large one). */
     if (getenv("CUZK_TEST_FILTER")) cmocka_set_test_filter(getenv("CUZK_TEST_FILTER"));

@@ -23,6 +23,7 @@
 #ifndef CUZK_FILECOIN_UPDATE_CIRCUIT_H
 #define CUZK_FILECOIN_UPDATE_CIRCUIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,10 +48,20 @@ typedef struct update_shape {
     unsigned apex_bits;      /* log2(apex_leafs) */
     unsigned hs[UPDATE_HS];  /* [1; 6] up to 32KiB, else 7..12 */
     por_shape tree_r;        /* Poseidon 8-ary, validate_tree_r_shape's sub / top */
+    bool poseidon;           /* the EmptySectorUpdate-Poseidon variant */
 } update_shape;
 
 /* PublicParams::from_sector_size; CUZK_EINVAL for a size not allowed. */
 int update_shape_for_size(update_shape *s, uint64_t sector_size, cuzk_err *err);
+/*
+ * PublicParams::from_sector_size_poseidon (storage-proofs-update
+ * poseidon/circuit.rs): one partition of challenge_count x partition_count
+ * challenges over the whole sector, no apex tree, tree-D-new a Poseidon
+ * tree of tree-R's shape proven up to comm_d_new; the first public input
+ * is h_select alone. Its vanilla proofs take tree_d with tree-R's geometry
+ * and no apex leaves.
+ */
+int update_shape_for_size_poseidon(update_shape *s, uint64_t sector_size, cuzk_err *err);
 
 /* What the public inputs are built from (vanilla PublicInputs). */
 typedef struct update_public {
