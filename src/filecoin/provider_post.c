@@ -1,5 +1,7 @@
 /*
- * provider_post.c - the Winning PoSt provider of providers.h, for
+ * provider_post.c - the Winning and Window PoSt providers of providers.h.
+ *
+ * Winning PoSt, for
  * WINNING_POST requests as Curio sends them: vanilla_proofs holds one
  * bincode FallbackPoStSectorProof (the challenged sector: its id, comm_r
  * and 66 tree-R inclusion proofs; vanilla_proof is accepted instead when
@@ -11,6 +13,16 @@
  * One partition: the sector's proof unrolled into 66 circuit sectors of
  * one challenge (post_circuit.h); its public inputs are
  * post_winning_public_inputs of (sector id, comm_r) under the randomness.
+ * Window PoSt, for WINDOW_POST_PARTITION requests as Curio sends them:
+ * one partition per request, partition_index k, vanilla_proofs one
+ * FallbackPoStSectorProof per sector of that partition (at most the
+ * shape's sector count: 2349 at 32GiB), the randomness, and
+ * registered_proof StackedDrgWindow<size>V1 (5..9: challenge index
+ * (k x sectors + i) x 10 + n) or V1_1 (10..14: n, FIP-0061), or 0 with
+ * sector_size (V1_1). The public inputs are post_public_inputs' for
+ * partition k, the sector index offset by k x sectors since the request
+ * carries only this partition's sectors.
+ *
  * Partition sizes are counted once per sector size on the blank circuit
  * (90,750 constraints at 2KiB, 370,590 at 32GiB: a fraction of a second)
  * and kept for the process.
@@ -44,15 +56,16 @@ static void winning_release(engine_circuits *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The randomness and, for Winning PoSt (single), the one vanilla proof. */
 static int read_inputs(const engine_request *req, engine_bytes *blob, vanilla_node *rnd,
-                       cuzk_err *err)
+                       bool single, cuzk_err *err)
 {
-    if (req->n_vanilla_proofs > 1)
+    if (single && req->n_vanilla_proofs > 1)
         return cuzk_errf(err, CUZK_EINVAL,
                          "%zu vanilla proofs: Winning PoSt proves one challenged sector",
                          req->n_vanilla_proofs);
     *blob = req->n_vanilla_proofs ? req->vanilla_proofs[0] : req->vanilla_proof;
-    if (!blob->len) return cuzk_errf(err, CUZK_EINVAL, "no Winning PoSt vanilla proof");
+    if (!blob->len) return cuzk_errf(err, CUZK_EINVAL, "no PoSt vanilla proof");
     if (req->randomness.len != 32)
         return cuzk_errf(err, CUZK_EINVAL, "randomness: %zu bytes, expected 32",
                          req->randomness.len);
@@ -88,7 +101,7 @@ static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk
     engine_bytes blob = {0};
     vanilla_node rnd = {{0}};
     int rc = fcp_request_size(req, "Winning PoSt", &index, err);
-    if (!rc) rc = read_inputs(req, &blob, &rnd, err);
+    if (!rc) rc = read_inputs(req, &blob, &rnd, true, err);
     if (rc) return rc;
     winning_state *s = calloc(1, sizeof *s);
     if (!s) return cuzk_errf(err, CUZK_ENOMEM, "winning PoSt: out of memory");
@@ -105,6 +118,149 @@ static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk
         winning_release(out);
     return rc;
 }
+
+/* ---- Window PoSt ---- */
+
+/* RegisteredPoStProof ids: StackedDrgWindow<size>V1 5..9, V1_1 10..14. */
+#define WINDOW_V1    5
+#define WINDOW_V1_1  10
+#define WINDOW_AFTER 15
+
+typedef struct window_state {
+    size_t n;
+    vanilla_post_sector *sectors;
+    post_circuit circuit;
+} window_state;
+
+static bool window_claims(const engine_request *req)
+{
+    return req->kind == ENGINE_WINDOW_POST;
+}
+
+static void window_release(engine_circuits *c)
+{
+    window_state *s = c->state;
+    for (size_t i = 0; s && i < s->n; i++) vanilla_post_sector_free(&s->sectors[i]);
+    if (s) free(s->sectors);
+    free(s);
+    free(c->partitions);
+    free(c->inputs);
+    memset(c, 0, sizeof *c);
+}
+
+/* The sector size index and api version of a window request. */
+static int window_proof(const engine_request *req, size_t *index, int *api, cuzk_err *err)
+{
+    uint64_t id = req->registered_proof;
+    if (id && (id < WINDOW_V1 || id >= WINDOW_AFTER))
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "registered_proof %" PRIu64 " is not a Window PoSt proof (5..14)", id);
+    engine_request sized = *req;
+    sized.registered_proof = id ? (id - WINDOW_V1) % FCP_SIZES : 0;
+    if (!id && !req->sector_size)
+        return cuzk_errf(err, CUZK_EINVAL, "Window PoSt: neither registered_proof nor sector_size");
+    *api = id && id < WINDOW_V1_1 ? FC_API_V1_1 : FC_API_V1_2;
+    return fcp_request_size(&sized, "Window PoSt", index, err);
+}
+
+/* post_public_inputs for partition k when the request holds only its sectors. */
+static void window_inputs(fr_t *out, const post_shape *sh, int api, const uint8_t rnd[32],
+                          const window_state *s, uint64_t k)
+{
+    size_t per = 1 + sh->challenges;
+    for (size_t i = 0; i < s->n; i++) {
+        const vanilla_post_sector *v = &s->sectors[i];
+        fr_t *o = out + i * per;
+        fr_from_bytes_le(&o[0], v->comm_r.b); /* canonical: checked by the reader */
+        for (size_t c = 0; c < sh->challenges; c++) {
+            uint64_t ci = api == FC_API_V1_2 ? c : (k * sh->sectors + i) * sh->challenges + c;
+            fr_from_u64(&o[1 + c], post_leaf_challenge(rnd, v->sector_id, ci, sh->nodes));
+        }
+    }
+    for (size_t i = s->n; i < sh->sectors; i++)
+        memcpy(out + i * per, out + (s->n - 1) * per, per * sizeof(fr_t));
+}
+
+static int window_build(engine_circuits *out, const engine_request *req, size_t index, int api,
+                        const vanilla_node *rnd, cuzk_err *err)
+{
+    post_shape sh;
+    int rc = post_shape_for_size(&sh, VANILLA_POST_WINDOW, fcp_sizes[index], err);
+    if (rc) return rc;
+    if (!req->n_vanilla_proofs || req->n_vanilla_proofs > sh.sectors)
+        return cuzk_errf(err, CUZK_EINVAL, "%zu sector proofs, a partition holds 1..%zu",
+                         req->n_vanilla_proofs, sh.sectors);
+    window_state *s = calloc(1, sizeof *s);
+    out->state = s;
+    out->release = window_release;
+    if (!s || !(s->sectors = calloc(req->n_vanilla_proofs, sizeof *s->sectors)))
+        return cuzk_errf(err, CUZK_ENOMEM, "window PoSt: out of memory");
+    for (size_t i = 0; i < req->n_vanilla_proofs; i++, s->n++)
+        if ((rc = vanilla_post_sector_parse(&s->sectors[i], VANILLA_POST_WINDOW, fcp_sizes[index],
+                                            req->vanilla_proofs[i].data, req->vanilla_proofs[i].len,
+                                            err)))
+            return cuzk_err_prefix(err, "sector proof %zu: ", i), rc;
+    if ((rc = post_circuit_init(&s->circuit, VANILLA_POST_WINDOW, &sh, s->sectors, s->n, err)))
+        return rc;
+    out->n_partitions = 1;
+    out->n_inputs = post_num_public_inputs(&sh);
+    out->partitions = calloc(1, sizeof *out->partitions);
+    out->inputs = calloc(out->n_inputs, sizeof *out->inputs);
+    if (!out->partitions || !out->inputs)
+        return cuzk_errf(err, CUZK_ENOMEM, "window PoSt: out of memory");
+    out->partitions[0] = post_circuit_get(&s->circuit);
+    window_inputs(out->inputs, &sh, api, rnd->b, s, req->partition_index);
+    return fcp_partition_size(FC_CIRCUIT_WINDOW_POST, index, &out->size, err);
+}
+
+static int window_prepare(const engine_request *req, engine_circuits *out, cuzk_err *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t index = 0;
+    int api = FC_API_V1_2;
+    engine_bytes blob = {0};
+    vanilla_node rnd = {{0}};
+    int rc = window_proof(req, &index, &api, err);
+    if (!rc) rc = read_inputs(req, &blob, &rnd, false, err);
+    if (!rc) rc = fcp_name_circuit(&out->info, FC_CIRCUIT_WINDOW_POST, fcp_sizes[index], err);
+    if (!rc && (rc = window_build(out, req, index, api, &rnd, err)) && out->release)
+        out->release(out);
+    return rc;
+}
+
+static bool window_lookup(const char *circuit_id, engine_circuit_info *info)
+{
+    return fcp_lookup(FC_CIRCUIT_WINDOW_POST, circuit_id, info);
+}
+
+static int window_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
+{
+    return fcp_setup_dev(FC_CIRCUIT_WINDOW_POST, circuit_id, out, err);
+}
+
+static const engine_provider window_provider = {
+    .name = "window-post",
+    .claims = window_claims,
+    .prepare = window_prepare,
+    .lookup = window_lookup,
+};
+
+static const engine_provider window_provider_dev = {
+    .name = "window-post (development parameters)",
+    .claims = window_claims,
+    .prepare = window_prepare,
+    .lookup = window_lookup,
+    .setup_dev = window_setup_dev,
+};
+
+const engine_provider *fc_window_post_provider(const char *dev_params_dir)
+{
+    if (!dev_params_dir) return &window_provider;
+    fcp_set_dev_dir(dev_params_dir);
+    return &window_provider_dev;
+}
+
+/* ---- Winning PoSt registration ---- */
 
 static bool winning_lookup(const char *circuit_id, engine_circuit_info *info)
 {

@@ -306,7 +306,7 @@ def test_bad_input(d):
     cases = [
         (pb.POREP_SEAL_COMMIT, b"{not json", "porep proof request rejected"),
         (pb.WINNING_POST, b"\x00" * 100, "randomness: 0 bytes, expected 32"),
-        (pb.WINDOW_POST_PARTITION, b"\x00" * 100, "no wpost circuit"),
+        (pb.WINDOW_POST_PARTITION, b"\x00" * 100, "neither registered_proof nor sector_size"),
         (pb.SNAP_DEALS_UPDATE, record(SMALL)[:20], "20 bytes, expected 32"),
         (pb.SNAP_DEALS_UPDATE, b"\x00" * 100, "comm_r_old: 0 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(SMALL) + b"x", "33 bytes, expected 32"),

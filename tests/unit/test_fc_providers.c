@@ -15,6 +15,10 @@
  * provider wrote and inputs from post_winning_public_inputs, and not for
  * the inputs of another randomness.
  *
+ * Window PoSt: native sectors of partition k (V1 and V1_1 challenge
+ * indexes) are prepared with the inputs post_public_inputs gives for the
+ * same sectors as chunk k of a longer list; bad proof ids are refused.
+ *
  * SnapDeals: a synthetic 2KiB partition proof (well formed, proves
  * nothing) is prepared into snap-2k with update_public_inputs' inputs for
  * h = hs[3] (not under CUZK_TEST_QUICK: the size count takes seconds);
@@ -142,13 +146,15 @@ static void test_porep_lookup(void **state)
 
 /* ---- Winning PoSt ---- */
 
-/* A native 2KiB sector: tree-R over random leaves, comm_r = H(comm_c,
- * comm_r_last), the inclusion proof of every leaf rnd challenges. */
-static void native_sector(vanilla_post_sector *v, const uint8_t rnd[32], cuzk_rng *g)
+/* A native 2KiB sector of a PoSt kind: tree-R over random leaves, comm_r =
+ * H(comm_c, comm_r_last), proof j for the leaf of challenge index base + j
+ * under rnd. */
+static void native_sector(vanilla_post_sector *v, int kind, uint64_t id, const uint8_t rnd[32],
+                          uint64_t base, cuzk_rng *g)
 {
     post_shape s;
-    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, KIB2, NULL), 0);
-    assert_int_equal(vanilla_post_sector_alloc(v, VANILLA_POST_WINNING, KIB2, NULL), 0);
+    assert_int_equal(post_shape_for_size(&s, kind, KIB2, NULL), 0);
+    assert_int_equal(vanilla_post_sector_alloc(v, kind, KIB2, NULL), 0);
     uint8_t *leaves = malloc(s.nodes * 32);
     assert_non_null(leaves);
     fr_t x[2];
@@ -156,7 +162,7 @@ static void native_sector(vanilla_post_sector *v, const uint8_t rnd[32], cuzk_rn
     fc_tree t;
     assert_int_equal(
         fc_tree_build(&t, FC_TREE_POSEIDON, 8, leaves, s.nodes, "tree-r", NULL, NULL, NULL), 0);
-    v->sector_id = 77;
+    v->sector_id = id;
     memcpy(v->comm_r_last.b, fc_tree_root(&t), 32);
     fr_random(&x[0], g);
     fr_to_bytes_le(v->comm_c.b, &x[0]);
@@ -166,7 +172,7 @@ static void native_sector(vanilla_post_sector *v, const uint8_t rnd[32], cuzk_rn
     fr_to_bytes_le(v->comm_r.b, &h);
     for (size_t j = 0; j < v->n_proofs; j++) {
         vanilla_merkle *m = &v->proofs[j];
-        m->index = post_leaf_challenge(rnd, v->sector_id, j, s.nodes);
+        m->index = post_leaf_challenge(rnd, v->sector_id, base + j, s.nodes);
         memcpy(m->leaf.b, leaves + 32 * m->index, 32);
         m->root = v->comm_r_last;
         fc_tree_path(&t, m->index, m->hashes[0].b, NULL);
@@ -271,7 +277,7 @@ static void test_winning_prove(void **state)
     random_fr_bytes(rnd, &g);
     random_fr_bytes(other, &g);
     vanilla_post_sector v;
-    native_sector(&v, rnd, &g);
+    native_sector(&v, VANILLA_POST_WINNING, 77, rnd, 0, &g);
     void *blob;
     size_t len;
     assert_int_equal(vanilla_post_sector_encode(&blob, &len, &v, NULL), 0);
@@ -300,6 +306,86 @@ static void test_winning_prove(void **state)
     assert_int_equal(system(cmd), 0);
     free(blob);
     vanilla_post_sector_free(&v);
+}
+
+/* ---- Window PoSt ---- */
+
+/* Partition k of a 2KiB Window PoSt (api V1_1 for registered proof 5,
+ * V1_2 for 10) with one sector fewer than the partition holds: the
+ * provider's inputs equal post_public_inputs over a sector list in which
+ * these sectors are chunk k. */
+static void window_case(uint64_t registered_proof, size_t k, cuzk_rng *g)
+{
+    int api = registered_proof < 10 ? FC_API_V1_1 : FC_API_V1_2;
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINDOW, KIB2, NULL), 0);
+    size_t n = s.sectors - 1, total = k * s.sectors + n;
+    uint8_t rnd[32];
+    random_fr_bytes(rnd, g);
+    vanilla_post_sector *v = calloc(n, sizeof *v);
+    engine_bytes *blobs = calloc(n, sizeof *blobs);
+    post_public_sector *pub = calloc(total, sizeof *pub);
+    assert_true(v && blobs && pub);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t base = api == FC_API_V1_2 ? 0 : (k * s.sectors + i) * s.challenges;
+        native_sector(&v[i], VANILLA_POST_WINDOW, 100 + i, rnd, base, g);
+        void *b;
+        size_t len;
+        assert_int_equal(vanilla_post_sector_encode(&b, &len, &v[i], NULL), 0);
+        blobs[i] = (engine_bytes){b, len};
+        pub[k * s.sectors + i] = (post_public_sector){v[i].sector_id, v[i].comm_r};
+    }
+    for (size_t i = 0; i < k * s.sectors; i++) pub[i] = pub[k * s.sectors];
+    const engine_provider *p = fc_window_post_provider(NULL);
+    engine_request req = {.kind = ENGINE_WINDOW_POST,
+                          .registered_proof = registered_proof,
+                          .partition_index = (uint32_t)k,
+                          .randomness = {rnd, 32},
+                          .vanilla_proofs = blobs,
+                          .n_vanilla_proofs = n};
+    engine_circuits c;
+    cuzk_err err = {0};
+    if (prepare(p, &req, &c, &err)) fail_msg("%s", err.msg);
+    assert_string_equal(c.info.circuit_id, "wpost-2k");
+    assert_int_equal(c.n_inputs, post_num_public_inputs(&s));
+    fr_t *want = calloc(c.n_inputs, sizeof *want);
+    assert_non_null(want);
+    assert_int_equal(post_public_inputs(want, &s, api, rnd, pub, total, k, NULL), 0);
+    assert_memory_equal(want, c.inputs, c.n_inputs * sizeof *want);
+    c.release(&c);
+    free(want);
+    for (size_t i = 0; i < n; i++) vanilla_post_sector_free(&v[i]), free((void *)blobs[i].data);
+    free(v), free(blobs), free(pub);
+}
+
+static void test_window(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINDOW, KIB2, NULL), 0);
+    if (s.sectors < 2) skip();
+    window_case(5, 1, &g);
+    window_case(10, 2, &g);
+    const engine_provider *p = fc_window_post_provider(NULL);
+    uint8_t rnd[32] = {1}, blob[10] = {0};
+    engine_bytes b = {blob, sizeof blob};
+    engine_request req = {.kind = ENGINE_WINDOW_POST,
+                          .registered_proof = 3,
+                          .randomness = {rnd, 32},
+                          .vanilla_proofs = &b,
+                          .n_vanilla_proofs = 1};
+    expect_refused(p, &req, "not a Window PoSt proof (5..14)");
+    req.registered_proof = 0;
+    expect_refused(p, &req, "neither registered_proof nor sector_size");
+    req.registered_proof = 13, req.sector_size = KIB2;
+    expect_refused(p, &req, "is for 34359738368-byte sectors");
+    req.registered_proof = 10;
+    expect_refused(p, &req, "sector proof 0");
+    engine_circuit_info info;
+    assert_true(p->lookup("wpost-32g", &info));
+    assert_false(p->lookup("winning-32g", &info));
 }
 
 /* ---- SnapDeals ---- */
@@ -369,7 +455,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_porep),           cmocka_unit_test(test_porep_lookup),
         cmocka_unit_test(test_winning_refused), cmocka_unit_test(test_winning_prove),
-        cmocka_unit_test(test_update),
+        cmocka_unit_test(test_window),          cmocka_unit_test(test_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

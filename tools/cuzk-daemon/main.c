@@ -11,7 +11,7 @@
  * calls still open and exits 0. Signals are blocked in every thread and
  * taken by sigwait here, so no work happens in a signal handler.
  *
- * The Filecoin PoRep, Winning PoSt and SnapDeals providers
+ * The Filecoin PoRep, Winning / Window PoSt and SnapDeals providers
  * (filecoin/providers.h) are always registered; their parameters must be
  * in srs.param_cache under the official names. --dev-params lets them
  * make DEVELOPMENT parameters (not a trusted setup) for a missing file
@@ -102,6 +102,7 @@ static int register_providers(engine_t *e, const cuzk_config *cfg, const options
     const char *dev = o->dev_params ? cfg->param_cache : NULL;
     if (engine_register_provider(e, fc_porep_provider(dev), err) ||
         engine_register_provider(e, fc_winning_post_provider(dev), err) ||
+        engine_register_provider(e, fc_window_post_provider(dev), err) ||
         engine_register_provider(e, fc_update_provider(dev), err))
         return -1;
     if (o->test_circuits) engine_log(LOG_WARN, "test circuits enabled (development parameters)");

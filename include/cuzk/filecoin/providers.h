@@ -19,6 +19,12 @@
  * and / or sector_size; one partition, circuit ids winning-2k ..
  * winning-64g.
  *
+ * Window PoSt (WINDOW_POST_PARTITION): one partition per request
+ * (partition_index), one bincode FallbackPoStSectorProof per sector of it
+ * in vanilla_proofs, the randomness, registered_proof
+ * StackedDrgWindow<size>V1 (5..9) or V1_1 (10..14); circuit ids wpost-2k
+ * .. wpost-64g.
+ *
  * SnapDeals (SNAP_DEALS_UPDATE): one bincode PartitionProof per partition
  * in vanilla_proofs, comm_r_old / comm_r_new / comm_d_new (32 bytes
  * each), registered_proof StackedDrg<size>V1 update proof (0..4) and / or
@@ -50,6 +56,8 @@
 const engine_provider *fc_porep_provider(const char *dev_params_dir);
 /* The Winning PoSt provider, dev_params_dir as for fc_porep_provider. */
 const engine_provider *fc_winning_post_provider(const char *dev_params_dir);
+/* The Window PoSt provider, dev_params_dir as for fc_porep_provider. */
+const engine_provider *fc_window_post_provider(const char *dev_params_dir);
 /* The SnapDeals provider, dev_params_dir as for fc_porep_provider. */
 const engine_provider *fc_update_provider(const char *dev_params_dir);
 
