@@ -144,6 +144,41 @@ static void through_json(vanilla_c1 *c1)
     *c1 = back;
 }
 
+/* Public inputs of a 32GiB V1_1 partition: the layout (each challenge's
+ * tree-D, u64, tree-R and tree-C inputs equal, parents below the sector's
+ * nodes) and the errors. */
+static void test_public_inputs_32gib(void **state)
+{
+    (void)state;
+    porep_public pub = {.cfg = fc_porep_config_get(8)};
+    cuzk_rng g;
+    test_rng(&g);
+    cuzk_rng_bytes(&g, pub.replica_id, 32), cuzk_rng_bytes(&g, pub.seed, 32);
+    pub.replica_id[31] &= 0x3f;
+    pub.comm_d[0] = 1, pub.comm_r[0] = 2;
+    porep_shape s;
+    assert_int_equal(porep_shape_for_size(&s, 32ULL << 30, NULL), CUZK_OK);
+    size_t n = porep_num_public_inputs(&s);
+    assert_int_equal(n, 327);
+    fr_t in[327], two;
+    cuzk_err err;
+    assert_int_equal(porep_public_inputs(in, &pub, 9, &err), CUZK_OK);
+    fr_from_u64(&two, 2);
+    assert_true(fr_eq(&in[2], &two));
+    for (size_t i = 0; i < 18; i++) {
+        const fr_t *c = &in[POREP_INPUTS_FIXED + 18 * i];
+        for (int j = 15; j < 18; j++) assert_true(fr_eq(&c[0], &c[j]));
+        for (int j = 0; j < 15; j++) {
+            uint64_t v[4];
+            fr_to_canonical(v, &c[j]);
+            assert_true(v[0] < (1ULL << 30) && !v[1] && !v[2] && !v[3]);
+        }
+    }
+    assert_int_equal(porep_public_inputs(in, &pub, 10, &err), CUZK_EINVAL);
+    memset(pub.comm_r, 0xff, 32);
+    assert_int_equal(porep_public_inputs(in, &pub, 0, &err), CUZK_ENONCANONICAL);
+}
+
 /* A 2KiB sector of registered proof id sealed from random data (test
  * seed), and its C1 for a random seed. */
 static void sealed_c1(vanilla_c1 *c1, uint64_t id)
@@ -252,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_count_8mib_512mib),
         cmocka_unit_test(test_count_stacked_circuit_rs),
         cmocka_unit_test(test_shape_errors),
+        cmocka_unit_test(test_public_inputs_32gib),
         cmocka_unit_test(test_sealed_2kib),
         cmocka_unit_test(test_sealed_2kib_kinds),
         cmocka_unit_test(test_tampered_vanilla),
