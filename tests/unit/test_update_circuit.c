@@ -130,7 +130,7 @@ static void encode(fr_t *r_new, const fr_t *r_old, const fr_t *d_new, const upda
  * the same layout built here for the test sizes. */
 static void partition_alloc(vanilla_update_partition *v, const update_shape *s)
 {
-    if (vanilla_shape_for_size(s->nodes * 32)) {
+    if (!s->poseidon && vanilla_shape_for_size(s->nodes * 32)) {
         assert_int_equal(vanilla_update_alloc(v, s->nodes * 32, NULL), 0);
         return;
     }
@@ -138,7 +138,10 @@ static void partition_alloc(vanilla_update_partition *v, const update_shape *s)
     vanilla_shape vs = {
         .nodes = s->nodes, .sub_arity = s->tree_r.sub_arity, .top_arity = s->tree_r.top_arity};
     vanilla_tree_r(&v->tree_r, &vs);
-    vanilla_tree_d(&v->tree_d, &vs);
+    if (s->poseidon)
+        v->tree_d = v->tree_r;
+    else
+        vanilla_tree_d(&v->tree_d, &vs);
     v->n_apex = s->apex_leafs;
     v->n_challenges = s->challenges;
     size_t per = 2 * v->tree_r.hashes + v->tree_d.hashes;
@@ -154,48 +157,80 @@ static void partition_alloc(vanilla_update_partition *v, const update_shape *s)
     }
 }
 
-static void case_make(update_case *uc, uint64_t size, uint64_t k, cuzk_rng *g)
+/* TreeDNew: the binary SHA-256 tree, or (Poseidon variant) tree-R's shape. */
+typedef struct dtree {
+    fc_tree sha;
+    ptree pos;
+} dtree;
+
+static void dtree_build(dtree *d, const update_shape *s, const fr_t *data)
 {
-    uc->s = shape_of(size);
-    size_t n = uc->s.nodes;
+    if (s->poseidon) {
+        ptree_build(&d->pos, &s->tree_r, data, s->nodes);
+        return;
+    }
+    uint8_t *bytes = malloc(s->nodes * 32);
+    assert_non_null(bytes);
+    for (size_t i = 0; i < s->nodes; i++) fr_to_bytes_le(bytes + 32 * i, &data[i]);
+    assert_int_equal(
+        fc_tree_build(&d->sha, FC_TREE_SHA256, 2, bytes, s->nodes, "tree-d", NULL, NULL, NULL), 0);
+    free(bytes);
+}
+
+static void dtree_root(fr_t *root, const dtree *d, const update_shape *s)
+{
+    if (s->poseidon)
+        *root = d->pos.row[d->pos.levels][0];
+    else
+        assert_true(fr_from_bytes_le(root, fc_tree_root(&d->sha)));
+}
+
+static void case_make(update_case *uc, const update_shape *s, uint64_t k, cuzk_rng *g)
+{
+    uc->s = *s;
+    size_t n = s->nodes;
     fr_t *lab = malloc(3 * n * sizeof(fr_t)), comm_c, c_old, c_d, c_new, phi;
-    uint8_t *bytes = malloc(n * 32);
-    assert_non_null(lab), assert_non_null(bytes);
+    assert_non_null(lab);
     for (size_t i = 0; i < 2 * n; i++) fr_random(&lab[i], g);
-    for (size_t i = 0; i < n; i++) fr_to_bytes_le(bytes + 32 * i, &lab[n + i]);
-    fc_tree d;
-    assert_int_equal(fc_tree_build(&d, FC_TREE_SHA256, 2, bytes, n, "tree-d", NULL, NULL, NULL), 0);
+    dtree d;
+    dtree_build(&d, s, &lab[n]);
     ptree r_old, r_new;
-    ptree_build(&r_old, &uc->s.tree_r, lab, n);
+    ptree_build(&r_old, &s->tree_r, lab, n);
     fr_random(&comm_c, g);
     comm_of(&c_old, &comm_c, &r_old);
-    assert_true(fr_from_bytes_le(&c_d, fc_tree_root(&d)));
+    dtree_root(&c_d, &d, s);
     update_phi(&phi, &c_d, &c_old);
-    uc->pub = (update_public){.k = k, .h = uc->s.hs[3]};
-    encode(&lab[2 * n], lab, &lab[n], &uc->s, &phi, uc->pub.h);
-    ptree_build(&r_new, &uc->s.tree_r, &lab[2 * n], n);
+    uc->pub = (update_public){.k = k, .h = s->hs[3]};
+    encode(&lab[2 * n], lab, &lab[n], s, &phi, uc->pub.h);
+    ptree_build(&r_new, &s->tree_r, &lab[2 * n], n);
     comm_of(&c_new, &comm_c, &r_new);
     fr_to_bytes_le(uc->pub.comm_r_old.b, &c_old);
     fr_to_bytes_le(uc->pub.comm_d_new.b, &c_d);
     fr_to_bytes_le(uc->pub.comm_r_new.b, &c_new);
     vanilla_update_partition *v = &uc->v;
-    partition_alloc(v, &uc->s);
+    partition_alloc(v, s);
     fr_to_bytes_le(v->comm_c.b, &comm_c);
-    unsigned apex_row = uc->s.challenge_bits - uc->s.partition_bits - uc->s.apex_bits;
+    unsigned apex_row = s->challenge_bits - s->partition_bits - s->apex_bits;
     for (size_t i = 0; i < v->n_apex; i++)
-        memcpy(v->apex_leafs[i].b, fc_tree_node(&d, apex_row, k * v->n_apex + i), 32);
+        memcpy(v->apex_leafs[i].b, fc_tree_node(&d.sha, apex_row, k * v->n_apex + i), 32);
     uint32_t c[86];
-    update_challenges(c, &uc->s, &c_new, uc->pub.k);
+    assert_true(s->challenges <= 86);
+    update_challenges(c, s, &c_new, uc->pub.k);
     for (size_t i = 0; i < v->n_challenges; i++) {
         ptree_proof(&r_old, c[i], &v->challenges[i].r_old);
-        dtree_proof(&d, c[i], &v->challenges[i].d_new);
+        if (s->poseidon)
+            ptree_proof(&d.pos, c[i], &v->challenges[i].d_new);
+        else
+            dtree_proof(&d.sha, c[i], &v->challenges[i].d_new);
         ptree_proof(&r_new, c[i], &v->challenges[i].r_new);
     }
     ptree_free(&r_old);
     ptree_free(&r_new);
-    fc_tree_free(&d);
+    if (s->poseidon)
+        ptree_free(&d.pos);
+    else
+        fc_tree_free(&d.sha);
     free(lab);
-    free(bytes);
 }
 
 static int prove(cs_prover *p, update_circuit *c)
@@ -234,7 +269,8 @@ static void test_witness(void **state)
     cuzk_rng g;
     test_rng(&g);
     update_case uc;
-    case_make(&uc, 2048, 0, &g);
+    update_shape s = shape_of(2048);
+    case_make(&uc, &s, 0, &g);
     update_circuit c;
     check_satisfied(&uc, &c, true);
     /* The same partition proof through its bincode blob. */
@@ -278,7 +314,8 @@ static void test_witness_partition(void **state)
     cuzk_rng g;
     test_rng(&g);
     update_case uc;
-    case_make(&uc, 16384, 1, &g);
+    update_shape s = shape_of(16384);
+    case_make(&uc, &s, 1, &g);
     update_circuit c;
     check_satisfied(&uc, &c, true);
     uc.v.challenges[3].d_new.hashes[8].b[0] ^= 1; /* the partition path (level 8) */
@@ -325,6 +362,22 @@ static void test_poseidon_counts(void **state)
         assert_int_equal(k.num_constraints, cases[i].constraints);
         assert_int_equal(k.num_inputs, 1 + UPDATE_PUBLIC_INPUTS);
     }
+}
+
+/* EmptySectorUpdate-Poseidon on 1KiB (8-4-0), as circuit_poseidon.rs
+ * builds it: every constraint holds. */
+static void test_poseidon_witness(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    update_shape s;
+    assert_int_equal(update_shape_for_size_poseidon(&s, 1024, NULL), 0);
+    update_case uc;
+    case_make(&uc, &s, 0, &g);
+    update_circuit c;
+    check_satisfied(&uc, &c, true);
+    vanilla_update_free(&uc.v);
 }
 
 static void test_32gib_count(void **state)
@@ -398,10 +451,15 @@ static void test_challenges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rust_counts),     cmocka_unit_test(test_32gib_count),
-        cmocka_unit_test(test_poseidon_counts), cmocka_unit_test(test_shapes),
-        cmocka_unit_test(test_public_inputs),   cmocka_unit_test(test_challenges),
-        cmocka_unit_test(test_witness),         cmocka_unit_test(test_witness_partition),
+        cmocka_unit_test(test_rust_counts),
+        cmocka_unit_test(test_32gib_count),
+        cmocka_unit_test(test_poseidon_counts),
+        cmocka_unit_test(test_poseidon_witness),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_public_inputs),
+        cmocka_unit_test(test_challenges),
+        cmocka_unit_test(test_witness),
+        cmocka_unit_test(test_witness_partition),
     };
     /* CUZK_TEST_FILTER=pattern runs only the matching tests (e.g. one large one). */
     if (getenv("CUZK_TEST_FILTER")) cmocka_set_test_filter(getenv("CUZK_TEST_FILTER"));
