@@ -8,6 +8,11 @@
  * inputs, checks and the native phi / rho / challenges are in
  * update_circuit_shape.c.
  *
+ * The EmptySectorUpdate-Poseidon variant (poseidon/circuit.rs) is the same
+ * walk without the packed partition, the apex tree and the apex selection:
+ * an allocated zero stands for the partition in gen_challenge_bits, and
+ * tree-D-new is proven with tree-R's Poseidon shape up to comm_d_new.
+ *
  * Values are taken from the vanilla partition proof when there is one;
  * derived values (digest indexes, selected high bits, labels) follow the
  * tracked values of the gadgets, which are zero in a blank circuit.

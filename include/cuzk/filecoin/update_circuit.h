@@ -18,7 +18,8 @@
  * tree-D-new (up to the apex leaf selected by the challenge).
  *
  * Shapes are storage-proofs-update constants.rs' for every allowed sector
- * size: 1KiB..32KiB (test sizes), 8MiB, 16MiB, 512MiB, 32GiB, 64GiB.
+ * size: 1KiB..32KiB (test sizes), 8MiB, 16MiB, 512MiB, 32GiB, 64GiB; the
+ * EmptySectorUpdate-Poseidon variant has its own shapes (below).
  */
 #ifndef CUZK_FILECOIN_UPDATE_CIRCUIT_H
 #define CUZK_FILECOIN_UPDATE_CIRCUIT_H
