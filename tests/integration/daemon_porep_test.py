@@ -1,0 +1,187 @@
+"""daemon_porep_test.py - a real Filecoin PoRep through cuzk-daemon.
+
+cuzk-seal seals a 2KiB sector and writes its C1 output (c1.json wrapper);
+a cuzk-daemon started with --dev-params on BUILD/param-cache (shared with
+filecoin.sh; development parameters are made on first use, a few minutes
+on 2 cores) proves it for Debian's python3-grpcio client, and the proof is
+checked independently by `cuzk verify porep` (exit 0), and rejected for
+another sector's C1 (exit 1). Requests that do not fit the C1 (sector
+size, registered proof) or are not a C1 at all, sent as the bare
+SealCommitPhase1Output JSON or as garbage, fail with a message while the
+daemon keeps serving; SIGTERM stops it with exit status 0.
+
+usage: daemon_porep_test.py BUILD_DIR
+"""
+
+import base64
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import traceback
+import uuid
+
+BUILD = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.join(BUILD, "proto-py"))
+
+import grpc  # noqa: E402
+from cuzk.v1 import proving_pb2 as pb  # noqa: E402
+from cuzk.v1 import proving_pb2_grpc as pbg  # noqa: E402
+
+TOOLS = os.path.join(BUILD, "tools")
+WORK = os.path.join(BUILD, "daemon-porep-work")
+CACHE = os.path.join(BUILD, "param-cache")
+Status = pb.AwaitProofResponse
+PROOF_BYTES = 192  # one Groth16 proof per partition
+# Registered seal proof ids (filecoin.md): 5 sizes per API group.
+SIZES = ["2KiB", "8MiB", "512MiB", "32GiB", "64GiB"]
+GROUPS = ["V1", "V1_1", "V1_1_Feat_SyntheticPoRep", "V1_2_Feat_NonInteractivePoRep"]
+# Parameter setup on first use, then synthesis and proof: generous on a loaded machine.
+PROVE_TIMEOUT = 1500
+
+
+def seal_proof_id(name):
+    for g, group in enumerate(GROUPS):
+        for s, size in enumerate(SIZES):
+            if name == "StackedDrg%s%s" % (size, group):
+                return 5 * g + s
+    raise AssertionError("unknown registered proof " + name)
+
+
+def seal(seed, name):
+    """A sealed 2KiB sector's C1: (wrapper bytes, bare JSON bytes, parsed bare)."""
+    path = os.path.join(WORK, name)
+    subprocess.run(
+        [os.path.join(TOOLS, "cuzk-seal"), "seal", "--sector-size", "2KiB", "--seed", str(seed),
+         "--c1", path, "-o", os.path.join(WORK, name + ".sector")],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    with open(path, "rb") as f:
+        wrapper = f.read()
+    bare = base64.b64decode(json.loads(wrapper)["Phase1Out"])
+    return path, wrapper, bare, json.loads(bare)
+
+
+class Daemon:
+    def __init__(self):
+        self.sock = os.path.join(WORK, "d.sock")
+        config = os.path.join(WORK, "cuzk.toml")
+        with open(config, "w") as f:
+            f.write('[daemon]\nlisten = "unix://%s"\n[srs]\nparam_cache = "%s"\n' % (self.sock, CACHE))
+        self.log_path = os.path.join(WORK, "daemon.log")
+        self.proc = subprocess.Popen(
+            [os.path.join(TOOLS, "cuzk-daemon"), "-c", config, "--dev-params"],
+            stderr=open(self.log_path, "w"),
+        )
+        self.channel = grpc.insecure_channel("unix://" + self.sock)
+        self.stub = pbg.ProvingEngineStub(self.channel)
+        deadline = time.time() + 20
+        while not self.serving():
+            if time.time() > deadline or self.proc.poll() is not None:
+                raise AssertionError("daemon did not start:\n" + self.log())
+            time.sleep(0.05)
+
+    def serving(self):
+        try:
+            return self.stub.GetStatus(pb.GetStatusRequest(), timeout=1)
+        except grpc.RpcError:
+            return None
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def prove(self, vanilla, **kw):
+        req = pb.SubmitProofRequest(
+            request_id="porep-test-" + uuid.uuid4().hex,
+            proof_kind=pb.POREP_SEAL_COMMIT,
+            vanilla_proof=vanilla,
+            **kw,
+        )
+        return self.stub.Prove(pb.ProveRequest(submit=req), timeout=PROVE_TIMEOUT).result
+
+    def stop(self):
+        self.channel.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        rc = self.proc.wait(timeout=120)
+        assert rc == 0, "daemon exit status %d:\n%s" % (rc, self.log()[-3000:])
+
+
+def cuzk_verify(c1_path, proof_path):
+    return subprocess.run(
+        [os.path.join(TOOLS, "cuzk"), "verify", "porep", "--c1", c1_path, "--param-cache", CACHE,
+         "--proof", proof_path],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+
+
+def test_prove_and_verify(d, sector, other):
+    """Issue 5: a C1 wrapper proved by the daemon verifies with cuzk verify porep."""
+    path, wrapper, _, bare = sector
+    n = len(bare["vanilla_proofs"][next(iter(bare["vanilla_proofs"]))])
+    t0 = time.time()
+    r = d.prove(wrapper, sector_size=2048, registered_proof=seal_proof_id(bare["registered_proof"]))
+    assert r.status == Status.COMPLETED, r
+    assert len(r.proof) == n * PROOF_BYTES, (len(r.proof), n)
+    print("     proved %d partition(s) in %.1f s (srs %d ms, synthesis %d ms, prove %d ms)"
+          % (n, time.time() - t0, r.srs_load_ms, r.synthesis_ms, r.gpu_compute_ms), flush=True)
+    proof = os.path.join(WORK, "proof.bin")
+    with open(proof, "wb") as f:
+        f.write(r.proof)
+    v = cuzk_verify(path, proof)
+    assert v.returncode == 0, v.stdout
+    v = cuzk_verify(other[0], proof)
+    assert v.returncode == 1, "another sector's C1: exit %d\n%s" % (v.returncode, v.stdout)
+
+
+def test_mismatch_and_garbage(d, sector, other):
+    """Wrong sector size / proof type / not a C1: FAILED with a message, the daemon serves on."""
+    _, wrapper, bare_bytes, bare = sector
+    pid = seal_proof_id(bare["registered_proof"])
+    cases = [
+        # The bare JSON is parsed before the request is compared with it.
+        (bare_bytes, dict(sector_size=32 << 30), "request sector_size 34359738368"),
+        (bare_bytes, dict(registered_proof=pid + 3), "StackedDrg32GiB"),
+        (wrapper, dict(sector_size=8 << 20, registered_proof=pid), "2KiB sector"),
+        (wrapper[: len(wrapper) // 2], {}, "porep proof request rejected"),
+        (b"\x00garbage", {}, "porep proof request rejected"),
+        (bare_bytes.replace(b'"comm_r"', b'"comm_x"', 1), {}, "porep proof request rejected"),
+    ]
+    failed0 = d.serving().total_proofs_failed
+    for vanilla, kw, message in cases:
+        r = d.prove(vanilla, **kw)
+        assert r.status == Status.FAILED and message in r.error_message, (message, r.error_message)
+    status = d.serving()
+    assert status is not None and d.proc.poll() is None, "daemon stopped serving"
+    assert status.total_proofs_failed == failed0 + len(cases), status
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    os.makedirs(CACHE, exist_ok=True)
+    sector, other = seal(31, "c1.json"), seal(32, "other.json")
+    d = Daemon()
+    ok = True
+    try:
+        for fn in (test_mismatch_and_garbage, test_prove_and_verify):
+            t0 = time.time()
+            try:
+                fn(d, sector, other)
+                print("ok   %-28s %6.1f s" % (fn.__name__, time.time() - t0), flush=True)
+            except Exception:
+                ok = False
+                print("FAIL %-28s %6.1f s" % (fn.__name__, time.time() - t0), flush=True)
+                traceback.print_exc()
+    finally:
+        d.stop()
+    if not ok:
+        print("daemon log:", d.log_path)
+    print("daemon_porep: %s" % ("passed" if ok else "FAILED"))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
