@@ -1,18 +1,18 @@
 /*
  * provider_post.c - the Winning and Window PoSt providers of providers.h.
  *
- * Winning PoSt, for
- * WINNING_POST requests as Curio sends them: vanilla_proofs holds one
- * bincode FallbackPoStSectorProof (the challenged sector: its id, comm_r
- * and 66 tree-R inclusion proofs; vanilla_proof is accepted instead when
- * vanilla_proofs is empty), randomness the 32-byte challenge seed (a
- * canonical field element, as filecoin-proofs requires), registered_proof
- * the RegisteredPoStProof (StackedDrgWinning<size>V1: 0..4) and / or
- * sector_size the size. miner_id (the prover id) enters no public input.
+ * Winning PoSt, for WINNING_POST requests as Curio sends them:
+ * vanilla_proofs holds one bincode FallbackPoStSectorProof (the challenged
+ * sector: its id, comm_r and 66 tree-R inclusion proofs; vanilla_proof is
+ * accepted instead when vanilla_proofs is empty), randomness the 32-byte
+ * challenge seed (a canonical field element, as filecoin-proofs
+ * requires), registered_proof the RegisteredPoStProof
+ * (StackedDrgWinning<size>V1: 0..4) and / or sector_size the size.
+ * miner_id (the prover id) enters no public input. One partition: the
+ * sector's proof unrolled into 66 circuit sectors of one challenge
+ * (post_circuit.h); its public inputs are post_winning_public_inputs of
+ * (sector id, comm_r) under the randomness.
  *
- * One partition: the sector's proof unrolled into 66 circuit sectors of
- * one challenge (post_circuit.h); its public inputs are
- * post_winning_public_inputs of (sector id, comm_r) under the randomness.
  * Window PoSt, for WINDOW_POST_PARTITION requests as Curio sends them:
  * one partition per request, partition_index k, vanilla_proofs one
  * FallbackPoStSectorProof per sector of that partition (at most the
