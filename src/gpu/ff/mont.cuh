@@ -158,7 +158,8 @@ template <class P> struct __align__(16) mont_t
         reduce_once(r.v, t);
         return r;
     }
-    __host__ __device__ __noinline__ static mont_t mul_call(const mont_t &a, const mont_t &b)
+    /* by value: the operands travel in registers, not through the stack */
+    __host__ __device__ __noinline__ static mont_t mul_call(mont_t a, mont_t b)
     {
         return mul_inline(a, b);
     }
