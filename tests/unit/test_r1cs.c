@@ -14,6 +14,8 @@
  */
 #include "testutil.h"
 
+#include "failalloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -723,73 +725,26 @@ static void errors_are_reported(void **state)
 
 /* ---- allocation failures ---- */
 
-#if !defined(__SANITIZE_ADDRESS__)
-/* glibc's own allocator entry points, which the replacements forward to. */
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t n);
-extern void __libc_free(void *p);
+#if FAILALLOC_AVAILABLE
+typedef struct backend_run {
+    int backend; /* 0 prover, 1 counter, 2 recorder, 3 keygen, 4 witness */
+    cs_circuit c;
+} backend_run;
 
-/* Only touched while `counting` (set by the single-threaded run_failing),
- * so allocations from other threads at other times never race on them. */
-static bool counting;
-static long fail_countdown; /* the allocation that sees 0 fails; -1: none */
-static long live, calls;
-
-/* Whether this allocation fails; otherwise p (NULL or not) is counted. */
-static bool fail_now(void)
+/* One backend on one circuit, freeing what it made. */
+static int run_backend(void *arg)
 {
-    if (!counting) return false;
-    calls++;
-    return fail_countdown >= 0 && fail_countdown-- == 0;
-}
-
-static void *counted(void *p, bool is_new)
-{
-    if (counting && p && is_new) live++;
-    return p;
-}
-
-void *malloc(size_t n)
-{
-    return fail_now() ? NULL : counted(__libc_malloc(n), true);
-}
-void *calloc(size_t n, size_t size)
-{
-    return fail_now() ? NULL : counted(__libc_calloc(n, size), true);
-}
-void *realloc(void *q, size_t n)
-{
-    return fail_now() ? NULL : counted(__libc_realloc(q, n), !q);
-}
-
-void free(void *p)
-{
-    if (counting && p) live--;
-    __libc_free(p);
-}
-
-/* Runs one backend on c with the k-th allocation failing; returns its status
- * after checking that nothing it allocated is left behind. */
-static int run_failing(int backend, cs_circuit c, long k)
-{
+    const backend_run *b = arg;
     cs_prover p;
     cs_counts n;
     cs_r1cs r;
     cs_witness w;
     int rc = 0;
-    live = 0, calls = 0, counting = true, fail_countdown = k;
-    if (backend == 0) rc = cs_synthesize_prover(&p, c, NULL, NULL);
-    if (backend == 1) rc = cs_count(&n, c, NULL);
-    if (backend == 2) rc = cs_record(&r, c, NULL);
-    if (backend == 3) rc = cs_keygen(&r, c, NULL);
-    if (backend == 4) rc = cs_synthesize_witness(&w, c, NULL);
-    fail_countdown = -1;
-    if (!rc && backend == 0) cs_prover_free(&p);
-    if (!rc && (backend == 2 || backend == 3)) cs_r1cs_free(&r);
-    if (!rc && backend == 4) cs_witness_free(&w);
-    counting = false;
-    assert_int_equal(live, 0);
+    if (b->backend == 0 && !(rc = cs_synthesize_prover(&p, b->c, NULL, NULL))) cs_prover_free(&p);
+    if (b->backend == 1) rc = cs_count(&n, b->c, NULL);
+    if (b->backend == 2 && !(rc = cs_record(&r, b->c, NULL))) cs_r1cs_free(&r);
+    if (b->backend == 3 && !(rc = cs_keygen(&r, b->c, NULL))) cs_r1cs_free(&r);
+    if (b->backend == 4 && !(rc = cs_synthesize_witness(&w, b->c, NULL))) cs_witness_free(&w);
     return rc;
 }
 
@@ -799,18 +754,11 @@ static void every_allocation_failure(void **state)
     cs_synthetic syn = {.constraints = 300, .seed = 2};
     uint64_t n = 0xfeedfacecafebeefULL;
     cs_circuit circuits[2] = {cs_synthetic_circuit(&syn), circuit(bits_synth, &n)};
-    for (int c = 0; c < 2; c++) {
-        for (int backend = 0; backend < 5; backend++) {
-            assert_int_equal(run_failing(backend, circuits[c], -1), 0);
-            long total = calls, failures = 0;
-            for (long k = 0; k < total; k++) { /* some failures are absorbed by OpenSSL */
-                int rc = run_failing(backend, circuits[c], k);
-                assert_true(rc == 0 || rc == CUZK_ENOMEM);
-                failures += rc == CUZK_ENOMEM;
-            }
-            assert_true(failures > 0);
+    for (int c = 0; c < 2; c++)
+        for (int backend = 0; backend < 5; backend++) { /* OpenSSL absorbs some failures */
+            backend_run b = {backend, circuits[c]};
+            failalloc_every(run_backend, &b);
         }
-    }
 }
 #else
 /* AddressSanitizer owns malloc in sanitizer builds. */
