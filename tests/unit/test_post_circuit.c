@@ -17,6 +17,7 @@
  * wrong leaf breaks it.
  */
 #include "gadget_check.h"
+#include "ptree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,56 +47,16 @@ static cs_counts count_blank(const post_shape *s)
 
 /* ---- native sectors ---- */
 
-/* A Poseidon tree with per-level arities (base trees contiguous, as
- * merkletree lays compound trees out): row[0] the leaves, row[levels] the
- * root. */
-typedef struct ptree {
-    por_shape shape;
-    size_t levels;
-    fr_t *row[POR_MAX_LEVELS + 1];
-} ptree;
-
-static void ptree_build(ptree *t, const post_shape *s, cuzk_rng *g)
+/* A tree over random leaves (ptree.h). */
+static void ptree_random(ptree *t, const post_shape *s, cuzk_rng *g)
 {
-    t->shape = s->tree;
-    t->levels = por_shape_levels(&s->tree);
-    size_t n = s->nodes;
-    t->row[0] = malloc(n * sizeof(fr_t));
-    assert_non_null(t->row[0]);
-    for (size_t i = 0; i < n; i++) fr_random(&t->row[0][i], g);
-    for (size_t l = 0; l < t->levels; l++) {
-        unsigned a = por_shape_arity(&t->shape, l);
-        n /= a;
-        t->row[l + 1] = malloc(n * sizeof(fr_t));
-        assert_non_null(t->row[l + 1]);
-        for (size_t p = 0; p < n; p++)
-            poseidon_hash(&t->row[l + 1][p], poseidon_std(a), &t->row[l][p * a]);
-    }
+    fr_t *leaves = malloc(s->nodes * sizeof(fr_t));
+    assert_non_null(leaves);
+    for (size_t i = 0; i < s->nodes; i++) fr_random(&leaves[i], g);
+    ptree_build(t, &s->tree, leaves, s->nodes);
+    free(leaves);
 }
 
-static void ptree_free(ptree *t)
-{
-    for (size_t l = 0; l <= t->levels; l++) free(t->row[l]);
-}
-
-/* The inclusion proof of a leaf, siblings level by level. */
-static void ptree_proof(const ptree *t, uint64_t leaf, vanilla_merkle *m)
-{
-    m->index = leaf;
-    fr_to_bytes_le(m->leaf.b, &t->row[0][leaf]);
-    fr_to_bytes_le(m->root.b, &t->row[t->levels][0]);
-    size_t off = 0;
-    for (size_t l = 0; l < t->levels; l++) {
-        unsigned a = por_shape_arity(&t->shape, l);
-        uint64_t group = leaf / a * a;
-        for (unsigned k = 0; k < a; k++)
-            if (group + k != leaf) fr_to_bytes_le(m->hashes[off++].b, &t->row[l][group + k]);
-        leaf /= a;
-    }
-}
-
-/* A sector over a random tree-R: comm_c random, comm_r = H(comm_c,
- * comm_r_last), n_proofs proof slots (filled by the caller). */
 static void sector_make(vanilla_post_sector *v, ptree *t, const post_shape *s, uint64_t id,
                         size_t n_proofs, cuzk_rng *g)
 {
@@ -109,7 +70,7 @@ static void sector_make(vanilla_post_sector *v, ptree *t, const post_shape *s, u
     v->nodes = calloc(n_proofs * v->tree.hashes, sizeof(vanilla_node));
     assert_non_null(v->proofs), assert_non_null(v->nodes);
     for (size_t i = 0; i < n_proofs; i++) v->proofs[i].hashes = v->nodes + i * v->tree.hashes;
-    ptree_build(t, s, g);
+    ptree_random(t, s, g);
     fr_t c, h, pre[2];
     fr_random(&c, g);
     pre[0] = c, pre[1] = t->row[t->levels][0];
