@@ -20,25 +20,16 @@
 
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
+#include "groth16/prove_internal.h"
 
-static double now_ms(void)
+double groth16_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
-/* The scalars of one MSM, split as supraseal does. */
-typedef struct msm_job {
-    size_t n, n_tail;
-    const fr_t *scalars;
-    uint64_t *ones;   /* bitmap of scalars == 1 */
-    fr_t *tail;       /* compacted tail scalars */
-    size_t *tail_idx; /* their positions */
-    bool split;
-} msm_job;
-
-static void msm_job_free(msm_job *j)
+void groth16_msm_job_free(groth16_msm_job *j)
 {
     free(j->ones);
     free(j->tail);
@@ -46,7 +37,7 @@ static void msm_job_free(msm_job *j)
 }
 
 /* prep_msm: classify and, when splitting, compact the tail. */
-static int msm_job_prepare(msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
+static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
 {
     memset(j, 0, sizeof(*j));
     j->n = n;
@@ -71,28 +62,28 @@ static int msm_job_prepare(msm_job *j, const fr_t *scalars, size_t n, cuzk_err *
 
 /* One generic runner for G1 and G2: batch addition + tail, or a plain MSM. */
 #define MSM_RUN(G)                                                                                 \
-    static int G##_run_job(G##_jac_t *r, const G##_affine_t *bases, const msm_job *j,              \
-                           groth16_timings *t, cuzk_err *err)                                      \
+    int groth16_##G##_run_job(G##_jac_t *r, const G##_affine_t *bases, const groth16_msm_job *j,   \
+                              int threads, groth16_timings *t, cuzk_err *err)                      \
     {                                                                                              \
-        double t0 = now_ms();                                                                      \
+        double t0 = groth16_now_ms();                                                              \
         if (!j->split) {                                                                           \
-            int rc = G##_msm(r, bases, j->scalars, j->n, 0, err);                                  \
-            t->tail_msm_ms += now_ms() - t0;                                                       \
+            int rc = G##_msm(r, bases, j->scalars, j->n, threads, err);                            \
+            t->tail_msm_ms += groth16_now_ms() - t0;                                               \
             return rc;                                                                             \
         }                                                                                          \
         G##_jac_t ones, tail;                                                                      \
-        int rc = G##_batch_add_bitmap(&ones, bases, j->ones, j->n, 0, err);                        \
-        double t1 = now_ms();                                                                      \
+        int rc = G##_batch_add_bitmap(&ones, bases, j->ones, j->n, threads, err);                  \
+        double t1 = groth16_now_ms();                                                              \
         t->batch_add_ms += t1 - t0;                                                                \
         G##_affine_t *tb = rc ? NULL : malloc(sizeof(G##_affine_t) * (j->n_tail + 1));             \
         if (!rc && !tb) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail bases)");     \
         if (!rc) {                                                                                 \
             for (size_t k = 0; k < j->n_tail; k++) tb[k] = bases[j->tail_idx[k]];                  \
-            rc = G##_msm(&tail, tb, j->tail, j->n_tail, 0, err);                                   \
+            rc = G##_msm(&tail, tb, j->tail, j->n_tail, threads, err);                             \
         }                                                                                          \
         free(tb);                                                                                  \
         if (!rc) G##_jac_add(r, &ones, &tail);                                                     \
-        t->tail_msm_ms += now_ms() - t1;                                                           \
+        t->tail_msm_ms += groth16_now_ms() - t1;                                                   \
         return rc;                                                                                 \
     }
 
@@ -112,15 +103,9 @@ static size_t gather(fr_t *out, const cs_prover *w, const cs_bitmap *input_densi
     return k;
 }
 
-typedef struct msms {
-    g1_jac_t h, l, a, b1;
-    g2_jac_t b2;
-} msms;
-
 /* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
  * (w = omega_2m), no division by t. */
-static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n,
-                          cuzk_err *err)
+static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t n, cuzk_err *err)
 {
     ntt_domain d2;
     int rc = ntt_domain_init(&d2, d->log_n + 1, err);
@@ -138,17 +123,27 @@ static int h_odd_lagrange(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t
     return rc;
 }
 
-static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+int groth16_h_domain(unsigned *log_m, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
 {
-    bool odd = pk->h_basis == GROTH16_H_ODD_LAGRANGE;
-    size_t m = odd ? pk->n_h : pk->n_h + 1;
-    unsigned log_m = 0;
-    while (((size_t)1 << log_m) < m) log_m++;
-    if (((size_t)1 << log_m) != m || w->num_constraints > m)
+    size_t m = pk->h_basis == GROTH16_H_ODD_LAGRANGE ? pk->n_h : pk->n_h + 1;
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < m) lg++;
+    if (((size_t)1 << lg) != m || w->num_constraints > m)
         return cuzk_errf(err, CUZK_EINVAL, "prove: %zu constraints do not fit %zu H points",
                          w->num_constraints, pk->n_h);
+    *log_m = lg;
+    return CUZK_OK;
+}
+
+int groth16_h_scalars(fr_t **out, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+{
+    *out = NULL;
+    unsigned log_m;
+    int rc = groth16_h_domain(&log_m, pk, w, err);
+    if (rc) return rc;
+    size_t m = (size_t)1 << log_m;
     ntt_domain d;
-    int rc = ntt_domain_init(&d, log_m, err);
+    rc = ntt_domain_init(&d, log_m, err);
     if (rc) return rc;
     fr_t *abc = malloc(sizeof(fr_t) * m * 3);
     if (!abc) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory for a, b, c (%zu)", m);
@@ -157,11 +152,24 @@ static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, 
         memcpy(abc, w->a, sizeof(fr_t) * n);
         memcpy(abc + m, w->b, sizeof(fr_t) * n);
         memcpy(abc + 2 * m, w->c, sizeof(fr_t) * n);
+        bool odd = pk->h_basis == GROTH16_H_ODD_LAGRANGE;
         rc = (odd ? h_odd_lagrange : ntt_groth16_h)(&d, abc, abc + m, abc + 2 * m, n, err);
     }
-    if (!rc) rc = g1_msm(h, pk->h, abc, pk->n_h, 0, err);
-    free(abc);
     ntt_domain_free(&d);
+    if (rc) {
+        free(abc);
+        return rc;
+    }
+    *out = abc;
+    return CUZK_OK;
+}
+
+static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+{
+    fr_t *s;
+    int rc = groth16_h_scalars(&s, pk, w, err);
+    if (!rc) rc = g1_msm(h, pk->h, s, pk->n_h, 0, err);
+    free(s);
     return rc;
 }
 
@@ -178,42 +186,58 @@ static int check_shape(const groth16_params *pk, const cs_prover *w, size_t na, 
     return CUZK_OK;
 }
 
-static int compute_msms(msms *out, const groth16_params *pk, const cs_prover *w, groth16_timings *t,
-                        cuzk_err *err)
+void groth16_jobs_free(groth16_jobs *j)
 {
-    double t0 = now_ms();
-    size_t nv = w->num_inputs + w->num_aux;
-    fr_t *sa = malloc(sizeof(fr_t) * (nv + 1)), *sb = malloc(sizeof(fr_t) * (nv + 1));
-    msm_job jl = {0}, ja = {0}, jb = {0};
-    int rc = sa && sb ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
-    size_t na = 0, nb = 0;
+    groth16_msm_job_free(&j->l), groth16_msm_job_free(&j->a), groth16_msm_job_free(&j->b);
+    free(j->sa), free(j->sb);
+    memset(j, 0, sizeof *j);
+}
+
+int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_prover *w,
+                         cuzk_err *err)
+{
+    memset(j, 0, sizeof *j);
+    size_t nv = w->num_inputs + w->num_aux, na = 0, nb = 0;
+    j->sa = malloc(sizeof(fr_t) * (nv + 1));
+    j->sb = malloc(sizeof(fr_t) * (nv + 1));
+    int rc =
+        j->sa && j->sb ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
     if (!rc) {
-        na = gather(sa, w, NULL, &w->a_aux_density);
-        nb = gather(sb, w, &w->b_input_density, &w->b_aux_density);
+        na = gather(j->sa, w, NULL, &w->a_aux_density);
+        nb = gather(j->sb, w, &w->b_input_density, &w->b_aux_density);
         rc = check_shape(pk, w, na, nb, err);
     }
-    if (!rc) rc = msm_job_prepare(&jl, w->aux_assignment, w->num_aux, err);
-    if (!rc) rc = msm_job_prepare(&ja, sa, na, err);
-    if (!rc) rc = msm_job_prepare(&jb, sb, nb, err);
-    t->prep_msm_ms += now_ms() - t0;
-    double t1 = now_ms();
-    if (!rc) rc = compute_h(&out->h, pk, w, err);
-    t->ntt_msm_h_ms += now_ms() - t1;
-    if (!rc) rc = g1_run_job(&out->l, pk->l, &jl, t, err);
-    if (!rc) rc = g1_run_job(&out->a, pk->a, &ja, t, err);
-    if (!rc) rc = g1_run_job(&out->b1, pk->b_g1, &jb, t, err);
-    groth16_timings g2t = {0}; /* B_G2 is reported as b_g2_msm_ms alone */
-    double t2 = now_ms();
-    if (!rc) rc = g2_run_job(&out->b2, pk->b_g2, &jb, &g2t, err);
-    t->b_g2_msm_ms += now_ms() - t2;
-    msm_job_free(&jl), msm_job_free(&ja), msm_job_free(&jb);
-    free(sa), free(sb);
+    if (!rc) rc = msm_job_prepare(&j->l, w->aux_assignment, w->num_aux, err);
+    if (!rc) rc = msm_job_prepare(&j->a, j->sa, na, err);
+    if (!rc) rc = msm_job_prepare(&j->b, j->sb, nb, err);
+    if (rc) groth16_jobs_free(j);
     return rc;
 }
 
-/* The final formulas with r and s (see the file comment). */
-static void assemble(groth16_proof *proof, const groth16_params *pk, const msms *m, const fr_t *r,
-                     const fr_t *s)
+static int compute_msms(groth16_msms *out, const groth16_params *pk, const cs_prover *w,
+                        groth16_timings *t, cuzk_err *err)
+{
+    double t0 = groth16_now_ms();
+    groth16_jobs j;
+    int rc = groth16_jobs_prepare(&j, pk, w, err);
+    t->prep_msm_ms += groth16_now_ms() - t0;
+    if (rc) return rc;
+    double t1 = groth16_now_ms();
+    rc = compute_h(&out->h, pk, w, err);
+    t->ntt_msm_h_ms += groth16_now_ms() - t1;
+    if (!rc) rc = groth16_g1_run_job(&out->l, pk->l, &j.l, 0, t, err);
+    if (!rc) rc = groth16_g1_run_job(&out->a, pk->a, &j.a, 0, t, err);
+    if (!rc) rc = groth16_g1_run_job(&out->b1, pk->b_g1, &j.b, 0, t, err);
+    groth16_timings g2t = {0}; /* B_G2 is reported as b_g2_msm_ms alone */
+    double t2 = groth16_now_ms();
+    if (!rc) rc = groth16_g2_run_job(&out->b2, pk->b_g2, &j.b, 0, &g2t, err);
+    t->b_g2_msm_ms += groth16_now_ms() - t2;
+    groth16_jobs_free(&j);
+    return rc;
+}
+
+void groth16_assemble(groth16_proof *proof, const groth16_params *pk, const groth16_msms *m,
+                      const fr_t *r, const fr_t *s)
 {
     const groth16_vk *vk = &pk->vk;
     g1_jac_t a, c, t, alpha, beta1, delta1;
@@ -249,7 +273,7 @@ static void assemble(groth16_proof *proof, const groth16_params *pk, const msms 
     g1_jac_to_affine(&proof->c, &c);
 }
 
-static int draw_rs(fr_t rs[2], cuzk_err *err)
+int groth16_draw_rs(fr_t rs[2], cuzk_err *err)
 {
     for (int i = 0; i < 2; i++) {
         uint8_t bytes[32];
@@ -267,14 +291,15 @@ int groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_prov
 {
     for (size_t i = 0; i < n; i++) {
         groth16_timings t = {0};
-        double t0 = now_ms();
-        msms m;
+        double t0 = groth16_now_ms();
+        groth16_msms m;
         fr_t own[2];
         int rc = compute_msms(&m, pk, &circuits[i], &t, err);
-        if (!rc && !rs) rc = draw_rs(own, err);
+        if (!rc && !rs) rc = groth16_draw_rs(own, err);
         if (rc) return n > 1 ? cuzk_err_prefix(err, "circuit %zu: ", i) : rc;
-        assemble(&proofs[i], pk, &m, rs ? &rs[2 * i] : &own[0], rs ? &rs[2 * i + 1] : &own[1]);
-        t.total_ms = now_ms() - t0;
+        groth16_assemble(&proofs[i], pk, &m, rs ? &rs[2 * i] : &own[0],
+                         rs ? &rs[2 * i + 1] : &own[1]);
+        t.total_ms = groth16_now_ms() - t0;
         if (timings) timings[i] = t;
     }
     return CUZK_OK;
