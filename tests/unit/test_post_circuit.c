@@ -10,18 +10,18 @@
  * 32GiB (125,279,217 constraints, 25,840 inputs).
  *
  * Witness (Winning 2KiB, and Window on the 8-4-2 test shape with a padded
- * partition): sectors built natively (random tree-R leaves hashed into a
- * Poseidon tree, comm_r = Poseidon-2(comm_c, comm_r_last)), their vanilla
- * proofs at the challenges post_public_inputs derives; every constraint
- * holds, the circuit's public inputs equal post_public_inputs', and a
- * wrong leaf breaks it.
+ * partition): sectors over random tree-R leaves and their vanilla proofs
+ * from the library's generator (gen.h: fc_gen_post_sector), which derives
+ * the challenges on its own; every constraint holds, the circuit's public
+ * inputs equal post_public_inputs' (derived independently), and a wrong
+ * leaf breaks it.
  */
 #include "gadget_check.h"
-#include "ptree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/porep.h"
 #include "cuzk/filecoin/post_circuit.h"
 #include "cuzk/groth16.h"
@@ -47,44 +47,31 @@ static cs_counts count_blank(const post_shape *s)
 
 /* ---- native sectors ---- */
 
-/* A tree over random leaves (ptree.h). */
-static void ptree_random(ptree *t, const post_shape *s, cuzk_rng *g)
-{
-    fr_t *leaves = malloc(s->nodes * sizeof(fr_t));
-    assert_non_null(leaves);
-    for (size_t i = 0; i < s->nodes; i++) fr_random(&leaves[i], g);
-    ptree_build(t, &s->tree, leaves, s->nodes);
-    free(leaves);
-}
-
-static void sector_make(vanilla_post_sector *v, ptree *t, const post_shape *s, uint64_t id,
-                        size_t n_proofs, cuzk_rng *g)
-{
-    memset(v, 0, sizeof(*v));
-    vanilla_shape vs = {
-        .nodes = s->nodes, .sub_arity = s->tree.sub_arity, .top_arity = s->tree.top_arity};
-    vanilla_tree_r(&v->tree, &vs);
-    v->sector_id = id;
-    v->n_proofs = n_proofs;
-    v->proofs = calloc(n_proofs, sizeof(vanilla_merkle));
-    v->nodes = calloc(n_proofs * v->tree.hashes, sizeof(vanilla_node));
-    assert_non_null(v->proofs), assert_non_null(v->nodes);
-    for (size_t i = 0; i < n_proofs; i++) v->proofs[i].hashes = v->nodes + i * v->tree.hashes;
-    ptree_random(t, s, g);
-    fr_t c, h, pre[2];
-    fr_random(&c, g);
-    pre[0] = c, pre[1] = t->row[t->levels][0];
-    poseidon_hash(&h, poseidon_std(2), pre);
-    fr_to_bytes_le(v->comm_c.b, &c);
-    fr_to_bytes_le(v->comm_r_last.b, &pre[1]);
-    fr_to_bytes_le(v->comm_r.b, &h);
-}
-
 static void random_bytes(uint8_t out[32], cuzk_rng *g)
 {
     fr_t r;
     fr_random(&r, g);
     fr_to_bytes_le(out, &r);
+}
+
+/* A sector over random tree-R leaves and its vanilla proof, made by the
+ * library's generator (gen.h) for the sector at `index` of the set. */
+static void sector_make(vanilla_post_sector *v, int kind, const post_shape *s,
+                        const uint8_t rnd[32], uint64_t id, uint64_t index, cuzk_rng *g)
+{
+    fr_t *leaves = malloc(s->nodes * sizeof(fr_t));
+    assert_non_null(leaves);
+    for (size_t i = 0; i < s->nodes; i++) fr_random(&leaves[i], g);
+    fc_ptree t;
+    assert_int_equal(fc_ptree_build(&t, &s->tree, leaves, s->nodes, NULL), 0);
+    fc_post_replica r = {.sector_id = id, .tree_r = &t};
+    random_bytes(r.comm_c.b, g);
+    cuzk_err e;
+    int rc = fc_gen_post_sector(v, kind, s, FC_API_V1_1, rnd, &r, index, &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    fc_ptree_free(&t);
+    free(leaves);
 }
 
 /* Proves pc, asserts every constraint holds and the inputs are want[],
@@ -123,12 +110,9 @@ static void test_winning_witness(void **state)
     post_shape s;
     assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, 2048, NULL), 0);
     vanilla_post_sector v;
-    ptree t;
-    sector_make(&v, &t, &s, 1234, POST_WINNING_SECTORS, &g);
     uint8_t rnd[32];
     random_bytes(rnd, &g);
-    for (size_t j = 0; j < POST_WINNING_SECTORS; j++)
-        ptree_proof(&t, post_leaf_challenge(rnd, v.sector_id, j, s.nodes), &v.proofs[j]);
+    sector_make(&v, VANILLA_POST_WINNING, &s, rnd, 1234, 0, &g);
     post_public_sector pub = {v.sector_id, v.comm_r};
     fr_t *want = malloc(post_num_public_inputs(&s) * sizeof(fr_t));
     assert_non_null(want);
@@ -157,7 +141,6 @@ static void test_winning_witness(void **state)
     v.comm_c.b[3] ^= 1; /* comm_r no longer H(comm_c, comm_r_last) */
     assert_true(unsatisfied(&pc) > 0);
     free(want);
-    ptree_free(&t);
     vanilla_post_sector_free(&v);
 }
 
@@ -175,12 +158,7 @@ static void test_window_witness(void **state)
     uint8_t rnd[32];
     random_bytes(rnd, &g);
     for (size_t i = 0; i < TOTAL; i++) {
-        ptree t;
-        sector_make(&v[i], &t, &s, 100 + 7 * i, s.challenges, &g);
-        for (size_t n = 0; n < s.challenges; n++)
-            ptree_proof(&t, post_leaf_challenge(rnd, v[i].sector_id, i * s.challenges + n, s.nodes),
-                        &v[i].proofs[n]);
-        ptree_free(&t);
+        sector_make(&v[i], VANILLA_POST_WINDOW, &s, rnd, 100 + 7 * i, i, &g);
         pub[i] = (post_public_sector){v[i].sector_id, v[i].comm_r};
     }
     fr_t want[3 * 6], v2[3 * 6];
@@ -219,12 +197,9 @@ static void test_winning_groth16(void **state)
     post_shape s;
     assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, 2048, NULL), 0);
     vanilla_post_sector v;
-    ptree t;
-    sector_make(&v, &t, &s, 77, POST_WINNING_SECTORS, &g);
     uint8_t rnd[32];
     random_bytes(rnd, &g);
-    for (size_t j = 0; j < POST_WINNING_SECTORS; j++)
-        ptree_proof(&t, post_leaf_challenge(rnd, v.sector_id, j, s.nodes), &v.proofs[j]);
+    sector_make(&v, VANILLA_POST_WINNING, &s, rnd, 77, 0, &g);
     post_circuit blank, pc;
     post_circuit_blank(&blank, &s);
     assert_int_equal(post_circuit_init(&pc, VANILLA_POST_WINNING, &s, &v, 1, NULL), 0);
@@ -250,7 +225,6 @@ static void test_winning_groth16(void **state)
     cs_prover_free(&w);
     groth16_pvk_free(&pvk);
     groth16_params_free(&pk);
-    ptree_free(&t);
     vanilla_post_sector_free(&v);
 }
 

@@ -9,22 +9,21 @@
  * 32KiB and the 32GiB count (81,049,499) run with CUZK_TEST_LARGE set.
  *
  * Witness (2KiB, as tests/circuit.rs builds it): random TreeROld labels
- * and TreeDNew data, the new replica encoded with phi and rho, the
- * vanilla proof of partition 0 at update_challenges' challenges; every
- * constraint holds with update_public_inputs' inputs, a wrong apex leaf
- * breaks it and a leaf_r_new that is not the encoding is refused.
+ * and TreeDNew data, the new replica encoded with phi and rho and the
+ * vanilla proof of partition 0 by the library's generator (gen.h), its
+ * encoding checked node by node; every constraint holds with update_public_inputs' inputs, a wrong
+ * apex leaf breaks it and a leaf_r_new that is not the encoding is refused.
  *
  * Shapes and public inputs: constants.rs' table, k_and_h_select packing
  * and its errors; the native challenges lie in partition k's range and
  * use the digest bits in order.
  */
 #include "gadget_check.h"
-#include "ptree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/filecoin/tree.h"
+#include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/update_circuit.h"
 #include "cuzk/poseidon.h"
 
@@ -46,146 +45,55 @@ static cs_counts count_blank(uint64_t size)
     return count_circuit(update_circuit_get(&uc));
 }
 
-/* ---- a native 2KiB update ---- */
+/* ---- a native update ---- */
 
-static void dtree_proof(const fc_tree *t, uint64_t leaf, vanilla_merkle *m)
-{
-    m->index = leaf;
-    memcpy(m->leaf.b, fc_tree_node(t, 0, leaf), 32);
-    memcpy(m->root.b, fc_tree_root(t), 32);
-    fc_tree_path(t, leaf, m->hashes[0].b, NULL);
-}
-
-static void comm_of(fr_t *comm, const fr_t *comm_c, const ptree *t)
-{
-    fr_t pre[2] = {*comm_c, t->row[t->levels][0]};
-    poseidon_hash(comm, poseidon_std(2), pre);
-}
-
-/* Everything tests/circuit.rs builds for one sector: TreeROld over random
- * labels, TreeDNew over random data, the encoding into TreeRNew, and the
- * vanilla partition proof of partition 0 at its challenges. */
+/* One partition of an update as tests/circuit.rs builds it: TreeROld over
+ * random labels, TreeDNew over random data, the encoding into TreeRNew
+ * and partition k's vanilla proof, made by the library's generator
+ * (gen.h: fc_gen_update). */
 typedef struct update_case {
     update_shape s;
     update_public pub;
     vanilla_update_partition v;
 } update_case;
 
-static void encode(fr_t *r_new, const fr_t *r_old, const fr_t *d_new, const update_shape *s,
-                   const fr_t *phi, unsigned h)
+/* The encoding written out node by node, to check the generator's. */
+static void check_encoding(const fc_update *u, const fr_t *r_old, const fr_t *d_new)
 {
-    for (uint64_t i = 0; i < s->nodes; i++) {
-        fr_t rho;
-        update_rho(&rho, phi, i >> (s->challenge_bits - h));
-        fr_mul(&r_new[i], &d_new[i], &rho);
-        fr_add(&r_new[i], &r_new[i], &r_old[i]);
+    fr_t phi, comm_d, comm_r_old;
+    assert_true(fr_from_bytes_le(&comm_d, u->comm_d_new.b));
+    assert_true(fr_from_bytes_le(&comm_r_old, u->comm_r_old.b));
+    update_phi(&phi, &comm_d, &comm_r_old);
+    for (uint64_t i = 0; i < u->shape.nodes; i++) {
+        fr_t rho, want;
+        update_rho(&rho, &phi, i >> (u->shape.challenge_bits - u->h));
+        fr_mul(&want, &d_new[i], &rho);
+        fr_add(&want, &want, &r_old[i]);
+        assert_true(fr_eq(&want, &u->replica_new[i]));
     }
-}
-
-/* A partition proof's storage: vanilla_update_alloc for Filecoin's sizes,
- * the same layout built here for the test sizes. */
-static void partition_alloc(vanilla_update_partition *v, const update_shape *s)
-{
-    if (!s->poseidon && vanilla_shape_for_size(s->nodes * 32)) {
-        assert_int_equal(vanilla_update_alloc(v, s->nodes * 32, NULL), 0);
-        return;
-    }
-    memset(v, 0, sizeof(*v));
-    vanilla_shape vs = {
-        .nodes = s->nodes, .sub_arity = s->tree_r.sub_arity, .top_arity = s->tree_r.top_arity};
-    vanilla_tree_r(&v->tree_r, &vs);
-    if (s->poseidon)
-        v->tree_d = v->tree_r;
-    else
-        vanilla_tree_d(&v->tree_d, &vs);
-    v->n_apex = s->apex_leafs;
-    v->n_challenges = s->challenges;
-    size_t per = 2 * v->tree_r.hashes + v->tree_d.hashes;
-    v->challenges = calloc(v->n_challenges, sizeof(*v->challenges));
-    v->nodes = calloc(v->n_apex + v->n_challenges * per, sizeof(vanilla_node));
-    assert_non_null(v->challenges), assert_non_null(v->nodes);
-    v->apex_leafs = v->nodes;
-    for (size_t i = 0; i < v->n_challenges; i++) {
-        vanilla_node *n = v->nodes + v->n_apex + i * per;
-        v->challenges[i].r_old.hashes = n;
-        v->challenges[i].d_new.hashes = n + v->tree_r.hashes;
-        v->challenges[i].r_new.hashes = n + v->tree_r.hashes + v->tree_d.hashes;
-    }
-}
-
-/* TreeDNew: the binary SHA-256 tree, or (Poseidon variant) tree-R's shape. */
-typedef struct dtree {
-    fc_tree sha;
-    ptree pos;
-} dtree;
-
-static void dtree_build(dtree *d, const update_shape *s, const fr_t *data)
-{
-    if (s->poseidon) {
-        ptree_build(&d->pos, &s->tree_r, data, s->nodes);
-        return;
-    }
-    uint8_t *bytes = malloc(s->nodes * 32);
-    assert_non_null(bytes);
-    for (size_t i = 0; i < s->nodes; i++) fr_to_bytes_le(bytes + 32 * i, &data[i]);
-    assert_int_equal(
-        fc_tree_build(&d->sha, FC_TREE_SHA256, 2, bytes, s->nodes, "tree-d", NULL, NULL, NULL), 0);
-    free(bytes);
-}
-
-static void dtree_root(fr_t *root, const dtree *d, const update_shape *s)
-{
-    if (s->poseidon)
-        *root = d->pos.row[d->pos.levels][0];
-    else
-        assert_true(fr_from_bytes_le(root, fc_tree_root(&d->sha)));
 }
 
 static void case_make(update_case *uc, const update_shape *s, uint64_t k, cuzk_rng *g)
 {
     uc->s = *s;
     size_t n = s->nodes;
-    fr_t *lab = malloc(3 * n * sizeof(fr_t)), comm_c, c_old, c_d, c_new, phi;
+    fr_t *lab = malloc(2 * n * sizeof(fr_t)), c;
     assert_non_null(lab);
     for (size_t i = 0; i < 2 * n; i++) fr_random(&lab[i], g);
-    dtree d;
-    dtree_build(&d, s, &lab[n]);
-    ptree r_old, r_new;
-    ptree_build(&r_old, &s->tree_r, lab, n);
-    fr_random(&comm_c, g);
-    comm_of(&c_old, &comm_c, &r_old);
-    dtree_root(&c_d, &d, s);
-    update_phi(&phi, &c_d, &c_old);
-    uc->pub = (update_public){.k = k, .h = s->hs[3]};
-    encode(&lab[2 * n], lab, &lab[n], s, &phi, uc->pub.h);
-    ptree_build(&r_new, &s->tree_r, &lab[2 * n], n);
-    comm_of(&c_new, &comm_c, &r_new);
-    fr_to_bytes_le(uc->pub.comm_r_old.b, &c_old);
-    fr_to_bytes_le(uc->pub.comm_d_new.b, &c_d);
-    fr_to_bytes_le(uc->pub.comm_r_new.b, &c_new);
-    vanilla_update_partition *v = &uc->v;
-    partition_alloc(v, s);
-    fr_to_bytes_le(v->comm_c.b, &comm_c);
-    unsigned apex_row = s->challenge_bits - s->partition_bits - s->apex_bits;
-    for (size_t i = 0; i < v->n_apex; i++)
-        memcpy(v->apex_leafs[i].b, fc_tree_node(&d.sha, apex_row, k * v->n_apex + i), 32);
-    uint32_t c[86];
-    assert_true(s->challenges <= 86);
-    update_challenges(c, s, &c_new, uc->pub.k);
-    for (size_t i = 0; i < v->n_challenges; i++) {
-        ptree_proof(&r_old, c[i], &v->challenges[i].r_old);
-        if (s->poseidon)
-            ptree_proof(&d.pos, c[i], &v->challenges[i].d_new);
-        else
-            dtree_proof(&d.sha, c[i], &v->challenges[i].d_new);
-        ptree_proof(&r_new, c[i], &v->challenges[i].r_new);
-    }
-    ptree_free(&r_old);
-    ptree_free(&r_new);
-    if (s->poseidon)
-        ptree_free(&d.pos);
-    else
-        fc_tree_free(&d.sha);
+    vanilla_node comm_c;
+    fr_random(&c, g);
+    fr_to_bytes_le(comm_c.b, &c);
+    fc_update u;
+    cuzk_err e;
+    int rc = fc_gen_update(&u, s, s->hs[3], lab, &comm_c, &lab[n], &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(u.n_partitions, s->partitions);
+    check_encoding(&u, lab, &lab[n]);
+    uc->pub = fc_update_public(&u, k);
+    uc->v = u.parts[k];
+    memset(&u.parts[k], 0, sizeof(u.parts[k]));
+    fc_update_free(&u);
     free(lab);
 }
 

@@ -28,10 +28,10 @@
 #include <string.h>
 
 #include "cuzk/config.h"
+#include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/graph.h"
 #include "cuzk/filecoin/sdr.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/rng.h"
 
 typedef struct opts {
     const char *sector_size, *porep_id, *out, *data, *proof, *api, *c1;
@@ -47,28 +47,6 @@ static int usage(void)
                     "      [--registered-proof V1|V1_1|Synthetic|NI] [--sector-id N] [--miner N]\n"
                     "      [--c1 FILE] -o DIR\n");
     return 2;
-}
-
-/* The bar: one line per stage, redrawn when the percentage moves. */
-static void progress_bar(void *ctx, const char *stage, uint64_t done, uint64_t total)
-{
-    static char last_stage[32];
-    static int last_pct = -1;
-    (void)ctx;
-    int pct = total ? (int)(done * 100 / total) : 100;
-    if (strcmp(stage, last_stage)) {
-        snprintf(last_stage, sizeof last_stage, "%s", stage);
-        last_pct = -1;
-    }
-    if (pct == last_pct) return;
-    last_pct = pct;
-    char bar[41];
-    int fill = pct * 40 / 100;
-    memset(bar, '#', (size_t)fill);
-    memset(bar + fill, '.', (size_t)(40 - fill));
-    bar[40] = 0;
-    fprintf(stderr, "\r%-12s [%s] %3d%%%s", stage, bar, pct, done >= total ? "\n" : "");
-    fflush(stderr);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -149,7 +127,7 @@ static int cmd_gen_parent_cache(const opts *o)
     int rc = cuzk_parse_size(o->sector_size, &size, &err);
     if (!rc && api < 0) rc = cuzk_errf(&err, CUZK_EINVAL, "--api-version is 1.0 or 1.1");
     if (!rc) rc = fc_graph_init(&g, size / FC_NODE_BYTES, porep_id, api, &err);
-    if (!rc) rc = fc_parent_cache_stream(&g, o->out, digest, progress_bar, NULL, &err);
+    if (!rc) rc = fc_parent_cache_stream(&g, o->out, digest, fc_progress_bar, NULL, &err);
     if (rc) {
         fprintf(stderr, "cuzk-seal: %s\n", err.msg);
         return 1;
@@ -164,55 +142,24 @@ static int cmd_gen_parent_cache(const opts *o)
     return same ? 0 : 1;
 }
 
-static int read_data(const char *path, uint8_t *data, uint64_t len, cuzk_err *err)
+/* Seals the test sector of --seed (gen.h: one implementation with cuzk-bench
+ * gen-vanilla) and writes it, and its C1 output with --c1. */
+static int seal_with(const opts *o, const fc_porep_config *cfg, cuzk_err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return cuzk_errf(err, CUZK_EIO, "data file %s: cannot open", path);
-    size_t got = fread(data, 1, len, f);
-    int extra = fgetc(f) != EOF;
-    fclose(f);
-    if (got != len || extra)
-        return cuzk_errf(err, CUZK_ELENGTH, "data file %s: expected exactly %llu bytes", path,
-                         (unsigned long long)len);
-    return CUZK_OK;
-}
-
-/* The commit-phase-1 output, with the interactive seed drawn from --seed. */
-static int write_c1(const opts *o, const fc_sealed *s, cuzk_err *err)
-{
-    uint8_t seed[32];
-    cuzk_rng g;
-    cuzk_rng_seed(&g, o->seed ^ 0x73656564ULL); /* "seed" */
-    cuzk_rng_bytes(&g, seed, 32);
-    seed[31] &= 0x3f;
-    vanilla_c1 c1;
-    int rc = fc_sealed_c1(&c1, s, seed, err);
-    if (rc) return rc;
-    rc = vanilla_c1_write_file(o->c1, &c1, err);
-    vanilla_c1_free(&c1);
-    if (!rc) printf("c1 %s\n", o->c1);
-    return rc;
-}
-
-static int seal_with(const opts *o, const fc_porep_config *cfg, uint8_t *data, cuzk_err *err)
-{
-    fc_seal_input in = {.cfg = cfg, .sector_id = o->sector_id, .data = data};
-    fc_prover_id_from_miner(in.prover_id, o->miner);
-    cuzk_rng g;
-    cuzk_rng_seed(&g, o->seed ^ 0x7469636b6574ULL); /* "ticket" */
-    cuzk_rng_bytes(&g, in.ticket, 32);
-    in.ticket[31] &= 0x3f;
-    if (o->data) {
-        int rc = read_data(o->data, data, cfg->sector_size, err);
-        if (rc) return rc;
-    } else {
-        fc_seal_random_data(data, cfg->nodes, o->seed);
-    }
+    fc_test_sector t = {.cfg = cfg,
+                        .seed = o->seed,
+                        .sector_id = o->sector_id,
+                        .miner = o->miner,
+                        .data_path = o->data};
     fc_sealed s;
-    int rc = fc_seal(&s, &in, progress_bar, NULL, err);
-    if (rc) return rc;
-    rc = fc_sealed_write(&s, o->out, err);
-    if (!rc && o->c1) rc = write_c1(o, &s, err);
+    int rc = fc_seal_test_sector(&s, &t, fc_progress_bar, NULL, err);
+    if (!rc) rc = fc_sealed_write(&s, o->out, err);
+    vanilla_c1 c1;
+    if (!rc && o->c1 && !(rc = fc_test_sector_c1(&c1, &s, o->seed, err))) {
+        rc = vanilla_c1_write_file(o->c1, &c1, err);
+        vanilla_c1_free(&c1);
+        if (!rc) printf("c1 %s\n", o->c1);
+    }
     if (!rc) {
         printf("%s sealed into %s\ncomm_d ", cfg->name, o->out);
         for (int i = 0; i < 32; i++) printf("%02x", s.comm_d[i]);
@@ -234,10 +181,7 @@ static int cmd_seal(const opts *o)
     if (!rc && o->proof) rc = fc_porep_kind_parse(o->proof, &kind, &err);
     if (!rc) cfg = fc_porep_config_find(size, kind, &err);
     rc = cfg ? rc : CUZK_EINVAL;
-    uint8_t *data = rc ? NULL : malloc(size);
-    if (!rc && !data) rc = cuzk_errf(&err, CUZK_ENOMEM, "sector data: out of memory");
-    if (!rc) rc = seal_with(o, cfg, data, &err);
-    free(data);
+    if (!rc) rc = seal_with(o, cfg, &err);
     if (rc) {
         fprintf(stderr, "cuzk-seal: %s\n", err.msg);
         return 1;

@@ -1,0 +1,125 @@
+/*
+ * gen.h - real vanilla proofs, made as rust-fil-proofs makes them, for
+ * tests and benchmarks: the test sector of a seed (sealed with seal.h),
+ * Fallback PoSt sector proofs (Winning and Window) over a sector's
+ * tree-R-last, and the SnapDeals update of a sector (new data encoded into
+ * the replica) with every partition's proof.
+ *
+ * Trees here are fc_ptree: Poseidon trees of any por_shape (8-ary base
+ * levels, optional sub and top levels), with the base trees over
+ * contiguous leaf ranges as merkletree lays compound trees out, and their
+ * inclusion proofs in the vanilla_merkle layout the circuits read.
+ * tree.h's fc_tree stays the store of sealing (single trees, raw bytes);
+ * these keep field elements, which the encoding and the proofs work in.
+ *
+ * What is derived where (rust-fil-proofs):
+ * - PoSt challenges: post_leaf_challenge of (randomness, sector id,
+ *   challenge index), the index being sector_index x challenges + n for
+ *   FC_API_V1_0 / V1_1 and n for V1_2 (fallback::generate_leaf_challenges;
+ *   Winning PoSt is one sector at index 0 with 66 challenges);
+ * - SnapDeals (storage-proofs-update vanilla.rs): comm_d_new = tree-D over
+ *   the new data (SHA-256 binary; tree-R's shape for the Poseidon variant),
+ *   comm_r_old = Poseidon-2(comm_c, root of tree-R-old), phi =
+ *   update_phi(comm_d_new, comm_r_old), replica_new[i] = replica_old[i] +
+ *   data_new[i] x update_rho(phi, i >> (challenge_bits - h)), comm_r_new =
+ *   Poseidon-2(comm_c, root of tree-R-new); partition k proves
+ *   update_challenges(comm_r_new, k) in the three trees and carries its
+ *   apex leaves (row challenge_bits - partition_bits - apex_bits of tree-D).
+ */
+#ifndef CUZK_FILECOIN_GEN_H
+#define CUZK_FILECOIN_GEN_H
+
+#include <stdint.h>
+
+#include "cuzk/err.h"
+#include "cuzk/filecoin/post_circuit.h"
+#include "cuzk/filecoin/seal.h"
+#include "cuzk/filecoin/update_circuit.h"
+#include "cuzk/fr.h"
+#include "cuzk/gadgets/por.h"
+
+/* ---- Poseidon trees of any tree-R shape (gen_tree.c) ---- */
+
+typedef struct fc_ptree {
+    por_shape shape;
+    size_t levels;                 /* por_shape_levels(&shape) */
+    fr_t *row[POR_MAX_LEVELS + 1]; /* row[0] the leaves, row[levels] the root */
+} fc_ptree;
+
+/* Builds the tree over n leaves (n = the product of the shape's arities). */
+int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t n, cuzk_err *err);
+void fc_ptree_free(fc_ptree *t);
+const fr_t *fc_ptree_root(const fc_ptree *t);
+/* The inclusion proof of a leaf into m (m->hashes sized for the shape). */
+void fc_ptree_proof(const fc_ptree *t, uint64_t leaf, vanilla_merkle *m);
+/* Leaves from 32-byte little-endian nodes (CUZK_ENONCANONICAL names the node). */
+int fc_nodes_to_fr(fr_t *out, const uint8_t *nodes, uint64_t n, const char *what, cuzk_err *err);
+
+/* ---- Fallback PoSt (gen_post.c) ---- */
+
+/* A sector as its PoSt prover holds it. */
+typedef struct fc_post_replica {
+    uint64_t sector_id;
+    vanilla_node comm_c;
+    const fc_ptree *tree_r; /* tree-R-last over the replica */
+} fc_post_replica;
+
+/*
+ * The FallbackPoStSectorProof of one sector (comm_r = Poseidon-2(comm_c,
+ * comm_r_last)), into a freshly allocated *out: Winning PoSt's 66
+ * inclusion proofs (kind VANILLA_POST_WINNING), or Window PoSt's
+ * s->challenges for the sector at sector_index of the whole proving set.
+ * s gives the node count and tree shape (post_shape_for_size or a test
+ * shape); api_version is enum fc_api_version.
+ */
+int fc_gen_post_sector(vanilla_post_sector *out, int kind, const post_shape *s, int api_version,
+                       const uint8_t randomness[32], const fc_post_replica *r,
+                       uint64_t sector_index, cuzk_err *err);
+
+/* ---- SnapDeals (gen_update.c) ---- */
+
+typedef struct fc_update {
+    update_shape shape;
+    unsigned h; /* one of shape.hs */
+    vanilla_node comm_c, comm_r_old, comm_d_new, comm_r_new;
+    fr_t *replica_new; /* shape.nodes encoded nodes */
+    size_t n_partitions;
+    vanilla_update_partition *parts; /* parts[k]: partition k's proof */
+} fc_update;
+
+/*
+ * Encodes data_new into replica_old (shape.nodes field elements each) and
+ * proves every partition. Free with fc_update_free.
+ */
+int fc_gen_update(fc_update *u, const update_shape *s, unsigned h, const fr_t *replica_old,
+                  const vanilla_node *comm_c, const fr_t *data_new, cuzk_err *err);
+void fc_update_free(fc_update *u);
+/* Partition k's public values (update_public) of an update. */
+update_public fc_update_public(const fc_update *u, uint64_t k);
+/* An empty, shaped partition proof for any update_shape (Filecoin's sizes
+ * as vanilla_update_alloc lays them out; free with vanilla_update_free). */
+int fc_update_partition_alloc(vanilla_update_partition *p, const update_shape *s, cuzk_err *err);
+
+/* ---- test sectors (gen_sector.c) ---- */
+
+/* The sector cuzk-seal seal and cuzk-bench gen-vanilla make from a seed. */
+typedef struct fc_test_sector {
+    const fc_porep_config *cfg; /* 8-0-0 shapes: 2KiB, 8MiB, 512MiB */
+    uint64_t seed, sector_id, miner;
+    const char *data_path; /* the unsealed fr32 sector, or NULL: random from seed */
+} fc_test_sector;
+
+/* Seals it: ticket from the seed, prover id from the miner (LEB128). */
+int fc_seal_test_sector(fc_sealed *s, const fc_test_sector *t, fc_progress_fn progress,
+                        void *progress_ctx, cuzk_err *err);
+/* Its commit-phase-1 output, the interactive seed drawn from the seed. */
+int fc_test_sector_c1(vanilla_c1 *c1, const fc_sealed *s, uint64_t seed, cuzk_err *err);
+/* A canonical 32-byte value (top two bits clear) drawn from seed ^ tag. */
+void fc_test_bytes(uint8_t out[32], uint64_t seed, uint64_t tag);
+/* tree-R-last of a sealed sector as an fc_ptree (its replica as leaves). */
+int fc_sealed_tree_r(fc_ptree *t, const fc_sealed *s, cuzk_err *err);
+
+/* A progress bar on stderr (an fc_progress_fn): one line per stage. */
+void fc_progress_bar(void *ctx, const char *stage, uint64_t done, uint64_t total);
+
+#endif
