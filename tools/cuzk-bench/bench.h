@@ -19,6 +19,8 @@ int bench_metrics(const char *addr);
 int bench_srs(const char *addr, int evict, int argc, char **argv);
 int bench_cancel(const char *addr, int argc, char **argv);
 int bench_gen_vanilla(int argc, char **argv);
+/* gen-vanilla test: a synthetic test-circuit request (daemon --test-circuits). */
+int bench_gen_test(int argc, char **argv);
 int bench_timeline(int argc, char **argv);
 
 /* One unary call with a connection of its own; prints the gRPC error and

@@ -6,6 +6,8 @@
  *   cuzk-bench [-a ADDR] single -t KIND (--c1 FILE | --vanilla FILE) [-o PROOF] [...]
  *   cuzk-bench [-a ADDR] batch  -t KIND (--c1 FILE | --vanilla FILE) -c N -j J
  *   cuzk-bench [-a ADDR] status | metrics | preload -c ID | evict -c ID | cancel JOB
+ *   cuzk-bench gen-vanilla porep|winning-post|window-post|snap-prove
+ *              --sector-size SIZE [--seed N] [...] -o FILE   (gen_vanilla.c)
  *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
  *              [--bad-partition K] -o FILE
  *   cuzk-bench timeline LOG      (GPU busy fraction from the TIMELINE lines)
@@ -13,8 +15,9 @@
  * ADDR is unix:///path, host:port or http://host:port (default
  * 127.0.0.1:9820). The input file is sent as the request's vanilla_proof
  * (a c1.json for PoRep, a bincode blob for PoSt / Snap, or a test record
- * from gen-vanilla). Exit status: 0 success, 1 a failed proof or call,
- * 2 a usage error.
+ * from gen-vanilla test); a JSON array of base64 blobs (gen-vanilla's PoSt
+ * and Snap files) is sent as vanilla_proofs, one blob each. Exit status: 0 success, 1 a failed
+ * proof or call, 2 a usage error.
  */
 #include "bench.h"
 
@@ -39,6 +42,12 @@ static const char usage[] =
     "  preload -c ID        load a circuit's parameters (e.g. porep-32g)\n"
     "  evict -c ID          free a circuit's parameters\n"
     "  cancel JOB_ID        cancel a job\n"
+    "  gen-vanilla porep|winning-post|window-post|snap-prove --sector-size 2KiB|8MiB|512MiB\n"
+    "         [--seed N] [--sector-id N] [--miner N] [--data FILE] [--sectors N]\n"
+    "         [--registered-proof V1_1|V1|V1_2|...] -o FILE\n"
+    "                       real vanilla proofs of test sectors sealed from the seed\n"
+    "                       (porep: c1.json; others: JSON array of base64 blobs, the\n"
+    "                       request's other values printed on stdout)\n"
     "  gen-vanilla test --constraints N [--partitions P] [--seed S] [--bad-partition K] -o FILE\n"
     "                       a synthetic test-circuit request (daemon --test-circuits)\n"
     "  timeline LOG         stage times and GPU busy fraction from a daemon log\n";

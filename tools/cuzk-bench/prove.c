@@ -5,7 +5,7 @@
  * with a distinct request_id (the daemon is idempotent on it), then prints
  * the summary: total time, completed, failed, wall and prove times,
  * throughput in proofs per minute. single -o FILE also writes a completed
- * proof's bytes to FILE (for `cuzk verify porep --proof`). gen-vanilla
+ * proof's bytes to FILE (for `cuzk verify porep --proof`). gen-vanilla test
  * writes test records.
  */
 #include <grpc/grpc.h>
@@ -347,17 +347,15 @@ int bench_batch(const char *addr, int argc, char **argv)
     return rc;
 }
 
-/* ---- gen-vanilla ---- */
+/* ---- gen-vanilla test ---- */
 
 static void put32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-int bench_gen_vanilla(int argc, char **argv)
+int bench_gen_test(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "test"))
-        return bench_usage("%s", "gen-vanilla: only the 'test' family is built in");
     uint64_t constraints = 0, parts = 1, seed = 1, bad = 0xffffffffu;
     const char *out = NULL;
     for (int i = 2; i < argc; i += 2) {

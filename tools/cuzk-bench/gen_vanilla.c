@@ -1,0 +1,259 @@
+/*
+ * gen_vanilla.c - cuzk-bench gen-vanilla: real vanilla proofs of test
+ * sectors sealed from a seed, through the library's generators (gen.h;
+ * the same sealing as cuzk-seal seal):
+ *
+ *   porep         the c1.json wrapper (commit-phase-1 output), as
+ *                 cuzk-seal seal --c1 writes it;
+ *   winning-post  one FallbackPoStSectorProof (66 challenges);
+ *   window-post   one per sector of --sectors N (seeds seed.., sector ids
+ *                 sector-id..), challenged as the registered proof says
+ *                 (V1_2: FIP-0061 indexes, or V1);
+ *   snap-prove    new data from the seed encoded into the sector: one
+ *                 PartitionProof per partition.
+ *
+ * PoSt and SnapDeals files are Curio's format (vanilla.h vanilla_blobs: a
+ * JSON array of base64 bincode blobs). The values a prover request and a
+ * verifier need besides the blobs are printed on stdout, one "name value"
+ * per line (32-byte values as hex of their little-endian bytes):
+ * randomness, registered_proof, sector_size, per sector sector_id and
+ * comm_r; for SnapDeals comm_r_old, comm_d_new, comm_r_new. Progress goes
+ * to stderr.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cuzk/config.h"
+#include "cuzk/filecoin/gen.h"
+
+#define TAG_RANDOMNESS 0x72616e646f6dULL   /* "random" */
+#define TAG_NEW_DATA   0x6e657764617461ULL /* "newdata" */
+
+typedef struct gen_opts {
+    const char *size, *out, *data, *proof;
+    uint64_t seed, sector_id, miner, sectors;
+} gen_opts;
+
+static int parse(gen_opts *o, int argc, char **argv)
+{
+    *o = (gen_opts){.seed = 1, .sector_id = 1, .miner = 1000, .sectors = 1};
+    for (int i = 2; i < argc; i += 2) {
+        const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **str = !strcmp(opt, "--sector-size")        ? &o->size
+                           : !strcmp(opt, "-o")                 ? &o->out
+                           : !strcmp(opt, "--data")             ? &o->data
+                           : !strcmp(opt, "--registered-proof") ? &o->proof
+                                                                : NULL;
+        uint64_t *num = !strcmp(opt, "--seed")        ? &o->seed
+                        : !strcmp(opt, "--sector-id") ? &o->sector_id
+                        : !strcmp(opt, "--miner")     ? &o->miner
+                        : !strcmp(opt, "--sectors")   ? &o->sectors
+                                                      : NULL;
+        if (!val) return bench_usage("missing value after %s", opt);
+        if (str)
+            *str = val;
+        else if (!num || cuzk_parse_size(val, num, NULL))
+            return bench_usage("gen-vanilla: bad option %s", opt);
+    }
+    if (!o->size || !o->out) return bench_usage("%s", "gen-vanilla needs --sector-size and -o");
+    if (!o->sectors) return bench_usage("%s", "gen-vanilla: --sectors must be at least 1");
+    return BENCH_OK;
+}
+
+static void print_hex(const char *name, const uint8_t b[32])
+{
+    printf("%s ", name);
+    for (int i = 0; i < 32; i++) printf("%02x", b[i]);
+    printf("\n");
+}
+
+/* RegisteredPoStProof / RegisteredUpdateProof: one id per size, in this order. */
+static int size_index(uint64_t size)
+{
+    static const uint64_t sizes[] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+    for (int i = 0; i < 5; i++)
+        if (sizes[i] == size) return i;
+    return -1;
+}
+
+static int write_blobs(const char *path, const vanilla_blobs *b, cuzk_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return cuzk_errf(err, CUZK_EIO, "%s: cannot create", path);
+    int rc = vanilla_blobs_write(f, b, err);
+    if (fclose(f) && !rc) rc = cuzk_errf(err, CUZK_EIO, "%s: write failed", path);
+    return rc;
+}
+
+static int seal(fc_sealed *s, const gen_opts *o, const fc_porep_config *cfg, uint64_t i,
+                cuzk_err *err)
+{
+    fc_test_sector t = {.cfg = cfg,
+                        .seed = o->seed + i,
+                        .sector_id = o->sector_id + i,
+                        .miner = o->miner,
+                        .data_path = i ? NULL : o->data};
+    return fc_seal_test_sector(s, &t, fc_progress_bar, NULL, err);
+}
+
+static int gen_porep(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
+{
+    fc_sealed s;
+    vanilla_c1 c1;
+    int rc = seal(&s, o, cfg, 0, err);
+    if (!rc && !(rc = fc_test_sector_c1(&c1, &s, o->seed, err))) {
+        rc = vanilla_c1_write_file(o->out, &c1, err);
+        vanilla_c1_free(&c1);
+    }
+    if (!rc) print_hex("comm_r", s.comm_r);
+    fc_sealed_free(&s);
+    return rc;
+}
+
+/* Sector i's vanilla proof, encoded into b; prints its id and comm_r. */
+static int post_sector(vanilla_blobs *b, const gen_opts *o, const fc_porep_config *cfg, int kind,
+                       const post_shape *sh, int api, const uint8_t rnd[32], uint64_t i,
+                       cuzk_err *err)
+{
+    fc_sealed s;
+    fc_ptree t = {0};
+    vanilla_post_sector v = {0};
+    void *blob = NULL;
+    size_t len = 0;
+    int rc = seal(&s, o, cfg, i, err);
+    if (!rc) rc = fc_sealed_tree_r(&t, &s, err);
+    fc_post_replica r = {.sector_id = s.sector_id, .tree_r = &t};
+    memcpy(r.comm_c.b, s.comm_c, 32);
+    if (!rc) rc = fc_gen_post_sector(&v, kind, sh, api, rnd, &r, i, err);
+    if (!rc) rc = vanilla_post_sector_encode(&blob, &len, &v, err);
+    if (!rc) rc = vanilla_blobs_add(b, blob, len, err);
+    if (!rc)
+        printf("sector_id %llu\n", (unsigned long long)s.sector_id), print_hex("comm_r", s.comm_r);
+    free(blob);
+    vanilla_post_sector_free(&v);
+    fc_ptree_free(&t);
+    fc_sealed_free(&s);
+    return rc;
+}
+
+static int gen_post(const gen_opts *o, const fc_porep_config *cfg, int kind, cuzk_err *err)
+{
+    bool win = kind == VANILLA_POST_WINNING;
+    bool v1 = o->proof && !strcmp(o->proof, "V1");
+    if (o->proof && !v1 && strcmp(o->proof, "V1_2"))
+        return cuzk_errf(err, CUZK_EINVAL, "--registered-proof for PoSt is V1 or V1_2, not '%s'",
+                         o->proof);
+    if (win && (o->sectors != 1 || v1))
+        return cuzk_errf(err, CUZK_EINVAL, "Winning PoSt proves one sector (StackedDrgWinningV1)");
+    post_shape sh;
+    int rc = post_shape_for_size(&sh, kind, cfg->sector_size, err);
+    if (rc) return rc;
+    uint8_t rnd[32];
+    fc_test_bytes(rnd, o->seed, TAG_RANDOMNESS);
+    /* StackedDrgWinning<size>V1: 0..4, StackedDrgWindow<size>V1: 5..9, V1_2: 10..14. */
+    int id = size_index(cfg->sector_size) + (win ? 0 : v1 ? 5 : 10);
+    print_hex("randomness", rnd);
+    printf("registered_proof %d\nsector_size %llu\n", id, (unsigned long long)cfg->sector_size);
+    vanilla_blobs b = {0};
+    for (uint64_t i = 0; !rc && i < o->sectors; i++)
+        rc = post_sector(&b, o, cfg, kind, &sh, v1 || win ? FC_API_V1_1 : FC_API_V1_2, rnd, i, err);
+    if (!rc) rc = write_blobs(o->out, &b, err);
+    vanilla_blobs_free(&b);
+    return rc;
+}
+
+/* The sector's replica and new data from the seed, as field elements. */
+static int snap_inputs(fr_t **old, fr_t **data, const fc_sealed *s, uint64_t seed, cuzk_err *err)
+{
+    uint64_t n = s->cfg->nodes;
+    uint8_t *bytes = malloc(n * 32);
+    *old = malloc(n * sizeof(fr_t));
+    *data = malloc(n * sizeof(fr_t));
+    int rc = bytes && *old && *data ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    if (!rc) {
+        fc_seal_random_data(bytes, n, seed ^ TAG_NEW_DATA);
+        rc = fc_nodes_to_fr(*data, bytes, n, "new data", err);
+    }
+    if (!rc) rc = fc_nodes_to_fr(*old, fc_tree_node(&s->tree_r, 0, 0), n, "replica", err);
+    free(bytes);
+    return rc;
+}
+
+static int snap_write(const gen_opts *o, const fc_update *u, cuzk_err *err)
+{
+    vanilla_blobs b = {0};
+    int rc = CUZK_OK;
+    for (size_t k = 0; !rc && k < u->n_partitions; k++) {
+        void *blob = NULL;
+        size_t len = 0;
+        if (!(rc = vanilla_update_encode(&blob, &len, &u->parts[k], err)))
+            rc = vanilla_blobs_add(&b, blob, len, err);
+        free(blob);
+    }
+    if (!rc) rc = write_blobs(o->out, &b, err);
+    vanilla_blobs_free(&b);
+    return rc;
+}
+
+static int gen_snap(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
+{
+    update_shape sh;
+    fc_sealed s;
+    fr_t *old = NULL, *data = NULL;
+    fc_update u = {0};
+    int rc = update_shape_for_size(&sh, cfg->sector_size, err);
+    if (rc) return rc;
+    if (!(rc = seal(&s, o, cfg, 0, err))) {
+        vanilla_node comm_c;
+        memcpy(comm_c.b, s.comm_c, 32);
+        fprintf(stderr, "encoding the new data and proving %u partition(s)\n", sh.partitions);
+        if (!(rc = snap_inputs(&old, &data, &s, o->seed, err)))
+            rc = fc_gen_update(&u, &sh, sh.hs[3], old, &comm_c, data, err);
+    }
+    if (!rc) rc = snap_write(o, &u, err);
+    if (!rc) {
+        printf("registered_proof %d\nsector_size %llu\n", size_index(cfg->sector_size),
+               (unsigned long long)cfg->sector_size);
+        print_hex("comm_r_old", u.comm_r_old.b);
+        print_hex("comm_d_new", u.comm_d_new.b);
+        print_hex("comm_r_new", u.comm_r_new.b);
+    }
+    fc_update_free(&u);
+    free(old), free(data);
+    fc_sealed_free(&s);
+    return rc;
+}
+
+int bench_gen_vanilla(int argc, char **argv)
+{
+    static const char *const kinds[] = {"porep", "winning-post", "window-post", "snap-prove"};
+    int kind = -1;
+    for (int k = 0; argc >= 2 && k < 4; k++)
+        if (!strcmp(argv[1], kinds[k])) kind = k;
+    if (argc >= 2 && !strcmp(argv[1], "test")) return bench_gen_test(argc, argv);
+    if (kind < 0)
+        return bench_usage("%s",
+                           "gen-vanilla: porep, winning-post, window-post, snap-prove or test");
+    gen_opts o;
+    int rc = parse(&o, argc, argv);
+    if (rc) return rc;
+    cuzk_err err = {0};
+    uint64_t size;
+    int seal_kind = FC_POREP_V1_1;
+    const fc_porep_config *cfg = NULL;
+    rc = cuzk_parse_size(o.size, &size, &err);
+    if (!rc && kind == 0 && o.proof) rc = fc_porep_kind_parse(o.proof, &seal_kind, &err);
+    if (!rc && !(cfg = fc_porep_config_find(size, seal_kind, &err))) rc = CUZK_EINVAL;
+    if (!rc) {
+        if (kind == 0) rc = gen_porep(&o, cfg, &err);
+        if (kind == 1) rc = gen_post(&o, cfg, VANILLA_POST_WINNING, &err);
+        if (kind == 2) rc = gen_post(&o, cfg, VANILLA_POST_WINDOW, &err);
+        if (kind == 3) rc = gen_snap(&o, cfg, &err);
+    }
+    if (rc)
+        return fprintf(stderr, "cuzk-bench: gen-vanilla %s: %s\n", argv[1], err.msg), BENCH_FAILED;
+    fprintf(stderr, "gen-vanilla %s: wrote %s\n", argv[1], o.out);
+    return BENCH_OK;
+}
