@@ -35,6 +35,7 @@ typedef struct cuzk_config {
     int devices[CONFIG_MAX_DEVICES];
     size_t n_devices; /* 0 = every device of the backend */
     uint32_t gpu_threads, gpu_workers_per_device;
+    char backend[16]; /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
     /* [scheduler] */
     uint32_t max_batch_size;
     uint64_t max_batch_wait_ms;

@@ -97,7 +97,7 @@ typedef struct engine engine_t;
 typedef struct engine_provider engine_provider;
 typedef struct engine_backend engine_backend;
 
-/* Starts the workers. backend NULL: the CPU backend. */
+/* Starts the workers. backend NULL: engine_backend_choose(cfg). */
 int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *backend,
                   cuzk_err *err);
 /* Providers are asked in registration order; the first that claims a

@@ -29,5 +29,12 @@ struct engine_backend {
 
 /* groth16_prove on the CPU, one "device". */
 extern const engine_backend engine_cpu_backend;
+/* The CUDA prover (gpu_prove.h); defined when built with CUDA. */
+extern const engine_backend engine_cuda_backend;
+
+/* The backend the config asks for (gpus.backend): "cpu"; "cuda" (an error
+ * without a usable GPU); "auto" or "": CUDA when built with it and a GPU is
+ * usable, else the CPU. NULL with err filled for an unknown name. */
+const engine_backend *engine_backend_choose(const cuzk_config *cfg, cuzk_err *err);
 
 #endif

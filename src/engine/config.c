@@ -42,6 +42,7 @@ static const key_def keys[] = {
     {"gpus", "devices", T_DEVICES, F(devices), "ordinals; [] = all"},
     {"gpus", "gpu_threads", T_U32, F(gpu_threads), "prover threads, 0 = all cores"},
     {"gpus", "gpu_workers_per_device", T_U32, F(gpu_workers_per_device), "prover workers"},
+    {"gpus", "backend", T_STR, F(backend), "auto (CUDA when usable), cuda or cpu"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
     {"scheduler", "max_batch_wait_ms", T_U64, F(max_batch_wait_ms), "flush a partial batch"},
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
@@ -63,6 +64,7 @@ void cuzk_config_default(cuzk_config *c)
     c->safety_margin = 4ull << 30;
     c->eviction_min_idle_s = 300;
     c->gpu_workers_per_device = 2;
+    strcpy(c->backend, "auto");
     c->max_batch_size = 1;
     c->max_batch_wait_ms = 10000;
     c->result_ttl_s = 600;

@@ -200,7 +200,12 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     engine_t *e = calloc(1, sizeof *e);
     if (!e) return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
     e->cfg = *cfg;
-    e->backend = backend ? backend : &engine_cpu_backend;
+    e->backend = backend ? backend : engine_backend_choose(cfg, err);
+    if (!e->backend) {
+        free(e);
+        *out = NULL;
+        return err ? err->code : CUZK_EINVAL;
+    }
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->gpu_cv, NULL);

@@ -34,6 +34,7 @@ void groth16_msm_job_free(groth16_msm_job *j)
     free(j->ones);
     free(j->tail);
     free(j->tail_idx);
+    memset(j, 0, sizeof *j);
 }
 
 /* prep_msm: classify and, when splitting, compact the tail. */

@@ -39,7 +39,7 @@ typedef struct groth16_jobs {
     groth16_msm_job l, a, b;
 } groth16_jobs;
 
-/* Frees one job's bitmap and tail (a finished MSM's memory). */
+/* Frees one job's bitmap and tail (a finished MSM's memory) and empties it. */
 void groth16_msm_job_free(groth16_msm_job *j);
 int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_prover *w,
                          cuzk_err *err);

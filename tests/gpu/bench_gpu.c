@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_gpu_prove.h"
 #include "cuzk/gpu.h"
 
 static cuzk_rng rng;
@@ -145,6 +146,7 @@ int main(int argc, char **argv)
     const char *what = argc > 2 ? argv[2] : "all";
     char desc[256];
     if (gpu_describe(desc, sizeof desc, &e) == 0) printf("device: %s\n", desc);
+    if (argc > 1 && !strcmp(argv[1], "prove")) return bench_gpu_prove(argc - 1, argv + 1);
     cuzk_rng_seed(&rng, (uint64_t)time(NULL));
     printf("| operation | time | |\n|---|---|---|\n");
     if (!strcmp(what, "all") || !strcmp(what, "field")) bench_fields();

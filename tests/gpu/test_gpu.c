@@ -20,6 +20,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/gpu.h"
+#include "gpu_prove_checks.h"
 
 static int failures;
 static cuzk_rng rng;
@@ -435,6 +436,7 @@ int main(int argc, char **argv)
     test_ntt_h();
     test_msm();
     test_msm_windows();
+    failures += gpu_prove_checks(&rng, quick);
     printf(failures ? "test_gpu: %d FAILURES\n" : "test_gpu: all passed\n", failures);
     return failures ? 1 : 0;
 }

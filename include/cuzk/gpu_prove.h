@@ -1,0 +1,64 @@
+/*
+ * gpu_prove.h - the Groth16 prover on a CUDA device (src/gpu/prove), for a
+ * batch of circuits sharing one set of parameters; the proofs are byte for
+ * byte those of groth16_prove (groth16.h) with the same r and s.
+ *
+ * gpu_prove_start runs the device part of every circuit: prep_msm on the
+ * CPU (the CPU prover's own classification and split decisions), a, b, c
+ * uploaded once through a pinned staging pool, H by the device NTT and the
+ * H MSM, then for L, A and B_G1 the bitmap batch addition and the tail MSM
+ * (or the plain MSM when the split does not pay) on the device.
+ * gpu_prove_finish runs B_G2 on the CPU (in parallel across circuits) and
+ * the assembly with r and s. start keeps nothing of the circuits, so they
+ * may be freed as soon as it returns.
+ *
+ * The parameters' G1 points (H, L, A, B_G1) are uploaded on first use and
+ * stay on the device, keyed by the params and checked against their first
+ * and last points, until gpu_prove_params_free or until device memory runs
+ * short (least recently used first). Available when built with CUDA
+ * (CUZK_HAVE_CUDA, library cuzk_gpu). Errors (no device, out of memory, a
+ * failed launch) come back as cuzk_err with the CUDA text.
+ */
+#ifndef CUZK_GPU_PROVE_H
+#define CUZK_GPU_PROVE_H
+
+#include <stddef.h>
+
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gpu_prove_pending gpu_prove_pending;
+
+/* The device part for n circuits on CUDA device `device`. rs as in
+ * groth16_prove (NULL: drawn from the OS CSPRNG). */
+int gpu_prove_start(gpu_prove_pending **out, int device, const groth16_params *pk,
+                    const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err);
+/* B_G2 and assembly: writes the n proofs and their timings (timings may be
+ * NULL) and frees p, also on error. */
+int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs, groth16_timings *timings,
+                     cuzk_err *err);
+/* Frees p without finishing. */
+void gpu_prove_discard(gpu_prove_pending *p);
+
+/* start then finish on device 0: the drop-in for groth16_prove. */
+int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_prover *circuits,
+                      size_t n, const fr_t *rs, groth16_timings *timings, cuzk_err *err);
+
+/* Drops the device copy of pk's points (call before freeing pk). */
+void gpu_prove_params_free(const groth16_params *pk);
+/* Device memory held by the parameter cache, in bytes. */
+size_t gpu_prove_params_bytes(void);
+
+/* One line of the per-partition timings with the names of
+ * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."). */
+void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

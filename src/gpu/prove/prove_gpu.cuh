@@ -1,0 +1,57 @@
+/*
+ * prove_gpu.cuh - the host-side pieces of the GPU prover (src/gpu/prove)
+ * that its files share: device allocation with eviction of the parameter
+ * cache on shortage, the pinned staging pool, the parameter cache, and the
+ * batch addition / gather kernels' launchers. Everything here runs under
+ * the prover lock (prove_gpu.cu), on the device the prover selected.
+ */
+#ifndef CUZK_GPU_PROVE_PROVE_GPU_CUH
+#define CUZK_GPU_PROVE_PROVE_GPU_CUH
+
+#include "gpu/ec/xyzz.cuh"
+#include "gpu/util/buf.cuh"
+#include "gpu/util/check.cuh"
+
+#undef FP_ZERO
+#define FP_ZERO cuzk_fp_zero_unused
+extern "C" {
+#include "cuzk/gpu_prove.h"
+#include "groth16/prove_internal.h"
+}
+#undef FP_ZERO
+
+typedef affine_d<fp_d> prove_g1_aff;
+typedef xyzz_d<fp_d> prove_g1_xyzz;
+
+/* The process-wide prover lock (prove_gpu.cu). */
+void prove_lock(void);
+void prove_unlock(void);
+
+/* cudaMalloc; on out-of-memory, evicts the parameter cache (all entries
+ * but `keep`, NULL for all) and tries once more. */
+int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err);
+/* Grows a device buffer kept between proofs to at least `bytes`. */
+int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err);
+
+/* Copies host memory to the device through the pinned staging pool (two
+ * chunks, allocated on first use and kept): the host copy into one chunk
+ * overlaps the DMA of the other. Returns when the data is on the device. */
+int prove_upload(void *dev, const void *host, size_t bytes, cuzk_err *err);
+
+/* The device copies of one params' G1 points. */
+typedef struct prove_srs {
+    const prove_g1_aff *h, *l, *a, *b_g1;
+} prove_srs;
+/* Finds pk's points on the device or uploads them. */
+int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err);
+/* Frees every cache entry but keep's (NULL: all); returns the bytes freed. */
+size_t prove_srs_evict(const groth16_params *keep);
+
+/* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
+int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
+                    cuzk_err *err);
+/* out[k] = bases[idx[k]] for k < n (all on the device). */
+int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
+                 cuzk_err *err);
+
+#endif

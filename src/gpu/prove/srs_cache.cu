@@ -1,0 +1,128 @@
+/*
+ * srs_cache.cu - the parameters' G1 points (H, L, A, B_G1) kept on the
+ * device between proofs.
+ *
+ * An entry is keyed by the params pointer, its arrays' pointers and
+ * lengths, and checked against copies of each array's first and last
+ * points, so a params freed and another allocated at the same address is
+ * never mistaken for the old one. A 32 GiB PoRep's G1 points are about
+ * 47 GiB less B_G2's 12, which the H200's 139 GiB holds next to the
+ * proof's working memory; when an allocation fails anyway, the least
+ * recently used entries go first (prove_dev_alloc). B_G2 stays on the
+ * host: its MSM runs on the CPU.
+ */
+#include <string.h>
+
+#include "gpu/prove/prove_gpu.cuh"
+
+#define SRS_SLOTS  8
+#define SRS_ARRAYS 4 /* h, l, a, b_g1 */
+
+struct srs_entry {
+    const groth16_params *pk; /* NULL: free slot */
+    const g1_affine_t *host[SRS_ARRAYS];
+    size_t n[SRS_ARRAYS];
+    g1_affine_t first[SRS_ARRAYS], last[SRS_ARRAYS];
+    prove_g1_aff *dev[SRS_ARRAYS];
+    size_t bytes;
+    uint64_t used; /* srs_clock at the last use */
+};
+static srs_entry srs[SRS_SLOTS];
+static uint64_t srs_clock;
+
+static void srs_arrays(const groth16_params *pk, const g1_affine_t *p[SRS_ARRAYS],
+                       size_t n[SRS_ARRAYS])
+{
+    p[0] = pk->h, n[0] = pk->n_h;
+    p[1] = pk->l, n[1] = pk->n_l;
+    p[2] = pk->a, n[2] = pk->n_a;
+    p[3] = pk->b_g1, n[3] = pk->n_b_g1;
+}
+
+static bool srs_matches(const srs_entry *s, const groth16_params *pk)
+{
+    const g1_affine_t *p[SRS_ARRAYS];
+    size_t n[SRS_ARRAYS];
+    if (s->pk != pk) return false;
+    srs_arrays(pk, p, n);
+    for (int k = 0; k < SRS_ARRAYS; k++) {
+        if (p[k] != s->host[k] || n[k] != s->n[k]) return false;
+        if (n[k] && (memcmp(&p[k][0], &s->first[k], sizeof(g1_affine_t)) ||
+                     memcmp(&p[k][n[k] - 1], &s->last[k], sizeof(g1_affine_t))))
+            return false;
+    }
+    return true;
+}
+
+static void srs_drop(srs_entry *s)
+{
+    for (int k = 0; k < SRS_ARRAYS; k++) cudaFree(s->dev[k]);
+    memset(s, 0, sizeof *s);
+}
+
+size_t prove_srs_evict(const groth16_params *keep)
+{
+    size_t freed = 0;
+    for (int i = 0; i < SRS_SLOTS; i++) {
+        if (!srs[i].pk || srs[i].pk == keep) continue;
+        freed += srs[i].bytes;
+        srs_drop(&srs[i]);
+    }
+    return freed;
+}
+
+static int srs_load(srs_entry *s, const groth16_params *pk, cuzk_err *err)
+{
+    const g1_affine_t *p[SRS_ARRAYS];
+    size_t n[SRS_ARRAYS];
+    srs_arrays(pk, p, n);
+    s->pk = pk;
+    int rc = CUZK_OK;
+    for (int k = 0; !rc && k < SRS_ARRAYS; k++) {
+        size_t bytes = n[k] * sizeof(g1_affine_t);
+        s->host[k] = p[k];
+        s->n[k] = n[k];
+        rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
+        if (!rc) rc = prove_upload(s->dev[k], p[k], bytes, err);
+        if (!rc && n[k]) s->first[k] = p[k][0], s->last[k] = p[k][n[k] - 1];
+        s->bytes += bytes;
+    }
+    if (rc) srs_drop(s);
+    return rc;
+}
+
+int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
+{
+    srs_entry *s = NULL;
+    for (int i = 0; i < SRS_SLOTS && !s; i++)
+        if (srs[i].pk == pk && srs_matches(&srs[i], pk)) s = &srs[i];
+    for (int i = 0; i < SRS_SLOTS; i++) /* a stale entry at pk's address */
+        if (srs[i].pk == pk && &srs[i] != s) srs_drop(&srs[i]);
+    if (!s) {
+        for (int i = 0; i < SRS_SLOTS; i++) /* a free slot, else the least recently used */
+            if (!s || !srs[i].pk || (s->pk && srs[i].used < s->used)) s = &srs[i];
+        if (s->pk) srs_drop(s);
+        int rc = srs_load(s, pk, err);
+        if (rc) return rc;
+    }
+    s->used = ++srs_clock;
+    out->h = s->dev[0], out->l = s->dev[1], out->a = s->dev[2], out->b_g1 = s->dev[3];
+    return CUZK_OK;
+}
+
+extern "C" void gpu_prove_params_free(const groth16_params *pk)
+{
+    prove_lock();
+    for (int i = 0; i < SRS_SLOTS; i++)
+        if (srs[i].pk == pk) srs_drop(&srs[i]);
+    prove_unlock();
+}
+
+extern "C" size_t gpu_prove_params_bytes(void)
+{
+    prove_lock();
+    size_t b = 0;
+    for (int i = 0; i < SRS_SLOTS; i++) b += srs[i].bytes;
+    prove_unlock();
+    return b;
+}

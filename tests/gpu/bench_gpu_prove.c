@@ -1,0 +1,203 @@
+/*
+ * bench_gpu_prove.c - `cuzk-gpu-bench prove LOG [CPU_MAX_LOG] [CIRCUITS]`:
+ * one synthetic Filecoin-like partition of about 2^LOG constraints proved
+ * on the GPU (gpu_prove.h) and, when LOG <= CPU_MAX_LOG (default 22), on
+ * the CPU (groth16_prove), with the per-phase timings side by side.
+ *
+ * SYNTHETIC, label the figures so: the circuit is r1cs.h's bit-heavy one
+ * (64 booleans, a packing and 64 XORs per random word: nearly every aux
+ * is 0 or 1, as in PoRep), and the parameters are NOT a setup but random
+ * points of the right counts (a table of k G repeated), so the proofs do
+ * not verify; the CPU and GPU proofs, made with the same r and s, must
+ * still be the same bytes, which is checked. The first GPU run uploads
+ * the points to the device (reported apart); the figures are the median
+ * of three further runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_gpu_prove.h"
+#include "cuzk/gpu_prove.h"
+#include "cuzk/msm.h"
+
+#define TABLE 4096 /* distinct random points per group */
+#define RUNS  3
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        printf("FAIL out of host memory (%zu x %zu bytes)\n", n, size);
+        exit(1);
+    }
+    return p;
+}
+
+/* n points cycling through table from offset off. */
+static g1_affine_t *g1_fill(const g1_affine_t *table, size_t n, size_t off)
+{
+    g1_affine_t *p = xcalloc(n, sizeof *p);
+    for (size_t i = 0; i < n; i++) p[i] = table[(i + off) % TABLE];
+    return p;
+}
+
+/* Random-point parameters of the shape w needs (not a setup). */
+static void timing_params(groth16_params *pk, const cs_prover *w, cuzk_rng *g)
+{
+    g1_affine_t *t1 = xcalloc(TABLE, sizeof *t1);
+    g2_affine_t *t2 = xcalloc(TABLE, sizeof *t2);
+    g1_jac_t *j1 = xcalloc(TABLE, sizeof *j1), gen1;
+    g2_jac_t *j2 = xcalloc(TABLE, sizeof *j2), gen2;
+    g1_jac_from_affine(&gen1, &g1_GENERATOR);
+    g2_jac_from_affine(&gen2, &g2_GENERATOR);
+    for (size_t i = 0; i < TABLE; i++) {
+        fr_t k;
+        fr_random(&k, g);
+        g1_jac_mul(&j1[i], &gen1, &k);
+        g2_jac_mul(&j2[i], &gen2, &k);
+    }
+    g1_jac_batch_to_affine(t1, j1, TABLE);
+    g2_jac_batch_to_affine(t2, j2, TABLE);
+    size_t m = 1;
+    while (m < w->num_constraints) m *= 2;
+    memset(pk, 0, sizeof *pk);
+    pk->vk.alpha_g1 = t1[1], pk->vk.beta_g1 = t1[2], pk->vk.delta_g1 = t1[3];
+    pk->vk.beta_g2 = t2[1], pk->vk.gamma_g2 = t2[2], pk->vk.delta_g2 = t2[3];
+    pk->vk.n_ic = w->num_inputs;
+    pk->vk.ic = g1_fill(t1, w->num_inputs, 7);
+    pk->n_h = m - 1;
+    pk->n_l = w->num_aux;
+    pk->n_a = w->num_inputs + cs_bitmap_popcount(&w->a_aux_density);
+    pk->n_b_g1 = pk->n_b_g2 =
+        cs_bitmap_popcount(&w->b_input_density) + cs_bitmap_popcount(&w->b_aux_density);
+    pk->h = g1_fill(t1, pk->n_h, 11);
+    pk->l = g1_fill(t1, pk->n_l, 13);
+    pk->a = g1_fill(t1, pk->n_a, 17);
+    pk->b_g1 = g1_fill(t1, pk->n_b_g1, 19);
+    pk->b_g2 = xcalloc(pk->n_b_g2, sizeof *pk->b_g2);
+    for (size_t i = 0; i < pk->n_b_g2; i++) pk->b_g2[i] = t2[(i + 23) % TABLE];
+    free(t1), free(t2), free(j1), free(j2);
+}
+
+static void describe_split(const char *name, const fr_t *s, size_t n)
+{
+    size_t ones, tail;
+    msm_classify(s, n, NULL, &ones, &tail, 0);
+    printf("| %s | %zu | %zu | %zu | %s |\n", name, n, ones, tail,
+           msm_split_worthwhile(tail, n) ? "split" : "plain");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Field k of the timings struct, in declaration order. */
+static double field(const groth16_timings *t, int k)
+{
+    const double v[] = {t->prep_msm_ms, t->ntt_msm_h_ms, t->batch_add_ms, t->tail_msm_ms,
+                        t->b_g2_msm_ms, t->gpu_total_ms, t->total_ms};
+    return v[k];
+}
+
+static void print_table(const groth16_timings *cpu, const groth16_timings gpu[RUNS], double wall)
+{
+    static const char *names[] = {"prep_msm_ms", "ntt_msm_h_ms", "batch_add_ms", "tail_msm_ms",
+                                  "b_g2_msm_ms", "gpu_total_ms", "total_ms"};
+    printf("\n| phase (synthetic) | CPU ms | GPU ms (median of %d) |\n|---|---|---|\n", RUNS);
+    for (int k = 0; k < 7; k++) {
+        double v[RUNS];
+        for (int r = 0; r < RUNS; r++) v[r] = field(&gpu[r], k);
+        qsort(v, RUNS, sizeof *v, cmp_double);
+        if (cpu)
+            printf("| %s | %.1f | %.1f |\n", names[k], field(cpu, k), v[RUNS / 2]);
+        else
+            printf("| %s | - | %.1f |\n", names[k], v[RUNS / 2]);
+    }
+    printf("| wall, start + finish (GPU) | | %.1f |\n", wall);
+}
+
+/* GPU runs (warm-up first), then the CPU when asked; 0 when bytes agree. */
+static int run(const groth16_params *pk, const cs_prover *w, size_t n, bool cpu, cuzk_rng *g)
+{
+    cuzk_err e = {0};
+    fr_t *rs = xcalloc(2 * n, sizeof *rs);
+    groth16_proof *pg = xcalloc(n, sizeof *pg), *pc = xcalloc(n, sizeof *pc);
+    groth16_timings *t = xcalloc(n, sizeof *t), gt[RUNS], ct;
+    for (size_t i = 0; i < 2 * n; i++) fr_random(&rs[i], g);
+    double t0 = now_ms(), walls[RUNS];
+    if (gpu_groth16_prove(pg, pk, w, n, rs, t, &e)) return printf("FAIL gpu: %s\n", e.msg), 1;
+    printf("first GPU proof (uploads the points, %.2f GiB on the device): %.1f ms\n",
+           gpu_prove_params_bytes() / 1073741824.0, now_ms() - t0);
+    for (int r = 0; r < RUNS; r++) {
+        double t1 = now_ms();
+        if (gpu_groth16_prove(pg, pk, w, n, rs, t, &e)) return printf("FAIL gpu: %s\n", e.msg), 1;
+        walls[r] = now_ms() - t1;
+        gt[r] = t[0];
+        char line[320];
+        gpu_prove_format_timings(line, sizeof line, &t[0]);
+        printf("GPU run %d: %s (wall %.1f ms for %zu circuit(s))\n", r + 1, line, walls[r], n);
+    }
+    qsort(walls, RUNS, sizeof *walls, cmp_double);
+    int bad = 0;
+    if (cpu) {
+        if (groth16_prove(pc, pk, w, n, rs, t, &e)) return printf("FAIL cpu: %s\n", e.msg), 1;
+        ct = t[0];
+        for (size_t i = 0; i < n; i++) {
+            uint8_t a[GROTH16_PROOF_BYTES], b[GROTH16_PROOF_BYTES];
+            groth16_proof_encode(a, &pc[i]);
+            groth16_proof_encode(b, &pg[i]);
+            bad += memcmp(a, b, sizeof a) != 0;
+        }
+        printf(bad ? "FAIL: %d GPU proof(s) differ from the CPU's\n"
+                   : "GPU proof bytes == CPU proof bytes (same r, s)\n",
+               bad);
+    }
+    print_table(cpu ? &ct : NULL, gt, walls[RUNS / 2]);
+    free(rs), free(pg), free(pc), free(t);
+    return bad != 0;
+}
+
+int bench_gpu_prove(int argc, char **argv)
+{
+    unsigned lg = argc > 1 ? (unsigned)atoi(argv[1]) : 20;
+    unsigned cpu_max = argc > 2 ? (unsigned)atoi(argv[2]) : 22;
+    size_t n = argc > 3 ? (size_t)atoi(argv[3]) : 1;
+    if (lg < 10 || lg > 28 || n < 1) return printf("usage: prove LOG(10..28) [CPU_MAX] [N]\n"), 2;
+    cuzk_rng g;
+    cuzk_rng_seed(&g, (uint64_t)time(NULL));
+    /* stay under 2^LOG with the input constraints: 1/64 spare */
+    cs_synthetic shape = {((size_t)1 << lg) - ((size_t)1 << lg) / 64, cuzk_rng_u64(&g)};
+    cs_prover *w = xcalloc(n, sizeof *w);
+    cuzk_err e = {0};
+    double t0 = now_ms();
+    if (cs_synthesize_prover(&w[0], cs_synthetic_circuit(&shape), NULL, &e))
+        return printf("FAIL synthesis: %s\n", e.msg), 1;
+    for (size_t i = 1; i < n; i++) w[i] = w[0]; /* shallow copies: read-only */
+    printf("SYNTHETIC partition (bit-heavy circuit, random-point parameters, not a setup): "
+           "%zu constraints, %zu aux, synthesis %.0f ms\n",
+           w[0].num_constraints, w[0].num_aux, now_ms() - t0);
+    groth16_params pk;
+    t0 = now_ms();
+    timing_params(&pk, &w[0], &g);
+    printf("parameters: H %zu, L %zu, A %zu, B %zu points (%.0f ms)\n", pk.n_h, pk.n_l, pk.n_a,
+           pk.n_b_g1, now_ms() - t0);
+    printf("\n| MSM | points | ones | tail | |\n|---|---|---|---|---|\n");
+    describe_split("L", w[0].aux_assignment, w[0].num_aux);
+    int rc = run(&pk, w, n, lg <= cpu_max, &g);
+    gpu_prove_params_free(&pk);
+    groth16_params_free(&pk);
+    cs_prover_free(&w[0]);
+    free(w);
+    return rc;
+}

@@ -1,0 +1,286 @@
+/*
+ * gpu_prove_checks.c - the GPU Groth16 prover (gpu_prove.h) against the
+ * CPU prover, run from test_gpu.
+ *
+ * A random product circuit: `seeds` free aux values drawn by a pattern
+ * (random Fr, random bits, all zero, all one), then each further aux
+ * v_k = (v_i [+ c v_l]) * v_j over earlier values (the linear term only
+ * for the random patterns, so that all-zero and all-one witnesses stay
+ * all zero / all one), two public inputs copying v_0 and v_1. Some aux
+ * appear only in C, so the A and B densities have holes. With fixed r, s
+ * the GPU proof must be byte-identical to groth16_prove's and verify, for
+ * domains under 2^10 (CPU H scalars), at 2^10 and above (device NTT),
+ * sizes that are not powers of two, batches, the synthetic bit-heavy
+ * circuit (r1cs.h), and through the engine with the CUDA backend; a
+ * witness of the wrong shape is an error, not an abort.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_backend.h"
+#include "cuzk/engine_log.h"
+#include "cuzk/engine_provider.h"
+#include "cuzk/gpu_prove.h"
+#include "gpu_prove_checks.h"
+
+enum pattern { PAT_RANDOM, PAT_BITS, PAT_ZERO, PAT_ONE };
+static const char *pattern_names[] = {"random", "bits", "all-zero", "all-one"};
+
+typedef struct prod_circuit {
+    size_t constraints; /* product constraints */
+    size_t seeds;       /* free aux values */
+    int pattern;
+    uint64_t shape_seed, value_seed;
+} prod_circuit;
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+static void seed_value(fr_t *v, int pattern, cuzk_rng *g)
+{
+    if (pattern == PAT_RANDOM) fr_random(v, g);
+    if (pattern == PAT_BITS) *v = cuzk_rng_u64(g) & 1 ? FR_ONE : FR_ZERO;
+    if (pattern == PAT_ZERO) *v = FR_ZERO;
+    if (pattern == PAT_ONE) *v = FR_ONE;
+}
+
+/* Constraint k's operands: i, j, l below n (from the shape stream). */
+static void pick(cuzk_rng *g, size_t n, size_t *i, size_t *j, size_t *l, fr_t *c)
+{
+    *i = cuzk_rng_u64(g) % n;
+    *j = cuzk_rng_u64(g) % n;
+    *l = cuzk_rng_u64(g) % n;
+    fr_from_u64(c, cuzk_rng_u64(g) | 1);
+}
+
+static int prod_synthesize(cs_t *cs, void *ctx)
+{
+    const prod_circuit *p = ctx;
+    size_t n = p->seeds + p->constraints;
+    fr_t *val = malloc(sizeof(fr_t) * n);
+    cs_var *var = malloc(sizeof(cs_var) * n);
+    if (!val || !var) return free(val), free(var), CUZK_ENOMEM;
+    cuzk_rng vg, sg;
+    cuzk_rng_seed(&vg, p->value_seed);
+    cuzk_rng_seed(&sg, p->shape_seed);
+    bool lin = p->pattern == PAT_RANDOM || p->pattern == PAT_BITS;
+    for (size_t k = 0; k < p->seeds; k++) seed_value(&val[k], p->pattern, &vg);
+    cs_var in0 = cs_alloc_input(cs, &val[0]), in1 = cs_alloc_input(cs, &val[1]);
+    for (size_t k = 0; k < p->seeds; k++) var[k] = cs_alloc(cs, &val[k]);
+    cs_lc a = {0}, b = {0}, o = {0};
+    for (size_t k = p->seeds; k < n; k++) {
+        size_t i, j, l;
+        fr_t c, t;
+        pick(&sg, k, &i, &j, &l, &c);
+        lc_clear(&a), lc_clear(&b), lc_clear(&o);
+        lc_add_var(&a, var[i]);
+        t = val[i];
+        if (lin && k % 3 == 0) {
+            lc_add_term(&a, var[l], &c);
+            fr_mul(&c, &c, &val[l]);
+            fr_add(&t, &t, &c);
+        }
+        fr_mul(&val[k], &t, &val[j]);
+        var[k] = cs_alloc(cs, &val[k]);
+        lc_add_var(&b, var[j]);
+        lc_add_var(&o, var[k]);
+        cs_enforce(cs, &a, &b, &o);
+    }
+    for (int k = 0; k < 2; k++) { /* in_k * 1 = v_k */
+        lc_clear(&a), lc_clear(&b), lc_clear(&o);
+        lc_add_var(&a, k ? in1 : in0);
+        lc_add_var(&b, cs_one());
+        lc_add_var(&o, var[k]);
+        cs_enforce(cs, &a, &b, &o);
+    }
+    lc_free(&a), lc_free(&b), lc_free(&o);
+    free(val), free(var);
+    return cs_status(cs);
+}
+
+/* n circuits of one shape (value seeds differ): GPU == CPU, GPU verifies. */
+static void compare(const char *what, cs_circuit *circ, size_t n, const fr_t *inputs,
+                    size_t n_inputs, cuzk_rng *g)
+{
+    cuzk_err err = {0};
+    groth16_params pk;
+    groth16_pvk pvk;
+    cs_prover *w = calloc(n, sizeof *w);
+    groth16_proof *pc = calloc(n, sizeof *pc), *pg = calloc(n, sizeof *pg);
+    fr_t *rs = calloc(2 * n, sizeof *rs);
+    groth16_timings *t = calloc(n, sizeof *t);
+    if (groth16_setup_dev(&pk, circ[0], cuzk_rng_u64(g), &err) ||
+        groth16_prepare_vk(&pvk, &pk.vk, &err)) {
+        CHECK(0, "%s: setup: %s", what, err.msg);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (cs_synthesize_prover(&w[i], circ[i], NULL, &err)) CHECK(0, "%s: %s", what, err.msg);
+    for (size_t i = 0; i < 2 * n; i++) fr_random(&rs[i], g);
+    int rc = groth16_prove(pc, &pk, w, n, rs, NULL, &err);
+    CHECK(rc == 0, "%s: cpu prove: %s", what, err.msg);
+    rc = gpu_groth16_prove(pg, &pk, w, n, rs, t, &err);
+    CHECK(rc == 0, "%s: gpu prove: %s", what, err.msg);
+    for (size_t i = 0; !rc && i < n; i++) {
+        uint8_t ec[GROTH16_PROOF_BYTES], eg[GROTH16_PROOF_BYTES];
+        groth16_proof_encode(ec, &pc[i]);
+        groth16_proof_encode(eg, &pg[i]);
+        CHECK(!memcmp(ec, eg, sizeof ec), "%s: circuit %zu: GPU proof bytes differ from the CPU's",
+              what, i);
+        CHECK(!groth16_verify(&pvk, &pg[i], inputs + i * n_inputs, n_inputs, &err),
+              "%s: circuit %zu: GPU proof does not verify: %s", what, i, err.msg);
+    }
+    char line[320];
+    gpu_prove_format_timings(line, sizeof line, &t[0]);
+    printf("prove %s: %zu constraints, %zu circuit(s): GPU == CPU bytes, verified (%s)\n", what,
+           w[0].num_constraints, n, line);
+    gpu_prove_params_free(&pk);
+    for (size_t i = 0; i < n; i++) cs_prover_free(&w[i]);
+    groth16_params_free(&pk);
+    groth16_pvk_free(&pvk);
+    free(w), free(pc), free(pg), free(rs), free(t);
+}
+
+static void prod_inputs(const prod_circuit *p, fr_t in[2])
+{
+    cuzk_rng vg;
+    cuzk_rng_seed(&vg, p->value_seed);
+    for (int k = 0; k < 2; k++) seed_value(&in[k], p->pattern, &vg);
+}
+
+static void check_prod(size_t constraints, size_t seeds, int pattern, size_t n, cuzk_rng *g)
+{
+    prod_circuit p[4];
+    cs_circuit c[4];
+    fr_t in[8];
+    uint64_t shape = cuzk_rng_u64(g);
+    for (size_t i = 0; i < n; i++) {
+        p[i] = (prod_circuit){constraints, seeds, pattern, shape, cuzk_rng_u64(g)};
+        c[i] = (cs_circuit){prod_synthesize, &p[i]};
+        prod_inputs(&p[i], &in[2 * i]);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "product/%s", pattern_names[pattern]);
+    compare(what, c, n, in, 2, g);
+}
+
+static void check_synthetic(size_t constraints, cuzk_rng *g)
+{
+    cs_synthetic s = {constraints, cuzk_rng_u64(g)};
+    cs_circuit c = cs_synthetic_circuit(&s);
+    cs_witness w;
+    cuzk_err err = {0};
+    if (cs_synthesize_witness(&w, c, &err)) {
+        CHECK(0, "synthetic witness: %s", err.msg);
+        return;
+    }
+    compare("synthetic bit-heavy", &c, 1, &w.input_assignment[1], 1, g);
+    cs_witness_free(&w);
+}
+
+static void check_wrong_shape(cuzk_rng *g)
+{
+    prod_circuit p1 = {1100, 16, PAT_RANDOM, 1, 2}, p2 = {1200, 16, PAT_RANDOM, 1, 2};
+    cs_circuit c1 = {prod_synthesize, &p1}, c2 = {prod_synthesize, &p2};
+    groth16_params pk;
+    cs_prover w;
+    groth16_proof proof;
+    cuzk_err err = {0};
+    if (groth16_setup_dev(&pk, c1, cuzk_rng_u64(g), &err) ||
+        cs_synthesize_prover(&w, c2, NULL, &err)) {
+        CHECK(0, "wrong shape setup: %s", err.msg);
+        return;
+    }
+    int rc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
+    CHECK(rc == CUZK_EINVAL, "wrong shape: rc %d (%s)", rc, err.msg);
+    printf("prove: a witness of another shape is refused: %s\n", err.msg);
+    gpu_prove_params_free(&pk);
+    cs_prover_free(&w);
+    groth16_params_free(&pk);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The engine on the CUDA backend (gpus.backend = "cuda"): a 3-partition
+ * test-family request completes, so each partition self-verified. */
+static void check_engine(void)
+{
+    char dir[64] = "/tmp/cuzk-gpu-engine.XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp %s", dir);
+        return;
+    }
+    engine_log_set_level("error");
+    cuzk_config cfg;
+    cuzk_config_default(&cfg);
+    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
+    snprintf(cfg.backend, sizeof cfg.backend, "cuda");
+    engine_t *e;
+    cuzk_err err = {0};
+    if (engine_create(&e, &cfg, NULL, &err) ||
+        engine_register_provider(e, &engine_test_provider, &err)) {
+        CHECK(0, "engine: %s", err.msg);
+        return;
+    }
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
+    memcpy(rec, ENGINE_TEST_MAGIC, 8);
+    put32(rec + 8, 3000);
+    put32(rec + 12, 3);
+    put32(rec + 16, 7);
+    put32(rec + 24, 0xffffffffu);
+    engine_request r = {.request_id = "gpu-engine-1",
+                        .kind = ENGINE_POREP,
+                        .priority = ENGINE_PRIO_NORMAL,
+                        .vanilla_proof = {rec, sizeof rec}};
+    char id[ENGINE_ID_MAX];
+    engine_result res = {0};
+    engine_status_t st;
+    int rc = engine_submit(e, &r, id, NULL, &err);
+    if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
+    CHECK(!rc && res.status == ENGINE_COMPLETED && res.proof_len == 3 * GROTH16_PROOF_BYTES,
+          "engine (cuda): rc %d status %d: %s %s", rc, (int)res.status, err.msg, res.error);
+    if (!engine_status(e, &st, &err)) {
+        CHECK(st.n_devices == 1 && strstr(st.devices[0].name, "cuda:0"),
+              "engine status: device '%s'", st.n_devices ? st.devices[0].name : "none");
+        printf("engine: cuda backend, device %s: 3 partitions proved and self-verified\n",
+               st.n_devices ? st.devices[0].name : "none");
+        engine_status_free(&st);
+    }
+    engine_result_free(&res);
+    engine_destroy(e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) printf("note: could not remove %s\n", dir);
+}
+
+int gpu_prove_checks(cuzk_rng *g, int quick)
+{
+    check_prod(40, 8, PAT_RANDOM, 1, g);    /* m = 64: CPU H scalars */
+    check_prod(1000, 16, PAT_RANDOM, 1, g); /* 1002 + 3 -> m = 1024, device NTT */
+    check_prod(3000, 64, PAT_ZERO, 1, g);
+    check_prod(3000, 64, PAT_ONE, 1, g);
+    check_prod(3000, 500, PAT_BITS, 3, g); /* batch of 3 */
+    if (!quick) {
+        check_prod(20000, 2000, PAT_RANDOM, 2, g);
+        check_prod(40000, 30000, PAT_BITS, 1, g);
+        check_synthetic(100000, g);
+    }
+    check_wrong_shape(g);
+    check_engine();
+    return failures;
+}

@@ -1,0 +1,13 @@
+/*
+ * gpu_prove_checks.h - the GPU prover's checks (gpu_prove_checks.c), run
+ * by test_gpu after the kernel checks.
+ */
+#ifndef CUZK_TESTS_GPU_PROVE_CHECKS_H
+#define CUZK_TESTS_GPU_PROVE_CHECKS_H
+
+#include "cuzk/rng.h"
+
+/* Returns the number of failed checks; quick: small sizes only. */
+int gpu_prove_checks(cuzk_rng *g, int quick);
+
+#endif
