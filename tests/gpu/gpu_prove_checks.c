@@ -11,7 +11,8 @@
  * the GPU proof must be byte-identical to groth16_prove's and verify, for
  * domains under 2^10 (CPU H scalars), at 2^10 and above (device NTT),
  * sizes that are not powers of two, batches, the synthetic bit-heavy
- * circuit (r1cs.h), and through the engine with the CUDA backend; a
+ * circuit (r1cs.h), circom's mul3 with its zkey (both H bases), and
+ * through the engine with the CUDA backend; a
  * witness of the wrong shape is an error, not an abort.
  */
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
 #include "cuzk/gpu_prove.h"
+#include "cuzk/snarkjs.h"
 #include "gpu_prove_checks.h"
 
 enum pattern { PAT_RANDOM, PAT_BITS, PAT_ZERO, PAT_ONE };
@@ -190,6 +192,53 @@ static void check_synthetic(size_t constraints, cuzk_rng *g)
     cs_witness_free(&w);
 }
 
+/* A circom circuit (tests/data/snarkjs/mul3) with its zkey's parameters,
+ * H in snarkjs' odd-Lagrange basis and converted to the monomial one. */
+static void check_snarkjs(cuzk_rng *g)
+{
+    const char *dir = CUZK_SOURCE_DIR "/tests/data/snarkjs/";
+    char zpath[512], wpath[512];
+    snprintf(zpath, sizeof zpath, "%smul3.zkey", dir);
+    snprintf(wpath, sizeof wpath, "%smul3.wtns", dir);
+    snarkjs_zkey z;
+    snarkjs_wtns w;
+    cuzk_err err = {0};
+    if (snarkjs_zkey_read(&z, zpath, SNARKJS_CHECKED, &err) || snarkjs_wtns_read(&w, wpath, &err)) {
+        CHECK(0, "snarkjs: %s", err.msg);
+        return;
+    }
+    for (int monomial = 0; monomial < 2; monomial++) {
+        groth16_params pk;
+        groth16_pvk pvk;
+        cs_prover wit;
+        groth16_proof pc, pg;
+        fr_t rs[2];
+        fr_random(&rs[0], g);
+        fr_random(&rs[1], g);
+        int rc = snarkjs_zkey_to_params(&pk, &z, monomial, &err);
+        if (!rc) rc = snarkjs_witness_prover(&wit, &z, &w, &err);
+        if (!rc) rc = groth16_prove(&pc, &pk, &wit, 1, rs, NULL, &err);
+        if (!rc) rc = gpu_groth16_prove(&pg, &pk, &wit, 1, rs, NULL, &err);
+        if (!rc) rc = groth16_prepare_vk(&pvk, &pk.vk, &err);
+        CHECK(!rc, "snarkjs mul3: %s", err.msg);
+        if (rc) continue;
+        uint8_t ec[GROTH16_PROOF_BYTES], eg[GROTH16_PROOF_BYTES];
+        groth16_proof_encode(ec, &pc);
+        groth16_proof_encode(eg, &pg);
+        CHECK(!memcmp(ec, eg, sizeof ec), "snarkjs mul3 (%s H): GPU bytes differ from the CPU's",
+              monomial ? "monomial" : "odd-Lagrange");
+        CHECK(!groth16_verify(&pvk, &pg, w.values + 1, 2, &err),
+              "snarkjs mul3: GPU proof does not verify: %s", err.msg);
+        gpu_prove_params_free(&pk);
+        groth16_pvk_free(&pvk);
+        cs_prover_free(&wit);
+        groth16_params_free(&pk);
+    }
+    printf("prove snarkjs mul3 (odd-Lagrange and monomial H): GPU == CPU bytes, verified\n");
+    snarkjs_zkey_free(&z);
+    snarkjs_wtns_free(&w);
+}
+
 static void check_wrong_shape(cuzk_rng *g)
 {
     prod_circuit p1 = {1100, 16, PAT_RANDOM, 1, 2}, p2 = {1200, 16, PAT_RANDOM, 1, 2};
@@ -280,6 +329,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
         check_prod(40000, 30000, PAT_BITS, 1, g);
         check_synthetic(100000, g);
     }
+    check_snarkjs(g);
     check_wrong_shape(g);
     check_engine();
     return failures;

@@ -5,7 +5,9 @@
  * memory and the parameter cache are shared):
  *   prep_msm_ms   groth16_jobs_prepare on the CPU: the gathered A / B
  *                 scalars, ones bitmaps and compacted tails, the very
- *                 decisions of the CPU prover (prove_internal.h)
+ *                 decisions of the CPU prover (prove_internal.h); on a
+ *                 host thread of its own, overlapping the H step (it
+ *                 needs neither the device nor the H result)
  *   ntt_msm_h_ms  a, b, c through the staging pool into one device
  *                 buffer (zero-padded to the domain), gpu_ntt_h_dev, the
  *                 H MSM over the cached H points; for snarkjs' odd-
@@ -15,12 +17,14 @@
  *   tail_msm_ms   the tail's scalars and indexes uploaded, its bases
  *                 gathered from the cached points, the tail MSM (or the
  *                 whole MSM for a job that does not split)
- *   gpu_total_ms  the device part (everything after prep)
+ *   gpu_total_ms  the device part, from the H step to the last MSM (it
+ *                 includes whatever of prep the H step did not hide)
  * finish: B_G2 on the CPU with the same job (batch addition + tail MSM),
  * the circuits in parallel (one host thread each, sharing the cores),
- * then groth16_assemble; b_g2_msm_ms. The sums are group elements, so
- * whatever order the device adds in, the affine proof bytes are those of
- * groth16_prove.
+ * then groth16_assemble; b_g2_msm_ms. total_ms = gpu_total_ms +
+ * b_g2_msm_ms, the circuit's share of start and finish. The sums are
+ * group elements, so whatever order the device adds in, the affine proof
+ * bytes are those of groth16_prove.
  *
  * The working buffers (a/b/c, scalars, indexes, gathered bases, bitmap)
  * grow to the largest proof seen and stay allocated.
@@ -150,16 +154,30 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
     return rc;
 }
 
+/* prep_msm on its own host thread, so that it overlaps the H step. */
+static void prep_thread(prove_one *c, const groth16_params *pk, const cs_prover *w, int *rc,
+                        cuzk_err *err)
+{
+    double t0 = groth16_now_ms();
+    *rc = groth16_jobs_prepare(&c->jobs, pk, w, err);
+    c->t.prep_msm_ms = groth16_now_ms() - t0;
+}
+
 static int start_one(prove_one *c, const prove_srs *srs, const groth16_params *pk,
                      const cs_prover *w, cuzk_err *err)
 {
     double t0 = groth16_now_ms();
-    int rc = groth16_jobs_prepare(&c->jobs, pk, w, err);
-    double t1 = groth16_now_ms();
-    c->t.prep_msm_ms = t1 - t0;
-    if (!rc) rc = h_scalars(pk, w, err);
+    int prep_rc = CUZK_OK;
+    cuzk_err prep_err = {0};
+    std::thread prep(prep_thread, c, pk, w, &prep_rc, &prep_err);
+    int rc = h_scalars(pk, w, err);
     if (!rc) rc = dev_msm(&c->m.h, srs->h, ws.abc, pk->n_h, err);
-    c->t.ntt_msm_h_ms = groth16_now_ms() - t1;
+    c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
+    prep.join();
+    if (!rc && prep_rc) {
+        rc = prep_rc;
+        if (err) *err = prep_err;
+    }
     if (!rc) rc = job_msm(&c->m.l, srs->l, &c->jobs.l, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.a, srs->a, &c->jobs.a, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.b1, srs->b_g1, &c->jobs.b, pk, &c->t, err);
@@ -167,7 +185,7 @@ static int start_one(prove_one *c, const prove_srs *srs, const groth16_params *p
     groth16_msm_job_free(&c->jobs.a);
     free(c->jobs.sa);
     c->jobs.sa = NULL;
-    c->t.gpu_total_ms = groth16_now_ms() - t1;
+    c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
     return rc;
 }
 
@@ -258,7 +276,7 @@ extern "C" int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs,
             break;
         }
         groth16_assemble(&proofs[i], p->pk, &c->m, &c->r, &c->s);
-        c->t.total_ms = c->t.prep_msm_ms + c->t.gpu_total_ms + c->t.b_g2_msm_ms;
+        c->t.total_ms += c->t.b_g2_msm_ms;
         if (timings) timings[i] = c->t;
     }
     free(rcs);
