@@ -25,6 +25,8 @@ struct engine_backend {
                  void **handle, cuzk_err *err);
     /* Writes n proofs and frees the handle (also on error). */
     int (*finish)(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err);
+    /* Optional: free device memory now (NULL: reported as vram_total). */
+    int (*vram_free)(int device, uint64_t *free_bytes);
 };
 
 /* groth16_prove on the CPU, one "device". */

@@ -84,6 +84,7 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
         d->ordinal = (uint32_t)e->devices[i].ordinal;
         snprintf(d->name, sizeof d->name, "%s", e->devices[i].name);
         d->vram_total = d->vram_free = e->devices[i].vram_total;
+        if (e->backend->vram_free) e->backend->vram_free(d->ordinal, &d->vram_free);
         snprintf(d->current_job, sizeof d->current_job, "%s", e->devices[i].current_job);
         snprintf(d->current_kind, sizeof d->current_kind, "%s",
                  d->current_job[0] ? engine_kind_name(e->devices[i].current_kind) : "");

@@ -306,6 +306,9 @@ static void check_engine(void)
     if (!engine_status(e, &st, &err)) {
         CHECK(st.n_devices == 1 && strstr(st.devices[0].name, "cuda:0"),
               "engine status: device '%s'", st.n_devices ? st.devices[0].name : "none");
+        CHECK(st.n_devices == 1 && st.devices[0].vram_free > 0 &&
+                  st.devices[0].vram_free < st.devices[0].vram_total,
+              "engine status: free device memory not reported");
         printf("engine: cuda backend, device %s: 3 partitions proved and self-verified\n",
                st.n_devices ? st.devices[0].name : "none");
         engine_status_free(&st);

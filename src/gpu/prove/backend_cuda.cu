@@ -3,7 +3,8 @@
  * (engine_backend.h): start is gpu_prove_start (the device part, under the
  * engine's device lock), finish is gpu_prove_finish (B_G2 on the CPU and
  * the assembly), which also logs each partition's timings on one line with
- * the names of reference/groth16.md.
+ * the names of reference/groth16.md; GetStatus reads the free device
+ * memory through vram_free.
  *
  * One device is reported: the kernels' working memory (MSM workspace, NTT
  * twiddles) and the parameter cache live on one device per process, so
@@ -62,5 +63,16 @@ static int cuda_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *
     return rc;
 }
 
+static int cuda_vram_free(int device, uint64_t *free_bytes)
+{
+    size_t f, total;
+    if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&f, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return CUZK_EDEVICE;
+    }
+    *free_bytes = f;
+    return CUZK_OK;
+}
+
 extern "C" const engine_backend engine_cuda_backend = {"cuda", cuda_devices, cuda_start,
-                                                       cuda_finish};
+                                                       cuda_finish, cuda_vram_free};
