@@ -1,24 +1,29 @@
 /*
  * prove_gpu.cu - the Groth16 prover on a CUDA device (gpu_prove.h).
  *
- * start, per circuit, under one process-wide lock (the kernels' working
- * memory and the parameter cache are shared):
- *   prep_msm_ms   groth16_jobs_prepare on the CPU: the gathered A / B
- *                 scalars, ones bitmaps and compacted tails, the very
- *                 decisions of the CPU prover (prove_internal.h); on a
- *                 host thread of its own, overlapping the H step (it
- *                 needs neither the device nor the H result)
- *   ntt_msm_h_ms  a, b, c through the staging pool into one device
- *                 buffer (zero-padded to the domain), gpu_ntt_h_dev, the
- *                 H MSM over the cached H points; for snarkjs' odd-
- *                 Lagrange H basis or a domain under 2^10 (outside the
- *                 device NTT) the CPU computes the H scalars instead
- *   batch_add_ms  per split job: its bitmap uploaded, the batch addition
- *   tail_msm_ms   the tail's scalars and indexes uploaded, its bases
- *                 gathered from the cached points, the tail MSM (or the
- *                 whole MSM for a job that does not split)
- *   gpu_total_ms  the device part, from the H step to the last MSM (it
- *                 includes whatever of prep the H step did not hide)
+ * start proves the circuits one after another on the device, under one
+ * process-wide lock (the kernels' working memory and the parameter cache
+ * are shared), while two host threads per circuit get the next one ready:
+ *   prep    groth16_jobs_prepare on the CPU: the gathered A / B scalars,
+ *           ones bitmaps and compacted tails, the very decisions of the
+ *           CPU prover (prove_internal.h)                   prep_msm_ms
+ *   loader  a, b, c through the background staging pool into one of two
+ *           device buffers, zero-padded to the domain (for snarkjs' odd-
+ *           Lagrange H basis or a domain under 2^10, outside the device
+ *           NTT, it computes the H scalars on the CPU and uploads those)
+ * and the prover thread, per circuit i:
+ *   1. waits for prep(i), then per job of L, A, B_G1: the bitmap up and
+ *      the batch addition                                   batch_add_ms
+ *      the tail's scalars and indexes up, its bases gathered from the
+ *      cached points, the tail MSM (or the whole MSM when the job does
+ *      not split)                                           tail_msm_ms
+ *   2. waits for loader(i), starts prep(i+1) and loader(i+1) (the other
+ *      a/b/c buffer), then gpu_ntt_h_dev and the H MSM      ntt_msm_h_ms
+ * so the a/b/c upload, the largest transfer (3 x 4 GiB at 2^27), overlaps
+ * step 1 of its own circuit and step 2 of the one before; gpu_total_ms is
+ * steps 1 and 2 (waits included). The loader copies on a non-blocking
+ * stream, so its DMA runs beside the kernels of the default stream.
+ *
  * finish: B_G2 on the CPU with the same job (batch addition + tail MSM),
  * the circuits in parallel (one host thread each, sharing the cores),
  * then groth16_assemble; b_g2_msm_ms. total_ms = gpu_total_ms +
@@ -26,8 +31,8 @@
  * group elements, so whatever order the device adds in, the affine proof
  * bytes are those of groth16_prove.
  *
- * The working buffers (a/b/c, scalars, indexes, gathered bases, bitmap)
- * grow to the largest proof seen and stay allocated.
+ * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
+ * bitmap) grow to the largest proof seen and stay allocated.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -51,8 +56,8 @@ void prove_unlock(void)
 }
 
 struct prove_ws {
-    void *abc, *scal, *idx, *tb, *bits;
-    size_t abc_cap, scal_cap, idx_cap, tb_cap, bits_cap;
+    void *abc[2], *scal, *idx, *tb, *bits;
+    size_t abc_cap[2], scal_cap, idx_cap, tb_cap, bits_cap;
 };
 static prove_ws ws;
 
@@ -61,6 +66,8 @@ struct prove_one {
     groth16_msms m;
     fr_t r, s;
     groth16_timings t;
+    int prep_rc, load_rc; /* the helper threads' results */
+    cuzk_err prep_err, load_err;
 };
 
 struct gpu_prove_pending {
@@ -81,28 +88,31 @@ static int dev_msm(g1_jac_t *out, const prove_g1_aff *bases, const void *scalars
     return gpu_msm_g1_dev(out, &vb, &vs, n, 0, err);
 }
 
-/* The H scalars into ws.abc (device NTT, or the CPU where it cannot). */
-static int h_scalars(const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+/* Whether the device NTT computes H (else the CPU's H scalars go up). */
+static bool h_on_device(const groth16_params *pk, unsigned lg)
 {
-    unsigned lg;
-    int rc = groth16_h_domain(&lg, pk, w, err);
-    size_t m = (size_t)1 << lg, n = w->num_constraints, row = m * sizeof(fr_t);
-    if (!rc) rc = prove_dev_grow(&ws.abc, &ws.abc_cap, 3 * row, pk, err);
-    if (rc) return rc;
-    char *d = (char *)ws.abc;
-    if (pk->h_basis == GROTH16_H_MONOMIAL && lg >= 10 && lg <= 28) {
+    return pk->h_basis == GROTH16_H_MONOMIAL && lg >= 10 && lg <= 28;
+}
+
+/* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg. */
+static int load_abc(char *buf, const groth16_params *pk, const cs_prover *w, unsigned lg,
+                    cuzk_err *err)
+{
+    unsigned lw;
+    int rc = groth16_h_domain(&lw, pk, w, err);
+    if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    if (!rc && h_on_device(pk, lg)) {
         const fr_t *src[3] = {w->a, w->b, w->c};
         for (int k = 0; !rc && k < 3; k++) {
-            rc = prove_upload(d + k * row, src[k], n * sizeof(fr_t), err);
-            cudaError_t e = cudaMemset(d + k * row + n * sizeof(fr_t), 0, row - n * sizeof(fr_t));
-            if (!rc && e != cudaSuccess) rc = cu_fail(e, err, "a/b/c padding", __FILE__, __LINE__);
+            rc = prove_upload(STAGE_BG, buf + k * row, src[k], used, err);
+            if (!rc) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
         }
-        gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
-        return rc ? rc : gpu_ntt_h_dev(&va, &vb, &vc, lg, err);
+        return rc;
     }
-    fr_t *h;
-    rc = groth16_h_scalars(&h, pk, w, err);
-    if (!rc) rc = prove_upload(d, h, pk->n_h * sizeof(fr_t), err);
+    fr_t *h = NULL;
+    if (!rc) rc = groth16_h_scalars(&h, pk, w, err);
+    if (!rc) rc = prove_upload(STAGE_BG, buf, h, pk->n_h * sizeof(fr_t), err);
     free(h);
     return rc;
 }
@@ -118,8 +128,8 @@ static int tail_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_
     if (!rc) rc = prove_dev_grow(&ws.scal, &ws.scal_cap, nt * sizeof(fr_t), pk, err);
     if (!rc) rc = prove_dev_grow(&ws.idx, &ws.idx_cap, nt * sizeof(uint32_t), pk, err);
     if (!rc) rc = prove_dev_grow(&ws.tb, &ws.tb_cap, nt * sizeof(g1_affine_t), pk, err);
-    if (!rc) rc = prove_upload(ws.scal, j->tail, nt * sizeof(fr_t), err);
-    if (!rc) rc = prove_upload(ws.idx, idx, nt * sizeof(uint32_t), err);
+    if (!rc) rc = prove_upload(STAGE_FG, ws.scal, j->tail, nt * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(STAGE_FG, ws.idx, idx, nt * sizeof(uint32_t), err);
     free(idx);
     prove_g1_aff *tb = (prove_g1_aff *)ws.tb;
     if (!rc) rc = prove_gather(tb, bases, (const uint32_t *)ws.idx, nt, err);
@@ -136,7 +146,7 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
     double t0 = groth16_now_ms();
     if (!j->split) {
         int rc = prove_dev_grow(&ws.scal, &ws.scal_cap, j->n * sizeof(fr_t), pk, err);
-        if (!rc) rc = prove_upload(ws.scal, j->scalars, j->n * sizeof(fr_t), err);
+        if (!rc) rc = prove_upload(STAGE_FG, ws.scal, j->scalars, j->n * sizeof(fr_t), err);
         if (!rc) rc = dev_msm(out, bases, ws.scal, j->n, err);
         t->tail_msm_ms += groth16_now_ms() - t0;
         return rc;
@@ -144,7 +154,7 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
     size_t words = (j->n + 63) / 64;
     g1_jac_t ones, tail;
     int rc = prove_dev_grow(&ws.bits, &ws.bits_cap, words * sizeof(uint64_t), pk, err);
-    if (!rc) rc = prove_upload(ws.bits, j->ones, words * sizeof(uint64_t), err);
+    if (!rc) rc = prove_upload(STAGE_FG, ws.bits, j->ones, words * sizeof(uint64_t), err);
     if (!rc) rc = prove_batch_add(&ones, bases, (const uint64_t *)ws.bits, j->n, err);
     double t1 = groth16_now_ms();
     t->batch_add_ms += t1 - t0;
@@ -154,38 +164,117 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
     return rc;
 }
 
-/* prep_msm on its own host thread, so that it overlaps the H step. */
-static void prep_thread(prove_one *c, const groth16_params *pk, const cs_prover *w, int *rc,
-                        cuzk_err *err)
+static void prep_thread(prove_one *c, const groth16_params *pk, const cs_prover *w)
 {
     double t0 = groth16_now_ms();
-    *rc = groth16_jobs_prepare(&c->jobs, pk, w, err);
+    c->prep_rc = groth16_jobs_prepare(&c->jobs, pk, w, &c->prep_err);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
 }
 
-static int start_one(prove_one *c, const prove_srs *srs, const groth16_params *pk,
-                     const cs_prover *w, cuzk_err *err)
+static void load_thread(prove_one *c, int device, char *buf, const groth16_params *pk,
+                        const cs_prover *w, unsigned lg)
 {
-    double t0 = groth16_now_ms();
-    int prep_rc = CUZK_OK;
-    cuzk_err prep_err = {0};
-    std::thread prep(prep_thread, c, pk, w, &prep_rc, &prep_err);
-    int rc = h_scalars(pk, w, err);
-    if (!rc) rc = dev_msm(&c->m.h, srs->h, ws.abc, pk->n_h, err);
-    c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
-    prep.join();
-    if (!rc && prep_rc) {
-        rc = prep_rc;
-        if (err) *err = prep_err;
+    cudaError_t e = cudaSetDevice(device);
+    if (e != cudaSuccess)
+        c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
+    else
+        c->load_rc = load_abc(buf, pk, w, lg, &c->load_err);
+}
+
+/* A helper thread's error as the call's. */
+static int helper_rc(int rc, const cuzk_err *helper, cuzk_err *err)
+{
+    if (rc && err) *err = *helper;
+    return rc;
+}
+
+/* The helpers of each circuit and what they share. */
+struct prove_run {
+    gpu_prove_pending *p;
+    const cs_prover *circuits;
+    int device;
+    unsigned lg;
+    prove_srs srs;
+    std::thread *prep, *load;
+};
+
+static int spawn(prove_run *r, size_t i, cuzk_err *err)
+{
+    char *buf = (char *)ws.abc[i % 2];
+    try {
+        r->prep[i] = std::thread(prep_thread, &r->p->c[i], r->p->pk, &r->circuits[i]);
+        r->load[i] =
+            std::thread(load_thread, &r->p->c[i], r->device, buf, r->p->pk, &r->circuits[i], r->lg);
+    } catch (...) {
+        return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: cannot start a host thread");
     }
-    if (!rc) rc = job_msm(&c->m.l, srs->l, &c->jobs.l, pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.a, srs->a, &c->jobs.a, pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.b1, srs->b_g1, &c->jobs.b, pk, &c->t, err);
+    return CUZK_OK;
+}
+
+/* Steps 1 and 2 of the file comment for circuit i. */
+static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    const groth16_params *pk = r->p->pk;
+    double t0 = groth16_now_ms();
+    r->prep[i].join();
+    int rc = helper_rc(c->prep_rc, &c->prep_err, err);
+    if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, pk, &c->t, err);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
     free(c->jobs.sa);
     c->jobs.sa = NULL;
-    c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
+    double t1 = groth16_now_ms();
+    r->load[i].join();
+    if (!rc) rc = helper_rc(c->load_rc, &c->load_err, err);
+    if (!rc && i + 1 < r->p->n) rc = spawn(r, i + 1, err);
+    char *d = (char *)ws.abc[i % 2];
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
+    gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
+    if (!rc && h_on_device(pk, r->lg)) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
+    if (!rc) rc = dev_msm(&c->m.h, r->srs.h, d, pk->n_h, err);
+    double t2 = groth16_now_ms();
+    c->t.ntt_msm_h_ms = t2 - t1;
+    c->t.gpu_total_ms = c->t.total_ms = t2 - t0;
+    return rc;
+}
+
+/* The a/b/c buffers (two for a batch), the parameters, the helpers of
+ * circuit 0, then every circuit; every helper is joined on return. */
+static int prove_all(prove_run *r, cuzk_err *err)
+{
+    gpu_prove_pending *p = r->p;
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
+    int rc = CUZK_OK;
+    for (int k = 0; !rc && k < (p->n > 1 ? 2 : 1); k++)
+        rc = prove_dev_grow(&ws.abc[k], &ws.abc_cap[k], 3 * row, p->pk, err);
+    if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
+    if (!rc) rc = spawn(r, 0, err);
+    for (size_t i = 0; !rc && i < p->n; i++) {
+        rc = prove_one_circuit(r, i, err);
+        if (rc && p->n > 1) cuzk_err_prefix(err, "circuit %zu: ", i);
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        if (r->prep[i].joinable()) r->prep[i].join();
+        if (r->load[i].joinable()) r->load[i].join();
+    }
+    return rc;
+}
+
+static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, cuzk_err *err)
+{
+    if (p->n == 0) return CUZK_OK;
+    prove_run r = {p, circuits, device, 0, {}, NULL, NULL};
+    CU(cudaSetDevice(device), err, "cudaSetDevice");
+    int rc = groth16_h_domain(&r.lg, p->pk, &circuits[0], err);
+    if (rc) return rc;
+    r.prep = new std::thread[p->n];
+    r.load = new std::thread[p->n];
+    rc = prove_all(&r, err);
+    delete[] r.prep;
+    delete[] r.load;
     return rc;
 }
 
@@ -195,18 +284,6 @@ extern "C" void gpu_prove_discard(gpu_prove_pending *p)
     for (size_t i = 0; i < p->n; i++) groth16_jobs_free(&p->c[i].jobs);
     free(p->c);
     free(p);
-}
-
-static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, cuzk_err *err)
-{
-    prove_srs srs;
-    CU(cudaSetDevice(device), err, "cudaSetDevice");
-    int rc = prove_srs_get(&srs, p->pk, err);
-    for (size_t i = 0; !rc && i < p->n; i++) {
-        rc = start_one(&p->c[i], &srs, p->pk, &circuits[i], err);
-        if (rc && p->n > 1) cuzk_err_prefix(err, "circuit %zu: ", i);
-    }
-    return rc;
 }
 
 extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth16_params *pk,
@@ -251,6 +328,25 @@ static void finish_some(gpu_prove_pending *p, size_t first, size_t step, int thr
     }
 }
 
+/* finish_some on nt host threads of `per` MSM threads each. */
+static int finish_parallel(gpu_prove_pending *p, size_t nt, int per, int *rcs, cuzk_err *errs,
+                           cuzk_err *err)
+{
+    std::thread *th = new std::thread[nt];
+    int rc = CUZK_OK;
+    for (size_t k = 0; !rc && k < nt; k++) {
+        try {
+            th[k] = std::thread(finish_some, p, k, nt, per > 1 ? per : 1, rcs, errs);
+        } catch (...) {
+            rc = cuzk_errf(err, CUZK_ENOMEM, "gpu prove: cannot start a host thread");
+        }
+    }
+    for (size_t k = 0; k < nt; k++)
+        if (th[k].joinable()) th[k].join();
+    delete[] th;
+    return rc;
+}
+
 extern "C" int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs,
                                 groth16_timings *timings, cuzk_err *err)
 {
@@ -260,13 +356,7 @@ extern "C" int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs,
     cuzk_err *errs = (cuzk_err *)calloc(n + 1, sizeof(cuzk_err));
     int rc = rcs && errs ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory");
     if (!rc && nt <= 1) finish_some(p, 0, 1, 0, rcs, errs);
-    if (!rc && nt > 1) {
-        std::thread *th = new std::thread[nt];
-        int per = (int)(hw / nt) > 1 ? (int)(hw / nt) : 1;
-        for (size_t k = 0; k < nt; k++) th[k] = std::thread(finish_some, p, k, nt, per, rcs, errs);
-        for (size_t k = 0; k < nt; k++) th[k].join();
-        delete[] th;
-    }
+    if (!rc && nt > 1) rc = finish_parallel(p, nt, (int)(hw / nt), rcs, errs, err);
     for (size_t i = 0; !rc && i < n; i++) {
         prove_one *c = &p->c[i];
         rc = rcs[i];

@@ -33,10 +33,14 @@ int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err
 /* Grows a device buffer kept between proofs to at least `bytes`. */
 int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err);
 
-/* Copies host memory to the device through the pinned staging pool (two
- * chunks, allocated on first use and kept): the host copy into one chunk
- * overlaps the DMA of the other. Returns when the data is on the device. */
-int prove_upload(void *dev, const void *host, size_t bytes, cuzk_err *err);
+/* Copies host memory to the device through pinned staging pool `which`
+ * (two chunks, allocated on first use and kept): the host copy into one
+ * chunk overlaps the DMA of the other. Returns when the data is on the
+ * device. One host thread per pool at a time. */
+enum { STAGE_FG, STAGE_BG };
+int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err);
+/* Zeroes device memory on pool `which`'s stream (no default-stream wait). */
+int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 
 /* The device copies of one params' G1 points. */
 typedef struct prove_srs {

@@ -83,7 +83,7 @@ static int srs_load(srs_entry *s, const groth16_params *pk, cuzk_err *err)
         s->host[k] = p[k];
         s->n[k] = n[k];
         rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
-        if (!rc) rc = prove_upload(s->dev[k], p[k], bytes, err);
+        if (!rc) rc = prove_upload(STAGE_FG, s->dev[k], p[k], bytes, err);
         if (!rc && n[k]) s->first[k] = p[k][0], s->last[k] = p[k][n[k] - 1];
         s->bytes += bytes;
     }

@@ -2,15 +2,17 @@
  * staging.cu - host-to-device copies through a pinned staging pool, and
  * device allocation that makes room by evicting cached parameters.
  *
- * The pool is two pinned chunks allocated once (cudaHostAlloc) and reused
- * for every upload: a, b, c, the tail scalars and indexes of each proof,
- * and the parameters on their first use. Pinning the caller's arrays per
- * proof instead (cudaHostRegister) was measured as a 30% GPU-time
+ * A pool is two pinned chunks allocated once (cudaHostAlloc) and reused
+ * for every upload, with a stream of its own (non-blocking, so its copies
+ * overlap the kernels on the default stream). Pinning the caller's arrays
+ * per proof instead (cudaHostRegister) was measured as a 30% GPU-time
  * regression on a 32 GiB proof (issue 6), so they are copied: chunk k is
  * filled by STAGE_COPY_THREADS host threads while the DMA engine drains
- * chunk 1 - k on the pool's own stream. Chunk size: 64 MiB keeps the DMA
- * in its asymptotic regime (a few microseconds of setup per transfer)
- * while the pool stays small.
+ * chunk 1 - k. Chunk size: 64 MiB keeps the DMA in its asymptotic regime
+ * (a few microseconds of setup per transfer) while the pool stays small.
+ * Two pools, so that two host threads can upload at once: STAGE_FG for
+ * the prover thread (parameters, bitmaps, tails), STAGE_BG for the loader
+ * that brings the next circuit's a, b, c in while the device works.
  */
 #include <string.h>
 
@@ -26,7 +28,7 @@ struct stage_pool {
     cudaEvent_t done[2];
     cudaStream_t stream;
 };
-static stage_pool pool;
+static stage_pool pools[2];
 
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err)
 {
@@ -55,15 +57,18 @@ int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *ke
     return rc;
 }
 
-static int stage_init(cuzk_err *err)
+static int stage_init(stage_pool *pool, cuzk_err *err)
 {
-    if (pool.stream) return CUZK_OK;
+    if (pool->stream) return CUZK_OK;
     for (int k = 0; k < 2; k++) {
-        CU(cudaHostAlloc((void **)&pool.host[k], STAGE_CHUNK, cudaHostAllocDefault), err,
-           "staging pool (pinned host memory)");
-        CU(cudaEventCreateWithFlags(&pool.done[k], cudaEventDisableTiming), err, "staging event");
+        if (!pool->host[k])
+            CU(cudaHostAlloc((void **)&pool->host[k], STAGE_CHUNK, cudaHostAllocDefault), err,
+               "staging pool (pinned host memory)");
+        if (!pool->done[k])
+            CU(cudaEventCreateWithFlags(&pool->done[k], cudaEventDisableTiming), err,
+               "staging event");
     }
-    CU(cudaStreamCreateWithFlags(&pool.stream, cudaStreamNonBlocking), err, "staging stream");
+    CU(cudaStreamCreateWithFlags(&pool->stream, cudaStreamNonBlocking), err, "staging stream");
     return CUZK_OK;
 }
 
@@ -78,26 +83,42 @@ static void copy_parallel(char *dst, const char *src, size_t bytes)
     size_t per = (bytes + STAGE_COPY_THREADS - 1) / STAGE_COPY_THREADS;
     for (int i = 0; i < STAGE_COPY_THREADS; i++) {
         size_t o = i * per, len = o < bytes ? (bytes - o < per ? bytes - o : per) : 0;
-        th[i] = std::thread([=] { memcpy(dst + o, src + o, len); });
+        try {
+            th[i] = std::thread([=] { memcpy(dst + o, src + o, len); });
+        } catch (...) { /* no thread to spare: this part is copied here */
+            memcpy(dst + o, src + o, len);
+        }
     }
-    for (int i = 0; i < STAGE_COPY_THREADS; i++) th[i].join();
+    for (int i = 0; i < STAGE_COPY_THREADS; i++)
+        if (th[i].joinable()) th[i].join();
 }
 
-int prove_upload(void *dev, const void *host, size_t bytes, cuzk_err *err)
+int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
-    int rc = stage_init(err);
+    stage_pool *pool = &pools[which];
+    int rc = stage_init(pool, err);
     if (rc) return rc;
     for (size_t off = 0, i = 0; off < bytes; i++) {
         int k = (int)(i & 1);
         size_t len = bytes - off < STAGE_CHUNK ? bytes - off : STAGE_CHUNK;
-        CU(cudaEventSynchronize(pool.done[k]), err, "staging wait");
-        copy_parallel(pool.host[k], (const char *)host + off, len);
-        CU(cudaMemcpyAsync((char *)dev + off, pool.host[k], len, cudaMemcpyHostToDevice,
-                           pool.stream),
+        CU(cudaEventSynchronize(pool->done[k]), err, "staging wait");
+        copy_parallel(pool->host[k], (const char *)host + off, len);
+        CU(cudaMemcpyAsync((char *)dev + off, pool->host[k], len, cudaMemcpyHostToDevice,
+                           pool->stream),
            err, "staging upload");
-        CU(cudaEventRecord(pool.done[k], pool.stream), err, "staging event");
+        CU(cudaEventRecord(pool->done[k], pool->stream), err, "staging event");
         off += len;
     }
-    CU(cudaStreamSynchronize(pool.stream), err, "staging upload");
+    CU(cudaStreamSynchronize(pool->stream), err, "staging upload");
+    return CUZK_OK;
+}
+
+int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
+{
+    stage_pool *pool = &pools[which];
+    int rc = stage_init(pool, err);
+    if (rc) return rc;
+    CU(cudaMemsetAsync(dev, 0, bytes, pool->stream), err, "device zero fill");
+    CU(cudaStreamSynchronize(pool->stream), err, "device zero fill");
     return CUZK_OK;
 }
