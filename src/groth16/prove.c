@@ -37,6 +37,62 @@ void groth16_msm_job_free(groth16_msm_job *j)
     memset(j, 0, sizeof *j);
 }
 
+/* prep_msm runs over every variable of the circuit (2^27 at 32 GiB), so
+ * its compactions run in parallel: blocks of PREP_BLOCK indexes (1024
+ * bitmap words, 2 MiB of scalars) are counted, the counts turned into
+ * offsets, and each block copies its kept entries to its offset, which
+ * keeps the order of the sequential loop. */
+#define PREP_BLOCK ((size_t)1 << 16)
+
+static size_t *block_offsets(size_t nb, cuzk_err *err)
+{
+    size_t *o = malloc(sizeof(size_t) * (nb + 1));
+    if (!o) cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (block offsets)");
+    return o;
+}
+
+/* counts -> exclusive offsets in place; returns the total. */
+static size_t offsets_from_counts(size_t *o, size_t nb)
+{
+    size_t total = 0;
+    for (size_t b = 0; b < nb; b++) {
+        size_t c = o[b];
+        o[b] = total;
+        total += c;
+    }
+    return total;
+}
+
+static bool in_tail(const groth16_msm_job *j, size_t i)
+{
+    return !fr_is_zero(&j->scalars[i]) && !((j->ones[i / 64] >> (i % 64)) & 1);
+}
+
+/* The tail's scalars and positions, in order. */
+static int compact_tail(groth16_msm_job *j, cuzk_err *err)
+{
+    size_t n = j->n, nb = (n + PREP_BLOCK - 1) / PREP_BLOCK, *o = block_offsets(nb, err);
+    if (!o) return CUZK_ENOMEM;
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+    for (size_t b = 0; b < nb; b++) {
+        size_t c = 0, end = (b + 1) * PREP_BLOCK < n ? (b + 1) * PREP_BLOCK : n;
+        for (size_t i = b * PREP_BLOCK; i < end; i++) c += in_tail(j, i);
+        o[b] = c;
+    }
+    offsets_from_counts(o, nb);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+    for (size_t b = 0; b < nb; b++) {
+        size_t k = o[b], end = (b + 1) * PREP_BLOCK < n ? (b + 1) * PREP_BLOCK : n;
+        for (size_t i = b * PREP_BLOCK; i < end; i++) {
+            if (!in_tail(j, i)) continue;
+            j->tail[k] = j->scalars[i];
+            j->tail_idx[k++] = i;
+        }
+    }
+    free(o);
+    return CUZK_OK;
+}
+
 /* prep_msm: classify and, when splitting, compact the tail. */
 static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
 {
@@ -52,13 +108,7 @@ static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cu
     j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
     j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
     if (!j->tail || !j->tail_idx) return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (fr_is_zero(&scalars[i]) || ((j->ones[i / 64] >> (i % 64)) & 1)) continue;
-        j->tail[k] = scalars[i];
-        j->tail_idx[k++] = i;
-    }
-    return CUZK_OK;
+    return compact_tail(j, err);
 }
 
 /* One generic runner for G1 and G2: batch addition + tail, or a plain MSM. */
@@ -91,17 +141,50 @@ static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cu
 MSM_RUN(g1)
 MSM_RUN(g2)
 
-/* Gathers the scalars of the dense variables: inputs (all, or those with
- * input_density) then aux with aux_density. */
-static size_t gather(fr_t *out, const cs_prover *w, const cs_bitmap *input_density,
-                     const cs_bitmap *aux_density)
+/* Bit i of m, for i < m->nbits. */
+static uint64_t word_bits(const cs_bitmap *m, size_t w)
 {
-    size_t k = 0;
+    uint64_t x = m->words[w];
+    size_t rest = m->nbits - 64 * w;
+    return rest < 64 ? x & (((uint64_t)1 << rest) - 1) : x;
+}
+
+/* out[k++] = src[i] for the bits i of m, in parallel blocks; *k counts. */
+static int gather_bits(fr_t *out, size_t *k, const fr_t *src, const cs_bitmap *m, cuzk_err *err)
+{
+    size_t n = m->nbits, nb = (n + PREP_BLOCK - 1) / PREP_BLOCK, *o = block_offsets(nb, err);
+    if (!o) return CUZK_ENOMEM;
+    const size_t wpb = PREP_BLOCK / 64;
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+    for (size_t b = 0; b < nb; b++) {
+        size_t c = 0, end = (b + 1) * wpb < (n + 63) / 64 ? (b + 1) * wpb : (n + 63) / 64;
+        for (size_t w = b * wpb; w < end; w++) c += (size_t)__builtin_popcountll(word_bits(m, w));
+        o[b] = c;
+    }
+    size_t total = offsets_from_counts(o, nb);
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+    for (size_t b = 0; b < nb; b++) {
+        size_t at = *k + o[b], end = (b + 1) * wpb < (n + 63) / 64 ? (b + 1) * wpb : (n + 63) / 64;
+        for (size_t w = b * wpb; w < end; w++)
+            for (uint64_t x = word_bits(m, w); x; x &= x - 1)
+                out[at++] = src[64 * w + (size_t)__builtin_ctzll(x)];
+    }
+    free(o);
+    *k += total;
+    return CUZK_OK;
+}
+
+/* Gathers the scalars of the dense variables: inputs (all, or those with
+ * input_density) then aux with aux_density; *k gets their count. */
+static int gather(fr_t *out, size_t *k, const cs_prover *w, const cs_bitmap *input_density,
+                  const cs_bitmap *aux_density, cuzk_err *err)
+{
+    *k = 0;
     for (size_t i = 0; i < w->num_inputs; i++)
-        if (!input_density || cs_bitmap_get(input_density, i)) out[k++] = w->input_assignment[i];
-    for (size_t i = 0; i < w->num_aux; i++)
-        if (cs_bitmap_get(aux_density, i)) out[k++] = w->aux_assignment[i];
-    return k;
+        if (!input_density || cs_bitmap_get(input_density, i)) out[(*k)++] = w->input_assignment[i];
+    cs_bitmap m = *aux_density;
+    m.nbits = w->num_aux;
+    return gather_bits(out, k, w->aux_assignment, &m, err);
 }
 
 /* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
@@ -203,11 +286,9 @@ int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_pro
     j->sb = malloc(sizeof(fr_t) * (nv + 1));
     int rc =
         j->sa && j->sb ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
-    if (!rc) {
-        na = gather(j->sa, w, NULL, &w->a_aux_density);
-        nb = gather(j->sb, w, &w->b_input_density, &w->b_aux_density);
-        rc = check_shape(pk, w, na, nb, err);
-    }
+    if (!rc) rc = gather(j->sa, &na, w, NULL, &w->a_aux_density, err);
+    if (!rc) rc = gather(j->sb, &nb, w, &w->b_input_density, &w->b_aux_density, err);
+    if (!rc) rc = check_shape(pk, w, na, nb, err);
     if (!rc) rc = msm_job_prepare(&j->l, w->aux_assignment, w->num_aux, err);
     if (!rc) rc = msm_job_prepare(&j->a, j->sa, na, err);
     if (!rc) rc = msm_job_prepare(&j->b, j->sb, nb, err);
