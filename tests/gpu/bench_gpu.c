@@ -123,12 +123,12 @@ static void bench_msm(unsigned max_log)
     random_fill(bk, nmax);
     for (unsigned lg = 16; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
         int runs = lg >= 26 ? 3 : RUNS;
-        printf("| G1 MSM 2^%u | %.2f ms |\n", lg, msm_time(bp, bk, (size_t)1 << lg, 0, runs));
-    }
-    if (max_log >= 24) {
-        for (unsigned c = 14; c <= 22; c += 2)
-            printf("| G1 MSM 2^24, window %u | %.2f ms |\n", c,
-                   msm_time(bp, bk, (size_t)1 << 24, c, 3));
+        printf("| G1 MSM 2^%u | %.2f ms | default window |\n", lg,
+               msm_time(bp, bk, (size_t)1 << lg, 0, runs));
+        /* the sweep that tunes msm_default_window: 2^lg points, c bits */
+        for (unsigned c = lg > 10 ? lg - 8 : 2; lg >= 20 && c <= lg - 2 && c <= 22; c += 2)
+            printf("| G1 MSM 2^%u, window %u | %.2f ms | |\n", lg, c,
+                   msm_time(bp, bk, (size_t)1 << lg, c, 3));
     }
     gpu_buf_free(bp);
     gpu_buf_free(bk);

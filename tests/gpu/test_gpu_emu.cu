@@ -159,9 +159,47 @@ static void test_fp(void)
 EC_CASE(g1, fp_t, fp_d, "G1")
 EC_CASE(g2, fp2_t, fp2_d, "G2")
 
-/* The MSM of msm.cu, kernel by kernel on the host. */
+/* Step 3 of msm.cu on the host: the bucket sums in rounds of tasks of at
+ * most k0 points, then k_later partials. */
+static void emu_buckets(g1_xyzz_d *buckets, const g1_affine_t *bases, const uint32_t *vals,
+                        std::vector<uint32_t> &start, std::vector<uint32_t> &end, uint32_t k0,
+                        uint32_t k_later)
+{
+    uint32_t nb = (uint32_t)start.size();
+    std::vector<uint32_t> ntask(nb), off(nb), task_bucket;
+    std::vector<g1_xyzz_d> in, out;
+    for (unsigned round = 0;; round++) {
+        uint32_t k = round ? k_later : k0, most = 0, tasks = 0;
+        for (uint32_t b = 0; round && b < nb; b++)
+            msm_task_next_item(b, off.data(), ntask.data(), start.data(), end.data());
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t t = msm_task_count_item(b, start.data(), end.data(), k, ntask.data());
+            most = t > most ? t : most;
+            off[b] = tasks;
+            tasks += t;
+        }
+        task_bucket.assign(tasks, 0);
+        out.assign(tasks, g1_xyzz_d::inf());
+        for (uint32_t b = 0; b < nb; b++)
+            msm_task_map_item(b, off.data(), ntask.data(), task_bucket.data());
+        for (uint32_t i = 0; i < tasks; i++) {
+            if (round == 0)
+                msm_task_sum_item(i, task_bucket.data(), off.data(), start.data(), end.data(), k,
+                                  (const g1_aff_d *)bases, vals, out.data());
+            else
+                msm_task_sum_xyzz_item(i, task_bucket.data(), off.data(), start.data(), end.data(),
+                                       k, in.data(), out.data());
+        }
+        in.swap(out);
+        if (most <= 1) break;
+    }
+    for (uint32_t b = 0; b < nb; b++)
+        msm_task_gather_item(b, off.data(), ntask.data(), in.data(), buckets);
+}
+
+/* The MSM of msm.cu, kernel by kernel on the host, with tasks of k0 points. */
 static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, uint32_t n,
-                    uint32_t c)
+                    uint32_t c, uint32_t k0)
 {
     uint32_t nwin = (256 + c - 1) / c, half = 1u << (c - 1);
     uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
@@ -179,12 +217,10 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
                             const std::pair<uint32_t, uint32_t> &b) { return a.first < b.first; });
         for (uint32_t i = 0; i < n; i++) keys[o + i] = kv[i].first, vals[o + i] = kv[i].second;
         for (uint32_t t = 0; t < n; t++)
-            msm_bounds_item(t, keys.data() + o, n, half, start.data() + (size_t)w * half,
+            msm_bounds_item(t, keys.data() + o, n, half, o, start.data() + (size_t)w * half,
                             end.data() + (size_t)w * half);
     }
-    for (uint32_t b = 0; b < nwin * half; b++)
-        msm_accumulate_item(b, (const g1_aff_d *)bases, vals.data(), n, start.data(), end.data(),
-                            half, buckets.data());
+    emu_buckets(buckets.data(), bases, vals.data(), start, end, k0, 2);
     for (uint32_t t = 0; t < nwin * per_win; t++)
         msm_segment_item(t, buckets.data(), half, seg, partial.data());
     g1_xyzz_t acc;
@@ -225,12 +261,14 @@ static void test_msm(void)
         g1_jac_mul(&m, &a, &k[i]);
         g1_jac_add(&want, &want, &m);
     }
-    const uint32_t windows[] = {2, 3, 5, 8, 11, 16};
-    for (uint32_t w : windows) {
-        emu_msm(&got, p.data(), k.data(), n, w);
-        CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u: wrong sum", n, w);
-    }
-    printf("emu msm: %u points, windows 2 .. 16 match sum k_i P_i\n", n);
+    const uint32_t windows[] = {2, 3, 5, 8, 11, 16}, tasks[] = {1, 2, 3, 1000};
+    for (uint32_t w : windows)
+        for (uint32_t t : tasks) {
+            emu_msm(&got, p.data(), k.data(), n, w, t);
+            CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u, %u per task: wrong sum", n,
+                  w, t);
+        }
+    printf("emu msm: %u points, windows 2 .. 16, tasks of 1 .. 1000 points match sum k_i P_i\n", n);
 }
 
 static void root_of(fr_t *w, unsigned log_n)

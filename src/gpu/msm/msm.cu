@@ -6,8 +6,11 @@
  *     signed digits; per window, a (bucket, point | sign) pair per point.
  *  2. CUB radix sort of each window's pairs by bucket (c key bits), so
  *     each bucket's points form one run; msm_bounds finds the runs.
- *  3. msm_accumulate: one thread per bucket of every window adds its
- *     points in XYZZ (8M+2S per point): n W additions, the bulk of the work.
+ *  3. Bucket sums (8M+2S per point in XYZZ): n W additions, the bulk of
+ *     the work, in tasks of at most K points per thread (msm_kernels.cuh),
+ *     K about twice the mean bucket size, so a crowded bucket (the top
+ *     window, repeated scalars) is spread over many threads; buckets cut
+ *     into several tasks have their partial sums added in further rounds.
  *  4. msm_segments + msm_reduce: per window sum_v v B_v by running sums
  *     over segments of buckets, then a tree over the segments.
  *  5. The host combines the W window sums by Horner (c doublings per
@@ -20,13 +23,16 @@
 #include <string.h>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "gpu/msm/msm_kernels.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
 
 #define MSM_MAX_N   (1u << 31)
-#define MSM_SEG_LOG 5 /* buckets per reduction thread: 32 */
+#define MSM_SEG_LOG 5  /* buckets per reduction thread: 32 */
+#define MSM_K_MIN   8  /* the fewest points per task */
+#define MSM_K_LATER 32 /* partial sums per task after the first round */
 
 struct msm_ws {
     void *mem;
@@ -43,7 +49,7 @@ static unsigned msm_default_window(size_t n)
     while (((size_t)1 << lg) < n) lg++;
     unsigned c = lg > 4 ? lg - 4 : 1;
     if (c < 8) c = 8;
-    if (c > 20) c = 20;
+    if (c > 16) c = 16; /* 2^24: 16 beat 14, 18, 20, 22 on the H200 */
     return c;
 }
 
@@ -61,10 +67,11 @@ static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
 }
 
 struct msm_plan {
-    uint32_t n, c, nwin, half, seg, per_win;
-    size_t pairs, sort_bytes, bytes;
+    uint32_t n, c, nwin, half, seg, per_win, k0;
+    size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
     /* offsets into the workspace */
-    size_t keys, vals, keys2, vals2, start, end, buckets, partial, sums, sort_tmp;
+    size_t keys, vals, keys2, vals2, start, end, ntask, off, task_bucket, part_a, part_b, counters;
+    size_t buckets, partial, sums, sort_tmp, scan_tmp;
 };
 
 static size_t align256(size_t x)
@@ -82,21 +89,81 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
     p->seg = p->half < (1u << MSM_SEG_LOG) ? p->half : 1u << MSM_SEG_LOG;
     p->per_win = p->half / p->seg;
     p->pairs = (size_t)p->nwin * n;
+    p->nb = (size_t)p->nwin * p->half;
+    size_t mean = (n + p->half - 1) / p->half;
+    p->k0 = 2 * mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)(2 * mean);
+    /* sum over buckets of ceil(count / k0) <= buckets + pairs / k0 */
+    p->max_tasks = p->nb + p->pairs / p->k0;
+    if (p->pairs >= ((size_t)1 << 32))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu msm: %zu points x %u windows exceed 2^32 pairs", n,
+                         p->nwin);
     CU(cub::DeviceRadixSort::SortPairs(NULL, p->sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
                                        (uint32_t *)NULL, (uint32_t *)NULL, (int)n, 0, (int)c),
        err, "msm sort sizing");
-    size_t o = 0, nb = (size_t)p->nwin * p->half;
+    CU(cub::DeviceScan::ExclusiveSum(NULL, p->scan_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
+                                     (int)p->nb),
+       err, "msm scan sizing");
+    size_t o = 0, nb = p->nb, pt = p->max_tasks * sizeof(g1_xyzz_d);
     p->keys = o, o += align256(p->pairs * 4);
     p->vals = o, o += align256(p->pairs * 4);
     p->keys2 = o, o += align256(p->pairs * 4);
     p->vals2 = o, o += align256(p->pairs * 4);
     p->start = o, o += align256(nb * 4);
     p->end = o, o += align256(nb * 4);
+    p->ntask = o, o += align256(nb * 4);
+    p->off = o, o += align256(nb * 4);
+    p->task_bucket = o, o += align256(p->max_tasks * 4);
+    p->part_a = o, o += align256(pt);
+    p->part_b = o, o += align256(pt);
+    p->counters = o, o += 256;
     p->buckets = o, o += align256(nb * sizeof(g1_xyzz_d));
     p->partial = o, o += align256((size_t)p->nwin * p->per_win * sizeof(g1_xyzz_d));
     p->sums = o, o += align256((size_t)p->nwin * sizeof(g1_xyzz_d));
     p->sort_tmp = o, o += align256(p->sort_bytes);
+    p->scan_tmp = o, o += align256(p->scan_bytes);
     p->bytes = o;
+    return CUZK_OK;
+}
+
+/* Step 3: the bucket sums, in rounds of tasks (msm_kernels.cuh). */
+static int msm_buckets(const msm_plan *p, char *ws, const g1_aff_d *bases, cuzk_err *err)
+{
+    uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
+    uint32_t *ntask = (uint32_t *)(ws + p->ntask), *off = (uint32_t *)(ws + p->off);
+    uint32_t *task_bucket = (uint32_t *)(ws + p->task_bucket),
+             *cnt = (uint32_t *)(ws + p->counters);
+    const uint32_t *vals = (const uint32_t *)(ws + p->vals2);
+    g1_xyzz_d *in = (g1_xyzz_d *)(ws + p->part_a), *out = (g1_xyzz_d *)(ws + p->part_b);
+    uint32_t nb = (uint32_t)p->nb, blocks = cu_blocks(nb, 256);
+    for (unsigned round = 0;; round++) {
+        uint32_t k = round ? MSM_K_LATER : p->k0, host[3];
+        size_t scan_bytes = p->scan_bytes;
+        if (round) msm_task_next<<<blocks, 256>>>(off, ntask, nb, start, end);
+        CU(cudaMemsetAsync(cnt, 0, 4), err, "msm memset");
+        msm_task_count<<<blocks, 256>>>(start, end, k, nb, ntask, cnt);
+        CU_LAUNCH(err, "msm_task_count");
+        CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, ntask, off, (int)nb), err,
+           "msm scan");
+        CU(cudaMemcpy(&host[0], cnt, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+        CU(cudaMemcpy(&host[1], off + nb - 1, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+        CU(cudaMemcpy(&host[2], ntask + nb - 1, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+        uint32_t tasks = host[1] + host[2];
+        if (tasks > 0) {
+            msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
+            if (round == 0)
+                msm_task_sum<<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k, bases,
+                                                             vals, tasks, out);
+            else
+                msm_task_sum_xyzz<<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k,
+                                                                  in, tasks, out);
+            CU_LAUNCH(err, "msm_task_sum");
+        }
+        g1_xyzz_d *t = in;
+        in = out, out = t;
+        if (host[0] <= 1) break; /* every bucket is down to one partial */
+    }
+    msm_task_gather<<<blocks, 256>>>(off, ntask, nb, in, (g1_xyzz_d *)(ws + p->buckets));
+    CU_LAUNCH(err, "msm_task_gather");
     return CUZK_OK;
 }
 
@@ -109,24 +176,22 @@ static int msm_device(const msm_plan *p, char *ws, const g1_aff_d *bases, const 
     uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
     g1_xyzz_d *buckets = (g1_xyzz_d *)(ws + p->buckets);
     g1_xyzz_d *partial = (g1_xyzz_d *)(ws + p->partial);
-    size_t nb = (size_t)p->nwin * p->half;
 
     msm_digits<<<cu_blocks(p->n, 256), 256>>>(scalars, p->n, p->c, p->nwin, keys, vals);
     CU_LAUNCH(err, "msm_digits");
-    CU(cudaMemsetAsync(start, 0, nb * 4), err, "msm memset");
-    CU(cudaMemsetAsync(end, 0, nb * 4), err, "msm memset");
+    CU(cudaMemsetAsync(start, 0, p->nb * 4), err, "msm memset");
+    CU(cudaMemsetAsync(end, 0, p->nb * 4), err, "msm memset");
     for (uint32_t w = 0; w < p->nwin; w++) {
         size_t o = (size_t)w * p->n, tmp_bytes = p->sort_bytes;
         CU(cub::DeviceRadixSort::SortPairs(ws + p->sort_tmp, tmp_bytes, keys + o, keys2 + o,
                                            vals + o, vals2 + o, (int)p->n, 0, (int)p->c),
            err, "msm sort");
         msm_bounds<<<cu_blocks(p->n, 256), 256>>>(
-            keys2 + o, p->n, p->half, start + (size_t)w * p->half, end + (size_t)w * p->half);
+            keys2 + o, p->n, p->half, o, start + (size_t)w * p->half, end + (size_t)w * p->half);
         CU_LAUNCH(err, "msm_bounds");
     }
-    msm_accumulate<<<cu_blocks(nb, 128), 128>>>(bases, vals2, p->n, start, end, p->half,
-                                                (uint32_t)nb, buckets);
-    CU_LAUNCH(err, "msm_accumulate");
+    int rc = msm_buckets(p, ws, bases, err);
+    if (rc) return rc;
     uint32_t threads = p->nwin * p->per_win;
     msm_segments<<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
     CU_LAUNCH(err, "msm_segments");

@@ -54,46 +54,140 @@ __global__ void msm_digits(const fr_d *__restrict__ scalars, uint32_t n, uint32_
     if (i < n) msm_digits_item(i, scalars, n, c, nwin, keys, vals);
 }
 
-/* For sorted keys of window w: [start, end) of each bucket's run. */
-HD void msm_bounds_item(uint32_t t, const uint32_t *keys, uint32_t n, uint32_t half,
+/* For sorted keys of window w (entries o .. o + n - 1 of the pair arrays):
+ * [start, end) of each bucket's run, as positions in the whole array. */
+HD void msm_bounds_item(uint32_t t, const uint32_t *keys, uint32_t n, uint32_t half, size_t o,
                         uint32_t *start, uint32_t *end)
 {
     uint32_t k = keys[t];
     if (k >= half) return;
-    if (t == 0 || keys[t - 1] != k) start[k] = t;
-    if (t == n - 1 || keys[t + 1] != k) end[k] = t + 1;
+    if (t == 0 || keys[t - 1] != k) start[k] = (uint32_t)(o + t);
+    if (t == n - 1 || keys[t + 1] != k) end[k] = (uint32_t)(o + t + 1);
 }
 
-__global__ void msm_bounds(const uint32_t *__restrict__ keys, uint32_t n, uint32_t half,
+__global__ void msm_bounds(const uint32_t *__restrict__ keys, uint32_t n, uint32_t half, size_t o,
                            uint32_t *start, uint32_t *end)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < n) msm_bounds_item(t, keys, n, half, start, end);
+    if (t < n) msm_bounds_item(t, keys, n, half, o, start, end);
 }
 
-/* One thread per bucket (all windows): the sum of its signed points. */
-HD void msm_accumulate_item(uint32_t b, const g1_aff_d *bases, const uint32_t *vals, uint32_t n,
-                            const uint32_t *start, const uint32_t *end, uint32_t buckets_per_win,
-                            g1_xyzz_d *out)
+/*
+ * Bucket sums in tasks. A bucket's run [start, end) is cut into tasks of
+ * at most K entries, one thread each, so that a crowded bucket (the short
+ * top window, repeated scalars) is shared among many threads instead of
+ * serialising one. A round writes one partial sum per task; while some
+ * bucket had more than one task, the next round sums each bucket's
+ * partials the same way (runs [off, off + ntask) of the partial array).
+ * The task arrays: ntask[b] per bucket, off[b] its exclusive prefix sum
+ * (CUB scan), task_bucket[i] the bucket of task i.
+ */
+HD uint32_t msm_task_count_item(uint32_t b, const uint32_t *start, const uint32_t *end, uint32_t k,
+                                uint32_t *ntask)
 {
-    const uint32_t *v = vals + (size_t)(b / buckets_per_win) * n;
+    uint32_t t = (end[b] - start[b] + k - 1) / k;
+    ntask[b] = t;
+    return t;
+}
+
+__global__ void msm_task_count(const uint32_t *__restrict__ start, const uint32_t *__restrict__ end,
+                               uint32_t k, uint32_t total, uint32_t *ntask, uint32_t *max_tasks)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= total) return;
+    uint32_t t = msm_task_count_item(b, start, end, k, ntask);
+    if (t > 1) atomicMax(max_tasks, t);
+}
+
+HD void msm_task_map_item(uint32_t b, const uint32_t *off, const uint32_t *ntask,
+                          uint32_t *task_bucket)
+{
+    for (uint32_t j = 0; j < ntask[b]; j++) task_bucket[off[b] + j] = b;
+}
+
+__global__ void msm_task_map(const uint32_t *__restrict__ off, const uint32_t *__restrict__ ntask,
+                             uint32_t total, uint32_t *task_bucket)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < total) msm_task_map_item(b, off, ntask, task_bucket);
+}
+
+/* Round 0: task i adds its signed affine points. */
+HD void msm_task_sum_item(uint32_t i, const uint32_t *task_bucket, const uint32_t *off,
+                          const uint32_t *start, const uint32_t *end, uint32_t k,
+                          const g1_aff_d *bases, const uint32_t *vals, g1_xyzz_d *partial)
+{
+    uint32_t b = task_bucket[i], s = start[b] + (i - off[b]) * k;
+    uint32_t e = end[b] - s < k ? end[b] : s + k;
     g1_xyzz_d acc = g1_xyzz_d::inf();
-    for (uint32_t t = start[b], e = end[b]; t < e; t++) {
-        uint32_t x = v[t];
+    for (uint32_t t = s; t < e; t++) {
+        uint32_t x = vals[t];
         g1_aff_d p = bases[x & ~MSM_NEG_BIT];
         if (x & MSM_NEG_BIT) p.y = p.y.neg();
         acc.add_affine(p);
     }
-    out[b] = acc;
+    partial[i] = acc;
 }
 
-__global__ void msm_accumulate(const g1_aff_d *__restrict__ bases,
-                               const uint32_t *__restrict__ vals, uint32_t n,
-                               const uint32_t *__restrict__ start, const uint32_t *__restrict__ end,
-                               uint32_t buckets_per_win, uint32_t total, g1_xyzz_d *out)
+__global__ void msm_task_sum(const uint32_t *__restrict__ task_bucket,
+                             const uint32_t *__restrict__ off, const uint32_t *__restrict__ start,
+                             const uint32_t *__restrict__ end, uint32_t k,
+                             const g1_aff_d *__restrict__ bases, const uint32_t *__restrict__ vals,
+                             uint32_t tasks, g1_xyzz_d *partial)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < tasks) msm_task_sum_item(i, task_bucket, off, start, end, k, bases, vals, partial);
+}
+
+/* Later rounds: task i adds its run of earlier partials. */
+HD void msm_task_sum_xyzz_item(uint32_t i, const uint32_t *task_bucket, const uint32_t *off,
+                               const uint32_t *start, const uint32_t *end, uint32_t k,
+                               const g1_xyzz_d *in, g1_xyzz_d *partial)
+{
+    uint32_t b = task_bucket[i], s = start[b] + (i - off[b]) * k;
+    uint32_t e = end[b] - s < k ? end[b] : s + k;
+    g1_xyzz_d acc = in[s];
+    for (uint32_t t = s + 1; t < e; t++) acc.add(in[t]);
+    partial[i] = acc;
+}
+
+__global__ void
+msm_task_sum_xyzz(const uint32_t *__restrict__ task_bucket, const uint32_t *__restrict__ off,
+                  const uint32_t *__restrict__ start, const uint32_t *__restrict__ end, uint32_t k,
+                  const g1_xyzz_d *__restrict__ in, uint32_t tasks, g1_xyzz_d *partial)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < tasks) msm_task_sum_xyzz_item(i, task_bucket, off, start, end, k, in, partial);
+}
+
+/* Between rounds: bucket b's runs become its partials [off, off + ntask). */
+HD void msm_task_next_item(uint32_t b, const uint32_t *off, const uint32_t *ntask, uint32_t *start,
+                           uint32_t *end)
+{
+    start[b] = off[b];
+    end[b] = off[b] + ntask[b];
+}
+
+__global__ void msm_task_next(const uint32_t *__restrict__ off, const uint32_t *__restrict__ ntask,
+                              uint32_t total, uint32_t *start, uint32_t *end)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < total) msm_accumulate_item(b, bases, vals, n, start, end, buckets_per_win, out);
+    if (b < total) msm_task_next_item(b, off, ntask, start, end);
+}
+
+/* After the last round every bucket has at most one partial. */
+HD void msm_task_gather_item(uint32_t b, const uint32_t *off, const uint32_t *ntask,
+                             const g1_xyzz_d *partial, g1_xyzz_d *buckets)
+{
+    buckets[b] = ntask[b] ? partial[off[b]] : g1_xyzz_d::inf();
+}
+
+__global__ void msm_task_gather(const uint32_t *__restrict__ off,
+                                const uint32_t *__restrict__ ntask, uint32_t total,
+                                const g1_xyzz_d *__restrict__ partial, g1_xyzz_d *buckets)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < total) msm_task_gather_item(b, off, ntask, partial, buckets);
 }
 
 /* Thread t of window w sums buckets [t S, (t+1) S) weighted by digit:
