@@ -52,6 +52,9 @@ int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_
 void gpu_prove_params_free(const groth16_params *pk);
 /* Device memory held by the parameter cache, in bytes. */
 size_t gpu_prove_params_bytes(void);
+/* Frees the whole parameter cache and the prover's working buffers on the
+ * device (the next proof makes them again). */
+void gpu_prove_release(void);
 
 /* One line of the per-partition timings with the names of
  * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."). */

@@ -265,8 +265,9 @@ static void put32(uint8_t *p, uint32_t v)
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* The engine on the CUDA backend (gpus.backend = "cuda"): a 3-partition
- * test-family request completes, so each partition self-verified. */
+/* The engine on the CUDA backend: a 3-partition test-family request
+ * completes, so each partition self-verified; GetStatus shows the device
+ * and its free memory. */
 static void check_engine(void)
 {
     char dir[64] = "/tmp/cuzk-gpu-engine.XXXXXX";
@@ -278,10 +279,9 @@ static void check_engine(void)
     cuzk_config cfg;
     cuzk_config_default(&cfg);
     snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
-    snprintf(cfg.backend, sizeof cfg.backend, "cuda");
     engine_t *e;
     cuzk_err err = {0};
-    if (engine_create(&e, &cfg, NULL, &err) ||
+    if (engine_create(&e, &cfg, &engine_cuda_backend, &err) ||
         engine_register_provider(e, &engine_test_provider, &err)) {
         CHECK(0, "engine: %s", err.msg);
         return;

@@ -385,6 +385,19 @@ extern "C" int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk
     return rc ? rc : gpu_prove_finish(p, proofs, timings, err);
 }
 
+extern "C" void gpu_prove_release(void)
+{
+    prove_lock();
+    prove_srs_evict(NULL);
+    void **bufs[] = {&ws.abc[0], &ws.abc[1], &ws.scal, &ws.idx, &ws.tb, &ws.bits};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) {
+        cudaFree(*bufs[k]);
+        *bufs[k] = NULL;
+    }
+    ws.abc_cap[0] = ws.abc_cap[1] = ws.scal_cap = ws.idx_cap = ws.tb_cap = ws.bits_cap = 0;
+    prove_unlock();
+}
+
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)
 {
     snprintf(out, len,

@@ -1,0 +1,63 @@
+/*
+ * host_device.cpp - the device entry points that the GPU prover calls
+ * (gpu.h's MSM and H computation, gpu_available, the batch addition and
+ * gather of src/gpu/prove/batch_add.cu), computed on the CPU over the
+ * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
+ * prover's host code can be run without a GPU. The kernels themselves
+ * are checked on a GPU by test_gpu and, where host-compilable, by
+ * test_gpu_emu.
+ */
+#include "gpu/prove/prove_gpu.cuh"
+
+extern "C" {
+#include "cuzk/msm.h"
+#include "cuzk/ntt.h"
+}
+
+std::atomic<long long> host_device_used{0}, host_device_limit{1LL << 40};
+
+extern "C" bool gpu_available(cuzk_err *err)
+{
+    (void)err;
+    return true;
+}
+
+extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                              unsigned window, cuzk_err *err)
+{
+    (void)window;
+    if (bases->bytes < n * sizeof(g1_affine_t) || scalars->bytes < n * sizeof(fr_t))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
+    return g1_msm(out, (const g1_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
+}
+
+extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err)
+{
+    size_t n = (size_t)1 << log_n;
+    if (a->bytes < n * sizeof(fr_t) || b->bytes < n * sizeof(fr_t) || c->bytes < n * sizeof(fr_t))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: buffer holds less than 2^%u", log_n);
+    ntt_domain d;
+    int rc = ntt_domain_init(&d, log_n, err);
+    if (!rc) rc = ntt_groth16_h(&d, (fr_t *)a->ptr, (fr_t *)b->ptr, (fr_t *)c->ptr, n, err);
+    ntt_domain_free(&d);
+    return rc;
+}
+
+int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
+                    cuzk_err *err)
+{
+    return g1_batch_add_bitmap(out, (const g1_affine_t *)bases, bitmap, n, 0, err);
+}
+
+int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
+                 cuzk_err *err)
+{
+    (void)err;
+    for (size_t k = 0; k < n; k++) out[k] = bases[idx[k]];
+    return CUZK_OK;
+}
+
+extern "C" void host_budget_allow(long long more)
+{
+    host_device_limit = host_device_used.load() + more;
+}
