@@ -1,13 +1,14 @@
 /*
  * host_device.cpp - the device entry points that the GPU prover calls
  * (gpu.h's MSM and H computation, gpu_available, the batch addition and
- * gather of src/gpu/prove/batch_add.cu), computed on the CPU over the
+ * gather of src/gpu/prove/batch_add.cu: its per-thread part is the
+ * kernel's own code, batch_add.cuh), computed on the CPU over the
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
  * prover's host code can be run without a GPU. The kernels themselves
  * are checked on a GPU by test_gpu and, where host-compilable, by
  * test_gpu_emu.
  */
-#include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/batch_add.cuh"
 
 extern "C" {
 #include "cuzk/msm.h"
@@ -43,10 +44,24 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
     return rc;
 }
 
+/* The kernel's threads one after another (batch_add.cuh), their sums
+ * added as the blocks and the host do. */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err)
 {
-    return g1_batch_add_bitmap(out, (const g1_affine_t *)bases, bitmap, n, 0, err);
+    (void)err;
+    g1_jac_set_inf(out);
+    if (n == 0) return CUZK_OK;
+    size_t per;
+    unsigned blocks;
+    batch_add_shape(n, &per, &blocks);
+    prove_g1_xyzz acc = prove_g1_xyzz::inf();
+    for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
+        acc.add(batch_add_thread(t, bases, bitmap, n, per));
+    g1_xyzz_t sum;
+    memcpy(&sum, &acc, sizeof sum);
+    g1_xyzz_to_jac(out, &sum);
+    return CUZK_OK;
 }
 
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,

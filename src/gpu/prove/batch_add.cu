@@ -2,39 +2,25 @@
  * batch_add.cu - the bitmap batch addition of the split MSM (the sum of
  * the bases whose scalar is 1) and the gather of the tail's bases.
  *
- * Batch addition: each thread takes a contiguous run of bitmap words and
- * adds the affine bases of its set bits into one XYZZ accumulator (8M+2S
- * per point, madd-2008-s); a block then sums its threads' accumulators by
- * a tree in shared memory, and the host adds the per-block sums (a few
- * hundred) with the CPU group law. The runs are sized so that the grid
- * fills the device about four blocks per SM; with half the bits of a 2^27
- * bitmap set, each thread adds about a thousand points, so the tree and
- * the host sum are noise.
+ * Batch addition: each thread sums its run of bitmap words
+ * (batch_add.cuh); a block then sums its threads' accumulators by a tree
+ * in shared memory, and the host adds the per-block sums (a few hundred)
+ * with the CPU group law. The runs are sized so that the grid fills the
+ * device about four blocks per SM; with half the bits of a 2^27 bitmap
+ * set, each thread adds about a thousand points, so the tree and the host
+ * sum are noise.
  */
 #include <stdlib.h>
 
-#include "gpu/prove/prove_gpu.cuh"
-
-#define BA_THREADS 128 /* 128 XYZZ points (24 KiB) of shared memory per block */
-#define BA_BLOCKS  528 /* 4 blocks on each of the H200's 132 SMs */
+#include "gpu/prove/batch_add.cuh"
 
 __global__ void __launch_bounds__(BA_THREADS)
     batch_add_kernel(const prove_g1_aff *__restrict__ bases, const uint64_t *__restrict__ bits,
-                     size_t n, size_t words_per_thread, prove_g1_xyzz *partial)
+                     size_t n, size_t per, prove_g1_xyzz *partial)
 {
     __shared__ prove_g1_xyzz sm[BA_THREADS];
-    size_t nw = (n + 63) / 64, t = (size_t)blockIdx.x * BA_THREADS + threadIdx.x;
-    size_t w0 = t * words_per_thread, w1 = w0 + words_per_thread < nw ? w0 + words_per_thread : nw;
-    prove_g1_xyzz acc = prove_g1_xyzz::inf();
-    for (size_t w = w0; w < w1; w++) {
-        uint64_t m = bits[w];
-        if (w == nw - 1 && n % 64) m &= (1ull << (n % 64)) - 1;
-        while (m) {
-            unsigned b = (unsigned)__ffsll((long long)m) - 1;
-            m &= m - 1;
-            acc.add_affine(bases[w * 64 + b]);
-        }
-    }
+    prove_g1_xyzz acc =
+        batch_add_thread((size_t)blockIdx.x * BA_THREADS + threadIdx.x, bases, bits, n, per);
     sm[threadIdx.x] = acc;
     for (unsigned h = BA_THREADS / 2; h > 0; h /= 2) {
         __syncthreads();
@@ -53,9 +39,9 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
 {
     g1_jac_set_inf(out);
     if (n == 0) return CUZK_OK;
-    size_t nw = (n + 63) / 64, threads = (size_t)BA_BLOCKS * BA_THREADS;
-    size_t per = (nw + threads - 1) / threads;
-    unsigned blocks = (unsigned)((nw + per * BA_THREADS - 1) / (per * BA_THREADS));
+    size_t per;
+    unsigned blocks;
+    batch_add_shape(n, &per, &blocks);
     if (!ba_partial) {
         int rc = prove_dev_alloc((void **)&ba_partial, BA_BLOCKS * sizeof *ba_partial, NULL, err);
         if (rc) return rc;
