@@ -82,9 +82,16 @@ int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, siz
                cuzk_err *err);
 int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
                    unsigned window, cuzk_err *err);
+/* The same in G2 (bases of n g2_affine_t). */
+int gpu_msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, size_t n,
+               cuzk_err *err);
+int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                   unsigned window, cuzk_err *err);
 /* Fills a device buffer with n pseudo-random G1 points for benchmarks:
  * 2^16 multiples k_j G of random 64-bit k_j (from seed), repeated. */
 int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err);
+/* The same in G2: multiples k_j H of the G2 generator. */
+int gpu_g2_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err);
 
 /* Fills a device buffer with n pseudo-random Fr elements (values below
  * 2^254, taken as Montgomery forms) from seed, for benchmarks. */

@@ -134,6 +134,33 @@ static void bench_msm(unsigned max_log)
     gpu_buf_free(bk);
 }
 
+/* G2 MSM at 2^20 .. 2^max_log (max 2^24), default window. */
+static void bench_msm_g2(unsigned max_log)
+{
+    cuzk_err e = {0};
+    unsigned top = max_log < 24 ? max_log : 24;
+    size_t nmax = (size_t)1 << top;
+    gpu_buf *bp, *bk;
+    if (gpu_buf_new(&bp, nmax * sizeof(g2_affine_t), &e) ||
+        gpu_buf_new(&bk, nmax * sizeof(fr_t), &e))
+        die("msm g2 alloc", &e);
+    if (gpu_g2_bench_bases(bp, nmax, cuzk_rng_u64(&rng), &e)) die("bench bases g2", &e);
+    random_fill(bk, nmax);
+    for (unsigned lg = 20; lg <= top; lg += 2) {
+        g2_jac_t r;
+        double t[3];
+        for (int i = 0; i < 3; i++) {
+            double t0 = now_ms();
+            if (gpu_msm_g2_dev(&r, bp, bk, (size_t)1 << lg, 0, &e)) die("msm g2", &e);
+            t[i] = now_ms() - t0;
+        }
+        qsort(t, 3, sizeof *t, cmp_double);
+        printf("| G2 MSM 2^%u | %.2f ms | default window |\n", lg, t[1]);
+    }
+    gpu_buf_free(bp);
+    gpu_buf_free(bk);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_err e = {0};
@@ -152,5 +179,6 @@ int main(int argc, char **argv)
     if (!strcmp(what, "all") || !strcmp(what, "field")) bench_fields();
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(max_log);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(max_log);
+    if (!strcmp(what, "all") || !strcmp(what, "msm") || !strcmp(what, "g2")) bench_msm_g2(max_log);
     return 0;
 }

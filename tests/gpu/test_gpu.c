@@ -388,6 +388,42 @@ static void test_msm(void)
     printf("msm: %zu points, 5 scalar patterns x 5 windows match sum k_i P_i\n", n);
 }
 
+/* G2: random scalars, then one repeated scalar, against g2_jac_mul. */
+static void test_msm_g2(void)
+{
+    const size_t n = 300;
+    g2_affine_t *p = xmalloc(n * sizeof *p);
+    g2_jac_t *j = xmalloc(n * sizeof *j);
+    fr_t *k = xmalloc(n * sizeof *k), rep;
+    g2_jac_t gen, want, got;
+    g2_jac_from_affine(&gen, &g2_GENERATOR);
+    for (size_t i = 0; i < n; i++) {
+        fr_random(&k[i], &rng);
+        g2_jac_mul(&j[i], &gen, &k[i]);
+    }
+    g2_jac_batch_to_affine(p, j, n);
+    fr_random(&rep, &rng);
+    for (int cs = 0; cs < 2; cs++) {
+        g2_jac_set_inf(&want);
+        for (size_t i = 0; i < n; i++) {
+            if (cs == 1)
+                k[i] = rep;
+            else
+                fr_random(&k[i], &rng);
+            g2_jac_t a, m;
+            g2_jac_from_affine(&a, &p[i]);
+            g2_jac_mul(&m, &a, &k[i]);
+            g2_jac_add(&want, &want, &m);
+        }
+        OK(gpu_msm_g2(&got, p, k, n, E));
+        CHECK(g2_jac_eq(&want, &got), "msm g2 %zu %s: wrong sum", n, cs ? "repeated" : "random");
+    }
+    free(p);
+    free(j);
+    free(k);
+    printf("msm g2: %zu points, random and repeated scalars match sum k_i Q_i\n", n);
+}
+
 /* 2^18 and 2^20 bench points: results for three windows must agree. */
 static void test_msm_windows(void)
 {
@@ -436,6 +472,7 @@ int main(int argc, char **argv)
     test_ntt_h();
     test_msm();
     test_msm_windows();
+    test_msm_g2();
     failures += gpu_prove_checks(&rng, quick);
     printf(failures ? "test_gpu: %d FAILURES\n" : "test_gpu: all passed\n", failures);
     return failures ? 1 : 0;

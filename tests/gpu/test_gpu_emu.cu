@@ -161,13 +161,13 @@ EC_CASE(g2, fp2_t, fp2_d, "G2")
 
 /* Step 3 of msm.cu on the host: the bucket sums in rounds of tasks of at
  * most k0 points, then k_later partials. */
-static void emu_buckets(g1_xyzz_d *buckets, const g1_affine_t *bases, const uint32_t *vals,
+static void emu_buckets(xyzz_d<fp_d> *buckets, const g1_affine_t *bases, const uint32_t *vals,
                         std::vector<uint32_t> &start, std::vector<uint32_t> &end, uint32_t k0,
                         uint32_t k_later)
 {
     uint32_t nb = (uint32_t)start.size();
     std::vector<uint32_t> ntask(nb), off(nb), task_bucket;
-    std::vector<g1_xyzz_d> in, out;
+    std::vector<xyzz_d<fp_d>> in, out;
     for (unsigned round = 0;; round++) {
         uint32_t k = round ? k_later : k0, most = 0, tasks = 0;
         for (uint32_t b = 0; round && b < nb; b++)
@@ -179,13 +179,13 @@ static void emu_buckets(g1_xyzz_d *buckets, const g1_affine_t *bases, const uint
             tasks += t;
         }
         task_bucket.assign(tasks, 0);
-        out.assign(tasks, g1_xyzz_d::inf());
+        out.assign(tasks, xyzz_d<fp_d>::inf());
         for (uint32_t b = 0; b < nb; b++)
             msm_task_map_item(b, off.data(), ntask.data(), task_bucket.data());
         for (uint32_t i = 0; i < tasks; i++) {
             if (round == 0)
                 msm_task_sum_item(i, task_bucket.data(), off.data(), start.data(), end.data(), k,
-                                  (const g1_aff_d *)bases, vals, out.data());
+                                  (const affine_d<fp_d> *)bases, vals, out.data());
             else
                 msm_task_sum_xyzz_item(i, task_bucket.data(), off.data(), start.data(), end.data(),
                                        k, in.data(), out.data());
@@ -205,7 +205,7 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
     uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
     std::vector<uint32_t> keys((size_t)nwin * n), vals((size_t)nwin * n);
     std::vector<uint32_t> start((size_t)nwin * half), end((size_t)nwin * half);
-    std::vector<g1_xyzz_d> buckets((size_t)nwin * half), partial((size_t)nwin * per_win);
+    std::vector<xyzz_d<fp_d>> buckets((size_t)nwin * half), partial((size_t)nwin * per_win);
     const fr_d *s = (const fr_d *)scalars;
     for (uint32_t i = 0; i < n; i++) msm_digits_item(i, s, n, c, nwin, keys.data(), vals.data());
     for (uint32_t w = 0; w < nwin; w++) {
@@ -226,7 +226,7 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
     g1_xyzz_t acc;
     g1_xyzz_set_inf(&acc);
     for (int w = (int)nwin - 1; w >= 0; w--) {
-        g1_xyzz_d sum = g1_xyzz_d::inf();
+        xyzz_d<fp_d> sum = xyzz_d<fp_d>::inf();
         for (uint32_t t = 0; t < per_win; t++) sum.add(partial[(size_t)w * per_win + t]);
         for (uint32_t i = 0; i < c && w < (int)nwin - 1; i++) g1_xyzz_dbl(&acc, &acc);
         g1_xyzz_t sw;

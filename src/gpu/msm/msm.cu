@@ -1,5 +1,6 @@
 /*
- * msm.cu - G1 multi-scalar multiplication on the device (Pippenger).
+ * msm.cu - G1 and G2 multi-scalar multiplication on the device (Pippenger),
+ * one template over the coordinate field (fp_d for G1, fp2_d for G2).
  *
  * For n points and windows of c bits (W = ceil(256 / c) windows):
  *  1. msm_digits: each scalar leaves Montgomery form and is cut into W
@@ -79,7 +80,7 @@ static size_t align256(size_t x)
     return (x + 255) & ~(size_t)255;
 }
 
-static int msm_make_plan(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
+static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, cuzk_err *err)
 {
     memset(p, 0, sizeof *p);
     p->n = (uint32_t)n;
@@ -103,7 +104,7 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
     CU(cub::DeviceScan::ExclusiveSum(NULL, p->scan_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
                                      (int)p->nb),
        err, "msm scan sizing");
-    size_t o = 0, nb = p->nb, pt = p->max_tasks * sizeof(g1_xyzz_d);
+    size_t o = 0, nb = p->nb, pt = p->max_tasks * point;
     p->keys = o, o += align256(p->pairs * 4);
     p->vals = o, o += align256(p->pairs * 4);
     p->keys2 = o, o += align256(p->pairs * 4);
@@ -116,9 +117,9 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
     p->part_a = o, o += align256(pt);
     p->part_b = o, o += align256(pt);
     p->counters = o, o += 256;
-    p->buckets = o, o += align256(nb * sizeof(g1_xyzz_d));
-    p->partial = o, o += align256((size_t)p->nwin * p->per_win * sizeof(g1_xyzz_d));
-    p->sums = o, o += align256((size_t)p->nwin * sizeof(g1_xyzz_d));
+    p->buckets = o, o += align256(nb * point);
+    p->partial = o, o += align256((size_t)p->nwin * p->per_win * point);
+    p->sums = o, o += align256((size_t)p->nwin * point);
     p->sort_tmp = o, o += align256(p->sort_bytes);
     p->scan_tmp = o, o += align256(p->scan_bytes);
     p->bytes = o;
@@ -126,14 +127,15 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
 }
 
 /* Step 3: the bucket sums, in rounds of tasks (msm_kernels.cuh). */
-static int msm_buckets(const msm_plan *p, char *ws, const g1_aff_d *bases, cuzk_err *err)
+template <class F>
+static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
 {
     uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
     uint32_t *ntask = (uint32_t *)(ws + p->ntask), *off = (uint32_t *)(ws + p->off);
     uint32_t *task_bucket = (uint32_t *)(ws + p->task_bucket),
              *cnt = (uint32_t *)(ws + p->counters);
     const uint32_t *vals = (const uint32_t *)(ws + p->vals2);
-    g1_xyzz_d *in = (g1_xyzz_d *)(ws + p->part_a), *out = (g1_xyzz_d *)(ws + p->part_b);
+    xyzz_d<F> *in = (xyzz_d<F> *)(ws + p->part_a), *out = (xyzz_d<F> *)(ws + p->part_b);
     uint32_t nb = (uint32_t)p->nb, blocks = cu_blocks(nb, 256);
     for (unsigned round = 0;; round++) {
         uint32_t k = round ? MSM_K_LATER : p->k0, host[3];
@@ -151,31 +153,32 @@ static int msm_buckets(const msm_plan *p, char *ws, const g1_aff_d *bases, cuzk_
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
             if (round == 0)
-                msm_task_sum<<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k, bases,
-                                                             vals, tasks, out);
+                msm_task_sum<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k,
+                                                                bases, vals, tasks, out);
             else
-                msm_task_sum_xyzz<<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k,
-                                                                  in, tasks, out);
+                msm_task_sum_xyzz<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end,
+                                                                     k, in, tasks, out);
             CU_LAUNCH(err, "msm_task_sum");
         }
-        g1_xyzz_d *t = in;
+        xyzz_d<F> *t = in;
         in = out, out = t;
         if (host[0] <= 1) break; /* every bucket is down to one partial */
     }
-    msm_task_gather<<<blocks, 256>>>(off, ntask, nb, in, (g1_xyzz_d *)(ws + p->buckets));
+    msm_task_gather<F><<<blocks, 256>>>(off, ntask, nb, in, (xyzz_d<F> *)(ws + p->buckets));
     CU_LAUNCH(err, "msm_task_gather");
     return CUZK_OK;
 }
 
 /* Steps 1-4: leaves the W window sums at ws + p->sums. */
-static int msm_device(const msm_plan *p, char *ws, const g1_aff_d *bases, const fr_d *scalars,
+template <class F>
+static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, const fr_d *scalars,
                       cuzk_err *err)
 {
     uint32_t *keys = (uint32_t *)(ws + p->keys), *vals = (uint32_t *)(ws + p->vals);
     uint32_t *keys2 = (uint32_t *)(ws + p->keys2), *vals2 = (uint32_t *)(ws + p->vals2);
     uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
-    g1_xyzz_d *buckets = (g1_xyzz_d *)(ws + p->buckets);
-    g1_xyzz_d *partial = (g1_xyzz_d *)(ws + p->partial);
+    xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
+    xyzz_d<F> *partial = (xyzz_d<F> *)(ws + p->partial);
 
     msm_digits<<<cu_blocks(p->n, 256), 256>>>(scalars, p->n, p->c, p->nwin, keys, vals);
     CU_LAUNCH(err, "msm_digits");
@@ -190,41 +193,65 @@ static int msm_device(const msm_plan *p, char *ws, const g1_aff_d *bases, const 
             keys2 + o, p->n, p->half, o, start + (size_t)w * p->half, end + (size_t)w * p->half);
         CU_LAUNCH(err, "msm_bounds");
     }
-    int rc = msm_buckets(p, ws, bases, err);
+    int rc = msm_buckets<F>(p, ws, bases, err);
     if (rc) return rc;
     uint32_t threads = p->nwin * p->per_win;
-    msm_segments<<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
+    msm_segments<F><<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
     CU_LAUNCH(err, "msm_segments");
-    msm_reduce<<<p->nwin, MSM_RED_THREADS>>>(partial, p->per_win, (g1_xyzz_d *)(ws + p->sums));
+    msm_reduce<F>
+        <<<p->nwin, MSM_RED_THREADS(F)>>>(partial, p->per_win, (xyzz_d<F> *)(ws + p->sums));
     CU_LAUNCH(err, "msm_reduce");
     return CUZK_OK;
 }
 
+/* The CPU group law of each group, for step 5. */
+template <class F> struct msm_host;
+template <> struct msm_host<fp_d> {
+    typedef g1_xyzz_t xyzz;
+    typedef g1_jac_t jac;
+    static void set_inf(xyzz *r) { g1_xyzz_set_inf(r); }
+    static void dbl(xyzz *r) { g1_xyzz_dbl(r, r); }
+    static void add(xyzz *r, const xyzz *a) { g1_xyzz_add(r, r, a); }
+    static void to_jac(jac *r, const xyzz *a) { g1_xyzz_to_jac(r, a); }
+};
+template <> struct msm_host<fp2_d> {
+    typedef g2_xyzz_t xyzz;
+    typedef g2_jac_t jac;
+    static void set_inf(xyzz *r) { g2_xyzz_set_inf(r); }
+    static void dbl(xyzz *r) { g2_xyzz_dbl(r, r); }
+    static void add(xyzz *r, const xyzz *a) { g2_xyzz_add(r, r, a); }
+    static void to_jac(jac *r, const xyzz *a) { g2_xyzz_to_jac(r, a); }
+};
+
 /* Step 5: sum_w 2^(c w) S_w by Horner on the host. */
-static void msm_combine(g1_jac_t *out, const g1_xyzz_t *sums, unsigned nwin, unsigned c)
+template <class F>
+static void msm_combine(typename msm_host<F>::jac *out, const typename msm_host<F>::xyzz *sums,
+                        unsigned nwin, unsigned c)
 {
-    g1_xyzz_t acc;
-    g1_xyzz_set_inf(&acc);
+    typedef msm_host<F> H;
+    typename H::xyzz acc;
+    H::set_inf(&acc);
     for (int w = (int)nwin - 1; w >= 0; w--) {
-        for (unsigned i = 0; i < c && w < (int)nwin - 1; i++) g1_xyzz_dbl(&acc, &acc);
-        g1_xyzz_add(&acc, &acc, &sums[w]);
+        for (unsigned i = 0; i < c && w < (int)nwin - 1; i++) H::dbl(&acc);
+        H::add(&acc, &sums[w]);
     }
-    g1_xyzz_to_jac(out, &acc);
+    H::to_jac(out, &acc);
 }
 
-static int msm_run(g1_jac_t *out, const g1_aff_d *bases, const fr_d *scalars, size_t n,
-                   unsigned window, cuzk_err *err)
+template <class F>
+static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, const fr_d *scalars,
+                   size_t n, unsigned window, cuzk_err *err)
 {
     msm_plan p;
     void *ws;
-    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), err);
+    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), sizeof(xyzz_d<F>), err);
     if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
-    if (!rc) rc = msm_device(&p, (char *)ws, bases, scalars, err);
+    if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
-    g1_xyzz_t sums[256];
-    CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof(g1_xyzz_t), cudaMemcpyDeviceToHost),
-       err, "msm");
-    msm_combine(out, sums, p.nwin, p.c);
+    typename msm_host<F>::xyzz sums[256];
+    CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], cudaMemcpyDeviceToHost), err,
+       "msm");
+    msm_combine<F>(out, sums, p.nwin, p.c);
     return CUZK_OK;
 }
 
@@ -237,44 +264,96 @@ static int msm_check(size_t n, unsigned window, cuzk_err *err)
     return CUZK_OK;
 }
 
-extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
-                              unsigned window, cuzk_err *err)
+template <class F>
+static int msm_dev(typename msm_host<F>::jac *out, const gpu_buf *bases, const gpu_buf *scalars,
+                   size_t n, unsigned window, cuzk_err *err)
 {
     int rc = msm_check(n, window, err);
     if (rc) return rc;
-    if (bases->bytes < n * sizeof(g1_affine_t) || scalars->bytes < n * sizeof(fr_t))
+    if (bases->bytes < n * sizeof(affine_d<F>) || scalars->bytes < n * sizeof(fr_t))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
     pthread_mutex_lock(&msm_lock);
-    rc = msm_run(out, (const g1_aff_d *)bases->ptr, (const fr_d *)scalars->ptr, n, window, err);
+    rc = msm_run<F>(out, (const affine_d<F> *)bases->ptr, (const fr_d *)scalars->ptr, n, window,
+                    err);
     pthread_mutex_unlock(&msm_lock);
     return rc;
 }
 
-extern "C" int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, size_t n,
-                          cuzk_err *err)
+template <class F>
+static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, const fr_t *scalars,
+                            size_t n, cuzk_err *err)
 {
     int rc = msm_check(n, 0, err);
     if (rc) return rc;
     gpu_buf *b = NULL, *s = NULL;
-    rc = gpu_buf_new(&b, n * sizeof(g1_affine_t), err);
+    rc = gpu_buf_new(&b, n * sizeof(affine_d<F>), err);
     if (!rc) rc = gpu_buf_new(&s, n * sizeof(fr_t), err);
-    if (!rc) rc = gpu_buf_upload(b, 0, bases, n * sizeof(g1_affine_t), err);
+    if (!rc) rc = gpu_buf_upload(b, 0, bases, n * sizeof(affine_d<F>), err);
     if (!rc) rc = gpu_buf_upload(s, 0, scalars, n * sizeof(fr_t), err);
-    if (!rc) rc = gpu_msm_g1_dev(out, b, s, n, 0, err);
+    if (!rc) rc = msm_dev<F>(out, b, s, n, 0, err);
     gpu_buf_free(b);
     gpu_buf_free(s);
     return rc;
 }
 
+extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                              unsigned window, cuzk_err *err)
+{
+    return msm_dev<fp_d>(out, bases, scalars, n, window, err);
+}
+
+extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                              unsigned window, cuzk_err *err)
+{
+    return msm_dev<fp2_d>(out, bases, scalars, n, window, err);
+}
+
+extern "C" int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, size_t n,
+                          cuzk_err *err)
+{
+    return msm_host_buffers<fp_d>(out, bases, scalars, n, err);
+}
+
+extern "C" int gpu_msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, size_t n,
+                          cuzk_err *err)
+{
+    return msm_host_buffers<fp2_d>(out, bases, scalars, n, err);
+}
+
 #define MSM_BENCH_DISTINCT 65536
 
-extern "C" int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err)
+/* The multiples k_j G of the generator, the same for both groups. */
+template <class F> struct msm_bench_group;
+template <> struct msm_bench_group<fp_d> {
+    typedef g1_affine_t aff;
+    typedef g1_jac_t jac;
+    static const aff *gen() { return &g1_GENERATOR; }
+    static int mul(jac *j, const aff *p, const fr_t *k, size_t m, cuzk_err *err)
+    {
+        return gpu_g1_mul_vec(j, p, k, m, err);
+    }
+    static void to_affine(aff *p, const jac *j, size_t m) { g1_jac_batch_to_affine(p, j, m); }
+};
+template <> struct msm_bench_group<fp2_d> {
+    typedef g2_affine_t aff;
+    typedef g2_jac_t jac;
+    static const aff *gen() { return &g2_GENERATOR; }
+    static int mul(jac *j, const aff *p, const fr_t *k, size_t m, cuzk_err *err)
+    {
+        return gpu_g2_mul_vec(j, p, k, m, err);
+    }
+    static void to_affine(aff *p, const jac *j, size_t m) { g2_jac_batch_to_affine(p, j, m); }
+};
+
+template <class F>
+static int msm_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err)
 {
+    typedef msm_bench_group<F> G;
     size_t m = n < MSM_BENCH_DISTINCT ? n : MSM_BENCH_DISTINCT;
-    if (bases->bytes < n * sizeof(g1_affine_t))
+    if (bases->bytes < n * sizeof(typename G::aff))
         return cuzk_errf(err, CUZK_EINVAL, "gpu bench bases: buffer smaller than %zu points", n);
-    g1_affine_t *p = (g1_affine_t *)malloc(m * sizeof *p);
-    g1_jac_t *j = (g1_jac_t *)malloc(m * sizeof *j);
+    typename G::aff *p = (typename G::aff *)malloc(m * sizeof *p);
+    typename G::jac *j = (typename G::jac *)malloc(m * sizeof *j);
     fr_t *k = (fr_t *)malloc(m * sizeof *k);
     int rc = (p && j && k) ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "gpu bench bases");
     cuzk_rng g;
@@ -282,11 +361,11 @@ extern "C" int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_
     for (size_t i = 0; !rc && i < m; i++) {
         uint64_t limbs[4] = {cuzk_rng_u64(&g), 0, 0, 0};
         fr_from_canonical(&k[i], limbs);
-        p[i] = g1_GENERATOR;
+        p[i] = *G::gen();
     }
-    if (!rc) rc = gpu_g1_mul_vec(j, p, k, m, err);
+    if (!rc) rc = G::mul(j, p, k, m, err);
     if (!rc) {
-        g1_jac_batch_to_affine(p, j, m);
+        G::to_affine(p, j, m);
         rc = gpu_buf_upload(bases, 0, p, m * sizeof *p, err);
     }
     /* repeat the first m points, doubling the filled prefix each time */
@@ -302,4 +381,14 @@ extern "C" int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_
     free(j);
     free(k);
     return rc;
+}
+
+extern "C" int gpu_g1_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err)
+{
+    return msm_bench_bases<fp_d>(bases, n, seed, err);
+}
+
+extern "C" int gpu_g2_bench_bases(gpu_buf *bases, size_t n, uint64_t seed, cuzk_err *err)
+{
+    return msm_bench_bases<fp2_d>(bases, n, seed, err);
 }

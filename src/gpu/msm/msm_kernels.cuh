@@ -12,12 +12,11 @@
 #define CUZK_GPU_MSM_KERNELS_CUH
 
 #include "gpu/ec/xyzz.cuh"
+#include "gpu/ff/fp2.cuh"
 
-typedef affine_d<fp_d> g1_aff_d;
-typedef xyzz_d<fp_d> g1_xyzz_d;
-
-#define MSM_NEG_BIT     0x80000000u
-#define MSM_RED_THREADS 256
+#define MSM_NEG_BIT 0x80000000u
+/* threads of msm_reduce: 48 KiB of shared points (256 G1, 128 G2) */
+#define MSM_RED_THREADS(F) (256 / (sizeof(F) / sizeof(fp_d)))
 
 /* keys[w n + i] = bucket of digit w of scalar i (2^(c-1) for digit 0, which
  * sorts last and is skipped), vals[w n + i] = i | sign. */
@@ -113,48 +112,52 @@ __global__ void msm_task_map(const uint32_t *__restrict__ off, const uint32_t *_
 }
 
 /* Round 0: task i adds its signed affine points. */
+template <class F>
 HD void msm_task_sum_item(uint32_t i, const uint32_t *task_bucket, const uint32_t *off,
                           const uint32_t *start, const uint32_t *end, uint32_t k,
-                          const g1_aff_d *bases, const uint32_t *vals, g1_xyzz_d *partial)
+                          const affine_d<F> *bases, const uint32_t *vals, xyzz_d<F> *partial)
 {
     uint32_t b = task_bucket[i], s = start[b] + (i - off[b]) * k;
     uint32_t e = end[b] - s < k ? end[b] : s + k;
-    g1_xyzz_d acc = g1_xyzz_d::inf();
+    xyzz_d<F> acc = xyzz_d<F>::inf();
     for (uint32_t t = s; t < e; t++) {
         uint32_t x = vals[t];
-        g1_aff_d p = bases[x & ~MSM_NEG_BIT];
+        affine_d<F> p = bases[x & ~MSM_NEG_BIT];
         if (x & MSM_NEG_BIT) p.y = p.y.neg();
         acc.add_affine(p);
     }
     partial[i] = acc;
 }
 
+template <class F>
 __global__ void msm_task_sum(const uint32_t *__restrict__ task_bucket,
                              const uint32_t *__restrict__ off, const uint32_t *__restrict__ start,
                              const uint32_t *__restrict__ end, uint32_t k,
-                             const g1_aff_d *__restrict__ bases, const uint32_t *__restrict__ vals,
-                             uint32_t tasks, g1_xyzz_d *partial)
+                             const affine_d<F> *__restrict__ bases,
+                             const uint32_t *__restrict__ vals, uint32_t tasks, xyzz_d<F> *partial)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < tasks) msm_task_sum_item(i, task_bucket, off, start, end, k, bases, vals, partial);
 }
 
 /* Later rounds: task i adds its run of earlier partials. */
+template <class F>
 HD void msm_task_sum_xyzz_item(uint32_t i, const uint32_t *task_bucket, const uint32_t *off,
                                const uint32_t *start, const uint32_t *end, uint32_t k,
-                               const g1_xyzz_d *in, g1_xyzz_d *partial)
+                               const xyzz_d<F> *in, xyzz_d<F> *partial)
 {
     uint32_t b = task_bucket[i], s = start[b] + (i - off[b]) * k;
     uint32_t e = end[b] - s < k ? end[b] : s + k;
-    g1_xyzz_d acc = in[s];
+    xyzz_d<F> acc = in[s];
     for (uint32_t t = s + 1; t < e; t++) acc.add(in[t]);
     partial[i] = acc;
 }
 
+template <class F>
 __global__ void
 msm_task_sum_xyzz(const uint32_t *__restrict__ task_bucket, const uint32_t *__restrict__ off,
                   const uint32_t *__restrict__ start, const uint32_t *__restrict__ end, uint32_t k,
-                  const g1_xyzz_d *__restrict__ in, uint32_t tasks, g1_xyzz_d *partial)
+                  const xyzz_d<F> *__restrict__ in, uint32_t tasks, xyzz_d<F> *partial)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < tasks) msm_task_sum_xyzz_item(i, task_bucket, off, start, end, k, in, partial);
@@ -176,15 +179,17 @@ __global__ void msm_task_next(const uint32_t *__restrict__ off, const uint32_t *
 }
 
 /* After the last round every bucket has at most one partial. */
+template <class F>
 HD void msm_task_gather_item(uint32_t b, const uint32_t *off, const uint32_t *ntask,
-                             const g1_xyzz_d *partial, g1_xyzz_d *buckets)
+                             const xyzz_d<F> *partial, xyzz_d<F> *buckets)
 {
-    buckets[b] = ntask[b] ? partial[off[b]] : g1_xyzz_d::inf();
+    buckets[b] = ntask[b] ? partial[off[b]] : xyzz_d<F>::inf();
 }
 
+template <class F>
 __global__ void msm_task_gather(const uint32_t *__restrict__ off,
                                 const uint32_t *__restrict__ ntask, uint32_t total,
-                                const g1_xyzz_d *__restrict__ partial, g1_xyzz_d *buckets)
+                                const xyzz_d<F> *__restrict__ partial, xyzz_d<F> *buckets)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b < total) msm_task_gather_item(b, off, ntask, partial, buckets);
@@ -193,12 +198,13 @@ __global__ void msm_task_gather(const uint32_t *__restrict__ off,
 /* Thread t of window w sums buckets [t S, (t+1) S) weighted by digit:
  * running sums from the top give sum_v (v - t S) B_v and sum_v B_v, and
  * the second times t S completes sum_v v B_v over the segment. */
-HD void msm_segment_item(uint32_t t, const g1_xyzz_d *buckets, uint32_t buckets_per_win,
-                         uint32_t seg, g1_xyzz_d *partial)
+template <class F>
+HD void msm_segment_item(uint32_t t, const xyzz_d<F> *buckets, uint32_t buckets_per_win,
+                         uint32_t seg, xyzz_d<F> *partial)
 {
     uint32_t per_win = buckets_per_win / seg, w = t / per_win, s = t % per_win;
-    const g1_xyzz_d *bk = buckets + (size_t)w * buckets_per_win + (size_t)s * seg;
-    g1_xyzz_d run = g1_xyzz_d::inf(), sum = g1_xyzz_d::inf();
+    const xyzz_d<F> *bk = buckets + (size_t)w * buckets_per_win + (size_t)s * seg;
+    xyzz_d<F> run = xyzz_d<F>::inf(), sum = xyzz_d<F>::inf();
     for (int j = (int)seg - 1; j >= 0; j--) {
         run.add(bk[j]);
         sum.add(run);
@@ -207,23 +213,25 @@ HD void msm_segment_item(uint32_t t, const g1_xyzz_d *buckets, uint32_t buckets_
     partial[t] = sum;
 }
 
-__global__ void msm_segments(const g1_xyzz_d *__restrict__ buckets, uint32_t buckets_per_win,
-                             uint32_t seg, uint32_t total_threads, g1_xyzz_d *partial)
+template <class F>
+__global__ void msm_segments(const xyzz_d<F> *__restrict__ buckets, uint32_t buckets_per_win,
+                             uint32_t seg, uint32_t total_threads, xyzz_d<F> *partial)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < total_threads) msm_segment_item(t, buckets, buckets_per_win, seg, partial);
 }
 
 /* Block w adds the per_win partials of window w (strided, then a tree). */
-__global__ void __launch_bounds__(MSM_RED_THREADS)
-    msm_reduce(const g1_xyzz_d *__restrict__ partial, uint32_t per_win, g1_xyzz_d *out)
+template <class F>
+__global__ void __launch_bounds__(MSM_RED_THREADS(F))
+    msm_reduce(const xyzz_d<F> *__restrict__ partial, uint32_t per_win, xyzz_d<F> *out)
 {
-    __shared__ g1_xyzz_d sm[MSM_RED_THREADS];
-    const g1_xyzz_d *p = partial + (size_t)blockIdx.x * per_win;
-    g1_xyzz_d acc = g1_xyzz_d::inf();
-    for (uint32_t i = threadIdx.x; i < per_win; i += MSM_RED_THREADS) acc.add(p[i]);
+    __shared__ xyzz_d<F> sm[MSM_RED_THREADS(F)];
+    const xyzz_d<F> *p = partial + (size_t)blockIdx.x * per_win;
+    xyzz_d<F> acc = xyzz_d<F>::inf();
+    for (uint32_t i = threadIdx.x; i < per_win; i += MSM_RED_THREADS(F)) acc.add(p[i]);
     sm[threadIdx.x] = acc;
-    for (uint32_t h = MSM_RED_THREADS / 2; h > 0; h /= 2) {
+    for (uint32_t h = MSM_RED_THREADS(F) / 2; h > 0; h /= 2) {
         __syncthreads();
         if (threadIdx.x < h) {
             acc.add(sm[threadIdx.x + h]);
