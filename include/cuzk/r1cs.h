@@ -134,6 +134,44 @@ typedef struct cs_circuit {
     void *ctx;
 } cs_circuit;
 
+/* ---- independent units, synthesized in parallel ---- */
+
+/* Sizes to reserve up front (constraints without the input ones); also
+ * the exact size of a unit below. */
+typedef struct cs_capacity {
+    size_t constraints, inputs, aux;
+} cs_capacity;
+
+/* One unit of a circuit: allocates and enforces as a sequential circuit
+ * would at that point (k numbers the unit, ctx is the circuit's). */
+typedef int (*cs_unit_fn)(cs_t *cs, size_t k, void *ctx);
+
+/*
+ * Runs unit(cs, k, ctx) for k = 0 .. n-1 with exactly the result of
+ * running them in that order on cs, where every unit allocates exactly
+ * *size (inputs, aux, constraints: allocation is deterministic, so units of
+ * one shape have one size; cs_unit_size measures it). A unit may use the
+ * variables allocated before the call and its own, never another unit's.
+ * When the backend can fork (the prover) and several OpenMP threads are
+ * available, unit k runs on a fork of cs that writes the window of
+ * variables and constraints sequential synthesis would give it, units
+ * spread over the threads; otherwise the units run in order on cs. A unit
+ * whose size differs fails the cs (CUZK_EINVAL, naming the unit); errors
+ * are reported for the lowest failing unit. Returns cs_status(cs).
+ */
+int cs_run_units(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, void *ctx);
+/*
+ * The size of unit k (inputs, aux, constraints it allocates) run at the
+ * current position of cs on a counting fork that stores nothing. With key
+ * non-NULL the result is cached process-wide under the key's bytes (at
+ * most CS_UNIT_KEY_MAX; the caller's digest of everything the size
+ * depends on) and measured only once. Returns 0 or the unit's error (also
+ * set on cs).
+ */
+#define CS_UNIT_KEY_MAX 64
+int cs_unit_size(cs_t *cs, cs_capacity *out, const void *key, size_t key_len, cs_unit_fn unit,
+                 size_t k, void *ctx);
+
 /* ---- prover backend ---- */
 
 typedef struct cs_bitmap {
@@ -160,11 +198,6 @@ typedef struct cs_prover {
     fr_t *input_assignment, *aux_assignment;
     cs_bitmap a_aux_density, b_input_density, b_aux_density;
 } cs_prover;
-
-/* Sizes to reserve up front (constraints without the input ones). */
-typedef struct cs_capacity {
-    size_t constraints, inputs, aux;
-} cs_capacity;
 
 /* Synthesizes one circuit for proving; hint may be NULL. On error *out is
  * left empty. */

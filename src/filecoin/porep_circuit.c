@@ -24,6 +24,12 @@
  * private root (por.h): its only input is the packed path index. Values
  * come from the vanilla proofs of one partition; without a C1 every value
  * is missing (NULL) and the same R1CS is built.
+ *
+ * The challenges are independent units of one size (r1cs.h cs_run_units):
+ * after the commitments, the prover backend synthesizes them in parallel,
+ * each on its own scratch (a synth copied from the commitments' one) into
+ * the window sequential synthesis gives it. The size of a challenge is
+ * measured once per shape on the blank circuit.
  */
 #include "cuzk/filecoin/porep_circuit.h"
 
@@ -199,16 +205,55 @@ static void commitments(synth *s, const vanilla_porep_proof *first)
     num_enforce_equal(s->cs, &comm_r, &h);
 }
 
+/* What every challenge unit reads: the synth after the commitments. */
+typedef struct units_ctx {
+    const synth *head;
+    bool blank; /* measuring: no values whatever the circuit has */
+} units_ctx;
+
+/* cs_unit_fn: challenge k on its own copy of the synth. */
+static int challenge_unit(cs_t *cs, size_t k, void *ctx)
+{
+    const units_ctx *u = ctx;
+    const porep_circuit *pc = u->head->pc;
+    synth *s = malloc(sizeof(*s));
+    if (!s) return cs_fail(cs, CUZK_ENOMEM, "porep circuit: out of memory");
+    s->pc = pc, s->cs = cs, s->values = u->head->values && !u->blank;
+    memcpy(s->replica_bits, u->head->replica_bits, sizeof(s->replica_bits));
+    s->comm_d = u->head->comm_d, s->comm_c = u->head->comm_c;
+    s->comm_r_last = u->head->comm_r_last;
+    challenge(s, s->values ? &pc->c1->part[pc->partition][k] : NULL);
+    free(s);
+    return cs_status(cs);
+}
+
+/* The memo key of a challenge's size: everything it depends on. */
+static void size_key(uint64_t key[8], const porep_shape *sh)
+{
+    const por_shape *d = &sh->tree_d, *r = &sh->tree_r;
+    key[0] = 0x706f7265702d6368; /* "porep-ch" */
+    key[1] = sh->layers;
+    key[2] = d->base_levels;
+    key[3] = (uint64_t)d->base_arity << 32 | d->sub_arity;
+    key[4] = d->top_arity;
+    key[5] = (uint64_t)r->base_arity << 32 | r->sub_arity;
+    key[6] = r->top_arity;
+    key[7] = r->base_levels;
+}
+
 static int synthesize(cs_t *cs, void *ctx)
 {
     const porep_circuit *pc = ctx;
     synth *s = malloc(sizeof(*s));
     if (!s) return cs_fail(cs, CUZK_ENOMEM, "porep circuit: out of memory");
     s->pc = pc, s->cs = cs, s->values = pc->c1 != NULL;
-    const vanilla_porep_proof *proofs = pc->c1 ? pc->c1->part[pc->partition] : NULL;
-    commitments(s, proofs);
-    for (unsigned i = 0; i < pc->shape.challenges && !cs_status(cs); i++)
-        challenge(s, proofs ? &proofs[i] : NULL);
+    commitments(s, pc->c1 ? pc->c1->part[pc->partition] : NULL);
+    units_ctx blank = {s, true}, full = {s, false};
+    uint64_t key[8];
+    size_key(key, &pc->shape);
+    cs_capacity size;
+    if (!cs_unit_size(cs, &size, key, sizeof(key), challenge_unit, 0, &blank))
+        cs_run_units(cs, pc->shape.challenges, &size, challenge_unit, &full);
     free(s);
     return cs_status(cs);
 }

@@ -11,15 +11,25 @@
 #include <stdio.h>
 #include <string.h>
 
-/* cs_var.index is 32 bits and the recorder tags aux columns with bit 31,
- * so each kind holds at most 2^31 variables (a 32 GiB partition has ~2^27). */
-#define CS_MAX_VARS ((size_t)1 << 31)
-
 void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values)
 {
     memset(cs, 0, sizeof(*cs));
     cs->ops = ops;
     cs->needs_values = needs_values;
+    cs->lim_inputs = cs->lim_aux = CS_MAX_VARS;
+    cs->lim_constraints = SIZE_MAX;
+}
+
+void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
+                   const cs_capacity *size)
+{
+    cs_init(child, ops, parent->needs_values);
+    child->num_inputs = parent->num_inputs + at->inputs;
+    child->num_aux = parent->num_aux + at->aux;
+    child->num_constraints = parent->num_constraints + at->constraints;
+    child->lim_inputs = child->num_inputs + size->inputs;
+    child->lim_aux = child->num_aux + size->aux;
+    child->lim_constraints = child->num_constraints + size->constraints;
 }
 
 int cs_fail(cs_t *cs, int code, const char *fmt, ...)
@@ -42,10 +52,16 @@ static const char *kind_name(uint32_t kind)
 static cs_var alloc_var(cs_t *cs, uint32_t kind, const fr_t *value)
 {
     size_t *count = kind == CS_INPUT ? &cs->num_inputs : &cs->num_aux;
+    size_t lim = kind == CS_INPUT ? cs->lim_inputs : cs->lim_aux;
     cs_var v = {(uint32_t)(*count < CS_MAX_VARS ? *count : 0), kind};
     if (cs->status) return v;
-    if (*count >= CS_MAX_VARS) {
-        cs_fail(cs, CUZK_EUNSUPPORTED, "more than %zu %s variables", CS_MAX_VARS, kind_name(kind));
+    if (*count >= lim) {
+        if (lim == CS_MAX_VARS)
+            cs_fail(cs, CUZK_EUNSUPPORTED, "more than %zu %s variables", CS_MAX_VARS,
+                    kind_name(kind));
+        else
+            cs_fail(cs, CUZK_EINVAL, "%s variable %zu is past the unit's window (ends at %zu)",
+                    kind_name(kind), *count, lim);
         return v;
     }
     if (cs->needs_values && !value) {
@@ -88,10 +104,19 @@ static int check_lc(cs_t *cs, const cs_lc *lc, char which)
     return 0;
 }
 
+int cs_check_terms(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
+{
+    if (check_lc(cs, a, 'A') || check_lc(cs, b, 'B') || check_lc(cs, c, 'C')) return cs->status;
+    return 0;
+}
+
 int cs_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
 {
     if (cs->status) return cs->status;
-    if (check_lc(cs, a, 'A') || check_lc(cs, b, 'B') || check_lc(cs, c, 'C')) return cs->status;
+    if (cs->num_constraints >= cs->lim_constraints)
+        return cs_fail(cs, CUZK_EINVAL, "constraint %zu is past the unit's window (ends at %zu)",
+                       cs->num_constraints, cs->lim_constraints);
+    if (!cs->checks_terms && cs_check_terms(cs, a, b, c)) return cs->status;
     int rc = cs->ops->enforce(cs, a, b, c);
     if (rc) return cs_fail(cs, rc, "constraint %zu: %s", cs->num_constraints, cuzk_status_str(rc));
     cs->num_constraints++;

@@ -21,15 +21,49 @@ typedef struct cs_ops {
     int (*enforce)(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c);
 } cs_ops;
 
+/*
+ * What a backend that can fork provides (cs->fork_ops; NULL otherwise).
+ * A child writes a window of the parent's variables and constraints: its
+ * counts start at the window's first index (numbering stays global, so
+ * terms and bounds checks are those of sequential synthesis) and the core
+ * fails it when it would pass the window's end (cs->lim_*). Children of
+ * disjoint windows run concurrently with each other, never with the
+ * parent.
+ */
+typedef struct cs_fork_ops {
+    /* Room for `more` variables and constraints past the current counts. */
+    int (*reserve)(cs_t *cs, const cs_capacity *more);
+    /* A child for the window of `size` starting `at` past the parent's
+     * counts (set up with cs_init_child), or NULL when out of memory. */
+    cs_t *(*fork)(cs_t *cs, const cs_capacity *at, const cs_capacity *size);
+    void (*release)(cs_t *child);
+} cs_fork_ops;
+
 struct cs {
     const cs_ops *ops;
+    const cs_fork_ops *fork_ops;
     size_t num_inputs, num_aux, num_constraints;
+    /* the counts a window ends at (CS_MAX_VARS / SIZE_MAX outside forks) */
+    size_t lim_inputs, lim_aux, lim_constraints;
     bool needs_values;
+    /* the backend checks the terms itself (cs_check_terms on a bad one) */
+    bool checks_terms;
     int status;
     cuzk_err err;
 };
 
+/* cs_var.index is 32 bits and the recorder tags aux columns with bit 31,
+ * so each kind holds at most 2^31 variables (a 32 GiB partition has ~2^27). */
+#define CS_MAX_VARS ((size_t)1 << 31)
+
 void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
+/* A child's core: ops, parent's value policy, counts and limits of the
+ * window (no fork_ops: children do not fork). */
+void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
+                   const cs_capacity *size);
+/* The core's check of a constraint's terms: 0, or the cs fails with a
+ * message naming the first bad term. */
+int cs_check_terms(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c);
 /*
  * Allocates ONE, runs the circuit, appends x_i * 0 = 0 for every input.
  * Returns 0 or the first error (copied into err).
@@ -50,6 +84,8 @@ typedef struct fr_vec {
 
 /* Makes room for need elements of size elem (capacity doubles). */
 int cs_vec_reserve(void **p, size_t *cap, size_t need, size_t elem);
+/* The same with capacity exactly n when it grows. */
+int cs_vec_resize(void **p, size_t *cap, size_t n, size_t elem);
 static inline int fr_vec_push(fr_vec *x, const fr_t *e)
 {
     if (x->len == x->cap) {

@@ -7,135 +7,292 @@
  * lc.rs eval_with_trackers): A is evaluated with the aux density tracker
  * only (inputs are dense in A because of the x_i * 0 = 0 constraints), B
  * with both trackers, C with none; a term whose merged coefficient is zero
- * is skipped, for the value and for the density, and a coefficient of one
- * is added without a multiplication (minus one, frequent in boolean
- * constraints b * (1 - b) = 0, is subtracted likewise). Vectors grow geometrically unless a
- * capacity hint pre-sizes them.
+ * is skipped, for the value and for the density.
+ *
+ * Speed: this is the per-constraint cost of witness synthesis. The field
+ * operations are inlined; a coefficient of one or minus one adds or
+ * subtracts the value, and any other coefficient (2 in XOR, 2^k in the
+ * MultiEq and packing sums) meets mostly bit values, so a value of zero is
+ * skipped and a value of one adds the coefficient: a multiplication only
+ * for a general value times a general coefficient. The terms are
+ * bounds-checked in the same pass (cs->checks_terms; the core's check only
+ * runs to word the error). Storage is indexed by the core's counts, so an
+ * allocation is one store once capacity is there; vectors double (with
+ * transparent huge pages on large blocks, vec.c) unless a hint or
+ * cs_run_units reserves them.
+ *
+ * Forks (cs_run_units): a child shares the parent's storage and writes the
+ * window the core gives it. Density bits of words wholly inside its aux
+ * window are its own and set plainly; any other word (window edges, the
+ * variables allocated before the units, input bits) is set with an atomic
+ * OR, after a plain read that skips bits already set.
  */
+#include "ff/field_inline.h"
 #include "r1cs/cs_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct prover_store {
+    fr_t *a, *b, *c, *input, *aux;
+    size_t cap_con, cap_in, cap_aux;
+    uint64_t *a_aux, *b_input, *b_aux; /* bits for cap_aux / cap_in variables */
+} prover_store;
+
 typedef struct prover_cs {
     cs_t cs;
-    fr_t minus_one;
-    fr_vec a, b, c, input, aux;
-    bit_vec a_aux, b_input, b_aux;
+    prover_store *st;      /* &own for the root, the root's for a child */
+    size_t own_lo, own_hi; /* aux density words only this cs writes */
+    prover_store own;
 } prover_cs;
+
+/* ---- storage ---- */
+
+static int grow_fr(fr_t **v, size_t *cap, size_t need, bool exact)
+{
+    return exact ? cs_vec_resize((void **)v, cap, need, sizeof(fr_t))
+                 : cs_vec_reserve((void **)v, cap, need, sizeof(fr_t));
+}
+
+/* A bitmap for `bits` variables, its new words zero. */
+static int grow_bits(uint64_t **w, size_t old_bits, size_t bits)
+{
+    size_t old = (old_bits + 63) / 64, words = (bits + 63) / 64, cap = old;
+    if (words <= old) return 0;
+    int rc = cs_vec_resize((void **)w, &cap, words, sizeof(uint64_t));
+    if (!rc) memset(*w + old, 0, (words - old) * sizeof(uint64_t));
+    return rc;
+}
+
+static int grow_aux(prover_store *s, size_t need, bool exact)
+{
+    size_t old = s->cap_aux, cap = old;
+    int rc = grow_fr(&s->aux, &cap, need, exact);
+    if (!rc) rc = grow_bits(&s->a_aux, old, cap);
+    if (!rc) rc = grow_bits(&s->b_aux, old, cap);
+    if (!rc) s->cap_aux = cap;
+    return rc;
+}
+
+static int grow_inputs(prover_store *s, size_t need, bool exact)
+{
+    size_t old = s->cap_in, cap = old;
+    int rc = grow_fr(&s->input, &cap, need, exact);
+    if (!rc) rc = grow_bits(&s->b_input, old, cap);
+    if (!rc) s->cap_in = cap;
+    return rc;
+}
+
+static int grow_constraints(prover_store *s, size_t need, bool exact)
+{
+    size_t ca = s->cap_con, cb = ca, cc = ca;
+    int rc = grow_fr(&s->a, &ca, need, exact);
+    if (!rc) rc = grow_fr(&s->b, &cb, need, exact);
+    if (!rc) rc = grow_fr(&s->c, &cc, need, exact);
+    if (!rc) s->cap_con = ca < cb ? (ca < cc ? ca : cc) : (cb < cc ? cb : cc);
+    return rc;
+}
+
+static void store_free(prover_store *s)
+{
+    free(s->a), free(s->b), free(s->c), free(s->input), free(s->aux);
+    free(s->a_aux), free(s->b_input), free(s->b_aux);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ---- allocation and evaluation ---- */
 
 static int prover_alloc(cs_t *cs, uint32_t kind, const fr_t *value)
 {
     prover_cs *p = (prover_cs *)cs;
+    prover_store *s = p->st;
+    bool root = s == &p->own; /* a child's window is reserved: it never grows */
     if (kind == CS_INPUT) {
-        int rc = bit_vec_push0(&p->b_input);
-        return rc ? rc : fr_vec_push(&p->input, value);
+        size_t i = cs->num_inputs;
+        if (i >= s->cap_in && (!root || grow_inputs(s, i + 1, false))) return CUZK_ENOMEM;
+        s->input[i] = *value;
+        return 0;
     }
-    int rc = bit_vec_push0(&p->a_aux);
-    if (!rc) rc = bit_vec_push0(&p->b_aux);
-    return rc ? rc : fr_vec_push(&p->aux, value);
+    size_t i = cs->num_aux;
+    if (i >= s->cap_aux && (!root || grow_aux(s, i + 1, false))) return CUZK_ENOMEM;
+    s->aux[i] = *value;
+    return 0;
 }
 
-/* The value of lc, marking the variables with a non-zero coefficient in
- * input_bits / aux_bits (either may be NULL). */
-static void eval_marking(fr_t *out, const cs_lc *lc, const prover_cs *p, uint64_t *input_bits,
-                         uint64_t *aux_bits)
+static inline bool limbs_eq(const fr_t *x, const fr_t *y)
 {
-    fr_t acc = FR_ZERO, tmp;
+    return !((x->l[0] ^ y->l[0]) | (x->l[1] ^ y->l[1]) | (x->l[2] ^ y->l[2]) | (x->l[3] ^ y->l[3]));
+}
+
+static inline bool limbs_zero(const fr_t *x)
+{
+    return !(x->l[0] | x->l[1] | x->l[2] | x->l[3]);
+}
+
+/* Sets bit k; plainly when its word is in [lo, hi), atomically otherwise. */
+static inline void mark(uint64_t *w, size_t k, size_t lo, size_t hi)
+{
+    size_t i = k / 64;
+    uint64_t bit = (uint64_t)1 << (k % 64);
+    if (i - lo < hi - lo)
+        w[i] |= bit;
+    else if (!(__atomic_load_n(&w[i], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(&w[i], bit, __ATOMIC_RELAXED);
+}
+
+/* acc += c x (c non-zero). */
+static inline void add_term(fr_t *acc, const fr_t *x, const fr_t *c, const fr_t *minus_one)
+{
+    fr_t t;
+    if (limbs_eq(c, &FR_ONE)) {
+        fr_add_inline(acc, acc, x);
+    } else if (limbs_eq(c, minus_one)) {
+        fr_sub_inline(acc, acc, x);
+    } else if (limbs_zero(x)) {
+        return;
+    } else if (limbs_eq(x, &FR_ONE)) {
+        fr_add_inline(acc, acc, c);
+    } else {
+        fr_mul_inline(&t, x, c);
+        fr_add_inline(acc, acc, &t);
+    }
+}
+
+/* What one evaluation reads and marks. */
+typedef struct eval_ctx {
+    const prover_store *s;
+    const fr_t *minus_one;
+    size_t n_in, n_aux; /* allocated so far: terms must be below */
+    size_t lo, hi;      /* aux words owned (see mark) */
+    size_t in_hi;       /* input words owned: all for the root, none for a child */
+} eval_ctx;
+
+/* The value of lc, marking its non-zero terms in in_bits / aux_bits (either
+ * may be NULL); false on a term past the allocated variables. The sum
+ * accumulates in *out itself: a local copied out at the end was read back
+ * in 16-byte halves of 8-byte stores, a store-forwarding stall per call. */
+static inline bool eval(fr_t *out, const cs_lc *lc, const eval_ctx *e, uint64_t *in_bits,
+                        uint64_t *aux_bits)
+{
+    fr_t *acc = out;
+    acc->l[0] = acc->l[1] = acc->l[2] = acc->l[3] = 0;
     const cs_term *t = lc_terms(lc);
     for (uint32_t i = 0; i < lc->len; i++) {
-        if (fr_is_zero(&t[i].coeff)) continue;
         uint32_t k = t[i].var.index;
         const fr_t *x;
-        if (t[i].var.kind == CS_INPUT) {
-            x = &p->input.v[k];
-            if (input_bits) bit_set(input_bits, k);
+        if (t[i].var.kind == CS_AUX) {
+            if (k >= e->n_aux) return false;
+            if (limbs_zero(&t[i].coeff)) continue;
+            x = &e->s->aux[k];
+            if (aux_bits) mark(aux_bits, k, e->lo, e->hi);
         } else {
-            x = &p->aux.v[k];
-            if (aux_bits) bit_set(aux_bits, k);
+            if (t[i].var.kind != CS_INPUT || k >= e->n_in) return false;
+            if (limbs_zero(&t[i].coeff)) continue;
+            x = &e->s->input[k];
+            if (in_bits) mark(in_bits, k, 0, e->in_hi);
         }
-        if (fr_is_one(&t[i].coeff)) {
-            fr_add(&acc, &acc, x);
-        } else if (fr_eq(&t[i].coeff, &p->minus_one)) {
-            fr_sub(&acc, &acc, x);
-        } else {
-            fr_mul(&tmp, x, &t[i].coeff);
-            fr_add(&acc, &acc, &tmp);
-        }
+        add_term(acc, x, &t[i].coeff, e->minus_one);
     }
-    *out = acc;
+    return true;
 }
 
 static int prover_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
 {
+    /* -1 in Montgomery form, -R mod r (as BOOL_FR_MINUS_ONE in boolean.c) */
+    static const fr_t minus_one = {
+        {0xfffffffd00000003, 0xfb38ec08fffb13fc, 0x99ad88181ce5880f, 0x5bc8f5f97cd877d8}};
     prover_cs *p = (prover_cs *)cs;
-    size_t n = p->a.len;
-    if (n == p->a.cap) {
-        int rc = cs_vec_reserve((void **)&p->a.v, &p->a.cap, n + 1, sizeof(fr_t));
-        if (!rc) rc = cs_vec_reserve((void **)&p->b.v, &p->b.cap, n + 1, sizeof(fr_t));
-        if (!rc) rc = cs_vec_reserve((void **)&p->c.v, &p->c.cap, n + 1, sizeof(fr_t));
-        if (rc) return rc;
-    }
-    eval_marking(&p->a.v[n], a, p, NULL, p->a_aux.w);
-    eval_marking(&p->b.v[n], b, p, p->b_input.w, p->b_aux.w);
-    eval_marking(&p->c.v[n], c, p, NULL, NULL);
-    p->a.len = p->b.len = p->c.len = n + 1;
+    prover_store *s = p->st;
+    size_t n = cs->num_constraints;
+    if (a->status | b->status | c->status) return cs_check_terms(cs, a, b, c);
+    if (n >= s->cap_con && (s != &p->own || grow_constraints(s, n + 1, false))) return CUZK_ENOMEM;
+    eval_ctx e = {s,
+                  &minus_one,
+                  cs->num_inputs,
+                  cs->num_aux,
+                  p->own_lo,
+                  p->own_hi,
+                  s == &p->own ? SIZE_MAX : 0};
+    if (!eval(&s->a[n], a, &e, NULL, s->a_aux) || !eval(&s->b[n], b, &e, s->b_input, s->b_aux) ||
+        !eval(&s->c[n], c, &e, NULL, NULL))
+        return cs_check_terms(cs, a, b, c);
     return 0;
 }
 
 static const cs_ops prover_ops = {prover_alloc, prover_enforce};
 
-static void prover_release(prover_cs *p)
-{
-    free(p->a.v), free(p->b.v), free(p->c.v), free(p->input.v), free(p->aux.v);
-    free(p->a_aux.w), free(p->b_input.w), free(p->b_aux.w);
-}
+/* ---- forks ---- */
 
-/* Pre-sizes every vector to the hint (input constraints included). */
-static int reserve_hint(prover_cs *p, const cs_capacity *h)
+/* Room for `more` past the counts, and for the input constraints the
+ * runner appends after the circuit. */
+static int prover_reserve(cs_t *cs, const cs_capacity *more)
 {
-    size_t rows = h->constraints + h->inputs;
-    int rc = cs_vec_reserve((void **)&p->a.v, &p->a.cap, rows, sizeof(fr_t));
-    if (!rc) rc = cs_vec_reserve((void **)&p->b.v, &p->b.cap, rows, sizeof(fr_t));
-    if (!rc) rc = cs_vec_reserve((void **)&p->c.v, &p->c.cap, rows, sizeof(fr_t));
-    if (!rc) rc = cs_vec_reserve((void **)&p->input.v, &p->input.cap, h->inputs, sizeof(fr_t));
-    if (!rc) rc = cs_vec_reserve((void **)&p->aux.v, &p->aux.cap, h->aux, sizeof(fr_t));
-    if (!rc) rc = cs_bits_reserve(&p->b_input, h->inputs);
-    if (!rc) rc = cs_bits_reserve(&p->a_aux, h->aux);
-    if (!rc) rc = cs_bits_reserve(&p->b_aux, h->aux);
+    prover_store *s = ((prover_cs *)cs)->st;
+    size_t inputs = cs->num_inputs + more->inputs;
+    int rc = grow_inputs(s, inputs, true);
+    if (!rc) rc = grow_aux(s, cs->num_aux + more->aux, true);
+    if (!rc) rc = grow_constraints(s, cs->num_constraints + more->constraints + inputs, true);
     return rc;
 }
 
-static cs_bitmap take_bits(bit_vec *b)
+static cs_t *prover_fork(cs_t *cs, const cs_capacity *at, const cs_capacity *size)
 {
-    return (cs_bitmap){b->w, b->nbits};
+    prover_cs *parent = (prover_cs *)cs, *p = calloc(1, sizeof(*p));
+    if (!p) return NULL;
+    cs_init_child(&p->cs, cs, &prover_ops, at, size);
+    p->cs.checks_terms = true;
+    p->st = parent->st;
+    p->own_lo = (p->cs.num_aux + 63) / 64;
+    p->own_hi = p->cs.lim_aux / 64;
+    if (p->own_hi < p->own_lo) p->own_hi = p->own_lo;
+    return &p->cs;
+}
+
+static void prover_release_child(cs_t *child)
+{
+    free(child);
+}
+
+static const cs_fork_ops prover_fork_ops = {prover_reserve, prover_fork, prover_release_child};
+
+/* ---- the backend ---- */
+
+static cs_bitmap bitmap(uint64_t **w, size_t nbits)
+{
+    cs_bitmap m = {*w, nbits};
+    *w = NULL;
+    return m;
 }
 
 int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *hint, cuzk_err *err)
 {
     memset(out, 0, sizeof(*out));
-    prover_cs p = {0};
+    prover_cs p;
+    memset(&p, 0, sizeof(p));
     cs_init(&p.cs, &prover_ops, true);
-    fr_neg(&p.minus_one, &FR_ONE);
-    if (hint && reserve_hint(&p, hint)) {
-        prover_release(&p);
+    p.cs.fork_ops = &prover_fork_ops;
+    p.cs.checks_terms = true;
+    p.st = &p.own;
+    p.own_hi = SIZE_MAX;
+    if (hint && prover_reserve(&p.cs, hint)) {
+        store_free(&p.own);
         return cuzk_errf(err, CUZK_ENOMEM, "prover: cannot reserve %zu constraints, %zu aux",
                          hint->constraints, hint->aux);
     }
     int rc = cs_run(&p.cs, circuit, err);
     if (rc) {
-        prover_release(&p);
+        store_free(&p.own);
         return rc;
     }
     out->num_constraints = p.cs.num_constraints;
     out->num_inputs = p.cs.num_inputs;
     out->num_aux = p.cs.num_aux;
-    out->a = p.a.v, out->b = p.b.v, out->c = p.c.v;
-    out->input_assignment = p.input.v;
-    out->aux_assignment = p.aux.v;
-    out->a_aux_density = take_bits(&p.a_aux);
-    out->b_input_density = take_bits(&p.b_input);
-    out->b_aux_density = take_bits(&p.b_aux);
+    out->a = p.own.a, out->b = p.own.b, out->c = p.own.c;
+    out->input_assignment = p.own.input;
+    out->aux_assignment = p.own.aux;
+    out->a_aux_density = bitmap(&p.own.a_aux, out->num_aux);
+    out->b_input_density = bitmap(&p.own.b_input, out->num_inputs);
+    out->b_aux_density = bitmap(&p.own.b_aux, out->num_aux);
     return 0;
 }
 

@@ -1,0 +1,271 @@
+/*
+ * test_synth_units.c - parallel synthesis of independent units
+ * (cs_run_units, cs_unit_size) against sequential synthesis.
+ *
+ * A small circuit of units (random bits XORed with a bit allocated before
+ * the units, packed into an input, and a product with a general
+ * coefficient, so values, both density trackers and the atomic edges of
+ * odd-sized windows are exercised) is synthesized three ways: its units
+ * called directly in order, through cs_run_units on one thread, and on
+ * forks over three threads; the prover outputs (a, b, c, both
+ * assignments, the three densities) must be equal byte for byte, and the
+ * counter's fingerprint equal to the direct one. A unit of the wrong size
+ * and failing units are reported, naming the lowest failing unit, on both
+ * paths; cs_unit_size caches by key.
+ *
+ * Then the PoRep partition (synthetic C1s): 2KiB and 8MiB (2KiB only under
+ * CUZK_TEST_QUICK) on one thread and on four, byte for byte.
+ */
+#include "testutil.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/gadgets/boolean.h"
+#include "cuzk/r1cs.h"
+
+static bool quick(void)
+{
+    return getenv("CUZK_TEST_QUICK") != NULL;
+}
+
+/* ---- comparing two prover outputs ---- */
+
+static bool same_bits(const cs_bitmap *x, const cs_bitmap *y)
+{
+    if (x->nbits != y->nbits) return false;
+    for (size_t i = 0; i < x->nbits; i++)
+        if (cs_bitmap_get(x, i) != cs_bitmap_get(y, i)) return false;
+    return true;
+}
+
+static void assert_same(const cs_prover *x, const cs_prover *y)
+{
+    assert_int_equal(x->num_constraints, y->num_constraints);
+    assert_int_equal(x->num_inputs, y->num_inputs);
+    assert_int_equal(x->num_aux, y->num_aux);
+    size_t n = x->num_constraints * sizeof(fr_t);
+    assert_true(!memcmp(x->a, y->a, n));
+    assert_true(!memcmp(x->b, y->b, n));
+    assert_true(!memcmp(x->c, y->c, n));
+    assert_true(!memcmp(x->input_assignment, y->input_assignment, x->num_inputs * sizeof(fr_t)));
+    assert_true(!memcmp(x->aux_assignment, y->aux_assignment, x->num_aux * sizeof(fr_t)));
+    assert_true(same_bits(&x->a_aux_density, &y->a_aux_density));
+    assert_true(same_bits(&x->b_input_density, &y->b_input_density));
+    assert_true(same_bits(&x->b_aux_density, &y->b_aux_density));
+}
+
+/* Synthesizes c on `threads` OpenMP threads. */
+static int prove_on(cs_prover *out, cs_circuit c, int threads, cuzk_err *e)
+{
+    int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    int rc = cs_synthesize_prover(out, c, NULL, e);
+    omp_set_num_threads(saved);
+    return rc;
+}
+
+/* ---- a circuit of units ---- */
+
+#define BITS 13 /* per unit: odd sizes put window edges inside bitmap words */
+
+typedef struct ucirc {
+    size_t units;
+    uint64_t seed;
+    bool direct;        /* call the units in a loop, not through cs_run_units */
+    size_t bad_unit;    /* this unit allocates one aux too many (SIZE_MAX: none) */
+    uint64_t fail_mask; /* units that fail with cs_fail */
+    /* shared by the units: */
+    bool_var b0;
+    cs_var x, p;
+    fr_t xv, pv, coeff;
+} ucirc;
+
+static uint64_t unit_bits(const ucirc *u, size_t k)
+{
+    uint64_t z = u->seed + 0x9e3779b97f4a7c15 * (k + 1);
+    z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9;
+    return z ^ (z >> 29);
+}
+
+/* BITS bits XOR b0, their packing as an input, (coeff p + b0) * x = y. */
+static int unit(cs_t *cs, size_t k, void *ctx)
+{
+    const ucirc *u = ctx;
+    if (u->fail_mask >> k & 1) return cs_fail(cs, CUZK_EINVAL, "unit %zu refuses", k);
+    uint64_t v = unit_bits(u, k), packed = 0;
+    cs_lc lc = {0}, one = {0}, a = {0}, y = {0}, x = {0};
+    for (int i = 0; i < BITS; i++) {
+        bool_var b = bool_xor(cs, bit_alloc(cs, v >> i & 1), u->b0);
+        packed |= (uint64_t)b.value << i;
+        fr_t c;
+        fr_from_u64(&c, (uint64_t)1 << i);
+        lc_add_term(&lc, bool_cs_var(b), &c);
+    }
+    fr_t pv;
+    fr_from_u64(&pv, packed);
+    lc_add_var(&one, cs_one());
+    lc_sub_var(&lc, cs_alloc_input(cs, &pv));
+    cs_enforce(cs, &lc, &one, &(cs_lc){0});
+    fr_t yv, b0v = u->b0.value ? FR_ONE : FR_ZERO;
+    fr_mul(&yv, &u->coeff, &u->pv);
+    fr_add(&yv, &yv, &b0v);
+    fr_mul(&yv, &yv, &u->xv);
+    lc_add_term(&a, u->p, &u->coeff);
+    lc_add_var(&a, bool_cs_var(u->b0));
+    lc_add_var(&x, u->x);
+    lc_add_var(&y, cs_alloc(cs, &yv));
+    cs_enforce(cs, &a, &x, &y);
+    if (k == u->bad_unit) cs_alloc(cs, &FR_ONE);
+    lc_free(&lc), lc_free(&a);
+    return cs_status(cs);
+}
+
+static int ucirc_synth(cs_t *cs, void *ctx)
+{
+    ucirc *u = ctx;
+    fr_from_u64(&u->xv, u->seed | 1);
+    fr_from_u64(&u->pv, u->seed >> 7);
+    fr_from_u64(&u->coeff, 0x1234567 + u->seed % 1000);
+    u->x = cs_alloc_input(cs, &u->xv);
+    u->p = cs_alloc(cs, &u->pv);
+    u->b0 = bit_alloc(cs, u->seed & 1);
+    if (u->direct) {
+        for (size_t k = 0; k < u->units && !cs_status(cs); k++) unit(cs, k, u);
+        return cs_status(cs);
+    }
+    cs_capacity size = {2 * BITS + 2, 1, 2 * BITS + 1};
+    return cs_run_units(cs, u->units, &size, unit, u);
+}
+
+static ucirc make(cuzk_rng *g, size_t units)
+{
+    return (ucirc){.units = units, .seed = cuzk_rng_u64(g), .bad_unit = SIZE_MAX};
+}
+
+static void units_equal_sequential(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (size_t units = 1; units <= 9; units += 4) {
+        ucirc u = make(&g, units);
+        cs_prover direct, seq, par;
+        u.direct = true;
+        assert_int_equal(prove_on(&direct, (cs_circuit){ucirc_synth, &u}, 1, NULL), 0);
+        u.direct = false;
+        assert_int_equal(prove_on(&seq, (cs_circuit){ucirc_synth, &u}, 1, NULL), 0);
+        assert_int_equal(prove_on(&par, (cs_circuit){ucirc_synth, &u}, 3, NULL), 0);
+        assert_int_equal(direct.num_inputs, units + 2);
+        assert_same(&direct, &seq);
+        assert_same(&direct, &par);
+        cs_prover_free(&direct), cs_prover_free(&seq), cs_prover_free(&par);
+        cs_counts k1, k2;
+        assert_int_equal(cs_count(&k1, (cs_circuit){ucirc_synth, &u}, NULL), 0);
+        u.direct = true;
+        assert_int_equal(cs_count(&k2, (cs_circuit){ucirc_synth, &u}, NULL), 0);
+        assert_memory_equal(k1.fingerprint, k2.fingerprint, 32);
+    }
+}
+
+/* Synthesis fails on `threads` threads with a message containing want. */
+static void expect_failure(ucirc *u, int threads, const char *want)
+{
+    cs_prover p;
+    cuzk_err e = {0};
+    assert_int_equal(prove_on(&p, (cs_circuit){ucirc_synth, u}, threads, &e), CUZK_EINVAL);
+    if (!strstr(e.msg, want)) print_message("message: %s\n", e.msg);
+    assert_non_null(strstr(e.msg, want));
+    assert_null(p.a);
+}
+
+static void units_errors(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        ucirc u = make(&g, 6);
+        u.bad_unit = 3;
+        expect_failure(&u, threads, threads == 1 ? "unit 3 made" : "past the unit's window");
+        u.bad_unit = SIZE_MAX;
+        u.fail_mask = 1u << 2 | 1u << 4;
+        expect_failure(&u, threads, "unit 2 refuses");
+    }
+}
+
+/* cs_unit_size inside a circuit: measured, then served from the cache. */
+static int measure_synth(cs_t *cs, void *ctx)
+{
+    ucirc *u = ctx;
+    fr_from_u64(&u->xv, 3);
+    u->x = cs_alloc_input(cs, &u->xv);
+    u->p = cs_alloc(cs, &FR_ONE);
+    u->b0 = bit_alloc(cs, true);
+    uint64_t key[2] = {0x746573742d756e69, u->seed}; /* "test-uni", seed */
+    cs_capacity a, b;
+    assert_int_equal(cs_unit_size(cs, &a, key, sizeof(key), unit, 0, u), 0);
+    assert_int_equal(a.aux, 2 * BITS + 1);
+    assert_int_equal(a.inputs, 1);
+    assert_int_equal(a.constraints, 2 * BITS + 2);
+    u->fail_mask = 1; /* a second measurement would fail */
+    assert_int_equal(cs_unit_size(cs, &b, key, sizeof(key), unit, 0, u), 0);
+    assert_memory_equal(&a, &b, sizeof(a));
+    assert_int_not_equal(cs_unit_size(cs, &b, NULL, 0, unit, 0, u), 0);
+    assert_int_equal(cs_num_aux(cs), 2); /* measuring allocates nothing */
+    return 0;
+}
+
+static void unit_size_cached(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    ucirc u = make(&g, 1);
+    cs_counts k;
+    cuzk_err e;
+    assert_int_not_equal(cs_count(&k, (cs_circuit){measure_synth, &u}, &e), 0);
+    assert_non_null(strstr(e.msg, "measuring unit 0"));
+}
+
+/* ---- the PoRep partition ---- */
+
+static void porep_parallel(int registered_proof)
+{
+    vanilla_c1 c1;
+    cuzk_rng g;
+    test_rng(&g);
+    assert_int_equal(vanilla_c1_synthetic(&c1, registered_proof, &g, NULL), 0);
+    porep_circuit pc;
+    assert_int_equal(porep_circuit_init(&pc, &c1, 0, NULL), 0);
+    cs_prover seq, par;
+    assert_int_equal(prove_on(&seq, porep_circuit_get(&pc), 1, NULL), 0);
+    assert_int_equal(prove_on(&par, porep_circuit_get(&pc), 4, NULL), 0);
+    assert_same(&seq, &par);
+    cs_prover_free(&seq), cs_prover_free(&par);
+    vanilla_c1_free(&c1);
+}
+
+static void porep_2kib_parallel(void **state)
+{
+    (void)state;
+    porep_parallel(5); /* StackedDrg2KiBV1_1 */
+}
+
+static void porep_8mib_parallel(void **state)
+{
+    (void)state;
+    if (!quick()) porep_parallel(6); /* StackedDrg8MiBV1_1 */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(units_equal_sequential), cmocka_unit_test(units_errors),
+        cmocka_unit_test(unit_size_cached),       cmocka_unit_test(porep_2kib_parallel),
+        cmocka_unit_test(porep_8mib_parallel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
