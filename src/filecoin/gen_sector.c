@@ -3,9 +3,7 @@
  * cuzk-seal seal and cuzk-bench gen-vanilla: random fr32 data from the
  * seed (or a file), the ticket from seed ^ "ticket", the interactive
  * PoRep seed from seed ^ "seed", the prover id from the miner id; sealed
- * with fc_seal. Also the stderr progress bar both tools draw, and
- * tree-R-last of a sealed sector as a Poseidon tree of field elements
- * for the PoSt and SnapDeals generators.
+ * with fc_seal. Also the stderr progress bar both tools draw.
  */
 #include "cuzk/filecoin/gen.h"
 
@@ -66,21 +64,6 @@ int fc_test_sector_c1(vanilla_c1 *c1, const fc_sealed *s, uint64_t seed, cuzk_er
     uint8_t interactive[32];
     fc_test_bytes(interactive, seed, TAG_SEED);
     return fc_sealed_c1(c1, s, interactive, err);
-}
-
-int fc_sealed_tree_r(fc_ptree *t, const fc_sealed *s, cuzk_err *err)
-{
-    memset(t, 0, sizeof(*t));
-    post_shape ps;
-    uint64_t n = s->cfg->nodes;
-    int rc = post_shape_make(&ps, n, s->cfg->base_arity, s->cfg->sub_arity, s->cfg->top_arity, 1, 1,
-                             err);
-    fr_t *leaves = rc ? NULL : malloc(n * sizeof(fr_t));
-    if (!rc && !leaves) rc = cuzk_errf(err, CUZK_ENOMEM, "tree-R-last: out of memory");
-    if (!rc) rc = fc_nodes_to_fr(leaves, fc_tree_node(&s->tree_r, 0, 0), n, "replica", err);
-    if (!rc) rc = fc_ptree_build(t, &ps.tree, leaves, n, err);
-    free(leaves);
-    return rc;
 }
 
 /* One line per stage, redrawn when the percentage moves. */

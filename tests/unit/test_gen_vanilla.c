@@ -4,20 +4,22 @@
  *
  * The Poseidon tree of a sealed sector's replica has tree-R-last's root
  * (fc_tree, built by sealing); the test sector of a seed is the same each
- * time. Winning and Window PoSt proofs of sealed sectors satisfy the PoSt
- * circuit with the public inputs post_public_inputs derives on its own
- * from (sector id, comm_r) and the randomness, comm_r being the sealed
- * sector's; they survive their bincode blobs. The SnapDeals update of a
- * sealed sector has comm_r_old = the sector's comm_r, its partition proof
- * satisfies the update circuit with update_public_inputs' inputs, and an
- * update from other data has other commitments. Arguments the generators
- * refuse are refused with messages.
+ * time; the directory fc_sealed_write makes reads back as the same
+ * replica, and one whose seal.json does not match its replica is refused. Winning and Window PoSt
+ * proofs of sealed sectors satisfy the PoSt circuit with the public inputs post_public_inputs
+ * derives on its own from (sector id, comm_r) and the randomness, comm_r being the sealed sector's;
+ * they survive their bincode blobs. The SnapDeals update of a sealed sector has comm_r_old = the
+ * sector's comm_r, its partition proof satisfies the update circuit with update_public_inputs'
+ * inputs, and an update from other data has other commitments. Arguments the generators refuse are
+ * refused with messages.
  */
 #include "gadget_check.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cuzk/file.h"
 #include "cuzk/filecoin/gen.h"
 
 static void seal_2kib(fc_sealed *s, uint64_t seed, uint64_t sector_id)
@@ -33,12 +35,12 @@ static void seal_2kib(fc_sealed *s, uint64_t seed, uint64_t sector_id)
     assert_int_equal(rc, 0);
 }
 
-static fc_post_replica replica_of(const fc_sealed *s, fc_ptree *t)
+static void replica_of(fc_replica *r, const fc_sealed *s)
 {
-    assert_int_equal(fc_sealed_tree_r(t, s, NULL), 0);
-    fc_post_replica r = {.sector_id = s->sector_id, .tree_r = t};
-    memcpy(r.comm_c.b, s->comm_c, 32);
-    return r;
+    cuzk_err e;
+    int rc = fc_replica_from_sealed(r, s, &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
 }
 
 static void test_sealed_tree(void **state)
@@ -48,14 +50,63 @@ static void test_sealed_tree(void **state)
     seal_2kib(&a, 5, 1);
     seal_2kib(&b, 5, 1);
     assert_memory_equal(a.comm_r, b.comm_r, 32);
-    fc_ptree t;
-    replica_of(&a, &t);
+    fc_replica r;
+    replica_of(&r, &a);
     uint8_t root[32];
-    fr_to_bytes_le(root, fc_ptree_root(&t));
+    fr_to_bytes_le(root, fc_ptree_root(&r.tree_r));
     assert_memory_equal(root, a.comm_r_last, 32);
-    fc_ptree_free(&t);
+    fc_replica_free(&r);
     fc_sealed_free(&a);
     fc_sealed_free(&b);
+}
+
+/* The directory cuzk-seal writes reads back as the same replica; a
+ * seal.json whose comm_c does not match the replica is refused. */
+static void test_replica_dir(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_gen_vanilla_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    fc_sealed s;
+    seal_2kib(&s, 9, 77);
+    assert_int_equal(fc_sealed_write(&s, dir, NULL), 0);
+    fc_replica r;
+    cuzk_err e;
+    int rc = fc_replica_read(&r, dir, &e);
+    if (rc) print_message("%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(r.sector_id, 77);
+    assert_int_equal(r.sector_size, 2048);
+    assert_memory_equal(r.comm_c.b, s.comm_c, 32);
+    assert_memory_equal(r.comm_r.b, s.comm_r, 32);
+    fc_replica_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/seal.json", dir);
+    uint8_t *text;
+    size_t len;
+    assert_int_equal(cuzk_read_file(path, &text, &len, 1 << 16, NULL), 0);
+    char *c = strstr((char *)text, "\"comm_c\": \"");
+    assert_non_null(c);
+    c[12] = c[12] == '0' ? '1' : '0';
+    assert_int_equal(cuzk_write_file(path, text, len, NULL), 0);
+    assert_int_equal(fc_replica_read(&r, dir, &e), CUZK_EINVAL);
+    assert_non_null(strstr(e.msg, "comm_r is not Poseidon"));
+    free(text);
+    const char *files[] = {"sc-02-data-tree-d.dat",
+                           "sc-02-data-layer-1.dat",
+                           "sc-02-data-layer-2.dat",
+                           "sc-02-data-tree-c.dat",
+                           "sc-02-data-tree-r-last.dat",
+                           "unsealed.dat",
+                           "sealed.dat",
+                           "seal.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    assert_int_equal(fc_replica_read(&r, dir, &e), CUZK_EIO);
+    fc_sealed_free(&s);
 }
 
 /* The circuit over v is satisfied with inputs want[]. */
@@ -79,8 +130,9 @@ static void test_winning(void **state)
     (void)state;
     fc_sealed sec;
     seal_2kib(&sec, 21, 7);
-    fc_ptree t;
-    fc_post_replica r = replica_of(&sec, &t);
+    fc_replica rep;
+    replica_of(&rep, &sec);
+    fc_post_replica r = fc_replica_post(&rep);
     post_shape s;
     assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINNING, 2048, NULL), 0);
     uint8_t rnd[32];
@@ -104,7 +156,7 @@ static void test_winning(void **state)
     free(want), free(blob);
     vanilla_post_sector_free(&parsed);
     vanilla_post_sector_free(&v);
-    fc_ptree_free(&t);
+    fc_replica_free(&rep);
     fc_sealed_free(&sec);
 }
 
@@ -118,12 +170,13 @@ static void test_window(void **state)
     assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINDOW, 2048, NULL), 0);
     assert_int_equal(s.sectors, 2);
     fc_sealed sec[N];
-    fc_ptree t[N];
+    fc_replica rep[N];
     fc_post_replica r[N];
     post_public_sector pub[N];
     for (size_t i = 0; i < N; i++) {
         seal_2kib(&sec[i], 30 + i, 100 + i);
-        r[i] = replica_of(&sec[i], &t[i]);
+        replica_of(&rep[i], &sec[i]);
+        r[i] = fc_replica_post(&rep[i]);
         pub[i].id = sec[i].sector_id;
         memcpy(pub[i].comm_r.b, sec[i].comm_r, 32);
     }
@@ -143,7 +196,7 @@ static void test_window(void **state)
         }
         for (size_t i = 0; i < N; i++) vanilla_post_sector_free(&v[i]);
     }
-    for (size_t i = 0; i < N; i++) fc_ptree_free(&t[i]), fc_sealed_free(&sec[i]);
+    for (size_t i = 0; i < N; i++) fc_replica_free(&rep[i]), fc_sealed_free(&sec[i]);
 }
 
 /* The update of a sealed sector with new data drawn from seed. */
@@ -153,18 +206,18 @@ static void update_of(fc_update *u, const fc_sealed *sec, uint64_t seed)
     assert_int_equal(update_shape_for_size(&s, 2048, NULL), 0);
     uint64_t n = s.nodes;
     uint8_t *bytes = malloc(n * 32);
-    fr_t *old = malloc(n * sizeof(fr_t)), *data = malloc(n * sizeof(fr_t));
-    assert_true(bytes && old && data);
+    fr_t *data = malloc(n * sizeof(fr_t));
+    assert_true(bytes && data);
     fc_seal_random_data(bytes, n, seed);
     assert_int_equal(fc_nodes_to_fr(data, bytes, n, "data", NULL), 0);
-    assert_int_equal(fc_nodes_to_fr(old, fc_tree_node(&sec->tree_r, 0, 0), n, "replica", NULL), 0);
-    vanilla_node comm_c;
-    memcpy(comm_c.b, sec->comm_c, 32);
+    fc_replica r;
+    replica_of(&r, sec);
     cuzk_err e;
-    int rc = fc_gen_update(u, &s, s.hs[3], old, &comm_c, data, &e);
+    int rc = fc_gen_update(u, &s, s.hs[3], r.nodes, &r.comm_c, data, &e);
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
-    free(bytes), free(old), free(data);
+    fc_replica_free(&r);
+    free(bytes), free(data);
 }
 
 static void test_update(void **state)
@@ -230,9 +283,9 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sealed_tree), cmocka_unit_test(test_winning),
-        cmocka_unit_test(test_window),      cmocka_unit_test(test_update),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sealed_tree), cmocka_unit_test(test_replica_dir),
+        cmocka_unit_test(test_winning),     cmocka_unit_test(test_window),
+        cmocka_unit_test(test_update),      cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /*
  * gen_vanilla.c - cuzk-bench gen-vanilla: real vanilla proofs of test
- * sectors sealed from a seed, through the library's generators (gen.h;
- * the same sealing as cuzk-seal seal):
+ * sectors sealed from a seed (the same sealing as cuzk-seal seal) or, with
+ * --sealed DIR, of a sector cuzk-seal sealed into DIR, through the
+ * library's generators (gen.h):
  *
  *   porep         the c1.json wrapper (commit-phase-1 output), as
  *                 cuzk-seal seal --c1 writes it;
@@ -32,7 +33,7 @@
 #define TAG_NEW_DATA   0x6e657764617461ULL /* "newdata" */
 
 typedef struct gen_opts {
-    const char *size, *out, *data, *proof;
+    const char *size, *out, *data, *proof, *sealed;
     uint64_t seed, sector_id, miner, sectors;
 } gen_opts;
 
@@ -45,6 +46,7 @@ static int parse(gen_opts *o, int argc, char **argv)
                            : !strcmp(opt, "-o")                 ? &o->out
                            : !strcmp(opt, "--data")             ? &o->data
                            : !strcmp(opt, "--registered-proof") ? &o->proof
+                           : !strcmp(opt, "--sealed")           ? &o->sealed
                                                                 : NULL;
         uint64_t *num = !strcmp(opt, "--seed")        ? &o->seed
                         : !strcmp(opt, "--sector-id") ? &o->sector_id
@@ -59,6 +61,8 @@ static int parse(gen_opts *o, int argc, char **argv)
     }
     if (!o->size || !o->out) return bench_usage("%s", "gen-vanilla needs --sector-size and -o");
     if (!o->sectors) return bench_usage("%s", "gen-vanilla: --sectors must be at least 1");
+    if (o->sealed && o->sectors != 1)
+        return bench_usage("%s", "gen-vanilla: --sealed DIR is one sector (no --sectors)");
     return BENCH_OK;
 }
 
@@ -112,29 +116,43 @@ static int gen_porep(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *er
     return rc;
 }
 
+/* Sector i: sealed from seed + i, or read from --sealed DIR. */
+static int replica(fc_replica *r, const gen_opts *o, const fc_porep_config *cfg, uint64_t i,
+                   cuzk_err *err)
+{
+    fc_sealed s;
+    int rc = o->sealed ? fc_replica_read(r, o->sealed, err) : seal(&s, o, cfg, i, err);
+    if (o->sealed) {
+        if (!rc && r->sector_size != cfg->sector_size)
+            rc = cuzk_errf(err, CUZK_EINVAL, "%s holds a %llu-byte sector, not %s", o->sealed,
+                           (unsigned long long)r->sector_size, o->size);
+        return rc;
+    }
+    if (!rc) rc = fc_replica_from_sealed(r, &s, err);
+    fc_sealed_free(&s);
+    return rc;
+}
+
 /* Sector i's vanilla proof, encoded into b; prints its id and comm_r. */
 static int post_sector(vanilla_blobs *b, const gen_opts *o, const fc_porep_config *cfg, int kind,
                        const post_shape *sh, int api, const uint8_t rnd[32], uint64_t i,
                        cuzk_err *err)
 {
-    fc_sealed s;
-    fc_ptree t = {0};
+    fc_replica r = {0};
     vanilla_post_sector v = {0};
     void *blob = NULL;
     size_t len = 0;
-    int rc = seal(&s, o, cfg, i, err);
-    if (!rc) rc = fc_sealed_tree_r(&t, &s, err);
-    fc_post_replica r = {.sector_id = s.sector_id, .tree_r = &t};
-    memcpy(r.comm_c.b, s.comm_c, 32);
-    if (!rc) rc = fc_gen_post_sector(&v, kind, sh, api, rnd, &r, i, err);
+    int rc = replica(&r, o, cfg, i, err);
+    fc_post_replica pr = fc_replica_post(&r);
+    if (!rc) rc = fc_gen_post_sector(&v, kind, sh, api, rnd, &pr, i, err);
     if (!rc) rc = vanilla_post_sector_encode(&blob, &len, &v, err);
     if (!rc) rc = vanilla_blobs_add(b, blob, len, err);
     if (!rc)
-        printf("sector_id %llu\n", (unsigned long long)s.sector_id), print_hex("comm_r", s.comm_r);
+        printf("sector_id %llu\n", (unsigned long long)r.sector_id),
+            print_hex("comm_r", r.comm_r.b);
     free(blob);
     vanilla_post_sector_free(&v);
-    fc_ptree_free(&t);
-    fc_sealed_free(&s);
+    fc_replica_free(&r);
     return rc;
 }
 
@@ -164,19 +182,16 @@ static int gen_post(const gen_opts *o, const fc_porep_config *cfg, int kind, cuz
     return rc;
 }
 
-/* The sector's replica and new data from the seed, as field elements. */
-static int snap_inputs(fr_t **old, fr_t **data, const fc_sealed *s, uint64_t seed, cuzk_err *err)
+/* The new data from the seed, as field elements. */
+static int new_data(fr_t **data, uint64_t n, uint64_t seed, cuzk_err *err)
 {
-    uint64_t n = s->cfg->nodes;
     uint8_t *bytes = malloc(n * 32);
-    *old = malloc(n * sizeof(fr_t));
     *data = malloc(n * sizeof(fr_t));
-    int rc = bytes && *old && *data ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    int rc = bytes && *data ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "out of memory");
     if (!rc) {
         fc_seal_random_data(bytes, n, seed ^ TAG_NEW_DATA);
         rc = fc_nodes_to_fr(*data, bytes, n, "new data", err);
     }
-    if (!rc) rc = fc_nodes_to_fr(*old, fc_tree_node(&s->tree_r, 0, 0), n, "replica", err);
     free(bytes);
     return rc;
 }
@@ -200,17 +215,15 @@ static int snap_write(const gen_opts *o, const fc_update *u, cuzk_err *err)
 static int gen_snap(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
 {
     update_shape sh;
-    fc_sealed s;
-    fr_t *old = NULL, *data = NULL;
+    fc_replica r = {0};
+    fr_t *data = NULL;
     fc_update u = {0};
     int rc = update_shape_for_size(&sh, cfg->sector_size, err);
-    if (rc) return rc;
-    if (!(rc = seal(&s, o, cfg, 0, err))) {
-        vanilla_node comm_c;
-        memcpy(comm_c.b, s.comm_c, 32);
+    if (!rc) rc = replica(&r, o, cfg, 0, err);
+    if (!rc) rc = new_data(&data, sh.nodes, o->seed, err);
+    if (!rc) {
         fprintf(stderr, "encoding the new data and proving %u partition(s)\n", sh.partitions);
-        if (!(rc = snap_inputs(&old, &data, &s, o->seed, err)))
-            rc = fc_gen_update(&u, &sh, sh.hs[3], old, &comm_c, data, err);
+        rc = fc_gen_update(&u, &sh, sh.hs[3], r.nodes, &r.comm_c, data, err);
     }
     if (!rc) rc = snap_write(o, &u, err);
     if (!rc) {
@@ -221,8 +234,8 @@ static int gen_snap(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err
         print_hex("comm_r_new", u.comm_r_new.b);
     }
     fc_update_free(&u);
-    free(old), free(data);
-    fc_sealed_free(&s);
+    free(data);
+    fc_replica_free(&r);
     return rc;
 }
 

@@ -44,6 +44,7 @@ static const char usage[] =
     "  cancel JOB_ID        cancel a job\n"
     "  gen-vanilla porep|winning-post|window-post|snap-prove --sector-size 2KiB|8MiB|512MiB\n"
     "         [--seed N] [--sector-id N] [--miner N] [--data FILE] [--sectors N]\n"
+    "         [--sealed DIR]  (PoSt / snap: the sector cuzk-seal sealed into DIR)\n"
     "         [--registered-proof V1_1|V1|V1_2|...] -o FILE\n"
     "                       real vanilla proofs of test sectors sealed from the seed\n"
     "                       (porep: c1.json; others: JSON array of base64 blobs, the\n"

@@ -20,6 +20,7 @@
 #include "cuzk/config.h"
 #include "cuzk/engine_provider.h"
 #include "cuzk/file.h"
+#include "cuzk/filecoin/vanilla.h"
 #include "cuzk/v1/proving.pb-c.h"
 
 /* Inputs larger than Curio's message limit could never be sent. */
@@ -28,6 +29,8 @@
 typedef struct request {
     Cuzk__V1__SubmitProofRequest msg;
     uint8_t *input, *randomness, *comm[3];
+    vanilla_blobs blobs;        /* a JSON array of base64 blobs, decoded */
+    ProtobufCBinaryData *parts; /* vanilla_proofs over blobs */
     long count, concurrency;
     const char *output; /* single -o: where the proof goes */
 } request;
@@ -77,6 +80,28 @@ static int parse_u64(const char *s, uint64_t *out)
     return cuzk_parse_size(s, out, NULL);
 }
 
+/* gen-vanilla's PoSt and Snap files: a JSON array (of base64 blobs). */
+static bool is_blob_list(const uint8_t *p, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) i++;
+    return i < len && p[i] == '[';
+}
+
+/* The blobs of r->input as the request's vanilla_proofs, one each. */
+static int blobs_as_proofs(request *r, size_t len, cuzk_err *err)
+{
+    int rc = vanilla_blobs_parse(&r->blobs, r->input, len, err);
+    if (rc) return rc;
+    if (!(r->parts = calloc(r->blobs.n ? r->blobs.n : 1, sizeof(*r->parts))))
+        return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->blobs.n; i++)
+        r->parts[i] = (ProtobufCBinaryData){r->blobs.len[i], r->blobs.data[i]};
+    r->msg.n_vanilla_proofs = r->blobs.n;
+    r->msg.vanilla_proofs = r->parts;
+    return CUZK_OK;
+}
+
 static int set_option(request *r, const char *opt, const char *val)
 {
     Cuzk__V1__SubmitProofRequest *m = &r->msg;
@@ -89,9 +114,10 @@ static int set_option(request *r, const char *opt, const char *val)
     if (!strcmp(opt, "--c1") || !strcmp(opt, "--vanilla")) {
         size_t len;
         cuzk_err err = {0};
-        if (cuzk_read_file(val, &r->input, &len, INPUT_MAX, &err))
-            return fprintf(stderr, "cuzk-bench: %s\n", err.msg), BENCH_FAILED;
-        m->vanilla_proof = (ProtobufCBinaryData){len, r->input};
+        if (cuzk_read_file(val, &r->input, &len, INPUT_MAX, &err) ||
+            (is_blob_list(r->input, len) && blobs_as_proofs(r, len, &err)))
+            return fprintf(stderr, "cuzk-bench: %s: %s\n", val, err.msg), BENCH_FAILED;
+        if (!m->n_vanilla_proofs) m->vanilla_proof = (ProtobufCBinaryData){len, r->input};
         return 0;
     }
     if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
@@ -136,6 +162,8 @@ static int set_option(request *r, const char *opt, const char *val)
 static void request_free(request *r)
 {
     free(r->input);
+    free(r->parts);
+    vanilla_blobs_free(&r->blobs);
     free(r->randomness);
     for (int i = 0; i < 3; i++) free(r->comm[i]);
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 
 #include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/r1cs.h"
 
 /* Exit codes: 0 success, 1 a proof did not verify, 2 bad usage or input. */
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_ERROR = 2 };
@@ -30,7 +32,9 @@ bool cli_wants_help(int argc, char **argv, const cli_command *c);
 /* Options shared by the commands; each command says which it takes. */
 typedef struct cli_opts {
     const char *r1cs, *wtns, *params, *vk, *out, *proof, *public_json, *proof_json;
-    const char *kind, *sector_size, *param_cache, *c1; /* Filecoin circuits */
+    const char *kind, *sector_size, *param_cache, *c1;   /* Filecoin circuits */
+    const char *vanilla, *randomness, *registered_proof; /* PoSt and SnapDeals */
+    const char *comm_r_old, *comm_r_new, *comm_d_new;    /* SnapDeals */
     unsigned long long seed;
     int trusted;      /* read parameters unchecked */
     int check_params; /* Filecoin: read parameters checked (slow on large files) */
@@ -47,6 +51,21 @@ extern const cli_command cli_prove_porep, cli_verify_porep;
 
 /* `cuzk setup --kind ...`: development parameters for a Filecoin circuit. */
 int cli_fc_setup(const cli_opts *o);
+/* `cuzk prove | verify --kind ...` (filecoin.c): every kind; exit codes as above. */
+int cli_fc_prove(const cli_opts *o);
+int cli_fc_verify(const cli_opts *o);
+/* Synthesizes and proves n partition circuits with the .params at params,
+ * writes their 192-byte proofs concatenated to o->out; a cuzk error code. */
+int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *circ, size_t n,
+                          cuzk_err *err);
+/* Verifies the n proofs of o->proof, partition k against inputs + k x
+ * n_inputs, with the .vk at vk_path; CLI_OK, CLI_INVALID (naming the
+ * partition and `against`) or CLI_ERROR. */
+int cli_fc_verify_proofs(const cli_opts *o, const char *vk_path, const fr_t *inputs,
+                         size_t n_inputs, size_t n, const char *against);
+/* PoSt and SnapDeals (filecoin_vanilla.c); kind is an fc_circuit_kind. */
+int cli_fc_prove_vanilla(const cli_opts *o, int kind);
+int cli_fc_verify_vanilla(const cli_opts *o, int kind);
 extern const cli_command cli_snarkjs_prove, cli_snarkjs_verify, cli_snarkjs_import,
     cli_snarkjs_setup;
 extern const cli_command cli_circuit_info;

@@ -2,7 +2,9 @@
  * filecoin.c - the toolbox's Filecoin commands: `cuzk setup --kind`
  * (development parameters under the official file names), `cuzk prove
  * porep` and `cuzk verify porep` over a C1 output (c1.json), all
- * partitions at once.
+ * partitions at once, and `cuzk prove | verify --kind KIND`, which sends
+ * porep here and the other kinds to filecoin_vanilla.c. Proving and
+ * verifying a list of partitions is shared by every kind.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,34 +85,20 @@ static int public_inputs(fr_t **out, size_t *n_inputs, const vanilla_c1 *c1, cuz
     return rc;
 }
 
-static int prove_porep_run(int argc, char **argv)
+int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *circ, size_t n,
+                          cuzk_err *err)
 {
-    cli_opts o;
-    if (cli_wants_help(argc, argv, &cli_prove_porep)) return CLI_OK;
-    if (cli_parse(argc, argv, "prove porep", &o) || cli_need("prove porep", o.out, "-o"))
-        return CLI_ERROR;
-    vanilla_c1 c1;
-    char params[4096], vk[4096];
-    cuzk_err err = {0};
-    if (load(&o, "prove porep", &c1, params, vk, &err)) return CLI_ERROR;
-    size_t n = c1.partitions;
-    porep_circuit *pc = calloc(n, sizeof(*pc));
-    cs_circuit *circ = calloc(n, sizeof(*circ));
     cs_prover *w = calloc(n, sizeof(*w));
     groth16_proof *proofs = calloc(n, sizeof(*proofs));
     groth16_timings *t = calloc(n, sizeof(*t));
     uint8_t *bytes = calloc(n, GROTH16_PROOF_BYTES);
     groth16_params p = {0};
-    int rc = pc && circ && w && proofs && t && bytes
-                 ? CUZK_OK
-                 : cuzk_errf(&err, CUZK_ENOMEM, "out of memory");
-    for (size_t k = 0; !rc && k < n; k++)
-        if (!(rc = porep_circuit_init(&pc[k], &c1, k, &err))) circ[k] = porep_circuit_get(&pc[k]);
-    if (!rc) rc = cs_synthesize_batch(w, circ, n, &err);
+    int rc = w && proofs && t && bytes ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    if (!rc) rc = cs_synthesize_batch(w, circ, n, err);
     if (!rc)
-        rc = groth16_params_read(&p, params, o.check_params ? PARAMS_CHECKED : PARAMS_UNCHECKED,
-                                 &err);
-    if (!rc) rc = groth16_prove(proofs, &p, w, n, NULL, t, &err);
+        rc = groth16_params_read(&p, params, o->check_params ? PARAMS_CHECKED : PARAMS_UNCHECKED,
+                                 err);
+    if (!rc) rc = groth16_prove(proofs, &p, w, n, NULL, t, err);
     for (size_t k = 0; !rc && k < n; k++) {
         groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
         fprintf(stderr,
@@ -119,42 +107,40 @@ static int prove_porep_run(int argc, char **argv)
                 k, t[k].prep_msm_ms, t[k].ntt_msm_h_ms, t[k].batch_add_ms, t[k].tail_msm_ms,
                 t[k].b_g2_msm_ms, t[k].total_ms);
     }
-    if (!rc) rc = cuzk_write_file(o.out, bytes, n * GROTH16_PROOF_BYTES, &err);
+    if (!rc) rc = cuzk_write_file(o->out, bytes, n * GROTH16_PROOF_BYTES, err);
+    if (!rc) printf("%s: %zu partition proof(s), %zu bytes\n", o->out, n, n * GROTH16_PROOF_BYTES);
     for (size_t k = 0; w && k < n; k++) cs_prover_free(&w[k]);
     groth16_params_free(&p);
-    free(pc), free(circ), free(w), free(proofs), free(t), free(bytes);
-    vanilla_c1_free(&c1);
-    if (rc) return cli_fail(&err);
-    printf("%s: %zu partition proof(s), %zu bytes\n", o.out, n, n * GROTH16_PROOF_BYTES);
-    return CLI_OK;
+    free(w), free(proofs), free(t), free(bytes);
+    return rc;
 }
 
-static int verify_porep_run(int argc, char **argv)
+/* The n proofs of o->proof, decoded. */
+static int read_proofs(groth16_proof *proofs, size_t n, const char *path, cuzk_err *err)
 {
-    cli_opts o;
-    if (cli_wants_help(argc, argv, &cli_verify_porep)) return CLI_OK;
-    if (cli_parse(argc, argv, "verify porep", &o) || cli_need("verify porep", o.proof, "--proof"))
-        return CLI_ERROR;
-    vanilla_c1 c1;
-    char params[4096], vk_path[4096];
-    cuzk_err err = {0};
-    if (load(&o, "verify porep", &c1, params, vk_path, &err)) return CLI_ERROR;
     uint8_t *bytes = NULL;
-    size_t len = 0, n_inputs = 0, n = c1.partitions;
-    fr_t *inputs = NULL;
+    size_t len = 0;
+    int rc = cuzk_read_file(path, &bytes, &len, 1u << 20, err);
+    if (!rc && len != n * GROTH16_PROOF_BYTES)
+        rc = cuzk_errf(err, CUZK_ELENGTH, "%s: %zu bytes, expected %zu (%zu partitions x 192)",
+                       path, len, n * GROTH16_PROOF_BYTES, n);
+    for (size_t k = 0; !rc && k < n; k++)
+        if ((rc = groth16_proof_decode(&proofs[k], bytes + k * GROTH16_PROOF_BYTES,
+                                       GROTH16_PROOF_BYTES, err)))
+            cuzk_err_prefix(err, "%s: partition %zu: ", path, k);
+    free(bytes);
+    return rc;
+}
+
+int cli_fc_verify_proofs(const cli_opts *o, const char *vk_path, const fr_t *inputs,
+                         size_t n_inputs, size_t n, const char *against)
+{
+    cuzk_err err = {0};
     groth16_vk vk = {0};
     groth16_pvk pvk = {0};
     groth16_proof *proofs = calloc(n, sizeof(*proofs));
-    int rc = proofs ? cuzk_read_file(o.proof, &bytes, &len, 1u << 20, &err)
+    int rc = proofs ? read_proofs(proofs, n, o->proof, &err)
                     : cuzk_errf(&err, CUZK_ENOMEM, "out of memory");
-    if (!rc && len != n * GROTH16_PROOF_BYTES)
-        rc = cuzk_errf(&err, CUZK_ELENGTH, "%s: %zu bytes, expected %zu (%zu partitions x 192)",
-                       o.proof, len, n * GROTH16_PROOF_BYTES, n);
-    for (size_t k = 0; !rc && k < n; k++)
-        if ((rc = groth16_proof_decode(&proofs[k], bytes + k * GROTH16_PROOF_BYTES,
-                                       GROTH16_PROOF_BYTES, &err)))
-            cuzk_err_prefix(&err, "%s: partition %zu: ", o.proof, k);
-    if (!rc) rc = public_inputs(&inputs, &n_inputs, &c1, &err);
     if (!rc) rc = groth16_vk_read(&vk, vk_path, PARAMS_CHECKED, &err);
     if (!rc) rc = groth16_prepare_vk(&pvk, &vk, &err);
     size_t bad = n;
@@ -164,16 +150,81 @@ static int verify_porep_run(int argc, char **argv)
             bad = k;
     groth16_pvk_free(&pvk);
     groth16_vk_free(&vk);
-    free(inputs), free(bytes), free(proofs);
-    vanilla_c1_free(&c1);
+    free(proofs);
     if (rc == CUZK_EVERIFY) {
-        fprintf(stderr, "cuzk: INVALID: %s partition %zu does not verify for %s\n", o.proof, bad,
-                o.c1);
+        fprintf(stderr, "cuzk: INVALID: %s partition %zu does not verify for %s\n", o->proof, bad,
+                against);
         return CLI_INVALID;
     }
     if (rc) return cli_fail(&err);
-    printf("OK: %s (%zu partitions) verifies for %s\n", o.proof, n, o.c1);
+    printf("OK: %s (%zu partitions) verifies for %s\n", o->proof, n, against);
     return CLI_OK;
+}
+
+static int prove_porep(const cli_opts *o)
+{
+    if (cli_need("prove porep", o->out, "-o")) return CLI_ERROR;
+    vanilla_c1 c1;
+    char params[4096], vk[4096];
+    cuzk_err err = {0};
+    if (load(o, "prove porep", &c1, params, vk, &err)) return CLI_ERROR;
+    size_t n = c1.partitions;
+    porep_circuit *pc = calloc(n, sizeof(*pc));
+    cs_circuit *circ = calloc(n, sizeof(*circ));
+    int rc = pc && circ ? CUZK_OK : cuzk_errf(&err, CUZK_ENOMEM, "out of memory");
+    for (size_t k = 0; !rc && k < n; k++)
+        if (!(rc = porep_circuit_init(&pc[k], &c1, k, &err))) circ[k] = porep_circuit_get(&pc[k]);
+    if (!rc) rc = cli_fc_prove_circuits(o, params, circ, n, &err);
+    free(pc), free(circ);
+    vanilla_c1_free(&c1);
+    return rc ? cli_fail(&err) : CLI_OK;
+}
+
+static int verify_porep(const cli_opts *o)
+{
+    if (cli_need("verify porep", o->proof, "--proof")) return CLI_ERROR;
+    vanilla_c1 c1;
+    char params[4096], vk_path[4096];
+    cuzk_err err = {0};
+    if (load(o, "verify porep", &c1, params, vk_path, &err)) return CLI_ERROR;
+    size_t n_inputs = 0;
+    fr_t *inputs = NULL;
+    int rc = public_inputs(&inputs, &n_inputs, &c1, &err)
+                 ? cli_fail(&err)
+                 : cli_fc_verify_proofs(o, vk_path, inputs, n_inputs, c1.partitions, o->c1);
+    free(inputs);
+    vanilla_c1_free(&c1);
+    return rc;
+}
+
+int cli_fc_prove(const cli_opts *o)
+{
+    fc_circuit_kind kind = FC_CIRCUIT_POREP;
+    if (parse_kind("prove", o->kind, &kind)) return CLI_ERROR;
+    return kind == FC_CIRCUIT_POREP ? prove_porep(o) : cli_fc_prove_vanilla(o, kind);
+}
+
+int cli_fc_verify(const cli_opts *o)
+{
+    fc_circuit_kind kind = FC_CIRCUIT_POREP;
+    if (parse_kind("verify", o->kind, &kind)) return CLI_ERROR;
+    return kind == FC_CIRCUIT_POREP ? verify_porep(o) : cli_fc_verify_vanilla(o, kind);
+}
+
+static int prove_porep_run(int argc, char **argv)
+{
+    cli_opts o;
+    if (cli_wants_help(argc, argv, &cli_prove_porep)) return CLI_OK;
+    if (cli_parse(argc, argv, "prove porep", &o)) return CLI_ERROR;
+    return prove_porep(&o);
+}
+
+static int verify_porep_run(int argc, char **argv)
+{
+    cli_opts o;
+    if (cli_wants_help(argc, argv, &cli_verify_porep)) return CLI_OK;
+    if (cli_parse(argc, argv, "verify porep", &o)) return CLI_ERROR;
+    return verify_porep(&o);
 }
 
 const cli_command cli_prove_porep = {

@@ -54,9 +54,10 @@ static int prove_run(int argc, char **argv)
 {
     cli_opts o;
     if (cli_wants_help(argc, argv, &cli_prove)) return CLI_OK;
-    if (cli_parse(argc, argv, "prove", &o) || cli_need("prove", o.params, "--params") ||
-        cli_need("prove", o.r1cs, "--r1cs") || cli_need("prove", o.wtns, "--wtns") ||
-        cli_need("prove", o.out, "-o"))
+    if (cli_parse(argc, argv, "prove", &o)) return CLI_ERROR;
+    if (o.kind) return cli_fc_prove(&o);
+    if (cli_need("prove", o.params, "--params") || cli_need("prove", o.r1cs, "--r1cs") ||
+        cli_need("prove", o.wtns, "--wtns") || cli_need("prove", o.out, "-o"))
         return CLI_ERROR;
     cuzk_err err = {0};
     snarkjs_r1cs r = {0};
@@ -98,8 +99,9 @@ static int verify_run(int argc, char **argv)
 {
     cli_opts o;
     if (cli_wants_help(argc, argv, &cli_verify)) return CLI_OK;
-    if (cli_parse(argc, argv, "verify", &o) || cli_need("verify", o.proof, "--proof") ||
-        cli_need("verify", o.public_json, "--public"))
+    if (cli_parse(argc, argv, "verify", &o)) return CLI_ERROR;
+    if (o.kind) return cli_fc_verify(&o);
+    if (cli_need("verify", o.proof, "--proof") || cli_need("verify", o.public_json, "--public"))
         return CLI_ERROR;
     if (!o.vk && !o.params) return cli_usage_error("verify", "missing --vk or --params");
     cuzk_err err = {0};
@@ -220,10 +222,23 @@ const cli_command cli_setup = {
     "knows the seed can forge proofs. Use it for tests and benchmarks only.\n"};
 
 const cli_command cli_prove = {
-    "prove", prove_run, "prove a circom circuit with .params",
+    "prove", prove_run, "prove a circom circuit with .params, or a Filecoin proof (--kind)",
     "usage: cuzk prove --params FILE.params --r1cs FILE.r1cs --wtns FILE.wtns -o PROOF.bin\n"
     "                  [--proof-json P.json] [--public P.json] [--trusted]\n"
-    "                  [--row-order bellperson|snarkjs]\n\n"
+    "                  [--row-order bellperson|snarkjs]\n"
+    "       cuzk prove --kind porep --c1 c1.json --param-cache DIR -o PROOF.bin\n"
+    "       cuzk prove --kind winning-post|window-post --sector-size SIZE --param-cache DIR\n"
+    "                  --vanilla FILE --randomness HEX [--registered-proof V1|V1_2] -o PROOF.bin\n"
+    "       cuzk prove --kind update --sector-size SIZE --param-cache DIR --vanilla FILE\n"
+    "                  --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX -o PROOF.bin\n\n"
+    "Filecoin kinds (--kind): every partition proved with the parameters of the\n"
+    "sector size in DIR (official file names, read unchecked unless\n"
+    "--check-params); the partitions' 192-byte proofs are written concatenated.\n"
+    "FILE is a JSON array of base64 bincode vanilla proofs (cuzk-bench\n"
+    "gen-vanilla, Curio): one sector proof for Winning PoSt, one per sector for\n"
+    "Window PoSt (V1_2 challenge indexes unless --registered-proof V1), one per\n"
+    "partition for update; HEX values are 32 bytes (little-endian field\n"
+    "elements).\n\n"
     "Proves with the CPU prover and writes the 192-byte proof; optionally also\n"
     "snarkjs' proof.json and public.json. --trusted reads the parameters without\n"
     "curve and subgroup checks (for local files you made). --row-order snarkjs is\n"
@@ -232,9 +247,14 @@ const cli_command cli_prove = {
     "bellperson's from 7). Per-phase timings go to stderr.\n"};
 
 const cli_command cli_verify = {
-    "verify", verify_run, "verify a 192-byte proof",
+    "verify", verify_run, "verify a 192-byte proof, or a Filecoin proof (--kind)",
     "usage: cuzk verify (--vk FILE.vk | --params FILE.params) --public PUBLIC.json\n"
-    "                   --proof PROOF.bin\n\n"
+    "                   --proof PROOF.bin\n"
+    "       cuzk verify --kind KIND --param-cache DIR --proof PROOF.bin (the inputs of\n"
+    "                   cuzk prove --kind KIND, without -o; update needs no --vanilla)\n\n"
+    "Filecoin kinds: the public inputs are computed natively (PoSt: each sector's\n"
+    "id and comm_r from the vanilla file with the randomness; update: the three\n"
+    "commitments) and every partition is verified with the .vk in DIR.\n"
     "Exit status: 0 valid, 1 invalid, 2 unreadable or malformed input.\n"};
 
 const cli_command cli_params_info = {

@@ -26,6 +26,12 @@ int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o)
                                           {"param-cache", 1, 0, 'P'},
                                           {"c1", 1, 0, 'C'},
                                           {"check-params", 0, 0, 'X'},
+                                          {"vanilla", 1, 0, 'V'},
+                                          {"randomness", 1, 0, 'N'},
+                                          {"registered-proof", 1, 0, 'G'},
+                                          {"comm-r-old", 1, 0, 'O'},
+                                          {"comm-r-new", 1, 0, 'W'},
+                                          {"comm-d-new", 1, 0, 'D'},
                                           {0, 0, 0, 0}};
     memset(o, 0, sizeof(*o));
     o->seed = 1;
@@ -77,6 +83,24 @@ int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o)
             break;
         case 'X':
             o->check_params = 1;
+            break;
+        case 'V':
+            o->vanilla = optarg;
+            break;
+        case 'N':
+            o->randomness = optarg;
+            break;
+        case 'G':
+            o->registered_proof = optarg;
+            break;
+        case 'O':
+            o->comm_r_old = optarg;
+            break;
+        case 'W':
+            o->comm_r_new = optarg;
+            break;
+        case 'D':
+            o->comm_d_new = optarg;
             break;
         case 'R':
             if (strcmp(optarg, "snarkjs") && strcmp(optarg, "bellperson"))

@@ -5,12 +5,12 @@
  * tree-R-last, and the SnapDeals update of a sector (new data encoded into
  * the replica) with every partition's proof.
  *
- * Trees here are fc_ptree: Poseidon trees of any por_shape (8-ary base
- * levels, optional sub and top levels), with the base trees over
- * contiguous leaf ranges as merkletree lays compound trees out, and their
- * inclusion proofs in the vanilla_merkle layout the circuits read.
- * tree.h's fc_tree stays the store of sealing (single trees, raw bytes);
- * these keep field elements, which the encoding and the proofs work in.
+ * Sectors come from a seed (fc_seal_test_sector) or from a directory
+ * cuzk-seal wrote (fc_replica_read). Trees here are fc_ptree: Poseidon trees of any por_shape
+ * (8-ary base levels, optional sub and top levels), with the base trees over contiguous leaf ranges
+ * as merkletree lays compound trees out, and their inclusion proofs in the vanilla_merkle layout
+ * the circuits read. tree.h's fc_tree stays the store of sealing (single trees, raw bytes); these
+ * keep field elements, which the encoding and the proofs work in.
  *
  * What is derived where (rust-fil-proofs):
  * - PoSt challenges: post_leaf_challenge of (randomness, sector id,
@@ -116,8 +116,27 @@ int fc_seal_test_sector(fc_sealed *s, const fc_test_sector *t, fc_progress_fn pr
 int fc_test_sector_c1(vanilla_c1 *c1, const fc_sealed *s, uint64_t seed, cuzk_err *err);
 /* A canonical 32-byte value (top two bits clear) drawn from seed ^ tag. */
 void fc_test_bytes(uint8_t out[32], uint64_t seed, uint64_t tag);
-/* tree-R-last of a sealed sector as an fc_ptree (its replica as leaves). */
-int fc_sealed_tree_r(fc_ptree *t, const fc_sealed *s, cuzk_err *err);
+
+/* ---- sealed replicas, as PoSt and SnapDeals provers hold them (gen_replica.c) ---- */
+
+typedef struct fc_replica {
+    uint64_t sector_id, sector_size;
+    vanilla_node comm_c, comm_r;
+    fr_t *nodes;     /* sector_size / 32 replica nodes: tree-R-last's leaves */
+    fc_ptree tree_r; /* tree-R-last over them (post_shape_for_size's shape) */
+} fc_replica;
+
+/* From a sealed sector in memory. */
+int fc_replica_from_sealed(fc_replica *r, const fc_sealed *s, cuzk_err *err);
+/*
+ * From a directory fc_sealed_write wrote (cuzk-seal seal -o DIR): the
+ * sector id, comm_c and comm_r of seal.json, the nodes of sealed.dat.
+ * Either way comm_r must be Poseidon-2(comm_c, tree-R-last's root).
+ */
+int fc_replica_read(fc_replica *r, const char *dir, cuzk_err *err);
+void fc_replica_free(fc_replica *r);
+/* The PoSt generator's view of it (pointing into r). */
+fc_post_replica fc_replica_post(const fc_replica *r);
 
 /* A progress bar on stderr (an fc_progress_fn): one line per stage. */
 void fc_progress_bar(void *ctx, const char *stage, uint64_t done, uint64_t total);
