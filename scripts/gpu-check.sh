@@ -31,12 +31,29 @@ fi
 echo "binaries: $BIN"
 
 # Instruction mix of the field multiplication loops (cuobjdump is there).
+# The binary holds one cubin per .cu file, so `cuobjdump -fun NAME` says
+# "Function NAME not found" for every cubin but gpu.cu's: dump everything
+# once and count the SASS lines of the kernel whose mangled name matches
+# (ptxas places the body of the __noinline__ Fp product inside each kernel
+# that calls it, so the Fp count includes it once); NOP padding is skipped.
 if command -v cuobjdump >/dev/null; then
-    for f in fp_params fr_params; do
-        fn=$(cuobjdump -symbols "$BIN/cuzk-gpu-bench" 2>/dev/null | grep -o "_Z15mul_loop_kernelI6mont_tI9${f}[A-Za-z0-9_]*" | head -1)
-        echo "== $f mul loop ($fn)"
-        cuobjdump -sass -fun "$fn" "$BIN/cuzk-gpu-bench" | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z0-9_.]+' |
-            awk '{print $2}' | sort | uniq -c | sort -rn | head -12
+    cuobjdump -sass "$BIN/cuzk-gpu-bench" >"$OUT/bench.sass" 2>&1
+    for pat in _Z15mul_loop_kernelI6mont_tI9fp_params _Z15mul_loop_kernelI6mont_tI9fr_params; do
+        awk -v pat="$pat" '
+            /Function : / { on = index($3, pat) == 1; if (on) name = $3 }
+            on && /^ +\/\*[0-9a-f]+\*\// {
+                s = $0
+                sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", s)
+                sub(/^@!?U?P[0-9T] +/, "", s)
+                split(s, w, /[ ;]/)
+                if (w[1] == "NOP") next
+                n[w[1]]++
+                total++
+            }
+            END {
+                printf "== %s: %d instructions\n", name ? name : pat " (not found)", total
+                for (op in n) printf "%6d %s\n", n[op], op | "sort -rn | head -14"
+            }' "$OUT/bench.sass"
     done >"$OUT/sass-mix.txt" 2>&1
     cat "$OUT/sass-mix.txt"
 fi

@@ -10,6 +10,9 @@
  * On the host the same functions compute with an explicit carry `cc`
  * (0 or 1), so the field code built on them runs, and is tested, on the
  * CPU too (tests/gpu/test_gpu_emu.cu). On the device `cc` is unused.
+ * mul_wide is plain C on both sides: nvcc turns it into mul.wide.u32 and
+ * ptxas into one IMAD.WIDE.U32 (lo32 / hi32 name the halves of a register
+ * pair, no instruction).
  */
 #ifndef CUZK_GPU_FF_CARRY_CUH
 #define CUZK_GPU_FF_CARRY_CUH
@@ -148,6 +151,20 @@ HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
 #else
     return addc_cc((uint32_t)(((uint64_t)a * b) >> 32), c, cc);
 #endif
+}
+
+/* the full 64-bit product a b, and its two 32-bit halves */
+HD uint64_t mul_wide(uint32_t a, uint32_t b)
+{
+    return (uint64_t)a * b;
+}
+HD uint32_t lo32(uint64_t x)
+{
+    return (uint32_t)x;
+}
+HD uint32_t hi32(uint64_t x)
+{
+    return (uint32_t)(x >> 32);
 }
 
 #endif

@@ -3,21 +3,36 @@
  *
  * mont_t<P> is one field element of N 32-bit limbs (P from params.cuh):
  * fp_d (N = 12, the base field) and fr_d (N = 8, the scalar field). Limbs
- * are 32 bits because the integer multiplier of the GPU is 32 bits wide:
- * each 32 x 32 -> 64 product costs two instructions (mad.lo / mad.hi), and
- * carry chains (carry.cuh) keep the additions in the same instruction
- * stream.
+ * are 32 bits because the integer multiplier of the GPU is 32 bits wide.
  *
- * Multiplication is CIOS: for each limb b_i of b, the product a * b_i is
- * added into an (N + 2)-limb accumulator t as two carry chains (the low
- * halves at t[j], the high halves at t[j+1]), then m = t[0] * M0 and m * p
- * is added the same way so that t[0] becomes zero and t shifts down one
- * limb. 4N^2 multiply-adds in all (576 for Fp, 256 for Fr). Both moduli
- * leave a spare top bit (381 of 384, 255 of 256), so t < 2p fits and one
- * conditional subtraction finishes; a + b < 2p never overflows N limbs.
- * Every result is fully reduced (< p), so equality is limb equality.
+ * Multiplication is CIOS with wide products. On sm_90 one IMAD.WIDE.U32
+ * gives the whole 64-bit product a_j b_i (4 cycles of the multiply pipe,
+ * the same as one IMAD.HI alone), and SASS has no multiply with carry-out,
+ * so each PTX mad.lo.cc / madc.hi.cc costs an IMAD or IMAD.HI plus an
+ * IADD3.X. Here every row is N wide products (mul_wide) whose low words
+ * are added into the accumulator t in one carry chain and whose high words
+ * (one limb up) in a second: per 32 x 32 product one IMAD.WIDE (4 cycles
+ * of the multiply pipe) and two IADD3 (2 x 2 cycles of the integer pipe),
+ * so the two pipes are evenly loaded instead of the multiply pipe carrying
+ * 6 cycles per product. 2N^2 wide products in all (288 for Fp, 128 for
+ * Fr; ptxas drops the products by Fr's limb p_0 = 1).
+ *
+ * Bounds that remove carry fix-ups: with a, b < p, after row i the
+ * accumulator is t = (a (b mod 2^(32(i+1))) + M p) / 2^(32(i+1)) < a + p
+ * < 2p < 2^(32N) (both moduli leave a spare top bit: 381 of 384, 255 of
+ * 256), so t starts each row in N limbs, and t + a b_i, t + m p (with
+ * m < 2^32) fit in N + 1: no (N + 2)-th limb and no carry out of the
+ * top. One conditional subtraction finishes; a + b < 2p never overflows
+ * N limbs. Every result is fully reduced (< p), so equality is limb
+ * equality. Operands must be reduced (< p), as every value here is.
+ *
+ * The Fp product is a __noinline__ call by default (compile time and
+ * registers of the curve kernels, which hold dozens of products); define
+ * CUZK_GPU_FP_INLINE to 1 to inline it everywhere, or call
+ * mont_t::mul_inline where one kernel wants it inline.
  * Everything is __host__ __device__: the host build is the reference that
- * tests/gpu/test_gpu_emu.cu checks against fp.h / fr.h without a GPU.
+ * tests/gpu/test_gpu_emu.cu and test_gpu_ff_emu.cu check against fp.h /
+ * fr.h without a GPU.
  */
 #ifndef CUZK_GPU_FF_MONT_CUH
 #define CUZK_GPU_FF_MONT_CUH
@@ -29,8 +44,13 @@
 
 #define DEV __device__ __forceinline__
 
+#ifndef CUZK_GPU_FP_INLINE
+#define CUZK_GPU_FP_INLINE 0
+#endif
+
 template <class P> struct __align__(16) mont_t
 {
+    typedef P params;
     static constexpr int N = P::N;
     uint32_t v[N];
 
@@ -111,47 +131,67 @@ template <class P> struct __align__(16) mont_t
         return zero() - *this;
     }
 
-    /* t[0..N+1] += a * b (a: N limbs, b one limb; t[N+1] is 0 on entry). */
-    HD static void mul_add_row(uint32_t * t, const uint32_t *a, uint32_t b)
+    /* t[0..N] = a * b (t = 0 before): the low word of each wide product
+     * at t[j], its high word at t[j+1], in one carry chain. */
+    HD static void mul_row0(uint32_t * t, const uint32_t *a, uint32_t b)
     {
+        uint64_t p[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) p[j] = mul_wide(a[j], b);
         uint32_t cc = 0;
-        t[0] = mad_lo_cc(a[0], b, t[0], cc);
+        t[0] = lo32(p[0]);
+        t[1] = add_cc(lo32(p[1]), hi32(p[0]), cc);
 #pragma unroll
-        for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a[j], b, t[j], cc);
-        t[N] = addc_cc(t[N], 0, cc);
-        t[N + 1] = addc(0, 0, cc);
-        t[1] = mad_hi_cc(a[0], b, t[1], cc);
-#pragma unroll
-        for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(a[j], b, t[j + 1], cc);
-        t[N + 1] = addc(t[N + 1], 0, cc);
+        for (int j = 2; j < N; j++) t[j] = addc_cc(lo32(p[j]), hi32(p[j - 1]), cc);
+        t[N] = addc(hi32(p[N - 1]), 0, cc);
     }
 
-    /* t += m * p where m = t[0] * M0 (so t[0] becomes 0), then t >>= 32. */
+    /* t[0..N] = t[0..N-1] + p[0..N-1] as wide products at t[j]: the low
+     * words in one carry chain, the high words (at t[j+1]) in a second. */
+    HD static void add_row(uint32_t * t, const uint64_t *p)
+    {
+        uint32_t cc = 0;
+        t[0] = add_cc(t[0], lo32(p[0]), cc);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = addc_cc(t[j], lo32(p[j]), cc);
+        t[N] = addc(0, 0, cc);
+        t[1] = add_cc(t[1], hi32(p[0]), cc);
+#pragma unroll
+        for (int j = 2; j < N; j++) t[j] = addc_cc(t[j], hi32(p[j - 1]), cc);
+        t[N] = addc(t[N], hi32(p[N - 1]), cc);
+    }
+
+    /* t[0..N] += m p with m = t[0] M0, so that t[0] becomes 0; then t >>= 32
+     * (t[0..N-1] is the result). */
     HD static void reduce_row(uint32_t * t)
     {
         uint32_t m = t[0] * P::M0, cc = 0;
-        t[0] = mad_lo_cc(m, P::mod(0), t[0], cc);
+        uint64_t p[N];
 #pragma unroll
-        for (int j = 1; j < N; j++) t[j] = madc_lo_cc(m, P::mod(j), t[j], cc);
-        t[N] = addc_cc(t[N], 0, cc);
-        t[N + 1] = addc(t[N + 1], 0, cc);
-        t[1] = mad_hi_cc(m, P::mod(0), t[1], cc);
+        for (int j = 0; j < N; j++) p[j] = mul_wide(m, P::mod(j));
+        t[0] = add_cc(t[0], lo32(p[0]), cc);
 #pragma unroll
-        for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(m, P::mod(j), t[j + 1], cc);
-        t[N + 1] = addc(t[N + 1], 0, cc);
+        for (int j = 1; j < N; j++) t[j] = addc_cc(t[j], lo32(p[j]), cc);
+        t[N] = addc(t[N], 0, cc);
+        t[1] = add_cc(t[1], hi32(p[0]), cc);
 #pragma unroll
-        for (int j = 0; j <= N; j++) t[j] = t[j + 1];
-        t[N + 1] = 0;
+        for (int j = 2; j < N; j++) t[j] = addc_cc(t[j], hi32(p[j - 1]), cc);
+        t[N] = addc(t[N], hi32(p[N - 1]), cc);
+#pragma unroll
+        for (int j = 0; j < N; j++) t[j] = t[j + 1];
     }
 
     HD static mont_t mul_inline(const mont_t &a, const mont_t &b)
     {
-        uint32_t t[N + 2];
+        uint32_t t[N + 1];
+        mul_row0(t, a.v, b.v[0]);
+        reduce_row(t);
 #pragma unroll
-        for (int j = 0; j < N + 2; j++) t[j] = 0;
+        for (int i = 1; i < N; i++) {
+            uint64_t p[N];
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            mul_add_row(t, a.v, b.v[i]);
+            for (int j = 0; j < N; j++) p[j] = mul_wide(a.v[j], b.v[i]);
+            add_row(t, p);
             reduce_row(t);
         }
         mont_t r;
@@ -163,12 +203,13 @@ template <class P> struct __align__(16) mont_t
     {
         return mul_inline(a, b);
     }
-    /* Fp products (about 1200 instructions each) are calls: the curve
-     * kernels inline dozens of them, which multiplied compile time and
-     * registers; Fr products (the NTT butterflies) stay inline. */
+    /* Fp products (about 900 instructions each) are calls unless
+     * CUZK_GPU_FP_INLINE: the curve kernels hold dozens of them, which
+     * multiplied compile time and registers; Fr products (the NTT
+     * butterflies) stay inline. */
     HD friend mont_t operator*(const mont_t &a, const mont_t &b)
     {
-        if constexpr (N > 8)
+        if constexpr (N > 8 && !CUZK_GPU_FP_INLINE)
             return mul_call(a, b);
         else
             return mul_inline(a, b);
@@ -194,12 +235,15 @@ template <class P> struct __align__(16) mont_t
     /* From Montgomery form to the canonical value: multiply by 1. */
     HD mont_t from_mont() const
     {
-        uint32_t t[N + 2];
+        uint32_t t[N + 1];
 #pragma unroll
         for (int j = 0; j < N; j++) t[j] = v[j];
-        t[N] = t[N + 1] = 0;
+        t[N] = 0;
 #pragma unroll
-        for (int i = 0; i < N; i++) reduce_row(t);
+        for (int i = 0; i < N; i++) {
+            reduce_row(t);
+            t[N] = 0;
+        }
         mont_t r;
         reduce_once(r.v, t);
         return r;
