@@ -11,6 +11,11 @@
  * PoRCircuit::synthesize with Root::Val(leaf), Root::from_allocated(
  * comm_r_last) and a private root. Values, when there are any, are read
  * from the vanilla proofs' little-endian node bytes just before use.
+ *
+ * The sectors are independent units of one size (r1cs.h cs_run_units):
+ * the prover backend synthesizes them in parallel into the windows
+ * sequential synthesis gives them; a sector's size is measured once per
+ * shape on a blank sector.
  */
 #include "cuzk/filecoin/post_circuit.h"
 
@@ -221,13 +226,31 @@ static int sector_synthesize(cs_t *cs, const post_shape *s, const sector_src *sr
     return cs_status(cs);
 }
 
+typedef struct sector_units {
+    const post_circuit *pc;
+    bool blank; /* measuring: no values */
+} sector_units;
+
+/* cs_unit_fn: sector j. */
+static int sector_unit(cs_t *cs, size_t j, void *ctx)
+{
+    const sector_units *u = ctx;
+    sector_src src = u->blank ? (sector_src){NULL, 0} : sector_source(u->pc, j);
+    return sector_synthesize(cs, &u->pc->shape, &src);
+}
+
 static int post_synthesize(cs_t *cs, void *ctx)
 {
     const post_circuit *pc = ctx;
-    for (size_t j = 0; j < pc->shape.sectors && !cs_status(cs); j++) {
-        sector_src src = sector_source(pc, j);
-        sector_synthesize(cs, &pc->shape, &src);
-    }
+    const post_shape *s = &pc->shape;
+    /* the memo key: "post-sec", then what a sector's size depends on */
+    uint64_t key[5] = {0x706f73742d736563, s->challenges,
+                       (uint64_t)s->tree.base_arity << 32 | s->tree.sub_arity, s->tree.top_arity,
+                       s->tree.base_levels};
+    sector_units blank = {pc, true}, full = {pc, false};
+    cs_capacity size;
+    if (!cs_unit_size(cs, &size, key, sizeof(key), sector_unit, 0, &blank))
+        cs_run_units(cs, s->sectors, &size, sector_unit, &full);
     return cs_status(cs);
 }
 

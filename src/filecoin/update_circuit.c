@@ -16,6 +16,11 @@
  * Values are taken from the vanilla partition proof when there is one;
  * derived values (digest indexes, selected high bits, labels) follow the
  * tracked values of the gadgets, which are zero in a blank circuit.
+ *
+ * The challenges are independent units of one size (r1cs.h cs_run_units):
+ * the prover backend synthesizes them in parallel into the windows
+ * sequential synthesis gives them, each on its own copy of the upd; a
+ * challenge's size is measured once per shape on a blank challenge.
  */
 #include "cuzk/filecoin/update_circuit.h"
 
@@ -257,6 +262,50 @@ static void challenge(upd *u, size_t i, const bool_var *c_bits)
     por_no_challenge_input(cs, &sha, &tree_d, c_bits, &leaf_d_new, sib, &apex);
 }
 
+typedef struct challenge_units {
+    const upd *u;
+    bool blank; /* measuring: no values */
+} challenge_units;
+
+/* cs_unit_fn: challenge i on a copy of the upd. */
+static int challenge_unit(cs_t *cs, size_t i, void *ctx)
+{
+    const challenge_units *x = ctx;
+    upd u = *x->u;
+    u.cs = cs;
+    if (x->blank) u.v = NULL;
+    const update_shape *s = u.s;
+    size_t rand_bits = s->challenge_bits - s->partition_bits;
+    size_t per = FR_CAPACITY / rand_bits;
+    bool_var c_bits[64];
+    memcpy(c_bits, &u.digest_bits[i / per * FR_NUM_BITS + i % per * rand_bits],
+           rand_bits * sizeof(bool_var));
+    memcpy(&c_bits[rand_bits], u.kh_bits, s->partition_bits * sizeof(bool_var));
+    challenge(&u, i, c_bits);
+    return cs_status(cs);
+}
+
+/* Every challenge, as units. */
+static void challenges(upd *u)
+{
+    const update_shape *s = u->s;
+    const por_shape *r = &s->tree_r;
+    /* the memo key: "upd-chal", then what a challenge's size depends on */
+    uint64_t key[8] = {0x7570642d6368616c,
+                       (uint64_t)s->challenge_bits << 32 | s->partition_bits,
+                       (uint64_t)s->apex_bits << 32 | s->poseidon,
+                       0,
+                       (uint64_t)r->base_arity << 32 | r->sub_arity,
+                       r->top_arity,
+                       r->base_levels,
+                       s->challenges};
+    for (unsigned k = 0; k < UPDATE_HS; k++) key[3] |= (uint64_t)(s->hs[k] & 0xff) << (8 * k);
+    challenge_units blank = {u, true}, full = {u, false};
+    cs_capacity size;
+    if (!cs_unit_size(u->cs, &size, key, sizeof(key), challenge_unit, 0, &blank))
+        cs_run_units(u->cs, s->challenges, &size, challenge_unit, &full);
+}
+
 /* ---- the whole circuit ---- */
 
 /* comm_c (returned), the roots, apex leaves and the partition path
@@ -314,15 +363,7 @@ static void synthesize_all(upd *u, const update_circuit *uc)
     else
         apex_por(u, path, &comm[1]);
     gen_challenge_bits(u, &comm[2], &partition);
-    size_t rand_bits = s->challenge_bits - s->partition_bits;
-    size_t per = FR_CAPACITY / rand_bits;
-    bool_var c_bits[64];
-    for (size_t i = 0; i < s->challenges && !cs_status(cs); i++) {
-        memcpy(c_bits, &u->digest_bits[i / per * FR_NUM_BITS + i % per * rand_bits],
-               rand_bits * sizeof(bool_var));
-        memcpy(&c_bits[rand_bits], u->kh_bits, s->partition_bits * sizeof(bool_var));
-        challenge(u, i, c_bits);
-    }
+    challenges(u);
 }
 
 static int update_synthesize(cs_t *cs, void *ctx)

@@ -14,7 +14,8 @@
  * paths; cs_unit_size caches by key.
  *
  * Then the PoRep partition (synthetic C1s): 2KiB and 8MiB (2KiB only under
- * CUZK_TEST_QUICK) on one thread and on four, byte for byte.
+ * CUZK_TEST_QUICK) on one thread and on four, byte for byte; and a Window
+ * PoSt 2KiB partition (its sectors are the units) on one thread and three.
  */
 #include "testutil.h"
 
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/filecoin/post_circuit.h"
 #include "cuzk/gadgets/boolean.h"
 #include "cuzk/r1cs.h"
 
@@ -260,12 +262,35 @@ static void porep_8mib_parallel(void **state)
     if (!quick()) porep_parallel(6); /* StackedDrg8MiBV1_1 */
 }
 
+/* Window PoSt 2KiB (2 sectors per partition), synthetic sector proofs. */
+static void window_post_parallel(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, VANILLA_POST_WINDOW, 2048, NULL), 0);
+    assert_true(s.sectors >= 2);
+    vanilla_post_sector v[2];
+    for (size_t i = 0; i < 2; i++)
+        assert_int_equal(vanilla_post_sector_synthetic(&v[i], VANILLA_POST_WINDOW, 2048, &g, NULL),
+                         0);
+    post_circuit pc;
+    assert_int_equal(post_circuit_init(&pc, VANILLA_POST_WINDOW, &s, v, 2, NULL), 0);
+    cs_prover seq, par;
+    assert_int_equal(prove_on(&seq, post_circuit_get(&pc), 1, NULL), 0);
+    assert_int_equal(prove_on(&par, post_circuit_get(&pc), 3, NULL), 0);
+    assert_same(&seq, &par);
+    cs_prover_free(&seq), cs_prover_free(&par);
+    for (size_t i = 0; i < 2; i++) vanilla_post_sector_free(&v[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(units_equal_sequential), cmocka_unit_test(units_errors),
         cmocka_unit_test(unit_size_cached),       cmocka_unit_test(porep_2kib_parallel),
-        cmocka_unit_test(porep_8mib_parallel),
+        cmocka_unit_test(porep_8mib_parallel),    cmocka_unit_test(window_post_parallel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
