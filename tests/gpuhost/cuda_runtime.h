@@ -19,7 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The C++ headers the prover uses, read before __noinline__ is defined
+ * (libstdc++ spells an attribute with that name). */
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #define __host__

@@ -11,19 +11,21 @@
  *           device buffers, zero-padded to the domain (for snarkjs' odd-
  *           Lagrange H basis or a domain under 2^10, outside the device
  *           NTT, it computes the H scalars on the CPU and uploads those)
- * and the prover thread, per circuit i:
- *   1. waits for loader(i), starts prep(i+1) and loader(i+1) (the other
- *      a/b/c buffer), then gpu_ntt_h_dev and the H MSM      ntt_msm_h_ms
- *   2. waits for prep(i), then per job of L, A, B_G1: the bitmap up and
- *      the batch addition                                   batch_add_ms
- *      the tail's scalars and indexes up, its bases gathered from the
- *      cached points, the tail MSM (or the whole MSM when the job does
- *      not split)                                           tail_msm_ms
- * so the a/b/c upload, the largest transfer (3 x 4 GiB at 2^27), overlaps
- * the device work of the circuit before, and prep overlaps the H step
- * of its own circuit (and more in a batch): one circuit takes upload +
- * max(H, prep) + the L/A/B MSMs, a batch about the device work alone.
- * gpu_total_ms is steps 1 and 2, waits included. The loader copies on a
+ * and the prover thread, per circuit i, two steps in the order in which
+ * their helpers finish (whichever of prep(i) and loader(i) is done first;
+ * the other goes on meanwhile):
+ *   H     waits for loader(i), starts prep(i+1) and loader(i+1) (the
+ *         other a/b/c buffer), then gpu_ntt_h_dev and the H MSM
+ *                                                           ntt_msm_h_ms
+ *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
+ *         and the batch addition                            batch_add_ms
+ *         the tail's scalars and indexes up, its bases gathered from the
+ *         cached points, the tail MSM (or the whole MSM when the job
+ *         does not split)                                   tail_msm_ms
+ * So a single circuit takes about max(upload, prep + L/A/B) + H when prep
+ * is quick, upload + max(H, prep) + L/A/B when it is not, and in a batch
+ * the next circuit's upload and prep hide behind this one's device work.
+ * gpu_total_ms is both steps, waits included. The loader copies on a
  * non-blocking stream, so its DMA runs beside the default stream's
  * kernels.
  *
@@ -42,6 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "gpu/prove/prove_gpu.cuh"
@@ -71,6 +75,7 @@ struct prove_one {
     groth16_timings t;
     int prep_rc, load_rc; /* the helper threads' results */
     cuzk_err prep_err, load_err;
+    bool prep_done, load_done; /* under prove_run.mu */
 };
 
 struct gpu_prove_pending {
@@ -167,21 +172,47 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
     return rc;
 }
 
-static void prep_thread(prove_one *c, const groth16_params *pk, const cs_prover *w)
+/* The helpers of each circuit and what they share; mu and cv guard and
+ * signal the helpers' done flags. */
+struct prove_run {
+    gpu_prove_pending *p;
+    const cs_prover *circuits;
+    int device;
+    unsigned lg;
+    prove_srs srs;
+    std::thread *prep, *load;
+    std::mutex mu;
+    std::condition_variable cv;
+};
+
+static void helper_done(prove_run *r, bool *flag)
 {
-    double t0 = groth16_now_ms();
-    c->prep_rc = groth16_jobs_prepare(&c->jobs, pk, w, &c->prep_err);
-    c->t.prep_msm_ms = groth16_now_ms() - t0;
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        *flag = true;
+    }
+    r->cv.notify_all();
 }
 
-static void load_thread(prove_one *c, int device, char *buf, const groth16_params *pk,
-                        const cs_prover *w, unsigned lg)
+static void prep_thread(prove_run *r, size_t i)
 {
-    cudaError_t e = cudaSetDevice(device);
+    prove_one *c = &r->p->c[i];
+    double t0 = groth16_now_ms();
+    c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, &r->circuits[i], &c->prep_err);
+    c->t.prep_msm_ms = groth16_now_ms() - t0;
+    helper_done(r, &c->prep_done);
+}
+
+static void load_thread(prove_run *r, size_t i)
+{
+    prove_one *c = &r->p->c[i];
+    cudaError_t e = cudaSetDevice(r->device);
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else
-        c->load_rc = load_abc(buf, pk, w, lg, &c->load_err);
+        c->load_rc =
+            load_abc((char *)ws.abc[i % 2], r->p->pk, &r->circuits[i], r->lg, &c->load_err);
+    helper_done(r, &c->load_done);
 }
 
 /* A helper thread's error as the call's. */
@@ -191,31 +222,20 @@ static int helper_rc(int rc, const cuzk_err *helper, cuzk_err *err)
     return rc;
 }
 
-/* The helpers of each circuit and what they share. */
-struct prove_run {
-    gpu_prove_pending *p;
-    const cs_prover *circuits;
-    int device;
-    unsigned lg;
-    prove_srs srs;
-    std::thread *prep, *load;
-};
-
 static int spawn(prove_run *r, size_t i, cuzk_err *err)
 {
-    char *buf = (char *)ws.abc[i % 2];
     try {
-        r->prep[i] = std::thread(prep_thread, &r->p->c[i], r->p->pk, &r->circuits[i]);
-        r->load[i] =
-            std::thread(load_thread, &r->p->c[i], r->device, buf, r->p->pk, &r->circuits[i], r->lg);
+        r->prep[i] = std::thread(prep_thread, r, i);
+        r->load[i] = std::thread(load_thread, r, i);
     } catch (...) {
         return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: cannot start a host thread");
     }
     return CUZK_OK;
 }
 
-/* Steps 1 and 2 of the file comment for circuit i. */
-static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
+/* The H step of circuit i (waits for its loader, starts circuit i + 1's
+ * helpers). */
+static int h_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
     const groth16_params *pk = r->p->pk;
@@ -229,8 +249,16 @@ static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
     if (!rc && h_on_device(pk, r->lg)) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
     if (!rc) rc = dev_msm(&c->m.h, r->srs.h, d, pk->n_h, err);
     c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
+    return rc;
+}
+
+/* The L, A and B_G1 MSMs of circuit i (waits for its prep). */
+static int lab_step(prove_run *r, size_t i, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    const groth16_params *pk = r->p->pk;
     r->prep[i].join();
-    if (!rc) rc = helper_rc(c->prep_rc, &c->prep_err, err);
+    int rc = helper_rc(c->prep_rc, &c->prep_err, err);
     if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, pk, &c->t, err);
@@ -238,6 +266,22 @@ static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
     groth16_msm_job_free(&c->jobs.a);
     free(c->jobs.sa);
     c->jobs.sa = NULL;
+    return rc;
+}
+
+/* Circuit i: the step whose helper finished first, then the other. */
+static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    double t0 = groth16_now_ms();
+    bool lab_first;
+    {
+        std::unique_lock<std::mutex> lk(r->mu);
+        r->cv.wait(lk, [c] { return c->prep_done || c->load_done; });
+        lab_first = !c->load_done;
+    }
+    int rc = lab_first ? lab_step(r, i, err) : h_step(r, i, err);
+    if (!rc) rc = lab_first ? h_step(r, i, err) : lab_step(r, i, err);
     c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
     return rc;
 }
@@ -267,7 +311,10 @@ static int prove_all(prove_run *r, cuzk_err *err)
 static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, cuzk_err *err)
 {
     if (p->n == 0) return CUZK_OK;
-    prove_run r = {p, circuits, device, 0, {}, NULL, NULL};
+    prove_run r;
+    r.p = p;
+    r.circuits = circuits;
+    r.device = device;
     CU(cudaSetDevice(device), err, "cudaSetDevice");
     int rc = groth16_h_domain(&r.lg, p->pk, &circuits[0], err);
     if (rc) return rc;
