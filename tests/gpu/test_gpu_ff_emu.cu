@@ -138,6 +138,7 @@ template <class O> static int check_pair(const typename O::D &x, const typename 
     bad += !(to_d<D>(c) == D::mul_inline(x, y));
     O::sqr(&c, &a);
     bad += !(to_d<D>(c) == x.sqr());
+    bad += !(to_d<D>(c) == D::sqr_inline(x));
     O::add(&c, &a, &b);
     bad += !(to_d<D>(c) == x + y);
     O::sub(&c, &a, &b);
