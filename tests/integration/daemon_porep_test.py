@@ -1,14 +1,21 @@
-"""daemon_porep_test.py - a real Filecoin PoRep through cuzk-daemon.
+"""daemon_porep_test.py - real Filecoin proofs through cuzk-daemon.
 
 cuzk-seal seals a 2KiB sector and writes its C1 output (c1.json wrapper);
 a cuzk-daemon started with --dev-params on BUILD/param-cache (shared with
-filecoin.sh; development parameters are made on first use, a few minutes
-on 2 cores) proves it for Debian's python3-grpcio client, and the proof is
-checked independently by `cuzk verify porep` (exit 0), and rejected for
-another sector's C1 (exit 1). Requests that do not fit the C1 (sector
-size, registered proof) or are not a C1 at all, sent as the bare
-SealCommitPhase1Output JSON or as garbage, fail with a message while the
-daemon keeps serving; SIGTERM stops it with exit status 0.
+filecoin.sh, filecoin_post.sh and filecoin_snap.sh; development parameters
+are made on first use, a few minutes on 2 cores) proves it for Debian's
+python3-grpcio client, and the proof is checked independently by `cuzk
+verify porep` (exit 0), and rejected for another sector's C1 (exit 1).
+Requests that do not fit the C1 (sector size, registered proof) or are not
+a C1 at all, sent as the bare SealCommitPhase1Output JSON or as garbage,
+fail with a message while the daemon keeps serving; SIGTERM stops it with
+exit status 0.
+
+Winning PoSt, Window PoSt (three sectors: two partition requests) and
+SnapDeals 2KiB vanilla proofs from `cuzk-bench gen-vanilla` are proved
+through Prove as Curio sends them (vanilla_proofs, randomness,
+commitments, registered_proof), each proof verified independently with
+`cuzk verify --kind ...` and rejected for other public inputs.
 
 usage: daemon_porep_test.py BUILD_DIR
 """
@@ -137,6 +144,87 @@ def test_prove_and_verify(d, sector, other):
     assert v.returncode == 1, "another sector's C1: exit %d\n%s" % (v.returncode, v.stdout)
 
 
+def gen_vanilla(kind, seed, *extra):
+    """cuzk-bench gen-vanilla KIND 2KiB: (list of blobs, dict of the printed values)."""
+    path = os.path.join(WORK, "%s-%d.json" % (kind, seed))
+    out = subprocess.run(
+        [os.path.join(TOOLS, "cuzk-bench"), "gen-vanilla", kind, "--sector-size", "2KiB",
+         "--seed", str(seed), "-o", path] + list(extra),
+        check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    ).stdout
+    values = {}
+    for line in out.splitlines():
+        name, value = line.split()
+        values.setdefault(name, value)
+    with open(path) as f:
+        blobs = [base64.b64decode(b) for b in json.load(f)]
+    return path, blobs, values
+
+
+def prove_kind(d, kind, **kw):
+    req = pb.SubmitProofRequest(request_id="vanilla-test-" + uuid.uuid4().hex, proof_kind=kind, **kw)
+    r = d.stub.Prove(pb.ProveRequest(submit=req), timeout=PROVE_TIMEOUT).result
+    assert r.status == Status.COMPLETED, r
+    assert len(r.proof) == PROOF_BYTES, len(r.proof)
+    return r.proof
+
+
+def verify_kind(kind, proof, args):
+    """cuzk verify --kind KIND over the proof bytes; its exit status."""
+    path = os.path.join(WORK, kind + ".proof")
+    with open(path, "wb") as f:
+        f.write(proof)
+    v = subprocess.run(
+        [os.path.join(TOOLS, "cuzk"), "verify", "--kind", kind, "--sector-size", "2KiB",
+         "--param-cache", CACHE, "--proof", path] + args,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    print("     " + v.stdout.strip().replace("\n", "\n     "), flush=True)
+    return v.returncode
+
+
+def other_randomness(hexstr):
+    return "00" + hexstr[2:]
+
+
+def test_winning_post(d, sector, other):
+    """Winning PoSt 2KiB through Prove verifies with cuzk verify --kind winning-post."""
+    path, blobs, v = gen_vanilla("winning-post", 51)
+    proof = prove_kind(d, pb.WINNING_POST, vanilla_proofs=blobs,
+                       randomness=bytes.fromhex(v["randomness"]),
+                       registered_proof=int(v["registered_proof"]), sector_size=2048)
+    args = ["--vanilla", path, "--randomness"]
+    assert verify_kind("winning-post", proof, args + [v["randomness"]]) == 0
+    assert verify_kind("winning-post", proof, args + [other_randomness(v["randomness"])]) == 1
+
+
+def test_window_post(d, sector, other):
+    """Window PoSt 2KiB, three sectors as two partition requests, verified together."""
+    path, blobs, v = gen_vanilla("window-post", 52, "--sectors", "3")
+    proof = b""
+    for k, part in enumerate((blobs[:2], blobs[2:])):
+        proof += prove_kind(d, pb.WINDOW_POST_PARTITION, vanilla_proofs=part, partition_index=k,
+                            randomness=bytes.fromhex(v["randomness"]),
+                            registered_proof=int(v["registered_proof"]))
+    args = ["--vanilla", path, "--randomness", v["randomness"]]
+    assert verify_kind("window-post", proof, args) == 0
+    assert verify_kind("window-post", proof, args + ["--registered-proof", "V1"]) == 1
+
+
+def test_snap_update(d, sector, other):
+    """SnapDeals 2KiB through Prove verifies with cuzk verify --kind update."""
+    _, blobs, v = gen_vanilla("snap-prove", 53)
+    comms = {k: bytes.fromhex(v[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
+    proof = prove_kind(d, pb.SNAP_DEALS_UPDATE, vanilla_proofs=blobs,
+                       registered_proof=int(v["registered_proof"]), sector_size=2048, **comms)
+    args = []
+    for k in ("comm_r_old", "comm_r_new", "comm_d_new"):
+        args += ["--" + k.replace("_", "-"), v[k]]
+    assert verify_kind("update", proof, args) == 0
+    swapped = args[:3] + [v["comm_r_old"]] + args[4:]  # comm_r_new := comm_r_old
+    assert verify_kind("update", proof, swapped) == 1
+
+
 def test_mismatch_and_garbage(d, sector, other):
     """Wrong sector size / proof type / not a C1: FAILED with a message, the daemon serves on."""
     _, wrapper, bare_bytes, bare = sector
@@ -166,7 +254,8 @@ def main():
     d = Daemon()
     ok = True
     try:
-        for fn in (test_mismatch_and_garbage, test_prove_and_verify):
+        for fn in (test_mismatch_and_garbage, test_prove_and_verify, test_winning_post,
+                   test_window_post, test_snap_update):
             t0 = time.time()
             try:
                 fn(d, sector, other)
