@@ -21,7 +21,7 @@ set -eu
 [ $# -ge 1 ] || { echo "usage: bundle.sh DIR [BUILD_DIR] [FILE...]" >&2; exit 2; }
 DIR=$1
 BUILD=${2:-build}
-[ $# -ge 2 ] && shift 2 || shift 1
+if [ $# -ge 2 ]; then shift 2; else shift 1; fi
 PROGRAMS="cuzk cuzk-daemon cuzk-bench cuzk-seal"
 LIMIT_MIB=50
 
@@ -57,5 +57,6 @@ src=$(dirname "$0")/..
     (cd "$DIR" && find . -type f ! -name MANIFEST | sort | xargs ls -l | awk '{ print $5, $9 }')
 } >"$DIR/MANIFEST"
 size=$(du -sm "$DIR" | cut -f1)
-echo "bundle: $DIR: $(ls "$DIR/bin" | wc -l) programs, $(ls "$DIR/lib" | wc -l) libraries, $size MiB"
+echo "bundle: $DIR: $(find "$DIR/bin" -type f | wc -l) programs," \
+    "$(find "$DIR/lib" -type f | wc -l) libraries, $size MiB"
 [ "$size" -le "$LIMIT_MIB" ] || fail "$DIR is $size MiB, over the $LIMIT_MIB MiB budget"
