@@ -94,17 +94,24 @@ use_size() {
     USED="${USED:-} $WORK"
     mkdir -p "$WORK/params" "$WORK/logs"
     rm -f "$WORK"/logs/*
-    SOCK=$WORK/d.sock
-    ADDR=unix://$SOCK
     C1=$WORK/c1.json
 }
 use_size "${2:-512MiB}"
+# In /tmp: a unix socket path must fit in 108 bytes.
+SOCK=/tmp/cuzk-tput-$$.sock
+ADDR=unix://$SOCK
 PID=
 
 now() { date +%s; }
 ms() { date +%s%3N; }
 left() { echo $((DEADLINE - $(now))); }
 note() { echo "$*" | tee -a "$NOTES" >&2; }
+
+# Why a boxed step failed: its exit status 124 or its output's last line.
+why() {
+    [ "$1" = 124 ] && echo "did not finish within the configuration's share" && return
+    echo "exit $1: $(tail -1 "$2")"
+}
 
 # A command under `timeout`, never past the run's deadline.
 boxed() {
@@ -124,6 +131,7 @@ stop_daemon() {
     kill -KILL "$PID" 2>/dev/null
     wait "$PID" 2>/dev/null
     PID=
+    rm -f "$SOCK"
 }
 # The background `cuzk setup` (its timeout's pid is in WORK/setup.pid).
 stop_setup() {
@@ -141,7 +149,7 @@ machine() {
     cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
     gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-    echo "$(hostname), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
+    echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
 }
 
 # The C1 (sealed, or reused) and the parameters; sets PREP_SEAL, PREP_SETUP.
@@ -238,11 +246,13 @@ mean_util() {
 # One proof through the daemon, verified independently; sets LAT (ms),
 # FIRST (total, synthesis and prover seconds) and VERIFY.
 first_proof() {
-    local tag=$1 end=$2 proof=$WORK/proof-$1.bin t0
+    local tag=$1 end=$2 proof=$WORK/proof-$1.bin t0 rc
     t0=$(ms)
-    if ! boxed $((end - $(now))) "$BIN/cuzk-bench" -a "$ADDR" single -t porep --c1 "$C1" \
-        -o "$proof" >"$WORK/logs/$tag.single" 2>&1; then
-        note "$tag: the first proof failed: $(grep -m1 'error\|status' "$WORK/logs/$tag.single")"
+    boxed $((end - $(now))) "$BIN/cuzk-bench" -a "$ADDR" single -t porep --c1 "$C1" \
+        -o "$proof" >"$WORK/logs/$tag.single" 2>&1
+    rc=$?
+    if [ "$rc" != 0 ]; then
+        note "$tag: the first proof $(why "$rc" "$WORK/logs/$tag.single")"
         return 1
     fi
     LAT=$(($(ms) - t0))
@@ -288,18 +298,20 @@ batch_run() {
 # One table row: backend x batch x pipeline within SHARE seconds.
 run_config() {
     local backend=$1 batch=$2 pipe=$3 end=$(($(now) + $4)) tag=$1-b$2-$3
-    local log=$WORK/logs/$tag.log actual
+    local log=$WORK/logs/$tag.log actual rc
     LAT=0 FIRST=- VERIFY=- PROOFS=- RATE=- STEADY=- BUSY=- UTIL=-
     write_config "$backend" "$batch" "$pipe" >"$WORK/$tag.toml"
     echo "== $tag: starting cuzk-daemon, preloading $CIRCUIT ($4 s share)" >&2
     if start_daemon "$WORK/$tag.toml" "$log" "$end"; then
         actual=$(sed -n 's/.*engine: backend \([a-z]*\).*/\1/p' "$log" | head -1)
         [ -z "$actual" ] || [ "$actual" = "$backend" ] || backend="$backend→$actual"
-        if boxed $((end - $(now))) "$BIN/cuzk-bench" -a "$ADDR" preload -c "$CIRCUIT" \
-            >"$WORK/logs/$tag.preload" 2>&1; then
+        boxed $((end - $(now))) "$BIN/cuzk-bench" -a "$ADDR" preload -c "$CIRCUIT" \
+            >"$WORK/logs/$tag.preload" 2>&1
+        rc=$?
+        if [ "$rc" = 0 ]; then
             first_proof "$tag" "$end" && batch_run "$tag" "$batch" "$end"
         else
-            note "$tag: preload $CIRCUIT failed: $(tail -1 "$WORK/logs/$tag.preload")"
+            note "$tag: preload $CIRCUIT $(why "$rc" "$WORK/logs/$tag.preload")"
         fi
         stop_daemon
     fi
@@ -366,7 +378,8 @@ main() {
             done
         done
     fi
-    [ -s "$ROWS" ] && ! grep -q FAILED "$ROWS"
+    # Success: every configuration measured and its proof verified.
+    [ -s "$ROWS" ] && awk -F'|' '$7 ~ /^ *-/ || $11 !~ /OK/ { bad = 1 } END { exit bad }' "$ROWS"
 }
 
 main
