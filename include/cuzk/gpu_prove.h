@@ -7,9 +7,10 @@
  * CPU (the CPU prover's own classification and split decisions), a, b, c
  * uploaded once through a pinned staging pool, H by the device NTT and the
  * H MSM, then for L, A and B_G1 the bitmap batch addition and the tail MSM
- * (or the plain MSM when the split does not pay) on the device.
- * gpu_prove_finish runs B_G2 on the CPU (in parallel across circuits) and
- * the assembly with r and s. start keeps nothing of the circuits, so they
+ * (or the plain MSM when the split does not pay) on the device, and
+ * B_G2's batch addition too when its points fit in device memory.
+ * gpu_prove_finish runs the rest of B_G2 on the CPU (in parallel across
+ * circuits) and the assembly with r and s. start keeps nothing of the circuits, so they
  * may be freed as soon as it returns.
  *
  * The parameters' G1 points (H, L, A, B_G1) are uploaded on first use and

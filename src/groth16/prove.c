@@ -111,8 +111,19 @@ static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cu
     return compact_tail(j, err);
 }
 
-/* One generic runner for G1 and G2: batch addition + tail, or a plain MSM. */
+/* One generic runner for G1 and G2: batch addition + tail, or a plain MSM;
+ * the tail alone for a caller that has the batch addition already. */
 #define MSM_RUN(G)                                                                                 \
+    int groth16_##G##_run_tail(G##_jac_t *r, const G##_affine_t *bases, const groth16_msm_job *j,  \
+                               int threads, cuzk_err *err)                                         \
+    {                                                                                              \
+        G##_affine_t *tb = malloc(sizeof(G##_affine_t) * (j->n_tail + 1));                         \
+        if (!tb) return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail bases)");          \
+        for (size_t k = 0; k < j->n_tail; k++) tb[k] = bases[j->tail_idx[k]];                      \
+        int rc = G##_msm(r, tb, j->tail, j->n_tail, threads, err);                                 \
+        free(tb);                                                                                  \
+        return rc;                                                                                 \
+    }                                                                                              \
     int groth16_##G##_run_job(G##_jac_t *r, const G##_affine_t *bases, const groth16_msm_job *j,   \
                               int threads, groth16_timings *t, cuzk_err *err)                      \
     {                                                                                              \
@@ -126,13 +137,7 @@ static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cu
         int rc = G##_batch_add_bitmap(&ones, bases, j->ones, j->n, threads, err);                  \
         double t1 = groth16_now_ms();                                                              \
         t->batch_add_ms += t1 - t0;                                                                \
-        G##_affine_t *tb = rc ? NULL : malloc(sizeof(G##_affine_t) * (j->n_tail + 1));             \
-        if (!rc && !tb) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail bases)");     \
-        if (!rc) {                                                                                 \
-            for (size_t k = 0; k < j->n_tail; k++) tb[k] = bases[j->tail_idx[k]];                  \
-            rc = G##_msm(&tail, tb, j->tail, j->n_tail, threads, err);                             \
-        }                                                                                          \
-        free(tb);                                                                                  \
+        if (!rc) rc = groth16_##G##_run_tail(&tail, bases, j, threads, err);                       \
         if (!rc) G##_jac_add(r, &ones, &tail);                                                     \
         t->tail_msm_ms += groth16_now_ms() - t1;                                                   \
         return rc;                                                                                 \

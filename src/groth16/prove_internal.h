@@ -64,6 +64,11 @@ int groth16_g1_run_job(g1_jac_t *r, const g1_affine_t *bases, const groth16_msm_
                        groth16_timings *t, cuzk_err *err);
 int groth16_g2_run_job(g2_jac_t *r, const g2_affine_t *bases, const groth16_msm_job *j, int threads,
                        groth16_timings *t, cuzk_err *err);
+/* r = the tail MSM alone of a split job (its bases gathered). */
+int groth16_g1_run_tail(g1_jac_t *r, const g1_affine_t *bases, const groth16_msm_job *j,
+                        int threads, cuzk_err *err);
+int groth16_g2_run_tail(g2_jac_t *r, const g2_affine_t *bases, const groth16_msm_job *j,
+                        int threads, cuzk_err *err);
 
 /* The proof from the sums, r and s (prove.c's file comment). */
 void groth16_assemble(groth16_proof *proof, const groth16_params *pk, const groth16_msms *m,

@@ -64,6 +64,24 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
     return CUZK_OK;
 }
 
+int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
+                       cuzk_err *err)
+{
+    (void)err;
+    g2_jac_set_inf(out);
+    if (n == 0) return CUZK_OK;
+    size_t per;
+    unsigned blocks;
+    batch_add_shape(n, &per, &blocks);
+    prove_g2_xyzz acc = prove_g2_xyzz::inf();
+    for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
+        acc.add(batch_add_thread(t, bases, bitmap, n, per));
+    g2_xyzz_t sum;
+    memcpy(&sum, &acc, sizeof sum);
+    g2_xyzz_to_jac(out, &sum);
+    return CUZK_OK;
+}
+
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  cuzk_err *err)
 {

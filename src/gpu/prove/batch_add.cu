@@ -2,7 +2,8 @@
  * batch_add.cu - the bitmap batch addition of the split MSM (the sum of
  * the bases whose scalar is 1) and the gather of the tail's bases.
  *
- * Batch addition: each thread sums its run of bitmap words
+ * Batch addition, in G1 (L, A, B_G1) and G2 (B_G2, when its points fit
+ * on the device): each thread sums its run of bitmap words
  * (batch_add.cuh); a block then sums its threads' accumulators by a tree
  * in shared memory, and the host adds the per-block sums (a few hundred)
  * with the CPU group law. The runs are sized so that the grid fills the
@@ -11,16 +12,18 @@
  * sum are noise.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu/prove/batch_add.cuh"
 
+template <class F>
 __global__ void __launch_bounds__(BA_THREADS)
-    batch_add_kernel(const prove_g1_aff *__restrict__ bases, const uint64_t *__restrict__ bits,
-                     size_t n, size_t per, prove_g1_xyzz *partial)
+    batch_add_kernel(const affine_d<F> *__restrict__ bases, const uint64_t *__restrict__ bits,
+                     size_t n, size_t per, xyzz_d<F> *partial)
 {
-    __shared__ prove_g1_xyzz sm[BA_THREADS];
-    prove_g1_xyzz acc =
-        batch_add_thread((size_t)blockIdx.x * BA_THREADS + threadIdx.x, bases, bits, n, per);
+    __shared__ xyzz_d<F> sm[BA_THREADS];
+    xyzz_d<F> acc =
+        batch_add_thread<F>((size_t)blockIdx.x * BA_THREADS + threadIdx.x, bases, bits, n, per);
     sm[threadIdx.x] = acc;
     for (unsigned h = BA_THREADS / 2; h > 0; h /= 2) {
         __syncthreads();
@@ -32,29 +35,65 @@ __global__ void __launch_bounds__(BA_THREADS)
     if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }
 
-static prove_g1_xyzz *ba_partial; /* BA_BLOCKS sums, kept */
+static void *ba_partial; /* BA_BLOCKS sums of the larger group, kept */
+
+/* The per-block sums of the batch addition into host memory (*blocks of
+ * them, at most BA_BLOCKS). */
+template <class F>
+static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F> *bases,
+                            const uint64_t *bitmap, size_t n, cuzk_err *err)
+{
+    size_t per;
+    batch_add_shape(n, &per, blocks);
+    if (!ba_partial) {
+        int rc = prove_dev_alloc(&ba_partial, BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
+        if (rc) return rc;
+    }
+    xyzz_d<F> *partial = (xyzz_d<F> *)ba_partial;
+    batch_add_kernel<F><<<*blocks, BA_THREADS>>>(bases, bitmap, n, per, partial);
+    CU_LAUNCH(err, "batch_add_kernel");
+    CU(cudaMemcpy(sums, partial, *blocks * sizeof *sums, cudaMemcpyDeviceToHost), err,
+       "batch_add_kernel");
+    return CUZK_OK;
+}
 
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err)
 {
     g1_jac_set_inf(out);
     if (n == 0) return CUZK_OK;
-    size_t per;
+    prove_g1_xyzz sums[BA_BLOCKS];
     unsigned blocks;
-    batch_add_shape(n, &per, &blocks);
-    if (!ba_partial) {
-        int rc = prove_dev_alloc((void **)&ba_partial, BA_BLOCKS * sizeof *ba_partial, NULL, err);
-        if (rc) return rc;
-    }
-    batch_add_kernel<<<blocks, BA_THREADS>>>(bases, bitmap, n, per, ba_partial);
-    CU_LAUNCH(err, "batch_add_kernel");
-    g1_xyzz_t sums[BA_BLOCKS], acc;
-    CU(cudaMemcpy(sums, ba_partial, blocks * sizeof *sums, cudaMemcpyDeviceToHost), err,
-       "batch_add_kernel");
+    int rc = batch_add_blocks<fp_d>(sums, &blocks, bases, bitmap, n, err);
+    if (rc) return rc;
+    g1_xyzz_t acc, s;
     g1_xyzz_set_inf(&acc);
-    for (unsigned b = 0; b < blocks; b++) g1_xyzz_add(&acc, &acc, &sums[b]);
+    for (unsigned b = 0; b < blocks; b++) {
+        memcpy(&s, &sums[b], sizeof s);
+        g1_xyzz_add(&acc, &acc, &s);
+    }
     g1_xyzz_to_jac(out, &acc);
     return CUZK_OK;
+}
+
+int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
+                       cuzk_err *err)
+{
+    g2_jac_set_inf(out);
+    if (n == 0) return CUZK_OK;
+    prove_g2_xyzz *sums = (prove_g2_xyzz *)malloc(BA_BLOCKS * sizeof *sums);
+    if (!sums) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (G2 sums)");
+    unsigned blocks;
+    int rc = batch_add_blocks<fp2_d>(sums, &blocks, bases, bitmap, n, err);
+    g2_xyzz_t acc, s;
+    g2_xyzz_set_inf(&acc);
+    for (unsigned b = 0; !rc && b < blocks; b++) {
+        memcpy(&s, &sums[b], sizeof s);
+        g2_xyzz_add(&acc, &acc, &s);
+    }
+    if (!rc) g2_xyzz_to_jac(out, &acc);
+    free(sums);
+    return rc;
 }
 
 __global__ void gather_kernel(prove_g1_aff *out, const prove_g1_aff *__restrict__ bases,

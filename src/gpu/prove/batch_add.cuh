@@ -14,7 +14,7 @@
 
 #include "gpu/prove/prove_gpu.cuh"
 
-#define BA_THREADS 128 /* 128 XYZZ points (24 KiB) of shared memory per block */
+#define BA_THREADS 128 /* shared memory per block: 128 XYZZ points, 24 KiB (G1), 48 (G2) */
 #define BA_BLOCKS  528 /* 4 blocks on each of the H200's 132 SMs */
 
 /* Words per thread and blocks for n bits. */
@@ -34,12 +34,13 @@ HD unsigned lowest_bit(uint64_t m)
 #endif
 }
 
-/* Thread t's sum. */
-HD prove_g1_xyzz batch_add_thread(size_t t, const prove_g1_aff *bases, const uint64_t *bits,
-                                  size_t n, size_t per)
+/* Thread t's sum (G1: F = fp_d, G2: F = fp2_d). */
+template <class F>
+HD xyzz_d<F> batch_add_thread(size_t t, const affine_d<F> *bases, const uint64_t *bits, size_t n,
+                              size_t per)
 {
     size_t nw = (n + 63) / 64, w0 = t * per, w1 = w0 + per < nw ? w0 + per : nw;
-    prove_g1_xyzz acc = prove_g1_xyzz::inf();
+    xyzz_d<F> acc = xyzz_d<F>::inf();
     for (size_t w = w0; w < w1; w++) {
         uint64_t m = bits[w];
         if (w == nw - 1 && n % 64) m &= (1ull << (n % 64)) - 1;

@@ -18,7 +18,8 @@
  *         other a/b/c buffer), then gpu_ntt_h_dev and the H MSM
  *                                                           ntt_msm_h_ms
  *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
- *         and the batch addition                            batch_add_ms
+ *         and the batch addition (and B_G2's over the same bitmap when
+ *         its points fit on the device: prove_srs_g2)     batch_add_ms
  *         the tail's scalars and indexes up, its bases gathered from the
  *         cached points, the tail MSM (or the whole MSM when the job
  *         does not split)                                   tail_msm_ms
@@ -29,8 +30,9 @@
  * non-blocking stream, so its DMA runs beside the default stream's
  * kernels.
  *
- * finish: B_G2 on the CPU with the same job (batch addition + tail MSM),
- * the circuits in parallel (one host thread each, sharing the cores),
+ * finish: B_G2 on the CPU with the same job (its tail MSM, or the batch
+ * addition too when the device did not do it), the circuits in parallel
+ * (one host thread each, sharing the cores),
  * then groth16_assemble; b_g2_msm_ms. total_ms = gpu_total_ms +
  * b_g2_msm_ms, the circuit's share of start and finish. The sums are
  * group elements, so whatever order the device adds in, the affine proof
@@ -76,6 +78,8 @@ struct prove_one {
     int prep_rc, load_rc; /* the helper threads' results */
     cuzk_err prep_err, load_err;
     bool prep_done, load_done; /* under prove_run.mu */
+    g2_jac_t b2_ones;          /* B_G2's batch addition, when the device did it */
+    bool b2_ones_done;
 };
 
 struct gpu_prove_pending {
@@ -252,7 +256,23 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     return rc;
 }
 
-/* The L, A and B_G1 MSMs of circuit i (waits for its prep). */
+/* B_G2's batch addition on the device over the bitmap B_G1's left in
+ * ws.bits, when pk's B_G2 points fit there (prove_srs_g2). */
+static int g2_ones(prove_one *c, const groth16_params *pk, cuzk_err *err)
+{
+    double t0 = groth16_now_ms();
+    const prove_g2_aff *g2;
+    int rc = prove_srs_g2(&g2, pk, err);
+    if (!rc && g2) {
+        rc = prove_batch_add_g2(&c->b2_ones, g2, (const uint64_t *)ws.bits, c->jobs.b.n, err);
+        c->b2_ones_done = !rc;
+    }
+    c->t.batch_add_ms += groth16_now_ms() - t0;
+    return rc;
+}
+
+/* The L, A and B_G1 MSMs of circuit i (waits for its prep), and B_G2's
+ * batch addition. */
 static int lab_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
@@ -262,6 +282,7 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, pk, &c->t, err);
+    if (!rc && c->jobs.b.split) rc = g2_ones(c, pk, err);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
     free(c->jobs.sa);
@@ -371,7 +392,13 @@ static void finish_some(gpu_prove_pending *p, size_t first, size_t step, int thr
         prove_one *c = &p->c[i];
         groth16_timings g2t = {0};
         double t0 = groth16_now_ms();
-        rcs[i] = groth16_g2_run_job(&c->m.b2, p->pk->b_g2, &c->jobs.b, threads, &g2t, &errs[i]);
+        g2_jac_t tail;
+        if (c->b2_ones_done) {
+            rcs[i] = groth16_g2_run_tail(&tail, p->pk->b_g2, &c->jobs.b, threads, &errs[i]);
+            if (!rcs[i]) g2_jac_add(&c->m.b2, &c->b2_ones, &tail);
+        } else {
+            rcs[i] = groth16_g2_run_job(&c->m.b2, p->pk->b_g2, &c->jobs.b, threads, &g2t, &errs[i]);
+        }
         c->t.b_g2_msm_ms = groth16_now_ms() - t0;
     }
 }

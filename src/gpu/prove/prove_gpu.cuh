@@ -22,13 +22,16 @@ extern "C" {
 
 typedef affine_d<fp_d> prove_g1_aff;
 typedef xyzz_d<fp_d> prove_g1_xyzz;
+typedef affine_d<fp2_d> prove_g2_aff;
+typedef xyzz_d<fp2_d> prove_g2_xyzz;
 
 /* The process-wide prover lock (prove_gpu.cu). */
 void prove_lock(void);
 void prove_unlock(void);
 
-/* cudaMalloc; on out-of-memory, evicts the parameter cache (all entries
- * but `keep`, NULL for all) and tries once more. */
+/* cudaMalloc; on out-of-memory, frees the cached B_G2 points and tries
+ * again, then evicts the parameter cache (all entries but `keep`, NULL for
+ * all) and tries once more. */
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err);
 /* Grows a device buffer kept between proofs to at least `bytes`. */
 int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err);
@@ -50,10 +53,18 @@ typedef struct prove_srs {
 int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err);
 /* Frees every cache entry but keep's (NULL: all); returns the bytes freed. */
 size_t prove_srs_evict(const groth16_params *keep);
+/* *out = pk's B_G2 points on the device (pk's entry must exist), uploaded
+ * now if free device memory leaves G2_HEADROOM beside them; NULL when it
+ * does not (B_G2 then stays on the CPU). */
+int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err);
+/* Frees every entry's B_G2 points; returns the bytes freed. */
+size_t prove_srs_drop_g2(void);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err);
+int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
+                       cuzk_err *err);
 /* out[k] = bases[idx[k]] for k < n (all on the device). */
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  cuzk_err *err);

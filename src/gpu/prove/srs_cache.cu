@@ -8,8 +8,10 @@
  * never mistaken for the old one. A 32 GiB PoRep's G1 points are about
  * 47 GiB less B_G2's 12, which the H200's 139 GiB holds next to the
  * proof's working memory; when an allocation fails anyway, the least
- * recently used entries go first (prove_dev_alloc). B_G2 stays on the
- * host: its MSM runs on the CPU.
+ * recently used entries go first (prove_dev_alloc). B_G2's points (twice
+ * the bytes of a G1 array) come up only while there is room for them
+ * (prove_srs_g2) and are the first to go when memory runs short; without
+ * them the CPU does all of B_G2.
  */
 #include <string.h>
 
@@ -17,6 +19,11 @@
 
 #define SRS_SLOTS  8
 #define SRS_ARRAYS 4 /* h, l, a, b_g1 */
+/* Device memory left free beside a B_G2 copy: the proofs' working memory
+ * (MSM workspace, buffers) is already allocated when B_G2 is considered,
+ * so this covers what later, larger proofs add before they reclaim the
+ * B_G2 copies (prove_dev_alloc). */
+#define G2_HEADROOM ((size_t)8 << 30)
 
 struct srs_entry {
     const groth16_params *pk; /* NULL: free slot */
@@ -24,8 +31,9 @@ struct srs_entry {
     size_t n[SRS_ARRAYS];
     g1_affine_t first[SRS_ARRAYS], last[SRS_ARRAYS];
     prove_g1_aff *dev[SRS_ARRAYS];
-    size_t bytes;
-    uint64_t used; /* srs_clock at the last use */
+    prove_g2_aff *b_g2; /* optional (prove_srs_g2) */
+    size_t bytes;       /* all of the above */
+    uint64_t used;      /* srs_clock at the last use */
 };
 static srs_entry srs[SRS_SLOTS];
 static uint64_t srs_clock;
@@ -57,7 +65,22 @@ static bool srs_matches(const srs_entry *s, const groth16_params *pk)
 static void srs_drop(srs_entry *s)
 {
     for (int k = 0; k < SRS_ARRAYS; k++) cudaFree(s->dev[k]);
+    cudaFree(s->b_g2);
     memset(s, 0, sizeof *s);
+}
+
+size_t prove_srs_drop_g2(void)
+{
+    size_t freed = 0;
+    for (int i = 0; i < SRS_SLOTS; i++) {
+        if (!srs[i].b_g2) continue;
+        size_t b = srs[i].pk->n_b_g2 * sizeof(g2_affine_t);
+        cudaFree(srs[i].b_g2);
+        srs[i].b_g2 = NULL;
+        srs[i].bytes -= b;
+        freed += b;
+    }
+    return freed;
 }
 
 size_t prove_srs_evict(const groth16_params *keep)
@@ -107,6 +130,35 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
     }
     s->used = ++srs_clock;
     out->h = s->dev[0], out->l = s->dev[1], out->a = s->dev[2], out->b_g1 = s->dev[3];
+    return CUZK_OK;
+}
+
+int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err)
+{
+    *out = NULL;
+    srs_entry *s = NULL;
+    for (int i = 0; i < SRS_SLOTS && !s; i++)
+        if (srs[i].pk == pk) s = &srs[i];
+    if (!s || s->b_g2) {
+        *out = s ? s->b_g2 : NULL;
+        return CUZK_OK;
+    }
+    size_t bytes = pk->n_b_g2 * sizeof(g2_affine_t), free_bytes, total;
+    CU(cudaMemGetInfo(&free_bytes, &total), err, "cudaMemGetInfo");
+    if (free_bytes < bytes + G2_HEADROOM) return CUZK_OK;
+    void *d;
+    if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) {
+        cudaGetLastError(); /* no room after all: the CPU does B_G2 */
+        return CUZK_OK;
+    }
+    int rc = prove_upload(STAGE_FG, d, pk->b_g2, bytes, err);
+    if (rc) {
+        cudaFree(d);
+        return rc;
+    }
+    s->b_g2 = (prove_g2_aff *)d;
+    s->bytes += bytes;
+    *out = s->b_g2;
     return CUZK_OK;
 }
 

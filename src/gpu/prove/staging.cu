@@ -33,8 +33,12 @@ static stage_pool pools[2];
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err)
 {
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e == cudaErrorMemoryAllocation && prove_srs_drop_g2() > 0) {
+        cudaGetLastError(); /* clear the (non-sticky) allocation error */
+        e = cudaMalloc(p, bytes ? bytes : 1);
+    }
     if (e == cudaErrorMemoryAllocation && prove_srs_evict(keep) > 0) {
-        cudaGetLastError(); /* clear the sticky-free allocation error */
+        cudaGetLastError();
         e = cudaMalloc(p, bytes ? bytes : 1);
     }
     if (e != cudaSuccess) {
