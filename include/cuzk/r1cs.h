@@ -116,6 +116,15 @@ cs_var cs_alloc(cs_t *cs, const fr_t *value);
 cs_var cs_alloc_input(cs_t *cs, const fr_t *value);
 /* Adds the constraint a * b = c. */
 int cs_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c);
+/*
+ * The same, with the values of a, b and c on the witness given by the
+ * caller as small integers (-2 .. 2): the bit gadgets know them, and the
+ * prover then stores them instead of evaluating the combinations (it
+ * still checks the terms and tracks densities). The values must be right:
+ * test_synth_units compares whole circuits with and without them.
+ */
+int cs_enforce_known(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, int va, int vb,
+                     int vc);
 /* Whether the backend reads variable values (prover, witness). */
 bool cs_needs_values(const cs_t *cs);
 /* 0 or the first error; once non-zero the cs ignores further calls. */

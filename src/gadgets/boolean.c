@@ -46,9 +46,11 @@ static void abc_init(abc *t)
     }
 }
 
-static void enforce(cs_t *cs, abc *t)
+/* Enforces t; va, vb, vc are the combinations' values on the witness (the
+ * gadgets know them from the Booleans' values; cs_enforce_known). */
+static void enforce(cs_t *cs, abc *t, int va, int vb, int vc)
 {
-    cs_enforce(cs, &t->a, &t->b, &t->c);
+    cs_enforce_known(cs, &t->a, &t->b, &t->c, va, vb, vc);
     if (t->a.heap) lc_free(&t->a);
     if (t->b.heap) lc_free(&t->b);
     if (t->c.heap) lc_free(&t->c);
@@ -156,7 +158,7 @@ bool_var bit_alloc(cs_t *cs, bool value)
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
     term(&t.b, bool_cs_var(r), &FR_ONE);
-    enforce(cs, &t);
+    enforce(cs, &t, 1 - r.value, r.value, 0);
     return r;
 }
 
@@ -168,7 +170,7 @@ bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(must_be_false), &BOOL_FR_MINUS_ONE);
     term(&t.a, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
     term(&t.b, bool_cs_var(r), &FR_ONE);
-    enforce(cs, &t);
+    enforce(cs, &t, 1 - must_be_false.value - r.value, r.value, 0);
     return r;
 }
 
@@ -186,7 +188,7 @@ bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
         term(&t.c, bool_cs_var(a.var < b.var ? b : a), &FR_ONE);
     }
     term(&t.c, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
-    enforce(cs, &t);
+    enforce(cs, &t, 2 * a.value, b.value, a.value + b.value - r.value);
     return r;
 }
 
@@ -198,7 +200,7 @@ bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
     term(&t.a, bool_cs_var(a), &FR_ONE);
     term(&t.b, bool_cs_var(b), &FR_ONE);
     term(&t.c, bool_cs_var(r), &FR_ONE);
-    enforce(cs, &t);
+    enforce(cs, &t, a.value, b.value, r.value);
     return r;
 }
 
@@ -210,7 +212,7 @@ bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
     term(&t.a, bool_cs_var(a), &FR_ONE);
     term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &BOOL_FR_MINUS_ONE);
     term(&t.c, bool_cs_var(r), &FR_ONE);
-    enforce(cs, &t);
+    enforce(cs, &t, a.value, 1 - b.value, r.value);
     return r;
 }
 
@@ -222,7 +224,7 @@ bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(a), &BOOL_FR_MINUS_ONE);
     term(&t.b, cs_one(), &FR_ONE), term(&t.b, bool_cs_var(b), &BOOL_FR_MINUS_ONE);
     term(&t.c, bool_cs_var(r), &FR_ONE);
-    enforce(cs, &t);
+    enforce(cs, &t, 1 - a.value, 1 - b.value, r.value);
     return r;
 }
 
@@ -278,7 +280,7 @@ bool_var bool_sha256_ch(cs_t *cs, bool_var a, bool_var b, bool_var c)
     put_bool(&t.a, b, false), put_bool(&t.a, c, true);
     put_bool(&t.b, a, false);
     add(&t.c, bool_cs_var(ch)), put_bool(&t.c, c, true);
-    enforce(cs, &t);
+    enforce(cs, &t, b.value - c.value, a.value, ch.value - c.value);
     return ch;
 }
 
@@ -301,7 +303,7 @@ bool_var bool_sha256_maj(cs_t *cs, bool_var a, bool_var b, bool_var c)
     put_bool(&t.a, b, true), put_bool(&t.a, c, true);
     put_bool(&t.b, a, false);
     put_bool(&t.c, bc, false), sub(&t.c, bool_cs_var(maj));
-    enforce(cs, &t);
+    enforce(cs, &t, 2 * bc.value - b.value - c.value, a.value, bc.value - maj.value);
     return maj;
 }
 
@@ -314,15 +316,21 @@ int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
     }
     abc t;
     abc_init(&t);
+    int vc; /* the value of C */
     if (is_const(a, true) || is_const(b, true)) {
+        bool_var other = is_const(a, true) ? b : a;
         add(&t.c, cs_one());
-        put_bool(&t.c, is_const(a, true) ? b : a, true);
+        put_bool(&t.c, other, true);
+        vc = 1 - other.value;
     } else if (is_const(a, false) || is_const(b, false)) {
-        put_bool(&t.c, is_const(a, false) ? b : a, false);
+        bool_var other = is_const(a, false) ? b : a;
+        put_bool(&t.c, other, false);
+        vc = other.value;
     } else {
         put_bool(&t.c, a, false), put_bool(&t.c, b, true);
+        vc = a.value - b.value;
     }
-    enforce(cs, &t);
+    enforce(cs, &t, 0, 0, vc);
     return cs_status(cs);
 }
 

@@ -110,17 +110,35 @@ int cs_check_terms(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
     return 0;
 }
 
-int cs_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
+/* One constraint, through enforce_known when the caller gave values (v)
+ * and the backend takes them. */
+static int enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, const int *v)
 {
     if (cs->status) return cs->status;
     if (cs->num_constraints >= cs->lim_constraints)
         return cs_fail(cs, CUZK_EINVAL, "constraint %zu is past the unit's window (ends at %zu)",
                        cs->num_constraints, cs->lim_constraints);
     if (!cs->checks_terms && cs_check_terms(cs, a, b, c)) return cs->status;
-    int rc = cs->ops->enforce(cs, a, b, c);
+    int rc =
+        v && cs->enforce_known ? cs->enforce_known(cs, a, b, c, v) : cs->ops->enforce(cs, a, b, c);
     if (rc) return cs_fail(cs, rc, "constraint %zu: %s", cs->num_constraints, cuzk_status_str(rc));
     cs->num_constraints++;
     return 0;
+}
+
+int cs_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c)
+{
+    return enforce(cs, a, b, c, NULL);
+}
+
+int cs_enforce_known(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, int va, int vb,
+                     int vc)
+{
+    if (va < -2 || va > 2 || vb < -2 || vb > 2 || vc < -2 || vc > 2)
+        return cs_fail(cs, CUZK_EINVAL, "constraint %zu: known values %d, %d, %d out of -2..2",
+                       cs->num_constraints, va, vb, vc);
+    int v[3] = {va, vb, vc};
+    return enforce(cs, a, b, c, v);
 }
 
 bool cs_needs_values(const cs_t *cs)

@@ -48,6 +48,8 @@ struct cs {
     bool needs_values;
     /* the backend checks the terms itself (cs_check_terms on a bad one) */
     bool checks_terms;
+    /* optional: enforce with the values of a, b, c given (-2 .. 2) */
+    int (*enforce_known)(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, const int v[3]);
     int status;
     cuzk_err err;
 };
@@ -61,6 +63,9 @@ void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
  * window (no fork_ops: children do not fork). */
 void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
                    const cs_capacity *size);
+/* Whether the prover uses cs_enforce_known's values (true; tests turn it
+ * off to compare with full evaluation). Set it before synthesizing. */
+extern bool cs_prover_known_values;
 /* The core's check of a constraint's terms: 0, or the cs fails with a
  * message naming the first bad term. */
 int cs_check_terms(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c);

@@ -94,7 +94,7 @@ static int upsert(cs_lc *lc, cs_var var, const fr_t *coeff)
     }
     if (reserve(lc, (size_t)n + 1)) return lc->status;
     t = terms_mut(lc);
-    memmove(&t[pos + 1], &t[pos], (n - pos) * sizeof(cs_term));
+    if (pos < n) memmove(&t[pos + 1], &t[pos], (n - pos) * sizeof(cs_term));
     t[pos].var = var;
     t[pos].coeff = *coeff;
     lc->len = n + 1;

@@ -21,6 +21,10 @@
  * transparent huge pages on large blocks, vec.c) unless a hint or
  * cs_run_units reserves them.
  *
+ * Constraints of the bit gadgets come with their values (cs_enforce_known,
+ * -2 .. 2): their combinations are only checked and marked, and the
+ * values stored from a table.
+ *
  * Forks (cs_run_units): a child shares the parent's storage and writes the
  * window the core gives it. Density bits of words wholly inside its aux
  * window are its own and set plainly; any other word (window edges, the
@@ -43,8 +47,11 @@ typedef struct prover_cs {
     cs_t cs;
     prover_store *st;      /* &own for the root, the root's for a child */
     size_t own_lo, own_hi; /* aux density words only this cs writes */
+    fr_t small[5];         /* -2 .. 2, the values cs_enforce_known gives */
     prover_store own;
 } prover_cs;
+
+bool cs_prover_known_values = true;
 
 /* ---- storage ---- */
 
@@ -140,7 +147,8 @@ static inline void mark(uint64_t *w, size_t k, size_t lo, size_t hi)
         __atomic_fetch_or(&w[i], bit, __ATOMIC_RELAXED);
 }
 
-/* acc += c x (c non-zero). */
+/* acc += c x (c non-zero). A bit value times a general coefficient adds c
+ * masked by the bit, without a branch on the (random) bit. */
 static inline void add_term(fr_t *acc, const fr_t *x, const fr_t *c, const fr_t *minus_one)
 {
     fr_t t;
@@ -148,10 +156,10 @@ static inline void add_term(fr_t *acc, const fr_t *x, const fr_t *c, const fr_t 
         fr_add_inline(acc, acc, x);
     } else if (limbs_eq(c, minus_one)) {
         fr_sub_inline(acc, acc, x);
-    } else if (limbs_zero(x)) {
-        return;
-    } else if (limbs_eq(x, &FR_ONE)) {
-        fr_add_inline(acc, acc, c);
+    } else if (limbs_zero(x) | limbs_eq(x, &FR_ONE)) {
+        uint64_t m = -(uint64_t)!limbs_zero(x);
+        t = (fr_t){{c->l[0] & m, c->l[1] & m, c->l[2] & m, c->l[3] & m}};
+        fr_add_inline(acc, acc, &t);
     } else {
         fr_mul_inline(&t, x, c);
         fr_add_inline(acc, acc, &t);
@@ -219,7 +227,53 @@ static int prover_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc 
     return 0;
 }
 
+/* The terms of lc checked and marked as eval does, without the values. */
+static inline bool mark_only(const cs_lc *lc, const eval_ctx *e, uint64_t *in_bits,
+                             uint64_t *aux_bits)
+{
+    const cs_term *t = lc_terms(lc);
+    for (uint32_t i = 0; i < lc->len; i++) {
+        uint32_t k = t[i].var.index;
+        if (t[i].var.kind == CS_AUX) {
+            if (k >= e->n_aux) return false;
+            if (aux_bits && !limbs_zero(&t[i].coeff)) mark(aux_bits, k, e->lo, e->hi);
+        } else {
+            if (t[i].var.kind != CS_INPUT || k >= e->n_in) return false;
+            if (in_bits && !limbs_zero(&t[i].coeff)) mark(in_bits, k, 0, e->in_hi);
+        }
+    }
+    return true;
+}
+
+static int prover_enforce_known(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c,
+                                const int v[3])
+{
+    prover_cs *p = (prover_cs *)cs;
+    prover_store *s = p->st;
+    size_t n = cs->num_constraints;
+    if (!cs_prover_known_values) return prover_enforce(cs, a, b, c);
+    if (a->status | b->status | c->status) return cs_check_terms(cs, a, b, c);
+    if (n >= s->cap_con && (s != &p->own || grow_constraints(s, n + 1, false))) return CUZK_ENOMEM;
+    eval_ctx e = {
+        s, NULL, cs->num_inputs, cs->num_aux, p->own_lo, p->own_hi, s == &p->own ? SIZE_MAX : 0};
+    if (!mark_only(a, &e, NULL, s->a_aux) || !mark_only(b, &e, s->b_input, s->b_aux) ||
+        !mark_only(c, &e, NULL, NULL))
+        return cs_check_terms(cs, a, b, c);
+    s->a[n] = p->small[v[0] + 2];
+    s->b[n] = p->small[v[1] + 2];
+    s->c[n] = p->small[v[2] + 2];
+    return 0;
+}
+
 static const cs_ops prover_ops = {prover_alloc, prover_enforce};
+
+/* The core fields every prover cs (root or child) sets. */
+static void prover_setup(prover_cs *p, const fr_t small[5])
+{
+    p->cs.checks_terms = true;
+    p->cs.enforce_known = prover_enforce_known;
+    memcpy(p->small, small, sizeof(p->small));
+}
 
 /* ---- forks ---- */
 
@@ -240,7 +294,7 @@ static cs_t *prover_fork(cs_t *cs, const cs_capacity *at, const cs_capacity *siz
     prover_cs *parent = (prover_cs *)cs, *p = calloc(1, sizeof(*p));
     if (!p) return NULL;
     cs_init_child(&p->cs, cs, &prover_ops, at, size);
-    p->cs.checks_terms = true;
+    prover_setup(p, parent->small);
     p->st = parent->st;
     p->own_lo = (p->cs.num_aux + 63) / 64;
     p->own_hi = p->cs.lim_aux / 64;
@@ -271,7 +325,10 @@ int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *
     memset(&p, 0, sizeof(p));
     cs_init(&p.cs, &prover_ops, true);
     p.cs.fork_ops = &prover_fork_ops;
-    p.cs.checks_terms = true;
+    fr_t small[5];
+    fr_neg(&small[1], &FR_ONE), small[2] = FR_ZERO, small[3] = FR_ONE;
+    fr_dbl(&small[4], &FR_ONE), fr_neg(&small[0], &small[4]);
+    prover_setup(&p, small);
     p.st = &p.own;
     p.own_hi = SIZE_MAX;
     if (hint && prover_reserve(&p.cs, hint)) {

@@ -11,7 +11,10 @@
  * assignments, the three densities) must be equal byte for byte, and the
  * counter's fingerprint equal to the direct one. A unit of the wrong size
  * and failing units are reported, naming the lowest failing unit, on both
- * paths; cs_unit_size caches by key.
+ * paths; cs_unit_size caches by key. The values the bit gadgets give with
+ * cs_enforce_known equal full evaluation (prover output with
+ * cs_prover_known_values off), over every Boolean operation on bits,
+ * negations and constants and over the 2KiB PoRep partition.
  *
  * Then the PoRep partition (synthetic C1s): 2KiB and 8MiB (2KiB only under
  * CUZK_TEST_QUICK) on one thread and on four, byte for byte; and a Window
@@ -27,6 +30,7 @@
 #include "cuzk/filecoin/post_circuit.h"
 #include "cuzk/gadgets/boolean.h"
 #include "cuzk/r1cs.h"
+#include "r1cs/cs_internal.h"
 
 static bool quick(void)
 {
@@ -232,6 +236,54 @@ static void unit_size_cached(void **state)
     assert_non_null(strstr(e.msg, "measuring unit 0"));
 }
 
+/* ---- known values (cs_enforce_known) against full evaluation ---- */
+
+/* Every Boolean operation over a pool of bits, negations and constants. */
+static int bool_pool_synth(cs_t *cs, void *ctx)
+{
+    uint64_t v = *(const uint64_t *)ctx;
+    bool_var pool[12];
+    for (int i = 0; i < 4; i++) {
+        pool[i] = bit_alloc(cs, v >> i & 1);
+        pool[4 + i] = bool_not(pool[i]);
+    }
+    pool[8] = bool_const(false), pool[9] = bool_const(true);
+    pool[10] = bit_alloc_conditionally(cs, v >> 4 & 1 && !(v & 1), pool[0]);
+    pool[11] = bool_not(pool[10]);
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 12; j++) {
+            bool_xor(cs, pool[i], pool[j]);
+            bool_and(cs, pool[i], pool[j]);
+            bool_or(cs, pool[i], pool[j]);
+            bool_enforce_equal(cs, pool[i], pool[i]);
+            if (pool[i].value == pool[j].value) bool_enforce_equal(cs, pool[i], pool[j]);
+            for (int k = 0; k < 12; k += 5) {
+                bool_sha256_ch(cs, pool[i], pool[j], pool[k]);
+                bool_sha256_maj(cs, pool[i], pool[j], pool[k]);
+            }
+        }
+    return cs_status(cs);
+}
+
+/* c proved with and without the known values: byte for byte equal. */
+static void known_equals_evaluated(cs_circuit c, int threads)
+{
+    cs_prover known, full;
+    assert_int_equal(prove_on(&known, c, threads, NULL), 0);
+    cs_prover_known_values = false;
+    int rc = prove_on(&full, c, threads, NULL);
+    cs_prover_known_values = true;
+    assert_int_equal(rc, 0);
+    assert_same(&known, &full);
+    cs_prover_free(&known), cs_prover_free(&full);
+}
+
+static void known_values_gadgets(void **state)
+{
+    (void)state;
+    for (uint64_t v = 0; v < 32; v++) known_equals_evaluated((cs_circuit){bool_pool_synth, &v}, 1);
+}
+
 /* ---- the PoRep partition ---- */
 
 static void porep_parallel(int registered_proof)
@@ -247,6 +299,7 @@ static void porep_parallel(int registered_proof)
     assert_int_equal(prove_on(&par, porep_circuit_get(&pc), 4, NULL), 0);
     assert_same(&seq, &par);
     cs_prover_free(&seq), cs_prover_free(&par);
+    if (registered_proof == 5) known_equals_evaluated(porep_circuit_get(&pc), 2);
     vanilla_c1_free(&c1);
 }
 
@@ -289,8 +342,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(units_equal_sequential), cmocka_unit_test(units_errors),
-        cmocka_unit_test(unit_size_cached),       cmocka_unit_test(porep_2kib_parallel),
-        cmocka_unit_test(porep_8mib_parallel),    cmocka_unit_test(window_post_parallel),
+        cmocka_unit_test(unit_size_cached),       cmocka_unit_test(known_values_gadgets),
+        cmocka_unit_test(porep_2kib_parallel),    cmocka_unit_test(porep_8mib_parallel),
+        cmocka_unit_test(window_post_parallel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
