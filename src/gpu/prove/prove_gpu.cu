@@ -41,6 +41,7 @@
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
  * bitmap) grow to the largest proof seen and stay allocated.
  */
+#include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -425,7 +426,7 @@ static int finish_parallel(gpu_prove_pending *p, size_t nt, int per, int *rcs, c
 extern "C" int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs,
                                 groth16_timings *timings, cuzk_err *err)
 {
-    size_t n = p->n, hw = std::thread::hardware_concurrency();
+    size_t n = p->n, hw = (size_t)omp_get_max_threads(); /* gpus.gpu_threads, else the cores */
     size_t nt = n < hw ? n : (hw ? hw : 1);
     int *rcs = (int *)calloc(n + 1, sizeof(int));
     cuzk_err *errs = (cuzk_err *)calloc(n + 1, sizeof(cuzk_err));
