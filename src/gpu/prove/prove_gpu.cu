@@ -65,12 +65,17 @@ void prove_unlock(void)
     pthread_mutex_unlock(&prove_mu);
 }
 
+/* Device working buffers, kept between proofs: a/b/c (two, for the
+ * loader of the next circuit), tail scalars, tail indexes, gathered tail
+ * bases, ones bitmap; each with its capacity in bytes. */
 struct prove_ws {
     void *abc[2], *scal, *idx, *tb, *bits;
     size_t abc_cap[2], scal_cap, idx_cap, tb_cap, bits_cap;
 };
 static prove_ws ws;
 
+/* One circuit of a start: its jobs, sums, r and s, timings, and the
+ * state its helper threads report. */
 struct prove_one {
     groth16_jobs jobs; /* only b (for B_G2) survives start */
     groth16_msms m;
