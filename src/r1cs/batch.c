@@ -1,12 +1,17 @@
 /*
  * batch.c - synthesis of many circuits at once (the partitions of one
- * proof, or several proofs), one prover backend per circuit, spread over
- * the OpenMP threads with dynamic scheduling (circuits finish at different
- * times). On any failure every result is freed and the first failing
- * circuit (lowest index) is reported.
+ * proof, or several proofs), one prover backend per circuit. With at
+ * least as many circuits as OpenMP threads they are spread over the
+ * threads with dynamic scheduling (circuits finish at different times);
+ * with fewer they run one after the other, each spreading its own
+ * independent units (PoRep challenges, PoSt sectors: cs_run_units) over
+ * all threads, which a circuit inside a parallel loop could not. On any
+ * failure every result is freed and the first failing circuit (lowest
+ * index) is reported.
  */
 #include "r1cs/cs_internal.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +24,14 @@ static int batch(cs_prover *out, const cs_circuit *circuits, size_t n, const cs_
         free(errs), free(rcs);
         return cuzk_errf(err, CUZK_ENOMEM, "batch synthesis: out of memory");
     }
+    if (n >= (size_t)omp_get_max_threads()) {
 #pragma omp parallel for schedule(dynamic, 1)
-    for (size_t i = 0; i < n; i++)
-        rcs[i] = cs_synthesize_prover(&out[i], circuits[i], hint, &errs[i]);
+        for (size_t i = 0; i < n; i++)
+            rcs[i] = cs_synthesize_prover(&out[i], circuits[i], hint, &errs[i]);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            rcs[i] = cs_synthesize_prover(&out[i], circuits[i], hint, &errs[i]);
+    }
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         if (!rcs[i]) continue;

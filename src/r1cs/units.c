@@ -57,10 +57,6 @@ static void run_one(cs_t *cs, size_t k, const cs_capacity *size, cs_unit_fn unit
 static int run_forked(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, void *ctx)
 {
     cs_capacity total = scaled(size, n);
-    int rc = cs->fork_ops->reserve(cs, &total);
-    if (rc)
-        return cs_fail(cs, rc, "units: no room for %zu units of %zu constraints, %zu aux", n,
-                       size->constraints, size->aux);
     cs_t **child = calloc(n, sizeof(*child));
     if (!child) return cs_fail(cs, CUZK_ENOMEM, "units: out of memory");
 #pragma omp parallel for schedule(dynamic, 1)
@@ -90,6 +86,13 @@ static int run_forked(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn un
 int cs_run_units(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, void *ctx)
 {
     if (cs->status || n == 0) return cs->status;
+    if (cs->fork_ops) { /* room for every unit at once, forked or not */
+        cs_capacity total = scaled(size, n);
+        int rc = cs->fork_ops->reserve(cs, &total);
+        if (rc)
+            return cs_fail(cs, rc, "units: no room for %zu units of %zu constraints, %zu aux", n,
+                           size->constraints, size->aux);
+    }
     bool par = cs->fork_ops && n > 1 && omp_get_max_threads() > 1 && !omp_in_parallel();
     if (par) return run_forked(cs, n, size, unit, ctx);
     for (size_t k = 0; k < n && !cs->status; k++) run_one(cs, k, size, unit, ctx);
