@@ -109,6 +109,27 @@ static void describe_split(const char *name, const fr_t *s, size_t n)
            msm_split_worthwhile(tail, n) ? "split" : "plain");
 }
 
+/* The A or B scalars (inputs, all or by density, then aux by density). */
+static size_t gather(fr_t *out, const cs_prover *w, const cs_bitmap *in_d, const cs_bitmap *aux_d)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < w->num_inputs; i++)
+        if (!in_d || cs_bitmap_get(in_d, i)) out[k++] = w->input_assignment[i];
+    for (size_t i = 0; i < w->num_aux; i++)
+        if (cs_bitmap_get(aux_d, i)) out[k++] = w->aux_assignment[i];
+    return k;
+}
+
+static void describe_splits(const cs_prover *w)
+{
+    printf("\n| MSM | points | ones | tail | |\n|---|---|---|---|---|\n");
+    describe_split("L", w->aux_assignment, w->num_aux);
+    fr_t *s = xcalloc(w->num_inputs + w->num_aux, sizeof *s);
+    describe_split("A", s, gather(s, w, NULL, &w->a_aux_density));
+    describe_split("B_G1 / B_G2", s, gather(s, w, &w->b_input_density, &w->b_aux_density));
+    free(s);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -205,8 +226,7 @@ int bench_gpu_prove(int argc, char **argv)
     timing_params(&pk, &w[0], &g);
     printf("parameters: H %zu, L %zu, A %zu, B %zu points (%.0f ms)\n", pk.n_h, pk.n_l, pk.n_a,
            pk.n_b_g1, now_ms() - t0);
-    printf("\n| MSM | points | ones | tail | |\n|---|---|---|---|---|\n");
-    describe_split("L", w[0].aux_assignment, w[0].num_aux);
+    describe_splits(&w[0]);
     int rc = run(&pk, w, n, lg <= cpu_max, &g);
     gpu_prove_params_free(&pk);
     timing_params_free(&pk);
