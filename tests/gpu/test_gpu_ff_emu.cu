@@ -10,9 +10,10 @@
  * (0, 1, 2^32 - 1, 2^31, random) and from the values next to p, 2^(32k)
  * and 0, and every pair of them is multiplied, squared, added, subtracted
  * and negated; then long dependent chains of products and squarings run
- * from random starts. Needs no GPU (label "unit").
+ * from random starts. Fp2 products (Karatsuba with two reductions) run on
+ * pairs of those values as coordinates. Needs no GPU (label "unit").
  */
-#include "gpu/ff/mont.cuh"
+#include "gpu/ff/fp2.cuh"
 #include "gpu/util/capi.cuh"
 
 #include <stdio.h>
@@ -186,6 +187,45 @@ template <class O> static void test_field(int chain_len)
            O::name(), v.size(), chain_len);
 }
 
+/* Fp2 products (two reductions, mul_inline / the call) on pairs of edge
+ * and pattern values as coordinates, then a dependent chain. */
+static void test_fp2(int chain_len)
+{
+    std::vector<fp_d> v = edge_values<fp_d>();
+    for (int i = 0; i < 8; i++) v.push_back(pattern_value<fp_d>());
+    int bad = 0;
+    for (const fp_d &x : v)
+        for (const fp_d &y : v) {
+            fp2_d a = {x, y}, b = {y, x}, c = {x, x};
+            fp2_t ha = to_h<fp2_t>(a), hb = to_h<fp2_t>(b), hc = to_h<fp2_t>(c), r;
+            fp2_mul(&r, &ha, &hb);
+            bad += !(to_d<fp2_d>(r) == a * b) + !(to_d<fp2_d>(r) == fp2_d::mul_inline(a, b));
+            fp2_mul(&r, &ha, &hc);
+            bad += !(to_d<fp2_d>(r) == a * c);
+            fp2_sqr(&r, &ha);
+            bad += !(to_d<fp2_d>(r) == a.sqr());
+        }
+    fp2_t ha, hb, r;
+    fp_random(&ha.c0, &rng);
+    fp_random(&ha.c1, &rng);
+    fp_random(&hb.c0, &rng);
+    fp_random(&hb.c1, &rng);
+    fp2_d a = to_d<fp2_d>(ha), b = to_d<fp2_d>(hb);
+    for (int k = 0; k < chain_len; k++) {
+        fp2_mul(&r, &ha, &hb);
+        ha = r;
+        a = a * b;
+        bad += !(to_d<fp2_d>(ha) == a);
+    }
+    if (bad) {
+        failures++;
+        printf("FAIL fp2: %d mismatches\n", bad);
+    }
+    printf("emu fp2: %zu^2 edge / pattern coordinate pairs and a chain of %d products match "
+           "the CPU\n",
+           v.size(), chain_len);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
@@ -194,6 +234,7 @@ int main(int argc, char **argv)
     int chain = getenv("CUZK_TEST_QUICK") ? 200 : 2000;
     test_field<fp_ops>(chain);
     test_field<fr_ops>(chain);
+    test_fp2(chain);
     printf(failures ? "test_gpu_ff_emu: %d FAILURES\n" : "test_gpu_ff_emu: all passed\n", failures);
     return failures ? 1 : 0;
 }

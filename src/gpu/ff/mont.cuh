@@ -277,14 +277,28 @@ template <class P> struct __align__(16) mont_t
         }
     }
 
-    /* a^2: square_wide, then the low half L Montgomery-reduced alone
-     * (reduce_row N times: (L + M p) / R < 1 + p, so <= p) plus the high
-     * half H (<= a^2 / R < p): the sum is < 2p, fits N limbs, and one
-     * conditional subtraction finishes. */
-    HD static mont_t sqr_inline(const mont_t &a)
+    /* t[0..2N-1] = a b (SOS, no reduction) for a, b < 2^(32N): row i adds
+     * a b_i at t[i] as in add_row; after row i the sum is
+     * < 2^(32(N+i+1)), so the row's new top word t[i+N] takes its carries. */
+    HD static void mul_wide_full(uint32_t * t, const uint32_t *a, const uint32_t *b)
     {
-        uint32_t t[2 * N], u[N + 1];
-        square_wide(t, a.v);
+        mul_row0(t, a, b[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++) {
+            uint64_t p[N];
+#pragma unroll
+            for (int j = 0; j < N; j++) p[j] = mul_wide(a[j], b[i]);
+            add_row(t + i, p);
+        }
+    }
+
+    /* t R^-1 mod p for t < p R (2N limbs): the low half L Montgomery-reduced
+     * alone (reduce_row N times: (L + M p) / R < 1 + p, so <= p) plus the
+     * high half H (< p): the sum is < 2p, fits N limbs, and one
+     * conditional subtraction finishes. */
+    HD static mont_t redc_wide(const uint32_t *t)
+    {
+        uint32_t u[N + 1], cc = 0;
 #pragma unroll
         for (int j = 0; j < N; j++) u[j] = t[j];
 #pragma unroll
@@ -292,13 +306,20 @@ template <class P> struct __align__(16) mont_t
             u[N] = 0;
             reduce_row(u);
         }
-        uint32_t cc = 0;
         u[0] = add_cc(u[0], t[N], cc);
 #pragma unroll
         for (int j = 1; j < N; j++) u[j] = addc_cc(u[j], t[N + j], cc);
         mont_t r;
         reduce_once(r.v, u);
         return r;
+    }
+
+    /* a^2: square_wide, then redc_wide (a^2 < p^2 < p R). */
+    HD static mont_t sqr_inline(const mont_t &a)
+    {
+        uint32_t t[2 * N];
+        square_wide(t, a.v);
+        return redc_wide(t);
     }
     __host__ __device__ __noinline__ static mont_t sqr_call(mont_t a)
     {
