@@ -20,11 +20,14 @@
 #define SEAL_JSON_MAX (1u << 16)
 
 /* nodes must hold sector_size / 32 field elements; builds the tree, checks comm_r. */
-static int finish(fc_replica *r, const char *where, cuzk_err *err)
+static int finish(fc_replica *r, const char *where, fc_progress_fn progress, void *ctx,
+                  cuzk_err *err)
 {
     post_shape ps;
     int rc = post_shape_for_size(&ps, VANILLA_POST_WINNING, r->sector_size, err);
-    if (!rc) rc = fc_ptree_build(&r->tree_r, &ps.tree, r->nodes, ps.nodes, err);
+    if (!rc)
+        rc = fc_ptree_build(&r->tree_r, &ps.tree, r->nodes, ps.nodes, "tree-r-last", progress, ctx,
+                            err);
     if (rc) return rc;
     fr_t pre[2], h, want;
     if (!fr_from_bytes_le(&pre[0], r->comm_c.b) || !fr_from_bytes_le(&want, r->comm_r.b))
@@ -45,7 +48,8 @@ static int alloc_nodes(fc_replica *r, const uint8_t *bytes, const char *where, c
     return fc_nodes_to_fr(r->nodes, bytes, n, where, err);
 }
 
-int fc_replica_from_sealed(fc_replica *r, const fc_sealed *s, cuzk_err *err)
+int fc_replica_from_sealed(fc_replica *r, const fc_sealed *s, fc_progress_fn progress,
+                           void *progress_ctx, cuzk_err *err)
 {
     memset(r, 0, sizeof(*r));
     r->sector_id = s->sector_id;
@@ -53,7 +57,7 @@ int fc_replica_from_sealed(fc_replica *r, const fc_sealed *s, cuzk_err *err)
     memcpy(r->comm_c.b, s->comm_c, 32);
     memcpy(r->comm_r.b, s->comm_r, 32);
     int rc = alloc_nodes(r, fc_tree_node(&s->tree_r, 0, 0), "sealed replica", err);
-    if (!rc) rc = finish(r, "sealed replica", err);
+    if (!rc) rc = finish(r, "sealed replica", progress, progress_ctx, err);
     if (rc) fc_replica_free(r);
     return rc;
 }
@@ -99,7 +103,8 @@ static int read_json(fc_replica *r, const char *dir, cuzk_err *err)
     return rc;
 }
 
-int fc_replica_read(fc_replica *r, const char *dir, cuzk_err *err)
+int fc_replica_read(fc_replica *r, const char *dir, fc_progress_fn progress, void *progress_ctx,
+                    cuzk_err *err)
 {
     memset(r, 0, sizeof(*r));
     char path[4096];
@@ -112,7 +117,7 @@ int fc_replica_read(fc_replica *r, const char *dir, cuzk_err *err)
     if (!rc && !vanilla_shape_for_size(len))
         rc = cuzk_errf(err, CUZK_EINVAL, "%s: %zu bytes is no sector size", path, len);
     if (!rc) rc = alloc_nodes(r, bytes, path, err);
-    if (!rc) rc = finish(r, dir, err);
+    if (!rc) rc = finish(r, dir, progress, progress_ctx, err);
     free(bytes);
     if (rc) fc_replica_free(r);
     return rc;

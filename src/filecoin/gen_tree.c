@@ -13,7 +13,27 @@
 
 #include "cuzk/poseidon.h"
 
-int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t n, cuzk_err *err)
+/* Parents hashed between progress reports. */
+#define PROGRESS_CHUNK (1u << 14)
+
+/* Row l + 1 of t from row l: n parents of arity a each. */
+static void hash_row(fc_ptree *t, size_t l, unsigned a, uint64_t n, const char *stage,
+                     fc_progress_fn progress, void *ctx, uint64_t *done, uint64_t total)
+{
+    const poseidon_constants *c = poseidon_std(a);
+    fr_t *out = t->row[l + 1];
+    const fr_t *in = t->row[l];
+    for (uint64_t start = 0; start < n; start += PROGRESS_CHUNK) {
+        uint64_t end = start + PROGRESS_CHUNK < n ? start + PROGRESS_CHUNK : n;
+#pragma omp parallel for schedule(static) if (end - start >= 4096)
+        for (uint64_t p = start; p < end; p++) poseidon_hash(&out[p], c, &in[p * a]);
+        *done += end - start;
+        if (progress) progress(ctx, stage, *done, total);
+    }
+}
+
+int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t n,
+                   const char *stage, fc_progress_fn progress, void *progress_ctx, cuzk_err *err)
 {
     memset(t, 0, sizeof(*t));
     t->shape = *s;
@@ -27,6 +47,8 @@ int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t
         return cuzk_errf(err, CUZK_ENOMEM, "poseidon tree of %llu leaves: out of memory",
                          (unsigned long long)n);
     memcpy(t->row[0], leaves, n * sizeof(fr_t));
+    uint64_t total = 0, done = 0;
+    for (size_t l = 0, m = n; l < t->levels; l++) total += m /= por_shape_arity(s, l);
     for (size_t l = 0; l < t->levels; l++) {
         unsigned a = por_shape_arity(s, l);
         n /= a;
@@ -34,11 +56,7 @@ int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t
             fc_ptree_free(t);
             return cuzk_errf(err, CUZK_ENOMEM, "poseidon tree: out of memory");
         }
-        const poseidon_constants *c = poseidon_std(a);
-        fr_t *out = t->row[l + 1];
-        const fr_t *in = t->row[l];
-#pragma omp parallel for schedule(static) if (n >= 4096)
-        for (uint64_t p = 0; p < n; p++) poseidon_hash(&out[p], c, &in[p * a]);
+        hash_row(t, l, a, n, stage, progress, progress_ctx, &done, total);
     }
     return CUZK_OK;
 }

@@ -52,16 +52,25 @@ typedef struct dtree {
     bool poseidon;
 } dtree;
 
-static int dtree_build(dtree *d, const update_shape *s, const fr_t *data, cuzk_err *err)
+/* Where progress goes (fn may be NULL). */
+typedef struct progress {
+    fc_progress_fn fn;
+    void *ctx;
+} gen_progress;
+
+static int dtree_build(dtree *d, const update_shape *s, const fr_t *data, const gen_progress *p,
+                       cuzk_err *err)
 {
     memset(d, 0, sizeof(*d));
     d->poseidon = s->poseidon;
-    if (s->poseidon) return fc_ptree_build(&d->pos, &s->tree_r, data, s->nodes, err);
+    if (s->poseidon)
+        return fc_ptree_build(&d->pos, &s->tree_r, data, s->nodes, "tree-d-new", p->fn, p->ctx,
+                              err);
     uint8_t *bytes = malloc(s->nodes * 32);
     if (!bytes) return cuzk_errf(err, CUZK_ENOMEM, "SnapDeals tree-D: out of memory");
     for (uint64_t i = 0; i < s->nodes; i++) fr_to_bytes_le(bytes + 32 * i, &data[i]);
-    int rc =
-        fc_tree_build(&d->sha, FC_TREE_SHA256, 2, bytes, s->nodes, "tree-d-new", NULL, NULL, err);
+    int rc = fc_tree_build(&d->sha, FC_TREE_SHA256, 2, bytes, s->nodes, "tree-d-new", p->fn, p->ctx,
+                           err);
     free(bytes);
     return rc;
 }
@@ -162,11 +171,12 @@ static int check_args(const update_shape *s, unsigned h, const vanilla_node *com
 
 /* The trees and commitments; then every partition's proof. */
 static int update_run(fc_update *u, const fr_t *replica_old, const fr_t *data_new, fc_ptree *r_old,
-                      dtree *d, fc_ptree *r_new, cuzk_err *err)
+                      dtree *d, fc_ptree *r_new, const gen_progress *p, cuzk_err *err)
 {
     const update_shape *s = &u->shape;
-    int rc = fc_ptree_build(r_old, &s->tree_r, replica_old, s->nodes, err);
-    if (!rc) rc = dtree_build(d, s, data_new, err);
+    int rc =
+        fc_ptree_build(r_old, &s->tree_r, replica_old, s->nodes, "tree-r-old", p->fn, p->ctx, err);
+    if (!rc) rc = dtree_build(d, s, data_new, p, err);
     if (rc) return rc;
     comm_r_of(&u->comm_r_old, &u->comm_c, r_old);
     dtree_root(&u->comm_d_new, d);
@@ -174,15 +184,21 @@ static int update_run(fc_update *u, const fr_t *replica_old, const fr_t *data_ne
         !(u->parts = calloc(s->partitions, sizeof(*u->parts))))
         return cuzk_errf(err, CUZK_ENOMEM, "SnapDeals update: out of memory");
     encode(u->replica_new, replica_old, data_new, s, &u->comm_d_new, &u->comm_r_old, u->h);
-    if ((rc = fc_ptree_build(r_new, &s->tree_r, u->replica_new, s->nodes, err))) return rc;
+    if (p->fn) p->fn(p->ctx, "encoding", 1, 1);
+    if ((rc = fc_ptree_build(r_new, &s->tree_r, u->replica_new, s->nodes, "tree-r-new", p->fn,
+                             p->ctx, err)))
+        return rc;
     comm_r_of(&u->comm_r_new, &u->comm_c, r_new);
-    for (uint64_t k = 0; !rc && k < s->partitions; k++, u->n_partitions++)
+    for (uint64_t k = 0; !rc && k < s->partitions; k++, u->n_partitions++) {
         rc = prove_partition(&u->parts[k], u, k, r_old, d, r_new, err);
+        if (p->fn) p->fn(p->ctx, "partitions", k + 1, s->partitions);
+    }
     return rc;
 }
 
 int fc_gen_update(fc_update *u, const update_shape *s, unsigned h, const fr_t *replica_old,
-                  const vanilla_node *comm_c, const fr_t *data_new, cuzk_err *err)
+                  const vanilla_node *comm_c, const fr_t *data_new, fc_progress_fn progress,
+                  void *progress_ctx, cuzk_err *err)
 {
     memset(u, 0, sizeof(*u));
     int rc = check_args(s, h, comm_c, err);
@@ -192,7 +208,8 @@ int fc_gen_update(fc_update *u, const update_shape *s, unsigned h, const fr_t *r
     u->comm_c = *comm_c;
     fc_ptree r_old = {0}, r_new = {0};
     dtree d = {.poseidon = s->poseidon};
-    rc = update_run(u, replica_old, data_new, &r_old, &d, &r_new, err);
+    gen_progress p = {progress, progress_ctx};
+    rc = update_run(u, replica_old, data_new, &r_old, &d, &r_new, &p, err);
     fc_ptree_free(&r_old);
     fc_ptree_free(&r_new);
     dtree_free(&d);

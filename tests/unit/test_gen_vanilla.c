@@ -38,7 +38,7 @@ static void seal_2kib(fc_sealed *s, uint64_t seed, uint64_t sector_id)
 static void replica_of(fc_replica *r, const fc_sealed *s)
 {
     cuzk_err e;
-    int rc = fc_replica_from_sealed(r, s, &e);
+    int rc = fc_replica_from_sealed(r, s, NULL, NULL, &e);
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
 }
@@ -72,7 +72,7 @@ static void test_replica_dir(void **state)
     assert_int_equal(fc_sealed_write(&s, dir, NULL), 0);
     fc_replica r;
     cuzk_err e;
-    int rc = fc_replica_read(&r, dir, &e);
+    int rc = fc_replica_read(&r, dir, NULL, NULL, &e);
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
     assert_int_equal(r.sector_id, 77);
@@ -89,7 +89,7 @@ static void test_replica_dir(void **state)
     assert_non_null(c);
     c[12] = c[12] == '0' ? '1' : '0';
     assert_int_equal(cuzk_write_file(path, text, len, NULL), 0);
-    assert_int_equal(fc_replica_read(&r, dir, &e), CUZK_EINVAL);
+    assert_int_equal(fc_replica_read(&r, dir, NULL, NULL, &e), CUZK_EINVAL);
     assert_non_null(strstr(e.msg, "comm_r is not Poseidon"));
     free(text);
     const char *files[] = {"sc-02-data-tree-d.dat",
@@ -105,7 +105,7 @@ static void test_replica_dir(void **state)
         assert_int_equal(unlink(path), 0);
     }
     assert_int_equal(rmdir(dir), 0);
-    assert_int_equal(fc_replica_read(&r, dir, &e), CUZK_EIO);
+    assert_int_equal(fc_replica_read(&r, dir, NULL, NULL, &e), CUZK_EIO);
     fc_sealed_free(&s);
 }
 
@@ -213,7 +213,7 @@ static void update_of(fc_update *u, const fc_sealed *sec, uint64_t seed)
     fc_replica r;
     replica_of(&r, sec);
     cuzk_err e;
-    int rc = fc_gen_update(u, &s, s.hs[3], r.nodes, &r.comm_c, data, &e);
+    int rc = fc_gen_update(u, &s, s.hs[3], r.nodes, &r.comm_c, data, NULL, NULL, &e);
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
     fc_replica_free(&r);
@@ -260,8 +260,8 @@ static void test_refusals(void **state)
     fr_t leaves[64] = {{{0}}};
     fc_ptree t;
     cuzk_err e;
-    assert_int_equal(fc_ptree_build(&t, &s.tree, leaves, 63, &e), CUZK_EINVAL);
-    assert_int_equal(fc_ptree_build(&t, &s.tree, leaves, 64, &e), 0);
+    assert_int_equal(fc_ptree_build(&t, &s.tree, leaves, 63, "t", NULL, NULL, &e), CUZK_EINVAL);
+    assert_int_equal(fc_ptree_build(&t, &s.tree, leaves, 64, "t", NULL, NULL, &e), 0);
     fc_post_replica r = {.sector_id = 1, .tree_r = &t};
     vanilla_post_sector v;
     uint8_t rnd[32] = {0};
@@ -275,7 +275,8 @@ static void test_refusals(void **state)
     update_shape us;
     assert_int_equal(update_shape_for_size(&us, 2048, NULL), 0);
     fc_update u;
-    assert_int_equal(fc_gen_update(&u, &us, 5, leaves, &r.comm_c, leaves, &e), CUZK_EINVAL);
+    assert_int_equal(fc_gen_update(&u, &us, 5, leaves, &r.comm_c, leaves, NULL, NULL, &e),
+                     CUZK_EINVAL);
     assert_non_null(strstr(e.msg, "h = 5"));
     fc_ptree_free(&t);
 }

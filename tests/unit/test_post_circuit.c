@@ -63,7 +63,7 @@ static void sector_make(vanilla_post_sector *v, int kind, const post_shape *s,
     assert_non_null(leaves);
     for (size_t i = 0; i < s->nodes; i++) fr_random(&leaves[i], g);
     fc_ptree t;
-    assert_int_equal(fc_ptree_build(&t, &s->tree, leaves, s->nodes, NULL), 0);
+    assert_int_equal(fc_ptree_build(&t, &s->tree, leaves, s->nodes, "tree-r", NULL, NULL, NULL), 0);
     fc_post_replica r = {.sector_id = id, .tree_r = &t};
     random_bytes(r.comm_c.b, g);
     cuzk_err e;

@@ -85,7 +85,7 @@ static void case_make(update_case *uc, const update_shape *s, uint64_t k, cuzk_r
     fr_to_bytes_le(comm_c.b, &c);
     fc_update u;
     cuzk_err e;
-    int rc = fc_gen_update(&u, s, s->hs[3], lab, &comm_c, &lab[n], &e);
+    int rc = fc_gen_update(&u, s, s->hs[3], lab, &comm_c, &lab[n], NULL, NULL, &e);
     if (rc) print_message("%s\n", e.msg);
     assert_int_equal(rc, 0);
     assert_int_equal(u.n_partitions, s->partitions);

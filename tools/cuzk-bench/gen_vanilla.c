@@ -121,14 +121,15 @@ static int replica(fc_replica *r, const gen_opts *o, const fc_porep_config *cfg,
                    cuzk_err *err)
 {
     fc_sealed s;
-    int rc = o->sealed ? fc_replica_read(r, o->sealed, err) : seal(&s, o, cfg, i, err);
+    int rc = o->sealed ? fc_replica_read(r, o->sealed, fc_progress_bar, NULL, err)
+                       : seal(&s, o, cfg, i, err);
     if (o->sealed) {
         if (!rc && r->sector_size != cfg->sector_size)
             rc = cuzk_errf(err, CUZK_EINVAL, "%s holds a %llu-byte sector, not %s", o->sealed,
                            (unsigned long long)r->sector_size, o->size);
         return rc;
     }
-    if (!rc) rc = fc_replica_from_sealed(r, &s, err);
+    if (!rc) rc = fc_replica_from_sealed(r, &s, fc_progress_bar, NULL, err);
     fc_sealed_free(&s);
     return rc;
 }
@@ -223,7 +224,7 @@ static int gen_snap(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err
     if (!rc) rc = new_data(&data, sh.nodes, o->seed, err);
     if (!rc) {
         fprintf(stderr, "encoding the new data and proving %u partition(s)\n", sh.partitions);
-        rc = fc_gen_update(&u, &sh, sh.hs[3], r.nodes, &r.comm_c, data, err);
+        rc = fc_gen_update(&u, &sh, sh.hs[3], r.nodes, &r.comm_c, data, fc_progress_bar, NULL, err);
     }
     if (!rc) rc = snap_write(o, &u, err);
     if (!rc) {

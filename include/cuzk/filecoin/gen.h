@@ -46,8 +46,10 @@ typedef struct fc_ptree {
     fr_t *row[POR_MAX_LEVELS + 1]; /* row[0] the leaves, row[levels] the root */
 } fc_ptree;
 
-/* Builds the tree over n leaves (n = the product of the shape's arities). */
-int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t n, cuzk_err *err);
+/* Builds the tree over n leaves (n = the product of the shape's arities);
+ * progress (may be NULL) counts hashed nodes under the stage's name. */
+int fc_ptree_build(fc_ptree *t, const por_shape *s, const fr_t *leaves, uint64_t n,
+                   const char *stage, fc_progress_fn progress, void *progress_ctx, cuzk_err *err);
 void fc_ptree_free(fc_ptree *t);
 const fr_t *fc_ptree_root(const fc_ptree *t);
 /* The inclusion proof of a leaf into m (m->hashes sized for the shape). */
@@ -89,10 +91,12 @@ typedef struct fc_update {
 
 /*
  * Encodes data_new into replica_old (shape.nodes field elements each) and
- * proves every partition. Free with fc_update_free.
+ * proves every partition, reporting progress per tree, the encoding and
+ * the partitions (progress may be NULL). Free with fc_update_free.
  */
 int fc_gen_update(fc_update *u, const update_shape *s, unsigned h, const fr_t *replica_old,
-                  const vanilla_node *comm_c, const fr_t *data_new, cuzk_err *err);
+                  const vanilla_node *comm_c, const fr_t *data_new, fc_progress_fn progress,
+                  void *progress_ctx, cuzk_err *err);
 void fc_update_free(fc_update *u);
 /* Partition k's public values (update_public) of an update. */
 update_public fc_update_public(const fc_update *u, uint64_t k);
@@ -126,14 +130,16 @@ typedef struct fc_replica {
     fc_ptree tree_r; /* tree-R-last over them (post_shape_for_size's shape) */
 } fc_replica;
 
-/* From a sealed sector in memory. */
-int fc_replica_from_sealed(fc_replica *r, const fc_sealed *s, cuzk_err *err);
+/* From a sealed sector in memory (progress: building tree-R-last; may be NULL). */
+int fc_replica_from_sealed(fc_replica *r, const fc_sealed *s, fc_progress_fn progress,
+                           void *progress_ctx, cuzk_err *err);
 /*
  * From a directory fc_sealed_write wrote (cuzk-seal seal -o DIR): the
  * sector id, comm_c and comm_r of seal.json, the nodes of sealed.dat.
  * Either way comm_r must be Poseidon-2(comm_c, tree-R-last's root).
  */
-int fc_replica_read(fc_replica *r, const char *dir, cuzk_err *err);
+int fc_replica_read(fc_replica *r, const char *dir, fc_progress_fn progress, void *progress_ctx,
+                    cuzk_err *err);
 void fc_replica_free(fc_replica *r);
 /* The PoSt generator's view of it (pointing into r). */
 fc_post_replica fc_replica_post(const fc_replica *r);
