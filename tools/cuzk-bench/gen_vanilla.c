@@ -148,9 +148,10 @@ static int post_sector(vanilla_blobs *b, const gen_opts *o, const fc_porep_confi
     if (!rc) rc = fc_gen_post_sector(&v, kind, sh, api, rnd, &pr, i, err);
     if (!rc) rc = vanilla_post_sector_encode(&blob, &len, &v, err);
     if (!rc) rc = vanilla_blobs_add(b, blob, len, err);
-    if (!rc)
-        printf("sector_id %llu\n", (unsigned long long)r.sector_id),
-            print_hex("comm_r", r.comm_r.b);
+    if (!rc) {
+        printf("sector_id %llu\n", (unsigned long long)r.sector_id);
+        print_hex("comm_r", r.comm_r.b);
+    }
     free(blob);
     vanilla_post_sector_free(&v);
     fc_replica_free(&r);
@@ -253,6 +254,8 @@ int bench_gen_vanilla(int argc, char **argv)
     gen_opts o;
     int rc = parse(&o, argc, argv);
     if (rc) return rc;
+    if (kind == 0 && o.sealed)
+        return bench_usage("%s", "gen-vanilla porep seals its own sector (use cuzk-seal --c1)");
     cuzk_err err = {0};
     uint64_t size;
     int seal_kind = FC_POREP_V1_1;
