@@ -42,15 +42,19 @@ struct msm_ws {
 static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
 static msm_ws msm_work;
 
-/* Window size by n: the bucket additions (n W) against the reduction
- * (about 2 W 2^(c-1) additions), measured in tools/cuzk-gpu-bench. */
+/* Window size by n, from the sweep of cuzk-gpu-bench on the H200
+ * (docs/performance.md, run 2): up to 2^24 points lg - 4 bits capped at
+ * 16 (2^24: 16 beat 18, 20, 22); 2^25: 19; 2^26: 20; 2^27: 19 (the sort
+ * and the bucket memory grow with the window faster than the additions
+ * shrink). */
 static unsigned msm_default_window(size_t n)
 {
     unsigned lg = 0;
     while (((size_t)1 << lg) < n) lg++;
+    if (lg >= 25) return lg == 26 ? 20 : 19;
     unsigned c = lg > 4 ? lg - 4 : 1;
     if (c < 8) c = 8;
-    if (c > 16) c = 16; /* 2^24: 16 beat 14, 18, 20, 22 on the H200 */
+    if (c > 16) c = 16;
     return c;
 }
 
