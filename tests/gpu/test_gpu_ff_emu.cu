@@ -9,8 +9,10 @@
  * p. The raw Montgomery limbs are therefore drawn from a pattern pool
  * (0, 1, 2^32 - 1, 2^31, random) and from the values next to p, 2^(32k)
  * and 0, and every pair of them is multiplied, squared, added, subtracted
- * and negated; then long dependent chains of products and squarings run
- * from random starts. Fp2 products (Karatsuba with two reductions) run on
+ * and negated, and multiplied with the second value plus the largest
+ * multiple of p that fits N limbs (mont.cuh allows an unreduced second
+ * factor); then long dependent chains of products and squarings run from
+ * random starts. Fp2 products (Karatsuba with two reductions) run on
  * pairs of those values as coordinates. Needs no GPU (label "unit").
  */
 #include "gpu/ff/fp2.cuh"
@@ -151,6 +153,33 @@ template <class O> static int check_pair(const typename O::D &x, const typename 
     return bad;
 }
 
+/* y + k p for the largest k that keeps it below 2^(32N) */
+template <class D> static D plus_multiple_of_p(D y)
+{
+    for (;;) {
+        D z;
+        uint32_t cc = 0;
+        for (int i = 0; i < D::N; i++) z.v[i] = addc_cc(y.v[i], D::params::mod(i), cc);
+        if (cc) return y;
+        y = z;
+    }
+}
+
+/* The second factor may be any N-limb value: x (y + k p) == x y. */
+template <class O> static int check_unreduced_factor(const std::vector<typename O::D> &v)
+{
+    typedef typename O::H H;
+    typedef typename O::D D;
+    int bad = 0;
+    for (const D &x : v)
+        for (const D &y : v) {
+            H a = to_h<H>(x), b = to_h<H>(y), c;
+            O::mul(&c, &a, &b);
+            bad += !(to_d<D>(c) == D::mul_inline(x, plus_multiple_of_p(y)));
+        }
+    return bad;
+}
+
 template <class O> static void test_field(int chain_len)
 {
     typedef typename O::H H;
@@ -160,6 +189,7 @@ template <class O> static void test_field(int chain_len)
     int bad = 0;
     for (const D &x : v)
         for (const D &y : v) bad += check_pair<O>(x, y);
+    bad += check_unreduced_factor<O>(v);
     if (bad) {
         failures++;
         printf("FAIL %s: %d mismatches on %zu edge / pattern values\n", O::name(), bad, v.size());

@@ -24,7 +24,10 @@
  * m < 2^32) fit in N + 1: no (N + 2)-th limb and no carry out of the
  * top. One conditional subtraction finishes; a + b < 2p never overflows
  * N limbs. Every result is fully reduced (< p), so equality is limb
- * equality. Operands must be reduced (< p), as every value here is.
+ * equality. Only the first factor of a * b must be reduced: b's limbs
+ * only scale the rows, the bound t < a + p holds for any b < 2^(32N), and
+ * the result is still < p (so a difference x - y + p, never corrected,
+ * may be the second factor).
  *
  * The Fp product is a __noinline__ call by default (compile time and
  * registers of the curve kernels, which hold dozens of products); define
