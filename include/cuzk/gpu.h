@@ -66,6 +66,9 @@ int gpu_g2_mul_vec(g2_jac_t *out, const g2_affine_t *p, const fr_t *k, size_t n,
 enum gpu_ntt_kind { GPU_NTT_FORWARD, GPU_NTT_INVERSE, GPU_NTT_COSET_FWD, GPU_NTT_COSET_INV };
 int gpu_ntt(fr_t *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err);
 int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err);
+/* Threads per block of the NTT passes (256 default, 512, 1024): a tuning
+ * knob for cuzk-gpu-bench; every setting computes the same result. */
+int gpu_ntt_set_block(unsigned threads, cuzk_err *err);
 
 /* The H computation of the prover (reference/groth16.md, Prover 1-3) on
  * a, b, c of 2^log_n evaluations each: 7 NTTs and the point-wise step

@@ -90,6 +90,19 @@ static void bench_ntt(unsigned max_log)
         }
         qsort(t, RUNS, sizeof *t, cmp_double);
         printf("| H (7 NTT + pointwise) 2^%u | %.3f ms |\n", lg, t[RUNS / 2]);
+        /* the sweep that tunes the NTT's block size */
+        for (unsigned th = 512; (lg == 24 || lg == max_log) && th <= 1024; th *= 2) {
+            if (gpu_ntt_set_block(th, &e)) die("ntt block", &e);
+            if (gpu_ntt_dev(a, lg, GPU_NTT_FORWARD, &e)) die("ntt", &e);
+            for (int r = 0; r < RUNS; r++) {
+                double t0 = now_ms();
+                if (gpu_ntt_dev(a, lg, GPU_NTT_FORWARD, &e)) die("ntt", &e);
+                t[r] = now_ms() - t0;
+            }
+            qsort(t, RUNS, sizeof *t, cmp_double);
+            printf("| NTT forward 2^%u, %u threads per block | %.3f ms |\n", lg, th, t[RUNS / 2]);
+            if (gpu_ntt_set_block(256, &e)) die("ntt block", &e);
+        }
         gpu_buf_free(a);
         gpu_buf_free(b);
         gpu_buf_free(c);

@@ -267,6 +267,36 @@ static void test_ntt_sizes(void)
     printf("ntt: sampled outputs and round trips at 2^11 .. 2^23\n");
 }
 
+/* Every block size of the NTT passes gives the same bytes (2^20 and 2^21,
+ * forward and coset inverse). */
+static void test_ntt_blocks(void)
+{
+    const unsigned blocks[] = {512, 1024, 256};
+    for (unsigned lg = 20; lg <= 21; lg++) {
+        size_t n = (size_t)1 << lg;
+        fr_t *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y), *z = xmalloc(n * sizeof *z);
+        random_vec(x, n);
+        for (int k = 0; k < 2; k++) {
+            enum gpu_ntt_kind kind = k ? GPU_NTT_COSET_INV : GPU_NTT_FORWARD;
+            memcpy(y, x, n * sizeof *x);
+            OK(gpu_ntt(y, lg, kind, E));
+            for (int b = 0; b < 3; b++) {
+                OK(gpu_ntt_set_block(blocks[b], E));
+                memcpy(z, x, n * sizeof *x);
+                OK(gpu_ntt(z, lg, kind, E));
+                CHECK(memcmp(y, z, n * sizeof *y) == 0, "ntt 2^%u kind %d: %u threads differ", lg,
+                      k, blocks[b]);
+            }
+        }
+        free(x);
+        free(y);
+        free(z);
+    }
+    cuzk_err bad = {0};
+    CHECK(gpu_ntt_set_block(300, &bad) == CUZK_EINVAL, "ntt: 300 threads per block accepted");
+    printf("ntt: 256 / 512 / 1024 threads per block give the same bytes at 2^20, 2^21\n");
+}
+
 /* sum_i x[i] L_i(t), L_i(t) = (t^n - 1) / n * w^i / (t - w^i) */
 static void lagrange_eval(fr_t *r, const fr_t *x, size_t n, unsigned lg, const fr_t *t)
 {
@@ -469,6 +499,7 @@ int main(int argc, char **argv)
     test_curves();
     test_ntt_naive();
     test_ntt_sizes();
+    test_ntt_blocks();
     test_ntt_h();
     test_msm();
     test_msm_windows();

@@ -98,24 +98,45 @@ static int ntt_ensure_scale(enum ntt_scale_kind kind, unsigned n, cuzk_err *err)
     return CUZK_OK;
 }
 
-/* Runs all stages: DIF from the top bits down, DIT from the bottom up. */
-template <bool DIF, bool INV> static int ntt_stages(fr_d *x, unsigned n, cuzk_err *err)
+static unsigned ntt_block = NTT_THREADS; /* gpu_ntt_set_block */
+
+template <bool DIF, bool INV, unsigned TH>
+static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
 {
     static bool attr_set;
     if (!attr_set) {
-        CU(cudaFuncSetAttribute(ntt_pass<DIF, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        CU(cudaFuncSetAttribute(ntt_pass<DIF, INV, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 32 << NTT_TILE_LOG),
            err, "ntt_pass shared memory limit");
         attr_set = true;
     }
-    ntt_pass_t ps[NTT_MAX_PASSES];
-    unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
     for (unsigned i = 0; i < passes; i++) {
         unsigned blocks = 1u << (n - ps[i].m - ps[i].L);
         size_t smem = (size_t)32 << (ps[i].m + ps[i].L);
-        ntt_pass<DIF, INV><<<blocks, NTT_THREADS, smem>>>(x, ntt_tw, ps[i]);
+        ntt_pass<DIF, INV, TH><<<blocks, TH, smem>>>(x, ntt_tw, ps[i]);
         CU_LAUNCH(err, "ntt_pass");
     }
+    return CUZK_OK;
+}
+
+/* Runs all stages: DIF from the top bits down, DIT from the bottom up. */
+template <bool DIF, bool INV> static int ntt_stages(fr_d *x, unsigned n, cuzk_err *err)
+{
+    ntt_pass_t ps[NTT_MAX_PASSES];
+    unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
+    if (ntt_block == 1024) return ntt_stages_th<DIF, INV, 1024>(x, ps, passes, n, err);
+    if (ntt_block == 512) return ntt_stages_th<DIF, INV, 512>(x, ps, passes, n, err);
+    return ntt_stages_th<DIF, INV, 256>(x, ps, passes, n, err);
+}
+
+extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
+{
+    if (threads != 256 && threads != 512 && threads != 1024)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: %u threads per block (256, 512, 1024)",
+                         threads);
+    pthread_mutex_lock(&ntt_lock);
+    ntt_block = threads;
+    pthread_mutex_unlock(&ntt_lock);
     return CUZK_OK;
 }
 

@@ -23,6 +23,9 @@
 
 #include "gpu/ff/mont.cuh"
 
+/* Threads per block of ntt_pass: 256, 512 or 1024 (gpu_ntt_set_block);
+ * a 64 KiB tile per block leaves 3 blocks on an SM, so the block size sets
+ * how many warps hide the latency of the product's carry chains. */
 #define NTT_THREADS  256
 #define NTT_TILE_LOG 11 /* 2^11 elements of 32 bytes: 64 KiB of shared memory */
 
@@ -111,22 +114,21 @@ HD uint32_t ntt_stage(bool dif, const ntt_pass_t &ps, uint32_t i)
     return dif ? ps.m - 1 - i : i;
 }
 
-template <bool DIF, bool INV>
-__global__ void __launch_bounds__(NTT_THREADS)
-    ntt_pass(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps)
+template <bool DIF, bool INV, unsigned TH>
+__global__ void __launch_bounds__(TH) ntt_pass(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps)
 {
     extern __shared__ uint32_t sm[];
     const uint32_t T = 1u << (ps.m + ps.L);
     const uint32_t base = ntt_tile_base(ps, blockIdx.x);
-    for (uint32_t e = threadIdx.x; e < T; e += NTT_THREADS)
+    for (uint32_t e = threadIdx.x; e < T; e += TH)
         ntt_smem_store(sm, T, e, x[ntt_tile_global(ps, base, e)]);
     for (uint32_t i = 0; i < ps.m; i++) {
         __syncthreads();
-        for (uint32_t q = threadIdx.x; q < T / 2; q += NTT_THREADS)
+        for (uint32_t q = threadIdx.x; q < T / 2; q += TH)
             ntt_butterfly<DIF, INV>(sm, T, ps, base, q, ntt_stage(DIF, ps, i), tw);
     }
     __syncthreads();
-    for (uint32_t e = threadIdx.x; e < T; e += NTT_THREADS) {
+    for (uint32_t e = threadIdx.x; e < T; e += TH) {
         fr_d v;
         ntt_smem_load(sm, T, e, &v);
         x[ntt_tile_global(ps, base, e)] = v;
