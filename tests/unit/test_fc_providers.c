@@ -9,7 +9,8 @@
  *
  * Winning PoSt: malformed requests are refused; and (not under
  * CUZK_TEST_QUICK) a native 2KiB sector, a Poseidon tree-R over random
- * leaves with the 66 inclusion proofs the randomness challenges, encoded
+ * leaves with the 66 inclusion proofs the randomness challenges (the
+ * library's generator, gen.h, as for Window PoSt below), encoded
  * as bincode like Curio's vanilla proof, is proved through an engine with
  * development parameters: the proof verifies here with the .vk the
  * provider wrote and inputs from post_winning_public_inputs, and not for
@@ -32,14 +33,13 @@
 #include "cuzk/engine.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/filecoin/circuits.h"
+#include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/porep_circuit.h"
 #include "cuzk/filecoin/post_circuit.h"
 #include "cuzk/filecoin/providers.h"
-#include "cuzk/filecoin/tree.h"
 #include "cuzk/filecoin/update_circuit.h"
 #include "cuzk/groth16.h"
 #include "cuzk/params.h"
-#include "cuzk/poseidon.h"
 #include "testutil.h"
 
 #define KIB2        2048ull
@@ -146,46 +146,31 @@ static void test_porep_lookup(void **state)
 
 /* ---- Winning PoSt ---- */
 
-/* A native 2KiB sector of a PoSt kind: tree-R over random leaves, comm_r =
- * H(comm_c, comm_r_last), proof j for the leaf of challenge index base + j
- * under rnd. */
-static void native_sector(vanilla_post_sector *v, int kind, uint64_t id, const uint8_t rnd[32],
-                          uint64_t base, cuzk_rng *g)
-{
-    post_shape s;
-    assert_int_equal(post_shape_for_size(&s, kind, KIB2, NULL), 0);
-    assert_int_equal(vanilla_post_sector_alloc(v, kind, KIB2, NULL), 0);
-    uint8_t *leaves = malloc(s.nodes * 32);
-    assert_non_null(leaves);
-    fr_t x[2];
-    for (uint64_t i = 0; i < s.nodes; i++) fr_random(&x[0], g), fr_to_bytes_le(leaves + 32 * i, x);
-    fc_tree t;
-    assert_int_equal(
-        fc_tree_build(&t, FC_TREE_POSEIDON, 8, leaves, s.nodes, "tree-r", NULL, NULL, NULL), 0);
-    v->sector_id = id;
-    memcpy(v->comm_r_last.b, fc_tree_root(&t), 32);
-    fr_random(&x[0], g);
-    fr_to_bytes_le(v->comm_c.b, &x[0]);
-    assert_true(fr_from_bytes_le(&x[1], v->comm_r_last.b));
-    fr_t h;
-    poseidon_hash(&h, poseidon_std(2), x);
-    fr_to_bytes_le(v->comm_r.b, &h);
-    for (size_t j = 0; j < v->n_proofs; j++) {
-        vanilla_merkle *m = &v->proofs[j];
-        m->index = post_leaf_challenge(rnd, v->sector_id, base + j, s.nodes);
-        memcpy(m->leaf.b, leaves + 32 * m->index, 32);
-        m->root = v->comm_r_last;
-        fc_tree_path(&t, m->index, m->hashes[0].b, NULL);
-    }
-    fc_tree_free(&t);
-    free(leaves);
-}
-
 static void random_fr_bytes(uint8_t out[32], cuzk_rng *g)
 {
     fr_t r;
     fr_random(&r, g);
     fr_to_bytes_le(out, &r);
+}
+
+/* A native 2KiB sector of a PoSt kind: tree-R over random leaves, its
+ * vanilla proof under rnd made by the library's generator (gen.h) for the
+ * sector at `index` of the proving set (challenge indexes of api). */
+static void native_sector(vanilla_post_sector *v, int kind, uint64_t id, const uint8_t rnd[32],
+                          int api, uint64_t index, cuzk_rng *g)
+{
+    post_shape s;
+    assert_int_equal(post_shape_for_size(&s, kind, KIB2, NULL), 0);
+    fr_t *leaves = malloc(s.nodes * sizeof(fr_t));
+    assert_non_null(leaves);
+    for (uint64_t i = 0; i < s.nodes; i++) fr_random(&leaves[i], g);
+    fc_ptree t;
+    assert_int_equal(fc_ptree_build(&t, &s.tree, leaves, s.nodes, "tree-r", NULL, NULL, NULL), 0);
+    fc_post_replica r = {.sector_id = id, .tree_r = &t};
+    random_fr_bytes(r.comm_c.b, g);
+    assert_int_equal(fc_gen_post_sector(v, kind, &s, api, rnd, &r, index, NULL), 0);
+    fc_ptree_free(&t);
+    free(leaves);
 }
 
 static void test_winning_refused(void **state)
@@ -277,7 +262,7 @@ static void test_winning_prove(void **state)
     random_fr_bytes(rnd, &g);
     random_fr_bytes(other, &g);
     vanilla_post_sector v;
-    native_sector(&v, VANILLA_POST_WINNING, 77, rnd, 0, &g);
+    native_sector(&v, VANILLA_POST_WINNING, 77, rnd, FC_API_V1_1, 0, &g);
     void *blob;
     size_t len;
     assert_int_equal(vanilla_post_sector_encode(&blob, &len, &v, NULL), 0);
@@ -327,8 +312,7 @@ static void window_case(uint64_t registered_proof, size_t k, cuzk_rng *g)
     post_public_sector *pub = calloc(total, sizeof *pub);
     assert_true(v && blobs && pub);
     for (size_t i = 0; i < n; i++) {
-        uint64_t base = api == FC_API_V1_2 ? 0 : (k * s.sectors + i) * s.challenges;
-        native_sector(&v[i], VANILLA_POST_WINDOW, 100 + i, rnd, base, g);
+        native_sector(&v[i], VANILLA_POST_WINDOW, 100 + i, rnd, api, k * s.sectors + i, g);
         void *b;
         size_t len;
         assert_int_equal(vanilla_post_sector_encode(&b, &len, &v[i], NULL), 0);
