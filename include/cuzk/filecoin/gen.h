@@ -6,11 +6,15 @@
  * the replica) with every partition's proof.
  *
  * Sectors come from a seed (fc_seal_test_sector) or from a directory
- * cuzk-seal wrote (fc_replica_read). Trees here are fc_ptree: Poseidon trees of any por_shape
- * (8-ary base levels, optional sub and top levels), with the base trees over contiguous leaf ranges
- * as merkletree lays compound trees out, and their inclusion proofs in the vanilla_merkle layout
- * the circuits read. tree.h's fc_tree stays the store of sealing (single trees, raw bytes); these
- * keep field elements, which the encoding and the proofs work in.
+ * cuzk-seal wrote (fc_replica_read); sealing itself is seal.h's (8-0-0
+ * shapes: 2KiB, 8MiB, 512MiB), and PoRep's C1 is seal.h's fc_sealed_c1.
+ * Trees here are fc_ptree: Poseidon trees of any por_shape (8-ary base
+ * levels, optional sub and top levels, so the circuit tests' shapes work
+ * too), with the base trees over contiguous leaf ranges as merkletree
+ * lays compound trees out, and their inclusion proofs in the
+ * vanilla_merkle layout the circuits read. tree.h's fc_tree stays the
+ * store of sealing (single trees, raw bytes); these keep field elements,
+ * which the encoding and the proofs work in.
  *
  * What is derived where (rust-fil-proofs):
  * - PoSt challenges: post_leaf_challenge of (randomness, sector id,
