@@ -57,6 +57,12 @@ size_t gpu_prove_params_bytes(void);
  * device (the next proof makes them again). */
 void gpu_prove_release(void);
 
+/* Host-to-device rates (GB/s) over `bytes`, for tuning the staging:
+ * [0] a pageable buffer through the staging pool (what a, b, c take),
+ * [1] the pool's DMA alone (from pinned memory), [2] the pool's host copy
+ * alone, [3] cudaMemcpy straight from the pageable buffer. */
+int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *err);
+
 /* One line of the per-partition timings with the names of
  * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."). */
 void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t);

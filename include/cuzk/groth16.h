@@ -62,10 +62,11 @@ void groth16_params_free(groth16_params *p);
 int groth16_setup_dev(groth16_params *out, cs_circuit circuit, uint64_t seed, cuzk_err *err);
 
 /* Per-proof timings (ms) with the names of reference/groth16.md;
- * gpu_total_ms is the device part of a GPU proof (0 on the CPU). */
+ * gpu_total_ms is the device part of a GPU proof and upload_ms its a/b/c
+ * transfer (overlapped with other work; both 0 on the CPU). */
 typedef struct groth16_timings {
     double prep_msm_ms, ntt_msm_h_ms, batch_add_ms, tail_msm_ms, b_g2_msm_ms, total_ms;
-    double gpu_total_ms;
+    double gpu_total_ms, upload_ms;
 } groth16_timings;
 
 /*

@@ -140,16 +140,30 @@ static int cmp_double(const void *a, const void *b)
 static double field(const groth16_timings *t, int k)
 {
     const double v[] = {t->prep_msm_ms, t->ntt_msm_h_ms, t->batch_add_ms, t->tail_msm_ms,
-                        t->b_g2_msm_ms, t->gpu_total_ms, t->total_ms};
+                        t->b_g2_msm_ms, t->gpu_total_ms, t->total_ms,     t->upload_ms};
     return v[k];
+}
+
+/* The staging path's rates over 1 GiB (gpu_prove_bench_upload). */
+static void print_upload_rates(void)
+{
+    double r[4];
+    cuzk_err e = {0};
+    if (gpu_prove_bench_upload((size_t)1 << 30, r, &e)) {
+        printf("upload rates: %s\n", e.msg);
+        return;
+    }
+    printf("host -> device, 1 GiB: staged %.1f GB/s (pinned DMA alone %.1f, host copy into "
+           "the pool alone %.1f), plain cudaMemcpy from pageable %.1f\n",
+           r[0], r[1], r[2], r[3]);
 }
 
 static void print_table(const groth16_timings *cpu, const groth16_timings gpu[RUNS], double wall)
 {
     static const char *names[] = {"prep_msm_ms", "ntt_msm_h_ms", "batch_add_ms", "tail_msm_ms",
-                                  "b_g2_msm_ms", "gpu_total_ms", "total_ms"};
+                                  "b_g2_msm_ms", "gpu_total_ms", "total_ms",     "upload_ms"};
     printf("\n| phase (synthetic) | CPU ms | GPU ms (median of %d) |\n|---|---|---|\n", RUNS);
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < 8; k++) {
         double v[RUNS];
         for (int r = 0; r < RUNS; r++) v[r] = field(&gpu[r], k);
         qsort(v, RUNS, sizeof *v, cmp_double);
@@ -227,6 +241,7 @@ int bench_gpu_prove(int argc, char **argv)
     printf("parameters: H %zu, L %zu, A %zu, B %zu points (%.0f ms)\n", pk.n_h, pk.n_l, pk.n_a,
            pk.n_b_g1, now_ms() - t0);
     describe_splits(&w[0]);
+    print_upload_rates();
     int rc = run(&pk, w, n, lg <= cpu_max, &g);
     gpu_prove_params_free(&pk);
     timing_params_free(&pk);

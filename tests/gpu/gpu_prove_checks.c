@@ -194,10 +194,30 @@ static void check_synthetic(size_t constraints, cuzk_rng *g)
 
 /* A circom circuit (tests/data/snarkjs/mul3) with its zkey's parameters,
  * H in snarkjs' odd-Lagrange basis and converted to the monomial one. */
+/* The folder of tests/data/snarkjs: under $CUZK_SOURCE_DIR, the working
+ * directory (a binary built in another checkout runs from this one), or
+ * the source tree it was built from. */
+static const char *snarkjs_dir(char *buf, size_t len)
+{
+    const char *roots[] = {getenv("CUZK_SOURCE_DIR"), ".", CUZK_SOURCE_DIR};
+    for (size_t k = 0; k < sizeof roots / sizeof *roots; k++) {
+        if (!roots[k]) continue;
+        snprintf(buf, len, "%s/tests/data/snarkjs/mul3.zkey", roots[k]);
+        if (access(buf, R_OK) == 0) {
+            snprintf(buf, len, "%s/tests/data/snarkjs/", roots[k]);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 static void check_snarkjs(cuzk_rng *g)
 {
-    const char *dir = CUZK_SOURCE_DIR "/tests/data/snarkjs/";
-    char zpath[512], wpath[512];
+    char dir[400], zpath[512], wpath[512];
+    if (!snarkjs_dir(dir, sizeof dir)) {
+        CHECK(0, "snarkjs: tests/data/snarkjs/mul3.zkey not found (set CUZK_SOURCE_DIR)");
+        return;
+    }
     snprintf(zpath, sizeof zpath, "%smul3.zkey", dir);
     snprintf(wpath, sizeof wpath, "%smul3.wtns", dir);
     snarkjs_zkey z;

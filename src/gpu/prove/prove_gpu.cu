@@ -11,6 +11,7 @@
  *           device buffers, zero-padded to the domain (for snarkjs' odd-
  *           Lagrange H basis or a domain under 2^10, outside the device
  *           NTT, it computes the H scalars on the CPU and uploads those)
+ *                                                           upload_ms
  * and the prover thread, per circuit i, two steps in the order in which
  * their helpers finish (whichever of prep(i) and loader(i) is done first;
  * the other goes on meanwhile):
@@ -216,12 +217,14 @@ static void prep_thread(prove_run *r, size_t i)
 static void load_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
+    double t0 = groth16_now_ms();
     cudaError_t e = cudaSetDevice(r->device);
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else
         c->load_rc =
             load_abc((char *)ws.abc[i % 2], r->p->pk, &r->circuits[i], r->lg, &c->load_err);
+    c->t.upload_ms = groth16_now_ms() - t0;
     helper_done(r, &c->load_done);
 }
 
@@ -482,7 +485,7 @@ extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_ti
 {
     snprintf(out, len,
              "prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f tail_msm_ms=%.1f "
-             "b_g2_msm_ms=%.1f gpu_total_ms=%.1f total_ms=%.1f",
+             "b_g2_msm_ms=%.1f gpu_total_ms=%.1f total_ms=%.1f upload_ms=%.1f",
              t->prep_msm_ms, t->ntt_msm_h_ms, t->batch_add_ms, t->tail_msm_ms, t->b_g2_msm_ms,
-             t->gpu_total_ms, t->total_ms);
+             t->gpu_total_ms, t->total_ms, t->upload_ms);
 }

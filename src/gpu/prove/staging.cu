@@ -126,3 +126,53 @@ int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
     CU(cudaStreamSynchronize(pool->stream), err, "device zero fill");
     return CUZK_OK;
 }
+
+static double stage_now_ms(void)
+{
+    return groth16_now_ms();
+}
+
+/* GB/s of `bytes` moved by fn(off, len) in STAGE_CHUNK pieces. */
+template <class Fn> static double stage_rate(size_t bytes, Fn fn)
+{
+    double t0 = stage_now_ms();
+    for (size_t off = 0; off < bytes; off += STAGE_CHUNK)
+        fn(off, bytes - off < STAGE_CHUNK ? bytes - off : STAGE_CHUNK);
+    return bytes / ((stage_now_ms() - t0) * 1e6);
+}
+
+/* The four rates of gpu_prove_bench_upload, with host and device buffers
+ * of `bytes` ready. */
+static int bench_rates(double gbps[4], char *dev, char *src, size_t bytes, cuzk_err *err)
+{
+    stage_pool *pool = &pools[STAGE_FG];
+    int rc = prove_upload(STAGE_FG, dev, src, bytes, err); /* warm-up */
+    double t0 = stage_now_ms();
+    if (!rc) rc = prove_upload(STAGE_FG, dev, src, bytes, err);
+    gbps[0] = bytes / ((stage_now_ms() - t0) * 1e6);
+    gbps[1] = stage_rate(bytes, [&](size_t off, size_t len) {
+        cudaMemcpyAsync(dev + off, pool->host[0], len, cudaMemcpyHostToDevice, pool->stream);
+    });
+    CU(cudaStreamSynchronize(pool->stream), err, "upload bench");
+    gbps[2] = stage_rate(
+        bytes, [&](size_t off, size_t len) { copy_parallel(pool->host[0], src + off, len); });
+    t0 = stage_now_ms();
+    CU(cudaMemcpy(dev, src, bytes, cudaMemcpyHostToDevice), err, "upload bench (pageable)");
+    gbps[3] = bytes / ((stage_now_ms() - t0) * 1e6);
+    return rc;
+}
+
+extern "C" int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *err)
+{
+    char *src = (char *)malloc(bytes ? bytes : 1);
+    if (!src) return cuzk_errf(err, CUZK_ENOMEM, "upload bench: %zu bytes of host memory", bytes);
+    memset(src, 1, bytes);
+    prove_lock();
+    void *dev = NULL;
+    int rc = prove_dev_alloc(&dev, bytes, NULL, err);
+    if (!rc) rc = bench_rates(gbps, (char *)dev, src, bytes, err);
+    cudaFree(dev);
+    prove_unlock();
+    free(src);
+    return rc;
+}
