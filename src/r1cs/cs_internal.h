@@ -28,7 +28,8 @@ typedef struct cs_ops {
  * terms and bounds checks are those of sequential synthesis) and the core
  * fails it when it would pass the window's end (cs->lim_*). Children of
  * disjoint windows run concurrently with each other, never with the
- * parent.
+ * parent. A child may fork in turn: reserve then checks that its window
+ * has the room.
  */
 typedef struct cs_fork_ops {
     /* Room for `more` variables and constraints past the current counts. */
@@ -60,7 +61,7 @@ struct cs {
 
 void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
 /* A child's core: ops, parent's value policy, counts and limits of the
- * window (no fork_ops: children do not fork). */
+ * window (fork_ops NULL: a backend whose children fork sets them). */
 void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
                    const cs_capacity *size);
 /* Whether the prover uses cs_enforce_known's values (true; tests turn it

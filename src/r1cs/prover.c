@@ -25,8 +25,8 @@
  * -2 .. 2): their combinations are only checked and marked, and the
  * values stored from a table.
  *
- * Forks (cs_run_units): a child shares the parent's storage and writes the
- * window the core gives it. Density bits of words wholly inside its aux
+ * Forks (cs_run_units): a child shares the root's storage and writes the
+ * window the core gives it; it may fork again inside its window. Density bits of words wholly inside its aux
  * window are its own and set plainly; any other word (window edges, the
  * variables allocated before the units, input bits) is set with an atomic
  * OR, after a plain read that skips bits already set.
@@ -278,10 +278,17 @@ static void prover_setup(prover_cs *p, const fr_t small[5])
 /* ---- forks ---- */
 
 /* Room for `more` past the counts, and for the input constraints the
- * runner appends after the circuit. */
+ * runner appends after the circuit; a child has its window already, and
+ * `more` must fit in what is left of it. */
 static int prover_reserve(cs_t *cs, const cs_capacity *more)
 {
     prover_store *s = ((prover_cs *)cs)->st;
+    if (s != &((prover_cs *)cs)->own) {
+        bool fits = more->inputs <= cs->lim_inputs - cs->num_inputs &&
+                    more->aux <= cs->lim_aux - cs->num_aux &&
+                    more->constraints <= cs->lim_constraints - cs->num_constraints;
+        return fits ? 0 : CUZK_EINVAL;
+    }
     size_t inputs = cs->num_inputs + more->inputs;
     int rc = grow_inputs(s, inputs, true);
     if (!rc) rc = grow_aux(s, cs->num_aux + more->aux, true);
@@ -289,11 +296,15 @@ static int prover_reserve(cs_t *cs, const cs_capacity *more)
     return rc;
 }
 
+static const cs_fork_ops prover_fork_ops;
+
+/* A child of the root or of a child (its window inside the parent's). */
 static cs_t *prover_fork(cs_t *cs, const cs_capacity *at, const cs_capacity *size)
 {
     prover_cs *parent = (prover_cs *)cs, *p = calloc(1, sizeof(*p));
     if (!p) return NULL;
     cs_init_child(&p->cs, cs, &prover_ops, at, size);
+    p->cs.fork_ops = &prover_fork_ops;
     prover_setup(p, parent->small);
     p->st = parent->st;
     p->own_lo = (p->cs.num_aux + 63) / 64;

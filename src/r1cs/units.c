@@ -7,8 +7,10 @@
  * constraints knows where sequential synthesis would put unit k: `size`
  * times k past the current counts. The backend reserves room for all n
  * units, then each unit runs on a child of the cs (cs_fork_ops) that
- * writes exactly that window, the children spread over the OpenMP threads;
- * the parent's counts then move past the n windows. The result is the
+ * writes exactly that window, one OpenMP task per unit (in the enclosing
+ * parallel region, or a new one); the parent's counts then move past the n
+ * windows. Units may run units of their own (PoRep: a challenge's layers):
+ * a child forks into grandchildren inside its window, as more tasks. The result is the
  * sequential one byte for byte. The core bounds every child by its
  * window, and a unit that does not fill its window exactly fails the cs,
  * so a wrong size can never shift or overlap variables silently.
@@ -54,16 +56,32 @@ static void run_one(cs_t *cs, size_t k, const cs_capacity *size, cs_unit_fn unit
     check_filled(cs, k, &start, size);
 }
 
+/* One OpenMP task per unit, each on its fork; returns when all are done. */
+static void run_tasks(cs_t *cs, cs_t **child, size_t n, const cs_capacity *size, cs_unit_fn unit,
+                      void *ctx)
+{
+    for (size_t k = 0; k < n; k++) {
+#pragma omp task firstprivate(k)
+        {
+            cs_capacity at = scaled(size, k);
+            child[k] = cs->fork_ops->fork(cs, &at, size);
+            if (child[k]) run_one(child[k], k, size, unit, ctx);
+        }
+    }
+#pragma omp taskwait
+}
+
 static int run_forked(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, void *ctx)
 {
     cs_capacity total = scaled(size, n);
     cs_t **child = calloc(n, sizeof(*child));
     if (!child) return cs_fail(cs, CUZK_ENOMEM, "units: out of memory");
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t k = 0; k < n; k++) {
-        cs_capacity at = scaled(size, k);
-        child[k] = cs->fork_ops->fork(cs, &at, size);
-        if (child[k]) run_one(child[k], k, size, unit, ctx);
+    if (omp_in_parallel()) {
+        run_tasks(cs, child, n, size, unit, ctx);
+    } else {
+#pragma omp parallel
+#pragma omp single
+        run_tasks(cs, child, n, size, unit, ctx);
     }
     for (size_t k = 0; k < n; k++) {
         if (!cs->status && !child[k]) cs_fail(cs, CUZK_ENOMEM, "unit %zu: out of memory", k);
@@ -93,7 +111,7 @@ int cs_run_units(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, v
             return cs_fail(cs, rc, "units: no room for %zu units of %zu constraints, %zu aux", n,
                            size->constraints, size->aux);
     }
-    bool par = cs->fork_ops && n > 1 && omp_get_max_threads() > 1 && !omp_in_parallel();
+    bool par = cs->fork_ops && n > 1 && (omp_in_parallel() || omp_get_max_threads() > 1);
     if (par) return run_forked(cs, n, size, unit, ctx);
     for (size_t k = 0; k < n && !cs->status; k++) run_one(cs, k, size, unit, ctx);
     return cs->status;

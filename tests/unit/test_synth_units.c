@@ -9,7 +9,8 @@
  * called directly in order, through cs_run_units on one thread, and on
  * forks over three threads; the prover outputs (a, b, c, both
  * assignments, the three densities) must be equal byte for byte, and the
- * counter's fingerprint equal to the direct one. A unit of the wrong size
+ * counter's fingerprint equal to the direct one; likewise units that run
+ * units of their own (nested forks). A unit of the wrong size
  * and failing units are reported, naming the lowest failing unit, on both
  * paths; cs_unit_size caches by key. The values the bit gadgets give with
  * cs_enforce_known equal full evaluation (prover output with
@@ -177,6 +178,69 @@ static void units_equal_sequential(void **state)
     }
 }
 
+/* Units of units: each outer unit allocates a bit u, runs SUBS sub-units
+ * (SUB_BITS fresh bits XOR u each, the last XOR kept), then XORs the
+ * sub-units' results together. */
+#define SUBS     3
+#define SUB_BITS 5
+
+typedef struct nested {
+    ucirc *u;
+    bool_var bit, out[SUBS];
+    size_t k;
+} nested;
+
+static int sub_unit(cs_t *cs, size_t j, void *ctx)
+{
+    nested *x = ctx;
+    uint64_t v = unit_bits(x->u, x->k * SUBS + j);
+    for (int i = 0; i < SUB_BITS; i++) x->out[j] = bool_xor(cs, bit_alloc(cs, v >> i & 1), x->bit);
+    return cs_status(cs);
+}
+
+static int outer_unit(cs_t *cs, size_t k, void *ctx)
+{
+    nested x = {ctx, bit_alloc(cs, unit_bits(ctx, k) & 1), {{0}}, k};
+    if (x.u->direct) {
+        for (size_t j = 0; j < SUBS; j++) sub_unit(cs, j, &x);
+    } else {
+        cs_capacity size = {2 * SUB_BITS, 0, 2 * SUB_BITS};
+        cs_run_units(cs, SUBS, &size, sub_unit, &x);
+    }
+    bool_var r = x.out[0];
+    for (size_t j = 1; j < SUBS; j++) r = bool_xor(cs, r, x.out[j]);
+    return cs_status(cs);
+}
+
+static int nested_synth(cs_t *cs, void *ctx)
+{
+    ucirc *u = ctx;
+    bit_alloc(cs, u->seed & 1);
+    if (u->direct) {
+        for (size_t k = 0; k < u->units && !cs_status(cs); k++) outer_unit(cs, k, u);
+        return cs_status(cs);
+    }
+    cs_capacity size = {1 + SUBS * 2 * SUB_BITS + SUBS - 1, 0, 1 + SUBS * 2 * SUB_BITS + SUBS - 1};
+    return cs_run_units(cs, u->units, &size, outer_unit, u);
+}
+
+static void nested_units_equal_sequential(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    ucirc u = make(&g, 5);
+    cs_prover direct, seq, par;
+    u.direct = true;
+    assert_int_equal(prove_on(&direct, (cs_circuit){nested_synth, &u}, 1, NULL), 0);
+    u.direct = false;
+    assert_int_equal(prove_on(&seq, (cs_circuit){nested_synth, &u}, 1, NULL), 0);
+    assert_int_equal(prove_on(&par, (cs_circuit){nested_synth, &u}, 3, NULL), 0);
+    assert_same(&direct, &seq);
+    assert_same(&direct, &par);
+    cs_prover_free(&direct), cs_prover_free(&seq), cs_prover_free(&par);
+}
+
 /* Synthesis fails on `threads` threads with a message containing want. */
 static void expect_failure(ucirc *u, int threads, const char *want)
 {
@@ -342,10 +406,10 @@ static void window_post_parallel(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(units_equal_sequential), cmocka_unit_test(units_errors),
-        cmocka_unit_test(unit_size_cached),       cmocka_unit_test(known_values_gadgets),
-        cmocka_unit_test(porep_2kib_parallel),    cmocka_unit_test(porep_8mib_parallel),
-        cmocka_unit_test(window_post_parallel),
+        cmocka_unit_test(units_equal_sequential), cmocka_unit_test(nested_units_equal_sequential),
+        cmocka_unit_test(units_errors),           cmocka_unit_test(unit_size_cached),
+        cmocka_unit_test(known_values_gadgets),   cmocka_unit_test(porep_2kib_parallel),
+        cmocka_unit_test(porep_8mib_parallel),    cmocka_unit_test(window_post_parallel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
