@@ -28,8 +28,10 @@
  * The challenges are independent units of one size (r1cs.h cs_run_units):
  * after the commitments, the prover backend synthesizes them in parallel,
  * each on its own scratch (a synth copied from the commitments' one) into
- * the window sequential synthesis gives it. The size of a challenge is
- * measured once per shape on the blank circuit.
+ * the window sequential synthesis gives it; within a challenge, the labels
+ * of layers 2 .. L (14 parents each, the bulk of the work) are units too,
+ * so an 18-challenge 32GiB partition spreads evenly over many cores. The
+ * sizes are measured once per shape (a challenge on the blank circuit).
  */
 #include "cuzk/filecoin/porep_circuit.h"
 
@@ -149,17 +151,77 @@ static num_var create_label(synth *s, unsigned layer, const u64_var *node)
     return multipack_pack_bits(s->cs, rev, FR_CAPACITY);
 }
 
-/* The labels of the challenged node in every layer. */
+/* The label of the challenged node in one layer. */
+static num_var layer_label(synth *s, num_var cols[N_COLUMNS][MAX_LAYERS], const u64_var *node,
+                           unsigned layer)
+{
+    for (unsigned i = 0; i < VANILLA_DRG_PARENTS; i++) parent_to_bits(s, i, &cols[i][layer - 1]);
+    if (layer > 1)
+        for (unsigned i = VANILLA_DRG_PARENTS; i < N_COLUMNS; i++)
+            parent_to_bits(s, i, &cols[i][layer - 2]);
+    return create_label(s, layer, node);
+}
+
+/* What the layer units of one challenge read and write. */
+typedef struct layers_ctx {
+    const synth *s;
+    num_var (*cols)[MAX_LAYERS];
+    const u64_var *node;
+    num_var *out; /* out[layer - 1] */
+} layers_ctx;
+
+/* A synth for another cs, with its own scratch (the head copied). */
+static synth *synth_copy(const synth *from, cs_t *cs, bool values)
+{
+    synth *s = malloc(sizeof(*s));
+    if (!s) {
+        cs_fail(cs, CUZK_ENOMEM, "porep circuit: out of memory");
+        return NULL;
+    }
+    s->pc = from->pc, s->cs = cs, s->values = values;
+    memcpy(s->replica_bits, from->replica_bits, sizeof(s->replica_bits));
+    s->comm_d = from->comm_d, s->comm_c = from->comm_c, s->comm_r_last = from->comm_r_last;
+    return s;
+}
+
+/* cs_unit_fn: the label of layer k + 2 (layers 2 .. L are units of one size). */
+static int layer_unit(cs_t *cs, size_t k, void *ctx)
+{
+    const layers_ctx *x = ctx;
+    synth *s = synth_copy(x->s, cs, x->s->values);
+    if (!s) return cs_status(cs);
+    x->out[k + 1] = layer_label(s, x->cols, x->node, (unsigned)k + 2);
+    free(s);
+    return cs_status(cs);
+}
+
+/* The memo key of a size: its tag, then the shape's numbers. */
+static void size_key(uint64_t key[8], uint64_t tag, const porep_shape *sh)
+{
+    const por_shape *d = &sh->tree_d, *r = &sh->tree_r;
+    key[0] = tag;
+    key[1] = sh->layers;
+    key[2] = d->base_levels;
+    key[3] = (uint64_t)d->base_arity << 32 | d->sub_arity;
+    key[4] = d->top_arity;
+    key[5] = (uint64_t)r->base_arity << 32 | r->sub_arity;
+    key[6] = r->top_arity;
+    key[7] = r->base_levels;
+}
+
+/* The labels of the challenged node in every layer: layer 1 (6 parents),
+ * then layers 2 .. L (14 parents each) as units. */
 static void labels(synth *s, num_var cols[N_COLUMNS][MAX_LAYERS], const u64_var *node, num_var *out)
 {
-    for (unsigned layer = 1; layer <= s->pc->shape.layers && !cs_status(s->cs); layer++) {
-        for (unsigned i = 0; i < VANILLA_DRG_PARENTS; i++)
-            parent_to_bits(s, i, &cols[i][layer - 1]);
-        if (layer > 1)
-            for (unsigned i = VANILLA_DRG_PARENTS; i < N_COLUMNS; i++)
-                parent_to_bits(s, i, &cols[i][layer - 2]);
-        out[layer - 1] = create_label(s, layer, node);
-    }
+    out[0] = layer_label(s, cols, node, 1);
+    unsigned layers = s->pc->shape.layers;
+    if (layers < 2 || cs_status(s->cs)) return;
+    layers_ctx x = {s, cols, node, out};
+    uint64_t key[8];
+    size_key(key, 0x706f7265702d6c79, &s->pc->shape); /* "porep-ly" */
+    cs_capacity size;
+    if (!cs_unit_size(s->cs, &size, key, sizeof(key), layer_unit, 0, &x))
+        cs_run_units(s->cs, layers - 1, &size, layer_unit, &x);
 }
 
 /* Proof::synthesize for one challenge (p NULL without values). */
@@ -216,29 +278,11 @@ static int challenge_unit(cs_t *cs, size_t k, void *ctx)
 {
     const units_ctx *u = ctx;
     const porep_circuit *pc = u->head->pc;
-    synth *s = malloc(sizeof(*s));
-    if (!s) return cs_fail(cs, CUZK_ENOMEM, "porep circuit: out of memory");
-    s->pc = pc, s->cs = cs, s->values = u->head->values && !u->blank;
-    memcpy(s->replica_bits, u->head->replica_bits, sizeof(s->replica_bits));
-    s->comm_d = u->head->comm_d, s->comm_c = u->head->comm_c;
-    s->comm_r_last = u->head->comm_r_last;
+    synth *s = synth_copy(u->head, cs, u->head->values && !u->blank);
+    if (!s) return cs_status(cs);
     challenge(s, s->values ? &pc->c1->part[pc->partition][k] : NULL);
     free(s);
     return cs_status(cs);
-}
-
-/* The memo key of a challenge's size: everything it depends on. */
-static void size_key(uint64_t key[8], const porep_shape *sh)
-{
-    const por_shape *d = &sh->tree_d, *r = &sh->tree_r;
-    key[0] = 0x706f7265702d6368; /* "porep-ch" */
-    key[1] = sh->layers;
-    key[2] = d->base_levels;
-    key[3] = (uint64_t)d->base_arity << 32 | d->sub_arity;
-    key[4] = d->top_arity;
-    key[5] = (uint64_t)r->base_arity << 32 | r->sub_arity;
-    key[6] = r->top_arity;
-    key[7] = r->base_levels;
 }
 
 static int synthesize(cs_t *cs, void *ctx)
@@ -250,7 +294,7 @@ static int synthesize(cs_t *cs, void *ctx)
     commitments(s, pc->c1 ? pc->c1->part[pc->partition] : NULL);
     units_ctx blank = {s, true}, full = {s, false};
     uint64_t key[8];
-    size_key(key, &pc->shape);
+    size_key(key, 0x706f7265702d6368, &pc->shape); /* "porep-ch" */
     cs_capacity size;
     if (!cs_unit_size(cs, &size, key, sizeof(key), challenge_unit, 0, &blank))
         cs_run_units(cs, pc->shape.challenges, &size, challenge_unit, &full);
