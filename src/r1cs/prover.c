@@ -26,10 +26,11 @@
  * values stored from a table.
  *
  * Forks (cs_run_units): a child shares the root's storage and writes the
- * window the core gives it; it may fork again inside its window. Density bits of words wholly inside its aux
- * window are its own and set plainly; any other word (window edges, the
- * variables allocated before the units, input bits) is set with an atomic
- * OR, after a plain read that skips bits already set.
+ * window the core gives it; it may fork again inside its window. Density
+ * bits of words wholly inside its aux window are its own and set plainly;
+ * any other word (window edges, the variables allocated before the units,
+ * input bits) is set with an atomic OR, after a plain read that skips
+ * bits already set.
  */
 #include "ff/field_inline.h"
 #include "r1cs/cs_internal.h"

@@ -10,10 +10,10 @@
  * writes exactly that window, one OpenMP task per unit (in the enclosing
  * parallel region, or a new one); the parent's counts then move past the n
  * windows. Units may run units of their own (PoRep: a challenge's layers):
- * a child forks into grandchildren inside its window, as more tasks. The result is the
- * sequential one byte for byte. The core bounds every child by its
- * window, and a unit that does not fill its window exactly fails the cs,
- * so a wrong size can never shift or overlap variables silently.
+ * a child forks into grandchildren inside its window, as more tasks. The
+ * result is the sequential one byte for byte. The core bounds every child
+ * by its window, and a unit that does not fill its window exactly fails
+ * the cs, so a wrong size can never shift or overlap variables silently.
  *
  * Sizes are measured by running one unit on a counting child (no storage,
  * no values) at the current position, and cached process-wide under a key
