@@ -101,10 +101,10 @@ struct __align__(16) fp2_d
     }
     HD friend fp2_d operator*(const fp2_d &a, const fp2_d &b)
     {
-        if constexpr (CUZK_GPU_FP_INLINE)
-            return mul_inline(a, b);
-        else
+        if constexpr (fp_d::CALLS)
             return mul_call(a, b);
+        else
+            return mul_inline(a, b);
     }
     /* 2M: (a0 + a1)(a0 - a1) + 2 a0 a1 u */
     HD fp2_d sqr() const

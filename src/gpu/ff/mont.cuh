@@ -29,10 +29,11 @@
  * the result is still < p (so a difference x - y + p, never corrected,
  * may be the second factor).
  *
- * The Fp product is a __noinline__ call by default (compile time and
- * registers of the curve kernels, which hold dozens of products); define
- * CUZK_GPU_FP_INLINE to 1 to inline it everywhere, or call
- * mont_t::mul_inline where one kernel wants it inline.
+ * The Fp product and square are __noinline__ calls by default (compile
+ * time and registers of the curve kernels, which hold dozens of them):
+ * fp_inline_d (same layout as fp_d) inlines them for the kernels that
+ * instantiate it, CUZK_GPU_FP_INLINE = 1 everywhere (msm.cu then took
+ * over 15 minutes to compile on a 2-core machine).
  * Everything is __host__ __device__: the host build is the reference that
  * tests/gpu/test_gpu_emu.cu and test_gpu_ff_emu.cu check against fp.h /
  * fr.h without a GPU.
@@ -207,12 +208,13 @@ template <class P> struct __align__(16) mont_t
         return mul_inline(a, b);
     }
     /* Fp products (about 900 instructions each) are calls unless
-     * CUZK_GPU_FP_INLINE: the curve kernels hold dozens of them, which
-     * multiplied compile time and registers; Fr products (the NTT
-     * butterflies) stay inline. */
+     * fp_inline_d or CUZK_GPU_FP_INLINE: the curve kernels hold dozens of
+     * them, which multiplied compile time and registers; Fr products (the
+     * NTT butterflies) stay inline. */
+    static constexpr bool CALLS = P::call_products && !CUZK_GPU_FP_INLINE;
     HD friend mont_t operator*(const mont_t &a, const mont_t &b)
     {
-        if constexpr (N > 8 && !CUZK_GPU_FP_INLINE)
+        if constexpr (CALLS)
             return mul_call(a, b);
         else
             return mul_inline(a, b);
@@ -332,7 +334,7 @@ template <class P> struct __align__(16) mont_t
      * product in both fields); Fp's is a call like its product. */
     HD mont_t sqr() const
     {
-        if constexpr (N > 8 && !CUZK_GPU_FP_INLINE)
+        if constexpr (CALLS)
             return sqr_call(*this);
         else
             return sqr_inline(*this);
@@ -381,6 +383,7 @@ template <class P> struct __align__(16) mont_t
 };
 
 typedef mont_t<fp_params> fp_d;
+typedef mont_t<fp_inline_params> fp_inline_d;
 typedef mont_t<fr_params> fr_d;
 
 #endif

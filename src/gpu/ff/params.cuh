@@ -15,6 +15,8 @@
 
 struct fp_params {
     static constexpr int N = 12;
+    /* products and squares are __noinline__ calls (mont.cuh) */
+    static constexpr bool call_products = true;
     /* -p^-1 mod 2^32 (low half of 0x89f3fffcfffcfffd) */
     static constexpr uint32_t M0 = 0xfffcfffd;
     /* p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f624
@@ -38,6 +40,7 @@ struct fp_params {
 
 struct fr_params {
     static constexpr int N = 8;
+    static constexpr bool call_products = false;
     /* -r^-1 mod 2^32 (low half of 0xfffffffeffffffff) */
     static constexpr uint32_t M0 = 0xffffffff;
     /* r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 */
@@ -54,6 +57,13 @@ struct fr_params {
                                    0xecbc4ff5, 0x998c4fef, 0xacc5056f, 0x1824b159};
         return m[i];
     }
+};
+
+/* Fp with inline products and squares: the same values and layout as
+ * fp_params, for one hot kernel to instantiate (fp_inline_d, mont.cuh)
+ * without inlining every curve kernel. */
+struct fp_inline_params : fp_params {
+    static constexpr bool call_products = false;
 };
 
 #endif
