@@ -85,6 +85,9 @@ int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, siz
                cuzk_err *err);
 int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
                    unsigned window, cuzk_err *err);
+/* G1 bucket sums with the Fp products inlined (fp_inline_d) instead of
+ * called: a tuning knob for cuzk-gpu-bench; both give the same sums. */
+void gpu_msm_set_inline(bool on);
 /* The same in G2 (bases of n g2_affine_t). */
 int gpu_msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, size_t n,
                cuzk_err *err);

@@ -139,6 +139,12 @@ static void bench_msm(unsigned max_log)
         printf("| G1 MSM 2^%u | %.2f ms | default window |\n", lg,
                msm_time(bp, bk, (size_t)1 << lg, 0, runs));
         /* the sweep that tunes msm_default_window: 2^lg points, c bits */
+        if (lg == 24 || lg == max_log) {
+            gpu_msm_set_inline(true);
+            printf("| G1 MSM 2^%u, Fp products inlined | %.2f ms | default window |\n", lg,
+                   msm_time(bp, bk, (size_t)1 << lg, 0, runs));
+            gpu_msm_set_inline(false);
+        }
         for (unsigned c = lg > 10 ? lg - 8 : 2; lg >= 20 && c <= lg - 2 && c <= 22; c += 2)
             printf("| G1 MSM 2^%u, window %u | %.2f ms | |\n", lg, c,
                    msm_time(bp, bk, (size_t)1 << lg, c, 3));

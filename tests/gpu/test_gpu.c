@@ -467,17 +467,21 @@ static void test_msm_windows(void)
         OK(gpu_buf_new(&bk, n * sizeof *k, E));
         OK(gpu_g1_bench_bases(bp, n, cuzk_rng_u64(&rng), E));
         OK(gpu_buf_upload(bk, 0, k, n * sizeof *k, E));
-        g1_jac_t r[3];
+        g1_jac_t r[4];
         const unsigned windows[3] = {12, 16, 21};
         for (int w = 0; w < 3; w++) OK(gpu_msm_g1_dev(&r[w], bp, bk, n, windows[w], E));
+        gpu_msm_set_inline(true);
+        OK(gpu_msm_g1_dev(&r[3], bp, bk, n, 16, E));
+        gpu_msm_set_inline(false);
         CHECK(g1_jac_eq(&r[0], &r[1]) && g1_jac_eq(&r[0], &r[2]) && !g1_jac_is_inf(&r[0]),
               "msm %zu: windows 12 / 16 / 21 disagree", n);
+        CHECK(g1_jac_eq(&r[0], &r[3]), "msm %zu: inlined Fp products disagree", n);
         CHECK(g1_jac_on_curve(&r[0]), "msm %zu: result not on the curve", n);
         gpu_buf_free(bp);
         gpu_buf_free(bk);
         free(k);
     }
-    printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21\n");
+    printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21 and inlined products\n");
 }
 
 int main(int argc, char **argv)

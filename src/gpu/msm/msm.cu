@@ -40,6 +40,7 @@ struct msm_ws {
     size_t bytes;
 };
 static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool msm_inline; /* G1 bucket sums over fp_inline_d (gpu_msm_set_inline) */
 static msm_ws msm_work;
 
 /* Window size by n, from the sweep of cuzk-gpu-bench on the H200
@@ -130,6 +131,22 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, cuzk_e
     return CUZK_OK;
 }
 
+/* The first round, the hot loop: for G1 optionally over fp_inline_d (the
+ * same layout as fp_d, products inlined instead of called). */
+template <class F>
+static void msm_first_round(const uint32_t *task_bucket, const uint32_t *off, const uint32_t *start,
+                            const uint32_t *end, uint32_t k, const affine_d<F> *bases,
+                            const uint32_t *vals, uint32_t tasks, xyzz_d<F> *out)
+{
+    if (sizeof(F) == sizeof(fp_d) && msm_inline)
+        msm_task_sum<fp_inline_d><<<cu_blocks(tasks, 128), 128>>>(
+            task_bucket, off, start, end, k, (const affine_d<fp_inline_d> *)bases, vals, tasks,
+            (xyzz_d<fp_inline_d> *)out);
+    else
+        msm_task_sum<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k, bases,
+                                                        vals, tasks, out);
+}
+
 /* Step 3: the bucket sums, in rounds of tasks (msm_kernels.cuh). */
 template <class F>
 static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
@@ -157,8 +174,7 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
             if (round == 0)
-                msm_task_sum<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k,
-                                                                bases, vals, tasks, out);
+                msm_first_round<F>(task_bucket, off, start, end, k, bases, vals, tasks, out);
             else
                 msm_task_sum_xyzz<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end,
                                                                      k, in, tasks, out);
@@ -298,6 +314,13 @@ static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, c
     gpu_buf_free(b);
     gpu_buf_free(s);
     return rc;
+}
+
+extern "C" void gpu_msm_set_inline(bool on)
+{
+    pthread_mutex_lock(&msm_lock);
+    msm_inline = on;
+    pthread_mutex_unlock(&msm_lock);
 }
 
 extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
