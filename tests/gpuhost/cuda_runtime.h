@@ -6,7 +6,8 @@
  *
  * "Device" memory is host memory from malloc, filled with garbage like
  * fresh device memory, and limited (host_device_limit) so that running
- * out of it can be provoked; copies and fills are memcpy and
+ * out of it can be provoked; asynchronous copies can be slowed down
+ * (host_dma_delay_us) to make the prover overlap them; copies and fills are memcpy and
  * memset, streams and events do nothing (every copy is complete when it
  * returns). The CUDA keywords of the device headers become plain C++.
  * Included first in every translation unit of the test (-include).
@@ -22,6 +23,7 @@
 /* The C++ headers the prover uses, read before __noinline__ is defined
  * (libstdc++ spells an attribute with that name). */
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -56,6 +58,9 @@ struct cudaDeviceProp {
 #define HOST_DEVICE_TOTAL ((size_t)1 << 36) /* what the stand-in reports */
 /* Bytes allocated on the stand-in device, and the most it gives. */
 extern std::atomic<long long> host_device_used, host_device_limit;
+/* Microseconds each asynchronous copy of 64 KiB or more takes at least
+ * (a slow link for the bulk transfers; bitmaps and tails stay quick). */
+extern std::atomic<int> host_dma_delay_us;
 
 static inline cudaError_t cudaMalloc(void **p, size_t bytes)
 {
@@ -91,6 +96,8 @@ static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcp
 static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind,
                                           cudaStream_t)
 {
+    if (host_dma_delay_us.load() && n >= ((size_t)64 << 10))
+        std::this_thread::sleep_for(std::chrono::microseconds(host_dma_delay_us.load()));
     memcpy(d, s, n);
     return cudaSuccess;
 }

@@ -1,14 +1,16 @@
 /*
  * host_device.cpp - the device entry points that the GPU prover calls
- * (gpu.h's MSM and H computation, gpu_available, the batch addition and
- * gather of src/gpu/prove/batch_add.cu: its per-thread part is the
- * kernel's own code, batch_add.cuh), computed on the CPU over the
+ * (gpu.h's MSM, NTT and H computation, gpu_available, the batch addition
+ * and gather of src/gpu/prove/batch_add.cu and the point-wise step of
+ * h_split.cu: their per-thread parts are the kernels' own code,
+ * batch_add.cuh and h_split.cuh), computed on the CPU over the
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
  * prover's host code can be run without a GPU. The kernels themselves
  * are checked on a GPU by test_gpu and, where host-compilable, by
  * test_gpu_emu.
  */
 #include "gpu/prove/batch_add.cuh"
+#include "gpu/prove/h_split.cuh"
 
 extern "C" {
 #include "cuzk/msm.h"
@@ -16,6 +18,7 @@ extern "C" {
 }
 
 std::atomic<long long> host_device_used{0}, host_device_limit{1LL << 40};
+std::atomic<int> host_dma_delay_us{0};
 
 extern "C" bool gpu_available(cuzk_err *err)
 {
@@ -30,6 +33,23 @@ extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf
     if (bases->bytes < n * sizeof(g1_affine_t) || scalars->bytes < n * sizeof(fr_t))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
     return g1_msm(out, (const g1_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
+}
+
+extern "C" int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err)
+{
+    if (data->bytes < (sizeof(fr_t) << log_n))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: buffer holds less than 2^%u", log_n);
+    ntt_domain d;
+    int rc = ntt_domain_init(&d, log_n, err);
+    fr_t *x = (fr_t *)data->ptr;
+    if (!rc && kind == GPU_NTT_FORWARD) rc = ntt_forward(&d, x, NTT_NATURAL, NTT_NATURAL, err);
+    if (!rc && kind == GPU_NTT_INVERSE) rc = ntt_inverse(&d, x, NTT_NATURAL, NTT_NATURAL, err);
+    if (!rc && kind == GPU_NTT_COSET_FWD)
+        rc = ntt_coset_forward(&d, x, NTT_NATURAL, NTT_NATURAL, err);
+    if (!rc && kind == GPU_NTT_COSET_INV)
+        rc = ntt_coset_inverse(&d, x, NTT_NATURAL, NTT_NATURAL, err);
+    ntt_domain_free(&d);
+    return rc;
 }
 
 extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err)
@@ -82,6 +102,17 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
     return CUZK_OK;
 }
 
+int prove_h_pointwise(void *a, const void *b, const void *c, size_t n, const fr_t *zinv,
+                      cuzk_err *err)
+{
+    (void)err;
+    fr_d z;
+    memcpy(&z, zinv, sizeof z);
+    for (size_t i = 0; i < n; i++)
+        h_pointwise_item(i, (fr_d *)a, (const fr_d *)b, (const fr_d *)c, z);
+    return CUZK_OK;
+}
+
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  cuzk_err *err)
 {
@@ -93,4 +124,9 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
 extern "C" void host_budget_allow(long long more)
 {
     host_device_limit = host_device_used.load() + more;
+}
+
+extern "C" void host_dma_delay(int us)
+{
+    host_dma_delay_us = us;
 }

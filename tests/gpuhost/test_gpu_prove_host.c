@@ -6,7 +6,8 @@
  * shape, the engine on the CUDA backend), then the device-memory policy:
  * with room for one circuit's parameters only, proofs alternating between
  * two parameter sets evict each other and stay correct; with room for
- * none, proving fails with an out-of-memory error instead of aborting.
+ * none, proving fails with an out-of-memory error instead of aborting;
+ * and a slow link, under which the H step overlaps the upload.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,33 @@ static void check_memory_policy(void)
     }
 }
 
+/* A slow link: the H step starts while a, b, c are still coming up, so
+ * it runs transform by transform as their rows land (prove_gpu.cu); one
+ * circuit and a batch of three, both equal to the CPU's proofs. */
+static void check_slow_link(void)
+{
+    size_t n = 3000;
+    cs_circuit c = {chain, &n};
+    groth16_params p;
+    cs_prover w[3];
+    cuzk_err err = {0};
+    if (groth16_setup_dev(&p, c, 3, &err) || cs_synthesize_prover(&w[0], c, NULL, &err))
+        return (void)(failures++, printf("FAIL setup: %s\n", err.msg));
+    w[1] = w[2] = w[0];
+    host_dma_delay(30000);
+    fr_t rs[6] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof g[3], cpu[3];
+    int rc = gpu_groth16_prove(g, &p, w, 3, rs, NULL, &err);
+    host_dma_delay(0);
+    if (rc) failures++, printf("FAIL slow link: %s\n", err.msg);
+    if (groth16_prove(cpu, &p, w, 3, rs, NULL, &err)) failures++, printf("FAIL cpu: %s\n", err.msg);
+    if (!rc && memcmp(g, cpu, sizeof g)) failures++, printf("FAIL slow link: GPU != CPU\n");
+    printf("slow link (the H step overlapping the upload): 3 circuits == CPU\n");
+    gpu_prove_params_free(&p);
+    groth16_params_free(&p);
+    cs_prover_free(&w[0]);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -97,6 +125,7 @@ int main(int argc, char **argv)
     cuzk_rng_seed(&g, seed);
     failures += gpu_prove_checks(&g, 1);
     check_memory_policy();
+    check_slow_link();
     printf(failures ? "test_gpu_prove_host: %d FAILURES\n" : "test_gpu_prove_host: all passed\n",
            failures);
     return failures != 0;

@@ -15,9 +15,14 @@
  * and the prover thread, per circuit i, two steps in the order in which
  * their helpers finish (whichever of prep(i) and loader(i) is done first;
  * the other goes on meanwhile):
- *   H     waits for loader(i), starts prep(i+1) and loader(i+1) (the
- *         other a/b/c buffer), then gpu_ntt_h_dev and the H MSM
- *                                                           ntt_msm_h_ms
+ *   H     the seven transforms and the point-wise step: while loader(i)
+ *         is still busy, transform by transform as its rows land (a
+ *         natural-order inverse and coset NTT per row, overlapping the
+ *         next row's upload, then (a b - c) / (7^m - 1) and the coset
+ *         inverse); when it is already done, the fused gpu_ntt_h_dev (one
+ *         permutation in all, cheaper). Then, with loader(i) joined,
+ *         prep(i+1) and loader(i+1) start (the other a/b/c buffer), and
+ *         the H MSM runs                                    ntt_msm_h_ms
  *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
  *         and the batch addition (and B_G2's over the same bitmap when
  *         its points fit on the device: prove_srs_g2)     batch_add_ms
@@ -85,6 +90,7 @@ struct prove_one {
     int prep_rc, load_rc; /* the helper threads' results */
     cuzk_err prep_err, load_err;
     bool prep_done, load_done; /* under prove_run.mu */
+    int loaded;                /* a, b, c rows on the device so far (under mu) */
     g2_jac_t b2_ones;          /* B_G2's batch addition, when the device did it */
     bool b2_ones_done;
 };
@@ -113,9 +119,13 @@ static bool h_on_device(const groth16_params *pk, unsigned lg)
     return pk->h_basis == GROTH16_H_MONOMIAL && lg >= 10 && lg <= 28;
 }
 
-/* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg. */
-static int load_abc(char *buf, const groth16_params *pk, const cs_prover *w, unsigned lg,
-                    cuzk_err *err)
+struct prove_run;
+static void row_loaded(prove_run *r, prove_one *c);
+
+/* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg,
+ * telling the prover thread as each row lands (row_loaded). */
+static int load_abc(prove_run *r, prove_one *c, char *buf, const groth16_params *pk,
+                    const cs_prover *w, unsigned lg, cuzk_err *err)
 {
     unsigned lw;
     int rc = groth16_h_domain(&lw, pk, w, err);
@@ -126,6 +136,7 @@ static int load_abc(char *buf, const groth16_params *pk, const cs_prover *w, uns
         for (int k = 0; !rc && k < 3; k++) {
             rc = prove_upload(STAGE_BG, buf + k * row, src[k], used, err);
             if (!rc) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
+            if (!rc) row_loaded(r, c);
         }
         return rc;
     }
@@ -196,6 +207,15 @@ struct prove_run {
     std::condition_variable cv;
 };
 
+static void row_loaded(prove_run *r, prove_one *c)
+{
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        c->loaded++;
+    }
+    r->cv.notify_all();
+}
+
 static void helper_done(prove_run *r, bool *flag)
 {
     {
@@ -223,7 +243,7 @@ static void load_thread(prove_run *r, size_t i)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else
         c->load_rc =
-            load_abc((char *)ws.abc[i % 2], r->p->pk, &r->circuits[i], r->lg, &c->load_err);
+            load_abc(r, c, (char *)ws.abc[i % 2], r->p->pk, &r->circuits[i], r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     helper_done(r, &c->load_done);
 }
@@ -246,20 +266,64 @@ static int spawn(prove_run *r, size_t i, cuzk_err *err)
     return CUZK_OK;
 }
 
-/* The H step of circuit i (waits for its loader, starts circuit i + 1's
- * helpers). */
+/* The first two transforms of each of a, b, c (to coefficients, then to
+ * the coset) as each row lands; returns early, leaving the error to the
+ * loader's status, when the loader stops short. */
+static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
+{
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
+    for (int k = 0; k < 3; k++) {
+        {
+            std::unique_lock<std::mutex> lk(r->mu);
+            r->cv.wait(lk, [c, k] { return c->loaded > k || c->load_done; });
+            if (c->loaded <= k) return CUZK_OK;
+        }
+        gpu_buf v = {d + k * row, row};
+        int rc = gpu_ntt_dev(&v, r->lg, GPU_NTT_INVERSE, err);
+        if (!rc) rc = gpu_ntt_dev(&v, r->lg, GPU_NTT_COSET_FWD, err);
+        if (rc) return rc;
+    }
+    return CUZK_OK;
+}
+
+/* After h_transforms: a := (a b - c) / (7^m - 1) on the coset, then back
+ * to coefficients. */
+static int h_finish(prove_run *r, char *d, cuzk_err *err)
+{
+    size_t m = (size_t)1 << r->lg, row = m * sizeof(fr_t);
+    fr_t z;
+    fr_from_u64(&z, 7);
+    for (unsigned k = 0; k < r->lg; k++) fr_sqr(&z, &z);
+    fr_sub(&z, &z, &FR_ONE);
+    fr_inv(&z, &z);
+    int rc = prove_h_pointwise(d, d + row, d + 2 * row, m, &z, err);
+    gpu_buf va = {d, row};
+    return rc ? rc : gpu_ntt_dev(&va, r->lg, GPU_NTT_COSET_INV, err);
+}
+
+/* The H step of circuit i: when its loader is still busy, the transforms
+ * of the rows that have landed overlap the rest of the upload; when it is
+ * done, the fused gpu_ntt_h_dev (one permutation, cheaper). Then circuit
+ * i + 1's helpers start and the H MSM runs. */
 static int h_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
     const groth16_params *pk = r->p->pk;
     double t0 = groth16_now_ms();
-    r->load[i].join();
-    int rc = helper_rc(c->load_rc, &c->load_err, err);
-    if (!rc && i + 1 < r->p->n) rc = spawn(r, i + 1, err);
     char *d = (char *)ws.abc[i % 2];
+    bool device = h_on_device(pk, r->lg), progressive;
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        progressive = device && !c->load_done;
+    }
+    int rc = progressive ? h_transforms(r, c, d, err) : CUZK_OK;
+    r->load[i].join();
+    if (!rc) rc = helper_rc(c->load_rc, &c->load_err, err);
+    if (!rc && i + 1 < r->p->n) rc = spawn(r, i + 1, err);
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
-    if (!rc && h_on_device(pk, r->lg)) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
+    if (!rc && progressive) rc = h_finish(r, d, err);
+    if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
     if (!rc) rc = dev_msm(&c->m.h, r->srs.h, d, pk->n_h, err);
     c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
     return rc;
