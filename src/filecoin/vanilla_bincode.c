@@ -11,8 +11,11 @@
  * (PhantomData) as nothing. So:
  *
  *   FallbackPoStSectorProof { sector_id: u64, comm_r: [u8;32],
- *     vanilla_proof: SectorProof { inclusion_proofs: Vec<MerkleProof>,
- *                                  comm_c: [u8;32], comm_r_last: [u8;32] } }
+ *     vanilla_proof: fallback::Proof { sectors: Vec<SectorProof> } }, the
+ *     Vec holding the one SectorProof { inclusion_proofs: Vec<MerkleProof>,
+ *     comm_c: [u8;32], comm_r_last: [u8;32] } that
+ *     generate_single_vanilla_proof makes (storage-proofs-post
+ *     fallback::vanilla_proof)
  *   PartitionProof { comm_c: [u8;32], apex_leafs: Vec<[u8;32]>,
  *     challenge_proofs: Vec<{ proof_r_old, proof_d_new, proof_r_new }> }
  *   MerkleProof = ProofData: u32 0 Single { root, leaf, path } |
@@ -346,8 +349,9 @@ void vanilla_post_sector_free(vanilla_post_sector *p)
 static int post_check(bin *b, const vanilla_post_sector *p)
 {
     b->whole = true;
-    if (nonzero(b, &p->comm_r, "comm_r") || nonzero(b, &p->comm_c, "vanilla_proof.comm_c") ||
-        nonzero(b, &p->comm_r_last, "vanilla_proof.comm_r_last"))
+    if (nonzero(b, &p->comm_r, "comm_r") ||
+        nonzero(b, &p->comm_c, "vanilla_proof.sectors[0].comm_c") ||
+        nonzero(b, &p->comm_r_last, "vanilla_proof.sectors[0].comm_r_last"))
         return b->failed;
     if (!vanilla_comm_r_matches(&p->comm_r, &p->comm_c, &p->comm_r_last)) {
         push(b, "comm_r", -1);
@@ -355,7 +359,7 @@ static int post_check(bin *b, const vanilla_post_sector *p)
     }
     for (size_t i = 0; i < p->n_proofs; i++) {
         if (memcmp(&p->proofs[i].root, &p->comm_r_last, sizeof(vanilla_node))) {
-            push(b, "vanilla_proof.inclusion_proofs", (long)i);
+            push(b, "vanilla_proof.sectors[0].inclusion_proofs", (long)i);
             return binf(b, CUZK_EINVAL, "root is not comm_r_last");
         }
     }
@@ -375,16 +379,20 @@ int vanilla_post_sector_parse(vanilla_post_sector *out, int kind, uint64_t secto
     out->sector_id = rd_u64(&b);
     pop(&b, 0);
     rd_node_at(&b, &out->comm_r, "comm_r");
-    push(&b, "vanilla_proof.inclusion_proofs", -1);
+    push(&b, "vanilla_proof.sectors", -1);
+    rd_len(&b, 1);
+    pop(&b, 0);
+    push(&b, "vanilla_proof.sectors", 0);
+    int s = push(&b, ".inclusion_proofs", -1);
     rd_len(&b, out->n_proofs);
     for (size_t i = 0; i < out->n_proofs && !b.failed; i++) {
         int m = push(&b, NULL, (long)i);
         rd_merkle(&b, &out->proofs[i], &out->tree, tree_name);
         pop(&b, m);
     }
-    pop(&b, 0);
-    rd_node_at(&b, &out->comm_c, "vanilla_proof.comm_c");
-    rd_node_at(&b, &out->comm_r_last, "vanilla_proof.comm_r_last");
+    pop(&b, s);
+    rd_node_at(&b, &out->comm_c, ".comm_c");
+    rd_node_at(&b, &out->comm_r_last, ".comm_r_last");
     if (rd_end(&b) || post_check(&b, out)) {
         vanilla_post_sector_free(out);
         return b.failed;
@@ -398,6 +406,7 @@ int vanilla_post_sector_encode(void **blob, size_t *len, const vanilla_post_sect
     bout o = {0};
     wr_uint(&o, p->sector_id, 8);
     wr(&o, &p->comm_r, 32);
+    wr_uint(&o, 1, 8); /* vanilla_proof.sectors: one SectorProof */
     wr_uint(&o, p->n_proofs, 8);
     for (size_t i = 0; i < p->n_proofs; i++) wr_merkle(&o, &p->proofs[i], &p->tree);
     wr(&o, &p->comm_c, 32);

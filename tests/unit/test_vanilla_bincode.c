@@ -105,28 +105,29 @@ static void test_post_layout(void **state)
     uint8_t *blob;
     size_t len;
     make_post(&p, &blob, &len, VANILLA_POST_WINNING, KIB2); /* tree-R 8-0-0, 2 levels */
-    assert_int_equal(len, 8 + 32 + 8 + 66 * merkle_size(2, 0, 0, 0) + 64);
+    assert_int_equal(len, 8 + 32 + 8 + 8 + 66 * merkle_size(2, 0, 0, 0) + 64);
     assert_int_equal(le64(blob), p.sector_id);
     assert_memory_equal(blob + 8, &p.comm_r, 32);
-    assert_int_equal(le64(blob + 40), 66);
-    assert_memory_equal(blob + 48, "\0\0\0\0", 4); /* Single */
-    assert_memory_equal(blob + 52, &p.proofs[0].root, 32);
-    assert_memory_equal(blob + 84, &p.proofs[0].leaf, 32);
-    assert_int_equal(le64(blob + 116), 2); /* path elements */
-    assert_int_equal(le64(blob + 124), 7); /* hashes of level 0 */
-    assert_int_equal(le64(blob + 132 + 224), p.proofs[0].index % 8);
+    assert_int_equal(le64(blob + 40), 1);          /* vanilla_proof.sectors */
+    assert_int_equal(le64(blob + 48), 66);         /* its inclusion_proofs */
+    assert_memory_equal(blob + 56, "\0\0\0\0", 4); /* Single */
+    assert_memory_equal(blob + 60, &p.proofs[0].root, 32);
+    assert_memory_equal(blob + 92, &p.proofs[0].leaf, 32);
+    assert_int_equal(le64(blob + 124), 2); /* path elements */
+    assert_int_equal(le64(blob + 132), 7); /* hashes of level 0 */
+    assert_int_equal(le64(blob + 140 + 224), p.proofs[0].index % 8);
     assert_memory_equal(blob + len - 32, &p.comm_r_last, 32);
     vanilla_post_sector_free(&p);
     free(blob);
     make_post(&p, &blob, &len, VANILLA_POST_WINDOW, GIB32); /* 8-8-0: Sub, 9 base levels */
-    assert_int_equal(len, 8 + 32 + 8 + 10 * merkle_size(9, 8, 0, 0) + 64);
-    assert_memory_equal(blob + 48, "\1\0\0\0", 4);
-    assert_int_equal(le64(blob + 52), 9); /* base_proof elements */
+    assert_int_equal(len, 8 + 32 + 8 + 8 + 10 * merkle_size(9, 8, 0, 0) + 64);
+    assert_memory_equal(blob + 56, "\1\0\0\0", 4);
+    assert_int_equal(le64(blob + 60), 9); /* base_proof elements */
     vanilla_post_sector_free(&p);
     free(blob);
     make_post(&p, &blob, &len, VANILLA_POST_WINDOW, 64ull << 30); /* 8-8-2: Top */
-    assert_int_equal(len, 8 + 32 + 8 + 10 * merkle_size(9, 8, 2, 0) + 64);
-    assert_memory_equal(blob + 48, "\2\0\0\0", 4);
+    assert_int_equal(len, 8 + 32 + 8 + 8 + 10 * merkle_size(9, 8, 2, 0) + 64);
+    assert_memory_equal(blob + 56, "\2\0\0\0", 4);
     vanilla_post_sector_free(&p);
     free(blob);
 }
@@ -146,27 +147,31 @@ static void test_post_errors(void **state)
         stmt;                                                                                      \
         expect(parse_post(m, len, KIB2, &e), code, &e, msg);                                       \
     } while (0)
-    EDIT(m[40] = 65, CUZK_ELENGTH,
-         "PoSt sector proof vanilla_proof.inclusion_proofs: length 65, expected 66 (byte 40)");
-    EDIT(m[48] = 1, CUZK_EINVAL,
-         "vanilla_proof.inclusion_proofs[0].data: variant 1, expected 0 (Single, tree-R of 2KiB "
-         "sectors) (byte 48)");
+    EDIT(m[40] = 2, CUZK_ELENGTH,
+         "PoSt sector proof vanilla_proof.sectors: length 2, expected 1 (byte 40)");
+    EDIT(m[48] = 65, CUZK_ELENGTH,
+         "PoSt sector proof vanilla_proof.sectors[0].inclusion_proofs: length 65, expected 66 "
+         "(byte 48)");
+    EDIT(m[56] = 1, CUZK_EINVAL,
+         "vanilla_proof.sectors[0].inclusion_proofs[0].data: variant 1, expected 0 (Single, "
+         "tree-R of 2KiB sectors) (byte 56)");
     EDIT(memset(m + 8, 0xff, 32), CUZK_ENONCANONICAL,
          "comm_r: not a canonical field element (>= r) (byte 8)");
-    EDIT(m[124] = 6, CUZK_ELENGTH,
-         "vanilla_proof.inclusion_proofs[0].data.Single.path.path[0].hashes: length 6, expected 7 "
-         "(byte 124)");
-    EDIT(put64(m + 132 + 224, 8), CUZK_EINVAL,
+    EDIT(m[132] = 6, CUZK_ELENGTH,
+         "vanilla_proof.sectors[0].inclusion_proofs[0].data.Single.path.path[0].hashes: length 6, "
+         "expected 7 (byte 132)");
+    EDIT(put64(m + 140 + 224, 8), CUZK_EINVAL,
          "inclusion_proofs[0].data.Single.path.path[0].index: 8 is not below the level's arity 8 "
-         "(byte 356)");
-    EDIT(memset(m + 132 + 31, 0xff, 1), CUZK_ENONCANONICAL,
+         "(byte 364)");
+    EDIT(memset(m + 140 + 31, 0xff, 1), CUZK_ENONCANONICAL,
          "inclusion_proofs[0].data.Single.path.path[0].hashes[0]: not a canonical");
     EDIT(memset(m + len - 64, 0, 32), CUZK_EINVAL,
-         "PoSt sector proof vanilla_proof.comm_c: all zero");
+         "PoSt sector proof vanilla_proof.sectors[0].comm_c: all zero");
     EDIT(m[8] ^= 1, CUZK_EINVAL, "PoSt sector proof comm_r: not Poseidon(comm_c, comm_r_last)");
-    size_t second = 48 + merkle_size(2, 0, 0, 0);
+    size_t second = 56 + merkle_size(2, 0, 0, 0);
     EDIT(m[second + 4] ^= 1, CUZK_EINVAL,
-         "PoSt sector proof vanilla_proof.inclusion_proofs[1]: root is not comm_r_last");
+         "PoSt sector proof vanilla_proof.sectors[0].inclusion_proofs[1]: root is not "
+         "comm_r_last");
     m[len] = 0;
     memcpy(m, blob, len);
     expect(parse_post(m, len + 1, KIB2, &e), CUZK_ELENGTH, &e, "1 bytes after the proof");
@@ -175,7 +180,7 @@ static void test_post_errors(void **state)
     expect(parse_post(blob, len, 4096, &e), CUZK_EINVAL, &e, "unsupported sector size 4096");
     vanilla_post_sector q;
     expect(vanilla_post_sector_parse(&q, VANILLA_POST_WINDOW, KIB2, blob, len, &e), CUZK_ELENGTH,
-           &e, "vanilla_proof.inclusion_proofs: length 66, expected 10 (byte 40)");
+           &e, "vanilla_proof.sectors[0].inclusion_proofs: length 66, expected 10 (byte 48)");
     for (size_t n = 0; n < len; n += n < 600 || n > len - 600 ? 1 : 97)
         assert_int_not_equal(parse_post(blob, n, KIB2, &e), CUZK_OK);
 #undef EDIT
