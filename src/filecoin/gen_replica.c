@@ -73,16 +73,13 @@ static const char *json_value(const char *text, const char *key)
     return p;
 }
 
+/* "key": "<64 hex digits>" */
 static int json_node(vanilla_node *out, const char *text, const char *key, const char *path,
                      cuzk_err *err)
 {
     const char *v = json_value(text, key);
-    for (int i = 0; v && i < 32; i++) {
-        unsigned b;
-        if (sscanf(v + 2 * i, "%2x", &b) != 1) v = NULL;
-        out->b[i] = (uint8_t)b;
-    }
-    return v ? CUZK_OK : cuzk_errf(err, CUZK_EINVAL, "%s: no 64-hex-digit \"%s\"", path, key);
+    if (v && vanilla_node_from_hex(out, v) && v[64] == '"') return CUZK_OK;
+    return cuzk_errf(err, CUZK_EINVAL, "%s: no 64-hex-digit \"%s\"", path, key);
 }
 
 static int read_json(fc_replica *r, const char *dir, cuzk_err *err)
@@ -95,7 +92,8 @@ static int read_json(fc_replica *r, const char *dir, cuzk_err *err)
     if (rc) return rc;
     const char *text = (const char *)buf; /* NUL-terminated by cuzk_read_file */
     const char *id = json_value(text, "sector_id");
-    if (!id || sscanf(id, "%llu", (unsigned long long *)&r->sector_id) != 1)
+    if (!id || *id < '0' || *id > '9' || /* sscanf would take a sign or spaces */
+        sscanf(id, "%llu", (unsigned long long *)&r->sector_id) != 1)
         rc = cuzk_errf(err, CUZK_EINVAL, "%s: no \"sector_id\"", path);
     if (!rc) rc = json_node(&r->comm_c, text, "comm_c", path, err);
     if (!rc) rc = json_node(&r->comm_r, text, "comm_r", path, err);

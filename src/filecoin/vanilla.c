@@ -37,6 +37,24 @@ bool vanilla_node_is_zero(const vanilla_node *n)
     return memcmp(n, &zero, sizeof(zero)) == 0;
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+bool vanilla_node_from_hex(vanilla_node *n, const char *hex)
+{
+    for (int i = 0; i < 32; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hi < 0 ? -1 : hex_digit(hex[2 * i + 1]);
+        if (lo < 0) return false; /* also stops at the NUL: nothing past it is read */
+        n->b[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
 void vanilla_comm_r(vanilla_node *comm_r, const vanilla_node *comm_c,
                     const vanilla_node *comm_r_last)
 {

@@ -61,7 +61,8 @@ static void test_sealed_tree(void **state)
 }
 
 /* The directory cuzk-seal writes reads back as the same replica; a
- * seal.json whose comm_c does not match the replica is refused. */
+ * seal.json whose comm_c does not match the replica, or is not 64 hex
+ * digits, is refused. */
 static void test_replica_dir(void **state)
 {
     (void)state;
@@ -91,6 +92,10 @@ static void test_replica_dir(void **state)
     assert_int_equal(cuzk_write_file(path, text, len, NULL), 0);
     assert_int_equal(fc_replica_read(&r, dir, NULL, NULL, &e), CUZK_EINVAL);
     assert_non_null(strstr(e.msg, "comm_r is not Poseidon"));
+    for (int i = 0; i < 32; i++) memcpy(c + 11 + 2 * i, "+1", 2); /* sscanf's %2x took these */
+    assert_int_equal(cuzk_write_file(path, text, len, NULL), 0);
+    assert_int_equal(fc_replica_read(&r, dir, NULL, NULL, &e), CUZK_EINVAL);
+    assert_non_null(strstr(e.msg, "64-hex-digit \"comm_c\""));
     free(text);
     const char *files[] = {"sc-02-data-tree-d.dat",
                            "sc-02-data-layer-1.dat",

@@ -61,13 +61,8 @@ static int parse_node(const job *j, const char *hex, const char *name, vanilla_n
 {
     if (!hex) return cli_usage_error(j->cmd, "missing %s", name);
     if (!strncmp(hex, "0x", 2)) hex += 2;
-    bool ok = strlen(hex) == 64;
-    for (int i = 0; ok && i < 32; i++) {
-        unsigned b;
-        ok = sscanf(hex + 2 * i, "%2x", &b) == 1;
-        out->b[i] = (uint8_t)b;
-    }
-    if (!ok) return cli_usage_error(j->cmd, "%s takes 64 hex digits (32 bytes)", name);
+    if (strlen(hex) != 64 || !vanilla_node_from_hex(out, hex))
+        return cli_usage_error(j->cmd, "%s takes 64 hex digits (32 bytes)", name);
     if (!vanilla_node_canonical(out))
         return cli_usage_error(j->cmd, "%s is not a canonical field element (>= r)", name);
     return CLI_OK;

@@ -44,6 +44,10 @@ typedef struct vanilla_node {
 /* true when the little-endian value is < r (the BLS12-381 scalar modulus). */
 bool vanilla_node_canonical(const vanilla_node *n);
 bool vanilla_node_is_zero(const vanilla_node *n);
+/* n = the 32 bytes spelled by the first 64 characters of hex, which must
+ * all be hex digits (no sign, space or 0x; what follows is the caller's
+ * to check); false, n unspecified, otherwise. */
+bool vanilla_node_from_hex(vanilla_node *n, const char *hex);
 
 /* ---- sector shapes ---------------------------------------------------- */
 
