@@ -22,6 +22,7 @@
 #include "bench_gpu_prove.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/msm.h"
+#include "groth16/prove_internal.h"
 
 #define TABLE 4096 /* distinct random points per group */
 #define RUNS  3
@@ -109,25 +110,21 @@ static void describe_split(const char *name, const fr_t *s, size_t n)
            msm_split_worthwhile(tail, n) ? "split" : "plain");
 }
 
-/* The A or B scalars (inputs, all or by density, then aux by density). */
-static size_t gather(fr_t *out, const cs_prover *w, const cs_bitmap *in_d, const cs_bitmap *aux_d)
+/* The three G1 MSMs' scalars as the provers gather and split them
+ * (groth16_jobs_prepare; B_G2 shares B_G1's). */
+static void describe_splits(const groth16_params *pk, const cs_prover *w)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < w->num_inputs; i++)
-        if (!in_d || cs_bitmap_get(in_d, i)) out[k++] = w->input_assignment[i];
-    for (size_t i = 0; i < w->num_aux; i++)
-        if (cs_bitmap_get(aux_d, i)) out[k++] = w->aux_assignment[i];
-    return k;
-}
-
-static void describe_splits(const cs_prover *w)
-{
+    groth16_jobs j;
+    cuzk_err e = {0};
+    if (groth16_jobs_prepare(&j, pk, w, &e)) {
+        printf("MSM splits: %s\n", e.msg);
+        return;
+    }
     printf("\n| MSM | points | ones | tail | |\n|---|---|---|---|---|\n");
-    describe_split("L", w->aux_assignment, w->num_aux);
-    fr_t *s = xcalloc(w->num_inputs + w->num_aux, sizeof *s);
-    describe_split("A", s, gather(s, w, NULL, &w->a_aux_density));
-    describe_split("B_G1 / B_G2", s, gather(s, w, &w->b_input_density, &w->b_aux_density));
-    free(s);
+    describe_split("L", j.l.scalars, j.l.n);
+    describe_split("A", j.a.scalars, j.a.n);
+    describe_split("B_G1 / B_G2", j.b.scalars, j.b.n);
+    groth16_jobs_free(&j);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -240,7 +237,7 @@ int bench_gpu_prove(int argc, char **argv)
     timing_params(&pk, &w[0], &g);
     printf("parameters: H %zu, L %zu, A %zu, B %zu points (%.0f ms)\n", pk.n_h, pk.n_l, pk.n_a,
            pk.n_b_g1, now_ms() - t0);
-    describe_splits(&w[0]);
+    describe_splits(&pk, &w[0]);
     print_upload_rates();
     int rc = run(&pk, w, n, lg <= cpu_max, &g);
     gpu_prove_params_free(&pk);
