@@ -26,12 +26,16 @@
 # BUNDLE/c1-SIZE.json when the bundle carries one, else `cuzk-seal seal`
 # (seed 1) while `cuzk setup` makes the DEVELOPMENT parameters in
 # WORK/params in the background (skipped when present); both within 55% of
-# the budget. Should 512MiB not make it (on the 16-core GPU machine it is
-# expected to take 1.5-3 minutes), the run goes on at 8MiB (a 2^22 domain
-# like 2KiB, sealed in seconds) and says so. 2: per backend
-# and configuration, the remaining time is shared equally among the
-# configurations left; in its share a configuration starts cuzk-daemon
-# with a generated config, preloads the parameters, proves one C1 with
+# the budget. Sealing 512MiB took 710 s of CPU on the 2-vCPU development
+# machine, about 150 s of it the sequential SDR labelling of two layers
+# (7 MB/s each without SHA extensions), the rest parallel: about 3.5
+# minutes on 16 cores, less with SHA-NI; the 2^23 setup (~250 s of CPU)
+# runs beside it. Should 512MiB not make it, the run goes on at 8MiB (a
+# 2^22 domain like 2KiB, sealed in seconds) and says so. A C1 carried in
+# the bundle (bundle.sh DIR BUILD c1-512MiB.json) skips the sealing.
+# 2: per backend and configuration, the remaining time is shared equally
+# among the configurations left; in its share a configuration starts
+# cuzk-daemon with a generated config, preloads the parameters, proves one C1 with
 # `cuzk-bench single` (its latency sizes the batch, and the proof is
 # verified independently with `cuzk verify porep`), then runs `cuzk-bench
 # batch -c N -j FACTORxbatch` with as many proofs as the share allows (a
