@@ -121,7 +121,9 @@ static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk
 
 /* ---- Window PoSt ---- */
 
-/* RegisteredPoStProof ids: StackedDrgWindow<size>V1 5..9, V1_1 10..14. */
+/* RegisteredPoStProof ids as Go's abi numbers them: StackedDrgWindow<size>V1
+ * 5..9 (proofs-api ApiVersion V1_0_0, which indexes challenges as V1_1
+ * does), V1_1 10..14 (proofs-api StackedDrgWindow<size>V1_2, V1_2_0). */
 #define WINDOW_V1    5
 #define WINDOW_V1_1  10
 #define WINDOW_AFTER 15

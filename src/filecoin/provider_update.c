@@ -9,8 +9,8 @@
  *
  * Partition k's circuit is update_circuit_init over its partition proof
  * with the public inputs of (k, h, commitments), h being filecoin-proofs'
- * HSelect::from_nodes choice hs[3] (1 up to 32KiB, 10 above). Same-circuit
- * requests may batch.
+ * SectorUpdateConfig h = storage-proofs-update h_default(nodes) = hs[3]
+ * (1 up to 32KiB, 10 above). Same-circuit requests may batch.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@
 #include "cuzk/filecoin/providers.h"
 #include "provider_internal.h"
 
-/* filecoin-proofs SectorUpdateConfig: h = hs(nodes)[3]. */
+/* SectorUpdateConfig::from_porep_config: h = h_default(nodes) = hs(nodes)[3]. */
 #define UPDATE_H_INDEX 3
 
 typedef struct update_state {
