@@ -31,7 +31,8 @@ fail() {
 }
 
 for p in $PROGRAMS; do
-    [ -x "$BUILD/tools/$p" ] || fail "$BUILD/tools/$p missing: cmake --build $BUILD --target tool_$p"
+    [ -x "$BUILD/tools/$p" ] ||
+        fail "$BUILD/tools/$p missing: cmake --build $BUILD --target tool_$p"
 done
 rm -rf "$DIR"
 mkdir -p "$DIR/bin" "$DIR/lib"
@@ -51,8 +52,9 @@ for f in "$@"; do cp "$f" "$DIR/"; done
 src=$(dirname "$0")/..
 {
     echo "bundle made $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname) from $BUILD"
+    modified=$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null | wc -l)
     echo "commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-        "($(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null | wc -l) files modified in the tree)"
+        "($modified files modified in the tree)"
     echo "glibc here: $(getconf GNU_LIBC_VERSION)"
     (cd "$DIR" && find . -type f ! -name MANIFEST | sort | xargs ls -l | awk '{ print $5, $9 }')
 } >"$DIR/MANIFEST"

@@ -27,15 +27,15 @@
 # (seed 1) while `cuzk setup` makes the DEVELOPMENT parameters in
 # WORK/params in the background (skipped when present); both within 55% of
 # the budget. Sealing 512MiB took 710 s of CPU on the 2-vCPU development
-# machine, about 150 s of it the sequential SDR labelling of two layers
-# (7 MB/s each without SHA extensions), the rest parallel: about 3.5
-# minutes on 16 cores, less with SHA-NI; the 2^23 setup (~250 s of CPU)
-# runs beside it. Should 512MiB not make it, the run goes on at 8MiB (a
-# 2^22 domain like 2KiB, sealed in seconds) and says so. A C1 carried in
-# the bundle (bundle.sh DIR BUILD c1-512MiB.json) skips the sealing.
-# 2: per backend and configuration, the remaining time is shared equally
-# among the configurations left; in its share a configuration starts
-# cuzk-daemon with a generated config, preloads the parameters, proves one C1 with
+# machine, about 150 s of it the sequential SDR labelling of two layers (7
+# MB/s each without SHA extensions), the rest parallel: about 3.5 minutes
+# on 16 cores, less with SHA-NI; the 2^23 setup (~250 s of CPU) runs
+# beside it. Should 512MiB not make it, the run goes on at 8MiB (a 2^22
+# domain like 2KiB, sealed in seconds) and says so. A C1 carried in the
+# bundle (bundle.sh DIR BUILD c1-512MiB.json) skips the sealing. 2: per
+# backend and configuration, the remaining time is shared equally among
+# the configurations left; in its share a configuration starts cuzk-daemon
+# with a generated config, preloads the parameters, proves one C1 with
 # `cuzk-bench single` (its latency sizes the batch, and the proof is
 # verified independently with `cuzk verify porep`), then runs `cuzk-bench
 # batch -c N -j FACTORxbatch` with as many proofs as the share allows (a
@@ -198,8 +198,11 @@ prepare() {
         note "cuzk setup failed or passed its $lim s box (exit $rc, see logs/setup.log)"
         return 1
     fi
-    grep -q '^created' "$WORK/logs/setup.log" && PREP_SETUP="made in $((t / 1000)) s (cuzk setup, beside the sealing)" ||
+    if grep -q '^created' "$WORK/logs/setup.log"; then
+        PREP_SETUP="made in $((t / 1000)) s (cuzk setup, beside the sealing)"
+    else
         PREP_SETUP="present in $WORK/params"
+    fi
 }
 
 # cuzk-daemon's TOML for one configuration.
@@ -222,8 +225,13 @@ start_daemon() {
     "$BIN/cuzk-daemon" -c "$conf" 2>"$log" &
     PID=$!
     until "$BIN/cuzk-bench" -a "$ADDR" status >/dev/null 2>&1; do
-        if ! kill -0 "$PID" 2>/dev/null || [ "$(now)" -ge "$end" ]; then
-            note "cuzk-daemon ($conf) did not come up: $(tail -1 "$log")"
+        if ! kill -0 "$PID" 2>/dev/null; then
+            note "cuzk-daemon ($conf) exited: $(tail -1 "$log")"
+            stop_daemon
+            return 1
+        fi
+        if [ "$(now)" -ge "$end" ]; then
+            note "cuzk-daemon ($conf) did not answer within the configuration's share"
             stop_daemon
             return 1
         fi
@@ -244,7 +252,8 @@ steady_rate() {
 
 # Mean of nvidia-smi's utilization.gpu samples, "-" without samples.
 mean_util() {
-    awk '$1 ~ /^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f%%", s / n; else printf "-" }' "$1"
+    awk '$1 ~ /^[0-9]+$/ { s += $1; n++ }
+        END { if (n) printf "%.0f%%", s / n; else printf "-" }' "$1"
 }
 
 # One proof through the daemon, verified independently; sets LAT (ms),
@@ -261,7 +270,8 @@ first_proof() {
     fi
     LAT=$(($(ms) - t0))
     FIRST=$(sed -n 's/.*total=\([0-9]*\) ms.*synth=\([0-9]*\) ms, gpu=\([0-9]*\) ms.*/\1 \2 \3/p' \
-        "$WORK/logs/$tag.single" | awk '{ printf "%.1f (%.1f + %.1f)", $1 / 1e3, $2 / 1e3, $3 / 1e3 }')
+        "$WORK/logs/$tag.single" |
+        awk '{ printf "%.1f (%.1f + %.1f)", $1 / 1e3, $2 / 1e3, $3 / 1e3 }')
     boxed 120 "$BIN/cuzk" verify porep --c1 "$C1" --param-cache "$WORK/params" \
         --proof "$proof" >"$WORK/logs/$tag.verify" 2>&1 && VERIFY=OK || VERIFY=FAILED
 }
@@ -290,13 +300,19 @@ batch_run() {
     echo "== $tag: cuzk-bench batch -c $n -j $j (share ends in $avail s)" >&2
     boxed $((avail + 15)) "$BIN/cuzk-bench" -a "$ADDR" batch -t porep --c1 "$C1" -c "$n" -j "$j" \
         >"$WORK/logs/$tag.batch" 2>&1 || note "$tag: cuzk-bench batch exit $? (see logs/$tag.batch)"
-    [ -z "$smi" ] || { kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null; UTIL=$(mean_util "$WORK/logs/$tag.smi"); }
+    if [ -n "$smi" ]; then
+        kill "$smi" 2>/dev/null
+        wait "$smi" 2>/dev/null
+        UTIL=$(mean_util "$WORK/logs/$tag.smi")
+    fi
     RATE=$(awk '/^throughput:/ { print $2 }' "$WORK/logs/$tag.batch")
-    [ "$(awk '/^completed:/ { print $2 }' "$WORK/logs/$tag.batch")" = "$n" ] || RATE="${RATE:--} (partial)"
+    [ "$(awk '/^completed:/ { print $2 }' "$WORK/logs/$tag.batch")" = "$n" ] ||
+        RATE="${RATE:--} (partial)"
     STEADY=$(tail -n +$((mark + 1)) "$log" | steady_rate "$batch")
     BUSY=$(tail -n +$((mark + 1)) "$log" | "$BIN/cuzk-bench" timeline - 2>/dev/null |
         awk '/^device/ { sub(":", "", $2); d[n++] = "device " $2 " " $(NF - 3) }
-            END { if (n == 1) sub(/^device [0-9]+ /, "", d[0]); for (i = 0; i < n; i++) printf "%s%s", i ? ", " : "", d[i] }')
+            END { if (n == 1) sub(/^device [0-9]+ /, "", d[0])
+                  for (i = 0; i < n; i++) printf "%s%s", i ? ", " : "", d[i] }')
 }
 
 # One table row: backend x batch x pipeline within SHARE seconds.
@@ -319,8 +335,8 @@ run_config() {
         fi
         stop_daemon
     fi
-    echo "| $backend | $batch | $pipe | $PROOFS | $FIRST | $RATE | $STEADY | $BUSY | $UTIL | $VERIFY |" |
-        tee -a "$ROWS" >&2
+    local row="| $backend | $batch | $pipe | $PROOFS | $FIRST | $RATE | $STEADY | $BUSY | $UTIL |"
+    echo "$row $VERIFY |" | tee -a "$ROWS" >&2
 }
 
 report() {
