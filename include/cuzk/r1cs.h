@@ -180,6 +180,15 @@ int cs_run_units(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, v
 #define CS_UNIT_KEY_MAX 64
 int cs_unit_size(cs_t *cs, cs_capacity *out, const void *key, size_t key_len, cs_unit_fn unit,
                  size_t k, void *ctx);
+/*
+ * What circuits call: when cs_run_units would run the n units in parallel,
+ * their size is measured (cs_unit_size of unit 0 with measure_ctx, a ctx
+ * without values, cached under key) and they run through cs_run_units with
+ * ctx; otherwise (a backend that cannot fork, one unit, one thread) they
+ * simply run in order with ctx, with nothing to measure.
+ */
+int cs_run_units_auto(cs_t *cs, size_t n, const void *key, size_t key_len, cs_unit_fn unit,
+                      void *measure_ctx, void *ctx);
 
 /* ---- prover backend ---- */
 

@@ -219,9 +219,7 @@ static void labels(synth *s, num_var cols[N_COLUMNS][MAX_LAYERS], const u64_var 
     layers_ctx x = {s, cols, node, out};
     uint64_t key[8];
     size_key(key, 0x706f7265702d6c79, &s->pc->shape); /* "porep-ly" */
-    cs_capacity size;
-    if (!cs_unit_size(s->cs, &size, key, sizeof(key), layer_unit, 0, &x))
-        cs_run_units(s->cs, layers - 1, &size, layer_unit, &x);
+    cs_run_units_auto(s->cs, layers - 1, key, sizeof(key), layer_unit, &x, &x);
 }
 
 /* Proof::synthesize for one challenge (p NULL without values). */
@@ -295,9 +293,7 @@ static int synthesize(cs_t *cs, void *ctx)
     units_ctx blank = {s, true}, full = {s, false};
     uint64_t key[8];
     size_key(key, 0x706f7265702d6368, &pc->shape); /* "porep-ch" */
-    cs_capacity size;
-    if (!cs_unit_size(cs, &size, key, sizeof(key), challenge_unit, 0, &blank))
-        cs_run_units(cs, pc->shape.challenges, &size, challenge_unit, &full);
+    cs_run_units_auto(cs, pc->shape.challenges, key, sizeof(key), challenge_unit, &blank, &full);
     free(s);
     return cs_status(cs);
 }

@@ -248,9 +248,7 @@ static int post_synthesize(cs_t *cs, void *ctx)
                        (uint64_t)s->tree.base_arity << 32 | s->tree.sub_arity, s->tree.top_arity,
                        s->tree.base_levels};
     sector_units blank = {pc, true}, full = {pc, false};
-    cs_capacity size;
-    if (!cs_unit_size(cs, &size, key, sizeof(key), sector_unit, 0, &blank))
-        cs_run_units(cs, s->sectors, &size, sector_unit, &full);
+    cs_run_units_auto(cs, s->sectors, key, sizeof(key), sector_unit, &blank, &full);
     return cs_status(cs);
 }
 

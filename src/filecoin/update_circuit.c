@@ -301,9 +301,7 @@ static void challenges(upd *u)
                        s->challenges};
     for (unsigned k = 0; k < UPDATE_HS; k++) key[3] |= (uint64_t)(s->hs[k] & 0xff) << (8 * k);
     challenge_units blank = {u, true}, full = {u, false};
-    cs_capacity size;
-    if (!cs_unit_size(u->cs, &size, key, sizeof(key), challenge_unit, 0, &blank))
-        cs_run_units(u->cs, s->challenges, &size, challenge_unit, &full);
+    cs_run_units_auto(u->cs, s->challenges, key, sizeof(key), challenge_unit, &blank, &full);
 }
 
 /* ---- the whole circuit ---- */

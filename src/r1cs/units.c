@@ -101,6 +101,12 @@ static int run_forked(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn un
     return cs->status;
 }
 
+/* Whether n units on cs would run on forks. */
+static bool parallel(const cs_t *cs, size_t n)
+{
+    return cs->fork_ops && n > 1 && (omp_in_parallel() || omp_get_max_threads() > 1);
+}
+
 int cs_run_units(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, void *ctx)
 {
     if (cs->status || n == 0) return cs->status;
@@ -111,8 +117,7 @@ int cs_run_units(cs_t *cs, size_t n, const cs_capacity *size, cs_unit_fn unit, v
             return cs_fail(cs, rc, "units: no room for %zu units of %zu constraints, %zu aux", n,
                            size->constraints, size->aux);
     }
-    bool par = cs->fork_ops && n > 1 && (omp_in_parallel() || omp_get_max_threads() > 1);
-    if (par) return run_forked(cs, n, size, unit, ctx);
+    if (parallel(cs, n)) return run_forked(cs, n, size, unit, ctx);
     for (size_t k = 0; k < n && !cs->status; k++) run_one(cs, k, size, unit, ctx);
     return cs->status;
 }
@@ -193,4 +198,20 @@ int cs_unit_size(cs_t *cs, cs_capacity *out, const void *key, size_t key_len, cs
                          c.num_aux - cs->num_aux};
     if (key) memo_put(key, key_len, out);
     return 0;
+}
+
+int cs_run_units_auto(cs_t *cs, size_t n, const void *key, size_t key_len, cs_unit_fn unit,
+                      void *measure_ctx, void *ctx)
+{
+    if (!parallel(cs, n)) {
+        for (size_t k = 0; k < n && !cs->status; k++) {
+            int rc = unit(cs, k, ctx);
+            if (rc && !cs->status) cs_fail(cs, rc, "unit %zu failed: %s", k, cuzk_status_str(rc));
+        }
+        return cs->status;
+    }
+    cs_capacity size;
+    if (!cs_unit_size(cs, &size, key, key_len, unit, 0, measure_ctx))
+        cs_run_units(cs, n, &size, unit, ctx);
+    return cs->status;
 }
