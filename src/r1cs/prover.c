@@ -157,7 +157,7 @@ static inline void add_term(fr_t *acc, const fr_t *x, const fr_t *c, const fr_t 
         fr_add_inline(acc, acc, x);
     } else if (limbs_eq(c, minus_one)) {
         fr_sub_inline(acc, acc, x);
-    } else if (limbs_zero(x) | limbs_eq(x, &FR_ONE)) {
+    } else if ((int)limbs_zero(x) | (int)limbs_eq(x, &FR_ONE)) {
         uint64_t m = -(uint64_t)!limbs_zero(x);
         t = (fr_t){{c->l[0] & m, c->l[1] & m, c->l[2] & m, c->l[3] & m}};
         fr_add_inline(acc, acc, &t);
