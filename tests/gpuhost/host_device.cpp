@@ -1,7 +1,7 @@
 /*
  * host_device.cpp - the device entry points that the GPU prover calls
- * (gpu.h's MSM, NTT and H computation, gpu_available, the batch addition
- * and gather of src/gpu/prove/batch_add.cu and the point-wise step of
+ * (gpu.h's MSMs, NTT and H computation, gpu_available, the batch
+ * addition and gathers of src/gpu/prove/batch_add.cu and the point-wise step of
  * h_split.cu: their per-thread parts are the kernels' own code,
  * batch_add.cuh and h_split.cuh), computed on the CPU over the
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
@@ -33,6 +33,15 @@ extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf
     if (bases->bytes < n * sizeof(g1_affine_t) || scalars->bytes < n * sizeof(fr_t))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
     return g1_msm(out, (const g1_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
+}
+
+extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
+                              unsigned window, cuzk_err *err)
+{
+    (void)window;
+    if (bases->bytes < n * sizeof(g2_affine_t) || scalars->bytes < n * sizeof(fr_t))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu msm g2: buffers smaller than %zu points", n);
+    return g2_msm(out, (const g2_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
 
 extern "C" int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err)
@@ -110,6 +119,14 @@ int prove_h_pointwise(void *a, const void *b, const void *c, size_t n, const fr_
     memcpy(&z, zinv, sizeof z);
     for (size_t i = 0; i < n; i++)
         h_pointwise_item(i, (fr_d *)a, (const fr_d *)b, (const fr_d *)c, z);
+    return CUZK_OK;
+}
+
+int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
+                    cuzk_err *err)
+{
+    (void)err;
+    for (size_t k = 0; k < n; k++) out[k] = bases[idx[k]];
     return CUZK_OK;
 }
 

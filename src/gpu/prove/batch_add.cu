@@ -96,8 +96,9 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
     return rc;
 }
 
-__global__ void gather_kernel(prove_g1_aff *out, const prove_g1_aff *__restrict__ bases,
-                              const uint32_t *__restrict__ idx, size_t n)
+template <class A>
+__global__ void gather_kernel(A *out, const A *__restrict__ bases, const uint32_t *__restrict__ idx,
+                              size_t n)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) out[k] = bases[idx[k]];
@@ -109,5 +110,14 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
     if (n == 0) return CUZK_OK;
     gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n);
     CU_LAUNCH(err, "gather_kernel");
+    return CUZK_OK;
+}
+
+int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
+                    cuzk_err *err)
+{
+    if (n == 0) return CUZK_OK;
+    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n);
+    CU_LAUNCH(err, "gather_kernel (G2)");
     return CUZK_OK;
 }

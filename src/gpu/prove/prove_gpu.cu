@@ -24,11 +24,13 @@
  *         prep(i+1) and loader(i+1) start (the other a/b/c buffer), and
  *         the H MSM runs                                    ntt_msm_h_ms
  *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
- *         and the batch addition (and B_G2's over the same bitmap when
- *         its points fit on the device: prove_srs_g2)     batch_add_ms
+ *         and the batch addition                            batch_add_ms
  *         the tail's scalars and indexes up, its bases gathered from the
  *         cached points, the tail MSM (or the whole MSM when the job
  *         does not split)                                   tail_msm_ms
+ *         and B_G2 the same way over B_G1's bitmap, tail scalars and
+ *         indexes (gpu_msm_g2_dev) when its points fit on the device
+ *         (prove_srs_g2)                                    b_g2_msm_ms
  * So a single circuit takes about max(upload, prep + L/A/B) + H when prep
  * is quick, upload + max(H, prep) + L/A/B when it is not, and in a batch
  * the next circuit's upload and prep hide behind this one's device work.
@@ -36,9 +38,9 @@
  * non-blocking stream, so its DMA runs beside the default stream's
  * kernels.
  *
- * finish: B_G2 on the CPU with the same job (its tail MSM, or the batch
- * addition too when the device did not do it), the circuits in parallel
- * (one host thread each, sharing the cores),
+ * finish: B_G2 on the CPU for the circuits whose B_G2 the device did not
+ * do (the same job: batch addition and tail MSM), in parallel (one host
+ * thread per circuit, sharing the cores),
  * then groth16_assemble; b_g2_msm_ms. total_ms = gpu_total_ms +
  * b_g2_msm_ms, the circuit's share of start and finish. The sums are
  * group elements, so whatever order the device adds in, the affine proof
@@ -75,8 +77,8 @@ void prove_unlock(void)
  * loader of the next circuit), tail scalars, tail indexes, gathered tail
  * bases, ones bitmap; each with its capacity in bytes. */
 struct prove_ws {
-    void *abc[2], *scal, *idx, *tb, *bits;
-    size_t abc_cap[2], scal_cap, idx_cap, tb_cap, bits_cap;
+    void *abc[2], *scal, *idx, *tb, *bits, *tb2;
+    size_t abc_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap;
 };
 static prove_ws ws;
 
@@ -91,8 +93,7 @@ struct prove_one {
     cuzk_err prep_err, load_err;
     bool prep_done, load_done; /* under prove_run.mu */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
-    g2_jac_t b2_ones;          /* B_G2's batch addition, when the device did it */
-    bool b2_ones_done;
+    bool b2_done;              /* the device computed m.b2 */
 };
 
 struct gpu_prove_pending {
@@ -329,23 +330,38 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     return rc;
 }
 
-/* B_G2's batch addition on the device over the bitmap B_G1's left in
- * ws.bits, when pk's B_G2 points fit there (prove_srs_g2). */
-static int g2_ones(prove_one *c, const groth16_params *pk, cuzk_err *err)
+/* B_G2 on the device, when pk's B_G2 points fit there (prove_srs_g2),
+ * over what B_G1's job left on the device: its bitmap in ws.bits and its
+ * tail scalars and indexes in ws.scal / ws.idx (split), or its scalars in
+ * ws.scal (not split). */
+static int b2_on_device(prove_one *c, const groth16_params *pk, cuzk_err *err)
 {
     double t0 = groth16_now_ms();
+    const groth16_msm_job *j = &c->jobs.b;
     const prove_g2_aff *g2;
     int rc = prove_srs_g2(&g2, pk, err);
-    if (!rc && g2) {
-        rc = prove_batch_add_g2(&c->b2_ones, g2, (const uint64_t *)ws.bits, c->jobs.b.n, err);
-        c->b2_ones_done = !rc;
+    if (rc || !g2) return rc;
+    size_t n = j->split ? j->n_tail : j->n;
+    const prove_g2_aff *bases = g2;
+    g2_jac_t ones, tail;
+    g2_jac_set_inf(&ones);
+    if (j->split) {
+        rc = prove_batch_add_g2(&ones, g2, (const uint64_t *)ws.bits, j->n, err);
+        if (!rc) rc = prove_dev_grow(&ws.tb2, &ws.tb2_cap, n * sizeof(g2_affine_t), pk, err);
+        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws.tb2, g2, (const uint32_t *)ws.idx, n, err);
+        bases = (const prove_g2_aff *)ws.tb2;
     }
-    c->t.batch_add_ms += groth16_now_ms() - t0;
+    gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)}, vs = {ws.scal, n * sizeof(fr_t)};
+    g2_jac_set_inf(&tail);
+    if (!rc && n) rc = gpu_msm_g2_dev(&tail, &vb, &vs, n, 0, err);
+    if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
+    c->b2_done = !rc;
+    c->t.b_g2_msm_ms = groth16_now_ms() - t0;
     return rc;
 }
 
-/* The L, A and B_G1 MSMs of circuit i (waits for its prep), and B_G2's
- * batch addition. */
+/* The L, A and B_G1 MSMs of circuit i (waits for its prep), and B_G2 when
+ * its points fit on the device. */
 static int lab_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
@@ -355,7 +371,7 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, pk, &c->t, err);
-    if (!rc && c->jobs.b.split) rc = g2_ones(c, pk, err);
+    if (!rc) rc = b2_on_device(c, pk, err);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
     free(c->jobs.sa);
@@ -457,21 +473,17 @@ extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth1
     return CUZK_OK;
 }
 
-/* B_G2 of circuits first, first + step, ... with `threads` MSM threads. */
+/* B_G2 of circuits first, first + step, ... (those the device did not
+ * do) with `threads` MSM threads. */
 static void finish_some(gpu_prove_pending *p, size_t first, size_t step, int threads, int *rcs,
                         cuzk_err *errs)
 {
     for (size_t i = first; i < p->n; i += step) {
         prove_one *c = &p->c[i];
+        if (c->b2_done) continue;
         groth16_timings g2t = {0};
         double t0 = groth16_now_ms();
-        g2_jac_t tail;
-        if (c->b2_ones_done) {
-            rcs[i] = groth16_g2_run_tail(&tail, p->pk->b_g2, &c->jobs.b, threads, &errs[i]);
-            if (!rcs[i]) g2_jac_add(&c->m.b2, &c->b2_ones, &tail);
-        } else {
-            rcs[i] = groth16_g2_run_job(&c->m.b2, p->pk->b_g2, &c->jobs.b, threads, &g2t, &errs[i]);
-        }
+        rcs[i] = groth16_g2_run_job(&c->m.b2, p->pk->b_g2, &c->jobs.b, threads, &g2t, &errs[i]);
         c->t.b_g2_msm_ms = groth16_now_ms() - t0;
     }
 }
@@ -514,7 +526,7 @@ extern "C" int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs,
             break;
         }
         groth16_assemble(&proofs[i], p->pk, &c->m, &c->r, &c->s);
-        c->t.total_ms += c->t.b_g2_msm_ms;
+        if (!c->b2_done) c->t.total_ms += c->t.b_g2_msm_ms; /* else in gpu_total_ms */
         if (timings) timings[i] = c->t;
     }
     free(rcs);
@@ -536,12 +548,13 @@ extern "C" void gpu_prove_release(void)
 {
     prove_lock();
     prove_srs_evict(NULL);
-    void **bufs[] = {&ws.abc[0], &ws.abc[1], &ws.scal, &ws.idx, &ws.tb, &ws.bits};
+    void **bufs[] = {&ws.abc[0], &ws.abc[1], &ws.scal, &ws.idx, &ws.tb, &ws.bits, &ws.tb2};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) {
         cudaFree(*bufs[k]);
         *bufs[k] = NULL;
     }
     ws.abc_cap[0] = ws.abc_cap[1] = ws.scal_cap = ws.idx_cap = ws.tb_cap = ws.bits_cap = 0;
+    ws.tb2_cap = 0;
     prove_unlock();
 }
 

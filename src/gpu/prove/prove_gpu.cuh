@@ -71,5 +71,7 @@ int prove_h_pointwise(void *a, const void *b, const void *c, size_t n, const fr_
 /* out[k] = bases[idx[k]] for k < n (all on the device). */
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  cuzk_err *err);
+int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
+                    cuzk_err *err);
 
 #endif
