@@ -8,8 +8,8 @@
  * uploaded once through a pinned staging pool, H by the device NTT and the
  * H MSM, then for L, A and B_G1 the bitmap batch addition and the tail MSM
  * (or the plain MSM when the split does not pay) on the device, and
- * B_G2's batch addition too when its points fit in device memory.
- * gpu_prove_finish runs the rest of B_G2 on the CPU (in parallel across
+ * B_G2 the same way when its points fit in device memory. gpu_prove_finish
+ * runs B_G2 on the CPU where the device did not (in parallel across
  * circuits) and the assembly with r and s. start keeps nothing of the circuits, so they
  * may be freed as soon as it returns.
  *
