@@ -22,14 +22,7 @@ static int post_alloc(vanilla_post_sector *p, const post_shape *s, size_t n, cuz
         .nodes = s->nodes, .sub_arity = s->tree.sub_arity, .top_arity = s->tree.top_arity};
     vanilla_tree_r(&p->tree, &vs);
     p->n_proofs = n;
-    p->proofs = calloc(n, sizeof(*p->proofs));
-    p->nodes = calloc(n * p->tree.hashes, sizeof(*p->nodes));
-    if (!p->proofs || !p->nodes) {
-        vanilla_post_sector_free(p);
-        return cuzk_errf(err, CUZK_ENOMEM, "PoSt vanilla proof: out of memory");
-    }
-    for (size_t i = 0; i < n; i++) p->proofs[i].hashes = p->nodes + i * p->tree.hashes;
-    return CUZK_OK;
+    return vanilla_post_sector_layout(p, err);
 }
 
 static int check_replica(const post_shape *s, const fc_post_replica *r, cuzk_err *err)

@@ -28,21 +28,7 @@ int fc_update_partition_alloc(vanilla_update_partition *p, const update_shape *s
         vanilla_tree_d(&p->tree_d, &vs);
     p->n_apex = s->apex_leafs;
     p->n_challenges = s->challenges;
-    size_t per = 2 * p->tree_r.hashes + p->tree_d.hashes;
-    p->challenges = calloc(p->n_challenges, sizeof(*p->challenges));
-    p->nodes = calloc(p->n_apex + p->n_challenges * per, sizeof(*p->nodes));
-    if (!p->challenges || !p->nodes) {
-        vanilla_update_free(p);
-        return cuzk_errf(err, CUZK_ENOMEM, "SnapDeals vanilla proof: out of memory");
-    }
-    p->apex_leafs = p->nodes;
-    vanilla_node *n = p->nodes + p->n_apex;
-    for (size_t i = 0; i < p->n_challenges; i++, n += per) {
-        p->challenges[i].r_old.hashes = n;
-        p->challenges[i].d_new.hashes = n + p->tree_r.hashes;
-        p->challenges[i].r_new.hashes = n + p->tree_r.hashes + p->tree_d.hashes;
-    }
-    return CUZK_OK;
+    return vanilla_update_layout(p, err);
 }
 
 /* tree-D-new: the binary SHA-256 tree, or (Poseidon variant) tree-R's shape. */

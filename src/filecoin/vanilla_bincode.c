@@ -328,11 +328,16 @@ int vanilla_post_sector_alloc(vanilla_post_sector *p, int kind, uint64_t sector_
     vanilla_tree_r(&p->tree, s);
     p->n_proofs =
         kind == VANILLA_POST_WINNING ? VANILLA_WINNING_CHALLENGES : VANILLA_WINDOW_CHALLENGES;
+    return vanilla_post_sector_layout(p, err);
+}
+
+int vanilla_post_sector_layout(vanilla_post_sector *p, cuzk_err *err)
+{
     p->proofs = calloc(p->n_proofs, sizeof(*p->proofs));
     p->nodes = calloc(p->n_proofs * p->tree.hashes, sizeof(*p->nodes));
     if (!p->proofs || !p->nodes) {
         vanilla_post_sector_free(p);
-        return cuzk_errf(err, CUZK_ENOMEM, "PoSt: out of memory");
+        return cuzk_errf(err, CUZK_ENOMEM, "PoSt vanilla proof: out of memory");
     }
     for (size_t i = 0; i < p->n_proofs; i++) p->proofs[i].hashes = p->nodes + i * p->tree.hashes;
     return CUZK_OK;
@@ -427,12 +432,17 @@ int vanilla_update_alloc(vanilla_update_partition *p, uint64_t sector_size, cuzk
     vanilla_tree_d(&p->tree_d, s);
     p->n_apex = s->update_apex_leafs;
     p->n_challenges = s->update_challenges;
+    return vanilla_update_layout(p, err);
+}
+
+int vanilla_update_layout(vanilla_update_partition *p, cuzk_err *err)
+{
     size_t per = 2 * p->tree_r.hashes + p->tree_d.hashes;
     p->challenges = calloc(p->n_challenges, sizeof(*p->challenges));
     p->nodes = calloc(p->n_apex + p->n_challenges * per, sizeof(*p->nodes));
     if (!p->challenges || !p->nodes) {
         vanilla_update_free(p);
-        return cuzk_errf(err, CUZK_ENOMEM, "SnapDeals: out of memory");
+        return cuzk_errf(err, CUZK_ENOMEM, "SnapDeals vanilla proof: out of memory");
     }
     p->apex_leafs = p->nodes;
     vanilla_node *n = p->nodes + p->n_apex;

@@ -220,6 +220,9 @@ typedef struct vanilla_post_sector {
 
 int vanilla_post_sector_alloc(vanilla_post_sector *p, int kind, uint64_t sector_size,
                               cuzk_err *err);
+/* The blocks of p for the tree and n_proofs already set, each proof's path
+ * wired into them (vanilla_post_sector_alloc for a sector size and kind). */
+int vanilla_post_sector_layout(vanilla_post_sector *p, cuzk_err *err);
 void vanilla_post_sector_free(vanilla_post_sector *p);
 int vanilla_post_sector_parse(vanilla_post_sector *out, int kind, uint64_t sector_size,
                               const void *blob, size_t len, cuzk_err *err);
@@ -249,6 +252,10 @@ typedef struct vanilla_update_partition {
 } vanilla_update_partition;
 
 int vanilla_update_alloc(vanilla_update_partition *p, uint64_t sector_size, cuzk_err *err);
+/* The blocks of p for the tree_r, tree_d, n_apex and n_challenges already
+ * set, every challenge's three paths wired into them (vanilla_update_alloc
+ * for a sector size; the generators' test shapes set their own). */
+int vanilla_update_layout(vanilla_update_partition *p, cuzk_err *err);
 void vanilla_update_free(vanilla_update_partition *p);
 int vanilla_update_parse(vanilla_update_partition *out, uint64_t sector_size, const void *blob,
                          size_t len, cuzk_err *err);
