@@ -26,6 +26,7 @@
 #include "cuzk/engine_provider.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/snarkjs.h"
+#include "gpu_check.h"
 #include "gpu_prove_checks.h"
 
 enum pattern { PAT_RANDOM, PAT_BITS, PAT_ZERO, PAT_ONE };
@@ -37,18 +38,6 @@ typedef struct prod_circuit {
     int pattern;
     uint64_t shape_seed, value_seed;
 } prod_circuit;
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
 
 static void seed_value(fr_t *v, int pattern, cuzk_rng *g)
 {

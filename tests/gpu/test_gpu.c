@@ -20,21 +20,11 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/gpu.h"
+#include "gpu_check.h"
 #include "gpu_prove_checks.h"
 
-static int failures;
 static cuzk_rng rng;
 static int quick; /* CUZK_TEST_QUICK: small sizes only (compute-sanitizer runs) */
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
 
 #define OK(call)                                                                                   \
     do {                                                                                           \

@@ -25,19 +25,9 @@
 #include "gpu/msm/msm_kernels.cuh"
 #include "gpu/ntt/ntt_kernels.cuh"
 #include "gpu/util/capi.cuh"
+#include "gpu_check.h"
 
-static int failures;
 static cuzk_rng rng;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
 
 template <class D, class H> static D to_d(const H &h)
 {
