@@ -63,7 +63,7 @@ static int parse_hex(const char *s, ProtobufCBinaryData *out, uint8_t **owned)
 {
     if (!strncmp(s, "0x", 2)) s += 2;
     size_t n = strlen(s);
-    if (n % 2) return -1;
+    if (n % 2 || strspn(s, "0123456789abcdefABCDEF") != n) return -1; /* %2x takes signs, spaces */
     uint8_t *b = malloc(n / 2 + 1);
     for (size_t i = 0; b && i < n / 2; i++) {
         unsigned v;
