@@ -48,7 +48,8 @@ static const key_def keys[] = {
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
     {"synthesis", "threads", T_U32, F(synthesis_threads), "0 = all cores"},
     {"pipeline", "enabled", T_BOOL, F(pipeline_enabled), "overlap synthesis and proving"},
-    {"pipeline", "synthesis_concurrency", T_U32, F(synthesis_concurrency), "synthesis workers"},
+    {"pipeline", "synthesis_concurrency", T_U32, F(synthesis_concurrency),
+     "synthesis workers (0 = auto: 4 on a GPU backend, 1 on the CPU)"},
     {"pipeline", "max_parallel_synthesis", T_U32, F(max_parallel_synthesis), "0 = no cap"},
     {"pipeline", "max_gpu_queue_depth", T_U32, F(max_gpu_queue_depth), "synthesized, waiting"},
     {"logging", "level", T_STR, F(log_level), "error, warn, info, debug"},
@@ -69,7 +70,7 @@ void cuzk_config_default(cuzk_config *c)
     c->max_batch_wait_ms = 10000;
     c->result_ttl_s = 600;
     c->pipeline_enabled = true;
-    c->synthesis_concurrency = 1;
+    c->synthesis_concurrency = 0; /* auto, pipeline.c */
     c->max_gpu_queue_depth = 2;
     strcpy(c->log_level, "info");
 }

@@ -337,9 +337,18 @@ static void *prover_worker(void *arg)
     }
 }
 
-static size_t synthesis_workers(const cuzk_config *c)
+/* pipeline.synthesis_concurrency 0 (the default) is auto: 4 workers when
+ * the backend drives a GPU, whose prover outpaces one synthesis (512MiB
+ * PoRep on an H200: 166 proofs/min with 4, 161 with 2, 120 with 1;
+ * docs/performance.md), 1 on the CPU backend, where synthesis and proving
+ * share the cores. Each worker's partition is reserved from the memory
+ * budget before it is synthesized, so more workers never overcommit. */
+#define SYNTH_WORKERS_GPU 4
+
+static size_t synthesis_workers(const cuzk_config *c, const engine_backend *b)
 {
-    size_t n = c->synthesis_concurrency ? c->synthesis_concurrency : 1;
+    size_t n = c->synthesis_concurrency;
+    if (n == 0) n = strcmp(b->name, "cuda") == 0 ? SYNTH_WORKERS_GPU : 1;
     if (c->max_parallel_synthesis && n > c->max_parallel_synthesis) n = c->max_parallel_synthesis;
     return c->pipeline_enabled ? n : 1;
 }
@@ -347,7 +356,7 @@ static size_t synthesis_workers(const cuzk_config *c)
 int engine_pipeline_start(engine_t *e, cuzk_err *err)
 {
     uint32_t per_device = e->cfg.gpu_workers_per_device ? e->cfg.gpu_workers_per_device : 1;
-    e->n_synth = synthesis_workers(&e->cfg);
+    e->n_synth = synthesis_workers(&e->cfg, e->backend);
     e->n_gpu = e->n_devices * per_device;
     e->synth_threads = calloc(e->n_synth, sizeof(pthread_t));
     e->gpu_threads = calloc(e->n_gpu, sizeof(pthread_t));
@@ -364,7 +373,8 @@ int engine_pipeline_start(engine_t *e, cuzk_err *err)
             break;
     }
     e->n_synth = started_synth, e->n_gpu = started_gpu;
-    if (started_synth < synthesis_workers(&e->cfg) || started_gpu < e->n_devices * per_device)
+    if (started_synth < synthesis_workers(&e->cfg, e->backend) ||
+        started_gpu < e->n_devices * per_device)
         return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start worker threads");
     return CUZK_OK;
 }
