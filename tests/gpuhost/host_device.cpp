@@ -74,22 +74,29 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
 }
 
 /* The kernel's threads one after another (batch_add.cuh), their sums
- * added as the blocks and the host do. */
+ * added as the blocks and the host do; one template for G1 and G2, the
+ * host's XYZZ type X and its conversion to Jacobian given. */
+template <class XD, class X, class J, class A>
+static void batch_add_host(J *out, const A *bases, const uint64_t *bitmap, size_t n,
+                           void (*to_jac)(J *, const X *))
+{
+    size_t per;
+    unsigned blocks;
+    batch_add_shape(n, &per, &blocks);
+    XD acc = XD::inf();
+    for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
+        acc.add(batch_add_thread(t, bases, bitmap, n, per));
+    X sum;
+    memcpy(&sum, &acc, sizeof sum);
+    to_jac(out, &sum);
+}
+
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err)
 {
     (void)err;
     g1_jac_set_inf(out);
-    if (n == 0) return CUZK_OK;
-    size_t per;
-    unsigned blocks;
-    batch_add_shape(n, &per, &blocks);
-    prove_g1_xyzz acc = prove_g1_xyzz::inf();
-    for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
-        acc.add(batch_add_thread(t, bases, bitmap, n, per));
-    g1_xyzz_t sum;
-    memcpy(&sum, &acc, sizeof sum);
-    g1_xyzz_to_jac(out, &sum);
+    if (n) batch_add_host<prove_g1_xyzz, g1_xyzz_t>(out, bases, bitmap, n, g1_xyzz_to_jac);
     return CUZK_OK;
 }
 
@@ -98,16 +105,7 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
 {
     (void)err;
     g2_jac_set_inf(out);
-    if (n == 0) return CUZK_OK;
-    size_t per;
-    unsigned blocks;
-    batch_add_shape(n, &per, &blocks);
-    prove_g2_xyzz acc = prove_g2_xyzz::inf();
-    for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
-        acc.add(batch_add_thread(t, bases, bitmap, n, per));
-    g2_xyzz_t sum;
-    memcpy(&sum, &acc, sizeof sum);
-    g2_xyzz_to_jac(out, &sum);
+    if (n) batch_add_host<prove_g2_xyzz, g2_xyzz_t>(out, bases, bitmap, n, g2_xyzz_to_jac);
     return CUZK_OK;
 }
 
