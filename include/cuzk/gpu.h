@@ -85,9 +85,14 @@ int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, siz
                cuzk_err *err);
 int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
                    unsigned window, cuzk_err *err);
-/* G1 bucket sums with the Fp products inlined (fp_inline_d) instead of
- * called: a tuning knob for cuzk-gpu-bench; both give the same sums. */
-void gpu_msm_set_inline(bool on);
+/* The affine rounds of the bucket sums (G1 and G2): up to `rounds` rounds
+ * (0 .. 8; 0: none) that halve every bucket by affine additions, one
+ * inversion per thread of at least `min_pairs` additions (1 .. 65536),
+ * run while that leaves at least `min_threads` threads (1 .. 2^24).
+ * Defaults GPU_MSM_AFFINE_DEFAULT. A tuning knob for cuzk-gpu-bench and
+ * the tests: every setting gives the same sums. */
+#define GPU_MSM_AFFINE_DEFAULT 2, 256, 16384
+int gpu_msm_set_affine(unsigned rounds, unsigned min_pairs, unsigned min_threads, cuzk_err *err);
 /* The same in G2 (bases of n g2_affine_t). */
 int gpu_msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, size_t n,
                cuzk_err *err);

@@ -124,6 +124,20 @@ static double msm_time(gpu_buf *bp, gpu_buf *bk, size_t n, unsigned window, int 
     return t[runs / 2];
 }
 
+/* The sweep that tunes GPU_MSM_AFFINE_DEFAULT: rounds x fewest pairs. */
+static void bench_msm_affine(gpu_buf *bp, gpu_buf *bk, unsigned lg, int runs)
+{
+    static const unsigned set[][2] = {{0, 256}, {1, 256}, {2, 256}, {3, 256},
+                                      {4, 256}, {2, 128}, {2, 512}, {3, 512}};
+    cuzk_err e = {0};
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        if (gpu_msm_set_affine(set[i][0], set[i][1], 1024, &e)) die("msm affine", &e);
+        printf("| G1 MSM 2^%u, %u affine rounds, >= %u pairs | %.2f ms | default window |\n", lg,
+               set[i][0], set[i][1], msm_time(bp, bk, (size_t)1 << lg, 0, runs));
+    }
+    if (gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, &e)) die("msm affine", &e);
+}
+
 static void bench_msm(unsigned max_log)
 {
     cuzk_err e = {0};
@@ -139,12 +153,7 @@ static void bench_msm(unsigned max_log)
         printf("| G1 MSM 2^%u | %.2f ms | default window |\n", lg,
                msm_time(bp, bk, (size_t)1 << lg, 0, runs));
         /* the sweep that tunes msm_default_window: 2^lg points, c bits */
-        if (lg == 24 || lg == max_log) {
-            gpu_msm_set_inline(true);
-            printf("| G1 MSM 2^%u, Fp products inlined | %.2f ms | default window |\n", lg,
-                   msm_time(bp, bk, (size_t)1 << lg, 0, runs));
-            gpu_msm_set_inline(false);
-        }
+        if (lg == 24 || lg == max_log) bench_msm_affine(bp, bk, lg, runs);
         for (unsigned c = lg > 10 ? lg - 8 : 2; lg >= 20 && c <= lg - 2 && c <= 22; c += 2)
             printf("| G1 MSM 2^%u, window %u | %.2f ms | |\n", lg, c,
                    msm_time(bp, bk, (size_t)1 << lg, c, 3));

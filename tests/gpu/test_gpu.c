@@ -370,8 +370,11 @@ static void test_msm(void)
     random_g1(p, n);
     OK(gpu_buf_new(&bp, n * sizeof *p, E));
     OK(gpu_buf_new(&bk, n * sizeof *k, E));
-    static const char *names[] = {"random", "0/1 bits", "r-1 and 2^k", "repeated", "inf bases"};
-    for (int cs = 0; cs < 5; cs++) {
+    static const char *names[] = {"random",   "0/1 bits",  "r-1 and 2^k",
+                                  "repeated", "inf bases", "7 bases, +-k"};
+    /* affine rounds forced down to 1, 3 and 16 pairs per thread */
+    static const unsigned affine[3][2] = {{3, 1}, {2, 3}, {8, 16}};
+    for (int cs = 0; cs < 6; cs++) {
         fr_t rep;
         fr_random(&rep, &rng);
         for (size_t i = 0; i < n; i++) {
@@ -380,12 +383,14 @@ static void test_msm(void)
             if (cs == 2 && i % 2) fr_neg(&k[i], &FR_ONE);
             if (cs == 2 && i % 2 == 0) fr_from_u64(&k[i], (uint64_t)1 << (i % 64));
             if (cs == 3) k[i] = rep;
+            if (cs == 5 && i % 2) fr_neg(&k[i], &rep);
+            if (cs == 5 && i % 2 == 0) k[i] = rep;
         }
         g1_affine_t *q = p;
-        if (cs == 4) {
+        if (cs >= 4) {
             q = xmalloc(n * sizeof *q);
-            memcpy(q, p, n * sizeof *q);
-            for (size_t i = 0; i < n; i += 3) memset(&q[i], 0, sizeof q[i]);
+            for (size_t i = 0; i < n; i++) q[i] = cs == 4 ? p[i] : p[i % 7];
+            for (size_t i = 0; cs == 4 && i < n; i += 3) memset(&q[i], 0, sizeof q[i]);
         }
         g1_jac_t want, got;
         msm_ref(&want, q, k, n);
@@ -397,6 +402,13 @@ static void test_msm(void)
             CHECK(g1_jac_eq(&want, &got), "msm %zu %s, window %u: wrong sum", n, names[cs],
                   windows[w]);
         }
+        for (int a = 0; a < 3; a++) {
+            OK(gpu_msm_set_affine(affine[a][0], affine[a][1], 1, E));
+            OK(gpu_msm_g1_dev(&got, bp, bk, n, 7, E));
+            CHECK(g1_jac_eq(&want, &got), "msm %zu %s, %u affine rounds of %u pairs: wrong sum", n,
+                  names[cs], affine[a][0], affine[a][1]);
+        }
+        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, E));
         OK(gpu_msm_g1(&got, q, k, n, E));
         CHECK(g1_jac_eq(&want, &got), "msm %zu %s (host buffers): wrong sum", n, names[cs]);
         if (q != p) free(q);
@@ -405,7 +417,9 @@ static void test_msm(void)
     gpu_buf_free(bk);
     free(p);
     free(k);
-    printf("msm: %zu points, 5 scalar patterns x 5 windows match sum k_i P_i\n", n);
+    printf("msm: %zu points, 6 scalar / base patterns x 5 windows, and with forced affine rounds, "
+           "match sum k_i P_i\n",
+           n);
 }
 
 /* G2: random scalars, then one repeated scalar, against g2_jac_mul. */
@@ -437,11 +451,18 @@ static void test_msm_g2(void)
         }
         OK(gpu_msm_g2(&got, p, k, n, E));
         CHECK(g2_jac_eq(&want, &got), "msm g2 %zu %s: wrong sum", n, cs ? "repeated" : "random");
+        OK(gpu_msm_set_affine(3, 2, 1, E));
+        OK(gpu_msm_g2(&got, p, k, n, E));
+        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, E));
+        CHECK(g2_jac_eq(&want, &got), "msm g2 %zu %s, affine rounds: wrong sum", n,
+              cs ? "repeated" : "random");
     }
     free(p);
     free(j);
     free(k);
-    printf("msm g2: %zu points, random and repeated scalars match sum k_i Q_i\n", n);
+    printf("msm g2: %zu points, random and repeated scalars match sum k_i Q_i (also with affine "
+           "rounds)\n",
+           n);
 }
 
 /* 2^18 and 2^20 bench points: results for three windows must agree. */
@@ -459,19 +480,20 @@ static void test_msm_windows(void)
         OK(gpu_buf_upload(bk, 0, k, n * sizeof *k, E));
         g1_jac_t r[4];
         const unsigned windows[3] = {12, 16, 21};
+        OK(gpu_msm_set_affine(0, 1, 1, E));
         for (int w = 0; w < 3; w++) OK(gpu_msm_g1_dev(&r[w], bp, bk, n, windows[w], E));
-        gpu_msm_set_inline(true);
+        OK(gpu_msm_set_affine(4, 32, 1, E));
         OK(gpu_msm_g1_dev(&r[3], bp, bk, n, 16, E));
-        gpu_msm_set_inline(false);
+        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, E));
         CHECK(g1_jac_eq(&r[0], &r[1]) && g1_jac_eq(&r[0], &r[2]) && !g1_jac_is_inf(&r[0]),
               "msm %zu: windows 12 / 16 / 21 disagree", n);
-        CHECK(g1_jac_eq(&r[0], &r[3]), "msm %zu: inlined Fp products disagree", n);
+        CHECK(g1_jac_eq(&r[0], &r[3]), "msm %zu: affine rounds disagree", n);
         CHECK(g1_jac_on_curve(&r[0]), "msm %zu: result not on the curve", n);
         gpu_buf_free(bp);
         gpu_buf_free(bk);
         free(k);
     }
-    printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21 and inlined products\n");
+    printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21 and affine rounds\n");
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "gpu/ec/xyzz.cuh"
+#include "gpu/msm/msm_affine.cuh"
 #include "gpu/msm/msm_kernels.cuh"
 #include "gpu/ntt/ntt_kernels.cuh"
 #include "gpu/util/capi.cuh"
@@ -187,9 +188,66 @@ static void emu_buckets(xyzz_d<fp_d> *buckets, const g1_affine_t *bases, const u
         msm_task_gather_item(b, off.data(), ntask.data(), in.data(), buckets);
 }
 
-/* The MSM of msm.cu, kernel by kernel on the host, with tasks of k0 points. */
+/* The affine rounds of msm.cu (msm_affine_group) for windows w0 .. w0+g-1
+ * on the host, `pairs` per thread, then the task sums of what is left
+ * into the group's buckets. */
+struct emu_affine {
+    unsigned rounds, gwin;
+    uint32_t pairs;
+};
+
+static void emu_affine_group(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
+                             const std::vector<uint32_t> &keys, const std::vector<uint32_t> &vals,
+                             const std::vector<uint32_t> &start, const std::vector<uint32_t> &end,
+                             uint32_t n, uint32_t half, uint32_t w0, uint32_t g, emu_affine af)
+{
+    uint32_t nbk = g * half, total = g * n;
+    std::vector<uint32_t> st[2], cn[2], bkt[2];
+    std::vector<affine_d<fp_d>> pts[2];
+    for (int i = 0; i < 2; i++) st[i].assign(nbk, 0), cn[i].assign(nbk, 0);
+    for (uint32_t b = 0; b < nbk; b++)
+        msm_aff_first_item(b, start.data() + (size_t)w0 * half, end.data() + (size_t)w0 * half,
+                           w0 * n, st[0].data(), cn[0].data(), cn[1].data());
+    for (unsigned r = 0; r < af.rounds; r++) {
+        unsigned in = r & 1, out = in ^ 1;
+        for (uint32_t b = 0; r && b < nbk; b++) msm_aff_halve_item(b, cn[in].data(), cn[out].data());
+        uint32_t size = 0;
+        for (uint32_t b = 0; b < nbk; b++) st[out][b] = size, size += cn[out][b];
+        pts[in].assign(size, affine_d<fp_d>{fp_d::zero(), fp_d::zero()});
+        bkt[in].assign(size, 0);
+        msm_aff_args<fp_d> a;
+        memset(&a, 0, sizeof a);
+        a.pts = r ? pts[in ^ 1].data() : (const affine_d<fp_d> *)bases;
+        a.vals = vals.data() + (size_t)w0 * n;
+        a.keys = keys.data() + (size_t)w0 * n;
+        a.bkt = bkt[in ^ 1].data();
+        a.st = st[in].data(), a.cn = cn[in].data(), a.ost = st[out].data();
+        a.total = total, a.n = n, a.half = half;
+        a.per = 2 * af.pairs, a.threads = (total + a.per - 1) / a.per;
+        std::vector<fp_d> scratch((size_t)a.threads * af.pairs);
+        a.scratch = scratch.data();
+        a.out = pts[in].data();
+        a.obkt = bkt[in].data();
+        for (uint32_t t = 0; t < a.threads; t++) {
+            if (r == 0)
+                msm_aff_round_item<fp_d, true>(t, a);
+            else
+                msm_aff_round_item<fp_d, false>(t, a);
+        }
+        total = size;
+    }
+    unsigned o = af.rounds & 1;
+    std::vector<uint32_t> gs(nbk), ge(nbk);
+    for (uint32_t b = 0; b < nbk; b++)
+        msm_aff_ends_item(b, st[o].data(), cn[o].data(), gs.data(), ge.data());
+    emu_buckets(buckets + (size_t)w0 * half,
+                (const g1_affine_t *)pts[(af.rounds - 1) & 1].data(), NULL, gs, ge, 2, 3);
+}
+
+/* The MSM of msm.cu, kernel by kernel on the host, with tasks of k0 points
+ * (and affine rounds first when af.rounds > 0). */
 static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, uint32_t n,
-                    uint32_t c, uint32_t k0)
+                    uint32_t c, uint32_t k0, emu_affine af = {0, 0, 0})
 {
     uint32_t nwin = (256 + c - 1) / c, half = 1u << (c - 1);
     uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
@@ -210,7 +268,11 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
             msm_bounds_item(t, keys.data() + o, n, half, o, start.data() + (size_t)w * half,
                             end.data() + (size_t)w * half);
     }
-    emu_buckets(buckets.data(), bases, vals.data(), start, end, k0, 2);
+    if (af.rounds == 0)
+        emu_buckets(buckets.data(), bases, vals.data(), start, end, k0, 2);
+    for (uint32_t w0 = 0; af.rounds && w0 < nwin; w0 += af.gwin)
+        emu_affine_group(buckets.data(), bases, keys, vals, start, end, n, half, w0,
+                         nwin - w0 < af.gwin ? nwin - w0 : af.gwin, af);
     for (uint32_t t = 0; t < nwin * per_win; t++)
         msm_segment_item(t, buckets.data(), half, seg, partial.data());
     g1_xyzz_t acc;
@@ -245,6 +307,9 @@ static void test_msm(void)
     }
     g1_jac_batch_to_affine(p.data(), j.data(), n);
     memset(&p[10], 0, sizeof p[10]);
+    /* repeated bases: with the repeated scalars of i % 5 == 1 (r - 1),
+     * the affine rounds meet doublings and P + (-P) */
+    for (uint32_t i = 20; i < 40; i++) p[i] = p[i % 5];
     for (uint32_t i = 0; i < n; i++) {
         g1_jac_t a, m;
         g1_jac_from_affine(&a, &p[i]);
@@ -258,7 +323,18 @@ static void test_msm(void)
             CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u, %u per task: wrong sum", n,
                   w, t);
         }
-    printf("emu msm: %u points, windows 2 .. 16, tasks of 1 .. 1000 points match sum k_i P_i\n", n);
+    const emu_affine aff[] = {{1, 1, 1}, {3, 3, 2}, {8, 100, 5}, {2, 2, 64}};
+    for (uint32_t w : {3u, 8u, 11u})
+        for (const emu_affine &af : aff) {
+            emu_msm(&got, p.data(), k.data(), n, w, 2, af);
+            CHECK(g1_jac_eq(&want, &got),
+                  "emu msm %u points, window %u, %u affine rounds of %u pairs, groups of %u "
+                  "windows: wrong sum",
+                  n, w, af.rounds, af.pairs, af.gwin);
+        }
+    printf("emu msm: %u points, windows 2 .. 16, tasks of 1 .. 1000 points, affine rounds (1 .. 8 "
+           "rounds, 1 .. 64 pairs per thread) match sum k_i P_i\n",
+           n);
 }
 
 static void root_of(fr_t *w, unsigned log_n)

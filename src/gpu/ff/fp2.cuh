@@ -112,6 +112,13 @@ struct __align__(16) fp2_d
         fp_d t = c0 * c1;
         return {(c0 + c1) * (c0 - c1), t.dbl()};
     }
+    /* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2), as u^2 = -1: one Fp
+     * inversion (0 for 0). */
+    HD fp2_d inv() const
+    {
+        fp_d t = (c0.sqr() + c1.sqr()).inv();
+        return {c0 * t, (c1 * t).neg()};
+    }
     HD fp2_d &operator+=(const fp2_d &b)
     {
         return *this = *this + b;

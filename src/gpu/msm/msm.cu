@@ -7,17 +7,21 @@
  *     signed digits; per window, a (bucket, point | sign) pair per point.
  *  2. CUB radix sort of each window's pairs by bucket (c key bits), so
  *     each bucket's points form one run; msm_bounds finds the runs.
- *  3. Bucket sums (8M+2S per point in XYZZ): n W additions, the bulk of
- *     the work, in tasks of at most K points per thread (msm_kernels.cuh),
- *     K about twice the mean bucket size, so a crowded bucket (the top
- *     window, repeated scalars) is spread over many threads; buckets cut
- *     into several tasks have their partial sums added in further rounds.
+ *  3. Bucket sums: n W additions, the bulk of the work. For large MSMs
+ *     first a few affine rounds (msm_affine.cuh), window group by window
+ *     group: each halves every bucket by adding its points in pairs in
+ *     affine coordinates with batched inversions (5M+1S per addition).
+ *     Then, or from the start, tasks of at most K points per thread add
+ *     into XYZZ buckets (8M+2S per point, msm_kernels.cuh), K about twice
+ *     the mean bucket size, so a crowded bucket (the top window, repeated
+ *     scalars) is spread over many threads; buckets cut into several
+ *     tasks have their partial sums added in further rounds.
  *  4. msm_segments + msm_reduce: per window sum_v v B_v by running sums
  *     over segments of buckets, then a tree over the segments.
  *  5. The host combines the W window sums by Horner (c doublings per
  *     window) with the CPU group law (ec.h): about 270 operations.
- * The working memory (8 W n bytes of pairs, twice, plus the buckets) is
- * kept between calls and grown on demand.
+ * The working memory (8 W n bytes of pairs, twice, plus the buckets and
+ * the affine rounds' points) is kept between calls and grown on demand.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,6 +30,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "gpu/msm/msm_affine.cuh"
 #include "gpu/msm/msm_kernels.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
@@ -34,13 +39,24 @@
 #define MSM_SEG_LOG 5  /* buckets per reduction thread: 32 */
 #define MSM_K_MIN   8  /* the fewest points per task */
 #define MSM_K_LATER 32 /* partial sums per task after the first round */
+/* Affine rounds run on groups of windows of at most 2^26 positions (the
+ * group's points, prefix products and output: ~150 bytes per position for
+ * G1), with about 2^17 threads (a wave of the H200's 132 SMs) of at least
+ * msm_aff_pairs pairs each, while that gives at least msm_aff_threads
+ * threads (fewer leave the GPU idle; fewer pairs do not pay for the
+ * inversion). */
+#define MSM_AFF_GROUP_LOG   26
+#define MSM_AFF_THREADS_LOG 17
 
 struct msm_ws {
     void *mem;
     size_t bytes;
 };
 static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool msm_inline; /* G1 bucket sums over fp_inline_d (gpu_msm_set_inline) */
+/* gpu_msm_set_affine: rounds, the fewest pairs and threads per round */
+static constexpr unsigned MSM_AFF_DEFAULT[3] = {GPU_MSM_AFFINE_DEFAULT};
+static unsigned msm_aff_rounds = MSM_AFF_DEFAULT[0], msm_aff_pairs = MSM_AFF_DEFAULT[1],
+                msm_aff_threads = MSM_AFF_DEFAULT[2];
 static msm_ws msm_work;
 
 /* Window size by n, from the sweep of cuzk-gpu-bench on the H200
@@ -75,9 +91,13 @@ static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
 struct msm_plan {
     uint32_t n, c, nwin, half, seg, per_win, k0;
     size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
+    /* affine rounds: rounds, windows per group, positions and buckets of a
+     * group, pairs per thread in round 0 */
+    uint32_t aff_rounds, gwin, gpos, gnb, aff_pairs;
     /* offsets into the workspace */
     size_t keys, vals, keys2, vals2, start, end, ntask, off, task_bucket, part_a, part_b, counters;
     size_t buckets, partial, sums, sort_tmp, scan_tmp;
+    size_t st[2], cn[2], pts[2], bkt[2], scratch;
 };
 
 static size_t align256(size_t x)
@@ -85,7 +105,29 @@ static size_t align256(size_t x)
     return (x + 255) & ~(size_t)255;
 }
 
-static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, cuzk_err *err)
+/* Pairs per thread for a round of `total` positions; 0 when the round would
+ * leave too few threads (it is not worth its inversions then). */
+static uint32_t msm_aff_pairs_for(size_t total, uint32_t min_pairs)
+{
+    size_t want = (total / 2 + (1u << MSM_AFF_THREADS_LOG) - 1) >> MSM_AFF_THREADS_LOG;
+    size_t pairs = want > min_pairs ? want : min_pairs;
+    return total / (2 * pairs) >= msm_aff_threads ? (uint32_t)pairs : 0;
+}
+
+/* The affine rounds' share of the plan (none for small MSMs). */
+static void msm_plan_affine(msm_plan *p)
+{
+    p->gwin = (uint32_t)(((size_t)1 << MSM_AFF_GROUP_LOG) / p->n);
+    if (p->gwin < 1) p->gwin = 1;
+    if (p->gwin > p->nwin) p->gwin = p->nwin;
+    p->gpos = p->gwin * p->n;
+    p->gnb = p->gwin * p->half;
+    p->aff_pairs = msm_aff_pairs_for(p->gpos, msm_aff_pairs);
+    p->aff_rounds = p->aff_pairs ? msm_aff_rounds : 0;
+}
+
+static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t affine,
+                         cuzk_err *err)
 {
     memset(p, 0, sizeof *p);
     p->n = (uint32_t)n;
@@ -127,39 +169,39 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, cuzk_e
     p->sums = o, o += align256((size_t)p->nwin * point);
     p->sort_tmp = o, o += align256(p->sort_bytes);
     p->scan_tmp = o, o += align256(p->scan_bytes);
+    msm_plan_affine(p);
+    if (p->aff_rounds) {
+        /* round r's output holds at most gpos / 2^(r+1) + gnb points;
+         * the prefix products of a thread are at most its pairs */
+        size_t g = p->gpos, nbk = p->gnb, elem = point / 4;
+        for (int i = 0; i < 2; i++) {
+            size_t cap = (g >> (i + 1)) + nbk;
+            p->st[i] = o, o += align256(nbk * 4);
+            p->cn[i] = o, o += align256(nbk * 4);
+            p->pts[i] = o, o += align256(cap * affine);
+            p->bkt[i] = o, o += align256(cap * 4);
+        }
+        p->scratch = o, o += align256((g / 2 + p->aff_pairs) * elem);
+    }
     p->bytes = o;
     return CUZK_OK;
 }
 
-/* The first round, the hot loop: for G1 optionally over fp_inline_d (the
- * same layout as fp_d, products inlined instead of called). */
+/* Task rounds over nb buckets with runs [start, end) of the points
+ * bases[vals[i]] (signed; vals NULL: bases[i]), k0 points per task in the
+ * first round; the sums land in out (msm_kernels.cuh). */
 template <class F>
-static void msm_first_round(const uint32_t *task_bucket, const uint32_t *off, const uint32_t *start,
-                            const uint32_t *end, uint32_t k, const affine_d<F> *bases,
-                            const uint32_t *vals, uint32_t tasks, xyzz_d<F> *out)
+static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *start, uint32_t *end,
+                           const affine_d<F> *bases, const uint32_t *vals, uint32_t k0,
+                           xyzz_d<F> *buckets, cuzk_err *err)
 {
-    if (sizeof(F) == sizeof(fp_d) && msm_inline)
-        msm_task_sum<fp_inline_d><<<cu_blocks(tasks, 128), 128>>>(
-            task_bucket, off, start, end, k, (const affine_d<fp_inline_d> *)bases, vals, tasks,
-            (xyzz_d<fp_inline_d> *)out);
-    else
-        msm_task_sum<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k, bases,
-                                                        vals, tasks, out);
-}
-
-/* Step 3: the bucket sums, in rounds of tasks (msm_kernels.cuh). */
-template <class F>
-static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
-{
-    uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
     uint32_t *ntask = (uint32_t *)(ws + p->ntask), *off = (uint32_t *)(ws + p->off);
     uint32_t *task_bucket = (uint32_t *)(ws + p->task_bucket),
              *cnt = (uint32_t *)(ws + p->counters);
-    const uint32_t *vals = (const uint32_t *)(ws + p->vals2);
     xyzz_d<F> *in = (xyzz_d<F> *)(ws + p->part_a), *out = (xyzz_d<F> *)(ws + p->part_b);
-    uint32_t nb = (uint32_t)p->nb, blocks = cu_blocks(nb, 256);
+    uint32_t blocks = cu_blocks(nb, 256);
     for (unsigned round = 0;; round++) {
-        uint32_t k = round ? MSM_K_LATER : p->k0, host[3];
+        uint32_t k = round ? MSM_K_LATER : k0, host[3];
         size_t scan_bytes = p->scan_bytes;
         if (round) msm_task_next<<<blocks, 256>>>(off, ntask, nb, start, end);
         CU(cudaMemsetAsync(cnt, 0, 4), err, "msm memset");
@@ -174,7 +216,8 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
             if (round == 0)
-                msm_first_round<F>(task_bucket, off, start, end, k, bases, vals, tasks, out);
+                msm_task_sum<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k,
+                                                                bases, vals, tasks, out);
             else
                 msm_task_sum_xyzz<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end,
                                                                      k, in, tasks, out);
@@ -184,8 +227,107 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
         in = out, out = t;
         if (host[0] <= 1) break; /* every bucket is down to one partial */
     }
-    msm_task_gather<F><<<blocks, 256>>>(off, ntask, nb, in, (xyzz_d<F> *)(ws + p->buckets));
+    msm_task_gather<F><<<blocks, 256>>>(off, ntask, nb, in, buckets);
     CU_LAUNCH(err, "msm_task_gather");
+    return CUZK_OK;
+}
+
+static int msm_read_u32(uint32_t *out, const uint32_t *dev, cuzk_err *err)
+{
+    CU(cudaMemcpy(out, dev, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+    return CUZK_OK;
+}
+
+/* The affine rounds of windows w0 .. w0 + g - 1 (msm_affine.cuh). On
+ * return *done rounds ran (0: none was worth it) and the group's points
+ * are at pts[(done - 1) & 1], bucket b at [st, st + cn) of index done & 1,
+ * *total of them. */
+template <class F>
+static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g,
+                            const affine_d<F> *bases, unsigned *done, uint32_t *total,
+                            cuzk_err *err)
+{
+    uint32_t nbk = g * p->half, blocks = cu_blocks(nbk, 256), *st[2], *cn[2];
+    for (int i = 0; i < 2; i++)
+        st[i] = (uint32_t *)(ws + p->st[i]), cn[i] = (uint32_t *)(ws + p->cn[i]);
+    *done = 0;
+    *total = g * p->n;
+    for (unsigned r = 0; r < p->aff_rounds; r++) {
+        uint32_t pairs = msm_aff_pairs_for(*total, msm_aff_pairs), in = r & 1, out = in ^ 1, last;
+        if (!pairs) break;
+        if (r == 0)
+            msm_aff_first<<<blocks, 256>>>((uint32_t *)(ws + p->start) + (size_t)w0 * p->half,
+                                           (uint32_t *)(ws + p->end) + (size_t)w0 * p->half,
+                                           w0 * p->n, nbk, st[0], cn[0], cn[1]);
+        else
+            msm_aff_halve<<<blocks, 256>>>(cn[in], nbk, cn[out]);
+        CU_LAUNCH(err, "msm_aff_counts");
+        size_t scan_bytes = p->scan_bytes;
+        CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, cn[out], st[out], (int)nbk),
+           err, "msm scan");
+        msm_aff_args<F> a;
+        memset(&a, 0, sizeof a);
+        a.pts = r ? (const affine_d<F> *)(ws + p->pts[in ^ 1]) : bases;
+        a.vals = (const uint32_t *)(ws + p->vals2) + (size_t)w0 * p->n;
+        a.keys = (const uint32_t *)(ws + p->keys2) + (size_t)w0 * p->n;
+        a.bkt = (const uint32_t *)(ws + p->bkt[in ^ 1]);
+        a.st = st[in], a.cn = cn[in], a.ost = st[out];
+        a.total = *total, a.n = p->n, a.half = p->half;
+        a.per = 2 * pairs, a.threads = (*total + a.per - 1) / a.per;
+        a.scratch = (F *)(ws + p->scratch);
+        a.out = (affine_d<F> *)(ws + p->pts[in]);
+        a.obkt = (uint32_t *)(ws + p->bkt[in]);
+        if (r == 0)
+            msm_aff_round<F, true><<<cu_blocks(a.threads, 128), 128>>>(a);
+        else
+            msm_aff_round<F, false><<<cu_blocks(a.threads, 128), 128>>>(a);
+        CU_LAUNCH(err, "msm_aff_round");
+        int rc = msm_read_u32(total, st[out] + nbk - 1, err);
+        if (!rc) rc = msm_read_u32(&last, cn[out] + nbk - 1, err);
+        if (rc) return rc;
+        *total += last;
+        *done = r + 1;
+    }
+    return CUZK_OK;
+}
+
+/* Step 3: the bucket sums: affine rounds then tasks per window group, or
+ * tasks alone. */
+template <class F>
+static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
+{
+    uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
+    const uint32_t *vals = (const uint32_t *)(ws + p->vals2);
+    xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
+    if (!p->aff_rounds)
+        return msm_task_rounds<F>(p, ws, (uint32_t)p->nb, start, end, bases, vals, p->k0, buckets,
+                                  err);
+    for (uint32_t w0 = 0; w0 < p->nwin; w0 += p->gwin) {
+        uint32_t g = p->nwin - w0 < p->gwin ? p->nwin - w0 : p->gwin, nbk = g * p->half, total;
+        size_t b0 = (size_t)w0 * p->half;
+        unsigned done;
+        int rc = msm_affine_group<F>(p, ws, w0, g, bases, &done, &total, err);
+        if (rc) return rc;
+        if (!done) {
+            rc = msm_task_rounds<F>(p, ws, nbk, start + b0, end + b0, bases, vals, p->k0,
+                                    buckets + b0, err);
+            if (rc) return rc;
+            continue;
+        }
+        unsigned o = done & 1;
+        msm_aff_ends<<<cu_blocks(nbk, 256), 256>>>(
+            (uint32_t *)(ws + p->st[o]), (uint32_t *)(ws + p->cn[o]), nbk, start + b0, end + b0);
+        CU_LAUNCH(err, "msm_aff_ends");
+        /* tasks of about twice the mean bucket, within the task arrays */
+        size_t room = p->max_tasks > nbk ? p->max_tasks - nbk : 1;
+        size_t k = 2 * (((size_t)total + nbk - 1) / nbk), fit = (total + room - 1) / room;
+        if (k < fit) k = fit;
+        if (k < MSM_K_MIN) k = MSM_K_MIN;
+        rc = msm_task_rounds<F>(p, ws, nbk, start + b0, end + b0,
+                                (const affine_d<F> *)(ws + p->pts[(done - 1) & 1]), NULL,
+                                (uint32_t)k, buckets + b0, err);
+        if (rc) return rc;
+    }
     return CUZK_OK;
 }
 
@@ -264,7 +406,8 @@ static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, con
 {
     msm_plan p;
     void *ws;
-    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), sizeof(xyzz_d<F>), err);
+    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), sizeof(xyzz_d<F>),
+                           sizeof(affine_d<F>), err);
     if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
     if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
@@ -316,11 +459,21 @@ static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, c
     return rc;
 }
 
-extern "C" void gpu_msm_set_inline(bool on)
+extern "C" int gpu_msm_set_affine(unsigned rounds, unsigned min_pairs, unsigned min_threads,
+                                  cuzk_err *err)
 {
+    if (rounds > 8 || min_pairs < 1 || min_pairs > 65536 || min_threads < 1 ||
+        min_threads > (1u << 24))
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "gpu msm: %u affine rounds, at least %u pairs and %u threads (0 .. 8 "
+                         "rounds, 1 .. 65536 pairs, 1 .. 2^24 threads allowed)",
+                         rounds, min_pairs, min_threads);
     pthread_mutex_lock(&msm_lock);
-    msm_inline = on;
+    msm_aff_rounds = rounds;
+    msm_aff_pairs = min_pairs;
+    msm_aff_threads = min_threads;
     pthread_mutex_unlock(&msm_lock);
+    return CUZK_OK;
 }
 
 extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,

@@ -111,7 +111,8 @@ __global__ void msm_task_map(const uint32_t *__restrict__ off, const uint32_t *_
     if (b < total) msm_task_map_item(b, off, ntask, task_bucket);
 }
 
-/* Round 0: task i adds its signed affine points. */
+/* Round 0: task i adds its signed affine points bases[vals[t]] (vals
+ * NULL: the points bases[t] of the affine rounds' output). */
 template <class F>
 HD void msm_task_sum_item(uint32_t i, const uint32_t *task_bucket, const uint32_t *off,
                           const uint32_t *start, const uint32_t *end, uint32_t k,
@@ -121,7 +122,7 @@ HD void msm_task_sum_item(uint32_t i, const uint32_t *task_bucket, const uint32_
     uint32_t e = end[b] - s < k ? end[b] : s + k;
     xyzz_d<F> acc = xyzz_d<F>::inf();
     for (uint32_t t = s; t < e; t++) {
-        uint32_t x = vals[t];
+        uint32_t x = vals ? vals[t] : t;
         affine_d<F> p = bases[x & ~MSM_NEG_BIT];
         if (x & MSM_NEG_BIT) p.y = p.y.neg();
         acc.add_affine(p);
