@@ -149,21 +149,28 @@ template <class F> HD affine_d<F> msm_aff_add_slow(const affine_d<F> &p, const a
     return {x3, l * (p.x - x3) - p.y};
 }
 
+/* Each loop turn handles one pair: the scans to the next pair are cheap
+ * index work, so the lanes of a warp meet at the products instead of half
+ * of them idling on the second points of pairs (measured: a loop over
+ * positions made the rounds slower than the XYZZ sums they replace). */
 template <class F, bool IND> HD void msm_aff_round_item(uint32_t t, const msm_aff_args<F> &a)
 {
     uint32_t lo = t * a.per, hi = lo + a.per < a.total ? lo + a.per : a.total, b, r, k = 0;
     if (lo >= a.total) return;
     F acc = F::one();
-    for (uint32_t i = lo; i < hi; i++) {
-        if (msm_aff_role<F, IND>(a, i, &b, &r) != 2) continue;
+    for (uint32_t i = lo;; i += 2) {
+        while (i < hi && msm_aff_role<F, IND>(a, i, &b, &r) != 2) i++;
+        if (i >= hi) break;
         F x1 = msm_aff_load_x<F, IND>(a, i), x2 = msm_aff_load_x<F, IND>(a, i + 1);
         a.scratch[(size_t)k++ * a.threads + t] = acc;
         if (!msm_aff_special(x1, x2)) acc *= x2 - x1;
     }
     F inv = acc.inv();
-    for (uint32_t i = hi; i-- > lo;) {
-        int role = msm_aff_role<F, IND>(a, i, &b, &r);
-        if (!role) continue;
+    for (uint32_t i = hi;;) {
+        int role = 0;
+        while (i > lo && !(role = msm_aff_role<F, IND>(a, --i, &b, &r))) {
+        }
+        if (!role) break;
         uint32_t o = a.ost[b] + r / 2;
         a.obkt[o] = b;
         affine_d<F> p = msm_aff_load<F, IND>(a, i);
