@@ -69,6 +69,10 @@ int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err 
 /* Threads per block of the NTT passes (256 default, 512, 1024): a tuning
  * knob for cuzk-gpu-bench; every setting computes the same result. */
 int gpu_ntt_set_block(unsigned threads, cuzk_err *err);
+/* The NTT pass kernel: 8 (default) keeps 8 elements and 3 stages at a time
+ * in each thread's registers, 2 runs one butterfly at a time in shared
+ * memory (its block size is gpu_ntt_set_block's); both give the same bytes. */
+int gpu_ntt_set_radix(unsigned radix, cuzk_err *err);
 
 /* The H computation of the prover (reference/groth16.md, Prover 1-3) on
  * a, b, c of 2^log_n evaluations each: 7 NTTs and the point-wise step

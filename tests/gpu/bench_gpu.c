@@ -5,9 +5,10 @@
  * a monotonic host clock around a synchronous call whose data already
  * lives on the device (the "_dev" entry points): field products in a
  * dependent loop; NTT forward / inverse / coset and the whole H
- * computation (7 NTTs) at 2^20 .. 2^27; G1 MSM at 2^16 .. 2^27 on random
- * scalars and bench bases (gpu_g1_bench_bases), with the window that
- * gpu.h picks, plus a window sweep at 2^24. Sizes up to 2^max_log
+ * computation (7 NTTs) at 2^20 .. 2^27, at 2^24 also with the radix-2
+ * passes (gpu_ntt_set_radix) and their block sizes; G1 MSM at 2^16 ..
+ * 2^27 on random scalars and bench bases (gpu_g1_bench_bases), with the
+ * window that gpu.h picks, plus a window sweep at 2^24. Sizes up to 2^max_log
  * (argv[1], default 24).
  */
 #include <stdio.h>
@@ -58,9 +59,30 @@ static void bench_fields(void)
 
 #define RUNS 5
 
+/* Median of RUNS timed calls after a warm-up: gpu_ntt_dev of that kind,
+ * or the H computation (kind < 0, which clobbers b and c). */
+static double ntt_time(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned lg, int kind)
+{
+    cuzk_err e = {0};
+    double t[RUNS];
+    for (int r = -1; r < RUNS; r++) {
+        double t0 = now_ms();
+        if (kind >= 0 ? gpu_ntt_dev(a, lg, (enum gpu_ntt_kind)kind, &e)
+                      : gpu_ntt_h_dev(a, b, c, lg, &e))
+            die("ntt", &e);
+        if (r >= 0) t[r] = now_ms() - t0;
+    }
+    qsort(t, RUNS, sizeof *t, cmp_double);
+    return t[RUNS / 2];
+}
+
+/* The default (radix-8) passes at every size; at 2^24 and 2^max_log the
+ * radix-2 passes too (the A/B of gpu_ntt_set_radix) with the sweep of
+ * their block size. */
 static void bench_ntt(unsigned max_log)
 {
-    static const char *names[] = {"forward", "inverse", "coset fwd", "coset inv"};
+    static const char *names[] = {"H (7 NTT + pointwise)", "NTT forward", "NTT inverse",
+                                  "NTT coset fwd", "NTT coset inv"};
     cuzk_err e = {0};
     for (unsigned lg = 20; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
         size_t n = (size_t)1 << lg;
@@ -71,37 +93,18 @@ static void bench_ntt(unsigned max_log)
         random_fill(a, n);
         random_fill(b, n);
         random_fill(c, n);
-        for (int k = 0; k < 4; k++) {
-            double t[RUNS];
-            if (gpu_ntt_dev(a, lg, k, &e)) die("ntt", &e);
-            for (int r = 0; r < RUNS; r++) {
-                double t0 = now_ms();
-                if (gpu_ntt_dev(a, lg, k, &e)) die("ntt", &e);
-                t[r] = now_ms() - t0;
+        for (int k = 0; k < 4; k++)
+            printf("| %s 2^%u | %.3f ms |\n", names[k + 1], lg, ntt_time(a, b, c, lg, k));
+        printf("| %s 2^%u | %.3f ms |\n", names[0], lg, ntt_time(a, b, c, lg, -1));
+        if (lg == 24 || lg == max_log) {
+            if (gpu_ntt_set_radix(2, &e)) die("ntt radix", &e);
+            for (unsigned th = 256; th <= 1024; th *= 2) {
+                if (gpu_ntt_set_block(th, &e)) die("ntt block", &e);
+                for (int k = -1; k < (th == 256 ? 4 : 1); k++)
+                    printf("| %s 2^%u, radix 2, %u threads per block | %.3f ms |\n", names[k + 1],
+                           lg, th, ntt_time(a, b, c, lg, k));
             }
-            qsort(t, RUNS, sizeof *t, cmp_double);
-            printf("| NTT %s 2^%u | %.3f ms |\n", names[k], lg, t[RUNS / 2]);
-        }
-        double t[RUNS];
-        for (int r = 0; r < RUNS; r++) {
-            double t0 = now_ms();
-            if (gpu_ntt_h_dev(a, b, c, lg, &e)) die("ntt h", &e);
-            t[r] = now_ms() - t0;
-        }
-        qsort(t, RUNS, sizeof *t, cmp_double);
-        printf("| H (7 NTT + pointwise) 2^%u | %.3f ms |\n", lg, t[RUNS / 2]);
-        /* the sweep that tunes the NTT's block size */
-        for (unsigned th = 512; (lg == 24 || lg == max_log) && th <= 1024; th *= 2) {
-            if (gpu_ntt_set_block(th, &e)) die("ntt block", &e);
-            if (gpu_ntt_dev(a, lg, GPU_NTT_FORWARD, &e)) die("ntt", &e);
-            for (int r = 0; r < RUNS; r++) {
-                double t0 = now_ms();
-                if (gpu_ntt_dev(a, lg, GPU_NTT_FORWARD, &e)) die("ntt", &e);
-                t[r] = now_ms() - t0;
-            }
-            qsort(t, RUNS, sizeof *t, cmp_double);
-            printf("| NTT forward 2^%u, %u threads per block | %.3f ms |\n", lg, th, t[RUNS / 2]);
-            if (gpu_ntt_set_block(256, &e)) die("ntt block", &e);
+            if (gpu_ntt_set_block(256, &e) || gpu_ntt_set_radix(8, &e)) die("ntt radix", &e);
         }
         gpu_buf_free(a);
         gpu_buf_free(b);

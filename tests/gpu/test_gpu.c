@@ -257,26 +257,31 @@ static void test_ntt_sizes(void)
     printf("ntt: sampled outputs and round trips at 2^11 .. 2^23\n");
 }
 
-/* Every block size of the NTT passes gives the same bytes (2^20 and 2^21,
- * forward and coset inverse). */
+/* Both pass kernels (radix 8, the default, and radix 2 at each block
+ * size) give the same bytes for every kind, at sizes of one, two and
+ * three passes. */
 static void test_ntt_blocks(void)
 {
-    const unsigned blocks[] = {512, 1024, 256};
-    for (unsigned lg = 20; lg <= 21; lg++) {
+    const unsigned blocks[] = {512, 1024, 256}, sizes[] = {10, 13, 17, 20, 21};
+    for (size_t s = 0; s < (quick ? 2 : sizeof sizes / sizeof *sizes); s++) {
+        unsigned lg = sizes[s];
         size_t n = (size_t)1 << lg;
         fr_t *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y), *z = xmalloc(n * sizeof *z);
         random_vec(x, n);
-        for (int k = 0; k < 2; k++) {
-            enum gpu_ntt_kind kind = k ? GPU_NTT_COSET_INV : GPU_NTT_FORWARD;
+        for (int k = 0; k < 4; k++) {
+            enum gpu_ntt_kind kind = (enum gpu_ntt_kind)k;
             memcpy(y, x, n * sizeof *x);
             OK(gpu_ntt(y, lg, kind, E));
+            OK(gpu_ntt_set_radix(2, E));
             for (int b = 0; b < 3; b++) {
                 OK(gpu_ntt_set_block(blocks[b], E));
                 memcpy(z, x, n * sizeof *x);
                 OK(gpu_ntt(z, lg, kind, E));
-                CHECK(memcmp(y, z, n * sizeof *y) == 0, "ntt 2^%u kind %d: %u threads differ", lg,
-                      k, blocks[b]);
+                CHECK(memcmp(y, z, n * sizeof *y) == 0,
+                      "ntt 2^%u kind %d: radix 2 with %u threads differs from radix 8", lg, k,
+                      blocks[b]);
             }
+            OK(gpu_ntt_set_radix(8, E));
         }
         free(x);
         free(y);
@@ -284,7 +289,9 @@ static void test_ntt_blocks(void)
     }
     cuzk_err bad = {0};
     CHECK(gpu_ntt_set_block(300, &bad) == CUZK_EINVAL, "ntt: 300 threads per block accepted");
-    printf("ntt: 256 / 512 / 1024 threads per block give the same bytes at 2^20, 2^21\n");
+    CHECK(gpu_ntt_set_radix(4, &bad) == CUZK_EINVAL, "ntt: radix 4 accepted");
+    printf("ntt: radix 8 and radix 2 at 256 / 512 / 1024 threads give the same bytes, all kinds, "
+           "2^10 .. 2^21\n");
 }
 
 /* sum_i x[i] L_i(t), L_i(t) = (t^n - 1) / n * w^i / (t - w^i) */

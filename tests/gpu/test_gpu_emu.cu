@@ -9,9 +9,12 @@
  * pipeline runs item by item (digits, a sort per window, run bounds,
  * bucket sums, segment sums, Horner) against a sum of g1_jac_mul; the NTT
  * passes run tile by tile with the planner of the device code against a
- * DFT, the step order of the H computation against h Z = A B - C, and
- * the pass plans are checked to touch every index once for sizes up to
- * 2^27. What this cannot check is the device itself
+ * DFT (both kernels: ntt_pass stage by stage, ntt_pass_r8 thread by thread
+ * in the phases between its barriers; their outputs byte-equal), the step
+ * order of the H computation against h Z = A B - C, and the pass plans
+ * are checked to touch every index once for sizes up to 2^27 (and
+ * ntt_pass_r8's register groups to map each tile once without shared
+ * memory bank conflicts). What this cannot check is the device itself
  * (the real carry flag, shared memory, CUB): test_gpu does that.
  */
 #include <algorithm>
@@ -380,6 +383,50 @@ static void emu_stages(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsigne
     }
 }
 
+/* ntt_pass_r8 block by block in the kernel's phases between barriers:
+ * each thread's group on its 8 registers, then every thread's store to
+ * the tile, then every thread's load under the next group's bits. */
+template <bool DIF, bool INV>
+static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsigned tw_log)
+{
+    ntt_pass_t ps[NTT_MAX_PASSES];
+    unsigned passes = ntt_plan(ps, n, tw_log, DIF);
+    std::vector<uint4> sm((size_t)2 << NTT_TILE_LOG);
+    std::vector<fr_d> v((size_t)1 << NTT_TILE_LOG); /* thread t: v[8t .. 8t+7] */
+    for (unsigned p = 0; p < passes; p++) {
+        uint32_t threads = 1u << (ps[p].m + ps[p].L - 3), blocks = 1u << (n - ps[p].m - ps[p].L);
+        for (uint32_t blk = 0; blk < blocks; blk++) {
+            uint32_t base = ntt_tile_base(ps[p], blk), q = ntt_r8_group_at(DIF, ps[p], 0);
+            for (uint32_t t = 0; t < threads; t++) {
+                ntt_r8_load(x, ps[p], base, q, t, &v[8 * t]);
+                ntt_r8_run<DIF, INV>(&v[8 * t], ps[p], base, q, t, tw.data());
+            }
+            for (uint32_t i = 1; i < ntt_r8_groups(ps[p]); i++) {
+                uint32_t next = ntt_r8_group_at(DIF, ps[p], i);
+                for (uint32_t t = 0; t < threads; t++)
+                    ntt_r8_smem_store(sm.data(), ps[p], q, t, &v[8 * t]);
+                for (uint32_t t = 0; t < threads; t++) {
+                    ntt_r8_smem_load(sm.data(), ps[p], next, t, &v[8 * t]);
+                    ntt_r8_run<DIF, INV>(&v[8 * t], ps[p], base, next, t, tw.data());
+                }
+                q = next;
+            }
+            for (uint32_t t = 0; t < threads; t++) ntt_r8_store(x, ps[p], base, q, t, &v[8 * t]);
+        }
+    }
+}
+
+/* All stages with the pass kernel of gpu_ntt_set_radix (2 or 8). */
+template <bool DIF, bool INV>
+static void emu_ntt(unsigned radix, fr_d *x, unsigned n, const std::vector<fr_d> &tw,
+                    unsigned tw_log)
+{
+    if (radix == 8)
+        emu_stages_r8<DIF, INV>(x, n, tw, tw_log);
+    else
+        emu_stages<DIF, INV>(x, n, tw, tw_log);
+}
+
 static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
 {
     fr_t acc = FR_ZERO;
@@ -391,19 +438,21 @@ static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
 }
 
 /* DIF forward + bitrev vs sampled DFT outputs (2^21: three passes); then
- * DIF inverse, DIT forward, DIF inverse, bitrev gives n^2 x (no 1/n). */
-static void test_ntt(void)
+ * DIF inverse, DIT forward, DIF inverse, bitrev gives n^2 x (no 1/n).
+ * With either pass kernel (radix 2 or 8). */
+static void test_ntt(unsigned radix)
 {
     const unsigned sizes[] = {10, 11, 13, 16, 21};
     const unsigned tw_log = 22;
     std::vector<fr_d> tw = emu_twiddles(tw_log);
     for (unsigned lg : sizes) {
+        if (lg > 16 && (radix == 2 || getenv("CUZK_TEST_QUICK"))) continue; /* seconds each */
         size_t n = (size_t)1 << lg;
         std::vector<fr_t> x(n);
         for (auto &v : x) fr_random(&v, &rng);
         std::vector<fr_d> y(n);
         for (size_t i = 0; i < n; i++) y[i] = to_d<fr_d>(x[i]);
-        emu_stages<true, false>(y.data(), lg, tw, tw_log);
+        emu_ntt<true, false>(radix, y.data(), lg, tw, tw_log);
         for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, y.data(), lg);
         fr_t w;
         root_of(&w, lg);
@@ -415,11 +464,12 @@ static void test_ntt(void)
             poly_eval(&v, x.data(), n, &pt);
             bad += !(to_d<fr_d>(v) == y[j]);
         }
-        CHECK(bad == 0, "emu ntt 2^%u forward: %d of 4 sampled outputs wrong", lg, bad);
+        CHECK(bad == 0, "emu ntt radix %u 2^%u forward: %d of 4 sampled outputs wrong", radix, lg,
+              bad);
         if (lg > 16) continue; /* the round trip below takes seconds there */
-        emu_stages<true, true>(y.data(), lg, tw, tw_log);   /* reversed coefficients times n */
-        emu_stages<false, false>(y.data(), lg, tw, tw_log); /* natural evaluations times n */
-        emu_stages<true, true>(y.data(), lg, tw, tw_log);
+        emu_ntt<true, true>(radix, y.data(), lg, tw, tw_log);   /* reversed coefficients times n */
+        emu_ntt<false, false>(radix, y.data(), lg, tw, tw_log); /* natural evaluations times n */
+        emu_ntt<true, true>(radix, y.data(), lg, tw, tw_log);
         for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, y.data(), lg);
         fr_t nn, ninv;
         fr_from_u64(&nn, n);
@@ -432,9 +482,47 @@ static void test_ntt(void)
             fr_mul(&v, &v, &ninv);
             bad += !fr_eq(&v, &x[i]);
         }
-        CHECK(bad == 0, "emu ntt 2^%u: inverse / DIT round trip, %d wrong", lg, bad);
+        CHECK(bad == 0, "emu ntt radix %u 2^%u: inverse / DIT round trip, %d wrong", radix, lg,
+              bad);
     }
-    printf("emu ntt: DIF / DIT passes at 2^10 .. 2^21 match the DFT and invert\n");
+    printf("emu ntt radix %u: DIF / DIT passes at 2^10 .. 2^%u match the DFT and invert\n", radix,
+           radix == 2 || getenv("CUZK_TEST_QUICK") ? 16 : 21);
+}
+
+/* The two pass kernels give the same bytes for DIF / DIT, forward /
+ * inverse, at sizes whose plans cover every group shape (passes of
+ * m = 5 .. 10 stages: first groups of 1, 2 and 3 stages); 2^17 for the
+ * two kinds of the H computation only (time). */
+static void test_ntt_radix_equal(void)
+{
+    const unsigned sizes[] = {10, 11, 13, 15, 17};
+    const unsigned tw_log = 22;
+    std::vector<fr_d> tw = emu_twiddles(tw_log);
+    for (unsigned lg : sizes) {
+        if (lg > 15 && getenv("CUZK_TEST_QUICK")) continue;
+        size_t n = (size_t)1 << lg;
+        for (int kind = 0; kind < 4; kind++) {
+            if (lg > 15 && kind != 1 && kind != 2) continue;
+            std::vector<fr_d> a(n), b;
+            for (auto &v : a) {
+                fr_t r;
+                fr_random(&r, &rng);
+                v = to_d<fr_d>(r);
+            }
+            b = a;
+            for (unsigned radix = 2; radix <= 8; radix += 6) {
+                fr_d *y = radix == 2 ? a.data() : b.data();
+                if (kind == 0) emu_ntt<true, false>(radix, y, lg, tw, tw_log);
+                if (kind == 1) emu_ntt<true, true>(radix, y, lg, tw, tw_log);
+                if (kind == 2) emu_ntt<false, false>(radix, y, lg, tw, tw_log);
+                if (kind == 3) emu_ntt<false, true>(radix, y, lg, tw, tw_log);
+            }
+            CHECK(memcmp(a.data(), b.data(), n * sizeof(fr_d)) == 0,
+                  "emu ntt 2^%u %s %s: radix 8 differs from radix 2", lg, kind < 2 ? "DIF" : "DIT",
+                  kind & 1 ? "inverse" : "forward");
+        }
+    }
+    printf("emu ntt: radix 8 and radix 2 passes give the same bytes, 2^10 .. 2^17\n");
 }
 
 /* lo[i] = g^i, hi[h] = c g^(h 2^14): the scale tables of ntt.cu. */
@@ -497,17 +585,17 @@ static void test_ntt_h(void)
         }
         for (int k = 0; k < 3; k++) {
             for (uint32_t i = 0; i < n; i++) d[k][i] = to_d<fr_d>(abc[k][i]);
-            emu_stages<true, true>(d[k].data(), lg, tw, tw_log);
+            emu_ntt<true, true>(8, d[k].data(), lg, tw, tw_log);
             for (uint32_t i = 0; i < n; i++)
                 ntt_scale_item(i, d[k].data(), lg, true, fwd.data(), fwd.data() + (1 << 14));
-            emu_stages<false, false>(d[k].data(), lg, tw, tw_log);
+            emu_ntt<false, false>(8, d[k].data(), lg, tw, tw_log);
         }
         fr_from_u64(&z, 7);
         for (unsigned i = 0; i < lg; i++) fr_sqr(&z, &z);
         fr_sub(&z, &z, &FR_ONE);
         fr_inv(&z, &z);
         for (uint32_t i = 0; i < n; i++) d[0][i] = (d[0][i] * d[1][i] - d[2][i]) * to_d<fr_d>(z);
-        emu_stages<true, true>(d[0].data(), lg, tw, tw_log);
+        emu_ntt<true, true>(8, d[0].data(), lg, tw, tw_log);
         for (uint32_t i = 0; i < n; i++)
             ntt_scale_item(i, d[0].data(), lg, true, inv.data(), inv.data() + (1 << 14));
         for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, d[0].data(), lg);
@@ -529,7 +617,31 @@ static void test_ntt_h(void)
     printf("emu ntt h: the H step order gives h Z = A B - C at 2^10, 2^11\n");
 }
 
-/* Each pass of every plan must visit every index exactly once. */
+/* Group q of ntt_pass_r8 on pass ps: the (thread, register) pairs cover
+ * the tile once, and each 8 consecutive threads of a 16-byte shared
+ * access hit 8 distinct bank groups (swizzled address mod 8) for every
+ * register. Returns the number of violations. */
+static int r8_group_errors(const ntt_pass_t &ps, uint32_t q)
+{
+    const uint32_t T = 1u << (ps.m + ps.L);
+    std::vector<uint8_t> seen(T);
+    int bad = 0;
+    for (uint32_t t0 = 0; t0 < T / 8; t0 += 8)
+        for (uint32_t u = 0; u < 8; u++) {
+            uint32_t banks = 0;
+            for (uint32_t t = t0; t < t0 + 8 && t < T / 8; t++) {
+                uint32_t e = ntt_r8_elem(ps, q, t, u);
+                bad += e >= T || seen[e]++ > 0;
+                banks |= 1u << (ntt_r8_swz(e) & 7);
+            }
+            bad += T / 8 >= 8 && banks != 0xff;
+        }
+    return bad;
+}
+
+/* Each pass of every plan must visit every index exactly once; the
+ * register groups of ntt_pass_r8 cover each pass's stages in order, and
+ * their tile mappings are bijective and free of bank conflicts. */
 static void test_ntt_plans(void)
 {
     int bad = 0;
@@ -542,19 +654,26 @@ static void test_ntt_plans(void)
             for (unsigned p = 0; p < passes; p++) {
                 std::fill(seen.begin(), seen.end(), 0);
                 uint32_t T = 1u << (ps[p].m + ps[p].L), blocks = 1u << (lg - ps[p].m - ps[p].L);
-                bad += T > (1u << NTT_TILE_LOG);
+                bad += T > (1u << NTT_TILE_LOG) || ps[p].m < 3;
                 for (uint32_t blk = 0; blk < blocks; blk++) {
                     uint32_t base = ntt_tile_base(ps[p], blk);
                     for (uint32_t e = 0; e < T; e++) seen[ntt_tile_global(ps[p], base, e)]++;
                 }
                 for (uint8_t v : seen) bad += v != 1;
                 stages += ps[p].m;
+                for (uint32_t q = 0, s = 0; q < ntt_r8_groups(ps[p]); q++) {
+                    bad += ntt_r8_low(ps[p], q) != s || ntt_r8_stages(ps[p], q) < 1;
+                    s += ntt_r8_stages(ps[p], q);
+                    bad += s > ps[p].m || (q + 1 == ntt_r8_groups(ps[p]) && s != ps[p].m);
+                    bad += r8_group_errors(ps[p], q);
+                }
             }
             bad += stages != lg;
         }
     }
     CHECK(bad == 0, "ntt plans: %d coverage errors", bad);
-    printf("emu ntt: pass plans cover every index once, 2^10 .. 2^22, 2^27\n");
+    printf("emu ntt: pass plans cover every index once, 2^10 .. 2^22, 2^27; radix-8 groups "
+           "cover the stages, map the tile once, without bank conflicts\n");
 }
 
 int main(int argc, char **argv)
@@ -567,7 +686,9 @@ int main(int argc, char **argv)
     test_ec_g2();
     printf("emu curves: G1 and G2 XYZZ operations match ec.h\n");
     test_msm();
-    test_ntt();
+    test_ntt(2);
+    test_ntt(8);
+    test_ntt_radix_equal();
     test_ntt_h();
     test_ntt_plans();
     printf(failures ? "test_gpu_emu: %d FAILURES\n" : "test_gpu_emu: all passed\n", failures);

@@ -1,10 +1,13 @@
 /*
  * ntt.cu - the Fr NTT on the device and the H computation of the prover.
  *
- * A transform of 2^n elements runs as ceil(n / 10) passes of ntt_pass
- * (ntt_kernels.cuh), each doing up to 10 radix-2 stages on tiles in shared
- * memory, so the data crosses device memory 2-3 times for n = 20..27
- * instead of n times. Forward and inverse transforms run
+ * A transform of 2^n elements runs as ceil(n / 10) passes, each doing up
+ * to 10 radix-2 stages on tiles of 2^11 elements, so the data crosses
+ * device memory 2-3 times for n = 20..27 instead of n times. The passes
+ * are ntt_pass_r8 (ntt_kernels.cuh: 8 elements and 3 stages at a time in
+ * each thread's registers) or, with gpu_ntt_set_radix(2), ntt_pass (one
+ * butterfly at a time on the tile in shared memory); both give the same
+ * bytes. Forward and inverse transforms run
  * Gentleman-Sande (natural -> bit-reversed); a bit-reversal kernel
  * restores natural order. Scalings (1/n, the coset powers 7^i or 7^-i)
  * are one element-wise pass whose factor lo[e mod 2^14] * hi[e >> 14]
@@ -98,7 +101,8 @@ static int ntt_ensure_scale(enum ntt_scale_kind kind, unsigned n, cuzk_err *err)
     return CUZK_OK;
 }
 
-static unsigned ntt_block = NTT_THREADS; /* gpu_ntt_set_block */
+static unsigned ntt_block = NTT_THREADS; /* gpu_ntt_set_block (radix 2 only) */
+static unsigned ntt_radix = 8;           /* gpu_ntt_set_radix */
 
 template <bool DIF, bool INV, unsigned TH>
 static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
@@ -119,11 +123,31 @@ static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigne
     return CUZK_OK;
 }
 
+/* The register passes: T / 8 threads per tile of T elements. */
+template <bool DIF, bool INV>
+static int ntt_stages_r8(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
+{
+    static bool attr_set;
+    if (!attr_set) {
+        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                32 << NTT_TILE_LOG),
+           err, "ntt_pass_r8 shared memory limit");
+        attr_set = true;
+    }
+    for (unsigned i = 0; i < passes; i++) {
+        unsigned log_t = ps[i].m + ps[i].L, blocks = 1u << (n - log_t);
+        ntt_pass_r8<DIF, INV><<<blocks, 1u << (log_t - 3), (size_t)32 << log_t>>>(x, ntt_tw, ps[i]);
+        CU_LAUNCH(err, "ntt_pass_r8");
+    }
+    return CUZK_OK;
+}
+
 /* Runs all stages: DIF from the top bits down, DIT from the bottom up. */
 template <bool DIF, bool INV> static int ntt_stages(fr_d *x, unsigned n, cuzk_err *err)
 {
     ntt_pass_t ps[NTT_MAX_PASSES];
     unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
+    if (ntt_radix == 8) return ntt_stages_r8<DIF, INV>(x, ps, passes, n, err);
     if (ntt_block == 1024) return ntt_stages_th<DIF, INV, 1024>(x, ps, passes, n, err);
     if (ntt_block == 512) return ntt_stages_th<DIF, INV, 512>(x, ps, passes, n, err);
     return ntt_stages_th<DIF, INV, 256>(x, ps, passes, n, err);
@@ -136,6 +160,17 @@ extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
                          threads);
     pthread_mutex_lock(&ntt_lock);
     ntt_block = threads;
+    pthread_mutex_unlock(&ntt_lock);
+    return CUZK_OK;
+}
+
+extern "C" int gpu_ntt_set_radix(unsigned radix, cuzk_err *err)
+{
+    if (radix != 2 && radix != 8)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: radix %u (2: ntt_pass, 8: ntt_pass_r8)",
+                         radix);
+    pthread_mutex_lock(&ntt_lock);
+    ntt_radix = radix;
     pthread_mutex_unlock(&ntt_lock);
     return CUZK_OK;
 }

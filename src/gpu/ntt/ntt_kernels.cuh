@@ -135,6 +135,210 @@ __global__ void __launch_bounds__(TH) ntt_pass(fr_d *x, const fr_d *__restrict__
     }
 }
 
+/*
+ * The register pass (radix 8, the default; gpu_ntt_set_radix): the same
+ * tile as ntt_pass, T / 8 threads, each holding 8 elements in registers.
+ * The m stages of the pass form G = ceil(m / 3) groups of consecutive
+ * stages: group 0 the g0 = m - 3 (G - 1) lowest, group q >= 1 the stages
+ * [g0 + 3 (q - 1), g0 + 3 q). Every group owns 3 consecutive row bits,
+ * its "register bits" (group 0: its g0 stage bits and 3 - g0 passive row
+ * bits above them): a thread's 8 elements are the 8 values of those bits,
+ * the thread number filling the other tile bits, lowest first (so
+ * consecutive threads read consecutive memory where the tile has it).
+ * A group runs its stages on the registers (4 independent butterflies a
+ * stage); between groups the tile goes through shared memory once
+ * (store, barrier, load under the next group's bits). The first group
+ * reads device memory and the last writes it directly: 2 G - 3 barriers
+ * against m + 1 for ntt_pass, and no shared round trip at either end.
+ *
+ * Twiddles: stage a of a group (global bit j = jb + a, jb the global bit
+ * of register bit 0) has exponent (low + r 2^jb) 2^(n-1-j) for the
+ * butterfly whose register index has r = its bits below a, low = the
+ * thread's global index mod 2^jb: 2^a table loads per stage, 7 per group.
+ * When jb = 0 (group 0 of the pass with b = 0) low = 0 for every thread
+ * and the butterflies with r = 0 have twiddle 1: they skip the product
+ * (7 of 12 for a 3-stage group; the result is the same field element).
+ *
+ * Shared memory holds the tile as two planes of 16-byte words (words 0-3,
+ * 4-7 of each element), element e at ntt_r8_swz(e): e with its bits 0-2
+ * XORed by bits (3k, 3k+1, 3k+2) for k >= 1. A 16-byte access serves 8
+ * threads per cycle, which must hit distinct 16-byte bank groups (address
+ * mod 8): their varying tile bits are the 3 lowest bits outside the 3
+ * consecutive register bits, distinct mod 3, and bit i flips bit (i mod 3)
+ * of the address, so the 8 addresses are distinct mod 8 for every group.
+ */
+#define NTT_R8_THREADS 256 /* 2^NTT_TILE_LOG / 8 */
+
+HD uint32_t ntt_r8_groups(const ntt_pass_t &ps)
+{
+    return (ps.m + 2) / 3;
+}
+
+/* Lowest stage (= lowest register bit) of group q, and its stage count. */
+HD uint32_t ntt_r8_low(const ntt_pass_t &ps, uint32_t q)
+{
+    return q == 0 ? 0 : ps.m - 3 * (ntt_r8_groups(ps) - q);
+}
+
+HD uint32_t ntt_r8_stages(const ntt_pass_t &ps, uint32_t q)
+{
+    return q == 0 ? ps.m - 3 * (ntt_r8_groups(ps) - 1) : 3;
+}
+
+/* Tile element u of thread t in group q: the register bits sit at tile
+ * bit p0 (row bits start at tile bit L when the lanes are below them). */
+HD uint32_t ntt_r8_elem(const ntt_pass_t &ps, uint32_t q, uint32_t t, uint32_t u)
+{
+    const uint32_t p0 = (ps.lb == 0 ? ps.L : 0) + ntt_r8_low(ps, q);
+    return ((t >> p0) << (p0 + 3)) | (u << p0) | (t & ((1u << p0) - 1));
+}
+
+HD uint32_t ntt_r8_swz(uint32_t e)
+{
+    return e ^ (((e >> 3) ^ (e >> 6) ^ (e >> 9)) & 7);
+}
+
+/* One radix-2 butterfly; ONE: the twiddle is 1 (w unused). */
+template <bool DIF, bool INV, bool ONE> HD void ntt_r8_bfly(fr_d &x0, fr_d &x1, const fr_d &w)
+{
+    if (DIF) {
+        fr_d d = INV && !ONE ? x1 - x0 : x0 - x1;
+        x0 = x0 + x1;
+        x1 = ONE ? d : d * w;
+    } else {
+        fr_d t = ONE ? x1 : x1 * w;
+        x1 = INV && !ONE ? x0 + t : x0 - t;
+        x0 = INV && !ONE ? x0 - t : x0 + t;
+    }
+}
+
+/* Stage A of a group on the registers: butterflies (u, u + 2^A) for the
+ * 4 u with bit A clear; ONE: low = 0 and jb = 0. */
+template <bool DIF, bool INV, bool ONE, int A>
+HD void ntt_r8_stage(fr_d *v, const ntt_pass_t &ps, uint32_t low, uint32_t jb,
+                     const fr_d *__restrict__ tw)
+{
+    const uint32_t j = jb + A;
+    fr_d w[1 << A];
+#pragma unroll
+    for (int r = ONE ? 1 : 0; r < (1 << A); r++) {
+        uint32_t ti = ((low + ((uint32_t)r << jb)) << (ps.n - 1 - j)) << ps.ts;
+        w[r] = tw[INV ? ps.half - ti : ti];
+    }
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const int u = ((k >> A) << (A + 1)) | (k & ((1 << A) - 1)), r = u & ((1 << A) - 1);
+        if (ONE && r == 0)
+            ntt_r8_bfly<DIF, INV, true>(v[u], v[u + (1 << A)], w[0]);
+        else
+            ntt_r8_bfly<DIF, INV, false>(v[u], v[u + (1 << A)], w[r]);
+    }
+}
+
+/* The stages of group q (DIF downwards, DIT upwards); gi0 is the global
+ * index of the thread's element 0. */
+template <bool DIF, bool INV, bool ONE>
+HD void ntt_r8_group(fr_d *v, const ntt_pass_t &ps, uint32_t q, uint32_t gi0,
+                     const fr_d *__restrict__ tw)
+{
+    const uint32_t g = ntt_r8_stages(ps, q), jb = ps.b + ntt_r8_low(ps, q);
+    const uint32_t low = gi0 & ((1u << jb) - 1);
+    if (DIF) {
+        if (g > 2) ntt_r8_stage<DIF, INV, ONE, 2>(v, ps, low, jb, tw);
+        if (g > 1) ntt_r8_stage<DIF, INV, ONE, 1>(v, ps, low, jb, tw);
+        ntt_r8_stage<DIF, INV, ONE, 0>(v, ps, low, jb, tw);
+    } else {
+        ntt_r8_stage<DIF, INV, ONE, 0>(v, ps, low, jb, tw);
+        if (g > 1) ntt_r8_stage<DIF, INV, ONE, 1>(v, ps, low, jb, tw);
+        if (g > 2) ntt_r8_stage<DIF, INV, ONE, 2>(v, ps, low, jb, tw);
+    }
+}
+
+template <bool DIF, bool INV>
+HD void ntt_r8_run(fr_d *v, const ntt_pass_t &ps, uint32_t base, uint32_t q, uint32_t t,
+                   const fr_d *__restrict__ tw)
+{
+    uint32_t gi0 = ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, 0));
+    if (ps.b == 0 && q == 0)
+        ntt_r8_group<DIF, INV, true>(v, ps, q, gi0, tw);
+    else
+        ntt_r8_group<DIF, INV, false>(v, ps, q, gi0, tw);
+}
+
+HD void ntt_r8_load(const fr_d *x, const ntt_pass_t &ps, uint32_t base, uint32_t q, uint32_t t,
+                    fr_d *v)
+{
+#pragma unroll
+    for (int u = 0; u < 8; u++) v[u] = x[ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, u))];
+}
+
+HD void ntt_r8_store(fr_d *x, const ntt_pass_t &ps, uint32_t base, uint32_t q, uint32_t t,
+                     const fr_d *v)
+{
+#pragma unroll
+    for (int u = 0; u < 8; u++) x[ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, u))] = v[u];
+}
+
+/* The tile in shared memory: plane h (words 4h .. 4h+3) of element e at
+ * sm[h T + ntt_r8_swz(e)]. */
+HD void ntt_r8_smem_store(uint4 *sm, const ntt_pass_t &ps, uint32_t q, uint32_t t, const fr_d *v)
+{
+    const uint32_t T = 1u << (ps.m + ps.L);
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        uint32_t s = ntt_r8_swz(ntt_r8_elem(ps, q, t, u));
+        sm[s] = make_uint4(v[u].v[0], v[u].v[1], v[u].v[2], v[u].v[3]);
+        sm[T + s] = make_uint4(v[u].v[4], v[u].v[5], v[u].v[6], v[u].v[7]);
+    }
+}
+
+HD void ntt_r8_smem_load(const uint4 *sm, const ntt_pass_t &ps, uint32_t q, uint32_t t, fr_d *v)
+{
+    const uint32_t T = 1u << (ps.m + ps.L);
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        uint32_t s = ntt_r8_swz(ntt_r8_elem(ps, q, t, u));
+        uint4 a = sm[s], b = sm[T + s];
+        v[u].v[0] = a.x, v[u].v[1] = a.y, v[u].v[2] = a.z, v[u].v[3] = a.w;
+        v[u].v[4] = b.x, v[u].v[5] = b.y, v[u].v[6] = b.z, v[u].v[7] = b.w;
+    }
+}
+
+/* Group q after group i of the pass (DIF: top group first). */
+HD uint32_t ntt_r8_group_at(bool dif, const ntt_pass_t &ps, uint32_t i)
+{
+    return dif ? ntt_r8_groups(ps) - 1 - i : i;
+}
+
+/* Launched with T / 8 threads and 32 T bytes of shared memory. Group i
+ * reads the tile from device memory (i = 0) or from shared memory, where
+ * group i - 1 left it (the barrier before its store waits for the loads
+ * of the exchange before). One copy of the group code in the loop. */
+template <bool DIF, bool INV>
+__global__ void __launch_bounds__(NTT_R8_THREADS)
+    ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps)
+{
+    extern __shared__ uint4 sm4[];
+    const uint32_t base = ntt_tile_base(ps, blockIdx.x), t = threadIdx.x;
+    const uint32_t G = ntt_r8_groups(ps);
+    fr_d v[8];
+    uint32_t q = 0;
+    for (uint32_t i = 0; i < G; i++) {
+        uint32_t next = ntt_r8_group_at(DIF, ps, i);
+        if (i == 0) {
+            ntt_r8_load(x, ps, base, next, t, v);
+        } else {
+            if (i > 1) __syncthreads();
+            ntt_r8_smem_store(sm4, ps, q, t, v);
+            __syncthreads();
+            ntt_r8_smem_load(sm4, ps, next, t, v);
+        }
+        q = next;
+        ntt_r8_run<DIF, INV>(v, ps, base, q, t, tw);
+    }
+    ntt_r8_store(x, ps, base, q, t, v);
+}
+
 /* The passes of a 2^n transform with a twiddle table of 2^tw_log:
  * ceil(n / NTT_MAX_STAGES) groups of nearly equal size, returned in run
  * order (DIF: top bits first; DIT: bottom first). Lanes fill the tile to
