@@ -191,7 +191,8 @@ template <class F, bool IND> HD void msm_aff_round_item(uint32_t t, const msm_af
     }
 }
 
-template <class F, bool IND> __global__ void msm_aff_round(msm_aff_args<F> a)
+template <class F, bool IND>
+__global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS) msm_aff_round(msm_aff_args<F> a)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t < a.threads) msm_aff_round_item<F, IND>(t, a);

@@ -15,6 +15,11 @@
 #include "gpu/ff/fp2.cuh"
 
 #define MSM_NEG_BIT 0x80000000u
+/* Blocks of 128 threads per SM that the bucket-sum kernels must fit
+ * (__launch_bounds__: 4 caps them at 128 registers). */
+#ifndef CUZK_MSM_MIN_BLOCKS
+#define CUZK_MSM_MIN_BLOCKS 1
+#endif
 /* threads of msm_reduce: 48 KiB of shared points (256 G1, 128 G2) */
 #define MSM_RED_THREADS(F) (256 / (sizeof(F) / sizeof(fp_d)))
 
@@ -131,11 +136,11 @@ HD void msm_task_sum_item(uint32_t i, const uint32_t *task_bucket, const uint32_
 }
 
 template <class F>
-__global__ void msm_task_sum(const uint32_t *__restrict__ task_bucket,
-                             const uint32_t *__restrict__ off, const uint32_t *__restrict__ start,
-                             const uint32_t *__restrict__ end, uint32_t k,
-                             const affine_d<F> *__restrict__ bases,
-                             const uint32_t *__restrict__ vals, uint32_t tasks, xyzz_d<F> *partial)
+__global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
+    msm_task_sum(const uint32_t *__restrict__ task_bucket, const uint32_t *__restrict__ off,
+                 const uint32_t *__restrict__ start, const uint32_t *__restrict__ end, uint32_t k,
+                 const affine_d<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
+                 uint32_t tasks, xyzz_d<F> *partial)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < tasks) msm_task_sum_item(i, task_bucket, off, start, end, k, bases, vals, partial);
