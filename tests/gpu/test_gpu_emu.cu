@@ -387,8 +387,10 @@ static void emu_stages(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsigne
  * each thread's group on its 8 registers, then every thread's store to
  * the tile, then every thread's load under the next group's bits. */
 template <bool DIF, bool INV>
-static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsigned tw_log)
+static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsigned tw_log,
+                          const ntt_scale_t &in, const ntt_scale_t &out)
 {
+    const ntt_scale_t none = {NULL, NULL, 0};
     ntt_pass_t ps[NTT_MAX_PASSES];
     unsigned passes = ntt_plan(ps, n, tw_log, DIF);
     std::vector<uint4> sm((size_t)2 << NTT_TILE_LOG);
@@ -399,6 +401,7 @@ static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsi
             uint32_t base = ntt_tile_base(ps[p], blk), q = ntt_r8_group_at(DIF, ps[p], 0);
             for (uint32_t t = 0; t < threads; t++) {
                 ntt_r8_load(x, ps[p], base, q, t, &v[8 * t]);
+                ntt_r8_scale(p == 0 ? in : none, ps[p], base, q, t, &v[8 * t]);
                 ntt_r8_run<DIF, INV>(&v[8 * t], ps[p], base, q, t, tw.data());
             }
             for (uint32_t i = 1; i < ntt_r8_groups(ps[p]); i++) {
@@ -411,20 +414,50 @@ static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsi
                 }
                 q = next;
             }
-            for (uint32_t t = 0; t < threads; t++) ntt_r8_store(x, ps[p], base, q, t, &v[8 * t]);
+            for (uint32_t t = 0; t < threads; t++) {
+                ntt_r8_scale(p + 1 == passes ? out : none, ps[p], base, q, t, &v[8 * t]);
+                ntt_r8_store(x, ps[p], base, q, t, &v[8 * t]);
+            }
         }
     }
 }
 
-/* All stages with the pass kernel of gpu_ntt_set_radix (2 or 8). */
+static void emu_scale(fr_d *x, unsigned n, const ntt_scale_t &sc)
+{
+    for (uint32_t i = 0; sc.lo && i < (1u << n); i++)
+        ntt_scale_item(i, x, n, sc.bitrev, sc.lo, sc.hi);
+}
+
+/* All stages with the pass kernel of gpu_ntt_set_radix (2 or 8) between
+ * the scalings in and out (lo == NULL: none), as ntt_stages runs them:
+ * folded into the first / last radix-8 DIF pass, else passes of their own. */
+static const ntt_scale_t NO_SCALE = {NULL, NULL, 0};
 template <bool DIF, bool INV>
 static void emu_ntt(unsigned radix, fr_d *x, unsigned n, const std::vector<fr_d> &tw,
-                    unsigned tw_log)
+                    unsigned tw_log, const ntt_scale_t &in = NO_SCALE,
+                    const ntt_scale_t &out = NO_SCALE)
 {
+    bool fold = radix == 8 && DIF;
+    emu_scale(x, n, fold ? NO_SCALE : in);
     if (radix == 8)
-        emu_stages_r8<DIF, INV>(x, n, tw, tw_log);
+        emu_stages_r8<DIF, INV>(x, n, tw, tw_log, fold ? in : NO_SCALE, fold ? out : NO_SCALE);
     else
         emu_stages<DIF, INV>(x, n, tw, tw_log);
+    emu_scale(x, n, fold ? NO_SCALE : out);
+}
+
+/* lo[i] = g^i, hi[h] = c g^(h 2^14): the scale tables of ntt.cu. */
+static std::vector<fr_d> emu_scale_tables(uint64_t g_u64, bool g_inv, const fr_t *c)
+{
+    const size_t half = (size_t)1 << NTT_SCALE_LO;
+    std::vector<fr_d> t(2 * half);
+    fr_t g, v = FR_ONE, big, h = *c;
+    fr_from_u64(&g, g_u64);
+    if (g_inv) fr_inv(&g, &g);
+    for (size_t i = 0; i < half; i++, fr_mul(&v, &v, &g)) t[i] = to_d<fr_d>(v);
+    big = v; /* g^(2^14) */
+    for (size_t i = 0; i < half; i++, fr_mul(&h, &h, &big)) t[half + i] = to_d<fr_d>(h);
+    return t;
 }
 
 static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
@@ -490,19 +523,29 @@ static void test_ntt(unsigned radix)
 }
 
 /* The two pass kernels give the same bytes for DIF / DIT, forward /
- * inverse, at sizes whose plans cover every group shape (passes of
- * m = 5 .. 10 stages: first groups of 1, 2 and 3 stages); 2^17 for the
- * two kinds of the H computation only (time). */
+ * inverse, and DIF with a scaling before (coset powers, natural order) or
+ * after (bit-reversed 7^-i / n), folded into the radix-8 passes, at sizes
+ * whose plans cover every group shape (passes of m = 5 .. 10 stages:
+ * first groups of 1, 2 and 3 stages); 2^17 for two kinds only (time). */
 static void test_ntt_radix_equal(void)
 {
+    static const char *names[] = {"DIF forward", "DIF inverse",   "DIT forward",
+                                  "DIT inverse", "DIF scaled in", "DIF scaled out"};
     const unsigned sizes[] = {10, 11, 13, 15, 17};
     const unsigned tw_log = 22;
     std::vector<fr_d> tw = emu_twiddles(tw_log);
     for (unsigned lg : sizes) {
         if (lg > 15 && getenv("CUZK_TEST_QUICK")) continue;
         size_t n = (size_t)1 << lg;
-        for (int kind = 0; kind < 4; kind++) {
-            if (lg > 15 && kind != 1 && kind != 2) continue;
+        fr_t one = FR_ONE, ninv;
+        fr_from_u64(&ninv, n);
+        fr_inv(&ninv, &ninv);
+        std::vector<fr_d> g = emu_scale_tables(7, false, &one),
+                          gi = emu_scale_tables(7, true, &ninv);
+        const ntt_scale_t sg = {g.data(), g.data() + (1 << 14), 0};
+        const ntt_scale_t sgi = {gi.data(), gi.data() + (1 << 14), 1};
+        for (int kind = 0; kind < 6; kind++) {
+            if (lg > 15 && kind != 2 && kind != 5) continue;
             std::vector<fr_d> a(n), b;
             for (auto &v : a) {
                 fr_t r;
@@ -516,27 +559,15 @@ static void test_ntt_radix_equal(void)
                 if (kind == 1) emu_ntt<true, true>(radix, y, lg, tw, tw_log);
                 if (kind == 2) emu_ntt<false, false>(radix, y, lg, tw, tw_log);
                 if (kind == 3) emu_ntt<false, true>(radix, y, lg, tw, tw_log);
+                if (kind == 4) emu_ntt<true, false>(radix, y, lg, tw, tw_log, sg, NO_SCALE);
+                if (kind == 5) emu_ntt<true, true>(radix, y, lg, tw, tw_log, NO_SCALE, sgi);
             }
             CHECK(memcmp(a.data(), b.data(), n * sizeof(fr_d)) == 0,
-                  "emu ntt 2^%u %s %s: radix 8 differs from radix 2", lg, kind < 2 ? "DIF" : "DIT",
-                  kind & 1 ? "inverse" : "forward");
+                  "emu ntt 2^%u %s: radix 8 differs from radix 2", lg, names[kind]);
         }
     }
-    printf("emu ntt: radix 8 and radix 2 passes give the same bytes, 2^10 .. 2^17\n");
-}
-
-/* lo[i] = g^i, hi[h] = c g^(h 2^14): the scale tables of ntt.cu. */
-static std::vector<fr_d> emu_scale_tables(uint64_t g_u64, bool g_inv, const fr_t *c)
-{
-    const size_t half = (size_t)1 << NTT_SCALE_LO;
-    std::vector<fr_d> t(2 * half);
-    fr_t g, v = FR_ONE, big, h = *c;
-    fr_from_u64(&g, g_u64);
-    if (g_inv) fr_inv(&g, &g);
-    for (size_t i = 0; i < half; i++, fr_mul(&v, &v, &g)) t[i] = to_d<fr_d>(v);
-    big = v; /* g^(2^14) */
-    for (size_t i = 0; i < half; i++, fr_mul(&h, &h, &big)) t[half + i] = to_d<fr_d>(h);
-    return t;
+    printf("emu ntt: radix 8 and radix 2 passes give the same bytes, 2^10 .. 2^17, scalings "
+           "folded or not\n");
 }
 
 /* sum_i x[i] L_i(t) on the domain of 2^lg points */
@@ -563,7 +594,8 @@ static void lagrange_eval(fr_t *r, const std::vector<fr_t> &x, unsigned lg, cons
     fr_mul(r, &acc, &ninv);
 }
 
-/* The step order of ntt_h_run (ntt.cu) with c = a b: h Z = A B - C. */
+/* The step order of ntt_h_run (ntt.cu) with c = a b: h Z = A B - C
+ * (radix 8, the scalings folded into the inverse transforms). */
 static void test_ntt_h(void)
 {
     const unsigned tw_log = 12;
@@ -575,6 +607,8 @@ static void test_ntt_h(void)
         fr_inv(&ninv, &ninv);
         std::vector<fr_d> fwd = emu_scale_tables(7, false, &ninv);
         std::vector<fr_d> inv = emu_scale_tables(7, true, &ninv);
+        const ntt_scale_t sfwd = {fwd.data(), fwd.data() + (1 << 14), 1};
+        const ntt_scale_t sinv = {inv.data(), inv.data() + (1 << 14), 1};
         std::vector<fr_t> abc[3];
         std::vector<fr_d> d[3];
         for (int k = 0; k < 3; k++) abc[k].resize(n), d[k].resize(n);
@@ -585,9 +619,7 @@ static void test_ntt_h(void)
         }
         for (int k = 0; k < 3; k++) {
             for (uint32_t i = 0; i < n; i++) d[k][i] = to_d<fr_d>(abc[k][i]);
-            emu_ntt<true, true>(8, d[k].data(), lg, tw, tw_log);
-            for (uint32_t i = 0; i < n; i++)
-                ntt_scale_item(i, d[k].data(), lg, true, fwd.data(), fwd.data() + (1 << 14));
+            emu_ntt<true, true>(8, d[k].data(), lg, tw, tw_log, NO_SCALE, sfwd);
             emu_ntt<false, false>(8, d[k].data(), lg, tw, tw_log);
         }
         fr_from_u64(&z, 7);
@@ -595,9 +627,7 @@ static void test_ntt_h(void)
         fr_sub(&z, &z, &FR_ONE);
         fr_inv(&z, &z);
         for (uint32_t i = 0; i < n; i++) d[0][i] = (d[0][i] * d[1][i] - d[2][i]) * to_d<fr_d>(z);
-        emu_ntt<true, true>(8, d[0].data(), lg, tw, tw_log);
-        for (uint32_t i = 0; i < n; i++)
-            ntt_scale_item(i, d[0].data(), lg, true, inv.data(), inv.data() + (1 << 14));
+        emu_ntt<true, true>(8, d[0].data(), lg, tw, tw_log, NO_SCALE, sinv);
         for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, d[0].data(), lg);
         std::vector<fr_t> h(n);
         memcpy(h.data(), d[0].data(), n * sizeof(fr_t));

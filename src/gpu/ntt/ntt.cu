@@ -7,11 +7,13 @@
  * are ntt_pass_r8 (ntt_kernels.cuh: 8 elements and 3 stages at a time in
  * each thread's registers) or, with gpu_ntt_set_radix(2), ntt_pass (one
  * butterfly at a time on the tile in shared memory); both give the same
- * bytes. Forward and inverse transforms run
- * Gentleman-Sande (natural -> bit-reversed); a bit-reversal kernel
- * restores natural order. Scalings (1/n, the coset powers 7^i or 7^-i)
- * are one element-wise pass whose factor lo[e mod 2^14] * hi[e >> 14]
- * comes from two small tables built on the host (fr.h) per kind and size.
+ * bytes. Forward and inverse transforms run Gentleman-Sande (natural ->
+ * bit-reversed); a bit-reversal kernel restores natural order. Scalings
+ * (1/n, the coset powers 7^i or 7^-i) multiply element i by
+ * lo[e mod 2^14] * hi[e >> 14] (e = i or bitrev(i)), two small tables
+ * built on the host (fr.h) per kind and size: on the loads of the first
+ * radix-8 pass or the stores of the last, or (radix 2) as an
+ * element-wise pass of their own.
  *
  * The H computation keeps the bit-reversed order between transforms:
  * inverse DIF (natural -> reversed coefficients), scale by 7^i / n at the
@@ -39,7 +41,22 @@ static const uint64_t NTT_ROOT[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd
 #define NTT_MIN_LOG     10
 #define NTT_MAX_LOG     28
 
-enum ntt_scale_kind { SCALE_G_OVER_N, SCALE_GINV_OVER_N, SCALE_G, SCALE_ONE_OVER_N, SCALE_KINDS };
+enum ntt_scale_kind {
+    SCALE_G_OVER_N,
+    SCALE_GINV_OVER_N,
+    SCALE_G,
+    SCALE_ONE_OVER_N,
+    SCALE_KINDS,
+    SCALE_NONE = SCALE_KINDS
+};
+
+/* A scaling before or after the stages of a transform; bitrev: element i
+ * takes the factor of index bitrev(i). */
+struct ntt_scaling {
+    enum ntt_scale_kind kind;
+    bool bitrev;
+};
+static const ntt_scaling NO_SCALE = {SCALE_NONE, false};
 
 static pthread_mutex_t ntt_lock = PTHREAD_MUTEX_INITIALIZER;
 static fr_d *ntt_tw;              /* w^k, k = 0 .. 2^(ntt_tw_log - 1) */
@@ -104,55 +121,6 @@ static int ntt_ensure_scale(enum ntt_scale_kind kind, unsigned n, cuzk_err *err)
 static unsigned ntt_block = NTT_THREADS; /* gpu_ntt_set_block (radix 2 only) */
 static unsigned ntt_radix = 8;           /* gpu_ntt_set_radix */
 
-template <bool DIF, bool INV, unsigned TH>
-static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
-{
-    static bool attr_set;
-    if (!attr_set) {
-        CU(cudaFuncSetAttribute(ntt_pass<DIF, INV, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                32 << NTT_TILE_LOG),
-           err, "ntt_pass shared memory limit");
-        attr_set = true;
-    }
-    for (unsigned i = 0; i < passes; i++) {
-        unsigned blocks = 1u << (n - ps[i].m - ps[i].L);
-        size_t smem = (size_t)32 << (ps[i].m + ps[i].L);
-        ntt_pass<DIF, INV, TH><<<blocks, TH, smem>>>(x, ntt_tw, ps[i]);
-        CU_LAUNCH(err, "ntt_pass");
-    }
-    return CUZK_OK;
-}
-
-/* The register passes: T / 8 threads per tile of T elements. */
-template <bool DIF, bool INV>
-static int ntt_stages_r8(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
-{
-    static bool attr_set;
-    if (!attr_set) {
-        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                32 << NTT_TILE_LOG),
-           err, "ntt_pass_r8 shared memory limit");
-        attr_set = true;
-    }
-    for (unsigned i = 0; i < passes; i++) {
-        unsigned log_t = ps[i].m + ps[i].L, blocks = 1u << (n - log_t);
-        ntt_pass_r8<DIF, INV><<<blocks, 1u << (log_t - 3), (size_t)32 << log_t>>>(x, ntt_tw, ps[i]);
-        CU_LAUNCH(err, "ntt_pass_r8");
-    }
-    return CUZK_OK;
-}
-
-/* Runs all stages: DIF from the top bits down, DIT from the bottom up. */
-template <bool DIF, bool INV> static int ntt_stages(fr_d *x, unsigned n, cuzk_err *err)
-{
-    ntt_pass_t ps[NTT_MAX_PASSES];
-    unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
-    if (ntt_radix == 8) return ntt_stages_r8<DIF, INV>(x, ps, passes, n, err);
-    if (ntt_block == 1024) return ntt_stages_th<DIF, INV, 1024>(x, ps, passes, n, err);
-    if (ntt_block == 512) return ntt_stages_th<DIF, INV, 512>(x, ps, passes, n, err);
-    return ntt_stages_th<DIF, INV, 256>(x, ps, passes, n, err);
-}
-
 extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
 {
     if (threads != 256 && threads != 512 && threads != 1024)
@@ -175,14 +143,100 @@ extern "C" int gpu_ntt_set_radix(unsigned radix, cuzk_err *err)
     return CUZK_OK;
 }
 
-static int ntt_scale_run(fr_d *x, unsigned n, enum ntt_scale_kind kind, bool bitrev, cuzk_err *err)
+static int ntt_scale_run(fr_d *x, unsigned n, ntt_scaling s, cuzk_err *err)
 {
-    int rc = ntt_ensure_scale(kind, n, err);
+    if (s.kind == SCALE_NONE) return CUZK_OK;
+    int rc = ntt_ensure_scale(s.kind, n, err);
     if (rc) return rc;
-    const fr_d *lo = ntt_sc[kind], *hi = lo + ((size_t)1 << NTT_SCALE_LO);
-    ntt_scale<<<cu_blocks((size_t)1 << n, 256), 256>>>(x, n, bitrev, lo, hi);
+    const fr_d *lo = ntt_sc[s.kind], *hi = lo + ((size_t)1 << NTT_SCALE_LO);
+    ntt_scale<<<cu_blocks((size_t)1 << n, 256), 256>>>(x, n, s.bitrev, lo, hi);
     CU_LAUNCH(err, "ntt_scale");
     return CUZK_OK;
+}
+
+template <bool DIF, bool INV, unsigned TH>
+static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
+{
+    static bool attr_set;
+    if (!attr_set) {
+        CU(cudaFuncSetAttribute(ntt_pass<DIF, INV, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                32 << NTT_TILE_LOG),
+           err, "ntt_pass shared memory limit");
+        attr_set = true;
+    }
+    for (unsigned i = 0; i < passes; i++) {
+        unsigned blocks = 1u << (n - ps[i].m - ps[i].L);
+        size_t smem = (size_t)32 << (ps[i].m + ps[i].L);
+        ntt_pass<DIF, INV, TH><<<blocks, TH, smem>>>(x, ntt_tw, ps[i]);
+        CU_LAUNCH(err, "ntt_pass");
+    }
+    return CUZK_OK;
+}
+
+/* The radix-2 passes, with the scalings as separate element-wise passes. */
+template <bool DIF, bool INV>
+static int ntt_stages_r2(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, ntt_scaling in,
+                         ntt_scaling out, cuzk_err *err)
+{
+    int rc = ntt_scale_run(x, n, in, err);
+    if (rc) return rc;
+    if (ntt_block == 1024)
+        rc = ntt_stages_th<DIF, INV, 1024>(x, ps, passes, n, err);
+    else if (ntt_block == 512)
+        rc = ntt_stages_th<DIF, INV, 512>(x, ps, passes, n, err);
+    else
+        rc = ntt_stages_th<DIF, INV, 256>(x, ps, passes, n, err);
+    return rc ? rc : ntt_scale_run(x, n, out, err);
+}
+
+/* The kernel's form of a scaling (device tables of its kind and size). */
+static int ntt_scale_args(ntt_scale_t *sc, ntt_scaling s, unsigned n, cuzk_err *err)
+{
+    *sc = ntt_scale_t{NULL, NULL, s.bitrev};
+    if (s.kind == SCALE_NONE) return CUZK_OK;
+    int rc = ntt_ensure_scale(s.kind, n, err);
+    if (rc) return rc;
+    sc->lo = ntt_sc[s.kind];
+    sc->hi = sc->lo + ((size_t)1 << NTT_SCALE_LO);
+    return CUZK_OK;
+}
+
+/* The register passes: T / 8 threads per tile of T elements. DIF: the
+ * scaling in rides on the first pass, the scaling out on the last; DIT
+ * (no folded scaling): they run as passes of their own. */
+template <bool DIF, bool INV>
+static int ntt_stages_r8(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, ntt_scaling in,
+                         ntt_scaling out, cuzk_err *err)
+{
+    static bool attr_set;
+    if (!attr_set) {
+        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                32 << NTT_TILE_LOG),
+           err, "ntt_pass_r8 shared memory limit");
+        attr_set = true;
+    }
+    ntt_scale_t si, so, none = {NULL, NULL, 0};
+    int rc = ntt_scale_args(&si, DIF ? in : NO_SCALE, n, err);
+    if (!rc) rc = ntt_scale_args(&so, DIF ? out : NO_SCALE, n, err);
+    if (!rc) rc = ntt_scale_run(x, n, DIF ? NO_SCALE : in, err);
+    for (unsigned i = 0; !rc && i < passes; i++) {
+        unsigned log_t = ps[i].m + ps[i].L, blocks = 1u << (n - log_t);
+        ntt_pass_r8<DIF, INV><<<blocks, 1u << (log_t - 3), (size_t)32 << log_t>>>(
+            x, ntt_tw, ps[i], i == 0 ? si : none, i + 1 == passes ? so : none);
+        CU_LAUNCH(err, "ntt_pass_r8");
+    }
+    return rc ? rc : ntt_scale_run(x, n, DIF ? NO_SCALE : out, err);
+}
+
+/* Runs all stages (DIF from the top bits down, DIT from the bottom up)
+ * between the scalings in and out (NO_SCALE: none). */
+template <bool DIF, bool INV>
+static int ntt_stages(fr_d *x, unsigned n, ntt_scaling in, ntt_scaling out, cuzk_err *err)
+{
+    ntt_pass_t ps[NTT_MAX_PASSES];
+    unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
+    if (ntt_radix == 8) return ntt_stages_r8<DIF, INV>(x, ps, passes, n, in, out, err);
+    return ntt_stages_r2<DIF, INV>(x, ps, passes, n, in, out, err);
 }
 
 static int ntt_bitrev_run(fr_d *x, unsigned n, cuzk_err *err)
@@ -209,19 +263,16 @@ static int ntt_run(fr_d *x, unsigned n, enum gpu_ntt_kind kind, cuzk_err *err)
     if (rc) return rc;
     switch (kind) {
     case GPU_NTT_FORWARD:
-        rc = ntt_stages<true, false>(x, n, err);
+        rc = ntt_stages<true, false>(x, n, NO_SCALE, NO_SCALE, err);
         break;
     case GPU_NTT_COSET_FWD:
-        rc = ntt_scale_run(x, n, SCALE_G, false, err);
-        if (!rc) rc = ntt_stages<true, false>(x, n, err);
+        rc = ntt_stages<true, false>(x, n, {SCALE_G, false}, NO_SCALE, err);
         break;
     case GPU_NTT_INVERSE:
-        rc = ntt_stages<true, true>(x, n, err);
-        if (!rc) rc = ntt_scale_run(x, n, SCALE_ONE_OVER_N, false, err);
+        rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_ONE_OVER_N, false}, err);
         break;
     case GPU_NTT_COSET_INV:
-        rc = ntt_stages<true, true>(x, n, err);
-        if (!rc) rc = ntt_scale_run(x, n, SCALE_GINV_OVER_N, true, err);
+        rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
         break;
     default:
         return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
@@ -257,10 +308,8 @@ extern "C" int gpu_ntt(fr_t *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_
 /* One of a, b, c: evaluations on H -> evaluations on 7 H, natural order. */
 static int ntt_h_to_coset(fr_d *x, unsigned n, cuzk_err *err)
 {
-    int rc = ntt_stages<true, true>(x, n, err);
-    if (!rc) rc = ntt_scale_run(x, n, SCALE_G_OVER_N, true, err);
-    if (!rc) rc = ntt_stages<false, false>(x, n, err);
-    return rc;
+    int rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_G_OVER_N, true}, err);
+    return rc ? rc : ntt_stages<false, false>(x, n, NO_SCALE, NO_SCALE, err);
 }
 
 static int ntt_h_run(fr_d *a, fr_d *b, fr_d *c, unsigned n, cuzk_err *err)
@@ -280,8 +329,7 @@ static int ntt_h_run(fr_d *a, fr_d *b, fr_d *c, unsigned n, cuzk_err *err)
     memcpy(&zd, &z, sizeof zd);
     ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, c, 1u << n, zd);
     CU_LAUNCH(err, "ntt_h_pointwise");
-    rc = ntt_stages<true, true>(a, n, err);
-    if (!rc) rc = ntt_scale_run(a, n, SCALE_GINV_OVER_N, true, err);
+    rc = ntt_stages<true, true>(a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
     if (!rc) rc = ntt_bitrev_run(a, n, err);
     if (!rc) CU(cudaDeviceSynchronize(), err, "ntt h");
     return rc;

@@ -17,6 +17,9 @@
  * (w = its root), read at k = e * 2^(T-n); the inverse root uses
  * w^-k = -w^(2^(T-1) - k), folded into the butterfly as a swapped
  * subtraction, so one table serves both directions.
+ *
+ * ntt_pass_r8 (below; the default) runs the same passes and tiles with 8
+ * elements per thread in registers and 3 stages between exchanges.
  */
 #ifndef CUZK_GPU_NTT_KERNELS_CUH
 #define CUZK_GPU_NTT_KERNELS_CUH
@@ -135,6 +138,89 @@ __global__ void __launch_bounds__(TH) ntt_pass(fr_d *x, const fr_d *__restrict__
     }
 }
 
+/* The passes of a 2^n transform with a twiddle table of 2^tw_log:
+ * ceil(n / NTT_MAX_STAGES) groups of nearly equal size, returned in run
+ * order (DIF: top bits first; DIT: bottom first). Lanes fill the tile to
+ * 2^NTT_TILE_LOG elements without overlapping the stage bits. */
+#define NTT_MAX_STAGES 10
+#define NTT_MAX_PASSES 3
+static inline unsigned ntt_plan(ntt_pass_t *out, unsigned n, unsigned tw_log, bool dif)
+{
+    unsigned passes = (n + NTT_MAX_STAGES - 1) / NTT_MAX_STAGES, ms[NTT_MAX_PASSES];
+    for (unsigned p = 0; p < passes; p++) ms[p] = n / passes + (p < n % passes);
+    for (unsigned i = 0; i < passes; i++) {
+        unsigned p = dif ? i : passes - 1 - i, b = 0; /* p = 0: the top bits */
+        for (unsigned q = p + 1; q < passes; q++) b += ms[q];
+        ntt_pass_t *ps = &out[i];
+        ps->n = n;
+        ps->b = b;
+        ps->m = ms[p];
+        ps->lb = b == 0 ? ps->m : 0;
+        ps->L = NTT_TILE_LOG - ps->m;
+        if (ps->L > n - ps->m) ps->L = n - ps->m;
+        if (b > 0 && ps->L > b) ps->L = b;
+        ps->ts = tw_log - n;
+        ps->half = 1u << (tw_log - 1);
+    }
+    return passes;
+}
+
+/* tw[k] = w^k for k < count: each thread starts at w^(first) and steps. */
+#define NTT_TW_CHUNK 64
+__global__ void ntt_twiddle_gen(fr_d *tw, fr_d w, uint64_t count)
+{
+    uint64_t first = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * NTT_TW_CHUNK;
+    if (first >= count) return;
+    fr_d v = w.pow(first);
+    for (uint64_t k = first; k < count && k < first + NTT_TW_CHUNK; k++) {
+        tw[k] = v;
+        v *= w;
+    }
+}
+
+/* x[i] *= lo[e mod 2^14] * hi[e >> 14], e = i, or bitrev(i) when bitrev. */
+#define NTT_SCALE_LO 14
+HD uint32_t ntt_bitrev_index(uint32_t i, uint32_t n)
+{
+#ifdef __CUDA_ARCH__
+    return __brev(i) >> (32 - n);
+#else
+    uint32_t r = 0;
+    for (uint32_t b = 0; b < n; b++) r |= ((i >> b) & 1) << (n - 1 - b);
+    return r;
+#endif
+}
+
+HD void ntt_scale_item(uint32_t i, fr_d *x, uint32_t n, bool bitrev, const fr_d *lo, const fr_d *hi)
+{
+    uint32_t e = bitrev ? ntt_bitrev_index(i, n) : i;
+    x[i] = x[i] * (lo[e & ((1u << NTT_SCALE_LO) - 1)] * hi[e >> NTT_SCALE_LO]);
+}
+
+__global__ void ntt_scale(fr_d *x, uint32_t n, bool bitrev, const fr_d *__restrict__ lo,
+                          const fr_d *__restrict__ hi)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (1u << n)) ntt_scale_item(i, x, n, bitrev, lo, hi);
+}
+
+/* In-place bit-reversal permutation. */
+HD void ntt_bitrev_item(uint32_t i, fr_d *x, uint32_t n)
+{
+    uint32_t j = ntt_bitrev_index(i, n);
+    if (i < j) {
+        fr_d t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+__global__ void ntt_bitrev(fr_d *x, uint32_t n)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (1u << n)) ntt_bitrev_item(i, x, n);
+}
+
 /*
  * The register pass (radix 8, the default; gpu_ntt_set_radix): the same
  * tile as ntt_pass, T / 8 threads, each holding 8 elements in registers.
@@ -158,6 +244,10 @@ __global__ void __launch_bounds__(TH) ntt_pass(fr_d *x, const fr_d *__restrict__
  * When jb = 0 (group 0 of the pass with b = 0) low = 0 for every thread
  * and the butterflies with r = 0 have twiddle 1: they skip the product
  * (7 of 12 for a 3-stage group; the result is the same field element).
+ * A scaling (1/n, coset powers) rides on the first pass's loads or the
+ * last pass's stores (ntt_scale_t), saving the separate ntt_scale pass;
+ * DIF passes only (no caller scales around a DIT transform, and the DIT
+ * kernel with the scaling code went from 128 registers to 168).
  *
  * Shared memory holds the tile as two planes of 16-byte words (words 0-3,
  * 4-7 of each element), element e at ntt_r8_swz(e): e with its bits 0-2
@@ -168,6 +258,9 @@ __global__ void __launch_bounds__(TH) ntt_pass(fr_d *x, const fr_d *__restrict__
  * of the address, so the 8 addresses are distinct mod 8 for every group.
  */
 #define NTT_R8_THREADS 256 /* 2^NTT_TILE_LOG / 8 */
+/* 2 blocks of 64 KiB per SM: at most 128 registers a thread (ptxas gives
+ * every instantiation 128 by itself; the bound keeps it so). */
+#define NTT_R8_MIN_BLOCKS 2
 
 HD uint32_t ntt_r8_groups(const ntt_pass_t &ps)
 {
@@ -265,6 +358,26 @@ HD void ntt_r8_run(fr_d *v, const ntt_pass_t &ps, uint32_t base, uint32_t q, uin
         ntt_r8_group<DIF, INV, false>(v, ps, q, gi0, tw);
 }
 
+/* A scaling folded into a pass, as ntt_scale_item: x[i] times
+ * lo[e mod 2^14] hi[e >> 14], e = i or bitrev(i); on the loads of the
+ * first pass or the stores of the last. */
+struct ntt_scale_t {
+    const fr_d *lo, *hi; /* lo == NULL: none */
+    uint32_t bitrev;
+};
+
+HD void ntt_r8_scale(const ntt_scale_t &sc, const ntt_pass_t &ps, uint32_t base, uint32_t q,
+                     uint32_t t, fr_d *v)
+{
+    if (!sc.lo) return;
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        uint32_t i = ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, u));
+        uint32_t e = sc.bitrev ? ntt_bitrev_index(i, ps.n) : i;
+        v[u] = v[u] * (sc.lo[e & ((1u << NTT_SCALE_LO) - 1)] * sc.hi[e >> NTT_SCALE_LO]);
+    }
+}
+
 HD void ntt_r8_load(const fr_d *x, const ntt_pass_t &ps, uint32_t base, uint32_t q, uint32_t t,
                     fr_d *v)
 {
@@ -311,12 +424,14 @@ HD uint32_t ntt_r8_group_at(bool dif, const ntt_pass_t &ps, uint32_t i)
 }
 
 /* Launched with T / 8 threads and 32 T bytes of shared memory. Group i
- * reads the tile from device memory (i = 0) or from shared memory, where
- * group i - 1 left it (the barrier before its store waits for the loads
- * of the exchange before). One copy of the group code in the loop. */
+ * reads the tile from device memory (i = 0, then the scaling in) or from
+ * shared memory, where group i - 1 left it (the barrier before its store
+ * waits for the loads of the exchange before). One copy of the group code
+ * in the loop. */
 template <bool DIF, bool INV>
-__global__ void __launch_bounds__(NTT_R8_THREADS)
-    ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps)
+__global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
+    ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps, ntt_scale_t in,
+                ntt_scale_t out)
 {
     extern __shared__ uint4 sm4[];
     const uint32_t base = ntt_tile_base(ps, blockIdx.x), t = threadIdx.x;
@@ -327,6 +442,7 @@ __global__ void __launch_bounds__(NTT_R8_THREADS)
         uint32_t next = ntt_r8_group_at(DIF, ps, i);
         if (i == 0) {
             ntt_r8_load(x, ps, base, next, t, v);
+            if (DIF) ntt_r8_scale(in, ps, base, next, t, v);
         } else {
             if (i > 1) __syncthreads();
             ntt_r8_smem_store(sm4, ps, q, t, v);
@@ -336,90 +452,8 @@ __global__ void __launch_bounds__(NTT_R8_THREADS)
         q = next;
         ntt_r8_run<DIF, INV>(v, ps, base, q, t, tw);
     }
+    if (DIF) ntt_r8_scale(out, ps, base, q, t, v);
     ntt_r8_store(x, ps, base, q, t, v);
-}
-
-/* The passes of a 2^n transform with a twiddle table of 2^tw_log:
- * ceil(n / NTT_MAX_STAGES) groups of nearly equal size, returned in run
- * order (DIF: top bits first; DIT: bottom first). Lanes fill the tile to
- * 2^NTT_TILE_LOG elements without overlapping the stage bits. */
-#define NTT_MAX_STAGES 10
-#define NTT_MAX_PASSES 3
-static inline unsigned ntt_plan(ntt_pass_t *out, unsigned n, unsigned tw_log, bool dif)
-{
-    unsigned passes = (n + NTT_MAX_STAGES - 1) / NTT_MAX_STAGES, ms[NTT_MAX_PASSES];
-    for (unsigned p = 0; p < passes; p++) ms[p] = n / passes + (p < n % passes);
-    for (unsigned i = 0; i < passes; i++) {
-        unsigned p = dif ? i : passes - 1 - i, b = 0; /* p = 0: the top bits */
-        for (unsigned q = p + 1; q < passes; q++) b += ms[q];
-        ntt_pass_t *ps = &out[i];
-        ps->n = n;
-        ps->b = b;
-        ps->m = ms[p];
-        ps->lb = b == 0 ? ps->m : 0;
-        ps->L = NTT_TILE_LOG - ps->m;
-        if (ps->L > n - ps->m) ps->L = n - ps->m;
-        if (b > 0 && ps->L > b) ps->L = b;
-        ps->ts = tw_log - n;
-        ps->half = 1u << (tw_log - 1);
-    }
-    return passes;
-}
-
-/* tw[k] = w^k for k < count: each thread starts at w^(first) and steps. */
-#define NTT_TW_CHUNK 64
-__global__ void ntt_twiddle_gen(fr_d *tw, fr_d w, uint64_t count)
-{
-    uint64_t first = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) * NTT_TW_CHUNK;
-    if (first >= count) return;
-    fr_d v = w.pow(first);
-    for (uint64_t k = first; k < count && k < first + NTT_TW_CHUNK; k++) {
-        tw[k] = v;
-        v *= w;
-    }
-}
-
-/* x[i] *= lo[e mod 2^14] * hi[e >> 14], e = i, or bitrev(i) when bitrev. */
-#define NTT_SCALE_LO 14
-HD uint32_t ntt_bitrev_index(uint32_t i, uint32_t n)
-{
-#ifdef __CUDA_ARCH__
-    return __brev(i) >> (32 - n);
-#else
-    uint32_t r = 0;
-    for (uint32_t b = 0; b < n; b++) r |= ((i >> b) & 1) << (n - 1 - b);
-    return r;
-#endif
-}
-
-HD void ntt_scale_item(uint32_t i, fr_d *x, uint32_t n, bool bitrev, const fr_d *lo, const fr_d *hi)
-{
-    uint32_t e = bitrev ? ntt_bitrev_index(i, n) : i;
-    x[i] = x[i] * (lo[e & ((1u << NTT_SCALE_LO) - 1)] * hi[e >> NTT_SCALE_LO]);
-}
-
-__global__ void ntt_scale(fr_d *x, uint32_t n, bool bitrev, const fr_d *__restrict__ lo,
-                          const fr_d *__restrict__ hi)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < (1u << n)) ntt_scale_item(i, x, n, bitrev, lo, hi);
-}
-
-/* In-place bit-reversal permutation. */
-HD void ntt_bitrev_item(uint32_t i, fr_d *x, uint32_t n)
-{
-    uint32_t j = ntt_bitrev_index(i, n);
-    if (i < j) {
-        fr_d t = x[i];
-        x[i] = x[j];
-        x[j] = t;
-    }
-}
-
-__global__ void ntt_bitrev(fr_d *x, uint32_t n)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < (1u << n)) ntt_bitrev_item(i, x, n);
 }
 
 /* a = (a b - c) * zinv, the division by Z = 7^n - 1 on the coset. */
