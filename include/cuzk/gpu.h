@@ -89,14 +89,19 @@ int gpu_msm_g1(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, siz
                cuzk_err *err);
 int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
                    unsigned window, cuzk_err *err);
-/* The affine rounds of the bucket sums (G1 and G2): up to `rounds` rounds
- * (0 .. 8; 0: none) that halve every bucket by affine additions, one
- * inversion per thread of at least `min_pairs` additions (1 .. 65536),
- * run while that leaves at least `min_threads` threads (1 .. 2^24).
- * Defaults GPU_MSM_AFFINE_DEFAULT. A tuning knob for cuzk-gpu-bench and
- * the tests: every setting gives the same sums. */
-#define GPU_MSM_AFFINE_DEFAULT 2, 256, 16384
-int gpu_msm_set_affine(unsigned rounds, unsigned min_pairs, unsigned min_threads, cuzk_err *err);
+/* The affine rounds of the bucket sums of group 1 or 2 (G1, G2): up to
+ * `rounds` rounds (0 .. 8; 0: none) that halve every bucket by affine
+ * additions, one inversion per thread of at least `min_pairs` additions
+ * (1 .. 65536), run while that leaves at least `min_threads` threads
+ * (1 .. 2^24). A tuning knob for cuzk-gpu-bench and the tests: every
+ * setting gives the same sums. The defaults, from the H200 sweep
+ * (docs/performance.md): none for G1 (the rounds move ~2.7x the bytes of
+ * the XYZZ sums and saved nothing measurable), 2 for G2 (its products
+ * cost 3x, so the saved ones outweigh the bytes). */
+#define GPU_MSM_AFFINE_G1 1, 0, 256, 16384
+#define GPU_MSM_AFFINE_G2 2, 2, 256, 16384
+int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs, unsigned min_threads,
+                       cuzk_err *err);
 /* The same in G2 (bases of n g2_affine_t). */
 int gpu_msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, size_t n,
                cuzk_err *err);

@@ -127,18 +127,17 @@ static double msm_time(gpu_buf *bp, gpu_buf *bk, size_t n, unsigned window, int 
     return t[runs / 2];
 }
 
-/* The sweep that tunes GPU_MSM_AFFINE_DEFAULT: rounds x fewest pairs. */
+/* The sweep that tunes GPU_MSM_AFFINE_G1: rounds x fewest pairs. */
 static void bench_msm_affine(gpu_buf *bp, gpu_buf *bk, unsigned lg, int runs)
 {
-    static const unsigned set[][2] = {{0, 256}, {1, 256}, {2, 256}, {3, 256},
-                                      {4, 256}, {2, 128}, {2, 512}, {3, 512}};
+    static const unsigned set[][2] = {{1, 256}, {2, 256}, {3, 256}, {2, 512}, {3, 512}};
     cuzk_err e = {0};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
-        if (gpu_msm_set_affine(set[i][0], set[i][1], 1024, &e)) die("msm affine", &e);
+        if (gpu_msm_set_affine(1, set[i][0], set[i][1], 1024, &e)) die("msm affine", &e);
         printf("| G1 MSM 2^%u, %u affine rounds, >= %u pairs | %.2f ms | default window |\n", lg,
                set[i][0], set[i][1], msm_time(bp, bk, (size_t)1 << lg, 0, runs));
     }
-    if (gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, &e)) die("msm affine", &e);
+    if (gpu_msm_set_affine(GPU_MSM_AFFINE_G1, &e)) die("msm affine", &e);
 }
 
 static void bench_msm(unsigned max_log)
@@ -157,7 +156,8 @@ static void bench_msm(unsigned max_log)
                msm_time(bp, bk, (size_t)1 << lg, 0, runs));
         /* the sweep that tunes msm_default_window: 2^lg points, c bits */
         if (lg == 24 || lg == max_log) bench_msm_affine(bp, bk, lg, runs);
-        for (unsigned c = lg > 10 ? lg - 8 : 2; lg >= 20 && c <= lg - 2 && c <= 22; c += 2)
+        for (unsigned c = lg > 10 ? lg - 8 : 2; lg >= 20 && c <= lg - 2 && c <= 23;
+             c += lg >= 26 && c >= 20 ? 1 : 2)
             printf("| G1 MSM 2^%u, window %u | %.2f ms | |\n", lg, c,
                    msm_time(bp, bk, (size_t)1 << lg, c, 3));
     }
@@ -166,6 +166,20 @@ static void bench_msm(unsigned max_log)
 }
 
 /* G2 MSM at 2^20 .. 2^max_log (max 2^24), default window. */
+static double msm_g2_time(gpu_buf *bp, gpu_buf *bk, size_t n)
+{
+    cuzk_err e = {0};
+    g2_jac_t r;
+    double t[3];
+    for (int i = 0; i < 3; i++) {
+        double t0 = now_ms();
+        if (gpu_msm_g2_dev(&r, bp, bk, n, 0, &e)) die("msm g2", &e);
+        t[i] = now_ms() - t0;
+    }
+    qsort(t, 3, sizeof *t, cmp_double);
+    return t[1];
+}
+
 static void bench_msm_g2(unsigned max_log)
 {
     cuzk_err e = {0};
@@ -177,17 +191,16 @@ static void bench_msm_g2(unsigned max_log)
         die("msm g2 alloc", &e);
     if (gpu_g2_bench_bases(bp, nmax, cuzk_rng_u64(&rng), &e)) die("bench bases g2", &e);
     random_fill(bk, nmax);
-    for (unsigned lg = 20; lg <= top; lg += 2) {
-        g2_jac_t r;
-        double t[3];
-        for (int i = 0; i < 3; i++) {
-            double t0 = now_ms();
-            if (gpu_msm_g2_dev(&r, bp, bk, (size_t)1 << lg, 0, &e)) die("msm g2", &e);
-            t[i] = now_ms() - t0;
-        }
-        qsort(t, 3, sizeof *t, cmp_double);
-        printf("| G2 MSM 2^%u | %.2f ms | default window |\n", lg, t[1]);
+    for (unsigned lg = 20; lg <= top; lg += 2)
+        printf("| G2 MSM 2^%u | %.2f ms | default window |\n", lg,
+               msm_g2_time(bp, bk, nmax >> (top - lg)));
+    /* the sweep that tunes GPU_MSM_AFFINE_G2 */
+    for (unsigned rounds = 0; rounds <= 3; rounds++) {
+        if (gpu_msm_set_affine(2, rounds, 256, 1024, &e)) die("msm affine", &e);
+        printf("| G2 MSM 2^%u, %u affine rounds | %.2f ms | default window |\n", top, rounds,
+               msm_g2_time(bp, bk, nmax));
     }
+    if (gpu_msm_set_affine(GPU_MSM_AFFINE_G2, &e)) die("msm affine", &e);
     gpu_buf_free(bp);
     gpu_buf_free(bk);
 }

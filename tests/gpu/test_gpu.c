@@ -417,12 +417,12 @@ static void test_msm(void)
                   windows[w]);
         }
         for (int a = 0; a < 3; a++) {
-            OK(gpu_msm_set_affine(affine[a][0], affine[a][1], 1, E));
+            OK(gpu_msm_set_affine(1, affine[a][0], affine[a][1], 1, E));
             OK(gpu_msm_g1_dev(&got, bp, bk, n, 7, E));
             CHECK(g1_jac_eq(&want, &got), "msm %zu %s, %u affine rounds of %u pairs: wrong sum", n,
                   names[cs], affine[a][0], affine[a][1]);
         }
-        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, E));
+        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_G1, E));
         OK(gpu_msm_g1(&got, q, k, n, E));
         CHECK(g1_jac_eq(&want, &got), "msm %zu %s (host buffers): wrong sum", n, names[cs]);
         if (q != p) free(q);
@@ -465,9 +465,9 @@ static void test_msm_g2(void)
         }
         OK(gpu_msm_g2(&got, p, k, n, E));
         CHECK(g2_jac_eq(&want, &got), "msm g2 %zu %s: wrong sum", n, cs ? "repeated" : "random");
-        OK(gpu_msm_set_affine(3, 2, 1, E));
+        OK(gpu_msm_set_affine(2, 3, 2, 1, E));
         OK(gpu_msm_g2(&got, p, k, n, E));
-        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, E));
+        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_G2, E));
         CHECK(g2_jac_eq(&want, &got), "msm g2 %zu %s, affine rounds: wrong sum", n,
               cs ? "repeated" : "random");
     }
@@ -494,11 +494,11 @@ static void test_msm_windows(void)
         OK(gpu_buf_upload(bk, 0, k, n * sizeof *k, E));
         g1_jac_t r[4];
         const unsigned windows[3] = {12, 16, 21};
-        OK(gpu_msm_set_affine(0, 1, 1, E));
+        OK(gpu_msm_set_affine(1, 0, 1, 1, E));
         for (int w = 0; w < 3; w++) OK(gpu_msm_g1_dev(&r[w], bp, bk, n, windows[w], E));
-        OK(gpu_msm_set_affine(4, 32, 1, E));
+        OK(gpu_msm_set_affine(1, 4, 32, 1, E));
         OK(gpu_msm_g1_dev(&r[3], bp, bk, n, 16, E));
-        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_DEFAULT, E));
+        OK(gpu_msm_set_affine(GPU_MSM_AFFINE_G1, E));
         CHECK(g1_jac_eq(&r[0], &r[1]) && g1_jac_eq(&r[0], &r[2]) && !g1_jac_is_inf(&r[0]),
               "msm %zu: windows 12 / 16 / 21 disagree", n);
         CHECK(g1_jac_eq(&r[0], &r[3]), "msm %zu: affine rounds disagree", n);

@@ -54,9 +54,12 @@ struct msm_ws {
 };
 static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
 /* gpu_msm_set_affine: rounds, the fewest pairs and threads per round */
-static constexpr unsigned MSM_AFF_DEFAULT[3] = {GPU_MSM_AFFINE_DEFAULT};
-static unsigned msm_aff_rounds = MSM_AFF_DEFAULT[0], msm_aff_pairs = MSM_AFF_DEFAULT[1],
-                msm_aff_threads = MSM_AFF_DEFAULT[2];
+/* gpu_msm_set_affine, per group (G1, G2): rounds, the fewest pairs per
+ * thread, the fewest threads of a round */
+struct msm_aff_cfg {
+    unsigned group, rounds, pairs, threads;
+};
+static msm_aff_cfg msm_aff[2] = {{GPU_MSM_AFFINE_G1}, {GPU_MSM_AFFINE_G2}};
 static msm_ws msm_work;
 
 /* Window size by n, from the sweep of cuzk-gpu-bench on the H200
@@ -93,6 +96,7 @@ struct msm_plan {
     size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
     /* affine rounds: rounds, windows per group, positions and buckets of a
      * group, pairs per thread in round 0 */
+    const msm_aff_cfg *aff;
     uint32_t aff_rounds, gwin, gpos, gnb, aff_pairs;
     /* offsets into the workspace */
     size_t keys, vals, keys2, vals2, start, end, ntask, off, task_bucket, part_a, part_b, counters;
@@ -107,11 +111,12 @@ static size_t align256(size_t x)
 
 /* Pairs per thread for a round of `total` positions; 0 when the round would
  * leave too few threads (it is not worth its inversions then). */
-static uint32_t msm_aff_pairs_for(size_t total, uint32_t min_pairs)
+static uint32_t msm_aff_pairs_for(size_t total, const msm_aff_cfg *cfg)
 {
+    uint32_t min_pairs = cfg->pairs;
     size_t want = (total / 2 + (1u << MSM_AFF_THREADS_LOG) - 1) >> MSM_AFF_THREADS_LOG;
     size_t pairs = want > min_pairs ? want : min_pairs;
-    return total / (2 * pairs) >= msm_aff_threads ? (uint32_t)pairs : 0;
+    return total / (2 * pairs) >= cfg->threads ? (uint32_t)pairs : 0;
 }
 
 /* The affine rounds' share of the plan (none for small MSMs). */
@@ -122,14 +127,15 @@ static void msm_plan_affine(msm_plan *p)
     if (p->gwin > p->nwin) p->gwin = p->nwin;
     p->gpos = p->gwin * p->n;
     p->gnb = p->gwin * p->half;
-    p->aff_pairs = msm_aff_pairs_for(p->gpos, msm_aff_pairs);
-    p->aff_rounds = p->aff_pairs ? msm_aff_rounds : 0;
+    p->aff_pairs = msm_aff_pairs_for(p->gpos, p->aff);
+    p->aff_rounds = p->aff_pairs ? p->aff->rounds : 0;
 }
 
 static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t affine,
-                         cuzk_err *err)
+                         const msm_aff_cfg *aff, cuzk_err *err)
 {
     memset(p, 0, sizeof *p);
+    p->aff = aff;
     p->n = (uint32_t)n;
     p->c = c;
     p->nwin = (256 + c - 1) / c;
@@ -253,7 +259,7 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
     *done = 0;
     *total = g * p->n;
     for (unsigned r = 0; r < p->aff_rounds; r++) {
-        uint32_t pairs = msm_aff_pairs_for(*total, msm_aff_pairs), in = r & 1, out = in ^ 1, last;
+        uint32_t pairs = msm_aff_pairs_for(*total, p->aff), in = r & 1, out = in ^ 1, last;
         if (!pairs) break;
         if (r == 0)
             msm_aff_first<<<blocks, 256>>>((uint32_t *)(ws + p->start) + (size_t)w0 * p->half,
@@ -407,7 +413,7 @@ static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, con
     msm_plan p;
     void *ws;
     int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), sizeof(xyzz_d<F>),
-                           sizeof(affine_d<F>), err);
+                           sizeof(affine_d<F>), &msm_aff[sizeof(F) == sizeof(fp_d) ? 0 : 1], err);
     if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
     if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
@@ -459,19 +465,17 @@ static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, c
     return rc;
 }
 
-extern "C" int gpu_msm_set_affine(unsigned rounds, unsigned min_pairs, unsigned min_threads,
-                                  cuzk_err *err)
+extern "C" int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs,
+                                  unsigned min_threads, cuzk_err *err)
 {
-    if (rounds > 8 || min_pairs < 1 || min_pairs > 65536 || min_threads < 1 ||
-        min_threads > (1u << 24))
+    if (group < 1 || group > 2 || rounds > 8 || min_pairs < 1 || min_pairs > 65536 ||
+        min_threads < 1 || min_threads > (1u << 24))
         return cuzk_errf(err, CUZK_EINVAL,
-                         "gpu msm: %u affine rounds, at least %u pairs and %u threads (0 .. 8 "
-                         "rounds, 1 .. 65536 pairs, 1 .. 2^24 threads allowed)",
-                         rounds, min_pairs, min_threads);
+                         "gpu msm: G%u, %u affine rounds, at least %u pairs and %u threads (G1 or "
+                         "G2, 0 .. 8 rounds, 1 .. 65536 pairs, 1 .. 2^24 threads allowed)",
+                         group, rounds, min_pairs, min_threads);
     pthread_mutex_lock(&msm_lock);
-    msm_aff_rounds = rounds;
-    msm_aff_pairs = min_pairs;
-    msm_aff_threads = min_threads;
+    msm_aff[group - 1] = {group, rounds, min_pairs, min_threads};
     pthread_mutex_unlock(&msm_lock);
     return CUZK_OK;
 }
