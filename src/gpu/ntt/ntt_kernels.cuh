@@ -251,11 +251,13 @@ __global__ void ntt_bitrev(fr_d *x, uint32_t n)
  *
  * Shared memory holds the tile as two planes of 16-byte words (words 0-3,
  * 4-7 of each element), element e at ntt_r8_swz(e): e with its bits 0-2
- * XORed by bits (3k, 3k+1, 3k+2) for k >= 1. A 16-byte access serves 8
- * threads per cycle, which must hit distinct 16-byte bank groups (address
- * mod 8): their varying tile bits are the 3 lowest bits outside the 3
- * consecutive register bits, distinct mod 3, and bit i flips bit (i mod 3)
- * of the address, so the 8 addresses are distinct mod 8 for every group.
+ * XORed by its bits 3-5. A 16-byte access serves 8 threads per cycle,
+ * which must hit distinct 16-byte bank groups (address mod 8). Their
+ * varying tile bits are the 3 lowest bits outside the 3 consecutive
+ * register bits {a, a+1, a+2}: {0,1,2} (a >= 3), {3,4,5}, {0,4,5} or
+ * {0,1,5}, all below 6 and distinct mod 3, and bit i < 6 flips address
+ * bit (i mod 3), so the 8 addresses are distinct mod 8 for every group
+ * (test_gpu_emu checks it for every plan).
  */
 #define NTT_R8_THREADS 256 /* 2^NTT_TILE_LOG / 8 */
 /* 2 blocks of 64 KiB per SM: at most 128 registers a thread (ptxas gives
@@ -288,7 +290,7 @@ HD uint32_t ntt_r8_elem(const ntt_pass_t &ps, uint32_t q, uint32_t t, uint32_t u
 
 HD uint32_t ntt_r8_swz(uint32_t e)
 {
-    return e ^ (((e >> 3) ^ (e >> 6) ^ (e >> 9)) & 7);
+    return e ^ ((e >> 3) & 7);
 }
 
 /* One radix-2 butterfly; ONE: the twiddle is 1 (w unused). */
@@ -374,7 +376,8 @@ HD void ntt_r8_scale(const ntt_scale_t &sc, const ntt_pass_t &ps, uint32_t base,
     for (int u = 0; u < 8; u++) {
         uint32_t i = ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, u));
         uint32_t e = sc.bitrev ? ntt_bitrev_index(i, ps.n) : i;
-        v[u] = v[u] * (sc.lo[e & ((1u << NTT_SCALE_LO) - 1)] * sc.hi[e >> NTT_SCALE_LO]);
+        fr_d lo = sc.lo[e & ((1u << NTT_SCALE_LO) - 1)], hi = sc.hi[e >> NTT_SCALE_LO];
+        v[u] = v[u] * (lo * hi);
     }
 }
 
