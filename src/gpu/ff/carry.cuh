@@ -153,6 +153,64 @@ HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
 #endif
 }
 
+/*
+ * (dhi:dlo) = a b + (chi:clo) [+ carry]: both halves of one product added
+ * into a limb pair in one carry chain. ptxas fuses such a mad.lo.cc /
+ * madc.hi.cc pair into one IMAD.WIDE.U32.X (64-bit multiply-add with
+ * carry in and out) when consecutive pairs of a chain go to disjoint limb
+ * pairs; mont.cuh's products are arranged so that they do.
+ */
+#ifdef __CUDA_ARCH__
+#define WIDE_ASM(lo_op, hi_op)                                                                     \
+    asm volatile(lo_op " %0, %2, %3, %4; " hi_op " %1, %2, %3, %5;"                                \
+                 : "=r"(dlo), "=r"(dhi)                                                            \
+                 : "r"(a), "r"(b), "r"(clo), "r"(chi))
+#else
+/* a b <= 2^64 - 2^33 + 1, so a b + c + carry overflows 64 bits at most once */
+HD void wide_host(uint32_t a, uint32_t b, uint32_t clo, uint32_t chi, uint32_t &dlo, uint32_t &dhi,
+                  uint32_t cin, uint32_t &cc)
+{
+    uint64_t p = (uint64_t)a * b, s = p + ((uint64_t)chi << 32 | clo), t = s + cin;
+    cc = (s < p) + (t < s);
+    dlo = (uint32_t)t;
+    dhi = (uint32_t)(t >> 32);
+}
+#endif
+
+/* no carry in, sets the carry */
+HD void mad_wide_cc(uint32_t a, uint32_t b, uint32_t clo, uint32_t chi, uint32_t &dlo,
+                    uint32_t &dhi, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    WIDE_ASM("mad.lo.cc.u32", "madc.hi.cc.u32");
+#else
+    wide_host(a, b, clo, chi, dlo, dhi, 0, cc);
+#endif
+}
+
+/* carry in, sets the carry */
+HD void madc_wide_cc(uint32_t a, uint32_t b, uint32_t clo, uint32_t chi, uint32_t &dlo,
+                     uint32_t &dhi, uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    WIDE_ASM("madc.lo.cc.u32", "madc.hi.cc.u32");
+#else
+    wide_host(a, b, clo, chi, dlo, dhi, cc, cc);
+#endif
+}
+
+/* carry in, none out (the caller knows the sum fits) */
+HD void madc_wide(uint32_t a, uint32_t b, uint32_t clo, uint32_t chi, uint32_t &dlo, uint32_t &dhi,
+                  uint32_t &cc)
+{
+#ifdef __CUDA_ARCH__
+    WIDE_ASM("madc.lo.cc.u32", "madc.hi.u32");
+#else
+    uint32_t unused;
+    wide_host(a, b, clo, chi, dlo, dhi, cc, unused);
+#endif
+}
+
 /* the full 64-bit product a b, and its two 32-bit halves */
 HD uint64_t mul_wide(uint32_t a, uint32_t b)
 {

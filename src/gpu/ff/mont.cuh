@@ -185,21 +185,72 @@ template <class P> struct __align__(16) mont_t
         for (int j = 0; j < N; j++) t[j] = t[j + 1];
     }
 
+    /*
+     * The product a b (CIOS) with the running sum split in two: T = e +
+     * 2^32 o, where row i adds a_j b_i for even j to e (low half at limb
+     * j, high half at j + 1) and for odd j to o (one limb down), and the
+     * same for m p. Each array's share of a row is then one carry chain of
+     * products into disjoint limb pairs, one IMAD.WIDE.U32.X each
+     * (carry.cuh): N^2 + N^2 multiply-adds and few other instructions.
+     * A row leaves e[0] = 0; the next row starts from T / 2^32 =
+     * (o + e_1) + 2^32 (e >> 64), i.e. with the arrays' roles swapped: the
+     * old o takes e_1 into its limb 0 (the carry goes to the new o's limb
+     * 0, which sits one limb up), the old e shifted down two limbs becomes
+     * the new o while the row's odd products go in (split_row).
+     * Bounds as for the rows above: T < 2p after every row, so e and o fit
+     * N limbs and the carries dropped at the tops of o's chains are 0.
+     */
+    HD static void split_row(uint32_t * e, uint32_t * o, const uint32_t *a, uint32_t bi, bool first)
+    {
+        uint32_t cc = 0;
+        if (first) {
+#pragma unroll
+            for (int j = 0; j < N; j += 2) {
+                uint64_t pe = mul_wide(a[j], bi), po = mul_wide(a[j + 1], bi);
+                e[j] = lo32(pe), e[j + 1] = hi32(pe);
+                o[j] = lo32(po), o[j + 1] = hi32(po);
+            }
+        } else {
+            /* on entry T = o + 2^32 e with o[0] = 0 */
+            e[0] = add_cc(e[0], o[1], cc);
+#pragma unroll
+            for (int j = 0; j < N - 2; j += 2)
+                madc_wide_cc(a[j + 1], bi, o[j + 2], o[j + 3], o[j], o[j + 1], cc);
+            madc_wide(a[N - 1], bi, 0, 0, o[N - 2], o[N - 1], cc);
+            mad_wide_cc(a[0], bi, e[0], e[1], e[0], e[1], cc);
+#pragma unroll
+            for (int j = 2; j < N; j += 2)
+                madc_wide_cc(a[j], bi, e[j], e[j + 1], e[j], e[j + 1], cc);
+            o[N - 1] = addc(o[N - 1], 0, cc);
+        }
+        uint32_t m = e[0] * P::M0;
+        mad_wide_cc(P::mod(1), m, o[0], o[1], o[0], o[1], cc);
+#pragma unroll
+        for (int j = 2; j < N; j += 2)
+            madc_wide_cc(P::mod(j + 1), m, o[j], o[j + 1], o[j], o[j + 1], cc);
+        mad_wide_cc(P::mod(0), m, e[0], e[1], e[0], e[1], cc);
+#pragma unroll
+        for (int j = 2; j < N; j += 2)
+            madc_wide_cc(P::mod(j), m, e[j], e[j + 1], e[j], e[j + 1], cc);
+        o[N - 1] = addc(o[N - 1], 0, cc);
+    }
+
     HD static mont_t mul_inline(const mont_t &a, const mont_t &b)
     {
-        uint32_t t[N + 1];
-        mul_row0(t, a.v, b.v[0]);
-        reduce_row(t);
+        uint32_t e[N], o[N], cc = 0;
 #pragma unroll
-        for (int i = 1; i < N; i++) {
-            uint64_t p[N];
-#pragma unroll
-            for (int j = 0; j < N; j++) p[j] = mul_wide(a.v[j], b.v[i]);
-            add_row(t, p);
-            reduce_row(t);
+        for (int i = 0; i < N; i += 2) {
+            split_row(e, o, a.v, b.v[i], i == 0);
+            split_row(o, e, a.v, b.v[i + 1], false);
         }
+        /* the last row ran with the roles swapped: T = o + 2^32 e, o[0] = 0,
+         * and the result T / 2^32 = e + (o >> 32) < 2p */
+        e[0] = add_cc(e[0], o[1], cc);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++) e[j] = addc_cc(e[j], o[j + 1], cc);
+        e[N - 1] = addc(e[N - 1], 0, cc);
         mont_t r;
-        reduce_once(r.v, t);
+        reduce_once(r.v, e);
         return r;
     }
     /* by value: the operands travel in registers, not through the stack */
