@@ -3,11 +3,8 @@
  * mont_t so that the curve code (ec/xyzz.cuh) is written once for G1 over
  * fp_d and G2 over fp2_d. Layout c0 then c1, as the CPU fp2_t.
  *
- * The product keeps its three Karatsuba products unreduced and reduces
- * twice (mont_t::mul_wide_full / redc_wide): 5 x 144 wide products
- * instead of 6 x 144, 2405 SASS instructions instead of 2926 for three
- * reduced products; like the Fp product it is a __noinline__ call unless
- * CUZK_GPU_FP_INLINE.
+ * The product is Karatsuba over three Fp products; like the Fp product it
+ * is a __noinline__ call unless CUZK_GPU_FP_INLINE.
  */
 #ifndef CUZK_GPU_FF_FP2_CUH
 #define CUZK_GPU_FF_FP2_CUH
@@ -51,48 +48,15 @@ struct __align__(16) fp2_d
         return {c0.neg(), c1.neg()};
     }
 
-    /* Karatsuba with two reductions instead of three: the products
-     * A = a0 b0, B = a1 b1 and C = (a0 + a1)(b0 + b1) stay unreduced (2N
-     * limbs; the sums are < 2p and C < 4p^2 < 2^768), then
-     * c0 = REDC(A - B, plus p R when negative) (in [0, p R)) and
-     * c1 = REDC(C - (A + B)) (= a0 b1 + a1 b0 < 2p^2 < p R). c0 is reduced
-     * before C is formed, so at most three wide values are live. */
+    /* Karatsuba: c0 = a0 b0 - a1 b1, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1,
+     * three Fp products (the sums are reduced, as a first factor must be).
+     * With the fused multiply-adds of mont_t's product this beat the former
+     * two reductions of unreduced wide products. */
     HD static fp2_d mul_inline(const fp2_d &a, const fp2_d &b)
     {
-        constexpr int N = fp_d::N;
-        uint32_t A[2 * N], B[2 * N], S[2 * N], cc = 0;
-        fp_d::mul_wide_full(A, a.c0.v, b.c0.v);
-        fp_d::mul_wide_full(B, a.c1.v, b.c1.v);
-        S[0] = add_cc(A[0], B[0], cc);
-#pragma unroll
-        for (int i = 1; i < 2 * N; i++) S[i] = addc_cc(A[i], B[i], cc);
-        uint32_t mask = sub_wide(A, B);
-        A[N] = add_cc(A[N], fp_params::mod(0) & mask, cc);
-#pragma unroll
-        for (int i = 1; i < N; i++) A[N + i] = addc_cc(A[N + i], fp_params::mod(i) & mask, cc);
-        fp2_d r;
-        r.c0 = fp_d::redc_wide(A);
-        uint32_t sa[N], sb[N];
-        sa[0] = add_cc(a.c0.v[0], a.c1.v[0], cc);
-#pragma unroll
-        for (int i = 1; i < N; i++) sa[i] = addc_cc(a.c0.v[i], a.c1.v[i], cc);
-        sb[0] = add_cc(b.c0.v[0], b.c1.v[0], cc);
-#pragma unroll
-        for (int i = 1; i < N; i++) sb[i] = addc_cc(b.c0.v[i], b.c1.v[i], cc);
-        fp_d::mul_wide_full(B, sa, sb);
-        sub_wide(B, S);
-        r.c1 = fp_d::redc_wide(B);
-        return r;
-    }
-    /* x -= y over 2N limbs; all ones when it borrowed, else 0 */
-    HD static uint32_t sub_wide(uint32_t * x, const uint32_t *y)
-    {
-        constexpr int M = 2 * fp_d::N;
-        uint32_t cc = 0;
-        x[0] = sub_cc(x[0], y[0], cc);
-#pragma unroll
-        for (int i = 1; i < M; i++) x[i] = subc_cc(x[i], y[i], cc);
-        return subc(0, 0, cc);
+        fp_d A = fp_d::mul_inline(a.c0, b.c0), B = fp_d::mul_inline(a.c1, b.c1);
+        fp_d C = fp_d::mul_inline(a.c0 + a.c1, b.c0 + b.c1);
+        return {A - B, C - A - B};
     }
     /* by value, like the Fp product call */
     __host__ __device__ __noinline__ static fp2_d mul_call(fp2_d a, fp2_d b)

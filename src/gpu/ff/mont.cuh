@@ -5,17 +5,16 @@
  * fp_d (N = 12, the base field) and fr_d (N = 8, the scalar field). Limbs
  * are 32 bits because the integer multiplier of the GPU is 32 bits wide.
  *
- * Multiplication is CIOS with wide products. On sm_90 one IMAD.WIDE.U32
- * gives the whole 64-bit product a_j b_i (4 cycles of the multiply pipe,
- * the same as one IMAD.HI alone), and SASS has no multiply with carry-out,
- * so each PTX mad.lo.cc / madc.hi.cc costs an IMAD or IMAD.HI plus an
- * IADD3.X. Here every row is N wide products (mul_wide) whose low words
- * are added into the accumulator t in one carry chain and whose high words
- * (one limb up) in a second: per 32 x 32 product one IMAD.WIDE (4 cycles
- * of the multiply pipe) and two IADD3 (2 x 2 cycles of the integer pipe),
- * so the two pipes are evenly loaded instead of the multiply pipe carrying
- * 6 cycles per product. 2N^2 wide products in all (288 for Fp, 128 for
- * Fr; ptxas drops the products by Fr's limb p_0 = 1).
+ * Multiplication is CIOS (mul_inline) with the running sum split into
+ * two arrays, the even and the odd limbs of a's products, so that each
+ * row of each array is one carry chain of 64-bit multiply-adds into
+ * disjoint limb pairs: ptxas fuses every mad.lo.cc / madc.hi.cc pair of
+ * such a chain into one IMAD.WIDE.U32.X (32 x 32 product plus a 64-bit
+ * accumulator, carry in and out). Measured on the H200: Fp 26.8 G
+ * products/s, Fr 53.8 G/s (sppark's products, the same idea: 27.5 / 61.0),
+ * against 18.3 / 42.9 for the previous rows of IMAD.WIDE plus two IADD3
+ * per product. Squares are products (a dedicated square in the old style
+ * no longer paid).
  *
  * Bounds that remove carry fix-ups: with a, b < p, after row i the
  * accumulator is t = (a (b mod 2^(32(i+1))) + M p) / 2^(32(i+1)) < a + p
@@ -135,36 +134,6 @@ template <class P> struct __align__(16) mont_t
         return zero() - *this;
     }
 
-    /* t[0..N] = a * b (t = 0 before): the low word of each wide product
-     * at t[j], its high word at t[j+1], in one carry chain. */
-    HD static void mul_row0(uint32_t * t, const uint32_t *a, uint32_t b)
-    {
-        uint64_t p[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) p[j] = mul_wide(a[j], b);
-        uint32_t cc = 0;
-        t[0] = lo32(p[0]);
-        t[1] = add_cc(lo32(p[1]), hi32(p[0]), cc);
-#pragma unroll
-        for (int j = 2; j < N; j++) t[j] = addc_cc(lo32(p[j]), hi32(p[j - 1]), cc);
-        t[N] = addc(hi32(p[N - 1]), 0, cc);
-    }
-
-    /* t[0..N] = t[0..N-1] + p[0..N-1] as wide products at t[j]: the low
-     * words in one carry chain, the high words (at t[j+1]) in a second. */
-    HD static void add_row(uint32_t * t, const uint64_t *p)
-    {
-        uint32_t cc = 0;
-        t[0] = add_cc(t[0], lo32(p[0]), cc);
-#pragma unroll
-        for (int j = 1; j < N; j++) t[j] = addc_cc(t[j], lo32(p[j]), cc);
-        t[N] = addc(0, 0, cc);
-        t[1] = add_cc(t[1], hi32(p[0]), cc);
-#pragma unroll
-        for (int j = 2; j < N; j++) t[j] = addc_cc(t[j], hi32(p[j - 1]), cc);
-        t[N] = addc(t[N], hi32(p[N - 1]), cc);
-    }
-
     /* t[0..N] += m p with m = t[0] M0, so that t[0] becomes 0; then t >>= 32
      * (t[0..N-1] is the result). */
     HD static void reduce_row(uint32_t * t)
@@ -258,7 +227,7 @@ template <class P> struct __align__(16) mont_t
     {
         return mul_inline(a, b);
     }
-    /* Fp products (about 900 instructions each) are calls unless
+    /* Fp products (about 400 instructions each) are calls unless
      * fp_inline_d or CUZK_GPU_FP_INLINE: the curve kernels hold dozens of
      * them, which multiplied compile time and registers; Fr products (the
      * NTT butterflies) stay inline. */
@@ -271,124 +240,14 @@ template <class P> struct __align__(16) mont_t
             return mul_inline(a, b);
     }
 
-    /* t[1..2N-2] = sum of a_i a_j 2^(32(i+j)) over i < j: row i as in
-     * mul_row0 (i = 0) / add_row, on N - 1 - i products. After row i the
-     * sum is < (a mod 2^(32(i+1))) 2^(32N) < 2^(32(N+i+1)), so its new top
-     * word t[i+N] takes every carry of the row; t[2N-1] is set to 0. */
-    HD static void square_cross(uint32_t * t, const uint32_t *a)
-    {
-        uint32_t cc = 0;
-        uint64_t q[N];
-#pragma unroll
-        for (int j = 1; j < N; j++) q[j] = mul_wide(a[0], a[j]);
-        t[1] = lo32(q[1]);
-        t[2] = add_cc(lo32(q[2]), hi32(q[1]), cc);
-#pragma unroll
-        for (int j = 3; j < N; j++) t[j] = addc_cc(lo32(q[j]), hi32(q[j - 1]), cc);
-        t[N] = addc(hi32(q[N - 1]), 0, cc);
-#pragma unroll
-        for (int i = 1; i < N - 1; i++) {
-#pragma unroll
-            for (int j = i + 1; j < N; j++) q[j] = mul_wide(a[i], a[j]);
-            t[2 * i + 1] = add_cc(t[2 * i + 1], lo32(q[i + 1]), cc);
-#pragma unroll
-            for (int j = i + 2; j < N; j++) t[i + j] = addc_cc(t[i + j], lo32(q[j]), cc);
-            t[i + N] = addc(0, 0, cc);
-            if (i + 1 == N - 1) {
-                t[i + N] += hi32(q[N - 1]);
-                continue;
-            }
-            t[2 * i + 2] = add_cc(t[2 * i + 2], hi32(q[i + 1]), cc);
-#pragma unroll
-            for (int j = i + 2; j < N - 1; j++)
-                t[i + j + 1] = addc_cc(t[i + j + 1], hi32(q[j]), cc);
-            t[i + N] = addc(t[i + N], hi32(q[N - 1]), cc);
-        }
-        t[2 * N - 1] = 0;
-    }
-
-    /* t[0..2N-1] = a^2 (SOS): the cross products once (square_cross),
-     * doubled by a carry chain t + t, then the squares a_i^2 added in one
-     * chain. N(N+1)/2 wide products instead of N^2, and about half the
-     * additions of a product's first half. */
-    HD static void square_wide(uint32_t * t, const uint32_t *a)
-    {
-        uint32_t cc = 0;
-        square_cross(t, a);
-        t[1] = add_cc(t[1], t[1], cc);
-#pragma unroll
-        for (int k = 2; k < 2 * N - 1; k++) t[k] = addc_cc(t[k], t[k], cc);
-        t[2 * N - 1] = addc(0, 0, cc);
-        uint64_t s0 = mul_wide(a[0], a[0]);
-        t[0] = lo32(s0);
-        t[1] = add_cc(t[1], hi32(s0), cc);
-#pragma unroll
-        for (int i = 1; i < N; i++) {
-            uint64_t s = mul_wide(a[i], a[i]);
-            t[2 * i] = addc_cc(t[2 * i], lo32(s), cc);
-            if (i < N - 1)
-                t[2 * i + 1] = addc_cc(t[2 * i + 1], hi32(s), cc);
-            else
-                t[2 * i + 1] = addc(t[2 * i + 1], hi32(s), cc);
-        }
-    }
-
-    /* t[0..2N-1] = a b (SOS, no reduction) for a, b < 2^(32N): row i adds
-     * a b_i at t[i] as in add_row; after row i the sum is
-     * < 2^(32(N+i+1)), so the row's new top word t[i+N] takes its carries. */
-    HD static void mul_wide_full(uint32_t * t, const uint32_t *a, const uint32_t *b)
-    {
-        mul_row0(t, a, b[0]);
-#pragma unroll
-        for (int i = 1; i < N; i++) {
-            uint64_t p[N];
-#pragma unroll
-            for (int j = 0; j < N; j++) p[j] = mul_wide(a[j], b[i]);
-            add_row(t + i, p);
-        }
-    }
-
-    /* t R^-1 mod p for t < p R (2N limbs): the low half L Montgomery-reduced
-     * alone (reduce_row N times: (L + M p) / R < 1 + p, so <= p) plus the
-     * high half H (< p): the sum is < 2p, fits N limbs, and one
-     * conditional subtraction finishes. */
-    HD static mont_t redc_wide(const uint32_t *t)
-    {
-        uint32_t u[N + 1], cc = 0;
-#pragma unroll
-        for (int j = 0; j < N; j++) u[j] = t[j];
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            u[N] = 0;
-            reduce_row(u);
-        }
-        u[0] = add_cc(u[0], t[N], cc);
-#pragma unroll
-        for (int j = 1; j < N; j++) u[j] = addc_cc(u[j], t[N + j], cc);
-        mont_t r;
-        reduce_once(r.v, u);
-        return r;
-    }
-
-    /* a^2: square_wide, then redc_wide (a^2 < p^2 < p R). */
+    /* a^2 as a product (sqr_inline for the tests that name it) */
     HD static mont_t sqr_inline(const mont_t &a)
     {
-        uint32_t t[2 * N];
-        square_wide(t, a.v);
-        return redc_wide(t);
+        return mul_inline(a, a);
     }
-    __host__ __device__ __noinline__ static mont_t sqr_call(mont_t a)
-    {
-        return sqr_inline(a);
-    }
-    /* Squares use square_wide (about 13% fewer instructions than a
-     * product in both fields); Fp's is a call like its product. */
     HD mont_t sqr() const
     {
-        if constexpr (CALLS)
-            return sqr_call(*this);
-        else
-            return sqr_inline(*this);
+        return *this * *this;
     }
     HD mont_t &operator+=(const mont_t &b)
     {
