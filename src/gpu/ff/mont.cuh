@@ -28,11 +28,10 @@
  * the result is still < p (so a difference x - y + p, never corrected,
  * may be the second factor).
  *
- * The Fp product and square are __noinline__ calls by default (compile
- * time and registers of the curve kernels, which hold dozens of them):
- * fp_inline_d (same layout as fp_d) inlines them for the kernels that
- * instantiate it, CUZK_GPU_FP_INLINE = 1 everywhere (msm.cu then took
- * over 15 minutes to compile on a 2-core machine).
+ * The Fp product is a __noinline__ call by default (compile time and
+ * registers of the curve kernels, which hold dozens of them; inlining it
+ * in the MSM's hot loop was measured slower, 206 vs 169 ms at 2^24);
+ * CUZK_GPU_FP_INLINE = 1 inlines it everywhere.
  * Everything is __host__ __device__: the host build is the reference that
  * tests/gpu/test_gpu_emu.cu and test_gpu_ff_emu.cu check against fp.h /
  * fr.h without a GPU.
@@ -228,7 +227,7 @@ template <class P> struct __align__(16) mont_t
         return mul_inline(a, b);
     }
     /* Fp products (about 400 instructions each) are calls unless
-     * fp_inline_d or CUZK_GPU_FP_INLINE: the curve kernels hold dozens of
+     * CUZK_GPU_FP_INLINE: the curve kernels hold dozens of
      * them, which multiplied compile time and registers; Fr products (the
      * NTT butterflies) stay inline. */
     static constexpr bool CALLS = P::call_products && !CUZK_GPU_FP_INLINE;
@@ -317,7 +316,6 @@ template <class P> struct __align__(16) mont_t
 };
 
 typedef mont_t<fp_params> fp_d;
-typedef mont_t<fp_inline_params> fp_inline_d;
 typedef mont_t<fr_params> fr_d;
 
 #endif

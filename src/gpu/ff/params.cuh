@@ -59,11 +59,4 @@ struct fr_params {
     }
 };
 
-/* Fp with inline products and squares: the same values and layout as
- * fp_params, for one hot kernel to instantiate (fp_inline_d, mont.cuh)
- * without inlining every curve kernel. */
-struct fp_inline_params : fp_params {
-    static constexpr bool call_products = false;
-};
-
 #endif
