@@ -201,31 +201,50 @@ static int ntt_scale_args(ntt_scale_t *sc, ntt_scaling s, unsigned n, cuzk_err *
     return CUZK_OK;
 }
 
-/* The register passes: T / 8 threads per tile of T elements. DIF: the
- * scaling in rides on the first pass, the scaling out on the last; DIT
- * (no folded scaling): they run as passes of their own. */
+template <bool DIF, bool INV, int SC>
+static int ntt_launch_r8(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
+{
+    static bool attr_set;
+    if (!attr_set) {
+        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV, SC>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, 32 << NTT_TILE_LOG),
+           err, "ntt_pass_r8 shared memory limit");
+        attr_set = true;
+    }
+    unsigned log_t = ps.m + ps.L;
+    ntt_pass_r8<DIF, INV, SC>
+        <<<1u << (ps.n - log_t), 1u << (log_t - 3), (size_t)32 << log_t>>>(x, ntt_tw, ps, sc);
+    CU_LAUNCH(err, "ntt_pass_r8");
+    return CUZK_OK;
+}
+
+/* The register passes: T / 8 threads per tile of T elements. A DIF
+ * forward transform folds its scaling in into the first pass, a DIF
+ * inverse its scaling out into the last; any other scaling runs as a pass
+ * of its own. */
 template <bool DIF, bool INV>
 static int ntt_stages_r8(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, ntt_scaling in,
                          ntt_scaling out, cuzk_err *err)
 {
-    static bool attr_set;
-    if (!attr_set) {
-        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                32 << NTT_TILE_LOG),
-           err, "ntt_pass_r8 shared memory limit");
-        attr_set = true;
-    }
-    ntt_scale_t si, so, none = {NULL, NULL, 0};
-    int rc = ntt_scale_args(&si, DIF ? in : NO_SCALE, n, err);
-    if (!rc) rc = ntt_scale_args(&so, DIF ? out : NO_SCALE, n, err);
-    if (!rc) rc = ntt_scale_run(x, n, DIF ? NO_SCALE : in, err);
+    constexpr bool FOLD_IN = DIF && !INV, FOLD_OUT = DIF && INV;
+    ntt_scale_t si, so;
+    int rc = ntt_scale_args(&si, FOLD_IN ? in : NO_SCALE, n, err);
+    if (!rc) rc = ntt_scale_args(&so, FOLD_OUT ? out : NO_SCALE, n, err);
+    if (!rc) rc = ntt_scale_run(x, n, FOLD_IN ? NO_SCALE : in, err);
     for (unsigned i = 0; !rc && i < passes; i++) {
-        unsigned log_t = ps[i].m + ps[i].L, blocks = 1u << (n - log_t);
-        ntt_pass_r8<DIF, INV><<<blocks, 1u << (log_t - 3), (size_t)32 << log_t>>>(
-            x, ntt_tw, ps[i], i == 0 ? si : none, i + 1 == passes ? so : none);
-        CU_LAUNCH(err, "ntt_pass_r8");
+        if constexpr (FOLD_IN)
+            if (i == 0 && si.lo) {
+                rc = ntt_launch_r8<DIF, INV, NTT_R8_SCALE_IN>(x, ps[i], si, err);
+                continue;
+            }
+        if constexpr (FOLD_OUT)
+            if (i + 1 == passes && so.lo) {
+                rc = ntt_launch_r8<DIF, INV, NTT_R8_SCALE_OUT>(x, ps[i], so, err);
+                continue;
+            }
+        rc = ntt_launch_r8<DIF, INV, NTT_R8_PLAIN>(x, ps[i], si, err);
     }
-    return rc ? rc : ntt_scale_run(x, n, DIF ? NO_SCALE : out, err);
+    return rc ? rc : ntt_scale_run(x, n, FOLD_OUT ? NO_SCALE : out, err);
 }
 
 /* Runs all stages (DIF from the top bits down, DIT from the bottom up)

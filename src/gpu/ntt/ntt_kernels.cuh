@@ -244,10 +244,10 @@ __global__ void ntt_bitrev(fr_d *x, uint32_t n)
  * When jb = 0 (group 0 of the pass with b = 0) low = 0 for every thread
  * and the butterflies with r = 0 have twiddle 1: they skip the product
  * (7 of 12 for a 3-stage group; the result is the same field element).
- * A scaling (1/n, coset powers) rides on the first pass's loads or the
- * last pass's stores (ntt_scale_t), saving the separate ntt_scale pass;
- * DIF passes only (no caller scales around a DIT transform, and the DIT
- * kernel with the scaling code went from 128 registers to 168).
+ * A scaling (1/n, coset powers) rides on the loads of the first pass of
+ * a DIF forward transform or the stores of the last pass of a DIF inverse
+ * (ntt_scale_t), saving the separate ntt_scale pass; the callers never
+ * scale around a DIT transform.
  *
  * Shared memory holds the tile as two planes of 16-byte words (words 0-3,
  * 4-7 of each element), element e at ntt_r8_swz(e): e with its bits 0-2
@@ -260,9 +260,14 @@ __global__ void ntt_bitrev(fr_d *x, uint32_t n)
  * (test_gpu_emu checks it for every plan).
  */
 #define NTT_R8_THREADS 256 /* 2^NTT_TILE_LOG / 8 */
-/* 2 blocks of 64 KiB per SM: at most 128 registers a thread (ptxas gives
- * every instantiation 128 by itself; the bound keeps it so). */
+/* 2 blocks of 64 KiB per SM: at most 128 registers a thread (ptxas gave
+ * a DIT instantiation 168 without the bound: 1 block per SM). With the
+ * split-accumulator products the plain DIF kernels spill 52-60 bytes at
+ * 128; -DNTT_R8_MIN_BLOCKS=1 in CMAKE_CUDA_FLAGS lifts the bound for a
+ * comparison. */
+#ifndef NTT_R8_MIN_BLOCKS
 #define NTT_R8_MIN_BLOCKS 2
+#endif
 
 HD uint32_t ntt_r8_groups(const ntt_pass_t &ps)
 {
@@ -299,7 +304,7 @@ template <bool DIF, bool INV, bool ONE> HD void ntt_r8_bfly(fr_d &x0, fr_d &x1, 
     if (DIF) {
         fr_d d = INV && !ONE ? x1 - x0 : x0 - x1;
         x0 = x0 + x1;
-        x1 = ONE ? d : d * w;
+        x1 = ONE ? d : w * d; /* a * b keeps a whole, consumes b limb by limb */
     } else {
         fr_d t = ONE ? x1 : x1 * w;
         x1 = INV && !ONE ? x0 + t : x0 - t;
@@ -426,15 +431,19 @@ HD uint32_t ntt_r8_group_at(bool dif, const ntt_pass_t &ps, uint32_t i)
     return dif ? ntt_r8_groups(ps) - 1 - i : i;
 }
 
+/* What a launch of ntt_pass_r8 does besides the stages: nothing, or the
+ * scaling on its loads (the first pass of a DIF forward transform) or on
+ * its stores (the last of a DIF inverse). Separate instantiations: the
+ * scaling's products cost the plain kernel spills (ptxas). */
+enum { NTT_R8_PLAIN, NTT_R8_SCALE_IN, NTT_R8_SCALE_OUT };
+
 /* Launched with T / 8 threads and 32 T bytes of shared memory. Group i
- * reads the tile from device memory (i = 0, then the scaling in) or from
- * shared memory, where group i - 1 left it (the barrier before its store
- * waits for the loads of the exchange before). One copy of the group code
- * in the loop. */
-template <bool DIF, bool INV>
+ * reads the tile from device memory (i = 0) or from shared memory, where
+ * group i - 1 left it (the barrier before its store waits for the loads
+ * of the exchange before). One copy of the group code in the loop. */
+template <bool DIF, bool INV, int SC>
 __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
-    ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps, ntt_scale_t in,
-                ntt_scale_t out)
+    ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps, ntt_scale_t sc)
 {
     extern __shared__ uint4 sm4[];
     const uint32_t base = ntt_tile_base(ps, blockIdx.x), t = threadIdx.x;
@@ -445,7 +454,7 @@ __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
         uint32_t next = ntt_r8_group_at(DIF, ps, i);
         if (i == 0) {
             ntt_r8_load(x, ps, base, next, t, v);
-            if (DIF) ntt_r8_scale(in, ps, base, next, t, v);
+            if (SC == NTT_R8_SCALE_IN) ntt_r8_scale(sc, ps, base, next, t, v);
         } else {
             if (i > 1) __syncthreads();
             ntt_r8_smem_store(sm4, ps, q, t, v);
@@ -455,7 +464,7 @@ __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
         q = next;
         ntt_r8_run<DIF, INV>(v, ps, base, q, t, tw);
     }
-    if (DIF) ntt_r8_scale(out, ps, base, q, t, v);
+    if (SC == NTT_R8_SCALE_OUT) ntt_r8_scale(sc, ps, base, q, t, v);
     ntt_r8_store(x, ps, base, q, t, v);
 }
 
