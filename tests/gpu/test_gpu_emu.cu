@@ -157,13 +157,14 @@ EC_CASE(g2, fp2_t, fp2_d, "G2")
  * most k0 points, then k_later partials. */
 static void emu_buckets(xyzz_d<fp_d> *buckets, const g1_affine_t *bases, const uint32_t *vals,
                         std::vector<uint32_t> &start, std::vector<uint32_t> &end, uint32_t k0,
-                        uint32_t k_later)
+                        uint32_t k_later, const std::vector<xyzz_d<fp_d>> *partials = NULL)
 {
     uint32_t nb = (uint32_t)start.size();
     std::vector<uint32_t> ntask(nb), off(nb), task_bucket;
     std::vector<xyzz_d<fp_d>> in, out;
+    if (partials) in = *partials;
     for (unsigned round = 0;; round++) {
-        uint32_t k = round ? k_later : k0, most = 0, tasks = 0;
+        uint32_t k = round || partials ? k_later : k0, most = 0, tasks = 0;
         for (uint32_t b = 0; round && b < nb; b++)
             msm_task_next_item(b, off.data(), ntask.data(), start.data(), end.data());
         for (uint32_t b = 0; b < nb; b++) {
@@ -177,7 +178,7 @@ static void emu_buckets(xyzz_d<fp_d> *buckets, const g1_affine_t *bases, const u
         for (uint32_t b = 0; b < nb; b++)
             msm_task_map_item(b, off.data(), ntask.data(), task_bucket.data());
         for (uint32_t i = 0; i < tasks; i++) {
-            if (round == 0)
+            if (round == 0 && !partials)
                 msm_task_sum_item(i, task_bucket.data(), off.data(), start.data(), end.data(), k,
                                   (const affine_d<fp_d> *)bases, vals, out.data());
             else
@@ -213,7 +214,8 @@ static void emu_affine_group(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
                            w0 * n, st[0].data(), cn[0].data(), cn[1].data());
     for (unsigned r = 0; r < af.rounds; r++) {
         unsigned in = r & 1, out = in ^ 1;
-        for (uint32_t b = 0; r && b < nbk; b++) msm_aff_halve_item(b, cn[in].data(), cn[out].data());
+        for (uint32_t b = 0; r && b < nbk; b++)
+            msm_aff_halve_item(b, cn[in].data(), cn[out].data());
         uint32_t size = 0;
         for (uint32_t b = 0; b < nbk; b++) st[out][b] = size, size += cn[out][b];
         pts[in].assign(size, affine_d<fp_d>{fp_d::zero(), fp_d::zero()});
@@ -243,14 +245,35 @@ static void emu_affine_group(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
     std::vector<uint32_t> gs(nbk), ge(nbk);
     for (uint32_t b = 0; b < nbk; b++)
         msm_aff_ends_item(b, st[o].data(), cn[o].data(), gs.data(), ge.data());
-    emu_buckets(buckets + (size_t)w0 * half,
-                (const g1_affine_t *)pts[(af.rounds - 1) & 1].data(), NULL, gs, ge, 2, 3);
+    emu_buckets(buckets + (size_t)w0 * half, (const g1_affine_t *)pts[(af.rounds - 1) & 1].data(),
+                NULL, gs, ge, 2, 3);
+}
+
+/* msm.cu's sweep (msm_sweep_rounds): positions [t K, (t + 1) K) per
+ * thread into slots, each bucket's run of slots, then task rounds. */
+static void emu_sweep(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
+                      const std::vector<uint32_t> &keys, const std::vector<uint32_t> &vals,
+                      std::vector<uint32_t> &start, std::vector<uint32_t> &end, uint32_t n,
+                      uint32_t half, uint32_t k)
+{
+    uint32_t nb = (uint32_t)start.size(), total = (uint32_t)keys.size(), r = 0;
+    uint32_t threads = (total + k - 1) / k;
+    std::vector<uint32_t> rank(nb);
+    for (uint32_t b = 0; b < nb; b++) rank[b] = r, r += end[b] > start[b];
+    std::vector<xyzz_d<fp_d>> slots(threads + r + 1, xyzz_d<fp_d>::inf());
+    for (uint32_t t = 0; t < threads; t++)
+        msm_sweep_item(t, k, total, keys.data(), vals.data(), n, half, rank.data(),
+                       (const affine_d<fp_d> *)bases, slots.data());
+    for (uint32_t b = 0; b < nb; b++)
+        msm_sweep_bounds_item(b, rank.data(), k, start.data(), end.data());
+    emu_buckets(buckets, NULL, NULL, start, end, 0, 3, &slots);
 }
 
 /* The MSM of msm.cu, kernel by kernel on the host, with tasks of k0 points
- * (and affine rounds first when af.rounds > 0). */
+ * (and affine rounds first when af.rounds > 0), or by the sweep with K =
+ * sweep_k points per thread when that is not 0. */
 static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, uint32_t n,
-                    uint32_t c, uint32_t k0, emu_affine af = {0, 0, 0})
+                    uint32_t c, uint32_t k0, emu_affine af = {0, 0, 0}, uint32_t sweep_k = 0)
 {
     uint32_t nwin = (256 + c - 1) / c, half = 1u << (c - 1);
     uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
@@ -271,7 +294,9 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
             msm_bounds_item(t, keys.data() + o, n, half, o, start.data() + (size_t)w * half,
                             end.data() + (size_t)w * half);
     }
-    if (af.rounds == 0)
+    if (af.rounds == 0 && sweep_k)
+        emu_sweep(buckets.data(), bases, keys, vals, start, end, n, half, sweep_k);
+    else if (af.rounds == 0)
         emu_buckets(buckets.data(), bases, vals.data(), start, end, k0, 2);
     for (uint32_t w0 = 0; af.rounds && w0 < nwin; w0 += af.gwin)
         emu_affine_group(buckets.data(), bases, keys, vals, start, end, n, half, w0,
@@ -326,6 +351,12 @@ static void test_msm(void)
             CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u, %u per task: wrong sum", n,
                   w, t);
         }
+    for (uint32_t w : {2u, 5u, 11u, 16u})
+        for (uint32_t sk : {1u, 2u, 7u, 64u, 5000u}) {
+            emu_msm(&got, p.data(), k.data(), n, w, 2, {0, 0, 0}, sk);
+            CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u, sweep of %u: wrong sum", n,
+                  w, sk);
+        }
     const emu_affine aff[] = {{1, 1, 1}, {3, 3, 2}, {8, 100, 5}, {2, 2, 64}};
     for (uint32_t w : {3u, 8u, 11u})
         for (const emu_affine &af : aff) {
@@ -335,8 +366,9 @@ static void test_msm(void)
                   "windows: wrong sum",
                   n, w, af.rounds, af.pairs, af.gwin);
         }
-    printf("emu msm: %u points, windows 2 .. 16, tasks of 1 .. 1000 points, affine rounds (1 .. 8 "
-           "rounds, 1 .. 64 pairs per thread) match sum k_i P_i\n",
+    printf("emu msm: %u points, windows 2 .. 16, tasks of 1 .. 1000 points, sweeps of 1 .. 5000 "
+           "positions per thread, affine rounds (1 .. 8 rounds, 1 .. 64 pairs per thread) match "
+           "sum k_i P_i\n",
            n);
 }
 

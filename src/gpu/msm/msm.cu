@@ -92,7 +92,7 @@ static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
 }
 
 struct msm_plan {
-    uint32_t n, c, nwin, half, seg, per_win, k0;
+    uint32_t n, c, nwin, half, seg, per_win, k0, sweep_k, sweep_threads;
     size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
     /* affine rounds: rounds, windows per group, positions and buckets of a
      * group, pairs per thread in round 0 */
@@ -146,8 +146,12 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->nb = (size_t)p->nwin * p->half;
     size_t mean = (n + p->half - 1) / p->half;
     p->k0 = 2 * mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)(2 * mean);
-    /* sum over buckets of ceil(count / k0) <= buckets + pairs / k0 */
+    p->sweep_k = mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)mean;
+    p->sweep_threads = (uint32_t)((p->pairs + p->sweep_k - 1) / p->sweep_k);
+    /* sum over buckets of ceil(count / k0) <= buckets + pairs / k0; the
+     * sweep's slots: one per thread and per non-empty bucket */
     p->max_tasks = p->nb + p->pairs / p->k0;
+    if (p->max_tasks < p->nb + p->sweep_threads + 1) p->max_tasks = p->nb + p->sweep_threads + 1;
     if (p->pairs >= ((size_t)1 << 32))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: %zu points x %u windows exceed 2^32 pairs", n,
                          p->nwin);
@@ -195,11 +199,12 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
 
 /* Task rounds over nb buckets with runs [start, end) of the points
  * bases[vals[i]] (signed; vals NULL: bases[i]), k0 points per task in the
- * first round; the sums land in out (msm_kernels.cuh). */
+ * first round, or (partials) of XYZZ partial sums already in part_a; the
+ * sums land in buckets (msm_kernels.cuh). */
 template <class F>
 static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *start, uint32_t *end,
                            const affine_d<F> *bases, const uint32_t *vals, uint32_t k0,
-                           xyzz_d<F> *buckets, cuzk_err *err)
+                           bool partials, xyzz_d<F> *buckets, cuzk_err *err)
 {
     uint32_t *ntask = (uint32_t *)(ws + p->ntask), *off = (uint32_t *)(ws + p->off);
     uint32_t *task_bucket = (uint32_t *)(ws + p->task_bucket),
@@ -207,7 +212,7 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
     xyzz_d<F> *in = (xyzz_d<F> *)(ws + p->part_a), *out = (xyzz_d<F> *)(ws + p->part_b);
     uint32_t blocks = cu_blocks(nb, 256);
     for (unsigned round = 0;; round++) {
-        uint32_t k = round ? MSM_K_LATER : k0, host[3];
+        uint32_t k = round || partials ? MSM_K_LATER : k0, host[3];
         size_t scan_bytes = p->scan_bytes;
         if (round) msm_task_next<<<blocks, 256>>>(off, ntask, nb, start, end);
         CU(cudaMemsetAsync(cnt, 0, 4), err, "msm memset");
@@ -221,7 +226,7 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
         uint32_t tasks = host[1] + host[2];
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
-            if (round == 0)
+            if (round == 0 && !partials)
                 msm_task_sum<F><<<cu_blocks(tasks, 128), 128>>>(task_bucket, off, start, end, k,
                                                                 bases, vals, tasks, out);
             else
@@ -297,17 +302,39 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
     return CUZK_OK;
 }
 
+/* Step 3 without affine rounds: the sweep over all sorted positions into
+ * slots (msm_sweep), then task rounds over each bucket's slots. */
+template <class F>
+static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
+{
+    uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
+    uint32_t *flag = (uint32_t *)(ws + p->ntask), *rank = (uint32_t *)(ws + p->off);
+    uint32_t nb = (uint32_t)p->nb, blocks = cu_blocks(nb, 256);
+    size_t scan_bytes = p->scan_bytes;
+    msm_nonempty<<<blocks, 256>>>(start, end, nb, flag);
+    CU_LAUNCH(err, "msm_nonempty");
+    CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, flag, rank, (int)nb), err,
+       "msm scan");
+    msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128>>>(
+        p->sweep_k, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
+        (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
+        (xyzz_d<F> *)(ws + p->part_a));
+    CU_LAUNCH(err, "msm_sweep");
+    msm_sweep_bounds<<<blocks, 256>>>(rank, p->sweep_k, nb, start, end);
+    CU_LAUNCH(err, "msm_sweep_bounds");
+    return msm_task_rounds<F>(p, ws, nb, start, end, (const affine_d<F> *)NULL, NULL, 0, true,
+                              (xyzz_d<F> *)(ws + p->buckets), err);
+}
+
 /* Step 3: the bucket sums: affine rounds then tasks per window group, or
- * tasks alone. */
+ * the sweep. */
 template <class F>
 static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
 {
     uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
     const uint32_t *vals = (const uint32_t *)(ws + p->vals2);
     xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
-    if (!p->aff_rounds)
-        return msm_task_rounds<F>(p, ws, (uint32_t)p->nb, start, end, bases, vals, p->k0, buckets,
-                                  err);
+    if (!p->aff_rounds) return msm_sweep_rounds<F>(p, ws, bases, err);
     for (uint32_t w0 = 0; w0 < p->nwin; w0 += p->gwin) {
         uint32_t g = p->nwin - w0 < p->gwin ? p->nwin - w0 : p->gwin, nbk = g * p->half, total;
         size_t b0 = (size_t)w0 * p->half;
@@ -315,7 +342,7 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
         int rc = msm_affine_group<F>(p, ws, w0, g, bases, &done, &total, err);
         if (rc) return rc;
         if (!done) {
-            rc = msm_task_rounds<F>(p, ws, nbk, start + b0, end + b0, bases, vals, p->k0,
+            rc = msm_task_rounds<F>(p, ws, nbk, start + b0, end + b0, bases, vals, p->k0, false,
                                     buckets + b0, err);
             if (rc) return rc;
             continue;
@@ -331,7 +358,7 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
         if (k < MSM_K_MIN) k = MSM_K_MIN;
         rc = msm_task_rounds<F>(p, ws, nbk, start + b0, end + b0,
                                 (const affine_d<F> *)(ws + p->pts[(done - 1) & 1]), NULL,
-                                (uint32_t)k, buckets + b0, err);
+                                (uint32_t)k, false, buckets + b0, err);
         if (rc) return rc;
     }
     return CUZK_OK;

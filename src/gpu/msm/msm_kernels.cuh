@@ -146,6 +146,88 @@ __global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
     if (i < tasks) msm_task_sum_item(i, task_bucket, off, start, end, k, bases, vals, partial);
 }
 
+/*
+ * Round 0 by sweep (G1's path): thread t adds the signed points at sorted
+ * positions [t K, (t + 1) K) of all windows in a row, so every lane of a
+ * warp does the same K additions (tasks per bucket made a warp wait for
+ * its longest bucket, Poisson-distributed around the mean). Leaving bucket
+ * b's run, a thread writes its partial sum to slot t + rank(b) + 1, where
+ * rank(b) counts the non-empty buckets before b: slot(i) = floor(i / K) +
+ * (bucket starts at or before i) numbers every (thread start, bucket
+ * start) event in position order, so each segment of positions has its
+ * own slot and bucket b's slots are one run [slot(start_b),
+ * slot(end_b - 1)] for the task rounds to add up. A thread start that is
+ * also a bucket start leaves one slot between two runs unused.
+ */
+HD uint32_t msm_pos_bucket(const uint32_t *keys, uint32_t i, uint32_t n, uint32_t half)
+{
+    uint32_t k = keys[i];
+    return k < half ? (i / n) * half + k : 0xffffffffu;
+}
+
+template <class F>
+HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *keys,
+                       const uint32_t *vals, uint32_t n, uint32_t half, const uint32_t *rank,
+                       const affine_d<F> *bases, xyzz_d<F> *slots)
+{
+    const uint32_t none = 0xffffffffu;
+    uint32_t lo = t * k, hi = total - lo < k ? total : lo + k, cur = none;
+    xyzz_d<F> acc = xyzz_d<F>::inf();
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t b = msm_pos_bucket(keys, i, n, half);
+        if (b != cur) {
+            if (cur != none) slots[t + rank[cur] + 1] = acc;
+            cur = b;
+            acc = xyzz_d<F>::inf();
+        }
+        if (b == none) continue;
+        uint32_t x = vals[i];
+        affine_d<F> p = bases[x & ~MSM_NEG_BIT];
+        if (x & MSM_NEG_BIT) p.y = p.y.neg();
+        acc.add_affine(p);
+    }
+    if (cur != none) slots[t + rank[cur] + 1] = acc;
+}
+
+template <class F>
+__global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
+    msm_sweep(uint32_t k, uint32_t total, const uint32_t *__restrict__ keys,
+              const uint32_t *__restrict__ vals, uint32_t n, uint32_t half,
+              const uint32_t *__restrict__ rank, const affine_d<F> *__restrict__ bases,
+              uint32_t threads, xyzz_d<F> *slots)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < threads) msm_sweep_item(t, k, total, keys, vals, n, half, rank, bases, slots);
+}
+
+/* 1 for a non-empty bucket (its rank is the exclusive scan of these) */
+__global__ void msm_nonempty(const uint32_t *__restrict__ start, const uint32_t *__restrict__ end,
+                             uint32_t nb, uint32_t *flag)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb) flag[b] = end[b] > start[b];
+}
+
+/* Bucket b's run of slots, in place of its run of positions. */
+HD void msm_sweep_bounds_item(uint32_t b, const uint32_t *rank, uint32_t k, uint32_t *start,
+                              uint32_t *end)
+{
+    if (end[b] == start[b]) {
+        start[b] = end[b] = 0;
+        return;
+    }
+    uint32_t s = start[b] / k + rank[b] + 1, e = (end[b] - 1) / k + rank[b] + 2;
+    start[b] = s;
+    end[b] = e;
+}
+
+__global__ void msm_sweep_bounds(const uint32_t *__restrict__ rank, uint32_t k, uint32_t nb,
+                                 uint32_t *start, uint32_t *end)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb) msm_sweep_bounds_item(b, rank, k, start, end);
+}
+
 /* Later rounds: task i adds its run of earlier partials. */
 template <class F>
 HD void msm_task_sum_xyzz_item(uint32_t i, const uint32_t *task_bucket, const uint32_t *off,
