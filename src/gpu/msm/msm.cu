@@ -62,16 +62,18 @@ struct msm_aff_cfg {
 static msm_aff_cfg msm_aff[2] = {{GPU_MSM_AFFINE_G1}, {GPU_MSM_AFFINE_G2}};
 static msm_ws msm_work;
 
-/* Window size by n, from the sweep of cuzk-gpu-bench on the H200
- * (docs/performance.md, run 2): up to 2^24 points lg - 4 bits capped at
- * 16 (2^24: 16 beat 18, 20, 22); 2^25: 19; 2^26: 20; 2^27: 19 (the sort
- * and the bucket memory grow with the window faster than the additions
- * shrink). */
+/* Window size by n, from the sweep of cuzk-gpu-bench on the H200 with the
+ * sweep bucket sums (docs/performance.md, session 3): up to 2^22 points
+ * lg - 4 bits capped at 16 (2^20 and 2^22: 16 best); 2^24: 20 (116 ms,
+ * 18: 118, 16: 121, 22: 172); 2^25: 19; 2^26: 20; 2^27: 21 (794 ms; 22 was
+ * 774 but needs ~8 GB more working memory next to the prover's 47 GB of
+ * points, 19: 820); 2^23 takes 18, between its neighbours. */
 static unsigned msm_default_window(size_t n)
 {
     unsigned lg = 0;
     while (((size_t)1 << lg) < n) lg++;
-    if (lg >= 25) return lg == 26 ? 20 : 19;
+    static const unsigned big[] = {18, 20, 19, 20, 21}; /* 2^23 .. 2^27 */
+    if (lg >= 23) return big[lg >= 27 ? 4 : lg - 23];
     unsigned c = lg > 4 ? lg - 4 : 1;
     if (c < 8) c = 8;
     if (c > 16) c = 16;
@@ -146,7 +148,7 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->nb = (size_t)p->nwin * p->half;
     size_t mean = (n + p->half - 1) / p->half;
     p->k0 = 2 * mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)(2 * mean);
-    p->sweep_k = mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)mean;
+    p->sweep_k = p->k0; /* so the sweep's slots fit the tasks' bound below */
     p->sweep_threads = (uint32_t)((p->pairs + p->sweep_k - 1) / p->sweep_k);
     /* sum over buckets of ceil(count / k0) <= buckets + pairs / k0; the
      * sweep's slots: one per thread and per non-empty bucket */
