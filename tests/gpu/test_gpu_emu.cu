@@ -679,6 +679,32 @@ static void test_ntt_h(void)
     printf("emu ntt h: the H step order gives h Z = A B - C at 2^10, 2^11\n");
 }
 
+/* The DIF butterflies' product w (a - b + p) with the unreduced
+ * difference (ntt_sub_lazy) against fr.h's w (a - b): a, b, w at the edges
+ * (limbs 0, 1, p - 2, p - 1) and at random, both orders of a and b. */
+static void test_ntt_sub_lazy(void)
+{
+    std::vector<fr_t> vals(4 + 40);
+    fr_t one = {{1, 0, 0, 0}}, two = {{2, 0, 0, 0}}; /* limbs, not Montgomery 1, 2 */
+    vals[0] = fr_t{{0, 0, 0, 0}};
+    vals[1] = one;
+    fr_neg(&vals[2], &two); /* limbs p - 2 */
+    fr_neg(&vals[3], &one);
+    for (size_t i = 4; i < vals.size(); i++) fr_random(&vals[i], &rng);
+    int bad = 0;
+    for (const fr_t &a : vals)
+        for (const fr_t &b : vals)
+            for (size_t k = 1; k < 8; k += 2) {
+                fr_t want;
+                fr_sub(&want, &a, &b);
+                fr_mul(&want, &vals[k], &want);
+                fr_d got = to_d<fr_d>(vals[k]) * ntt_sub_lazy(to_d<fr_d>(a), to_d<fr_d>(b));
+                bad += !(got == to_d<fr_d>(want));
+            }
+    CHECK(bad == 0, "emu ntt: w (a - b + p) differs from w (a - b) in %d cases", bad);
+    printf("emu ntt: products by the unreduced difference a - b + p are exact at the edges\n");
+}
+
 /* Group q of ntt_pass_r8 on pass ps: the (thread, register) pairs cover
  * the tile once, and each 8 consecutive threads of a 16-byte shared
  * access hit 8 distinct bank groups (swizzled address mod 8) for every
@@ -761,6 +787,7 @@ int main(int argc, char **argv)
     test_ntt(8);
     test_ntt_radix_equal();
     test_ntt_h();
+    test_ntt_sub_lazy();
     test_ntt_plans();
     printf(failures ? "test_gpu_emu: %d FAILURES\n" : "test_gpu_emu: all passed\n", failures);
     return failures ? 1 : 0;

@@ -298,13 +298,37 @@ HD uint32_t ntt_r8_swz(uint32_t e)
     return e ^ ((e >> 3) & 7);
 }
 
-/* One radix-2 butterfly; ONE: the twiddle is 1 (w unused). */
+/* a - b + p for a, b < p, not reduced (in (0, 2p)): only ever the second
+ * factor of a product, which may be any value below 2^256 (mont.cuh).
+ * Two carry chains against the reduced difference's two and a mask. */
+HD fr_d ntt_sub_lazy(const fr_d &a, const fr_d &b)
+{
+    uint32_t t[8], cc = 0;
+    t[0] = add_cc(a.v[0], fr_params::mod(0), cc);
+#pragma unroll
+    for (int i = 1; i < 7; i++) t[i] = addc_cc(a.v[i], fr_params::mod(i), cc);
+    t[7] = addc(a.v[7], fr_params::mod(7), cc); /* a + p < 2p < 2^256 */
+    fr_d r;
+    r.v[0] = sub_cc(t[0], b.v[0], cc);
+#pragma unroll
+    for (int i = 1; i < 7; i++) r.v[i] = subc_cc(t[i], b.v[i], cc);
+    r.v[7] = subc(t[7], b.v[7], cc); /* a + p - b > 0 */
+    return r;
+}
+
+/* One radix-2 butterfly; ONE: the twiddle is 1 (w unused). The DIF
+ * difference goes into the product unreduced (the product's result is
+ * reduced, so the bytes are the same). */
 template <bool DIF, bool INV, bool ONE> HD void ntt_r8_bfly(fr_d &x0, fr_d &x1, const fr_d &w)
 {
-    if (DIF) {
-        fr_d d = INV && !ONE ? x1 - x0 : x0 - x1;
+    if (DIF && ONE) {
+        fr_d d = x0 - x1;
         x0 = x0 + x1;
-        x1 = ONE ? d : w * d; /* a * b keeps a whole, consumes b limb by limb */
+        x1 = d;
+    } else if (DIF) {
+        fr_d d = INV ? ntt_sub_lazy(x1, x0) : ntt_sub_lazy(x0, x1);
+        x0 = x0 + x1;
+        x1 = w * d; /* a * b keeps a whole, consumes b limb by limb */
     } else {
         fr_d t = ONE ? x1 : x1 * w;
         x1 = INV && !ONE ? x0 + t : x0 - t;
