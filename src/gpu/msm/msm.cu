@@ -67,13 +67,16 @@ static msm_ws msm_work;
  * lg - 4 bits capped at 16 (2^20 and 2^22: 16 best); 2^24: 20 (116 ms,
  * 18: 118, 16: 121, 22: 172); 2^25: 19; 2^26: 20; 2^27: 21 (794 ms; 22 was
  * 774 but needs ~8 GB more working memory next to the prover's 47 GB of
- * points, 19: 820); 2^23 takes 18, between its neighbours. */
-static unsigned msm_default_window(size_t n)
+ * points, 19: 820); 2^23 takes 18, between its neighbours. G2 (affine
+ * rounds, then tasks) keeps the table of its own sweep: lg - 4 capped at
+ * 16 (2^24: 16 bits 321 ms, 20 bits 356 ms), 2^25 19 and 20 beyond. */
+static unsigned msm_default_window(size_t n, bool g2)
 {
     unsigned lg = 0;
     while (((size_t)1 << lg) < n) lg++;
     static const unsigned big[] = {18, 20, 19, 20, 21}; /* 2^23 .. 2^27 */
-    if (lg >= 23) return big[lg >= 27 ? 4 : lg - 23];
+    if (g2 && lg >= 25) return lg == 25 ? 19 : 20;
+    if (!g2 && lg >= 23) return big[lg >= 27 ? 4 : lg - 23];
     unsigned c = lg > 4 ? lg - 4 : 1;
     if (c < 8) c = 8;
     if (c > 16) c = 16;
@@ -441,8 +444,9 @@ static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, con
 {
     msm_plan p;
     void *ws;
-    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n), sizeof(xyzz_d<F>),
-                           sizeof(affine_d<F>), &msm_aff[sizeof(F) == sizeof(fp_d) ? 0 : 1], err);
+    const bool g2 = sizeof(F) != sizeof(fp_d);
+    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n, g2), sizeof(xyzz_d<F>),
+                           sizeof(affine_d<F>), &msm_aff[g2], err);
     if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
     if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
