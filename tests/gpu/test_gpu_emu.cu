@@ -428,13 +428,15 @@ static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsi
     std::vector<uint4> sm((size_t)2 << NTT_TILE_LOG);
     std::vector<fr_d> v((size_t)1 << NTT_TILE_LOG); /* thread t: v[8t .. 8t+7] */
     for (unsigned p = 0; p < passes; p++) {
+        /* the kernel of the pass: BOTTOM (twiddle-1 code) when b = 0 */
+        auto run = ps[p].b == 0 ? ntt_r8_run<DIF, INV, true> : ntt_r8_run<DIF, INV, false>;
         uint32_t threads = 1u << (ps[p].m + ps[p].L - 3), blocks = 1u << (n - ps[p].m - ps[p].L);
         for (uint32_t blk = 0; blk < blocks; blk++) {
             uint32_t base = ntt_tile_base(ps[p], blk), q = ntt_r8_group_at(DIF, ps[p], 0);
             for (uint32_t t = 0; t < threads; t++) {
                 ntt_r8_load(x, ps[p], base, q, t, &v[8 * t]);
                 ntt_r8_scale(p == 0 ? in : none, ps[p], base, q, t, &v[8 * t]);
-                ntt_r8_run<DIF, INV>(&v[8 * t], ps[p], base, q, t, tw.data());
+                run(&v[8 * t], ps[p], base, q, t, tw.data());
             }
             for (uint32_t i = 1; i < ntt_r8_groups(ps[p]); i++) {
                 uint32_t next = ntt_r8_group_at(DIF, ps[p], i);
@@ -442,7 +444,7 @@ static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsi
                     ntt_r8_smem_store(sm.data(), ps[p], q, t, &v[8 * t]);
                 for (uint32_t t = 0; t < threads; t++) {
                     ntt_r8_smem_load(sm.data(), ps[p], next, t, &v[8 * t]);
-                    ntt_r8_run<DIF, INV>(&v[8 * t], ps[p], base, next, t, tw.data());
+                    run(&v[8 * t], ps[p], base, next, t, tw.data());
                 }
                 q = next;
             }

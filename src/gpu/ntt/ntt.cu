@@ -201,21 +201,30 @@ static int ntt_scale_args(ntt_scale_t *sc, ntt_scaling s, unsigned n, cuzk_err *
     return CUZK_OK;
 }
 
-template <bool DIF, bool INV, int SC>
-static int ntt_launch_r8(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
+template <bool DIF, bool INV, int SC, bool BOTTOM>
+static int ntt_launch_r8_at(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
 {
     static bool attr_set;
     if (!attr_set) {
-        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV, SC>,
+        CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV, SC, BOTTOM>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, 32 << NTT_TILE_LOG),
            err, "ntt_pass_r8 shared memory limit");
         attr_set = true;
     }
     unsigned log_t = ps.m + ps.L;
-    ntt_pass_r8<DIF, INV, SC>
+    ntt_pass_r8<DIF, INV, SC, BOTTOM>
         <<<1u << (ps.n - log_t), 1u << (log_t - 3), (size_t)32 << log_t>>>(x, ntt_tw, ps, sc);
     CU_LAUNCH(err, "ntt_pass_r8");
     return CUZK_OK;
+}
+
+/* The kernel for the pass: with the twiddle-1 code for the pass with
+ * b = 0 (BOTTOM), without it for the others. */
+template <bool DIF, bool INV, int SC>
+static int ntt_launch_r8(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
+{
+    if (ps.b == 0) return ntt_launch_r8_at<DIF, INV, SC, true>(x, ps, sc, err);
+    return ntt_launch_r8_at<DIF, INV, SC, false>(x, ps, sc, err);
 }
 
 /* The register passes: T / 8 threads per tile of T elements. A DIF
@@ -237,9 +246,9 @@ static int ntt_stages_r8(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigne
                 rc = ntt_launch_r8<DIF, INV, NTT_R8_SCALE_IN>(x, ps[i], si, err);
                 continue;
             }
-        if constexpr (FOLD_OUT)
+        if constexpr (FOLD_OUT) /* the last DIF pass has b = 0 */
             if (i + 1 == passes && so.lo) {
-                rc = ntt_launch_r8<DIF, INV, NTT_R8_SCALE_OUT>(x, ps[i], so, err);
+                rc = ntt_launch_r8_at<DIF, INV, NTT_R8_SCALE_OUT, true>(x, ps[i], so, err);
                 continue;
             }
         rc = ntt_launch_r8<DIF, INV, NTT_R8_PLAIN>(x, ps[i], si, err);

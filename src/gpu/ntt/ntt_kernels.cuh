@@ -378,12 +378,15 @@ HD void ntt_r8_group(fr_d *v, const ntt_pass_t &ps, uint32_t q, uint32_t gi0,
     }
 }
 
-template <bool DIF, bool INV>
+/* BOTTOM: the pass with b = 0, whose group 0 has twiddle-1 butterflies;
+ * the other passes' kernels leave that code out (with it ptxas spilled
+ * some 50 bytes a thread at 128 registers, without it none). */
+template <bool DIF, bool INV, bool BOTTOM>
 HD void ntt_r8_run(fr_d *v, const ntt_pass_t &ps, uint32_t base, uint32_t q, uint32_t t,
                    const fr_d *__restrict__ tw)
 {
     uint32_t gi0 = ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, 0));
-    if (ps.b == 0 && q == 0)
+    if (BOTTOM && ps.b == 0 && q == 0)
         ntt_r8_group<DIF, INV, true>(v, ps, q, gi0, tw);
     else
         ntt_r8_group<DIF, INV, false>(v, ps, q, gi0, tw);
@@ -457,15 +460,15 @@ HD uint32_t ntt_r8_group_at(bool dif, const ntt_pass_t &ps, uint32_t i)
 
 /* What a launch of ntt_pass_r8 does besides the stages: nothing, or the
  * scaling on its loads (the first pass of a DIF forward transform) or on
- * its stores (the last of a DIF inverse). Separate instantiations: the
- * scaling's products cost the plain kernel spills (ptxas). */
+ * its stores (the last of a DIF inverse). Separate instantiations (as for
+ * BOTTOM): the scaling's products cost the plain kernel spills (ptxas). */
 enum { NTT_R8_PLAIN, NTT_R8_SCALE_IN, NTT_R8_SCALE_OUT };
 
 /* Launched with T / 8 threads and 32 T bytes of shared memory. Group i
  * reads the tile from device memory (i = 0) or from shared memory, where
  * group i - 1 left it (the barrier before its store waits for the loads
  * of the exchange before). One copy of the group code in the loop. */
-template <bool DIF, bool INV, int SC>
+template <bool DIF, bool INV, int SC, bool BOTTOM>
 __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
     ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps, ntt_scale_t sc)
 {
@@ -486,7 +489,7 @@ __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
             ntt_r8_smem_load(sm4, ps, next, t, v);
         }
         q = next;
-        ntt_r8_run<DIF, INV>(v, ps, base, q, t, tw);
+        ntt_r8_run<DIF, INV, BOTTOM>(v, ps, base, q, t, tw);
     }
     if (SC == NTT_R8_SCALE_OUT) ntt_r8_scale(sc, ps, base, q, t, v);
     ntt_r8_store(x, ps, base, q, t, v);
