@@ -261,10 +261,11 @@ __global__ void ntt_bitrev(fr_d *x, uint32_t n)
  */
 #define NTT_R8_THREADS 256 /* 2^NTT_TILE_LOG / 8 */
 /* 2 blocks of 64 KiB per SM: at most 128 registers a thread (ptxas gave
- * a DIT instantiation 168 without the bound: 1 block per SM). With the
- * split-accumulator products the plain DIF kernels spill 52-60 bytes at
- * 128; -DNTT_R8_MIN_BLOCKS=1 in CMAKE_CUDA_FLAGS lifts the bound for a
- * comparison. */
+ * a DIT instantiation 168 without the bound: 1 block per SM). At 128
+ * (split-accumulator products) ptxas spills nothing in the DIF kernels of
+ * passes with b > 0, 52 bytes in that of the pass with b = 0, 4 in DIT's,
+ * 52-100 with a scaling; -DNTT_R8_MIN_BLOCKS=1 in CMAKE_CUDA_FLAGS lifts
+ * the bound (158-194 registers, no spills) for a comparison. */
 #ifndef NTT_R8_MIN_BLOCKS
 #define NTT_R8_MIN_BLOCKS 2
 #endif
