@@ -244,7 +244,7 @@ static void emu_affine_group(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
     unsigned o = af.rounds & 1;
     std::vector<uint32_t> gs(nbk), ge(nbk);
     for (uint32_t b = 0; b < nbk; b++)
-        msm_aff_ends_item(b, st[o].data(), cn[o].data(), gs.data(), ge.data());
+        msm_task_next_item(b, st[o].data(), cn[o].data(), gs.data(), ge.data());
     emu_buckets(buckets + (size_t)w0 * half, (const g1_affine_t *)pts[(af.rounds - 1) & 1].data(),
                 NULL, gs, ge, 2, 3);
 }
@@ -428,15 +428,20 @@ static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsi
     std::vector<uint4> sm((size_t)2 << NTT_TILE_LOG);
     std::vector<fr_d> v((size_t)1 << NTT_TILE_LOG); /* thread t: v[8t .. 8t+7] */
     for (unsigned p = 0; p < passes; p++) {
-        /* the kernel of the pass: BOTTOM (twiddle-1 code) when b = 0 */
-        auto run = ps[p].b == 0 ? ntt_r8_run<DIF, INV, true> : ntt_r8_run<DIF, INV, false>;
+        /* the twiddle-1 group (ntt_r8_one) where the kernel runs it */
+        auto run = [&](fr_d *r, uint32_t base, uint32_t q, uint32_t t) {
+            if (ntt_r8_one(ps[p], q))
+                ntt_r8_run<DIF, INV, true>(r, ps[p], base, q, t, tw.data());
+            else
+                ntt_r8_run<DIF, INV, false>(r, ps[p], base, q, t, tw.data());
+        };
         uint32_t threads = 1u << (ps[p].m + ps[p].L - 3), blocks = 1u << (n - ps[p].m - ps[p].L);
         for (uint32_t blk = 0; blk < blocks; blk++) {
             uint32_t base = ntt_tile_base(ps[p], blk), q = ntt_r8_group_at(DIF, ps[p], 0);
             for (uint32_t t = 0; t < threads; t++) {
                 ntt_r8_load(x, ps[p], base, q, t, &v[8 * t]);
                 ntt_r8_scale(p == 0 ? in : none, ps[p], base, q, t, &v[8 * t]);
-                run(&v[8 * t], ps[p], base, q, t, tw.data());
+                run(&v[8 * t], base, q, t);
             }
             for (uint32_t i = 1; i < ntt_r8_groups(ps[p]); i++) {
                 uint32_t next = ntt_r8_group_at(DIF, ps[p], i);
@@ -444,7 +449,7 @@ static void emu_stages_r8(fr_d *x, unsigned n, const std::vector<fr_d> &tw, unsi
                     ntt_r8_smem_store(sm.data(), ps[p], q, t, &v[8 * t]);
                 for (uint32_t t = 0; t < threads; t++) {
                     ntt_r8_smem_load(sm.data(), ps[p], next, t, &v[8 * t]);
-                    run(&v[8 * t], ps[p], base, next, t, tw.data());
+                    run(&v[8 * t], base, next, t);
                 }
                 q = next;
             }

@@ -263,8 +263,8 @@ __global__ void ntt_bitrev(fr_d *x, uint32_t n)
 /* 2 blocks of 64 KiB per SM: at most 128 registers a thread (ptxas gave
  * a DIT instantiation 168 without the bound: 1 block per SM). At 128
  * (split-accumulator products) ptxas spills nothing in the DIF kernels of
- * passes with b > 0, 52 bytes in that of the pass with b = 0, 4 in DIT's,
- * 52-100 with a scaling; -DNTT_R8_MIN_BLOCKS=1 in CMAKE_CUDA_FLAGS lifts
+ * passes with b > 0, 16 bytes in that of the pass with b = 0, 4 in DIT's,
+ * 44-52 with a scaling; -DNTT_R8_MIN_BLOCKS=1 in CMAKE_CUDA_FLAGS lifts
  * the bound (158-194 registers, no spills) for a comparison. */
 #ifndef NTT_R8_MIN_BLOCKS
 #define NTT_R8_MIN_BLOCKS 2
@@ -379,18 +379,18 @@ HD void ntt_r8_group(fr_d *v, const ntt_pass_t &ps, uint32_t q, uint32_t gi0,
     }
 }
 
-/* BOTTOM: the pass with b = 0, whose group 0 has twiddle-1 butterflies;
- * the other passes' kernels leave that code out (with it ptxas spilled
- * some 50 bytes a thread at 128 registers, without it none). */
-template <bool DIF, bool INV, bool BOTTOM>
+/* Group q of the pass with b = 0 has twiddle-1 butterflies (ONE). */
+HD bool ntt_r8_one(const ntt_pass_t &ps, uint32_t q)
+{
+    return ps.b == 0 && q == 0;
+}
+
+template <bool DIF, bool INV, bool ONE>
 HD void ntt_r8_run(fr_d *v, const ntt_pass_t &ps, uint32_t base, uint32_t q, uint32_t t,
                    const fr_d *__restrict__ tw)
 {
     uint32_t gi0 = ntt_tile_global(ps, base, ntt_r8_elem(ps, q, t, 0));
-    if (BOTTOM && ps.b == 0 && q == 0)
-        ntt_r8_group<DIF, INV, true>(v, ps, q, gi0, tw);
-    else
-        ntt_r8_group<DIF, INV, false>(v, ps, q, gi0, tw);
+    ntt_r8_group<DIF, INV, ONE>(v, ps, q, gi0, tw);
 }
 
 /* A scaling folded into a pass, as ntt_scale_item: x[i] times
@@ -468,7 +468,11 @@ enum { NTT_R8_PLAIN, NTT_R8_SCALE_IN, NTT_R8_SCALE_OUT };
 /* Launched with T / 8 threads and 32 T bytes of shared memory. Group i
  * reads the tile from device memory (i = 0) or from shared memory, where
  * group i - 1 left it (the barrier before its store waits for the loads
- * of the exchange before). One copy of the group code in the loop. */
+ * of the exchange before). One copy of the group code in the loop; only
+ * BOTTOM kernels (the pass with b = 0) have the twiddle-1 group too, for
+ * DIF after the loop (its last group): ptxas spilled 52 bytes a thread
+ * with it inside the loop, 12-16 so (and none without it: the passes with
+ * b > 0 have kernels of their own). */
 template <bool DIF, bool INV, int SC, bool BOTTOM>
 __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
     ntt_pass_r8(fr_d *x, const fr_d *__restrict__ tw, ntt_pass_t ps, ntt_scale_t sc)
@@ -490,8 +494,14 @@ __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
             ntt_r8_smem_load(sm4, ps, next, t, v);
         }
         q = next;
-        ntt_r8_run<DIF, INV, BOTTOM>(v, ps, base, q, t, tw);
+        bool one = BOTTOM && ntt_r8_one(ps, q);
+        if (DIF && one) break; /* the pass's last group: after the loop */
+        if (one)
+            ntt_r8_run<DIF, INV, true>(v, ps, base, q, t, tw);
+        else
+            ntt_r8_run<DIF, INV, false>(v, ps, base, q, t, tw);
     }
+    if (DIF && BOTTOM && ntt_r8_one(ps, q)) ntt_r8_run<DIF, INV, true>(v, ps, base, q, t, tw);
     if (SC == NTT_R8_SCALE_OUT) ntt_r8_scale(sc, ps, base, q, t, v);
     ntt_r8_store(x, ps, base, q, t, v);
 }
