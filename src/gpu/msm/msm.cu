@@ -353,9 +353,9 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
             continue;
         }
         unsigned o = done & 1;
-        msm_aff_ends<<<cu_blocks(nbk, 256), 256>>>(
+        msm_task_next<<<cu_blocks(nbk, 256), 256>>>(
             (uint32_t *)(ws + p->st[o]), (uint32_t *)(ws + p->cn[o]), nbk, start + b0, end + b0);
-        CU_LAUNCH(err, "msm_aff_ends");
+        CU_LAUNCH(err, "msm run bounds");
         /* tasks of about twice the mean bucket, within the task arrays */
         size_t room = p->max_tasks > nbk ? p->max_tasks - nbk : 1;
         size_t k = 2 * (((size_t)total + nbk - 1) / nbk), fit = (total + room - 1) / room;

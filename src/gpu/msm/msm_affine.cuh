@@ -74,21 +74,6 @@ __global__ void msm_aff_halve(const uint32_t *__restrict__ cn, uint32_t nb, uint
     if (b < nb) msm_aff_halve_item(b, cn, cn_out);
 }
 
-/* After the last round: end = st + cn, the run bounds of the task sums. */
-HD void msm_aff_ends_item(uint32_t b, const uint32_t *st, const uint32_t *cn, uint32_t *start,
-                          uint32_t *end)
-{
-    start[b] = st[b];
-    end[b] = st[b] + cn[b];
-}
-
-__global__ void msm_aff_ends(const uint32_t *__restrict__ st, const uint32_t *__restrict__ cn,
-                             uint32_t nb, uint32_t *start, uint32_t *end)
-{
-    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < nb) msm_aff_ends_item(b, st, cn, start, end);
-}
-
 template <class F, bool IND> HD uint32_t msm_aff_bucket(const msm_aff_args<F> &a, uint32_t i)
 {
     if (!IND) return a.bkt[i];

@@ -251,7 +251,9 @@ msm_task_sum_xyzz(const uint32_t *__restrict__ task_bucket, const uint32_t *__re
     if (i < tasks) msm_task_sum_xyzz_item(i, task_bucket, off, start, end, k, in, partial);
 }
 
-/* Between rounds: bucket b's runs become its partials [off, off + ntask). */
+/* Run bounds from first positions and counts: [off, off + ntask). Between
+ * task rounds bucket b's run becomes its partials; after the affine rounds
+ * (st, cn) become the task sums' runs. */
 HD void msm_task_next_item(uint32_t b, const uint32_t *off, const uint32_t *ntask, uint32_t *start,
                            uint32_t *end)
 {
