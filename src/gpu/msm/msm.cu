@@ -7,15 +7,18 @@
  *     signed digits; per window, a (bucket, point | sign) pair per point.
  *  2. CUB radix sort of each window's pairs by bucket (c key bits), so
  *     each bucket's points form one run; msm_bounds finds the runs.
- *  3. Bucket sums: n W additions, the bulk of the work. For large MSMs
- *     first a few affine rounds (msm_affine.cuh), window group by window
- *     group: each halves every bucket by adding its points in pairs in
- *     affine coordinates with batched inversions (5M+1S per addition).
- *     Then, or from the start, tasks of at most K points per thread add
- *     into XYZZ buckets (8M+2S per point, msm_kernels.cuh), K about twice
- *     the mean bucket size, so a crowded bucket (the top window, repeated
- *     scalars) is spread over many threads; buckets cut into several
- *     tasks have their partial sums added in further rounds.
+ *  3. Bucket sums: n W additions into XYZZ buckets (8M+2S per point,
+ *     msm_kernels.cuh), the bulk of the work. G1 (no affine rounds): the
+ *     sweep, every thread adds exactly K of the sorted points (K about
+ *     twice the mean bucket), crossing bucket runs, into numbered slots;
+ *     then task rounds add each bucket's slots, at most 32 per task, so a
+ *     crowded bucket (the top window, repeated scalars) is spread over
+ *     many threads. G2 (msm_aff, GPU_MSM_AFFINE_G2): first affine rounds
+ *     (msm_affine.cuh), window group by window group, each halving every
+ *     bucket by adding its points in pairs in affine coordinates with
+ *     batched inversions (5M+1S per addition, worth it where products
+ *     cost 3x), then tasks of at most K points per thread and further
+ *     rounds for the buckets cut into several tasks.
  *  4. msm_segments + msm_reduce: per window sum_v v B_v by running sums
  *     over segments of buckets, then a tree over the segments.
  *  5. The host combines the W window sums by Horner (c doublings per
