@@ -11,7 +11,9 @@
  * the GPU proof must be byte-identical to groth16_prove's and verify, for
  * domains under 2^10 (CPU H scalars), at 2^10 and above (device NTT),
  * sizes that are not powers of two, batches, the synthetic bit-heavy
- * circuit (r1cs.h), circom's mul3 with its zkey (both H bases), and
+ * circuit (r1cs.h), circom's mul3 with its zkey (both H bases), the PoRep
+ * partitions of real 2KiB and 8MiB test sectors (sealed from a seed,
+ * verified with their public inputs), and
  * through the engine with the CUDA backend; a
  * witness of the wrong shape is an error, not an abort.
  */
@@ -24,6 +26,8 @@
 #include "cuzk/engine_backend.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
+#include "cuzk/filecoin/gen.h"
+#include "cuzk/filecoin/porep_circuit.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/snarkjs.h"
 #include "gpu_check.h"
@@ -179,6 +183,50 @@ static void check_synthetic(size_t constraints, cuzk_rng *g)
     }
     compare("synthetic bit-heavy", &c, 1, &w.input_assignment[1], 1, g);
     cs_witness_free(&w);
+}
+
+/* Partition 0 of a test sector of `size` bytes sealed from a random seed
+ * (gen.h, as cuzk-seal does): its C1, circuit and public inputs. */
+static void check_porep(uint64_t size, cuzk_rng *g)
+{
+    cuzk_err err = {0};
+    fc_test_sector t = {.cfg = fc_porep_config_find(size, FC_POREP_V1_1, &err),
+                        .seed = cuzk_rng_u64(g),
+                        .sector_id = 1,
+                        .miner = 1000};
+    fc_sealed sealed;
+    vanilla_c1 c1;
+    if (!t.cfg || fc_seal_test_sector(&sealed, &t, NULL, NULL, &err)) {
+        CHECK(0, "porep %llu: seal: %s", (unsigned long long)size, err.msg);
+        return;
+    }
+    int rc = fc_test_sector_c1(&c1, &sealed, t.seed, &err);
+    fc_sealed_free(&sealed);
+    if (rc) {
+        CHECK(0, "porep %llu: c1: %s", (unsigned long long)size, err.msg);
+        return;
+    }
+    porep_public pub;
+    porep_circuit pc;
+    fr_t *in = NULL;
+    size_t n_in = 0;
+    rc = porep_public_from_c1(&pub, &c1, &err);
+    if (!rc) rc = porep_circuit_init(&pc, &c1, 0, &err);
+    if (!rc) {
+        n_in = porep_num_public_inputs(&pc.shape);
+        in = malloc(n_in * sizeof *in);
+        rc = in ? porep_public_inputs(in, &pub, 0, &err) : cuzk_errf(&err, CUZK_ENOMEM, "inputs");
+    }
+    if (rc) {
+        CHECK(0, "porep %llu: circuit: %s", (unsigned long long)size, err.msg);
+    } else {
+        char what[64];
+        snprintf(what, sizeof what, "porep %s partition 0", t.cfg->name);
+        cs_circuit c = porep_circuit_get(&pc);
+        compare(what, &c, 1, in, n_in, g);
+    }
+    free(in);
+    vanilla_c1_free(&c1);
 }
 
 /* A circom circuit (tests/data/snarkjs/mul3) with its zkey's parameters,
@@ -340,6 +388,8 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
         check_prod(20000, 2000, PAT_RANDOM, 2, g);
         check_prod(40000, 30000, PAT_BITS, 1, g);
         check_synthetic(100000, g);
+        check_porep(2048, g);
+        check_porep(8 << 20, g);
     }
     check_snarkjs(g);
     check_wrong_shape(g);
