@@ -2,8 +2,9 @@
  * carry.cuh - 32-bit add / subtract / multiply-add with carry, the
  * building blocks of the field arithmetic (mont.cuh).
  *
- * On the device each function is one PTX instruction that reads or
- * writes the hardware carry flag (add.cc, addc, madc.hi.cc, ...). The
+ * On the device each function is one PTX instruction (a pair for the
+ * multiply-adds) that reads or writes the hardware carry flag (add.cc,
+ * addc, madc.lo.cc / madc.hi.cc, ...). The
  * statements are `asm volatile` so that the compiler keeps them in program
  * order: the carry flag is invisible to it, and a non-volatile statement
  * without inputs (addc %0, 0, 0) may be merged with another or moved.
@@ -102,54 +103,6 @@ HD uint32_t subc(uint32_t a, uint32_t b, uint32_t &cc)
     return d;
 #else
     return a - b - cc;
-#endif
-}
-
-/* d = lo(a b) + c, sets the carry */
-HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
-{
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    CARRY_ASM("mad.lo.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return add_cc(a * b, c, cc);
-#endif
-}
-
-/* d = lo(a b) + c + carry, sets the carry */
-HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
-{
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    CARRY_ASM("madc.lo.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return addc_cc(a * b, c, cc);
-#endif
-}
-
-/* d = hi(a b) + c, sets the carry */
-HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
-{
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    CARRY_ASM("mad.hi.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return add_cc((uint32_t)(((uint64_t)a * b) >> 32), c, cc);
-#endif
-}
-
-/* d = hi(a b) + c + carry, sets the carry */
-HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cc)
-{
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    CARRY_ASM("madc.hi.cc.u32 %0, %1, %2, %3;", d, "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return addc_cc((uint32_t)(((uint64_t)a * b) >> 32), c, cc);
 #endif
 }
 

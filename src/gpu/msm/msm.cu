@@ -56,7 +56,6 @@ struct msm_ws {
     size_t bytes;
 };
 static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
-/* gpu_msm_set_affine: rounds, the fewest pairs and threads per round */
 /* gpu_msm_set_affine, per group (G1, G2): rounds, the fewest pairs per
  * thread, the fewest threads of a round */
 struct msm_aff_cfg {
@@ -100,7 +99,7 @@ static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
 }
 
 struct msm_plan {
-    uint32_t n, c, nwin, half, seg, per_win, k0, sweep_k, sweep_threads;
+    uint32_t n, c, nwin, half, seg, per_win, k0, sweep_threads;
     size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
     /* affine rounds: rounds, windows per group, positions and buckets of a
      * group, pairs per thread in round 0 */
@@ -154,8 +153,8 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->nb = (size_t)p->nwin * p->half;
     size_t mean = (n + p->half - 1) / p->half;
     p->k0 = 2 * mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)(2 * mean);
-    p->sweep_k = p->k0; /* so the sweep's slots fit the tasks' bound below */
-    p->sweep_threads = (uint32_t)((p->pairs + p->sweep_k - 1) / p->sweep_k);
+    /* the sweep takes k0 points per thread, so its slots fit the bound below */
+    p->sweep_threads = (uint32_t)((p->pairs + p->k0 - 1) / p->k0);
     /* sum over buckets of ceil(count / k0) <= buckets + pairs / k0; the
      * sweep's slots: one per thread and per non-empty bucket */
     p->max_tasks = p->nb + p->pairs / p->k0;
@@ -205,6 +204,12 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     return CUZK_OK;
 }
 
+static int msm_read_u32(uint32_t *out, const uint32_t *dev, cuzk_err *err)
+{
+    CU(cudaMemcpy(out, dev, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+    return CUZK_OK;
+}
+
 /* Task rounds over nb buckets with runs [start, end) of the points
  * bases[vals[i]] (signed; vals NULL: bases[i]), k0 points per task in the
  * first round, or (partials) of XYZZ partial sums already in part_a; the
@@ -228,9 +233,10 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
         CU_LAUNCH(err, "msm_task_count");
         CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, ntask, off, (int)nb), err,
            "msm scan");
-        CU(cudaMemcpy(&host[0], cnt, 4, cudaMemcpyDeviceToHost), err, "msm counters");
-        CU(cudaMemcpy(&host[1], off + nb - 1, 4, cudaMemcpyDeviceToHost), err, "msm counters");
-        CU(cudaMemcpy(&host[2], ntask + nb - 1, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+        int rc = msm_read_u32(&host[0], cnt, err);
+        if (!rc) rc = msm_read_u32(&host[1], off + nb - 1, err);
+        if (!rc) rc = msm_read_u32(&host[2], ntask + nb - 1, err);
+        if (rc) return rc;
         uint32_t tasks = host[1] + host[2];
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
@@ -248,12 +254,6 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
     }
     msm_task_gather<F><<<blocks, 256>>>(off, ntask, nb, in, buckets);
     CU_LAUNCH(err, "msm_task_gather");
-    return CUZK_OK;
-}
-
-static int msm_read_u32(uint32_t *out, const uint32_t *dev, cuzk_err *err)
-{
-    CU(cudaMemcpy(out, dev, 4, cudaMemcpyDeviceToHost), err, "msm counters");
     return CUZK_OK;
 }
 
@@ -324,11 +324,11 @@ static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *base
     CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, flag, rank, (int)nb), err,
        "msm scan");
     msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128>>>(
-        p->sweep_k, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
+        p->k0, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
         (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
         (xyzz_d<F> *)(ws + p->part_a));
     CU_LAUNCH(err, "msm_sweep");
-    msm_sweep_bounds<<<blocks, 256>>>(rank, p->sweep_k, nb, start, end);
+    msm_sweep_bounds<<<blocks, 256>>>(rank, p->k0, nb, start, end);
     CU_LAUNCH(err, "msm_sweep_bounds");
     return msm_task_rounds<F>(p, ws, nb, start, end, (const affine_d<F> *)NULL, NULL, 0, true,
                               (xyzz_d<F> *)(ws + p->buckets), err);

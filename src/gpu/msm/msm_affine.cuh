@@ -27,8 +27,6 @@
 
 #include "gpu/msm/msm_kernels.cuh"
 
-#define MSM_AFF_NONE 0xffffffffu /* bucket of a position with digit 0 */
-
 template <class F> struct msm_aff_args {
     const affine_d<F> *pts;  /* IND: the bases; else the round's points */
     const uint32_t *vals;    /* IND: point index | sign per position */
@@ -77,8 +75,7 @@ __global__ void msm_aff_halve(const uint32_t *__restrict__ cn, uint32_t nb, uint
 template <class F, bool IND> HD uint32_t msm_aff_bucket(const msm_aff_args<F> &a, uint32_t i)
 {
     if (!IND) return a.bkt[i];
-    uint32_t k = a.keys[i];
-    return k < a.half ? (i / a.n) * a.half + k : MSM_AFF_NONE;
+    return msm_pos_bucket(a.keys, i, a.n, a.half);
 }
 
 /* 2: position i starts a pair; 1: it is its bucket's odd last point;
@@ -87,7 +84,7 @@ template <class F, bool IND>
 HD int msm_aff_role(const msm_aff_args<F> &a, uint32_t i, uint32_t *b, uint32_t *r)
 {
     uint32_t bb = msm_aff_bucket<F, IND>(a, i);
-    if (bb == MSM_AFF_NONE) return 0;
+    if (bb == MSM_NO_BUCKET) return 0;
     uint32_t rr = i - a.st[bb];
     if (rr & 1) return 0;
     *b = bb;

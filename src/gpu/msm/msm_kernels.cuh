@@ -159,10 +159,13 @@ __global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
  * slot(end_b - 1)] for the task rounds to add up. A thread start that is
  * also a bucket start leaves one slot between two runs unused.
  */
+#define MSM_NO_BUCKET 0xffffffffu /* bucket of a position with digit 0 */
+
+/* Bucket of sorted position i of the windows' concatenated pairs. */
 HD uint32_t msm_pos_bucket(const uint32_t *keys, uint32_t i, uint32_t n, uint32_t half)
 {
     uint32_t k = keys[i];
-    return k < half ? (i / n) * half + k : 0xffffffffu;
+    return k < half ? (i / n) * half + k : MSM_NO_BUCKET;
 }
 
 template <class F>
@@ -170,7 +173,7 @@ HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *k
                        const uint32_t *vals, uint32_t n, uint32_t half, const uint32_t *rank,
                        const affine_d<F> *bases, xyzz_d<F> *slots)
 {
-    const uint32_t none = 0xffffffffu;
+    const uint32_t none = MSM_NO_BUCKET;
     uint32_t lo = t * k, hi = total - lo < k ? total : lo + k, cur = none;
     xyzz_d<F> acc = xyzz_d<F>::inf();
     for (uint32_t i = lo; i < hi; i++) {
