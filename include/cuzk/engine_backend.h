@@ -27,6 +27,9 @@ struct engine_backend {
     int (*finish)(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err);
     /* Optional: free device memory now (NULL: reported as vram_total). */
     int (*vram_free)(int device, uint64_t *free_bytes);
+    /* Optional: the engine is about to free pk (an SRS eviction); drop any
+     * copy of its points the backend keeps (NULL: it keeps none). */
+    void (*params_unloaded)(const groth16_params *pk);
 };
 
 /* groth16_prove on the CPU, one "device". */

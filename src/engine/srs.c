@@ -24,7 +24,8 @@ uint64_t srs_now_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms)
+void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms,
+              void (*unloaded)(const groth16_params *))
 {
     memset(m, 0, sizeof *m);
     pthread_mutex_init(&m->lock, NULL);
@@ -32,10 +33,12 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
     m->budget = b;
     snprintf(m->dir, sizeof m->dir, "%s", param_cache);
     m->min_idle_ms = min_idle_ms;
+    m->unloaded = unloaded;
 }
 
 static void unload(srs_manager *m, srs_entry *e)
 {
+    if (m->unloaded) m->unloaded(&e->params);
     groth16_params_free(&e->params);
     groth16_pvk_free(&e->pvk);
     budget_release(m->budget, e->bytes);

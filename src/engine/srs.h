@@ -39,9 +39,14 @@ typedef struct srs_manager {
     budget *budget;
     char dir[512];
     uint64_t min_idle_ms;
+    void (*unloaded)(const groth16_params *); /* may be NULL */
 } srs_manager;
 
-void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms);
+/* unloaded (may be NULL) is called with each parameter set just before it
+ * is freed (eviction, LRU under pressure, destroy): the backend's
+ * params_unloaded, so that a device copy goes with the host one. */
+void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms,
+              void (*unloaded)(const groth16_params *));
 void srs_destroy(srs_manager *m);
 
 /* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:

@@ -4,7 +4,8 @@
  * on demand (made, then read from the file), reference counts and tiers,
  * EvictSRS refused while in use and exact once idle, the budget charged and
  * refunded to the byte, LRU eviction under pressure honouring min_idle, and
- * a missing file named in the error.
+ * a missing file named in the error; the backend's unload hook sees every
+ * parameter set once, still whole, just before it is freed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,19 @@
 #include "cuzk/engine_provider.h"
 #include "engine/srs.h"
 #include "testutil.h"
+
+/* The unload hook's record: which parameter sets, in order, and whether
+ * each still had its points when the hook ran. */
+static const groth16_params *unloaded[8];
+static size_t n_unloaded;
+static bool unloaded_whole = true;
+
+static void record_unload(const groth16_params *pk)
+{
+    if (n_unloaded < 8) unloaded[n_unloaded] = pk;
+    n_unloaded++;
+    unloaded_whole = unloaded_whole && pk->h && pk->n_h > 0;
+}
 
 typedef struct fixture {
     char dir[64];
@@ -27,7 +41,9 @@ static int setup(void **state)
     strcpy(f->dir, "/tmp/cuzk-test-srs.XXXXXX");
     if (!mkdtemp(f->dir)) return -1;
     budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
-    srs_init(&f->m, &f->b, f->dir, 0);
+    srs_init(&f->m, &f->b, f->dir, 0, record_unload);
+    n_unloaded = 0;
+    unloaded_whole = true;
     *state = f;
     return 0;
 }
@@ -87,6 +103,7 @@ static void test_load_refcount_evict(void **state)
     uint64_t freed;
     assert_int_equal(srs_evict(&f->m, "test-256", &was, &freed, &err), ENGINE_EBUSY);
     assert_non_null(strstr(err.msg, "in use"));
+    assert_int_equal(n_unloaded, 0);
     srs_release(&f->m, a);
     srs_release(&f->m, b);
     assert_int_equal(tier_of(&f->m, "test-256"), SRS_WARM);
@@ -95,6 +112,13 @@ static void test_load_refcount_evict(void **state)
     assert_int_equal(freed, charged);
     assert_int_equal(budget_used(&f->b), 0);
     assert_int_equal(tier_of(&f->m, "test-256"), SRS_COLD);
+    assert_int_equal(n_unloaded, 1);
+    assert_ptr_equal(unloaded[0], &a->params);
+    assert_true(unloaded_whole);
+    /* a second eviction of the cold entry frees nothing and calls nothing */
+    assert_int_equal(srs_evict(&f->m, "test-256", &was, &freed, &err), 0);
+    assert_false(was);
+    assert_int_equal(n_unloaded, 1);
     assert_int_equal(srs_evict(&f->m, "never", &was, &freed, &err), ENGINE_ENOTFOUND);
 }
 
@@ -153,6 +177,10 @@ static void test_lru_under_pressure(void **state)
     assert_int_equal(freed, e[0]->bytes);
     assert_int_equal(tier_of(&f->m, ids[2]), SRS_HOT);
     assert_int_equal(budget_used(&f->b), e[2]->bytes);
+    assert_int_equal(n_unloaded, 2);
+    assert_ptr_equal(unloaded[0], &e[1]->params);
+    assert_ptr_equal(unloaded[1], &e[0]->params);
+    assert_true(unloaded_whole);
     /* Entries idle for less than min_idle stay. */
     srs_release(&f->m, e[2]);
     f->m.min_idle_ms = 60000;

@@ -74,5 +74,12 @@ static int cuda_vram_free(int device, uint64_t *free_bytes)
     return CUZK_OK;
 }
 
-extern "C" const engine_backend engine_cuda_backend = {"cuda", cuda_devices, cuda_start,
-                                                       cuda_finish, cuda_vram_free};
+/* The engine evicted pk: its device copy goes too (else it stayed until
+ * device memory ran short). */
+static void cuda_params_unloaded(const groth16_params *pk)
+{
+    gpu_prove_params_free(pk);
+}
+
+extern "C" const engine_backend engine_cuda_backend = {
+    "cuda", cuda_devices, cuda_start, cuda_finish, cuda_vram_free, cuda_params_unloaded};
