@@ -509,6 +509,40 @@ static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
     *r = acc;
 }
 
+/* ntt_bitrev_tiled as launched: every block's threads load, then store
+ * (the barrier between), blocks in order. */
+static void emu_bitrev_tiled(fr_d *x, unsigned n)
+{
+    std::vector<uint32_t> sm(NTT_BR_SMEM_WORDS);
+    for (uint32_t mid = 0; mid < (1u << (n - 2 * NTT_BR_K)); mid++) {
+        if (mid > ntt_br_partner(n, mid)) continue;
+        for (uint32_t t = 0; t < NTT_BR_THREADS; t++) ntt_br_load(x, sm.data(), n, mid, t);
+        for (uint32_t t = 0; t < NTT_BR_THREADS; t++) ntt_br_store(x, sm.data(), n, mid, t);
+    }
+}
+
+/* The tiled permutation equals the pair swaps at every size the NTT takes
+ * (odd and even numbers of middle bits, and none). */
+static void test_bitrev_tiled(void)
+{
+    for (unsigned n = 2 * NTT_BR_K; n <= 15; n++) {
+        size_t count = (size_t)1 << n;
+        std::vector<fr_d> a(count), b;
+        for (size_t i = 0; i < count; i++) {
+            fr_t v;
+            fr_random(&v, &rng);
+            a[i] = to_d<fr_d>(v);
+        }
+        b = a;
+        emu_bitrev_tiled(a.data(), n);
+        for (uint32_t i = 0; i < count; i++) ntt_bitrev_item(i, b.data(), n);
+        int bad = 0;
+        for (size_t i = 0; i < count; i++) bad += !(a[i] == b[i]);
+        CHECK(bad == 0, "emu bitrev tiled 2^%u: %d elements differ from the pair swaps", n, bad);
+    }
+    printf("emu bitrev: 16 x 16 tiles equal the pair swaps at 2^8 .. 2^15\n");
+}
+
 /* DIF forward + bitrev vs sampled DFT outputs (2^21: three passes); then
  * DIF inverse, DIT forward, DIF inverse, bitrev gives n^2 x (no 1/n).
  * With either pass kernel (radix 2 or 8). */
@@ -525,7 +559,7 @@ static void test_ntt(unsigned radix)
         std::vector<fr_d> y(n);
         for (size_t i = 0; i < n; i++) y[i] = to_d<fr_d>(x[i]);
         emu_ntt<true, false>(radix, y.data(), lg, tw, tw_log);
-        for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, y.data(), lg);
+        emu_bitrev_tiled(y.data(), lg);
         fr_t w;
         root_of(&w, lg);
         int bad = 0;
@@ -667,7 +701,7 @@ static void test_ntt_h(void)
         fr_inv(&z, &z);
         for (uint32_t i = 0; i < n; i++) d[0][i] = (d[0][i] * d[1][i] - d[2][i]) * to_d<fr_d>(z);
         emu_ntt<true, true>(8, d[0].data(), lg, tw, tw_log, NO_SCALE, sinv);
-        for (uint32_t i = 0; i < n; i++) ntt_bitrev_item(i, d[0].data(), lg);
+        emu_bitrev_tiled(d[0].data(), lg);
         std::vector<fr_t> h(n);
         memcpy(h.data(), d[0].data(), n * sizeof(fr_t));
         fr_random(&t, &rng);
@@ -790,6 +824,7 @@ int main(int argc, char **argv)
     test_ec_g2();
     printf("emu curves: G1 and G2 XYZZ operations match ec.h\n");
     test_msm();
+    test_bitrev_tiled();
     test_ntt(2);
     test_ntt(8);
     test_ntt_radix_equal();

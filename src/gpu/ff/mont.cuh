@@ -11,9 +11,9 @@
  * disjoint limb pairs: ptxas fuses every mad.lo.cc / madc.hi.cc pair of
  * such a chain into one IMAD.WIDE.U32.X (32 x 32 product plus a 64-bit
  * accumulator, carry in and out). Measured on the H200: Fp 26.8 G
- * products/s, Fr 53.8 G/s (sppark's products, the same idea: 27.5 / 61.0),
+ * products/s, Fr 60.7 G/s (sppark's products, the same idea: 27.5 / 61.0),
  * against 18.3 / 42.9 for the previous rows of IMAD.WIDE plus two IADD3
- * per product. Squares are products (a dedicated square in the old style
+ * per product (Fr: with M0 from constant memory, see params.cuh). Squares are products (a dedicated square in the old style
  * no longer paid).
  *
  * Bounds that remove carry fix-ups: with a, b < p, after row i the
@@ -191,7 +191,7 @@ template <class P> struct __align__(16) mont_t
                 madc_wide_cc(a[j], bi, e[j], e[j + 1], e[j], e[j + 1], cc);
             o[N - 1] = addc(o[N - 1], 0, cc);
         }
-        uint32_t m = e[0] * P::M0;
+        uint32_t m = e[0] * P::row_m0(); /* not P::M0: params.cuh */
         mad_wide_cc(P::mod(1), m, o[0], o[1], o[0], o[1], cc);
 #pragma unroll
         for (int j = 2; j < N; j += 2)

@@ -8,7 +8,8 @@
  * each thread's registers) or, with gpu_ntt_set_radix(2), ntt_pass (one
  * butterfly at a time on the tile in shared memory); both give the same
  * bytes. Forward and inverse transforms run Gentleman-Sande (natural ->
- * bit-reversed); a bit-reversal kernel restores natural order. Scalings
+ * bit-reversed); a bit-reversal kernel (ntt_bitrev_tiled: transposes of
+ * 16 x 16 tiles through shared memory) restores natural order. Scalings
  * (1/n, the coset powers 7^i or 7^-i) multiply element i by
  * lo[e mod 2^14] * hi[e >> 14] (e = i or bitrev(i)), two small tables
  * built on the host (fr.h) per kind and size: on the loads of the first
@@ -269,8 +270,8 @@ static int ntt_stages(fr_d *x, unsigned n, ntt_scaling in, ntt_scaling out, cuzk
 
 static int ntt_bitrev_run(fr_d *x, unsigned n, cuzk_err *err)
 {
-    ntt_bitrev<<<cu_blocks((size_t)1 << n, 256), 256>>>(x, n);
-    CU_LAUNCH(err, "ntt_bitrev");
+    ntt_bitrev_tiled<<<1u << (n - 2 * NTT_BR_K), NTT_BR_THREADS>>>(x, n);
+    CU_LAUNCH(err, "ntt_bitrev_tiled");
     return CUZK_OK;
 }
 

@@ -204,7 +204,8 @@ __global__ void ntt_scale(fr_d *x, uint32_t n, bool bitrev, const fr_d *__restri
     if (i < (1u << n)) ntt_scale_item(i, x, n, bitrev, lo, hi);
 }
 
-/* In-place bit-reversal permutation. */
+/* In-place bit-reversal permutation, one pair a thread (the reference for
+ * the tiled kernel below; the host tests use it). */
 HD void ntt_bitrev_item(uint32_t i, fr_d *x, uint32_t n)
 {
     uint32_t j = ntt_bitrev_index(i, n);
@@ -215,10 +216,80 @@ HD void ntt_bitrev_item(uint32_t i, fr_d *x, uint32_t n)
     }
 }
 
-__global__ void ntt_bitrev(fr_d *x, uint32_t n)
+/*
+ * The same permutation by tiles, for n >= 2 K: index i = h | mid | l with
+ * h the top K bits, l the bottom K; bitrev(i) = rev(l) | rev(mid) |
+ * rev(h). Block mid (with mid <= mid' = rev(mid)) loads the 2^K x 2^K
+ * tiles (h, l) of mid and of mid' (rows along l: runs of 2^K contiguous
+ * elements), then writes each tile's slots from the other tile transposed
+ * and reversed: slot (h, l) of tile t takes element (rev(l), rev(h)) of
+ * tile 1 - t. Reads and writes of device memory are whole runs, where the
+ * pair swap reads and writes one element per 32-byte sector at scattered
+ * places. Shared memory: word planes, rows padded to 2^K + 1 words so
+ * that the transposed reads spread over the banks.
+ */
+#define NTT_BR_K 4
+#define NTT_BR_THREADS (1u << (2 * NTT_BR_K))
+
+/* Global index of slot (h, l) of the tile of mid (h, l < 2^K). */
+HD uint32_t ntt_br_global(uint32_t n, uint32_t mid, uint32_t h, uint32_t l)
 {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < (1u << n)) ntt_bitrev_item(i, x, n);
+    return (h << (n - NTT_BR_K)) | (mid << NTT_BR_K) | l;
+}
+
+/* The partner tile of mid (n - 2K middle bits). */
+HD uint32_t ntt_br_partner(uint32_t n, uint32_t mid)
+{
+    const uint32_t mb = n - 2 * NTT_BR_K;
+    return mb ? ntt_bitrev_index(mid, mb) : 0;
+}
+
+/* Shared-memory word of tile slot (h, l), word w. */
+HD uint32_t ntt_br_word(uint32_t t, uint32_t w, uint32_t h, uint32_t l)
+{
+    constexpr uint32_t S = 1u << NTT_BR_K, P = S * (S + 1);
+    return (t * 8 + w) * P + h * (S + 1) + l;
+}
+
+#define NTT_BR_SMEM_WORDS (2 * 8 * (1u << NTT_BR_K) * ((1u << NTT_BR_K) + 1))
+
+/* Thread `thread` of block mid, before the barrier: its slot of each tile
+ * into shared memory. */
+HD void ntt_br_load(const fr_d *x, uint32_t *sm, uint32_t n, uint32_t mid, uint32_t thread)
+{
+    const uint32_t mid2 = ntt_br_partner(n, mid), mids[2] = {mid, mid2};
+    const uint32_t h = thread >> NTT_BR_K, l = thread & ((1u << NTT_BR_K) - 1);
+    for (uint32_t t = 0; t < (mid == mid2 ? 1u : 2u); t++) {
+        fr_d v = x[ntt_br_global(n, mids[t], h, l)];
+#pragma unroll
+        for (int w = 0; w < 8; w++) sm[ntt_br_word(t, w, h, l)] = v.v[w];
+    }
+}
+
+/* ... after it: its slot of each tile from the other tile's (rev l, rev h). */
+HD void ntt_br_store(fr_d *x, const uint32_t *sm, uint32_t n, uint32_t mid, uint32_t thread)
+{
+    const uint32_t mid2 = ntt_br_partner(n, mid), mids[2] = {mid, mid2};
+    const uint32_t h = thread >> NTT_BR_K, l = thread & ((1u << NTT_BR_K) - 1);
+    const uint32_t rh = ntt_bitrev_index(h, NTT_BR_K), rl = ntt_bitrev_index(l, NTT_BR_K);
+    const uint32_t tiles = mid == mid2 ? 1 : 2;
+    for (uint32_t t = 0; t < tiles; t++) {
+        fr_d v;
+#pragma unroll
+        for (int w = 0; w < 8; w++) v.v[w] = sm[ntt_br_word(tiles - 1 - t, w, rl, rh)];
+        x[ntt_br_global(n, mids[t], h, l)] = v;
+    }
+}
+
+/* 2^(n - 2K) blocks of NTT_BR_THREADS; a block whose mid exceeds its
+ * partner's leaves the pair to the partner's block. */
+__global__ void __launch_bounds__(NTT_BR_THREADS) ntt_bitrev_tiled(fr_d *x, uint32_t n)
+{
+    __shared__ uint32_t sm[NTT_BR_SMEM_WORDS];
+    if (blockIdx.x > ntt_br_partner(n, blockIdx.x)) return;
+    ntt_br_load(x, sm, n, blockIdx.x, threadIdx.x);
+    __syncthreads();
+    ntt_br_store(x, sm, n, blockIdx.x, threadIdx.x);
 }
 
 /*
