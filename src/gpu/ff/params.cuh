@@ -19,10 +19,7 @@ struct fp_params {
     static constexpr bool call_products = true;
     /* -p^-1 mod 2^32 (low half of 0x89f3fffcfffcfffd) */
     static constexpr uint32_t M0 = 0xfffcfffd;
-    __host__ __device__ static constexpr uint32_t row_m0()
-    {
-        return M0;
-    }
+    __host__ __device__ static constexpr uint32_t row_m0() { return M0; }
     /* p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f624
      *       1eabfffeb153ffffb9feffffffffaaab */
     __host__ __device__ static constexpr uint32_t mod(int i)
