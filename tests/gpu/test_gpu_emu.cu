@@ -121,20 +121,26 @@ static void test_fp(void)
         memset(&p[7], 0, sizeof p[7]); /* infinity */                                              \
         typedef affine_d<FD> A;                                                                    \
         typedef xyzz_d<FD> X;                                                                      \
-        X acc = X::inf();                                                                          \
+        X acc = X::inf(), accp = X::inf();                                                         \
         G##_jac_t want, got;                                                                       \
         G##_jac_set_inf(&want);                                                                    \
         int bad = 0;                                                                               \
         for (int i = 0; i < N; i++) {                                                              \
             acc.add_affine(to_d<A>(p[i]));                                                         \
+            accp.add_affine<true>(to_d<A>(p[i])); /* paired products: the same bytes */            \
             G##_jac_add_affine(&want, &want, &p[i]);                                               \
-            if (i == 2) acc = X::from_affine(to_d<A>(p[2])), G##_jac_from_affine(&want, &p[2]);    \
+            if (i == 2)                                                                            \
+                acc = accp = X::from_affine(to_d<A>(p[2])), G##_jac_from_affine(&want, &p[2]);     \
             acc.to_jac((FD *)&got.x, (FD *)&got.y, (FD *)&got.z);                                  \
-            bad += !G##_jac_eq(&want, &got);                                                       \
+            bad += !G##_jac_eq(&want, &got) + !(acc.x == accp.x && acc.y == accp.y &&              \
+                                                acc.zz == accp.zz && acc.zzz == accp.zzz);         \
         }                                                                                          \
-        X d = acc.dbl(), s = acc;                                                                  \
+        X d = acc.dbl(), s = acc, sp = acc;                                                        \
         s.add(X::from_affine(to_d<A>(p[1])));                                                      \
         s.add(acc);                                                                                \
+        sp.add<true>(X::from_affine(to_d<A>(p[1])));                                               \
+        sp.add<true>(acc);                                                                         \
+        bad += !(s.x == sp.x && s.y == sp.y && s.zz == sp.zz && s.zzz == sp.zzz);                  \
         G##_jac_t w2, w3;                                                                          \
         G##_jac_dbl(&w2, &want);                                                                   \
         G##_jac_add_affine(&w3, &w2, &p[1]);                                                       \

@@ -82,7 +82,7 @@ static void batch_add_host(J *out, const A *bases, const uint64_t *bitmap, size_
 {
     size_t per;
     unsigned blocks;
-    batch_add_shape(n, &per, &blocks);
+    batch_add_shape(n, BA_BLOCKS, &per, &blocks);
     XD acc = XD::inf();
     for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
         acc.add(batch_add_thread(t, bases, bitmap, n, per));

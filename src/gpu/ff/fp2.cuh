@@ -70,6 +70,14 @@ struct __align__(16) fp2_d
         else
             return mul_inline(a, b);
     }
+    /* r0 = a0 b0, r1 = a1 b1: an Fp2 product already overlaps its three
+     * Fp products inside its call */
+    HD static void mul2(fp2_d & r0, const fp2_d &a0, const fp2_d &b0, fp2_d &r1, const fp2_d &a1,
+                        const fp2_d &b1)
+    {
+        r0 = a0 * b0;
+        r1 = a1 * b1;
+    }
     /* 2M: (a0 + a1)(a0 - a1) + 2 a0 a1 u */
     HD fp2_d sqr() const
     {

@@ -13,8 +13,11 @@
  * accumulator, carry in and out). Measured on the H200: Fp 26.8 G
  * products/s, Fr 60.7 G/s (sppark's products, the same idea: 27.5 / 61.0),
  * against 18.3 / 42.9 for the previous rows of IMAD.WIDE plus two IADD3
- * per product (Fr: with M0 from constant memory, see params.cuh). Squares are products (a dedicated square in the old style
- * no longer paid).
+ * per product (Fr: with M0 from constant memory, see params.cuh). Squares
+ * are products (a dedicated square in the old style no longer paid).
+ * mul2 computes two independent products with their rows interleaved
+ * (one call for both where products are calls); xyzz.cuh says where it
+ * pays.
  *
  * Bounds that remove carry fix-ups: with a, b < p, after row i the
  * accumulator is t = (a (b mod 2^(32(i+1))) + M p) / 2^(32(i+1)) < a + p
@@ -203,16 +206,11 @@ template <class P> struct __align__(16) mont_t
         o[N - 1] = addc(o[N - 1], 0, cc);
     }
 
-    HD static mont_t mul_inline(const mont_t &a, const mont_t &b)
+    /* After the last row (run with the roles swapped: T = o + 2^32 e,
+     * o[0] = 0): the result T / 2^32 = e + (o >> 32) < 2p, reduced. */
+    HD static mont_t split_result(uint32_t * e, const uint32_t *o)
     {
-        uint32_t e[N], o[N], cc = 0;
-#pragma unroll
-        for (int i = 0; i < N; i += 2) {
-            split_row(e, o, a.v, b.v[i], i == 0);
-            split_row(o, e, a.v, b.v[i + 1], false);
-        }
-        /* the last row ran with the roles swapped: T = o + 2^32 e, o[0] = 0,
-         * and the result T / 2^32 = e + (o >> 32) < 2p */
+        uint32_t cc = 0;
         e[0] = add_cc(e[0], o[1], cc);
 #pragma unroll
         for (int j = 1; j < N - 1; j++) e[j] = addc_cc(e[j], o[j + 1], cc);
@@ -220,6 +218,36 @@ template <class P> struct __align__(16) mont_t
         mont_t r;
         reduce_once(r.v, e);
         return r;
+    }
+
+    HD static mont_t mul_inline(const mont_t &a, const mont_t &b)
+    {
+        uint32_t e[N], o[N];
+#pragma unroll
+        for (int i = 0; i < N; i += 2) {
+            split_row(e, o, a.v, b.v[i], i == 0);
+            split_row(o, e, a.v, b.v[i + 1], false);
+        }
+        return split_result(e, o);
+    }
+
+    /* Two independent products with their rows interleaved, so that the
+     * scheduler has four carry chains to overlap instead of two: the
+     * curve formulas pair their independent products (xyzz.cuh), which
+     * inside one call could not overlap at all. */
+    HD static void mul2_inline(mont_t & r0, const mont_t &a0, const mont_t &b0, mont_t &r1,
+                               const mont_t &a1, const mont_t &b1)
+    {
+        uint32_t e0[N], o0[N], e1[N], o1[N];
+#pragma unroll
+        for (int i = 0; i < N; i += 2) {
+            split_row(e0, o0, a0.v, b0.v[i], i == 0);
+            split_row(e1, o1, a1.v, b1.v[i], i == 0);
+            split_row(o0, e0, a0.v, b0.v[i + 1], false);
+            split_row(o1, e1, a1.v, b1.v[i + 1], false);
+        }
+        r0 = split_result(e0, o0);
+        r1 = split_result(e1, o1);
     }
     /* by value: the operands travel in registers, not through the stack */
     __host__ __device__ __noinline__ static mont_t mul_call(mont_t a, mont_t b)
@@ -237,6 +265,28 @@ template <class P> struct __align__(16) mont_t
             return mul_call(a, b);
         else
             return mul_inline(a, b);
+    }
+
+    struct pair {
+        mont_t a, b;
+    };
+    __host__ __device__ __noinline__ static pair mul2_call(mont_t a0, mont_t b0, mont_t a1,
+                                                           mont_t b1)
+    {
+        pair r;
+        mul2_inline(r.a, a0, b0, r.b, a1, b1);
+        return r;
+    }
+    /* r0 = a0 b0, r1 = a1 b1 (one call for both where products are calls) */
+    HD static void mul2(mont_t & r0, const mont_t &a0, const mont_t &b0, mont_t &r1,
+                        const mont_t &a1, const mont_t &b1)
+    {
+        if constexpr (CALLS) {
+            pair r = mul2_call(a0, b0, a1, b1);
+            r0 = r.a, r1 = r.b;
+        } else {
+            mul2_inline(r0, a0, b0, r1, a1, b1);
+        }
     }
 
     /* a^2 as a product (sqr_inline for the tests that name it) */

@@ -6,10 +6,11 @@
  * on the device): each thread sums its run of bitmap words
  * (batch_add.cuh); a block then sums its threads' accumulators by a tree
  * in shared memory, and the host adds the per-block sums (a few hundred)
- * with the CPU group law. The runs are sized so that the grid fills the
- * device about four blocks per SM; with half the bits of a 2^27 bitmap
- * set, each thread adds about a thousand points, so the tree and the host
- * sum are noise.
+ * with the CPU group law. The runs are sized so that the grid is one
+ * wave of the blocks the device holds at once (a fixed 4 per SM, when
+ * registers allowed 3, left a second wave of one block per SM); with half
+ * the bits of a 2^27 bitmap set, each thread adds about a thousand
+ * points, so the tree and the host sum are noise.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ __global__ void __launch_bounds__(BA_THREADS)
 
 static void *ba_partial; /* BA_BLOCKS sums of the larger group, kept */
 
+/* Blocks of batch_add_kernel<F> resident on the device at once (per SM
+ * times SMs; registers, not the 4 per SM that BA_BLOCKS allows, set it:
+ * 3 at 166 registers a thread). 0 when the query fails (BA_BLOCKS). */
+template <class F> static unsigned batch_add_wave(void)
+{
+    static unsigned wave;
+    int dev, sms, per_sm;
+    if (!wave && cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, batch_add_kernel<F>, BA_THREADS,
+                                                      0) == cudaSuccess)
+        wave = (unsigned)(sms * per_sm);
+    cudaGetLastError();
+    return wave;
+}
+
 /* The per-block sums of the batch addition into host memory (*blocks of
  * them, at most BA_BLOCKS). */
 template <class F>
@@ -44,7 +61,7 @@ static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F>
                             const uint64_t *bitmap, size_t n, cuzk_err *err)
 {
     size_t per;
-    batch_add_shape(n, &per, blocks);
+    batch_add_shape(n, batch_add_wave<F>(), &per, blocks);
     if (!ba_partial) {
         int rc = prove_dev_alloc(&ba_partial, BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
         if (rc) return rc;

@@ -3,7 +3,7 @@
  * (batch_add.cu), host-compilable so that the host build of the prover's
  * tests (tests/gpuhost) runs the very same code.
  *
- * n bits in W = ceil(n / 64) words; BA_BLOCKS x BA_THREADS threads at
+ * n bits in W = ceil(n / 64) words; max_blocks x BA_THREADS threads at
  * most, thread t taking words [t per, (t + 1) per) with per = ceil(W /
  * threads), so the grid is ceil(W / (per BA_THREADS)) blocks. Each thread
  * adds the affine bases of its set bits into one XYZZ accumulator (8M+2S
@@ -15,12 +15,14 @@
 #include "gpu/prove/prove_gpu.cuh"
 
 #define BA_THREADS 128 /* shared memory per block: 128 XYZZ points, 24 KiB (G1), 48 (G2) */
-#define BA_BLOCKS  528 /* 4 blocks on each of the H200's 132 SMs */
+#define BA_BLOCKS  528 /* most blocks of a launch: 4 on each of the H200's 132 SMs */
 
-/* Words per thread and blocks for n bits. */
-HD void batch_add_shape(size_t n, size_t *per, unsigned *blocks)
+/* Words per thread and blocks for n bits, at most max_blocks blocks (the
+ * device's resident blocks: one wave, no tail of a few SMs working). */
+HD void batch_add_shape(size_t n, unsigned max_blocks, size_t *per, unsigned *blocks)
 {
-    size_t nw = (n + 63) / 64, threads = (size_t)BA_BLOCKS * BA_THREADS;
+    if (max_blocks < 1 || max_blocks > BA_BLOCKS) max_blocks = BA_BLOCKS;
+    size_t nw = (n + 63) / 64, threads = (size_t)max_blocks * BA_THREADS;
     *per = nw ? (nw + threads - 1) / threads : 1;
     *blocks = (unsigned)((nw + *per * BA_THREADS - 1) / (*per * BA_THREADS));
 }
@@ -58,7 +60,7 @@ HD xyzz_d<F> batch_add_thread(size_t t, const affine_d<F> *bases, const uint64_t
     for (;;) {
         while (!m && ++w < w1) m = batch_add_word(bits, w, n);
         if (!m) break;
-        acc.add_affine(bases[w * 64 + lowest_bit(m)]);
+        acc.template add_affine<true>(bases[w * 64 + lowest_bit(m)]); /* paired: xyzz.cuh */
         m &= m - 1;
     }
     return acc;
