@@ -324,7 +324,8 @@ static void put32(uint8_t *p, uint32_t v)
 
 /* The engine on the CUDA backend: a 3-partition test-family request
  * completes, so each partition self-verified; GetStatus shows the device
- * and its free memory. */
+ * and its free memory; evicting the circuit's SRS drops the device copy of
+ * its points too (the backend's params_unloaded). */
 static void check_engine(void)
 {
     char dir[64] = "/tmp/cuzk-gpu-engine.XXXXXX";
@@ -333,6 +334,7 @@ static void check_engine(void)
         return;
     }
     engine_log_set_level("error");
+    gpu_prove_release(); /* an empty device parameter cache to start from */
     cuzk_config cfg;
     cuzk_config_default(&cfg);
     snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
@@ -370,6 +372,13 @@ static void check_engine(void)
                st.n_devices ? st.devices[0].name : "none");
         engine_status_free(&st);
     }
+    size_t cached = gpu_prove_params_bytes();
+    bool was = false;
+    uint64_t freed = 0;
+    rc = engine_evict(e, "test-3000", &was, &freed, &err);
+    CHECK(!rc && was && freed > 0 && cached > 0 && gpu_prove_params_bytes() == 0,
+          "engine evict: rc %d (%s), %zu bytes of device points before, %zu after", rc, err.msg,
+          cached, gpu_prove_params_bytes());
     engine_result_free(&res);
     engine_destroy(e);
     char cmd[128];
