@@ -269,36 +269,56 @@ static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proo
     return rc;
 }
 
-/* Self-verification and delivery of one job's partition proof (lock held). */
-static void deliver(engine_t *e, work_item *it, size_t i, const groth16_proof *proof,
-                    uint64_t gpu_ms)
+/* Self-verification of job i's partition proof (no lock: the item's
+ * reference keeps the job's circuits and inputs, its SRS entry the
+ * verifying key). A cancelled job's proof is not checked. */
+static int verify_partition(const work_item *it, size_t i, const groth16_proof *proof,
+                            cuzk_err *err)
+{
+    const job *j = it->jobs[i];
+    if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return CUZK_OK;
+    const engine_circuits *c = &j->circ;
+    return groth16_verify(&it->srs->pvk, proof, c->inputs + (size_t)it->partition * c->n_inputs,
+                          c->n_inputs, err);
+}
+
+/* Delivery of job i's verified (vrc 0) or refused partition proof (lock
+ * held). */
+static void deliver(engine_t *e, work_item *it, size_t i, const groth16_proof *proof, int vrc,
+                    const cuzk_err *verr, uint64_t gpu_ms)
 {
     job *j = it->jobs[i];
     j->gpu_ms += gpu_ms;
     if (j->state == JOB_DONE) return;
-    cuzk_err err = {0};
-    const engine_circuits *c = &j->circ;
-    if (groth16_verify(&it->srs->pvk, proof, c->inputs + (size_t)it->partition * c->n_inputs,
-                       c->n_inputs, &err)) {
+    if (vrc) {
         engine_finish_job(e, j, ENGINE_FAILED, "partition %u: self-verification failed: %s",
-                          it->partition, err.msg);
+                          it->partition, verr->msg);
         return;
     }
     groth16_proof_encode(j->proof + (size_t)it->partition * GROTH16_PROOF_BYTES, proof);
-    if (++j->parts_done == c->n_partitions) engine_finish_job(e, j, ENGINE_COMPLETED, "%s", "");
+    if (++j->parts_done == j->circ.n_partitions)
+        engine_finish_job(e, j, ENGINE_COMPLETED, "%s", "");
 }
 
+/* The proofs are verified outside the engine lock, and the item's SRS
+ * reference and memory go back before any of its jobs can complete: a
+ * client told a job is done finds the SRS idle (EvictSRS succeeds) and
+ * the budget refunded. */
 static void finalize_item(engine_t *e, device *d, work_item *it)
 {
     groth16_proof proofs[BATCH_MAX];
-    cuzk_err err = {0};
+    cuzk_err err = {0}, verr[BATCH_MAX];
+    int vrc[BATCH_MAX] = {0};
     uint64_t gpu_ms = 0;
     int rc = prove_item(e, d, it, proofs, &gpu_ms, &err);
+    for (size_t i = 0; !rc && i < it->n; i++)
+        vrc[i] = verify_partition(it, i, &proofs[i], &verr[i]);
+    release_item_resources(e, it);
     pthread_mutex_lock(&e->lock);
     if (rc)
         fail_item(e, it, &err);
     else
-        for (size_t i = 0; i < it->n; i++) deliver(e, it, i, &proofs[i], gpu_ms);
+        for (size_t i = 0; i < it->n; i++) deliver(e, it, i, &proofs[i], vrc[i], &verr[i], gpu_ms);
     retire_item(e, it);
     pthread_mutex_unlock(&e->lock);
 }
