@@ -5,9 +5,10 @@
  *   order as the scheduler) ──▶
  *   prover workers (N per device; a worker takes the device lock, then the
  *   first item, and holds the lock over backend->start only) ──▶ finalize in the same worker after
- * the lock: backend->finish, self-verification of every proof, delivery to the job (its assembler
- *   places the 192 bytes at the partition's slot and completes the job
- *   once every partition is in).
+ * the lock: backend->finish, self-verification of every proof (without the engine lock), the
+ *   item's SRS reference and memory returned, delivery to the job (its
+ *   assembler places the 192 bytes at the partition's slot and completes
+ *   the job once every partition is in).
  *
  * A synthesis worker takes the first item (priority, then job age, then
  * partition), acquires the circuit's SRS, reserves the partition's memory
