@@ -41,6 +41,10 @@ bool msm_split_worthwhile(size_t n_tail, size_t n);
  */
 void msm_classify(const fr_t *scalars, size_t n, uint64_t *ones_bitmap, size_t *n_ones,
                   size_t *n_tail, int threads);
+/* msm_classify, also marking the tail (neither 0 nor 1) in tail_bitmap
+ * (optional, (n + 63) / 64 words). */
+void msm_classify_bits(const fr_t *scalars, size_t n, uint64_t *ones_bitmap, uint64_t *tail_bitmap,
+                       size_t *n_ones, size_t *n_tail, int threads);
 
 #define MSM_API(G)                                                                                 \
     int G##_msm(G##_jac_t *r, const G##_affine_t *bases, const fr_t *scalars, size_t n,            \

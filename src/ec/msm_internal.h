@@ -68,10 +68,6 @@ unsigned msm_plan_parts(size_t n, int threads, unsigned c);
 /* The table window of G_fixed_base_mul for n scalars. */
 unsigned msm_fixed_window(size_t n);
 
-/* msm_classify, also marking the tail (neither 0 nor 1) in tail_bitmap. */
-void msm_classify_bits(const fr_t *scalars, size_t n, uint64_t *ones_bitmap, uint64_t *tail_bitmap,
-                       size_t *n_ones, size_t *n_tail, int threads);
-
 /* idx[] = the positions of the set bits among the first n of bitmap, in order. */
 void msm_bitmap_indices(uint32_t *idx, const uint64_t *bitmap, size_t n, int threads);
 

@@ -63,54 +63,6 @@ static size_t offsets_from_counts(size_t *o, size_t nb)
     return total;
 }
 
-static bool in_tail(const groth16_msm_job *j, size_t i)
-{
-    return !fr_is_zero(&j->scalars[i]) && !((j->ones[i / 64] >> (i % 64)) & 1);
-}
-
-/* The tail's scalars and positions, in order. */
-static int compact_tail(groth16_msm_job *j, cuzk_err *err)
-{
-    size_t n = j->n, nb = (n + PREP_BLOCK - 1) / PREP_BLOCK, *o = block_offsets(nb, err);
-    if (!o) return CUZK_ENOMEM;
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-    for (size_t b = 0; b < nb; b++) {
-        size_t c = 0, end = (b + 1) * PREP_BLOCK < n ? (b + 1) * PREP_BLOCK : n;
-        for (size_t i = b * PREP_BLOCK; i < end; i++) c += in_tail(j, i);
-        o[b] = c;
-    }
-    offsets_from_counts(o, nb);
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-    for (size_t b = 0; b < nb; b++) {
-        size_t k = o[b], end = (b + 1) * PREP_BLOCK < n ? (b + 1) * PREP_BLOCK : n;
-        for (size_t i = b * PREP_BLOCK; i < end; i++) {
-            if (!in_tail(j, i)) continue;
-            j->tail[k] = j->scalars[i];
-            j->tail_idx[k++] = i;
-        }
-    }
-    free(o);
-    return CUZK_OK;
-}
-
-/* prep_msm: classify and, when splitting, compact the tail. */
-static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
-{
-    memset(j, 0, sizeof(*j));
-    j->n = n;
-    j->scalars = scalars;
-    size_t n_ones;
-    j->ones = calloc((n + 63) / 64 + 1, sizeof(uint64_t));
-    if (!j->ones) return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
-    msm_classify(scalars, n, j->ones, &n_ones, &j->n_tail, 0);
-    j->split = msm_split_worthwhile(j->n_tail, n);
-    if (!j->split) return CUZK_OK;
-    j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
-    j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
-    if (!j->tail || !j->tail_idx) return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
-    return compact_tail(j, err);
-}
-
 /* One generic runner for G1 and G2: batch addition + tail, or a plain MSM;
  * the tail alone for a caller that has the batch addition already. */
 #define MSM_RUN(G)                                                                                 \
@@ -154,8 +106,10 @@ static uint64_t word_bits(const cs_bitmap *m, size_t w)
     return rest < 64 ? x & (((uint64_t)1 << rest) - 1) : x;
 }
 
-/* out[k++] = src[i] for the bits i of m, in parallel blocks; *k counts. */
-static int gather_bits(fr_t *out, size_t *k, const fr_t *src, const cs_bitmap *m, cuzk_err *err)
+/* out[k] = src[i] (and idx[k] = i when idx) for the bits i of m, k from
+ * *k up, in parallel blocks; *k counts. */
+static int gather_bits(fr_t *out, size_t *idx, size_t *k, const fr_t *src, const cs_bitmap *m,
+                       cuzk_err *err)
 {
     size_t n = m->nbits, nb = (n + PREP_BLOCK - 1) / PREP_BLOCK, *o = block_offsets(nb, err);
     if (!o) return CUZK_ENOMEM;
@@ -171,12 +125,44 @@ static int gather_bits(fr_t *out, size_t *k, const fr_t *src, const cs_bitmap *m
     for (size_t b = 0; b < nb; b++) {
         size_t at = *k + o[b], end = (b + 1) * wpb < (n + 63) / 64 ? (b + 1) * wpb : (n + 63) / 64;
         for (size_t w = b * wpb; w < end; w++)
-            for (uint64_t x = word_bits(m, w); x; x &= x - 1)
-                out[at++] = src[64 * w + (size_t)__builtin_ctzll(x)];
+            for (uint64_t x = word_bits(m, w); x; x &= x - 1, at++) {
+                size_t i = 64 * w + (size_t)__builtin_ctzll(x);
+                out[at] = src[i];
+                if (idx) idx[at] = i;
+            }
     }
     free(o);
     *k += total;
     return CUZK_OK;
+}
+
+/* prep_msm: classify and, when splitting, compact the tail (the set bits
+ * of the classification's tail bitmap: no second pass over the scalars). */
+static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
+{
+    memset(j, 0, sizeof(*j));
+    j->n = n;
+    j->scalars = scalars;
+    size_t n_ones, words = (n + 63) / 64 + 1;
+    j->ones = calloc(words, sizeof(uint64_t));
+    uint64_t *tail = calloc(words, sizeof(uint64_t));
+    int rc =
+        j->ones && tail ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
+    if (!rc) {
+        msm_classify_bits(scalars, n, j->ones, tail, &n_ones, &j->n_tail, 0);
+        j->split = msm_split_worthwhile(j->n_tail, n);
+    }
+    if (!rc && j->split) {
+        j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
+        j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
+        if (!j->tail || !j->tail_idx)
+            rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
+        cs_bitmap m = {tail, n};
+        size_t k = 0;
+        if (!rc) rc = gather_bits(j->tail, j->tail_idx, &k, scalars, &m, err);
+    }
+    free(tail);
+    return rc;
 }
 
 /* Gathers the scalars of the dense variables: inputs (all, or those with
@@ -189,7 +175,7 @@ static int gather(fr_t *out, size_t *k, const cs_prover *w, const cs_bitmap *inp
         if (!input_density || cs_bitmap_get(input_density, i)) out[(*k)++] = w->input_assignment[i];
     cs_bitmap m = *aux_density;
     m.nbits = w->num_aux;
-    return gather_bits(out, k, w->aux_assignment, &m, err);
+    return gather_bits(out, NULL, k, w->aux_assignment, &m, err);
 }
 
 /* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
