@@ -137,8 +137,10 @@ static int gather_bits(fr_t *out, size_t *idx, size_t *k, const fr_t *src, const
 }
 
 /* prep_msm: classify and, when splitting, compact the tail (the set bits
- * of the classification's tail bitmap: no second pass over the scalars). */
-static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cuzk_err *err)
+ * of the classification's tail bitmap: no second pass over the scalars).
+ * *tail_out (may be NULL) takes the tail bitmap. */
+static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, uint64_t **tail_out,
+                           cuzk_err *err)
 {
     memset(j, 0, sizeof(*j));
     j->n = n;
@@ -161,7 +163,10 @@ static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, cu
         size_t k = 0;
         if (!rc) rc = gather_bits(j->tail, j->tail_idx, &k, scalars, &m, err);
     }
-    free(tail);
+    if (tail_out && !rc)
+        *tail_out = tail;
+    else
+        free(tail);
     return rc;
 }
 
@@ -176,6 +181,127 @@ static int gather(fr_t *out, size_t *k, const cs_prover *w, const cs_bitmap *inp
     cs_bitmap m = *aux_density;
     m.nbits = w->num_aux;
     return gather_bits(out, NULL, k, w->aux_assignment, &m, err);
+}
+
+/* Sets bit p of m (blocks of a parallel loop may share a word). */
+static void or_bit(uint64_t *m, size_t p)
+{
+    __atomic_fetch_or(&m[p / 64], (uint64_t)1 << (p % 64), __ATOMIC_RELAXED);
+}
+
+/* Gathered position of aux bit b (a single bit) of word w whose density
+ * word is d, the word's first kept variable at pos. */
+static size_t kept_at(size_t pos, uint64_t d, uint64_t b)
+{
+    return pos + (size_t)__builtin_popcountll(d & (b - 1));
+}
+
+/*
+ * The job of A or B over their gathered scalars (inputs, all or by in_d,
+ * then the aux variables of aux_d; n of them) without gathering them:
+ * an aux variable's class is L's (ones_l, tail_l over all aux variables),
+ * so the job's bitmaps are L's compressed by the density, in parallel
+ * blocks of PREP_BLOCK aux variables whose kept and tail counts give each
+ * block its offsets. The tail is compacted the same way. Only a job that
+ * does not split reads its scalars whole: then they are gathered into *s
+ * (*s stays NULL otherwise, and so does j->scalars).
+ */
+static int derived_job(groth16_msm_job *j, fr_t **s, const cs_prover *w, const cs_bitmap *in_d,
+                       const cs_bitmap *aux_d, const uint64_t *ones_l, const uint64_t *tail_l,
+                       size_t n, cuzk_err *err)
+{
+    memset(j, 0, sizeof(*j));
+    *s = NULL;
+    j->n = n;
+    size_t words = (n + 63) / 64 + 1, ni = 0, tail_in = 0;
+    uint64_t *tail = calloc(words, sizeof(uint64_t)); /* the inputs' tail bits */
+    j->ones = calloc(words, sizeof(uint64_t));
+    if (!tail || !j->ones) {
+        free(tail);
+        return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
+    }
+    for (size_t i = 0; i < w->num_inputs; i++) {
+        if (in_d && !cs_bitmap_get(in_d, i)) continue;
+        const fr_t *v = &w->input_assignment[i];
+        if (fr_is_one(v))
+            or_bit(j->ones, ni);
+        else if (!fr_is_zero(v))
+            or_bit(tail, ni), tail_in++;
+        ni++;
+    }
+    cs_bitmap m = *aux_d;
+    m.nbits = w->num_aux;
+    const size_t nw = (w->num_aux + 63) / 64, wpb = PREP_BLOCK / 64, nb = (nw + wpb - 1) / wpb;
+    size_t *o = block_offsets(2 * nb, err), *ot = o ? o + nb : NULL;
+    if (!o) {
+        free(tail);
+        return CUZK_ENOMEM;
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+    for (size_t b = 0; b < nb; b++) {
+        size_t c = 0, ct = 0, end = (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
+        for (size_t x = b * wpb; x < end; x++) {
+            uint64_t d = word_bits(&m, x);
+            c += (size_t)__builtin_popcountll(d);
+            ct += (size_t)__builtin_popcountll(tail_l[x] & d);
+        }
+        o[b] = c, ot[b] = ct;
+    }
+    size_t kept = offsets_from_counts(o, nb);
+    j->n_tail = tail_in + offsets_from_counts(ot, nb);
+    if (ni + kept != n) { /* the caller counted the same bits */
+        free(o);
+        free(tail);
+        return cuzk_errf(err, CUZK_EINVAL, "prove: %zu gathered scalars, not %zu", ni + kept, n);
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+    for (size_t b = 0; b < nb; b++) {
+        size_t pos = ni + o[b], end = (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
+        for (size_t x = b * wpb; x < end; x++) {
+            uint64_t d = word_bits(&m, x);
+            for (uint64_t y = ones_l[x] & d; y; y &= y - 1)
+                or_bit(j->ones, kept_at(pos, d, y & -y));
+            pos += (size_t)__builtin_popcountll(d);
+        }
+    }
+    j->split = msm_split_worthwhile(j->n_tail, n);
+    int rc = CUZK_OK;
+    if (j->split) {
+        j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
+        j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
+        if (!j->tail || !j->tail_idx)
+            rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
+    }
+    if (!rc && j->split) {
+        for (size_t i = 0, k = 0, t = 0; i < w->num_inputs; i++) {
+            if (in_d && !cs_bitmap_get(in_d, i)) continue;
+            if ((tail[k / 64] >> (k % 64)) & 1)
+                j->tail[t] = w->input_assignment[i], j->tail_idx[t++] = k;
+            k++;
+        }
+#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
+        for (size_t b = 0; b < nb; b++) {
+            size_t pos = ni + o[b], at = tail_in + ot[b];
+            size_t end = (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
+            for (size_t x = b * wpb; x < end; x++) {
+                uint64_t d = word_bits(&m, x);
+                for (uint64_t y = tail_l[x] & d; y; y &= y - 1, at++) {
+                    j->tail[at] = w->aux_assignment[64 * x + (size_t)__builtin_ctzll(y)];
+                    j->tail_idx[at] = kept_at(pos, d, y & -y);
+                }
+                pos += (size_t)__builtin_popcountll(d);
+            }
+        }
+    } else if (!rc) {
+        size_t k = 0;
+        *s = malloc(sizeof(fr_t) * (n + 1));
+        rc = *s ? gather(*s, &k, w, in_d, aux_d, err)
+                : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
+        j->scalars = *s;
+    }
+    free(o);
+    free(tail);
+    return rc;
 }
 
 /* snarkjs' convention: A B - C on the odd points w^(2k+1) of the 2m domain
@@ -272,17 +398,20 @@ int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_pro
                          cuzk_err *err)
 {
     memset(j, 0, sizeof *j);
-    size_t nv = w->num_inputs + w->num_aux, na = 0, nb = 0;
-    j->sa = malloc(sizeof(fr_t) * (nv + 1));
-    j->sb = malloc(sizeof(fr_t) * (nv + 1));
-    int rc =
-        j->sa && j->sb ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
-    if (!rc) rc = gather(j->sa, &na, w, NULL, &w->a_aux_density, err);
-    if (!rc) rc = gather(j->sb, &nb, w, &w->b_input_density, &w->b_aux_density, err);
-    if (!rc) rc = check_shape(pk, w, na, nb, err);
-    if (!rc) rc = msm_job_prepare(&j->l, w->aux_assignment, w->num_aux, err);
-    if (!rc) rc = msm_job_prepare(&j->a, j->sa, na, err);
-    if (!rc) rc = msm_job_prepare(&j->b, j->sb, nb, err);
+    cs_bitmap ad = w->a_aux_density, bi = w->b_input_density, bd = w->b_aux_density;
+    ad.nbits = bd.nbits = w->num_aux;
+    bi.nbits = w->num_inputs;
+    size_t na = w->num_inputs + cs_bitmap_popcount(&ad);
+    size_t nb = cs_bitmap_popcount(&bi) + cs_bitmap_popcount(&bd);
+    uint64_t *tail_l = NULL;
+    int rc = check_shape(pk, w, na, nb, err);
+    if (!rc) rc = msm_job_prepare(&j->l, w->aux_assignment, w->num_aux, &tail_l, err);
+    if (!rc)
+        rc = derived_job(&j->a, &j->sa, w, NULL, &w->a_aux_density, j->l.ones, tail_l, na, err);
+    if (!rc)
+        rc = derived_job(&j->b, &j->sb, w, &w->b_input_density, &w->b_aux_density, j->l.ones,
+                         tail_l, nb, err);
+    free(tail_l);
     if (rc) groth16_jobs_free(j);
     return rc;
 }

@@ -31,9 +31,12 @@ typedef struct groth16_msm_job {
     bool split;       /* msm_split_worthwhile(n_tail, n) */
 } groth16_msm_job;
 
-/* prep_msm for one circuit: the gathered A and B scalars (owned) and the
- * three jobs. l.scalars points into the circuit's aux_assignment, a and
- * b into sa and sb. */
+/* prep_msm for one circuit: the three jobs, and the gathered A and B
+ * scalars (owned) of a job that does not split. l.scalars points into the
+ * circuit's aux_assignment; a.scalars and b.scalars into sa and sb, or
+ * NULL (with sa / sb) for a split job, which reads only its ones bitmap
+ * and its tail: A's and B's classes come from L's, compressed by their
+ * densities, so their scalars are never gathered whole. */
 typedef struct groth16_jobs {
     fr_t *sa, *sb;
     groth16_msm_job l, a, b;

@@ -3,9 +3,11 @@
  * (groth16_jobs_prepare, prove_internal.h), which the CPU and GPU provers
  * share: on a prover view with random densities and a bit-heavy
  * assignment (zeros, ones and random values), large enough for several
- * parallel blocks (and a partial last one), the gathered A and B scalars,
- * the ones bitmaps, the tails and their positions equal those of a naive
- * sequential pass; a shape that does not match the parameters is refused.
+ * parallel blocks (and a partial last one), the ones bitmaps, the tails
+ * and their positions, and the gathered A and B scalars of the jobs that
+ * do not split (bit-heavy and mostly random assignments give both kinds)
+ * equal those of a naive sequential pass; a shape that does not match the
+ * parameters is refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +29,20 @@ static void random_bitmap(cs_bitmap *m, size_t n, cuzk_rng *g)
         if (cuzk_rng_u64(g) % 4) m->words[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
-static void random_scalar(fr_t *s, cuzk_rng *g)
+/* zeros, ones and random values; dense: mostly random (jobs that do not
+ * split) */
+static void random_scalar(fr_t *s, bool dense, cuzk_rng *g)
 {
     uint64_t r = cuzk_rng_u64(g) % 10;
-    if (r < 4)
+    if (r < (dense ? 1u : 4u))
         *s = FR_ZERO;
-    else if (r < 8)
+    else if (r < (dense ? 2u : 8u))
         *s = FR_ONE;
     else
         fr_random(s, g);
 }
 
-static void make_view(view *v, size_t n_in, size_t n_aux, cuzk_rng *g)
+static void make_view(view *v, size_t n_in, size_t n_aux, bool dense, cuzk_rng *g)
 {
     memset(v, 0, sizeof *v);
     cs_prover *w = &v->w;
@@ -46,8 +50,8 @@ static void make_view(view *v, size_t n_in, size_t n_aux, cuzk_rng *g)
     w->num_aux = n_aux;
     w->input_assignment = malloc(sizeof(fr_t) * n_in);
     w->aux_assignment = malloc(sizeof(fr_t) * n_aux);
-    for (size_t i = 0; i < n_in; i++) random_scalar(&w->input_assignment[i], g);
-    for (size_t i = 0; i < n_aux; i++) random_scalar(&w->aux_assignment[i], g);
+    for (size_t i = 0; i < n_in; i++) random_scalar(&w->input_assignment[i], dense, g);
+    for (size_t i = 0; i < n_aux; i++) random_scalar(&w->aux_assignment[i], dense, g);
     random_bitmap(&w->a_aux_density, n_aux, g);
     random_bitmap(&w->b_input_density, n_in, g);
     random_bitmap(&w->b_aux_density, n_aux, g);
@@ -65,11 +69,20 @@ static void free_view(view *v)
     free(w->a_aux_density.words), free(w->b_input_density.words), free(w->b_aux_density.words);
 }
 
-/* The job against a sequential classification of scalars[0..n). */
-static void check_job(const groth16_msm_job *j, const fr_t *scalars, size_t n)
+/* The job against a sequential classification of scalars[0..n); own: the
+ * job's gathered scalars (A, B: sa, sb), made only when it does not split;
+ * NULL for L, whose scalars are the aux assignment itself. */
+static void check_job(const groth16_msm_job *j, const fr_t *scalars, size_t n, bool gathered,
+                      const fr_t *own)
 {
     assert_int_equal(j->n, n);
-    assert_memory_equal(j->scalars, scalars, n * sizeof(fr_t));
+    if (gathered && j->split) {
+        assert_null(own);
+        assert_null(j->scalars);
+    } else {
+        if (gathered) assert_ptr_equal(j->scalars, own);
+        assert_memory_equal(j->scalars, scalars, n * sizeof(fr_t));
+    }
     size_t tail = 0;
     for (size_t i = 0; i < n; i++) {
         bool one = fr_eq(&scalars[i], &FR_ONE);
@@ -103,24 +116,26 @@ static void test_prepare(void **state)
     cuzk_rng g;
     test_rng(&g);
     const size_t sizes[] = {0, 1, 63, 64, 1000, 3 * 65536 + 12345};
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-        view v;
-        make_view(&v, 5, sizes[s], &g);
-        groth16_jobs j;
-        cuzk_err err;
-        assert_int_equal(groth16_jobs_prepare(&j, &v.pk, &v.w, &err), CUZK_OK);
-        fr_t *want = malloc(sizeof(fr_t) * (5 + sizes[s]));
-        check_job(&j.l, v.w.aux_assignment, sizes[s]);
-        size_t na = naive_gather(want, &v.w, NULL, &v.w.a_aux_density);
-        assert_memory_equal(j.sa, want, na * sizeof(fr_t));
-        check_job(&j.a, want, na);
-        size_t nb = naive_gather(want, &v.w, &v.w.b_input_density, &v.w.b_aux_density);
-        assert_memory_equal(j.sb, want, nb * sizeof(fr_t));
-        check_job(&j.b, want, nb);
-        groth16_jobs_free(&j);
-        free(want);
-        free_view(&v);
-    }
+    size_t split = 0, whole = 0;
+    for (int dense = 0; dense < 2; dense++)
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+            view v;
+            make_view(&v, 70, sizes[s], dense, &g); /* inputs over a bitmap word */
+            groth16_jobs j;
+            cuzk_err err;
+            assert_int_equal(groth16_jobs_prepare(&j, &v.pk, &v.w, &err), CUZK_OK);
+            fr_t *want = malloc(sizeof(fr_t) * (70 + sizes[s]));
+            check_job(&j.l, v.w.aux_assignment, sizes[s], false, NULL);
+            size_t na = naive_gather(want, &v.w, NULL, &v.w.a_aux_density);
+            check_job(&j.a, want, na, true, j.sa);
+            size_t nb = naive_gather(want, &v.w, &v.w.b_input_density, &v.w.b_aux_density);
+            check_job(&j.b, want, nb, true, j.sb);
+            split += j.a.split + j.b.split, whole += !j.a.split + !j.b.split;
+            groth16_jobs_free(&j);
+            free(want);
+            free_view(&v);
+        }
+    assert_true(split > 0 && whole > 0); /* both kinds of job were checked */
 }
 
 static void test_wrong_shape(void **state)
@@ -129,7 +144,7 @@ static void test_wrong_shape(void **state)
     cuzk_rng g;
     test_rng(&g);
     view v;
-    make_view(&v, 3, 500, &g);
+    make_view(&v, 3, 500, false, &g);
     v.pk.n_a++;
     groth16_jobs j;
     cuzk_err err;

@@ -4,9 +4,10 @@
  * start proves the circuits one after another on the device, under one
  * process-wide lock (the kernels' working memory and the parameter cache
  * are shared), while two host threads per circuit get the next one ready:
- *   prep    groth16_jobs_prepare on the CPU: the gathered A / B scalars,
- *           ones bitmaps and compacted tails, the very decisions of the
- *           CPU prover (prove_internal.h)                   prep_msm_ms
+ *   prep    groth16_jobs_prepare on the CPU: ones bitmaps and compacted
+ *           tails (the gathered A / B scalars of a job that does not
+ *           split), the very decisions of the CPU prover
+ *           (prove_internal.h)                              prep_msm_ms
  *   loader  a, b, c through the background staging pool into one of two
  *           device buffers, zero-padded to the domain (for snarkjs' odd-
  *           Lagrange H basis or a domain under 2^10, outside the device
