@@ -98,6 +98,18 @@ static size_t offsets_from_counts(size_t *o, size_t nb)
 MSM_RUN(g1)
 MSM_RUN(g2)
 
+/* One past the last of block b's words (wpb a block, nw in all). */
+static size_t block_end(size_t b, size_t wpb, size_t nw)
+{
+    return (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
+}
+
+/* Whether input i is among the gathered variables (all inputs, or in_d's). */
+static bool input_kept(const cs_bitmap *in_d, size_t i)
+{
+    return !in_d || cs_bitmap_get(in_d, i);
+}
+
 /* Bit i of m, for i < m->nbits. */
 static uint64_t word_bits(const cs_bitmap *m, size_t w)
 {
@@ -116,14 +128,14 @@ static int gather_bits(fr_t *out, size_t *idx, size_t *k, const fr_t *src, const
     const size_t wpb = PREP_BLOCK / 64;
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
     for (size_t b = 0; b < nb; b++) {
-        size_t c = 0, end = (b + 1) * wpb < (n + 63) / 64 ? (b + 1) * wpb : (n + 63) / 64;
+        size_t c = 0, end = block_end(b, wpb, (n + 63) / 64);
         for (size_t w = b * wpb; w < end; w++) c += (size_t)__builtin_popcountll(word_bits(m, w));
         o[b] = c;
     }
     size_t total = offsets_from_counts(o, nb);
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
     for (size_t b = 0; b < nb; b++) {
-        size_t at = *k + o[b], end = (b + 1) * wpb < (n + 63) / 64 ? (b + 1) * wpb : (n + 63) / 64;
+        size_t at = *k + o[b], end = block_end(b, wpb, (n + 63) / 64);
         for (size_t w = b * wpb; w < end; w++)
             for (uint64_t x = word_bits(m, w); x; x &= x - 1, at++) {
                 size_t i = 64 * w + (size_t)__builtin_ctzll(x);
@@ -177,7 +189,7 @@ static int gather(fr_t *out, size_t *k, const cs_prover *w, const cs_bitmap *inp
 {
     *k = 0;
     for (size_t i = 0; i < w->num_inputs; i++)
-        if (!input_density || cs_bitmap_get(input_density, i)) out[(*k)++] = w->input_assignment[i];
+        if (input_kept(input_density, i)) out[(*k)++] = w->input_assignment[i];
     cs_bitmap m = *aux_density;
     m.nbits = w->num_aux;
     return gather_bits(out, NULL, k, w->aux_assignment, &m, err);
@@ -196,111 +208,89 @@ static size_t kept_at(size_t pos, uint64_t d, uint64_t b)
     return pos + (size_t)__builtin_popcountll(d & (b - 1));
 }
 
+static bool in_tail(const fr_t *v)
+{
+    return !fr_is_zero(v) && !fr_is_one(v);
+}
+
 /*
  * The job of A or B over their gathered scalars (inputs, all or by in_d,
- * then the aux variables of aux_d; n of them) without gathering them:
- * an aux variable's class is L's (ones_l, tail_l over all aux variables),
- * so the job's bitmaps are L's compressed by the density, in parallel
- * blocks of PREP_BLOCK aux variables whose kept and tail counts give each
- * block its offsets. The tail is compacted the same way. Only a job that
- * does not split reads its scalars whole: then they are gathered into *s
- * (*s stays NULL otherwise, and so does j->scalars).
+ * then the aux variables of aux_d) without gathering them: an aux
+ * variable's class is L's (ones_l, tail_l over all aux variables), so the
+ * job's bitmaps are L's compressed by the density, in parallel blocks of
+ * PREP_BLOCK aux variables whose kept and tail counts give each block its
+ * offsets. The tail is compacted the same way. Only a job that does not
+ * split reads its scalars whole: then they are gathered into *s (*s stays
+ * NULL otherwise, and so does j->scalars).
  */
 static int derived_job(groth16_msm_job *j, fr_t **s, const cs_prover *w, const cs_bitmap *in_d,
                        const cs_bitmap *aux_d, const uint64_t *ones_l, const uint64_t *tail_l,
-                       size_t n, cuzk_err *err)
+                       cuzk_err *err)
 {
     memset(j, 0, sizeof(*j));
     *s = NULL;
-    j->n = n;
-    size_t words = (n + 63) / 64 + 1, ni = 0, tail_in = 0;
-    uint64_t *tail = calloc(words, sizeof(uint64_t)); /* the inputs' tail bits */
-    j->ones = calloc(words, sizeof(uint64_t));
-    if (!tail || !j->ones) {
-        free(tail);
-        return cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
-    }
-    for (size_t i = 0; i < w->num_inputs; i++) {
-        if (in_d && !cs_bitmap_get(in_d, i)) continue;
-        const fr_t *v = &w->input_assignment[i];
-        if (fr_is_one(v))
-            or_bit(j->ones, ni);
-        else if (!fr_is_zero(v))
-            or_bit(tail, ni), tail_in++;
-        ni++;
-    }
+    size_t ni = 0, tail_in = 0;
+    for (size_t i = 0; i < w->num_inputs; i++)
+        if (input_kept(in_d, i)) ni++, tail_in += in_tail(&w->input_assignment[i]);
     cs_bitmap m = *aux_d;
     m.nbits = w->num_aux;
     const size_t nw = (w->num_aux + 63) / 64, wpb = PREP_BLOCK / 64, nb = (nw + wpb - 1) / wpb;
     size_t *o = block_offsets(2 * nb, err), *ot = o ? o + nb : NULL;
-    if (!o) {
-        free(tail);
-        return CUZK_ENOMEM;
-    }
+    if (!o) return CUZK_ENOMEM;
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
     for (size_t b = 0; b < nb; b++) {
-        size_t c = 0, ct = 0, end = (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
-        for (size_t x = b * wpb; x < end; x++) {
+        size_t c = 0, ct = 0;
+        for (size_t x = b * wpb; x < block_end(b, wpb, nw); x++) {
             uint64_t d = word_bits(&m, x);
             c += (size_t)__builtin_popcountll(d);
             ct += (size_t)__builtin_popcountll(tail_l[x] & d);
         }
         o[b] = c, ot[b] = ct;
     }
-    size_t kept = offsets_from_counts(o, nb);
+    j->n = ni + offsets_from_counts(o, nb);
     j->n_tail = tail_in + offsets_from_counts(ot, nb);
-    if (ni + kept != n) { /* the caller counted the same bits */
-        free(o);
-        free(tail);
-        return cuzk_errf(err, CUZK_EINVAL, "prove: %zu gathered scalars, not %zu", ni + kept, n);
-    }
-#pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-    for (size_t b = 0; b < nb; b++) {
-        size_t pos = ni + o[b], end = (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
-        for (size_t x = b * wpb; x < end; x++) {
-            uint64_t d = word_bits(&m, x);
-            for (uint64_t y = ones_l[x] & d; y; y &= y - 1)
-                or_bit(j->ones, kept_at(pos, d, y & -y));
-            pos += (size_t)__builtin_popcountll(d);
-        }
-    }
-    j->split = msm_split_worthwhile(j->n_tail, n);
-    int rc = CUZK_OK;
-    if (j->split) {
+    j->split = msm_split_worthwhile(j->n_tail, j->n);
+    j->ones = calloc((j->n + 63) / 64 + 1, sizeof(uint64_t));
+    int rc = j->ones ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
+    if (!rc && j->split) {
         j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
         j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
         if (!j->tail || !j->tail_idx)
             rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
     }
-    if (!rc && j->split) {
-        for (size_t i = 0, k = 0, t = 0; i < w->num_inputs; i++) {
-            if (in_d && !cs_bitmap_get(in_d, i)) continue;
-            if ((tail[k / 64] >> (k % 64)) & 1)
-                j->tail[t] = w->input_assignment[i], j->tail_idx[t++] = k;
-            k++;
-        }
+    if (rc) {
+        free(o);
+        return rc;
+    }
+    for (size_t i = 0, k = 0, t = 0; i < w->num_inputs; i++) {
+        if (!input_kept(in_d, i)) continue;
+        const fr_t *v = &w->input_assignment[i];
+        if (fr_is_one(v)) or_bit(j->ones, k);
+        if (j->split && in_tail(v)) j->tail[t] = *v, j->tail_idx[t++] = k;
+        k++;
+    }
 #pragma omp parallel for schedule(dynamic, 1) if (nb > 1)
-        for (size_t b = 0; b < nb; b++) {
-            size_t pos = ni + o[b], at = tail_in + ot[b];
-            size_t end = (b + 1) * wpb < nw ? (b + 1) * wpb : nw;
-            for (size_t x = b * wpb; x < end; x++) {
-                uint64_t d = word_bits(&m, x);
+    for (size_t b = 0; b < nb; b++) {
+        size_t pos = ni + o[b], at = tail_in + ot[b];
+        for (size_t x = b * wpb; x < block_end(b, wpb, nw); x++) {
+            uint64_t d = word_bits(&m, x);
+            for (uint64_t y = ones_l[x] & d; y; y &= y - 1)
+                or_bit(j->ones, kept_at(pos, d, y & -y));
+            if (j->split)
                 for (uint64_t y = tail_l[x] & d; y; y &= y - 1, at++) {
                     j->tail[at] = w->aux_assignment[64 * x + (size_t)__builtin_ctzll(y)];
                     j->tail_idx[at] = kept_at(pos, d, y & -y);
                 }
-                pos += (size_t)__builtin_popcountll(d);
-            }
+            pos += (size_t)__builtin_popcountll(d);
         }
-    } else if (!rc) {
-        size_t k = 0;
-        *s = malloc(sizeof(fr_t) * (n + 1));
-        rc = *s ? gather(*s, &k, w, in_d, aux_d, err)
-                : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
-        j->scalars = *s;
     }
     free(o);
-    free(tail);
+    if (j->split) return CUZK_OK;
+    size_t k = 0;
+    *s = malloc(sizeof(fr_t) * (j->n + 1));
+    rc = *s ? gather(*s, &k, w, in_d, aux_d, err)
+            : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (scalars)");
+    j->scalars = *s;
     return rc;
 }
 
@@ -398,20 +388,14 @@ int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_pro
                          cuzk_err *err)
 {
     memset(j, 0, sizeof *j);
-    cs_bitmap ad = w->a_aux_density, bi = w->b_input_density, bd = w->b_aux_density;
-    ad.nbits = bd.nbits = w->num_aux;
-    bi.nbits = w->num_inputs;
-    size_t na = w->num_inputs + cs_bitmap_popcount(&ad);
-    size_t nb = cs_bitmap_popcount(&bi) + cs_bitmap_popcount(&bd);
     uint64_t *tail_l = NULL;
-    int rc = check_shape(pk, w, na, nb, err);
-    if (!rc) rc = msm_job_prepare(&j->l, w->aux_assignment, w->num_aux, &tail_l, err);
-    if (!rc)
-        rc = derived_job(&j->a, &j->sa, w, NULL, &w->a_aux_density, j->l.ones, tail_l, na, err);
+    int rc = msm_job_prepare(&j->l, w->aux_assignment, w->num_aux, &tail_l, err);
+    if (!rc) rc = derived_job(&j->a, &j->sa, w, NULL, &w->a_aux_density, j->l.ones, tail_l, err);
     if (!rc)
         rc = derived_job(&j->b, &j->sb, w, &w->b_input_density, &w->b_aux_density, j->l.ones,
-                         tail_l, nb, err);
+                         tail_l, err);
     free(tail_l);
+    if (!rc) rc = check_shape(pk, w, j->a.n, j->b.n, err);
     if (rc) groth16_jobs_free(j);
     return rc;
 }
