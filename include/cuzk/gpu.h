@@ -75,10 +75,17 @@ int gpu_ntt_set_block(unsigned threads, cuzk_err *err);
 int gpu_ntt_set_radix(unsigned radix, cuzk_err *err);
 
 /* The H computation of the prover (reference/groth16.md, Prover 1-3) on
- * a, b, c of 2^log_n evaluations each: 7 NTTs and the point-wise step
- * (a b - c) / (7^n - 1), a, b, c uploaded once. The n coefficients of h
- * land in a (the caller keeps the first n - 1); b and c are clobbered. */
+ * a, b, c of 2^log_n evaluations each: six NTTs, as ntt_groth16_h (the
+ * same rows and finish, the same field elements), a, b, c uploaded once.
+ * The n coefficients of h land in a (the caller keeps the first n - 1);
+ * b and c are clobbered. gpu_ntt_h_row_dev is ntt_groth16_h_row for one
+ * row on the device (row 0, 1: a, b to the coset; row 2: c to the
+ * coefficients of C / (7^n - 1), bit-reversed), gpu_ntt_h_finish_dev the
+ * rest once all three are done; gpu_ntt_h_dev is the three rows then the
+ * finish. */
 int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err);
+int gpu_ntt_h_row_dev(gpu_buf *x, unsigned log_n, int row, cuzk_err *err);
+int gpu_ntt_h_finish_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err);
 int gpu_ntt_h(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, cuzk_err *err);
 
 /* G1 multi-scalar multiplication: *out = sum scalars[i] * bases[i]

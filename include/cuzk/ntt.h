@@ -78,9 +78,16 @@ void ntt_bit_reverse(fr_t *x, unsigned log_n);
  * room for d->n elements each; entries len .. n-1 are taken as zero (and
  * written so). On return a[0 .. n-2] holds the n-1 coefficients of h and
  * a[n-1] is zero whenever A B - C vanishes on the domain (a satisfied
- * system); b and c are overwritten. Seven transforms, no extra memory
- * beyond the per-call scratch.
+ * system); b and c are overwritten. Six transforms (groth16_h.c), no extra
+ * memory beyond the per-call scratch. It is ntt_groth16_h_row for rows
+ * 0, 1, 2 (a, b, c), in any order, then ntt_groth16_h_finish.
  */
 int ntt_groth16_h(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t len, cuzk_err *err);
+
+/* Row 0 or 1 (a or b): its evaluations on the coset 7 <omega>, natural
+ * order; row 2 (c): the coefficients of C / (7^n - 1), bit-reversed. */
+int ntt_groth16_h_row(const ntt_domain *d, fr_t *x, size_t len, int row, cuzk_err *err);
+/* After the three rows: h into a (b and c are left as they are). */
+int ntt_groth16_h_finish(const ntt_domain *d, fr_t *a, const fr_t *b, const fr_t *c, cuzk_err *err);
 
 #endif

@@ -2,7 +2,7 @@
  * prove.c - the CPU Groth16 prover for a batch of circuits sharing one set
  * of parameters (reference/groth16.md, "Prover").
  *
- * Per circuit: h from seven NTTs (ntt_groth16_h); the H MSM over full
+ * Per circuit: h from six NTTs (ntt_groth16_h); the H MSM over full
  * scalars; for L, A and B the split MSM of supraseal (prep_msm classifies
  * the scalars into zeros, ones and the tail; when msm_split_worthwhile, the
  * ones are summed by a bitmap batch addition and only the tail goes through

@@ -31,6 +31,10 @@
 #include "gpu/util/capi.cuh"
 #include "gpu_check.h"
 
+extern "C" {
+#include "cuzk/ntt.h"
+}
+
 static cuzk_rng rng;
 
 template <class D, class H> static D to_d(const H &h)
@@ -516,37 +520,45 @@ static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
 }
 
 /* ntt_bitrev_tiled as launched: every block's threads load, then store
- * (the barrier between), blocks in order. */
-static void emu_bitrev_tiled(fr_d *x, unsigned n)
+ * (the barrier between), blocks in order; x := bitrev(x - sub). */
+static void emu_bitrev_tiled(fr_d *x, unsigned n, const fr_d *sub = NULL)
 {
     std::vector<uint32_t> sm(NTT_BR_SMEM_WORDS);
     for (uint32_t mid = 0; mid < (1u << (n - 2 * NTT_BR_K)); mid++) {
         if (mid > ntt_br_partner(n, mid)) continue;
-        for (uint32_t t = 0; t < NTT_BR_THREADS; t++) ntt_br_load(x, sm.data(), n, mid, t);
+        for (uint32_t t = 0; t < NTT_BR_THREADS; t++) ntt_br_load(x, sub, sm.data(), n, mid, t);
         for (uint32_t t = 0; t < NTT_BR_THREADS; t++) ntt_br_store(x, sm.data(), n, mid, t);
     }
 }
 
 /* The tiled permutation equals the pair swaps at every size the NTT takes
- * (odd and even numbers of middle bits, and none). */
+ * (odd and even numbers of middle bits, and none); with a subtrahend, the
+ * pair swaps of the differences. */
 static void test_bitrev_tiled(void)
 {
     for (unsigned n = 2 * NTT_BR_K; n <= 15; n++) {
         size_t count = (size_t)1 << n;
-        std::vector<fr_d> a(count), b;
+        std::vector<fr_d> a(count), c(count), b, a2, b2;
         for (size_t i = 0; i < count; i++) {
-            fr_t v;
+            fr_t v, w;
             fr_random(&v, &rng);
+            fr_random(&w, &rng);
             a[i] = to_d<fr_d>(v);
+            c[i] = to_d<fr_d>(w);
         }
-        b = a;
+        b = a2 = a;
         emu_bitrev_tiled(a.data(), n);
+        emu_bitrev_tiled(a2.data(), n, c.data());
+        for (size_t i = 0; i < count; i++) b2.push_back(b[i] - c[i]);
         for (uint32_t i = 0; i < count; i++) ntt_bitrev_item(i, b.data(), n);
-        int bad = 0;
-        for (size_t i = 0; i < count; i++) bad += !(a[i] == b[i]);
+        for (uint32_t i = 0; i < count; i++) ntt_bitrev_item(i, b2.data(), n);
+        int bad = 0, bad2 = 0;
+        for (size_t i = 0; i < count; i++) bad += !(a[i] == b[i]), bad2 += !(a2[i] == b2[i]);
         CHECK(bad == 0, "emu bitrev tiled 2^%u: %d elements differ from the pair swaps", n, bad);
+        CHECK(bad2 == 0, "emu bitrev tiled 2^%u with a subtrahend: %d elements differ", n, bad2);
     }
-    printf("emu bitrev: 16 x 16 tiles equal the pair swaps at 2^8 .. 2^15\n");
+    printf("emu bitrev: 16 x 16 tiles equal the pair swaps at 2^8 .. 2^15, with and without a "
+           "subtrahend\n");
 }
 
 /* DIF forward + bitrev vs sampled DFT outputs (2^21: three passes); then
@@ -673,57 +685,81 @@ static void lagrange_eval(fr_t *r, const std::vector<fr_t> &x, unsigned lg, cons
     fr_mul(r, &acc, &ninv);
 }
 
-/* The step order of ntt_h_run (ntt.cu) with c = a b: h Z = A B - C
- * (radix 8, the scalings folded into the inverse transforms). */
+/* The step order of ntt.cu's H rows and finish (radix 8, the scalings
+ * folded into the inverse transforms), with c = a b (h Z = A B - C at a
+ * random point) and with a random c (a system that is not satisfied):
+ * both times the bytes of the CPU's ntt_groth16_h. */
 static void test_ntt_h(void)
 {
     const unsigned tw_log = 12;
     std::vector<fr_d> tw = emu_twiddles(tw_log);
-    for (unsigned lg = 10; lg <= 11; lg++) {
-        uint32_t n = 1u << lg;
-        fr_t ninv, z, t, va, vb, vc, vh, zt, lhs, rhs;
-        fr_from_u64(&ninv, n);
-        fr_inv(&ninv, &ninv);
-        std::vector<fr_d> fwd = emu_scale_tables(7, false, &ninv);
-        std::vector<fr_d> inv = emu_scale_tables(7, true, &ninv);
-        const ntt_scale_t sfwd = {fwd.data(), fwd.data() + (1 << 14), 1};
-        const ntt_scale_t sinv = {inv.data(), inv.data() + (1 << 14), 1};
-        std::vector<fr_t> abc[3];
-        std::vector<fr_d> d[3];
-        for (int k = 0; k < 3; k++) abc[k].resize(n), d[k].resize(n);
-        for (uint32_t i = 0; i < n; i++) {
-            fr_random(&abc[0][i], &rng);
-            fr_random(&abc[1][i], &rng);
-            fr_mul(&abc[2][i], &abc[0][i], &abc[1][i]);
+    for (unsigned lg = 10; lg <= 11; lg++)
+        for (int satisfied = 1; satisfied >= 0; satisfied--) {
+            uint32_t n = 1u << lg;
+            fr_t ninv, z, nz, t, va, vb, vc, vh, zt, lhs, rhs;
+            fr_from_u64(&ninv, n);
+            fr_inv(&ninv, &ninv);
+            fr_from_u64(&z, 7);
+            for (unsigned i = 0; i < lg; i++) fr_sqr(&z, &z);
+            fr_sub(&z, &z, &FR_ONE);
+            fr_inv(&z, &z);
+            fr_mul(&nz, &ninv, &z);
+            std::vector<fr_d> fwd = emu_scale_tables(7, false, &ninv);
+            std::vector<fr_d> inv = emu_scale_tables(7, true, &ninv);
+            std::vector<fr_d> cz = emu_scale_tables(1, false, &nz);
+            const ntt_scale_t sfwd = {fwd.data(), fwd.data() + (1 << 14), 1};
+            const ntt_scale_t sinv = {inv.data(), inv.data() + (1 << 14), 1};
+            const ntt_scale_t scz = {cz.data(), cz.data() + (1 << 14), 0};
+            std::vector<fr_t> abc[3];
+            std::vector<fr_d> d[3];
+            for (int k = 0; k < 3; k++) abc[k].resize(n), d[k].resize(n);
+            for (uint32_t i = 0; i < n; i++) {
+                fr_random(&abc[0][i], &rng);
+                fr_random(&abc[1][i], &rng);
+                if (satisfied)
+                    fr_mul(&abc[2][i], &abc[0][i], &abc[1][i]);
+                else
+                    fr_random(&abc[2][i], &rng);
+            }
+            for (int k = 0; k < 3; k++) {
+                for (uint32_t i = 0; i < n; i++) d[k][i] = to_d<fr_d>(abc[k][i]);
+                if (k == 2) {
+                    emu_ntt<true, true>(8, d[k].data(), lg, tw, tw_log, NO_SCALE, scz);
+                    continue;
+                }
+                emu_ntt<true, true>(8, d[k].data(), lg, tw, tw_log, NO_SCALE, sfwd);
+                emu_ntt<false, false>(8, d[k].data(), lg, tw, tw_log);
+            }
+            for (uint32_t i = 0; i < n; i++) d[0][i] = d[0][i] * d[1][i] * to_d<fr_d>(z);
+            emu_ntt<true, true>(8, d[0].data(), lg, tw, tw_log, NO_SCALE, sinv);
+            emu_bitrev_tiled(d[0].data(), lg, d[2].data());
+            std::vector<fr_t> h(n), cpu[3];
+            memcpy(h.data(), d[0].data(), n * sizeof(fr_t));
+            for (int k = 0; k < 3; k++) cpu[k] = abc[k];
+            ntt_domain dom;
+            CHECK(ntt_domain_init(&dom, lg, NULL) == CUZK_OK &&
+                      ntt_groth16_h(&dom, cpu[0].data(), cpu[1].data(), cpu[2].data(), n, NULL) ==
+                          CUZK_OK &&
+                      memcmp(cpu[0].data(), h.data(), n * sizeof(fr_t)) == 0,
+                  "emu ntt h 2^%u (%s): h differs from ntt_groth16_h", lg,
+                  satisfied ? "satisfied" : "not satisfied");
+            ntt_domain_free(&dom);
+            if (!satisfied) continue;
+            fr_random(&t, &rng);
+            lagrange_eval(&va, abc[0], lg, &t);
+            lagrange_eval(&vb, abc[1], lg, &t);
+            lagrange_eval(&vc, abc[2], lg, &t);
+            poly_eval(&vh, h.data(), n, &t);
+            zt = t;
+            for (unsigned i = 0; i < lg; i++) fr_sqr(&zt, &zt);
+            fr_sub(&zt, &zt, &FR_ONE);
+            fr_mul(&lhs, &vh, &zt);
+            fr_mul(&rhs, &va, &vb);
+            fr_sub(&rhs, &rhs, &vc);
+            CHECK(fr_eq(&lhs, &rhs) && fr_is_zero(&h[n - 1]), "emu ntt h 2^%u: h Z != A B - C", lg);
         }
-        for (int k = 0; k < 3; k++) {
-            for (uint32_t i = 0; i < n; i++) d[k][i] = to_d<fr_d>(abc[k][i]);
-            emu_ntt<true, true>(8, d[k].data(), lg, tw, tw_log, NO_SCALE, sfwd);
-            emu_ntt<false, false>(8, d[k].data(), lg, tw, tw_log);
-        }
-        fr_from_u64(&z, 7);
-        for (unsigned i = 0; i < lg; i++) fr_sqr(&z, &z);
-        fr_sub(&z, &z, &FR_ONE);
-        fr_inv(&z, &z);
-        for (uint32_t i = 0; i < n; i++) d[0][i] = (d[0][i] * d[1][i] - d[2][i]) * to_d<fr_d>(z);
-        emu_ntt<true, true>(8, d[0].data(), lg, tw, tw_log, NO_SCALE, sinv);
-        emu_bitrev_tiled(d[0].data(), lg);
-        std::vector<fr_t> h(n);
-        memcpy(h.data(), d[0].data(), n * sizeof(fr_t));
-        fr_random(&t, &rng);
-        lagrange_eval(&va, abc[0], lg, &t);
-        lagrange_eval(&vb, abc[1], lg, &t);
-        lagrange_eval(&vc, abc[2], lg, &t);
-        poly_eval(&vh, h.data(), n, &t);
-        zt = t;
-        for (unsigned i = 0; i < lg; i++) fr_sqr(&zt, &zt);
-        fr_sub(&zt, &zt, &FR_ONE);
-        fr_mul(&lhs, &vh, &zt);
-        fr_mul(&rhs, &va, &vb);
-        fr_sub(&rhs, &rhs, &vc);
-        CHECK(fr_eq(&lhs, &rhs) && fr_is_zero(&h[n - 1]), "emu ntt h 2^%u: h Z != A B - C", lg);
-    }
-    printf("emu ntt h: the H step order gives h Z = A B - C at 2^10, 2^11\n");
+    printf("emu ntt h: the H step order gives h Z = A B - C at 2^10, 2^11, and the bytes of "
+           "ntt_groth16_h with c = a b and with a random c\n");
 }
 
 /* The DIF butterflies' product w (a - b + p) with the unreduced

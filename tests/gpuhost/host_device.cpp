@@ -1,16 +1,15 @@
 /*
  * host_device.cpp - the device entry points that the GPU prover calls
  * (gpu.h's MSMs, NTT and H computation, gpu_available, the batch
- * addition and gathers of src/gpu/prove/batch_add.cu and the point-wise step of
- * h_split.cu: their per-thread parts are the kernels' own code,
- * batch_add.cuh and h_split.cuh), computed on the CPU over the
+ * addition and gathers of src/gpu/prove/batch_add.cu: their per-thread
+ * parts are the kernels' own code, batch_add.cuh; the H rows and finish
+ * are the CPU's ntt_groth16_h_row / _finish), computed on the CPU over the
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
  * prover's host code can be run without a GPU. The kernels themselves
  * are checked on a GPU by test_gpu and, where host-compilable, by
  * test_gpu_emu.
  */
 #include "gpu/prove/batch_add.cuh"
-#include "gpu/prove/h_split.cuh"
 
 extern "C" {
 #include "cuzk/msm.h"
@@ -44,33 +43,51 @@ extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf
     return g2_msm(out, (const g2_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
 
-extern "C" int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_err *err)
+static int h_buffers(gpu_buf *const *v, int count, unsigned log_n, cuzk_err *err)
 {
-    if (data->bytes < (sizeof(fr_t) << log_n))
-        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: buffer holds less than 2^%u", log_n);
+    for (int k = 0; k < count; k++)
+        if (v[k]->bytes < (sizeof(fr_t) << log_n))
+            return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: buffer holds less than 2^%u", log_n);
+    return CUZK_OK;
+}
+
+/* rows < 0: the finish over v[0..2]; otherwise that row of v[0] */
+static int h_host(gpu_buf *const *v, unsigned log_n, int row, cuzk_err *err)
+{
+    int rc = h_buffers(v, row < 0 ? 3 : 1, log_n, err);
+    if (rc) return rc;
     ntt_domain d;
-    int rc = ntt_domain_init(&d, log_n, err);
-    fr_t *x = (fr_t *)data->ptr;
-    if (!rc && kind == GPU_NTT_FORWARD) rc = ntt_forward(&d, x, NTT_NATURAL, NTT_NATURAL, err);
-    if (!rc && kind == GPU_NTT_INVERSE) rc = ntt_inverse(&d, x, NTT_NATURAL, NTT_NATURAL, err);
-    if (!rc && kind == GPU_NTT_COSET_FWD)
-        rc = ntt_coset_forward(&d, x, NTT_NATURAL, NTT_NATURAL, err);
-    if (!rc && kind == GPU_NTT_COSET_INV)
-        rc = ntt_coset_inverse(&d, x, NTT_NATURAL, NTT_NATURAL, err);
+    if ((rc = ntt_domain_init(&d, log_n, err))) return rc;
+    fr_t *x[3] = {(fr_t *)v[0]->ptr, NULL, NULL};
+    if (row < 0) {
+        x[1] = (fr_t *)v[1]->ptr, x[2] = (fr_t *)v[2]->ptr;
+        rc = ntt_groth16_h_finish(&d, x[0], x[1], x[2], err);
+    } else {
+        rc = ntt_groth16_h_row(&d, x[0], d.n, row, err);
+    }
     ntt_domain_free(&d);
     return rc;
 }
 
+extern "C" int gpu_ntt_h_row_dev(gpu_buf *x, unsigned log_n, int row, cuzk_err *err)
+{
+    if (row < 0 || row > 2) return cuzk_errf(err, CUZK_EINVAL, "gpu ntt h: no row %d", row);
+    return h_host(&x, log_n, row, err);
+}
+
+extern "C" int gpu_ntt_h_finish_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
+                                    cuzk_err *err)
+{
+    gpu_buf *v[3] = {a, b, c};
+    return h_host(v, log_n, -1, err);
+}
+
 extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err)
 {
-    size_t n = (size_t)1 << log_n;
-    if (a->bytes < n * sizeof(fr_t) || b->bytes < n * sizeof(fr_t) || c->bytes < n * sizeof(fr_t))
-        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: buffer holds less than 2^%u", log_n);
-    ntt_domain d;
-    int rc = ntt_domain_init(&d, log_n, err);
-    if (!rc) rc = ntt_groth16_h(&d, (fr_t *)a->ptr, (fr_t *)b->ptr, (fr_t *)c->ptr, n, err);
-    ntt_domain_free(&d);
-    return rc;
+    gpu_buf *v[3] = {a, b, c};
+    int rc = h_buffers(v, 3, log_n, err);
+    for (int k = 0; k < 3 && !rc; k++) rc = h_host(&v[k], log_n, k, err);
+    return rc ? rc : h_host(v, log_n, -1, err);
 }
 
 /* The kernel's threads one after another (batch_add.cuh), their sums
@@ -106,17 +123,6 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
     (void)err;
     g2_jac_set_inf(out);
     if (n) batch_add_host<prove_g2_xyzz, g2_xyzz_t>(out, bases, bitmap, n, g2_xyzz_to_jac);
-    return CUZK_OK;
-}
-
-int prove_h_pointwise(void *a, const void *b, const void *c, size_t n, const fr_t *zinv,
-                      cuzk_err *err)
-{
-    (void)err;
-    fr_d z;
-    memcpy(&z, zinv, sizeof z);
-    for (size_t i = 0; i < n; i++)
-        h_pointwise_item(i, (fr_d *)a, (const fr_d *)b, (const fr_d *)c, z);
     return CUZK_OK;
 }
 

@@ -398,21 +398,38 @@ static fr_t *naive_abc_poly(fr_t *abc[3], size_t len, const ntt_domain *d)
     return p;
 }
 
-static void check_h_naive(unsigned log_n, unsigned log_col, size_t len, cuzk_rng *g)
+/* satisfied: c = a b on the domain, so p = A B - C = h (X^n - 1); either
+ * way h is the polynomial of degree < n equal to p / (7^n - 1) on the
+ * coset 7 <omega>, p mod (X^n - 7^n) / (7^n - 1): h_k (7^n - 1) = p_k +
+ * 7^n p_(k+n) (what the seven-transform form computed, for any c). */
+static void check_h_naive(unsigned log_n, unsigned log_col, size_t len, bool satisfied, cuzk_rng *g)
 {
     ntt_domain d;
     assert_int_equal(ntt_domain_init_split(&d, log_n, log_col, NULL), CUZK_OK);
     size_t n = d.n;
     fr_t *abc[3];
     satisfied_abc(abc, len, n, g);
+    if (!satisfied)
+        for (size_t i = 0; i < len; i++) fr_random(&abc[2][i], g);
     fr_t *p = naive_abc_poly(abc, len, &d);
     assert_int_equal(ntt_groth16_h(&d, abc[0], abc[1], abc[2], len, NULL), CUZK_OK);
     const fr_t *h = abc[0];
-    assert_true(fr_is_zero(&h[n - 1]));
-    for (size_t k = 0; k < 2 * n; k++) { /* p = h (X^n - 1): p_k = h_(k-n) - h_k */
-        fr_t want = k >= n ? h[k - n] : FR_ZERO;
-        if (k < n) fr_sub(&want, &want, &h[k]);
-        assert_true(fr_eq(&p[k], &want));
+    if (satisfied) {
+        assert_true(fr_is_zero(&h[n - 1]));
+        for (size_t k = 0; k < 2 * n; k++) { /* p = h (X^n - 1): p_k = h_(k-n) - h_k */
+            fr_t want = k >= n ? h[k - n] : FR_ZERO;
+            if (k < n) fr_sub(&want, &want, &h[k]);
+            assert_true(fr_eq(&p[k], &want));
+        }
+    }
+    fr_t gn = pow_u64(&d.shift, n), z;
+    fr_sub(&z, &gn, &FR_ONE);
+    for (size_t k = 0; k < n; k++) {
+        fr_t lhs, rhs;
+        fr_mul(&lhs, &h[k], &z);
+        fr_mul(&rhs, &p[k + n], &gn);
+        fr_add(&rhs, &rhs, &p[k]);
+        assert_true(fr_eq(&lhs, &rhs));
     }
     for (int k = 0; k < 3; k++) free(abc[k]);
     free(p);
@@ -427,8 +444,9 @@ static void test_h_naive(void **state)
     for (unsigned log_n = 0; log_n <= (quick() ? 5u : 6u); log_n++) {
         size_t n = (size_t)1 << log_n;
         for (unsigned log_col = 0; log_col < (log_n ? log_n : 1); log_col++) {
-            check_h_naive(log_n, log_col, n, &g);
-            check_h_naive(log_n, log_col, n - n / 3, &g);
+            check_h_naive(log_n, log_col, n, true, &g);
+            check_h_naive(log_n, log_col, n - n / 3, true, &g);
+            check_h_naive(log_n, log_col, n - n / 3, false, &g);
         }
     }
 }

@@ -16,12 +16,14 @@
  * radix-8 pass or the stores of the last, or (radix 2) as an
  * element-wise pass of their own.
  *
- * The H computation keeps the bit-reversed order between transforms:
- * inverse DIF (natural -> reversed coefficients), scale by 7^i / n at the
- * reversed positions, forward Cooley-Tukey (reversed -> natural coset
- * evaluations); the same for b and c; a := (a b - c) / (7^n - 1); inverse
- * DIF, scale by 7^-i / n, one bit reversal. Seven transforms, one
- * permutation, a, b, c on the device throughout.
+ * The H computation (six transforms, as the CPU's groth16_h.c) keeps the
+ * bit-reversed order between transforms: a and b by inverse DIF (natural
+ * -> reversed coefficients) scaled by 7^i / n at the reversed positions,
+ * then forward Cooley-Tukey (reversed -> natural coset evaluations); c by
+ * one inverse DIF scaled by 1 / (n (7^n - 1)) (its coefficients over Z,
+ * reversed); a := a b / (7^n - 1), inverse DIF scaled by 7^-i / n, and one
+ * tiled bit reversal that subtracts c on its loads. One permutation in
+ * all, a, b, c on the device throughout.
  *
  * The twiddle table of the largest size used so far and the scale tables
  * are kept on the device (one set, guarded by a mutex, for the current
@@ -47,6 +49,7 @@ enum ntt_scale_kind {
     SCALE_GINV_OVER_N,
     SCALE_G,
     SCALE_ONE_OVER_N,
+    SCALE_ONE_OVER_NZ, /* 1 / (n (7^n - 1)) */
     SCALE_KINDS,
     SCALE_NONE = SCALE_KINDS
 };
@@ -85,18 +88,32 @@ static int ntt_ensure_twiddles(unsigned n, cuzk_err *err)
     return CUZK_OK;
 }
 
+/* 1 / (7^(2^n) - 1): 1 / Z(x) anywhere on the coset 7 H. */
+static void ntt_z_inv(fr_t *z, unsigned n)
+{
+    fr_from_u64(z, 7);
+    for (unsigned i = 0; i < n; i++) fr_sqr(z, z);
+    fr_sub(z, z, &FR_ONE);
+    fr_inv(z, z);
+}
+
 /* Host tables of one scale kind: lo[i] = g^i, hi[h] = c g^(h 2^14). */
 static void ntt_scale_tables(fr_t *t, enum ntt_scale_kind kind, unsigned n)
 {
     const size_t half = (size_t)1 << NTT_SCALE_LO;
     fr_t g, c, big;
-    fr_from_u64(&g, kind == SCALE_ONE_OVER_N ? 1 : 7);
+    fr_from_u64(&g, kind == SCALE_ONE_OVER_N || kind == SCALE_ONE_OVER_NZ ? 1 : 7);
     if (kind == SCALE_GINV_OVER_N) fr_inv(&g, &g);
     fr_from_u64(&c, (uint64_t)1 << n);
     if (kind == SCALE_G)
         c = FR_ONE;
     else
         fr_inv(&c, &c);
+    if (kind == SCALE_ONE_OVER_NZ) {
+        fr_t z;
+        ntt_z_inv(&z, n);
+        fr_mul(&c, &c, &z);
+    }
     t[0] = FR_ONE;
     for (size_t i = 1; i < half; i++) fr_mul(&t[i], &t[i - 1], &g);
     fr_mul(&big, &t[half - 1], &g);
@@ -268,9 +285,10 @@ static int ntt_stages(fr_d *x, unsigned n, ntt_scaling in, ntt_scaling out, cuzk
     return ntt_stages_r2<DIF, INV>(x, ps, passes, n, in, out, err);
 }
 
-static int ntt_bitrev_run(fr_d *x, unsigned n, cuzk_err *err)
+/* x := bitrev(x - sub) (sub NULL: bitrev(x)). */
+static int ntt_bitrev_run(fr_d *x, const fr_d *sub, unsigned n, cuzk_err *err)
 {
-    ntt_bitrev_tiled<<<1u << (n - 2 * NTT_BR_K), NTT_BR_THREADS>>>(x, n);
+    ntt_bitrev_tiled<<<1u << (n - 2 * NTT_BR_K), NTT_BR_THREADS>>>(x, sub, n);
     CU_LAUNCH(err, "ntt_bitrev_tiled");
     return CUZK_OK;
 }
@@ -306,7 +324,7 @@ static int ntt_run(fr_d *x, unsigned n, enum gpu_ntt_kind kind, cuzk_err *err)
     default:
         return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
     }
-    if (!rc) rc = ntt_bitrev_run(x, n, err);
+    if (!rc) rc = ntt_bitrev_run(x, NULL, n, err);
     if (!rc) CU(cudaDeviceSynchronize(), err, "ntt");
     return rc;
 }
@@ -334,44 +352,82 @@ extern "C" int gpu_ntt(fr_t *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_
     return rc;
 }
 
-/* One of a, b, c: evaluations on H -> evaluations on 7 H, natural order. */
-static int ntt_h_to_coset(fr_d *x, unsigned n, cuzk_err *err)
+/* Row 0, 1 (a, b): evaluations on H -> evaluations on 7 H, natural order;
+ * row 2 (c): -> the coefficients of C / (7^n - 1), bit-reversed. */
+static int ntt_h_row(fr_d *x, unsigned n, int row, cuzk_err *err)
 {
-    int rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_G_OVER_N, true}, err);
+    int rc = ntt_ensure_twiddles(n, err);
+    if (rc) return rc;
+    if (row == 2) return ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_ONE_OVER_NZ, false}, err);
+    rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_G_OVER_N, true}, err);
     return rc ? rc : ntt_stages<false, false>(x, n, NO_SCALE, NO_SCALE, err);
 }
 
-static int ntt_h_run(fr_d *a, fr_d *b, fr_d *c, unsigned n, cuzk_err *err)
+/* a := a b / z on the coset, back to (bit-reversed) coefficients, less c's
+ * row, then to natural order. */
+static int ntt_h_finish(fr_d *a, const fr_d *b, const fr_d *c, unsigned n, cuzk_err *err)
 {
-    int rc = ntt_ensure_twiddles(n, err);
-    if (!rc) rc = ntt_h_to_coset(a, n, err);
-    if (!rc) rc = ntt_h_to_coset(b, n, err);
-    if (!rc) rc = ntt_h_to_coset(c, n, err);
-    if (rc) return rc;
-    /* zinv = 1 / (7^(2^n) - 1) */
     fr_t z;
-    fr_from_u64(&z, 7);
-    for (unsigned i = 0; i < n; i++) fr_sqr(&z, &z);
-    fr_sub(&z, &z, &FR_ONE);
-    fr_inv(&z, &z);
+    ntt_z_inv(&z, n);
     fr_d zd;
     memcpy(&zd, &z, sizeof zd);
-    ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, c, 1u << n, zd);
+    ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, 1u << n, zd);
     CU_LAUNCH(err, "ntt_h_pointwise");
-    rc = ntt_stages<true, true>(a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
-    if (!rc) rc = ntt_bitrev_run(a, n, err);
+    int rc = ntt_stages<true, true>(a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
+    if (!rc) rc = ntt_bitrev_run(a, c, n, err);
     if (!rc) CU(cudaDeviceSynchronize(), err, "ntt h");
+    return rc;
+}
+
+static int ntt_h_args(gpu_buf *const *v, int count, unsigned n, cuzk_err *err)
+{
+    int rc = CUZK_OK;
+    for (int k = 0; k < count && !rc; k++) rc = ntt_check_args(v[k], n, err);
+    return rc;
+}
+
+/* One row and its wait, for gpu_ntt_h_row_dev (under ntt_lock). */
+static int ntt_h_row_sync(fr_d *x, unsigned n, int row, cuzk_err *err)
+{
+    int rc = ntt_h_row(x, n, row, err);
+    if (!rc) CU(cudaDeviceSynchronize(), err, "ntt h row");
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_row_dev(gpu_buf *x, unsigned log_n, int row, cuzk_err *err)
+{
+    int rc = ntt_h_args(&x, 1, log_n, err);
+    if (rc) return rc;
+    if (row < 0 || row > 2) return cuzk_errf(err, CUZK_EINVAL, "gpu ntt h: no row %d", row);
+    pthread_mutex_lock(&ntt_lock);
+    rc = ntt_h_row_sync((fr_d *)x->ptr, log_n, row, err);
+    pthread_mutex_unlock(&ntt_lock);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_finish_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
+                                    cuzk_err *err)
+{
+    gpu_buf *v[3] = {a, b, c};
+    int rc = ntt_h_args(v, 3, log_n, err);
+    if (rc) return rc;
+    pthread_mutex_lock(&ntt_lock);
+    rc = ntt_ensure_twiddles(log_n, err);
+    if (!rc)
+        rc = ntt_h_finish((fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
+    pthread_mutex_unlock(&ntt_lock);
     return rc;
 }
 
 extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err)
 {
-    int rc;
-    if ((rc = ntt_check_args(a, log_n, err)) || (rc = ntt_check_args(b, log_n, err)) ||
-        (rc = ntt_check_args(c, log_n, err)))
-        return rc;
+    gpu_buf *v[3] = {a, b, c};
+    int rc = ntt_h_args(v, 3, log_n, err);
+    if (rc) return rc;
     pthread_mutex_lock(&ntt_lock);
-    rc = ntt_h_run((fr_d *)a->ptr, (fr_d *)b->ptr, (fr_d *)c->ptr, log_n, err);
+    for (int k = 0; k < 3 && !rc; k++) rc = ntt_h_row((fr_d *)v[k]->ptr, log_n, k, err);
+    if (!rc)
+        rc = ntt_h_finish((fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
     pthread_mutex_unlock(&ntt_lock);
     return rc;
 }

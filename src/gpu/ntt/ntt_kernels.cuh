@@ -228,7 +228,7 @@ HD void ntt_bitrev_item(uint32_t i, fr_d *x, uint32_t n)
  * places. Shared memory: word planes, rows padded to 2^K + 1 words so
  * that the transposed reads spread over the banks.
  */
-#define NTT_BR_K 4
+#define NTT_BR_K       4
 #define NTT_BR_THREADS (1u << (2 * NTT_BR_K))
 
 /* Global index of slot (h, l) of the tile of mid (h, l < 2^K). */
@@ -254,13 +254,16 @@ HD uint32_t ntt_br_word(uint32_t t, uint32_t w, uint32_t h, uint32_t l)
 #define NTT_BR_SMEM_WORDS (2 * 8 * (1u << NTT_BR_K) * ((1u << NTT_BR_K) + 1))
 
 /* Thread `thread` of block mid, before the barrier: its slot of each tile
- * into shared memory. */
-HD void ntt_br_load(const fr_d *x, uint32_t *sm, uint32_t n, uint32_t mid, uint32_t thread)
+ * into shared memory, less the same slot of sub (NULL: none). */
+HD void ntt_br_load(const fr_d *x, const fr_d *sub, uint32_t *sm, uint32_t n, uint32_t mid,
+                    uint32_t thread)
 {
     const uint32_t mid2 = ntt_br_partner(n, mid), mids[2] = {mid, mid2};
     const uint32_t h = thread >> NTT_BR_K, l = thread & ((1u << NTT_BR_K) - 1);
     for (uint32_t t = 0; t < (mid == mid2 ? 1u : 2u); t++) {
-        fr_d v = x[ntt_br_global(n, mids[t], h, l)];
+        const uint32_t g = ntt_br_global(n, mids[t], h, l);
+        fr_d v = x[g];
+        if (sub) v = v - sub[g];
 #pragma unroll
         for (int w = 0; w < 8; w++) sm[ntt_br_word(t, w, h, l)] = v.v[w];
     }
@@ -282,12 +285,14 @@ HD void ntt_br_store(fr_d *x, const uint32_t *sm, uint32_t n, uint32_t mid, uint
 }
 
 /* 2^(n - 2K) blocks of NTT_BR_THREADS; a block whose mid exceeds its
- * partner's leaves the pair to the partner's block. */
-__global__ void __launch_bounds__(NTT_BR_THREADS) ntt_bitrev_tiled(fr_d *x, uint32_t n)
+ * partner's leaves the pair to the partner's block. x := bitrev(x - sub)
+ * (sub NULL: bitrev(x)). */
+__global__ void __launch_bounds__(NTT_BR_THREADS)
+    ntt_bitrev_tiled(fr_d *x, const fr_d *__restrict__ sub, uint32_t n)
 {
     __shared__ uint32_t sm[NTT_BR_SMEM_WORDS];
     if (blockIdx.x > ntt_br_partner(n, blockIdx.x)) return;
-    ntt_br_load(x, sm, n, blockIdx.x, threadIdx.x);
+    ntt_br_load(x, sub, sm, n, blockIdx.x, threadIdx.x);
     __syncthreads();
     ntt_br_store(x, sm, n, blockIdx.x, threadIdx.x);
 }
@@ -577,13 +582,12 @@ __global__ void __launch_bounds__(NTT_R8_THREADS, NTT_R8_MIN_BLOCKS)
     ntt_r8_store(x, ps, base, q, t, v);
 }
 
-/* a = (a b - c) * zinv, the division by Z = 7^n - 1 on the coset. */
-__global__ void ntt_h_pointwise(fr_d *a, const fr_d *__restrict__ b, const fr_d *__restrict__ c,
-                                uint32_t count, fr_d zinv)
+/* a = a b zinv: A B divided by Z = 7^n - 1 on the coset. */
+__global__ void ntt_h_pointwise(fr_d *a, const fr_d *__restrict__ b, uint32_t count, fr_d zinv)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
-    a[i] = (a[i] * b[i] - c[i]) * zinv;
+    a[i] = a[i] * b[i] * zinv;
 }
 
 #endif

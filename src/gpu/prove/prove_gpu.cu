@@ -16,12 +16,10 @@
  * and the prover thread, per circuit i, two steps in the order in which
  * their helpers finish (whichever of prep(i) and loader(i) is done first;
  * the other goes on meanwhile):
- *   H     the seven transforms and the point-wise step: while loader(i)
- *         is still busy, transform by transform as its rows land (a
- *         natural-order inverse and coset NTT per row, overlapping the
- *         next row's upload, then (a b - c) / (7^m - 1) and the coset
- *         inverse); when it is already done, the fused gpu_ntt_h_dev (one
- *         permutation in all, cheaper). Then, with loader(i) joined,
+ *   H     the six transforms (gpu_ntt_h_dev): while loader(i) is still
+ *         busy, row by row as a, b, c land (gpu_ntt_h_row_dev,
+ *         overlapping the next row's upload, then gpu_ntt_h_finish_dev);
+ *         when it is already done, all at once. Then, with loader(i) joined,
  *         prep(i+1) and loader(i+1) start (the other a/b/c buffer), and
  *         the H MSM runs                                    ntt_msm_h_ms
  *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
@@ -268,8 +266,8 @@ static int spawn(prove_run *r, size_t i, cuzk_err *err)
     return CUZK_OK;
 }
 
-/* The first two transforms of each of a, b, c (to coefficients, then to
- * the coset) as each row lands; returns early, leaving the error to the
+/* The rows of a, b, c (gpu_ntt_h_row_dev: a, b to the coset, c to its
+ * coefficients) as each lands; returns early, leaving the error to the
  * loader's status, when the loader stops short. */
 static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
 {
@@ -281,32 +279,16 @@ static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
             if (c->loaded <= k) return CUZK_OK;
         }
         gpu_buf v = {d + k * row, row};
-        int rc = gpu_ntt_dev(&v, r->lg, GPU_NTT_INVERSE, err);
-        if (!rc) rc = gpu_ntt_dev(&v, r->lg, GPU_NTT_COSET_FWD, err);
+        int rc = gpu_ntt_h_row_dev(&v, r->lg, k, err);
         if (rc) return rc;
     }
     return CUZK_OK;
 }
 
-/* After h_transforms: a := (a b - c) / (7^m - 1) on the coset, then back
- * to coefficients. */
-static int h_finish(prove_run *r, char *d, cuzk_err *err)
-{
-    size_t m = (size_t)1 << r->lg, row = m * sizeof(fr_t);
-    fr_t z;
-    fr_from_u64(&z, 7);
-    for (unsigned k = 0; k < r->lg; k++) fr_sqr(&z, &z);
-    fr_sub(&z, &z, &FR_ONE);
-    fr_inv(&z, &z);
-    int rc = prove_h_pointwise(d, d + row, d + 2 * row, m, &z, err);
-    gpu_buf va = {d, row};
-    return rc ? rc : gpu_ntt_dev(&va, r->lg, GPU_NTT_COSET_INV, err);
-}
-
-/* The H step of circuit i: when its loader is still busy, the transforms
- * of the rows that have landed overlap the rest of the upload; when it is
- * done, the fused gpu_ntt_h_dev (one permutation, cheaper). Then circuit
- * i + 1's helpers start and the H MSM runs. */
+/* The H step of circuit i: when its loader is still busy, the rows that
+ * have landed are transformed during the rest of the upload; when it is
+ * done, all of gpu_ntt_h_dev at once. Then circuit i + 1's helpers start
+ * and the H MSM runs. */
 static int h_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
@@ -324,7 +306,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc && i + 1 < r->p->n) rc = spawn(r, i + 1, err);
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
-    if (!rc && progressive) rc = h_finish(r, d, err);
+    if (!rc && progressive) rc = gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err);
     if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
     if (!rc) rc = dev_msm(&c->m.h, r->srs.h, d, pk->n_h, err);
     c->t.ntt_msm_h_ms = groth16_now_ms() - t0;

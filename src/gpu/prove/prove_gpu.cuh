@@ -65,9 +65,6 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
                     cuzk_err *err);
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
                        cuzk_err *err);
-/* a := (a b - c) zinv over n device elements (h_split.cuh). */
-int prove_h_pointwise(void *a, const void *b, const void *c, size_t n, const fr_t *zinv,
-                      cuzk_err *err);
 /* out[k] = bases[idx[k]] for k < n (all on the device). */
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  cuzk_err *err);
