@@ -479,7 +479,8 @@ static void test_msm_g2(void)
            n);
 }
 
-/* 2^18 and 2^20 bench points: results for three windows must agree. */
+/* 2^18 and 2^20 bench points: results for four windows (22: of two
+ * widths, 4 x 22 + 8 x 21 bits) must agree. */
 static void test_msm_windows(void)
 {
     const size_t sizes[] = {(size_t)1 << 18, ((size_t)1 << 20) + 12345};
@@ -492,22 +493,23 @@ static void test_msm_windows(void)
         OK(gpu_buf_new(&bk, n * sizeof *k, E));
         OK(gpu_g1_bench_bases(bp, n, cuzk_rng_u64(&rng), E));
         OK(gpu_buf_upload(bk, 0, k, n * sizeof *k, E));
-        g1_jac_t r[4];
-        const unsigned windows[3] = {12, 16, 21};
+        g1_jac_t r[5];
+        const unsigned windows[4] = {12, 16, 21, 22};
         OK(gpu_msm_set_affine(1, 0, 1, 1, E));
-        for (int w = 0; w < 3; w++) OK(gpu_msm_g1_dev(&r[w], bp, bk, n, windows[w], E));
+        for (int w = 0; w < 4; w++) OK(gpu_msm_g1_dev(&r[w], bp, bk, n, windows[w], E));
         OK(gpu_msm_set_affine(1, 4, 32, 1, E));
-        OK(gpu_msm_g1_dev(&r[3], bp, bk, n, 16, E));
+        OK(gpu_msm_g1_dev(&r[4], bp, bk, n, 16, E));
         OK(gpu_msm_set_affine(GPU_MSM_AFFINE_G1, E));
-        CHECK(g1_jac_eq(&r[0], &r[1]) && g1_jac_eq(&r[0], &r[2]) && !g1_jac_is_inf(&r[0]),
-              "msm %zu: windows 12 / 16 / 21 disagree", n);
-        CHECK(g1_jac_eq(&r[0], &r[3]), "msm %zu: affine rounds disagree", n);
+        CHECK(g1_jac_eq(&r[0], &r[1]) && g1_jac_eq(&r[0], &r[2]) && g1_jac_eq(&r[0], &r[3]) &&
+                  !g1_jac_is_inf(&r[0]),
+              "msm %zu: windows 12 / 16 / 21 / 22 disagree", n);
+        CHECK(g1_jac_eq(&r[0], &r[4]), "msm %zu: affine rounds disagree", n);
         CHECK(g1_jac_on_curve(&r[0]), "msm %zu: result not on the curve", n);
         gpu_buf_free(bp);
         gpu_buf_free(bk);
         free(k);
     }
-    printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21 and affine rounds\n");
+    printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21, 22 and affine rounds\n");
 }
 
 int main(int argc, char **argv)

@@ -285,13 +285,14 @@ static void emu_sweep(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
 static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, uint32_t n,
                     uint32_t c, uint32_t k0, emu_affine af = {0, 0, 0}, uint32_t sweep_k = 0)
 {
-    uint32_t nwin = (256 + c - 1) / c, half = 1u << (c - 1);
+    const msm_windows m = msm_windows_for(c);
+    uint32_t nwin = m.nwin, half = 1u << (c - 1);
     uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
     std::vector<uint32_t> keys((size_t)nwin * n), vals((size_t)nwin * n);
     std::vector<uint32_t> start((size_t)nwin * half), end((size_t)nwin * half);
     std::vector<xyzz_d<fp_d>> buckets((size_t)nwin * half), partial((size_t)nwin * per_win);
     const fr_d *s = (const fr_d *)scalars;
-    for (uint32_t i = 0; i < n; i++) msm_digits_item(i, s, n, c, nwin, keys.data(), vals.data());
+    for (uint32_t i = 0; i < n; i++) msm_digits_item(i, s, n, m, keys.data(), vals.data());
     for (uint32_t w = 0; w < nwin; w++) {
         size_t o = (size_t)w * n;
         std::vector<std::pair<uint32_t, uint32_t>> kv(n);
@@ -318,12 +319,66 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
     for (int w = (int)nwin - 1; w >= 0; w--) {
         xyzz_d<fp_d> sum = xyzz_d<fp_d>::inf();
         for (uint32_t t = 0; t < per_win; t++) sum.add(partial[(size_t)w * per_win + t]);
-        for (uint32_t i = 0; i < c && w < (int)nwin - 1; i++) g1_xyzz_dbl(&acc, &acc);
+        for (uint32_t i = 0; i < msm_win_bits(m, w) && w < (int)nwin - 1; i++)
+            g1_xyzz_dbl(&acc, &acc);
         g1_xyzz_t sw;
         memcpy(&sw, &sum, sizeof sw);
         g1_xyzz_add(&acc, &acc, &sw);
     }
     g1_xyzz_to_jac(out, &acc);
+}
+
+/* msm_digits_item for every window size 2 .. 24: the windows cover 256
+ * bits, at most c and at least c - 1 bits wide, no more of them than
+ * ceil(256 / c); every digit is within its window's half range and
+ * sum_w d_w 2^(first bit of w) gives the scalar back, for 0, 1, r - 1,
+ * 2^k and random scalars. */
+static void test_msm_digits(void)
+{
+    std::vector<fr_t> k;
+    fr_t t = FR_ONE;
+    k.push_back(FR_ZERO);
+    for (int i = 0; i < 255; i++, fr_add(&t, &t, &t)) k.push_back(t); /* 2^i */
+    fr_neg(&t, &FR_ONE);
+    k.push_back(t);
+    for (int i = 0; i < 64; i++) fr_random(&t, &rng), k.push_back(t);
+    const uint32_t n = (uint32_t)k.size();
+    int bad = 0;
+    for (uint32_t c = 2; c <= 24; c++) {
+        const msm_windows m = msm_windows_for(c);
+        uint32_t covered = 0;
+        for (uint32_t w = 0; w < m.nwin; w++) {
+            bad += msm_win_bit(m, w) != covered || msm_win_bits(m, w) + 1 < c ||
+                   msm_win_bits(m, w) > c;
+            covered += msm_win_bits(m, w);
+        }
+        CHECK(covered >= 256 && covered < 256 + c && m.nwin == (256 + c - 1) / c,
+              "emu msm windows of %u bits: %u windows cover %u bits", c, m.nwin, covered);
+        std::vector<uint32_t> keys((size_t)m.nwin * n), vals((size_t)m.nwin * n);
+        for (uint32_t i = 0; i < n; i++)
+            msm_digits_item(i, (const fr_d *)k.data(), n, m, keys.data(), vals.data());
+        for (uint32_t i = 0; i < n; i++) {
+            fr_t acc = FR_ZERO, p2 = FR_ONE, two;
+            fr_from_u64(&two, 2);
+            for (uint32_t w = 0, bit = 0; w < m.nwin; w++) {
+                uint32_t key = keys[(size_t)w * n + i], neg = vals[(size_t)w * n + i] & MSM_NEG_BIT;
+                bad += (vals[(size_t)w * n + i] & ~MSM_NEG_BIT) != i;
+                if (key != 1u << (c - 1)) {
+                    bad += key >= 1u << (msm_win_bits(m, w) - 1);
+                    fr_t d;
+                    fr_from_u64(&d, key + 1);
+                    fr_mul(&d, &d, &p2);
+                    if (neg) fr_neg(&d, &d);
+                    fr_add(&acc, &acc, &d);
+                }
+                for (; bit < msm_win_bit(m, w + 1) && bit < 256; bit++) fr_mul(&p2, &p2, &two);
+            }
+            bad += !fr_eq(&acc, &k[i]);
+        }
+    }
+    CHECK(bad == 0, "emu msm digits: %d bad windows or digits", bad);
+    printf("emu msm digits: windows of 2 .. 24 bits (c and c - 1 wide) cover 256 bits and give "
+           "0, 2^k, r - 1 and random scalars back\n");
 }
 
 static void test_msm(void)
@@ -354,6 +409,7 @@ static void test_msm(void)
         g1_jac_mul(&m, &a, &k[i]);
         g1_jac_add(&want, &want, &m);
     }
+    /* 3, 5, 11: windows of two widths (86 x 3 - 2, 52 x 5 - 4, 24 x 11 - 8) */
     const uint32_t windows[] = {2, 3, 5, 8, 11, 16}, tasks[] = {1, 2, 3, 1000};
     for (uint32_t w : windows)
         for (uint32_t t : tasks) {
@@ -865,6 +921,7 @@ int main(int argc, char **argv)
     test_ec_g1();
     test_ec_g2();
     printf("emu curves: G1 and G2 XYZZ operations match ec.h\n");
+    test_msm_digits();
     test_msm();
     test_bitrev_tiled();
     test_ntt(2);

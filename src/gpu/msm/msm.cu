@@ -2,7 +2,8 @@
  * msm.cu - G1 and G2 multi-scalar multiplication on the device (Pippenger),
  * one template over the coordinate field (fp_d for G1, fp2_d for G2).
  *
- * For n points and windows of c bits (W = ceil(256 / c) windows):
+ * For n points and windows of at most c bits (W = ceil(256 / c) windows,
+ * some of them c - 1 bits wide so that they cover 256 bits: msm_windows):
  *  1. msm_digits: each scalar leaves Montgomery form and is cut into W
  *     signed digits; per window, a (bucket, point | sign) pair per point.
  *  2. CUB radix sort of each window's pairs by bucket (c key bits), so
@@ -21,8 +22,8 @@
  *     rounds for the buckets cut into several tasks.
  *  4. msm_segments + msm_reduce: per window sum_v v B_v by running sums
  *     over segments of buckets, then a tree over the segments.
- *  5. The host combines the W window sums by Horner (c doublings per
- *     window) with the CPU group law (ec.h): about 270 operations.
+ *  5. The host combines the W window sums by Horner (a window's width in
+ *     doublings) with the CPU group law (ec.h): about 270 operations.
  * The working memory (8 W n bytes of pairs, twice, plus the buckets and
  * the affine rounds' points) is kept between calls and grown on demand.
  */
@@ -67,16 +68,18 @@ static msm_ws msm_work;
 /* Window size by n, from the sweep of cuzk-gpu-bench on the H200 with the
  * sweep bucket sums (docs/performance.md, session 3): up to 2^22 points
  * lg - 4 bits capped at 16 (2^20 and 2^22: 16 best); 2^24: 20 (116 ms,
- * 18: 118, 16: 121, 22: 172); 2^25: 19; 2^26: 20; 2^27: 21 (794 ms; 22 was
- * 774 but needs ~8 GB more working memory next to the prover's 47 GB of
- * points, 19: 820); 2^23 takes 18, between its neighbours. G2 (affine
- * rounds, then tasks) keeps the table of its own sweep: lg - 4 capped at
- * 16 (2^24: 16 bits 321 ms, 20 bits 356 ms), 2^25 19 and 20 beyond. */
+ * 18: 118, 16: 121, 22: 172); 2^25: 19; 2^26: 20; 2^27: 22 (twelve
+ * windows of 22 and 21 bits, session 5; uniform 21 and 22 bits measured
+ * 794 and 774 ms in session 3), where its ~7 GB more working memory than
+ * 21 bits fits (msm_fitting_plan); 2^23 takes 18, between its neighbours.
+ * G2 (affine rounds, then tasks) keeps the table of its own sweep: lg - 4
+ * capped at 16 (2^24: 16 bits 321 ms, 20 bits 356 ms), 2^25 19 and 20
+ * beyond. */
 static unsigned msm_default_window(size_t n, bool g2)
 {
     unsigned lg = 0;
     while (((size_t)1 << lg) < n) lg++;
-    static const unsigned big[] = {18, 20, 19, 20, 21}; /* 2^23 .. 2^27 */
+    static const unsigned big[] = {18, 20, 19, 20, 22}; /* 2^23 .. 2^27 */
     if (g2 && lg >= 25) return lg == 25 ? 19 : 20;
     if (!g2 && lg >= 23) return big[lg >= 27 ? 4 : lg - 23];
     unsigned c = lg > 4 ? lg - 4 : 1;
@@ -99,6 +102,7 @@ static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
 }
 
 struct msm_plan {
+    msm_windows win;
     uint32_t n, c, nwin, half, seg, per_win, k0, sweep_threads;
     size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
     /* affine rounds: rounds, windows per group, positions and buckets of a
@@ -145,7 +149,8 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->aff = aff;
     p->n = (uint32_t)n;
     p->c = c;
-    p->nwin = (256 + c - 1) / c;
+    p->win = msm_windows_for(c);
+    p->nwin = p->win.nwin;
     p->half = 1u << (c - 1);
     p->seg = p->half < (1u << MSM_SEG_LOG) ? p->half : 1u << MSM_SEG_LOG;
     p->per_win = p->half / p->seg;
@@ -383,7 +388,7 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
     xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
     xyzz_d<F> *partial = (xyzz_d<F> *)(ws + p->partial);
 
-    msm_digits<<<cu_blocks(p->n, 256), 256>>>(scalars, p->n, p->c, p->nwin, keys, vals);
+    msm_digits<<<cu_blocks(p->n, 256), 256>>>(scalars, p->n, p->win, keys, vals);
     CU_LAUNCH(err, "msm_digits");
     CU(cudaMemsetAsync(start, 0, p->nb * 4), err, "msm memset");
     CU(cudaMemsetAsync(end, 0, p->nb * 4), err, "msm memset");
@@ -426,19 +431,46 @@ template <> struct msm_host<fp2_d> {
     static void to_jac(jac *r, const xyzz *a) { g2_xyzz_to_jac(r, a); }
 };
 
-/* Step 5: sum_w 2^(c w) S_w by Horner on the host. */
+/* Step 5: sum_w 2^(first bit of w) S_w by Horner on the host. */
 template <class F>
 static void msm_combine(typename msm_host<F>::jac *out, const typename msm_host<F>::xyzz *sums,
-                        unsigned nwin, unsigned c)
+                        const msm_windows &m)
 {
     typedef msm_host<F> H;
     typename H::xyzz acc;
     H::set_inf(&acc);
-    for (int w = (int)nwin - 1; w >= 0; w--) {
-        for (unsigned i = 0; i < c && w < (int)nwin - 1; i++) H::dbl(&acc);
+    for (int w = (int)m.nwin - 1; w >= 0; w--) {
+        for (unsigned i = 0; i < msm_win_bits(m, w) && w < (int)m.nwin - 1; i++) H::dbl(&acc);
         H::add(&acc, &sums[w]);
     }
     H::to_jac(out, &acc);
+}
+
+/* Device memory the workspace may grow into, less a spare GiB. */
+#define MSM_SPARE ((size_t)1 << 30)
+static bool msm_ws_fits(size_t bytes)
+{
+    size_t free_b = 0, total = 0;
+    if (bytes <= msm_work.bytes) return true;
+    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess) return false;
+    return free_b + msm_work.bytes >= bytes + MSM_SPARE;
+}
+
+/* The plan of `window` bits, or of the default window; when the default's
+ * working memory does not fit on the device, the plan of one bit less if
+ * that needs less (2^27: 21 bits, ~7 GB less than 22). */
+template <class F>
+static int msm_fitting_plan(msm_plan *p, size_t n, unsigned window, cuzk_err *err)
+{
+    const bool g2 = sizeof(F) != sizeof(fp_d);
+    unsigned c = window ? window : msm_default_window(n, g2);
+    int rc = msm_make_plan(p, n, c, sizeof(xyzz_d<F>), sizeof(affine_d<F>), &msm_aff[g2], err);
+    if (rc || window || c <= 8 || msm_ws_fits(p->bytes)) return rc;
+    msm_plan q;
+    if (!msm_make_plan(&q, n, c - 1, sizeof(xyzz_d<F>), sizeof(affine_d<F>), &msm_aff[g2], NULL) &&
+        q.bytes < p->bytes)
+        *p = q;
+    return CUZK_OK;
 }
 
 template <class F>
@@ -447,16 +479,14 @@ static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, con
 {
     msm_plan p;
     void *ws;
-    const bool g2 = sizeof(F) != sizeof(fp_d);
-    int rc = msm_make_plan(&p, n, window ? window : msm_default_window(n, g2), sizeof(xyzz_d<F>),
-                           sizeof(affine_d<F>), &msm_aff[g2], err);
+    int rc = msm_fitting_plan<F>(&p, n, window, err);
     if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
     if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
     typename msm_host<F>::xyzz sums[256];
     CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], cudaMemcpyDeviceToHost), err,
        "msm");
-    msm_combine<F>(out, sums, p.nwin, p.c);
+    msm_combine<F>(out, sums, p.win);
     return CUZK_OK;
 }
 

@@ -1,12 +1,17 @@
 /*
  * msm_kernels.cuh - the device side of the G1 Pippenger MSM (see msm.cu).
  *
- * Signed digits: scalar s (canonical, < 2^255) is cut into W = ceil(256/c)
- * windows of c bits; a window value d > 2^(c-1) becomes d - 2^c with a
- * carry into the next window, so every digit is in [-2^(c-1), 2^(c-1)] and
- * only 2^(c-1) buckets per window are needed (digit |d| goes to bucket
- * |d| - 1, the sign flips the point's y). Since s < 2^255 the top window
- * absorbs the last carry when W c >= 256.
+ * Signed digits: scalar s (canonical, < r < 2^255) is cut into windows of
+ * c and c - 1 bits (msm_windows: as few windows as c-bit ones would need,
+ * W = ceil(256 / c), the first `wide` of c bits and the rest one bit
+ * narrower, so that they cover exactly 256 bits where c divides badly:
+ * c = 22 gives 4 x 22 + 8 x 21, twelve windows where c = 21 needs
+ * thirteen). A window value d > 2^(b-1) (b its width) becomes d - 2^b with
+ * a carry into the next window, so every digit is in [-2^(b-1), 2^(b-1)]
+ * and only 2^(b-1) buckets per window are needed (digit |d| goes to bucket
+ * |d| - 1, the sign flips the point's y). Since s < 2^255 and the windows
+ * cover 256 bits, the top window absorbs the last carry. Every window owns
+ * 2^(c-1) buckets (the narrow ones use the lower half).
  */
 #ifndef CUZK_GPU_MSM_KERNELS_CUH
 #define CUZK_GPU_MSM_KERNELS_CUH
@@ -23,39 +28,64 @@
 /* threads of msm_reduce: 48 KiB of shared points (256 G1, 128 G2) */
 #define MSM_RED_THREADS(F) (256 / (sizeof(F) / sizeof(fp_d)))
 
+/* The windows for c-bit digits: nwin of them, the first `wide` of c bits,
+ * the others of c - 1, at least 256 bits in all. */
+struct msm_windows {
+    uint32_t c, nwin, wide;
+};
+
+HD msm_windows msm_windows_for(uint32_t c)
+{
+    uint32_t nwin = (256 + c - 1) / c, narrow = nwin * c - 256;
+    if (narrow > nwin - 1) narrow = nwin - 1;
+    return msm_windows{c, nwin, nwin - narrow};
+}
+
+/* First bit and width of window w. */
+HD uint32_t msm_win_bit(const msm_windows &m, uint32_t w)
+{
+    return w <= m.wide ? w * m.c : m.wide * m.c + (w - m.wide) * (m.c - 1);
+}
+
+HD uint32_t msm_win_bits(const msm_windows &m, uint32_t w)
+{
+    return w < m.wide ? m.c : m.c - 1;
+}
+
 /* keys[w n + i] = bucket of digit w of scalar i (2^(c-1) for digit 0, which
  * sorts last and is skipped), vals[w n + i] = i | sign. */
-HD void msm_digits_item(uint32_t i, const fr_d *scalars, uint32_t n, uint32_t c, uint32_t nwin,
-                        uint32_t *keys, uint32_t *vals)
+HD void msm_digits_item(uint32_t i, const fr_d *scalars, uint32_t n, msm_windows m, uint32_t *keys,
+                        uint32_t *vals)
 {
     fr_d s = scalars[i].from_mont();
-    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
+    const uint32_t zero = 1u << (m.c - 1);
     uint32_t carry = 0;
-    for (uint32_t w = 0; w < nwin; w++) {
-        uint32_t bit = w * c, limb = bit / 32, sh = bit % 32, d = 0;
+    for (uint32_t w = 0; w < m.nwin; w++) {
+        uint32_t bits = msm_win_bits(m, w), bit = msm_win_bit(m, w), limb = bit / 32, sh = bit % 32;
+        uint32_t d = 0;
         if (limb < 8) {
             uint64_t two = s.v[limb] | (limb + 1 < 8 ? (uint64_t)s.v[limb + 1] << 32 : 0);
-            d = (uint32_t)(two >> sh) & mask;
+            d = (uint32_t)(two >> sh) & ((1u << bits) - 1);
         }
         d += carry;
         uint32_t neg = 0;
         carry = 0;
-        if (d > half) {
-            d = (1u << c) - d;
+        if (d > (1u << (bits - 1))) {
+            d = (1u << bits) - d;
             neg = MSM_NEG_BIT;
             carry = 1;
         }
         size_t o = (size_t)w * n + i;
-        keys[o] = d ? d - 1 : half;
+        keys[o] = d ? d - 1 : zero;
         vals[o] = i | neg;
     }
 }
 
-__global__ void msm_digits(const fr_d *__restrict__ scalars, uint32_t n, uint32_t c, uint32_t nwin,
+__global__ void msm_digits(const fr_d *__restrict__ scalars, uint32_t n, msm_windows m,
                            uint32_t *keys, uint32_t *vals)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) msm_digits_item(i, scalars, n, c, nwin, keys, vals);
+    if (i < n) msm_digits_item(i, scalars, n, m, keys, vals);
 }
 
 /* For sorted keys of window w (entries o .. o + n - 1 of the pair arrays):
