@@ -107,6 +107,9 @@ int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, 
  * cost 3x, so the saved ones outweigh the bytes). */
 #define GPU_MSM_AFFINE_G1 1, 0, 256, 16384
 #define GPU_MSM_AFFINE_G2 2, 3, 256, 16384
+/* Device memory held by the MSM's working space (kept between calls and
+ * grown to the largest MSM so far), in bytes. */
+size_t gpu_msm_workspace_bytes(void);
 int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs, unsigned min_threads,
                        cuzk_err *err);
 /* The same in G2 (bases of n g2_affine_t). */

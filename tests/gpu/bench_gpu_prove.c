@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "bench_gpu_prove.h"
+#include "cuzk/gpu.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/msm.h"
 #include "groth16/prove_internal.h"
@@ -182,8 +183,10 @@ static int run(const groth16_params *pk, const cs_prover *w, size_t n, bool cpu,
     for (size_t i = 0; i < 2 * n; i++) fr_random(&rs[i], g);
     double t0 = now_ms(), walls[RUNS];
     if (gpu_groth16_prove(pg, pk, w, n, rs, t, &e)) return printf("FAIL gpu: %s\n", e.msg), 1;
-    printf("first GPU proof (uploads the points, %.2f GiB on the device): %.1f ms\n",
-           gpu_prove_params_bytes() / 1073741824.0, now_ms() - t0);
+    printf("first GPU proof (uploads the points, %.2f GiB on the device; MSM working space "
+           "%.2f GiB): %.1f ms\n",
+           gpu_prove_params_bytes() / 1073741824.0, gpu_msm_workspace_bytes() / 1073741824.0,
+           now_ms() - t0);
     for (int r = 0; r < RUNS; r++) {
         double t1 = now_ms();
         if (gpu_groth16_prove(pg, pk, w, n, rs, t, &e)) return printf("FAIL gpu: %s\n", e.msg), 1;

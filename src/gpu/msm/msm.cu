@@ -531,6 +531,14 @@ static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, c
     return rc;
 }
 
+extern "C" size_t gpu_msm_workspace_bytes(void)
+{
+    pthread_mutex_lock(&msm_lock);
+    size_t b = msm_work.bytes;
+    pthread_mutex_unlock(&msm_lock);
+    return b;
+}
+
 extern "C" int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs,
                                   unsigned min_threads, cuzk_err *err)
 {
