@@ -103,12 +103,15 @@ static void timing_params_free(groth16_params *pk)
     groth16_params_free(pk);
 }
 
-static void describe_split(const char *name, const fr_t *s, size_t n)
+/* A job's classes as prep_msm left them (a split A or B job has no
+ * gathered scalars, only its ones bitmap and its tail). */
+static void describe_split(const char *name, const groth16_msm_job *j)
 {
-    size_t ones, tail;
-    msm_classify(s, n, NULL, &ones, &tail, 0);
-    printf("| %s | %zu | %zu | %zu | %s |\n", name, n, ones, tail,
-           msm_split_worthwhile(tail, n) ? "split" : "plain");
+    size_t ones = 0;
+    for (size_t x = 0; j->ones && x < (j->n + 63) / 64; x++)
+        ones += (size_t)__builtin_popcountll(j->ones[x]);
+    printf("| %s | %zu | %zu | %zu | %s |\n", name, j->n, ones, j->n_tail,
+           j->split ? "split" : "plain");
 }
 
 /* The three G1 MSMs' scalars as the provers gather and split them
@@ -122,9 +125,9 @@ static void describe_splits(const groth16_params *pk, const cs_prover *w)
         return;
     }
     printf("\n| MSM | points | ones | tail | |\n|---|---|---|---|---|\n");
-    describe_split("L", j.l.scalars, j.l.n);
-    describe_split("A", j.a.scalars, j.a.n);
-    describe_split("B_G1 / B_G2", j.b.scalars, j.b.n);
+    describe_split("L", &j.l);
+    describe_split("A", &j.a);
+    describe_split("B_G1 / B_G2", &j.b);
     groth16_jobs_free(&j);
 }
 
@@ -195,6 +198,11 @@ static int run(const groth16_params *pk, const cs_prover *w, size_t n, bool cpu,
         char line[320];
         gpu_prove_format_timings(line, sizeof line, &t[0]);
         printf("GPU run %d: %s (wall %.1f ms for %zu circuit(s))\n", r + 1, line, walls[r], n);
+    }
+    for (size_t i = 0; n > 1 && i < n; i++) { /* the last run's circuits */
+        char line[320];
+        gpu_prove_format_timings(line, sizeof line, &t[i]);
+        printf("  run %d circuit %zu: %s\n", RUNS, i, line);
     }
     qsort(walls, RUNS, sizeof *walls, cmp_double);
     int bad = 0;

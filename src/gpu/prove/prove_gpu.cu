@@ -19,9 +19,8 @@
  *   H     the six transforms (gpu_ntt_h_dev): while loader(i) is still
  *         busy, row by row as a, b, c land (gpu_ntt_h_row_dev,
  *         overlapping the next row's upload, then gpu_ntt_h_finish_dev);
- *         when it is already done, all at once. Then, with loader(i) joined,
- *         prep(i+1) and loader(i+1) start (the other a/b/c buffer), and
- *         the H MSM runs                                    ntt_msm_h_ms
+ *         when it is already done, all at once. Then the H MSM
+ *                                                           ntt_msm_h_ms
  *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
  *         and the batch addition                            batch_add_ms
  *         the tail's scalars and indexes up, its bases gathered from the
@@ -30,6 +29,10 @@
  *         and B_G2 the same way over B_G1's bitmap, tail scalars and
  *         indexes (gpu_msm_g2_dev) when its points fit on the device
  *         (prove_srs_g2)                                    b_g2_msm_ms
+ * prep(i+1) and loader(i+1) start as soon as loader(i) is done and the
+ * a/b/c buffer they fill (the other one) is free, circuit i-1's H MSM
+ * over (try_spawn, from whichever of the two finishes last), so the next
+ * upload runs under everything from there to the next circuit's H step.
  * So a single circuit takes about max(upload, prep + L/A/B) + H when prep
  * is quick, upload + max(H, prep) + L/A/B when it is not, and in a batch
  * the next circuit's upload and prep hide behind this one's device work.
@@ -91,6 +94,8 @@ struct prove_one {
     int prep_rc, load_rc; /* the helper threads' results */
     cuzk_err prep_err, load_err;
     bool prep_done, load_done; /* under prove_run.mu */
+    bool spawned;              /* its helpers were started (under mu) */
+    bool h_free;               /* its H MSM is done: its a/b/c buffer is free (under mu) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
     bool b2_done;              /* the device computed m.b2 */
 };
@@ -203,9 +208,12 @@ struct prove_run {
     unsigned lg;
     prove_srs srs;
     std::thread *prep, *load;
+    bool stop; /* no more helpers start (under mu) */
     std::mutex mu;
     std::condition_variable cv;
 };
+
+static void try_spawn(prove_run *r, size_t k);
 
 static void row_loaded(prove_run *r, prove_one *c)
 {
@@ -246,6 +254,7 @@ static void load_thread(prove_run *r, size_t i)
             load_abc(r, c, (char *)ws.abc[i % 2], r->p->pk, &r->circuits[i], r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     helper_done(r, &c->load_done);
+    try_spawn(r, i + 1);
 }
 
 /* A helper thread's error as the call's. */
@@ -255,15 +264,52 @@ static int helper_rc(int rc, const cuzk_err *helper, cuzk_err *err)
     return rc;
 }
 
-static int spawn(prove_run *r, size_t i, cuzk_err *err)
+/* Starts *t; false when the system refuses a thread. */
+template <class Fn> static bool start_thread(std::thread *t, Fn fn, prove_run *r, size_t k)
 {
     try {
-        r->prep[i] = std::thread(prep_thread, r, i);
-        r->load[i] = std::thread(load_thread, r, i);
+        *t = std::thread(fn, r, k);
+        return true;
     } catch (...) {
-        return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: cannot start a host thread");
+        return false;
     }
-    return CUZK_OK;
+}
+
+/* Starts circuit k's helpers as soon as the loader before it is done (one
+ * staging pool) and the a/b/c buffer it fills is free (circuit k - 2's H
+ * MSM is over): called by whichever of the two comes last, loader k - 1
+ * as it ends or the prover thread after that MSM, so the upload of the
+ * next circuit runs under all of this one's kernels. A helper that cannot
+ * start is that circuit's error. */
+static void try_spawn(prove_run *r, size_t k)
+{
+    if (k >= r->p->n) return;
+    prove_one *c = r->p->c;
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        if (r->stop || c[k].spawned || (k > 0 && !c[k - 1].load_done) ||
+            (k > 1 && !c[k - 2].h_free))
+            return;
+        c[k].spawned = true;
+        if (!start_thread(&r->prep[k], prep_thread, r, k)) {
+            c[k].prep_rc = cuzk_errf(&c[k].prep_err, CUZK_ENOMEM,
+                                     "gpu prove: cannot start a "
+                                     "host thread");
+            c[k].prep_done = true;
+        }
+        if (!start_thread(&r->load[k], load_thread, r, k)) {
+            c[k].load_rc = cuzk_errf(&c[k].load_err, CUZK_ENOMEM,
+                                     "gpu prove: cannot start a "
+                                     "host thread");
+            c[k].load_done = true;
+        }
+    }
+    r->cv.notify_all();
+}
+
+static void join_thread(std::thread *t)
+{
+    if (t->joinable()) t->join();
 }
 
 /* The rows of a, b, c (gpu_ntt_h_row_dev: a, b to the coset, c to its
@@ -301,15 +347,18 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
         progressive = device && !c->load_done;
     }
     int rc = progressive ? h_transforms(r, c, d, err) : CUZK_OK;
-    r->load[i].join();
+    join_thread(&r->load[i]);
     if (!rc) rc = helper_rc(c->load_rc, &c->load_err, err);
-    if (!rc && i + 1 < r->p->n) rc = spawn(r, i + 1, err);
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
     if (!rc && progressive) rc = gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err);
     if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
     if (!rc) rc = dev_msm(&c->m.h, r->srs.h, d, pk->n_h, err);
     c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
+    if (!rc) {
+        helper_done(r, &c->h_free);
+        try_spawn(r, i + 2);
+    }
     return rc;
 }
 
@@ -349,7 +398,7 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
     const groth16_params *pk = r->p->pk;
-    r->prep[i].join();
+    join_thread(&r->prep[i]);
     int rc = helper_rc(c->prep_rc, &c->prep_err, err);
     if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, pk, &c->t, err);
     if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, pk, &c->t, err);
@@ -389,14 +438,18 @@ static int prove_all(prove_run *r, cuzk_err *err)
     for (int k = 0; !rc && k < (p->n > 1 ? 2 : 1); k++)
         rc = prove_dev_grow(&ws.abc[k], &ws.abc_cap[k], 3 * row, p->pk, err);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
-    if (!rc) rc = spawn(r, 0, err);
+    if (!rc) try_spawn(r, 0);
     for (size_t i = 0; !rc && i < p->n; i++) {
         rc = prove_one_circuit(r, i, err);
         if (rc && p->n > 1) cuzk_err_prefix(err, "circuit %zu: ", i);
     }
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        r->stop = true; /* helpers still running start no others */
+    }
     for (size_t i = 0; i < p->n; i++) {
-        if (r->prep[i].joinable()) r->prep[i].join();
-        if (r->load[i].joinable()) r->load[i].join();
+        join_thread(&r->prep[i]);
+        join_thread(&r->load[i]);
     }
     return rc;
 }
@@ -413,6 +466,7 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     if (rc) return rc;
     r.prep = new std::thread[p->n];
     r.load = new std::thread[p->n];
+    r.stop = false;
     rc = prove_all(&r, err);
     delete[] r.prep;
     delete[] r.load;

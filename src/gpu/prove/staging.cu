@@ -132,12 +132,14 @@ static double stage_now_ms(void)
     return groth16_now_ms();
 }
 
-/* GB/s of `bytes` moved by fn(off, len) in STAGE_CHUNK pieces. */
-template <class Fn> static double stage_rate(size_t bytes, Fn fn)
+/* GB/s of `bytes` moved by fn(off, len) in STAGE_CHUNK pieces, then
+ * done() (the wait for asynchronous copies). */
+template <class Fn, class Done> static double stage_rate(size_t bytes, Fn fn, Done done)
 {
     double t0 = stage_now_ms();
     for (size_t off = 0; off < bytes; off += STAGE_CHUNK)
         fn(off, bytes - off < STAGE_CHUNK ? bytes - off : STAGE_CHUNK);
+    done();
     return bytes / ((stage_now_ms() - t0) * 1e6);
 }
 
@@ -150,12 +152,21 @@ static int bench_rates(double gbps[4], char *dev, char *src, size_t bytes, cuzk_
     double t0 = stage_now_ms();
     if (!rc) rc = prove_upload(STAGE_FG, dev, src, bytes, err);
     gbps[0] = bytes / ((stage_now_ms() - t0) * 1e6);
-    gbps[1] = stage_rate(bytes, [&](size_t off, size_t len) {
-        cudaMemcpyAsync(dev + off, pool->host[0], len, cudaMemcpyHostToDevice, pool->stream);
-    });
-    CU(cudaStreamSynchronize(pool->stream), err, "upload bench");
+    cudaError_t e = cudaSuccess;
+    auto keep = [&e](cudaError_t c) {
+        if (e == cudaSuccess) e = c;
+    };
+    gbps[1] = stage_rate(
+        bytes,
+        [&](size_t off, size_t len) {
+            keep(cudaMemcpyAsync(dev + off, pool->host[0], len, cudaMemcpyHostToDevice,
+                                 pool->stream));
+        },
+        [&] { keep(cudaStreamSynchronize(pool->stream)); });
+    CU(e, err, "upload bench");
     gbps[2] = stage_rate(
-        bytes, [&](size_t off, size_t len) { copy_parallel(pool->host[0], src + off, len); });
+        bytes, [&](size_t off, size_t len) { copy_parallel(pool->host[0], src + off, len); },
+        [] {});
     t0 = stage_now_ms();
     CU(cudaMemcpy(dev, src, bytes, cudaMemcpyHostToDevice), err, "upload bench (pageable)");
     gbps[3] = bytes / ((stage_now_ms() - t0) * 1e6);
