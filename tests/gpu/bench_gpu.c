@@ -5,12 +5,15 @@
  * a monotonic host clock around a synchronous call whose data already
  * lives on the device (the "_dev" entry points): field products in a
  * dependent loop; NTT forward / inverse / coset and the whole H
- * computation (7 NTTs) at 2^20 .. 2^27, at 2^24 also with the radix-2
+ * computation (six NTTs) at 2^20 .. 2^27, at 2^24 also with the radix-2
  * passes (gpu_ntt_set_radix) and their block sizes; G1 MSM at 2^16 ..
  * 2^27 on random scalars and bench bases (gpu_g1_bench_bases), with the
  * window that gpu.h picks, plus a window sweep at 2^24. Sizes up to 2^max_log
- * (argv[1], default 24).
+ * (argv[1], default 24). `upload` (not in "all"): the staged host-to-device
+ * rates alone and beside device and host load.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 
 #include "bench_gpu_prove.h"
 #include "cuzk/gpu.h"
+#include "cuzk/gpu_prove.h"
 
 static cuzk_rng rng;
 
@@ -81,7 +85,7 @@ static double ntt_time(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned lg, int kind
  * their block size. */
 static void bench_ntt(unsigned max_log)
 {
-    static const char *names[] = {"H (7 NTT + pointwise)", "NTT forward", "NTT inverse",
+    static const char *names[] = {"H (6 NTT + pointwise)", "NTT forward", "NTT inverse",
                                   "NTT coset fwd", "NTT coset inv"};
     cuzk_err e = {0};
     for (unsigned lg = 20; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
@@ -205,6 +209,70 @@ static void bench_msm_g2(unsigned max_log)
     gpu_buf_free(bk);
 }
 
+/* The staged upload of a, b, c competes with the device's kernels (the
+ * next circuit's upload runs under this one's MSM) and with the CPU's
+ * prep: its rates alone, beside a G1 MSM loop of 2^lg points, and beside
+ * 16 spinning host threads. */
+static atomic_int busy_stop;
+struct msm_loop_arg {
+    gpu_buf *bp, *bk;
+    size_t n;
+};
+
+static void *msm_loop(void *p)
+{
+    struct msm_loop_arg *a = p;
+    cuzk_err e = {0};
+    g1_jac_t r;
+    while (!atomic_load(&busy_stop))
+        if (gpu_msm_g1_dev(&r, a->bp, a->bk, a->n, 0, &e)) die("msm loop", &e);
+    return NULL;
+}
+
+static void *spin_loop(void *p)
+{
+    volatile uint64_t x = 0;
+    while (!atomic_load(&busy_stop)) x++;
+    (void)p;
+    return NULL;
+}
+
+static void upload_rates(const char *beside)
+{
+    double r[4];
+    cuzk_err e = {0};
+    if (gpu_prove_bench_upload((size_t)4 << 30, r, &e)) die("upload rates", &e);
+    printf("| upload 4 GiB %s: staged | %.1f GB/s | pinned DMA %.1f, host copy %.1f, pageable "
+           "cudaMemcpy %.1f |\n",
+           beside, r[0], r[1], r[2], r[3]);
+}
+
+static void bench_upload(unsigned lg)
+{
+    cuzk_err e = {0};
+    struct msm_loop_arg a = {NULL, NULL, (size_t)1 << lg};
+    if (gpu_buf_new(&a.bp, a.n * sizeof(g1_affine_t), &e) ||
+        gpu_buf_new(&a.bk, a.n * sizeof(fr_t), &e))
+        die("upload bench alloc", &e);
+    if (gpu_g1_bench_bases(a.bp, a.n, cuzk_rng_u64(&rng), &e)) die("bench bases", &e);
+    random_fill(a.bk, a.n);
+    upload_rates("alone");
+    pthread_t t[16];
+    atomic_store(&busy_stop, 0);
+    if (pthread_create(&t[0], NULL, msm_loop, &a)) die("thread", &e);
+    upload_rates("beside G1 MSMs on the device");
+    atomic_store(&busy_stop, 1);
+    pthread_join(t[0], NULL);
+    atomic_store(&busy_stop, 0);
+    for (int i = 0; i < 16; i++)
+        if (pthread_create(&t[i], NULL, spin_loop, NULL)) die("thread", &e);
+    upload_rates("beside 16 spinning host threads");
+    atomic_store(&busy_stop, 1);
+    for (int i = 0; i < 16; i++) pthread_join(t[i], NULL);
+    gpu_buf_free(a.bp);
+    gpu_buf_free(a.bk);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_err e = {0};
@@ -224,5 +292,6 @@ int main(int argc, char **argv)
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(max_log);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(max_log);
     if (!strcmp(what, "all") || !strcmp(what, "msm") || !strcmp(what, "g2")) bench_msm_g2(max_log);
+    if (!strcmp(what, "upload")) bench_upload(max_log);
     return 0;
 }
