@@ -211,6 +211,7 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
 
 static int msm_read_u32(uint32_t *out, const uint32_t *dev, cuzk_err *err)
 {
+    CU_WAIT(err, "msm counters");
     CU(cudaMemcpy(out, dev, 4, cudaMemcpyDeviceToHost), err, "msm counters");
     return CUZK_OK;
 }
@@ -484,6 +485,7 @@ static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, con
     if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
     typename msm_host<F>::xyzz sums[256];
+    CU_WAIT(err, "msm");
     CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], cudaMemcpyDeviceToHost), err,
        "msm");
     msm_combine<F>(out, sums, p.win);

@@ -83,7 +83,7 @@ static int ntt_ensure_twiddles(unsigned n, cuzk_err *err)
     uint64_t threads = (count + NTT_TW_CHUNK - 1) / NTT_TW_CHUNK;
     ntt_twiddle_gen<<<cu_blocks(threads, 256), 256>>>(ntt_tw, wd, count);
     CU_LAUNCH(err, "ntt_twiddle_gen");
-    CU(cudaDeviceSynchronize(), err, "ntt_twiddle_gen");
+    CU_WAIT(err, "ntt_twiddle_gen");
     ntt_tw_log = n;
     return CUZK_OK;
 }
@@ -325,7 +325,7 @@ static int ntt_run(fr_d *x, unsigned n, enum gpu_ntt_kind kind, cuzk_err *err)
         return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
     }
     if (!rc) rc = ntt_bitrev_run(x, NULL, n, err);
-    if (!rc) CU(cudaDeviceSynchronize(), err, "ntt");
+    if (!rc) CU_WAIT(err, "ntt");
     return rc;
 }
 
@@ -375,7 +375,7 @@ static int ntt_h_finish(fr_d *a, const fr_d *b, const fr_d *c, unsigned n, cuzk_
     CU_LAUNCH(err, "ntt_h_pointwise");
     int rc = ntt_stages<true, true>(a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
     if (!rc) rc = ntt_bitrev_run(a, c, n, err);
-    if (!rc) CU(cudaDeviceSynchronize(), err, "ntt h");
+    if (!rc) CU_WAIT(err, "ntt h");
     return rc;
 }
 
@@ -390,7 +390,7 @@ static int ntt_h_args(gpu_buf *const *v, int count, unsigned n, cuzk_err *err)
 static int ntt_h_row_sync(fr_d *x, unsigned n, int row, cuzk_err *err)
 {
     int rc = ntt_h_row(x, n, row, err);
-    if (!rc) CU(cudaDeviceSynchronize(), err, "ntt h row");
+    if (!rc) CU_WAIT(err, "ntt h row");
     return rc;
 }
 
