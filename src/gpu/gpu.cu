@@ -38,6 +38,20 @@ extern "C" int gpu_describe(char *out, size_t len, cuzk_err *err)
     return CUZK_OK;
 }
 
+extern "C" int gpu_set_blocking_sync(bool blocking, cuzk_err *err)
+{
+    int count = 0, cur = 0;
+    CU(cudaGetDeviceCount(&count), err, "cudaGetDeviceCount");
+    CU(cudaGetDevice(&cur), err, "cudaGetDevice");
+    for (int d = 0; d < count; d++) {
+        CU(cudaSetDevice(d), err, "cudaSetDevice");
+        CU(cudaSetDeviceFlags(blocking ? cudaDeviceScheduleBlockingSync : cudaDeviceScheduleAuto),
+           err, "cudaSetDeviceFlags");
+    }
+    CU(cudaSetDevice(cur), err, "cudaSetDevice");
+    return CUZK_OK;
+}
+
 extern "C" int gpu_buf_new(gpu_buf **out, size_t bytes, cuzk_err *err)
 {
     *out = NULL;
