@@ -275,6 +275,13 @@ template <class Fn> static bool start_thread(std::thread *t, Fn fn, prove_run *r
     }
 }
 
+/* A helper that could not start: its circuit's error. */
+static void start_failed(int *rc, cuzk_err *e, bool *done)
+{
+    *rc = cuzk_errf(e, CUZK_ENOMEM, "gpu prove: cannot start a host thread");
+    *done = true;
+}
+
 /* Starts circuit k's helpers as soon as the loader before it is done (one
  * staging pool) and the a/b/c buffer it fills is free (circuit k - 2's H
  * MSM is over): called by whichever of the two comes last, loader k - 1
@@ -291,18 +298,10 @@ static void try_spawn(prove_run *r, size_t k)
             (k > 1 && !c[k - 2].h_free))
             return;
         c[k].spawned = true;
-        if (!start_thread(&r->prep[k], prep_thread, r, k)) {
-            c[k].prep_rc = cuzk_errf(&c[k].prep_err, CUZK_ENOMEM,
-                                     "gpu prove: cannot start a "
-                                     "host thread");
-            c[k].prep_done = true;
-        }
-        if (!start_thread(&r->load[k], load_thread, r, k)) {
-            c[k].load_rc = cuzk_errf(&c[k].load_err, CUZK_ENOMEM,
-                                     "gpu prove: cannot start a "
-                                     "host thread");
-            c[k].load_done = true;
-        }
+        if (!start_thread(&r->prep[k], prep_thread, r, k))
+            start_failed(&c[k].prep_rc, &c[k].prep_err, &c[k].prep_done);
+        if (!start_thread(&r->load[k], load_thread, r, k))
+            start_failed(&c[k].load_rc, &c[k].load_err, &c[k].load_done);
     }
     r->cv.notify_all();
 }
@@ -333,8 +332,8 @@ static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
 
 /* The H step of circuit i: when its loader is still busy, the rows that
  * have landed are transformed during the rest of the upload; when it is
- * done, all of gpu_ntt_h_dev at once. Then circuit i + 1's helpers start
- * and the H MSM runs. */
+ * done, all of gpu_ntt_h_dev at once. Then the H MSM, after which circuit
+ * i + 2's helpers may start (its a/b/c buffer is free). */
 static int h_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
