@@ -3,7 +3,7 @@
  * bit-reversed out, the order the Groth16 H computation uses) at 2^20 and
  * 2^24 points with one thread and with two; the cost per butterfly (n/2
  * log2 n butterflies) next to one Fr multiplication; and the whole Groth16
- * H computation (seven transforms) at 2^20. --quick skips 2^24 (512 MiB)
+ * H computation (six transforms) at 2^20. --quick skips 2^24 (512 MiB)
  * and reports the per-butterfly figure at 2^20. The 2^24 transform runs
  * once per thread count (seconds each); the smaller ones repeat.
  */
@@ -122,7 +122,7 @@ BENCH(41, groth16_h)
     a.x = random_vec(a.d.n, 1);
     a.y = random_vec(a.d.n, 2);
     a.z = random_vec(a.d.n, 3);
-    report_threads("Groth16 H (7 NTTs)", run_h, &a, ctx, ctx->quick ? 0 : -1);
+    report_threads("Groth16 H (6 NTTs)", run_h, &a, ctx, ctx->quick ? 0 : -1);
     free(a.x);
     free(a.y);
     free(a.z);
