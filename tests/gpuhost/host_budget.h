@@ -5,6 +5,8 @@
 #ifndef CUZK_TESTS_GPUHOST_HOST_BUDGET_H
 #define CUZK_TESTS_GPUHOST_HOST_BUDGET_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,6 +16,10 @@ void host_budget_allow(long long more);
 /* Makes every asynchronous copy of 64 KiB or more take at least `us`
  * microseconds. */
 void host_dma_delay(int us);
+/* prove_upload of `bytes` pseudo-random bytes (seeded) into stand-in
+ * device memory, with the link slowed by delay_us: 0 when they arrive
+ * intact, else the first wrong offset + 1 (or -1 for a failed call). */
+long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
 
 #ifdef __cplusplus
 }

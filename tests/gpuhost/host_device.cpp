@@ -157,3 +157,28 @@ extern "C" void host_dma_delay(int us)
 {
     host_dma_delay_us = us;
 }
+
+extern "C" long long host_upload_check(size_t bytes, unsigned seed, int delay_us)
+{
+    char *src = (char *)malloc(bytes + 1), *dev = NULL;
+    if (!src || cudaMalloc((void **)&dev, bytes + 1) != cudaSuccess) {
+        free(src);
+        return -1;
+    }
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t i = 0; i < bytes; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        src[i] = (char)x;
+    }
+    memset(dev, 0, bytes + 1);
+    host_dma_delay_us = delay_us;
+    int rc = prove_upload(STAGE_BG, dev, src, bytes, NULL);
+    host_dma_delay_us = 0;
+    long long bad = rc ? -1 : 0;
+    for (size_t i = 0; !bad && i < bytes; i++)
+        if (dev[i] != src[i]) bad = (long long)i + 1;
+    if (!bad && dev[bytes] != 0) bad = (long long)bytes + 1; /* nothing beyond */
+    cudaFree(dev);
+    free(src);
+    return bad;
+}

@@ -117,6 +117,23 @@ static void check_slow_link(void)
     cs_prover_free(&w[0]);
 }
 
+/* The staging pool's pieces, chunks and slots (prove_upload): sizes around
+ * a piece (4 MiB), a chunk (32 MiB) and the four slots' reuse, with and
+ * without a slow link, arrive byte for byte. */
+static void check_upload(void)
+{
+    const size_t M = (size_t)1 << 20;
+    const size_t sizes[] = {1, 4 * M - 1, 4 * M, 4 * M + 1, 32 * M + 12345, 128 * M, 300 * M + 7};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int delay = 0; delay <= 2000; delay += 2000) {
+            long long bad = host_upload_check(sizes[i], (unsigned)i + 1, delay);
+            if (bad)
+                failures++,
+                    printf("FAIL upload of %zu bytes (delay %d us): %lld\n", sizes[i], delay, bad);
+        }
+    printf("staging: uploads of 1 byte .. 300 MiB arrive intact (pieces, chunks, slot reuse)\n");
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -126,6 +143,7 @@ int main(int argc, char **argv)
     failures += gpu_prove_checks(&g, 1);
     check_memory_policy();
     check_slow_link();
+    check_upload();
     printf(failures ? "test_gpu_prove_host: %d FAILURES\n" : "test_gpu_prove_host: all passed\n",
            failures);
     return failures != 0;

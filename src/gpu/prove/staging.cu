@@ -2,30 +2,39 @@
  * staging.cu - host-to-device copies through a pinned staging pool, and
  * device allocation that makes room by evicting cached parameters.
  *
- * A pool is two pinned chunks allocated once (cudaHostAlloc) and reused
- * for every upload, with a stream of its own (non-blocking, so its copies
- * overlap the kernels on the default stream). Pinning the caller's arrays
- * per proof instead (cudaHostRegister) was measured as a 30% GPU-time
- * regression on a 32 GiB proof (issue 6), so they are copied: chunk k is
- * filled by STAGE_COPY_THREADS host threads while the DMA engine drains
- * chunk 1 - k. Chunk size: 64 MiB keeps the DMA in its asymptotic regime
- * (a few microseconds of setup per transfer) while the pool stays small.
- * Two pools, so that two host threads can upload at once: STAGE_FG for
- * the prover thread (parameters, bitmaps, tails), STAGE_BG for the loader
- * that brings the next circuit's a, b, c in while the device works.
+ * A pool is STAGE_SLOTS pinned chunks allocated once (cudaHostAlloc) and
+ * reused for every upload, with a stream of its own (non-blocking, so its
+ * copies overlap the kernels on the default stream). Pinning the caller's
+ * arrays per proof instead (cudaHostRegister) was measured as a 30%
+ * GPU-time regression on a 32 GiB proof (issue 6), so they are copied:
+ * STAGE_COPY_THREADS host threads (the caller and helpers started per
+ * upload) take pieces of STAGE_PIECE bytes in order from a shared counter
+ * and copy each into its chunk's slot; whichever thread copies a chunk's
+ * last piece hands the chunk to the DMA engine. A slot is refilled once
+ * its previous chunk's DMA is done, so up to STAGE_SLOTS chunks are in
+ * flight and a thread that the host's scheduler sets aside (synthesis
+ * keeps every core busy) holds up one piece, not every thread at a
+ * per-chunk barrier. Two pools, so that two host threads can upload at
+ * once: STAGE_FG for the prover thread (parameters, bitmaps, tails),
+ * STAGE_BG for the loader that brings the next circuit's a, b, c in while
+ * the device works.
  */
 #include <string.h>
 
+#include <atomic>
+#include <new>
 #include <thread>
 
 #include "gpu/prove/prove_gpu.cuh"
 
-#define STAGE_CHUNK        ((size_t)64 << 20)
+#define STAGE_CHUNK        ((size_t)32 << 20)
+#define STAGE_SLOTS        4
+#define STAGE_PIECE        ((size_t)4 << 20)
 #define STAGE_COPY_THREADS 8 /* one thread copies about 10 GB/s; PCIe 5 x16 takes ~55 */
 
 struct stage_pool {
-    char *host[2];
-    cudaEvent_t done[2];
+    char *host[STAGE_SLOTS];
+    cudaEvent_t done[STAGE_SLOTS];
     cudaStream_t stream;
 };
 static stage_pool pools[2];
@@ -64,7 +73,7 @@ int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *ke
 static int stage_init(stage_pool *pool, cuzk_err *err)
 {
     if (pool->stream) return CUZK_OK;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < STAGE_SLOTS; k++) {
         if (!pool->host[k])
             CU(cudaHostAlloc((void **)&pool->host[k], STAGE_CHUNK, cudaHostAllocDefault), err,
                "staging pool (pinned host memory)");
@@ -97,23 +106,101 @@ static void copy_parallel(char *dst, const char *src, size_t bytes)
         if (th[i].joinable()) th[i].join();
 }
 
+/* One upload of prove_upload: the pieces, the chunks' countdowns, and the
+ * first CUDA error. */
+struct stage_job {
+    stage_pool *pool;
+    char *dev;
+    const char *src;
+    size_t bytes, chunks, pieces;
+    std::atomic<size_t> next;
+    std::atomic<int> *left;    /* pieces of chunk c not yet copied */
+    std::atomic<bool> *issued; /* chunk c's DMA is queued */
+    std::atomic<int> error;    /* cudaError_t */
+};
+
+static size_t stage_len(size_t bytes, size_t off, size_t max)
+{
+    return bytes - off < max ? bytes - off : max;
+}
+
+static void stage_fail(stage_job *j, cudaError_t e)
+{
+    int none = cudaSuccess;
+    if (e != cudaSuccess) j->error.compare_exchange_strong(none, (int)e);
+}
+
+/* A copying thread: pieces in order until none is left or a call failed. */
+static void stage_worker(stage_job *j)
+{
+    const size_t per = STAGE_CHUNK / STAGE_PIECE;
+    for (;;) {
+        size_t i = j->next.fetch_add(1);
+        if (i >= j->pieces || j->error.load() != cudaSuccess) return;
+        size_t c = i / per, slot = c % STAGE_SLOTS, at = c * STAGE_CHUNK;
+        size_t off = (i % per) * STAGE_PIECE;
+        if (c >= STAGE_SLOTS) { /* the slot's previous chunk must be on the device */
+            while (!j->issued[c - STAGE_SLOTS].load(std::memory_order_acquire)) {
+                if (j->error.load() != cudaSuccess) return;
+                std::this_thread::yield();
+            }
+            stage_fail(j, cudaEventSynchronize(j->pool->done[slot]));
+        }
+        memcpy(j->pool->host[slot] + off, j->src + at + off,
+               stage_len(j->bytes, at + off, STAGE_PIECE));
+        if (j->left[c].fetch_sub(1) != 1) continue;
+        stage_pool *pool = j->pool;
+        stage_fail(j, cudaMemcpyAsync(j->dev + at, pool->host[slot],
+                                      stage_len(j->bytes, at, STAGE_CHUNK), cudaMemcpyHostToDevice,
+                                      pool->stream));
+        stage_fail(j, cudaEventRecord(pool->done[slot], pool->stream));
+        j->issued[c].store(true, std::memory_order_release);
+    }
+}
+
 int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
     stage_pool *pool = &pools[which];
     int rc = stage_init(pool, err);
-    if (rc) return rc;
-    for (size_t off = 0, i = 0; off < bytes; i++) {
-        int k = (int)(i & 1);
-        size_t len = bytes - off < STAGE_CHUNK ? bytes - off : STAGE_CHUNK;
-        CU(cudaEventSynchronize(pool->done[k]), err, "staging wait");
-        copy_parallel(pool->host[k], (const char *)host + off, len);
-        CU(cudaMemcpyAsync((char *)dev + off, pool->host[k], len, cudaMemcpyHostToDevice,
-                           pool->stream),
-           err, "staging upload");
-        CU(cudaEventRecord(pool->done[k], pool->stream), err, "staging event");
-        off += len;
+    if (rc || bytes == 0) return rc;
+    stage_job j;
+    j.pool = pool, j.dev = (char *)dev, j.src = (const char *)host, j.bytes = bytes;
+    j.chunks = (bytes + STAGE_CHUNK - 1) / STAGE_CHUNK;
+    j.pieces = (j.chunks - 1) * (STAGE_CHUNK / STAGE_PIECE) +
+               (stage_len(bytes, (j.chunks - 1) * STAGE_CHUNK, STAGE_CHUNK) + STAGE_PIECE - 1) /
+                   STAGE_PIECE;
+    j.next = 0;
+    j.error = cudaSuccess;
+    j.left = new (std::nothrow) std::atomic<int>[j.chunks];
+    j.issued = new (std::nothrow) std::atomic<bool>[j.chunks];
+    if (!j.left || !j.issued) {
+        delete[] j.left;
+        delete[] j.issued;
+        return cuzk_errf(err, CUZK_ENOMEM, "staging: %zu chunks", j.chunks);
     }
-    CU(cudaStreamSynchronize(pool->stream), err, "staging upload");
+    for (size_t c = 0; c < j.chunks; c++) {
+        size_t len = stage_len(bytes, c * STAGE_CHUNK, STAGE_CHUNK);
+        j.left[c] = (int)((len + STAGE_PIECE - 1) / STAGE_PIECE);
+        j.issued[c] = false;
+    }
+    /* helpers only where there is more than one piece to share */
+    size_t helpers = j.pieces > STAGE_COPY_THREADS ? STAGE_COPY_THREADS - 1 : j.pieces - 1;
+    std::thread th[STAGE_COPY_THREADS];
+    for (size_t t = 0; t < helpers; t++) {
+        try {
+            th[t] = std::thread(stage_worker, &j);
+        } catch (...) { /* fewer helpers: the others take their pieces */
+            break;
+        }
+    }
+    stage_worker(&j);
+    for (size_t t = 0; t < helpers; t++)
+        if (th[t].joinable()) th[t].join();
+    delete[] j.left;
+    delete[] j.issued;
+    /* every queued DMA finishes before its source slots are reused */
+    cudaError_t e = cudaStreamSynchronize(pool->stream);
+    CU(j.error.load() != cudaSuccess ? (cudaError_t)j.error.load() : e, err, "staging upload");
     return CUZK_OK;
 }
 
