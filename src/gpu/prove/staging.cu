@@ -85,7 +85,8 @@ static int stage_init(stage_pool *pool, cuzk_err *err)
     return CUZK_OK;
 }
 
-/* memcpy split over STAGE_COPY_THREADS threads for large copies. */
+/* memcpy split over STAGE_COPY_THREADS threads: the host-copy rate that
+ * gpu_prove_bench_upload reports beside the staged one. */
 static void copy_parallel(char *dst, const char *src, size_t bytes)
 {
     if (bytes < ((size_t)4 << 20)) {
