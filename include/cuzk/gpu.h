@@ -34,11 +34,11 @@ extern "C" {
 bool gpu_available(cuzk_err *err);
 /* One line naming the device ("NVIDIA H200, sm_90, 132 SMs, 139.8 GiB"). */
 int gpu_describe(char *out, size_t len, cuzk_err *err);
-/* How host threads wait for the devices: blocking (true) parks them on an
- * OS primitive, so no core is spent spinning through a proof's kernels,
- * for a few microseconds more per wait; false leaves CUDA's default
- * (spinning while the host has cores to spare). For every device; call it
- * before anything else touches CUDA in the process. */
+/* How host threads wait for the current device (the one the prover uses;
+ * no other device is touched): blocking (true) parks them on an OS
+ * primitive, so no core is spent spinning through a proof's kernels, for
+ * a few microseconds more per wait; false leaves CUDA's default (spinning
+ * while the host has cores to spare). */
 int gpu_set_blocking_sync(bool blocking, cuzk_err *err);
 
 /* Device memory. */

@@ -40,15 +40,8 @@ extern "C" int gpu_describe(char *out, size_t len, cuzk_err *err)
 
 extern "C" int gpu_set_blocking_sync(bool blocking, cuzk_err *err)
 {
-    int count = 0, cur = 0;
-    CU(cudaGetDeviceCount(&count), err, "cudaGetDeviceCount");
-    CU(cudaGetDevice(&cur), err, "cudaGetDevice");
-    for (int d = 0; d < count; d++) {
-        CU(cudaSetDevice(d), err, "cudaSetDevice");
-        CU(cudaSetDeviceFlags(blocking ? cudaDeviceScheduleBlockingSync : cudaDeviceScheduleAuto),
-           err, "cudaSetDeviceFlags");
-    }
-    CU(cudaSetDevice(cur), err, "cudaSetDevice");
+    CU(cudaSetDeviceFlags(blocking ? cudaDeviceScheduleBlockingSync : cudaDeviceScheduleAuto), err,
+       "cudaSetDeviceFlags");
     return CUZK_OK;
 }
 
