@@ -22,6 +22,7 @@
 #include "cuzk/gpu.h"
 #include "gpu_check.h"
 #include "gpu_prove_checks.h"
+#include "poly_check.h"
 
 static cuzk_rng rng;
 static int quick; /* CUZK_TEST_QUICK: small sizes only (compute-sanitizer runs) */
@@ -164,25 +165,6 @@ static void test_curves(void)
 }
 
 /* omega for 2^log_n, from ROOT_OF_UNITY (groth16.md) */
-static void root_of(fr_t *w, unsigned log_n)
-{
-    static const uint64_t root[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
-                                     0x16a2a19edfe81f20};
-    fr_from_canonical(w, root);
-    for (unsigned i = log_n; i < 32; i++) fr_sqr(w, w);
-}
-
-/* sum_i x[i] t^i (Horner) */
-static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
-{
-    fr_t acc = FR_ZERO;
-    for (size_t i = n; i-- > 0;) {
-        fr_mul(&acc, &acc, t);
-        fr_add(&acc, &acc, &x[i]);
-    }
-    *r = acc;
-}
-
 static void random_vec(fr_t *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) fr_random(&x[i], &rng);
@@ -294,34 +276,6 @@ static void test_ntt_blocks(void)
            "2^10 .. 2^21\n");
 }
 
-/* sum_i x[i] L_i(t), L_i(t) = (t^n - 1) / n * w^i / (t - w^i) */
-static void lagrange_eval(fr_t *r, const fr_t *x, size_t n, unsigned lg, const fr_t *t)
-{
-    fr_t *d = xmalloc(n * sizeof *d), w, wi = FR_ONE, zn, ninv, acc = FR_ZERO;
-    root_of(&w, lg);
-    for (size_t i = 0; i < n; i++) {
-        fr_sub(&d[i], t, &wi);
-        fr_mul(&wi, &wi, &w);
-    }
-    fr_batch_inv(d, d, n);
-    wi = FR_ONE;
-    for (size_t i = 0; i < n; i++) {
-        fr_t term;
-        fr_mul(&term, &wi, &d[i]);
-        fr_mul(&term, &term, &x[i]);
-        fr_add(&acc, &acc, &term);
-        fr_mul(&wi, &wi, &w);
-    }
-    zn = *t;
-    for (unsigned i = 0; i < lg; i++) fr_sqr(&zn, &zn);
-    fr_sub(&zn, &zn, &FR_ONE);
-    fr_from_u64(&ninv, n);
-    fr_inv(&ninv, &ninv);
-    fr_mul(&acc, &acc, &zn);
-    fr_mul(r, &acc, &ninv);
-    free(d);
-}
-
 static void test_ntt_h(void)
 {
     const unsigned sizes[] = {10, 16, 20};
@@ -329,23 +283,13 @@ static void test_ntt_h(void)
         unsigned lg = sizes[s];
         size_t n = (size_t)1 << lg;
         fr_t *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b), *c = xmalloc(n * sizeof *c);
-        fr_t *h = xmalloc(n * sizeof *h), t, va, vb, vc, vh, zt, lhs, rhs;
+        fr_t *h = xmalloc(n * sizeof *h), t;
         random_vec(a, n);
         random_vec(b, n);
         for (size_t i = 0; i < n; i++) fr_mul(&c[i], &a[i], &b[i]);
         OK(gpu_ntt_h(h, a, b, c, lg, E));
         fr_random(&t, &rng);
-        lagrange_eval(&va, a, n, lg, &t);
-        lagrange_eval(&vb, b, n, lg, &t);
-        lagrange_eval(&vc, c, n, lg, &t);
-        poly_eval(&vh, h, n, &t);
-        zt = t;
-        for (unsigned i = 0; i < lg; i++) fr_sqr(&zt, &zt);
-        fr_sub(&zt, &zt, &FR_ONE);
-        fr_mul(&lhs, &vh, &zt);
-        fr_mul(&rhs, &va, &vb);
-        fr_sub(&rhs, &rhs, &vc);
-        CHECK(fr_eq(&lhs, &rhs), "ntt h 2^%u: h(t) Z(t) != A(t) B(t) - C(t)", lg);
+        CHECK(h_identity_at(a, b, c, h, lg, &t), "ntt h 2^%u: h(t) Z(t) != A(t) B(t) - C(t)", lg);
         CHECK(fr_is_zero(&h[n - 1]), "ntt h 2^%u: top coefficient of h is not zero", lg);
         fr_t *h2 = xmalloc(n * sizeof *h2);
         OK(gpu_ntt_set_radix(2, E));

@@ -30,6 +30,7 @@
 #include "gpu/ntt/ntt_kernels.cuh"
 #include "gpu/util/capi.cuh"
 #include "gpu_check.h"
+#include "poly_check.h"
 
 extern "C" {
 #include "cuzk/ntt.h"
@@ -438,14 +439,6 @@ static void test_msm(void)
            n);
 }
 
-static void root_of(fr_t *w, unsigned log_n)
-{
-    static const uint64_t root[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
-                                     0x16a2a19edfe81f20};
-    fr_from_canonical(w, root);
-    for (unsigned i = log_n; i < 32; i++) fr_sqr(w, w);
-}
-
 /* tw[k] = w^k, k = 0 .. 2^(tw_log-1), w of order 2^tw_log */
 static std::vector<fr_d> emu_twiddles(unsigned tw_log)
 {
@@ -563,16 +556,6 @@ static std::vector<fr_d> emu_scale_tables(uint64_t g_u64, bool g_inv, const fr_t
     big = v; /* g^(2^14) */
     for (size_t i = 0; i < half; i++, fr_mul(&h, &h, &big)) t[half + i] = to_d<fr_d>(h);
     return t;
-}
-
-static void poly_eval(fr_t *r, const fr_t *x, size_t n, const fr_t *t)
-{
-    fr_t acc = FR_ZERO;
-    for (size_t i = n; i-- > 0;) {
-        fr_mul(&acc, &acc, t);
-        fr_add(&acc, &acc, &x[i]);
-    }
-    *r = acc;
 }
 
 /* ntt_bitrev_tiled as launched: every block's threads load, then store
@@ -717,30 +700,6 @@ static void test_ntt_radix_equal(void)
            "folded or not\n");
 }
 
-/* sum_i x[i] L_i(t) on the domain of 2^lg points */
-static void lagrange_eval(fr_t *r, const std::vector<fr_t> &x, unsigned lg, const fr_t *t)
-{
-    size_t n = x.size();
-    std::vector<fr_t> d(n);
-    fr_t w, wi = FR_ONE, acc = FR_ZERO, zn = *t, ninv;
-    root_of(&w, lg);
-    for (size_t i = 0; i < n; i++, fr_mul(&wi, &wi, &w)) fr_sub(&d[i], t, &wi);
-    fr_batch_inv(d.data(), d.data(), n);
-    wi = FR_ONE;
-    for (size_t i = 0; i < n; i++, fr_mul(&wi, &wi, &w)) {
-        fr_t term;
-        fr_mul(&term, &wi, &d[i]);
-        fr_mul(&term, &term, &x[i]);
-        fr_add(&acc, &acc, &term);
-    }
-    for (unsigned i = 0; i < lg; i++) fr_sqr(&zn, &zn);
-    fr_sub(&zn, &zn, &FR_ONE);
-    fr_from_u64(&ninv, n);
-    fr_inv(&ninv, &ninv);
-    fr_mul(&acc, &acc, &zn);
-    fr_mul(r, &acc, &ninv);
-}
-
 /* The step order of ntt.cu's H rows and finish (radix 8, the scalings
  * folded into the inverse transforms), with c = a b (h Z = A B - C at a
  * random point) and with a random c (a system that is not satisfied):
@@ -752,7 +711,7 @@ static void test_ntt_h(void)
     for (unsigned lg = 10; lg <= 11; lg++)
         for (int satisfied = 1; satisfied >= 0; satisfied--) {
             uint32_t n = 1u << lg;
-            fr_t ninv, z, nz, t, va, vb, vc, vh, zt, lhs, rhs;
+            fr_t ninv, z, nz, t;
             fr_from_u64(&ninv, n);
             fr_inv(&ninv, &ninv);
             fr_from_u64(&z, 7);
@@ -802,17 +761,9 @@ static void test_ntt_h(void)
             ntt_domain_free(&dom);
             if (!satisfied) continue;
             fr_random(&t, &rng);
-            lagrange_eval(&va, abc[0], lg, &t);
-            lagrange_eval(&vb, abc[1], lg, &t);
-            lagrange_eval(&vc, abc[2], lg, &t);
-            poly_eval(&vh, h.data(), n, &t);
-            zt = t;
-            for (unsigned i = 0; i < lg; i++) fr_sqr(&zt, &zt);
-            fr_sub(&zt, &zt, &FR_ONE);
-            fr_mul(&lhs, &vh, &zt);
-            fr_mul(&rhs, &va, &vb);
-            fr_sub(&rhs, &rhs, &vc);
-            CHECK(fr_eq(&lhs, &rhs) && fr_is_zero(&h[n - 1]), "emu ntt h 2^%u: h Z != A B - C", lg);
+            CHECK(h_identity_at(abc[0].data(), abc[1].data(), abc[2].data(), h.data(), lg, &t) &&
+                      fr_is_zero(&h[n - 1]),
+                  "emu ntt h 2^%u: h Z != A B - C", lg);
         }
     printf("emu ntt h: the H step order gives h Z = A B - C at 2^10, 2^11, and the bytes of "
            "ntt_groth16_h with c = a b and with a random c\n");
