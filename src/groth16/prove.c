@@ -148,6 +148,15 @@ static int gather_bits(fr_t *out, size_t *idx, size_t *k, const fr_t *src, const
     return CUZK_OK;
 }
 
+/* Room for the j->n_tail scalars and positions of a split job's tail. */
+static int alloc_tail(groth16_msm_job *j, cuzk_err *err)
+{
+    j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
+    j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
+    return j->tail && j->tail_idx ? CUZK_OK
+                                  : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
+}
+
 /* prep_msm: classify and, when splitting, compact the tail (the set bits
  * of the classification's tail bitmap: no second pass over the scalars).
  * *tail_out (may be NULL) takes the tail bitmap. */
@@ -167,10 +176,7 @@ static int msm_job_prepare(groth16_msm_job *j, const fr_t *scalars, size_t n, ui
         j->split = msm_split_worthwhile(j->n_tail, n);
     }
     if (!rc && j->split) {
-        j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
-        j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
-        if (!j->tail || !j->tail_idx)
-            rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
+        rc = alloc_tail(j, err);
         cs_bitmap m = {tail, n};
         size_t k = 0;
         if (!rc) rc = gather_bits(j->tail, j->tail_idx, &k, scalars, &m, err);
@@ -252,12 +258,7 @@ static int derived_job(groth16_msm_job *j, fr_t **s, const cs_prover *w, const c
     j->split = msm_split_worthwhile(j->n_tail, j->n);
     j->ones = calloc((j->n + 63) / 64 + 1, sizeof(uint64_t));
     int rc = j->ones ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (bitmap)");
-    if (!rc && j->split) {
-        j->tail = malloc(sizeof(fr_t) * (j->n_tail + 1));
-        j->tail_idx = malloc(sizeof(size_t) * (j->n_tail + 1));
-        if (!j->tail || !j->tail_idx)
-            rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory (tail)");
-    }
+    if (!rc && j->split) rc = alloc_tail(j, err);
     if (rc) {
         free(o);
         return rc;
