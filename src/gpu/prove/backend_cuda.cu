@@ -29,16 +29,12 @@ static int cuda_devices(size_t *n, char names[][128], uint64_t *vram_total, size
     int count = 0;
     cudaDeviceProp p;
     *n = 0;
-    /* The engine's first CUDA call: its host threads block on device waits
-     * rather than spin (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81
-     * CPU seconds per partition for +0.6% GPU time, docs/performance.md),
-     * since synthesis on the same cores bounds the engine's throughput. A
-     * refusal (CUDA already in use) keeps CUDA's default. */
-    static bool sync_set;
-    if (!sync_set) {
-        sync_set = true;
-        if (gpu_set_blocking_sync(true, NULL)) cudaGetLastError();
-    }
+    /* The engine's host threads block on device waits rather than spin
+     * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds per
+     * partition for +0.6% GPU time, docs/performance.md), since synthesis
+     * on the same cores bounds the engine's throughput. Should CUDA refuse,
+     * its default stays. */
+    if (gpu_set_blocking_sync(true, NULL)) cudaGetLastError();
     if (max < 1 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1 ||
         cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
         cudaGetLastError();
