@@ -118,6 +118,12 @@ int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, 
 size_t gpu_msm_workspace_bytes(void);
 int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs, unsigned min_threads,
                        cuzk_err *err);
+/* Phase timing of the MSMs (cuzk-gpu-bench): when on, each MSM records
+ * device events, and gpu_msm_last_phases gives the last one's phases in
+ * ms: digits and sorts, the sweep (G1; 0 with affine rounds), the rest of
+ * the bucket sums, the bucket reduction. */
+int gpu_msm_set_timing(int on, cuzk_err *err);
+void gpu_msm_last_phases(float ms[4]);
 /* The same in G2 (bases of n g2_affine_t). */
 int gpu_msm_g2(g2_jac_t *out, const g2_affine_t *bases, const fr_t *scalars, size_t n,
                cuzk_err *err);

@@ -9,8 +9,9 @@
  * passes (gpu_ntt_set_radix) and their block sizes; G1 MSM at 2^16 ..
  * 2^27 on random scalars and bench bases (gpu_g1_bench_bases), with the
  * window that gpu.h picks, plus a window sweep at 2^24. Sizes up to 2^max_log
- * (argv[1], default 24). `upload` (not in "all"): the staged host-to-device
- * rates alone and beside device and host load.
+ * (argv[1], default 24). Not in "all": `msm1`, the G1 MSM at 2^max_log
+ * alone with its phases; `upload`, the staged host-to-device rates alone
+ * and beside device and host load.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -131,6 +132,24 @@ static double msm_time(gpu_buf *bp, gpu_buf *bk, size_t n, unsigned window, int 
     return t[runs / 2];
 }
 
+/* One more MSM with phase timing on: where its time goes. */
+static void msm_phases(gpu_buf *bp, gpu_buf *bk, size_t n, const char *what)
+{
+    cuzk_err e = {0};
+    g1_jac_t r1;
+    g2_jac_t r2;
+    float ms[4];
+    if (gpu_msm_set_timing(1, &e)) die("msm timing", &e);
+    int rc = what[1] == '1' ? gpu_msm_g1_dev(&r1, bp, bk, n, 0, &e)
+                            : gpu_msm_g2_dev(&r2, bp, bk, n, 0, &e);
+    if (rc) die("msm", &e);
+    gpu_msm_last_phases(ms);
+    if (gpu_msm_set_timing(0, &e)) die("msm timing", &e);
+    printf("| %s MSM 2^%u phases: digits + sorts / sweep / other bucket sums / reduction | "
+           "%.2f / %.2f / %.2f / %.2f ms | default window |\n",
+           what, (unsigned)__builtin_ctzll(n), ms[0], ms[1], ms[2], ms[3]);
+}
+
 /* The sweep that tunes GPU_MSM_AFFINE_G1: rounds x fewest pairs. */
 static void bench_msm_affine(gpu_buf *bp, gpu_buf *bk, unsigned lg, int runs)
 {
@@ -144,7 +163,9 @@ static void bench_msm_affine(gpu_buf *bp, gpu_buf *bk, unsigned lg, int runs)
     if (gpu_msm_set_affine(GPU_MSM_AFFINE_G1, &e)) die("msm affine", &e);
 }
 
-static void bench_msm(unsigned max_log)
+/* G1 MSM at 2^16 .. 2^max_log with the window sweeps, or (top) at
+ * 2^max_log alone with its phases. */
+static void bench_msm(unsigned max_log, bool top)
 {
     cuzk_err e = {0};
     size_t nmax = (size_t)1 << max_log;
@@ -154,10 +175,12 @@ static void bench_msm(unsigned max_log)
         die("msm alloc", &e);
     if (gpu_g1_bench_bases(bp, nmax, cuzk_rng_u64(&rng), &e)) die("bench bases", &e);
     random_fill(bk, nmax);
-    for (unsigned lg = 16; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
+    for (unsigned lg = top ? max_log : 16; lg <= max_log; lg += (lg < 24 ? 2 : 1)) {
         int runs = lg >= 26 ? 3 : RUNS;
         printf("| G1 MSM 2^%u | %.2f ms | default window |\n", lg,
                msm_time(bp, bk, (size_t)1 << lg, 0, runs));
+        if (lg >= 24) msm_phases(bp, bk, (size_t)1 << lg, "G1");
+        if (top) continue;
         /* the sweep that tunes msm_default_window: 2^lg points, c bits */
         if (lg == 24 || lg == max_log) bench_msm_affine(bp, bk, lg, runs);
         for (unsigned c = lg > 10 ? lg - 8 : 2; lg >= 20 && c <= lg - 2 && c <= 23;
@@ -198,6 +221,7 @@ static void bench_msm_g2(unsigned max_log)
     for (unsigned lg = 20; lg <= top; lg += 2)
         printf("| G2 MSM 2^%u | %.2f ms | default window |\n", lg,
                msm_g2_time(bp, bk, nmax >> (top - lg)));
+    msm_phases(bp, bk, nmax, "G2");
     /* the sweep that tunes GPU_MSM_AFFINE_G2 */
     for (unsigned rounds = 0; rounds <= 3; rounds++) {
         if (gpu_msm_set_affine(2, rounds, 256, 1024, &e)) die("msm affine", &e);
@@ -290,7 +314,8 @@ int main(int argc, char **argv)
     printf("| operation | time | |\n|---|---|---|\n");
     if (!strcmp(what, "all") || !strcmp(what, "field")) bench_fields();
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(max_log);
-    if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(max_log);
+    if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(max_log, false);
+    if (!strcmp(what, "msm1")) bench_msm(max_log, true);
     if (!strcmp(what, "all") || !strcmp(what, "msm") || !strcmp(what, "g2")) bench_msm_g2(max_log);
     if (!strcmp(what, "upload")) bench_upload(max_log);
     return 0;

@@ -65,6 +65,19 @@ struct msm_aff_cfg {
 static msm_aff_cfg msm_aff[2] = {{GPU_MSM_AFFINE_G1}, {GPU_MSM_AFFINE_G2}};
 static msm_ws msm_work;
 
+/* Phase timing (gpu_msm_set_timing): events on stream 0 at the start, after
+ * the digits and sorts, after the sweep (G1), after the bucket sums and
+ * after the reduction; the last MSM's phases in ms. */
+#define MSM_MARKS 5
+static bool msm_timing;
+static cudaEvent_t msm_ev[MSM_MARKS];
+static float msm_phase[MSM_MARKS - 1];
+
+static void msm_mark(int i)
+{
+    if (msm_timing) cudaEventRecord(msm_ev[i], 0);
+}
+
 /* Window size by n, from the sweep of cuzk-gpu-bench on the H200 with the
  * sweep bucket sums (docs/performance.md, session 3): up to 2^22 points
  * lg - 4 bits capped at 16 (2^20 and 2^22: 16 best); 2^24: 20 (116 ms,
@@ -334,6 +347,7 @@ static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *base
         (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
         (xyzz_d<F> *)(ws + p->part_a));
     CU_LAUNCH(err, "msm_sweep");
+    msm_mark(2);
     msm_sweep_bounds<<<blocks, 256>>>(rank, p->k0, nb, start, end);
     CU_LAUNCH(err, "msm_sweep_bounds");
     return msm_task_rounds<F>(p, ws, nb, start, end, (const affine_d<F> *)NULL, NULL, 0, true,
@@ -349,6 +363,7 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
     const uint32_t *vals = (const uint32_t *)(ws + p->vals2);
     xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
     if (!p->aff_rounds) return msm_sweep_rounds<F>(p, ws, bases, err);
+    msm_mark(2);
     for (uint32_t w0 = 0; w0 < p->nwin; w0 += p->gwin) {
         uint32_t g = p->nwin - w0 < p->gwin ? p->nwin - w0 : p->gwin, nbk = g * p->half, total;
         size_t b0 = (size_t)w0 * p->half;
@@ -389,6 +404,7 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
     xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
     xyzz_d<F> *partial = (xyzz_d<F> *)(ws + p->partial);
 
+    msm_mark(0);
     msm_digits<<<cu_blocks(p->n, 256), 256>>>(scalars, p->n, p->win, keys, vals);
     CU_LAUNCH(err, "msm_digits");
     CU(cudaMemsetAsync(start, 0, p->nb * 4), err, "msm memset");
@@ -402,14 +418,17 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
             keys2 + o, p->n, p->half, o, start + (size_t)w * p->half, end + (size_t)w * p->half);
         CU_LAUNCH(err, "msm_bounds");
     }
+    msm_mark(1);
     int rc = msm_buckets<F>(p, ws, bases, err);
     if (rc) return rc;
+    msm_mark(3);
     uint32_t threads = p->nwin * p->per_win;
     msm_segments<F><<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
     CU_LAUNCH(err, "msm_segments");
     msm_reduce<F>
         <<<p->nwin, MSM_RED_THREADS(F)>>>(partial, p->per_win, (xyzz_d<F> *)(ws + p->sums));
     CU_LAUNCH(err, "msm_reduce");
+    msm_mark(4);
     return CUZK_OK;
 }
 
@@ -486,6 +505,8 @@ static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, con
     if (rc) return rc;
     typename msm_host<F>::xyzz sums[256];
     CU_WAIT(err, "msm");
+    for (int i = 0; msm_timing && i < MSM_MARKS - 1; i++)
+        CU(cudaEventElapsedTime(&msm_phase[i], msm_ev[i], msm_ev[i + 1]), err, "msm timing");
     CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], cudaMemcpyDeviceToHost), err,
        "msm");
     msm_combine<F>(out, sums, p.win);
@@ -539,6 +560,27 @@ extern "C" size_t gpu_msm_workspace_bytes(void)
     size_t b = msm_work.bytes;
     pthread_mutex_unlock(&msm_lock);
     return b;
+}
+
+extern "C" int gpu_msm_set_timing(int on, cuzk_err *err)
+{
+    pthread_mutex_lock(&msm_lock);
+    int rc = CUZK_OK;
+    for (int i = 0; on && i < MSM_MARKS && !rc; i++)
+        if (!msm_ev[i]) {
+            cudaError_t e = cudaEventCreate(&msm_ev[i]);
+            if (e != cudaSuccess) rc = cu_fail(e, err, "msm timing events", __FILE__, __LINE__);
+        }
+    msm_timing = on && !rc;
+    pthread_mutex_unlock(&msm_lock);
+    return rc;
+}
+
+extern "C" void gpu_msm_last_phases(float ms[4])
+{
+    pthread_mutex_lock(&msm_lock);
+    memcpy(ms, msm_phase, sizeof msm_phase);
+    pthread_mutex_unlock(&msm_lock);
 }
 
 extern "C" int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs,
