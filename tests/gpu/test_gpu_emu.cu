@@ -291,7 +291,7 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
     uint32_t seg = half < 32 ? half : 32, per_win = half / seg;
     std::vector<uint32_t> keys((size_t)nwin * n), vals((size_t)nwin * n);
     std::vector<uint32_t> start((size_t)nwin * half), end((size_t)nwin * half);
-    std::vector<xyzz_d<fp_d>> buckets((size_t)nwin * half), partial((size_t)nwin * per_win);
+    std::vector<xyzz_d<fp_d>> buckets((size_t)nwin * half), partial(2 * (size_t)nwin * per_win);
     const fr_d *s = (const fr_d *)scalars;
     for (uint32_t i = 0; i < n; i++) msm_digits_item(i, s, n, m, keys.data(), vals.data());
     for (uint32_t w = 0; w < nwin; w++) {
@@ -318,8 +318,11 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
     g1_xyzz_t acc;
     g1_xyzz_set_inf(&acc);
     for (int w = (int)nwin - 1; w >= 0; w--) {
+        /* msm_reduce's threads (the tree's order does not change the sum) */
         xyzz_d<fp_d> sum = xyzz_d<fp_d>::inf();
-        for (uint32_t t = 0; t < per_win; t++) sum.add(partial[(size_t)w * per_win + t]);
+        for (uint32_t t = 0; t < MSM_RED_THREADS(fp_d); t++)
+            sum.add(msm_reduce_item(t, MSM_RED_THREADS(fp_d), &partial[2 * (size_t)w * per_win],
+                                    per_win, seg));
         for (uint32_t i = 0; i < msm_win_bits(m, w) && w < (int)nwin - 1; i++)
             g1_xyzz_dbl(&acc, &acc);
         g1_xyzz_t sw;

@@ -21,7 +21,8 @@
  *     cost 3x), then tasks of at most K points per thread and further
  *     rounds for the buckets cut into several tasks.
  *  4. msm_segments + msm_reduce: per window sum_v v B_v by running sums
- *     over segments of buckets, then a tree over the segments.
+ *     over segments of buckets, then running sums over the segments'
+ *     totals, then a tree.
  *  5. The host combines the W window sums by Horner (a window's width in
  *     doublings) with the CPU group law (ec.h): about 270 operations.
  * The working memory (8 W n bytes of pairs, twice, plus the buckets and
@@ -200,7 +201,7 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->part_b = o, o += align256(pt);
     p->counters = o, o += 256;
     p->buckets = o, o += align256(nb * point);
-    p->partial = o, o += align256((size_t)p->nwin * p->per_win * point);
+    p->partial = o, o += align256(2 * (size_t)p->nwin * p->per_win * point);
     p->sums = o, o += align256((size_t)p->nwin * point);
     p->sort_tmp = o, o += align256(p->sort_bytes);
     p->scan_tmp = o, o += align256(p->scan_bytes);
@@ -244,7 +245,7 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
     xyzz_d<F> *in = (xyzz_d<F> *)(ws + p->part_a), *out = (xyzz_d<F> *)(ws + p->part_b);
     uint32_t blocks = cu_blocks(nb, 256);
     for (unsigned round = 0;; round++) {
-        uint32_t k = round || partials ? MSM_K_LATER : k0, host[3];
+        uint32_t k = round || partials ? MSM_K_LATER : k0, host[2];
         size_t scan_bytes = p->scan_bytes;
         if (round) msm_task_next<<<blocks, 256>>>(off, ntask, nb, start, end);
         CU(cudaMemsetAsync(cnt, 0, 4), err, "msm memset");
@@ -252,11 +253,11 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
         CU_LAUNCH(err, "msm_task_count");
         CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, ntask, off, (int)nb), err,
            "msm scan");
-        int rc = msm_read_u32(&host[0], cnt, err);
-        if (!rc) rc = msm_read_u32(&host[1], off + nb - 1, err);
-        if (!rc) rc = msm_read_u32(&host[2], ntask + nb - 1, err);
-        if (rc) return rc;
-        uint32_t tasks = host[1] + host[2];
+        msm_task_total<<<1, 1>>>(off, ntask, nb, cnt);
+        CU_LAUNCH(err, "msm_task_total");
+        CU_WAIT(err, "msm counters");
+        CU(cudaMemcpy(host, cnt, sizeof host, cudaMemcpyDeviceToHost), err, "msm counters");
+        uint32_t tasks = host[1];
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
             if (round == 0 && !partials)
@@ -426,7 +427,7 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
     msm_segments<F><<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
     CU_LAUNCH(err, "msm_segments");
     msm_reduce<F>
-        <<<p->nwin, MSM_RED_THREADS(F)>>>(partial, p->per_win, (xyzz_d<F> *)(ws + p->sums));
+        <<<p->nwin, MSM_RED_THREADS(F)>>>(partial, p->per_win, p->seg, (xyzz_d<F> *)(ws + p->sums));
     CU_LAUNCH(err, "msm_reduce");
     msm_mark(4);
     return CUZK_OK;

@@ -133,6 +133,14 @@ __global__ void msm_task_count(const uint32_t *__restrict__ start, const uint32_
     if (t > 1) atomicMax(max_tasks, t);
 }
 
+/* counters[1] = the round's tasks (off and ntask of the last bucket), so
+ * that the host reads both counters after one wait. */
+__global__ void msm_task_total(const uint32_t *__restrict__ off, const uint32_t *__restrict__ ntask,
+                               uint32_t total, uint32_t *counters)
+{
+    counters[1] = off[total - 1] + ntask[total - 1];
+}
+
 HD void msm_task_map_item(uint32_t b, const uint32_t *off, const uint32_t *ntask,
                           uint32_t *task_bucket)
 {
@@ -318,9 +326,11 @@ __global__ void msm_task_gather(const uint32_t *__restrict__ off,
     if (b < total) msm_task_gather_item(b, off, ntask, partial, buckets);
 }
 
-/* Thread t of window w sums buckets [t S, (t+1) S) weighted by digit:
- * running sums from the top give sum_v (v - t S) B_v and sum_v B_v, and
- * the second times t S completes sum_v v B_v over the segment. */
+/* Thread t of window w, over buckets v in [t S, (t+1) S) (bucket v holds
+ * digit v + 1): running sums from the top leave T_t = sum_j (j + 1)
+ * B_(tS+j) at partial[2t] and R_t = sum_j B_(tS+j) at partial[2t + 1].
+ * The window's sum_v (v + 1) B_v is then sum_t T_t + S sum_t t R_t
+ * (msm_reduce_item), with no scalar multiple per segment. */
 template <class F>
 HD void msm_segment_item(uint32_t t, const xyzz_d<F> *buckets, uint32_t buckets_per_win,
                          uint32_t seg, xyzz_d<F> *partial)
@@ -332,8 +342,8 @@ HD void msm_segment_item(uint32_t t, const xyzz_d<F> *buckets, uint32_t buckets_
         run.add(bk[j]);
         sum.add(run);
     }
-    sum.add(run.mul_small(s * seg));
-    partial[t] = sum;
+    partial[2 * (size_t)t] = sum;
+    partial[2 * (size_t)t + 1] = run;
 }
 
 template <class F>
@@ -344,15 +354,39 @@ __global__ void msm_segments(const xyzz_d<F> *__restrict__ buckets, uint32_t buc
     if (t < total_threads) msm_segment_item(t, buckets, buckets_per_win, seg, partial);
 }
 
-/* Block w adds the per_win partials of window w (strided, then a tree). */
+/* Thread r of `threads` over one window's segments [a, a + q) (p: the
+ * window's 2 per_win partials of msm_segment_item): sum_s T_s + S sum_s
+ * s R_s over them. Running sums from the top give sum_s (s - a) R_s and
+ * sum_s R_s, and a times the second completes sum_s s R_s. */
+template <class F>
+HD xyzz_d<F> msm_reduce_item(uint32_t r, uint32_t threads, const xyzz_d<F> *p, uint32_t per_win,
+                             uint32_t seg)
+{
+    uint32_t q = (per_win + threads - 1) / threads, a = r * q;
+    xyzz_d<F> t = xyzz_d<F>::inf(), run = xyzz_d<F>::inf(), sum = xyzz_d<F>::inf();
+    if (a >= per_win) return t;
+    uint32_t e = per_win - a < q ? per_win : a + q;
+    for (uint32_t s = e - 1; s > a; s--) {
+        t.add(p[2 * (size_t)s]);
+        run.add(p[2 * (size_t)s + 1]);
+        sum.add(run);
+    }
+    t.add(p[2 * (size_t)a]);
+    run.add(p[2 * (size_t)a + 1]);
+    sum.add(run.mul_small(a));
+    t.add(sum.mul_small(seg));
+    return t;
+}
+
+/* Block w sums window w: msm_reduce_item per thread, then a tree. */
 template <class F>
 __global__ void __launch_bounds__(MSM_RED_THREADS(F))
-    msm_reduce(const xyzz_d<F> *__restrict__ partial, uint32_t per_win, xyzz_d<F> *out)
+    msm_reduce(const xyzz_d<F> *__restrict__ partial, uint32_t per_win, uint32_t seg,
+               xyzz_d<F> *out)
 {
     __shared__ xyzz_d<F> sm[MSM_RED_THREADS(F)];
-    const xyzz_d<F> *p = partial + (size_t)blockIdx.x * per_win;
-    xyzz_d<F> acc = xyzz_d<F>::inf();
-    for (uint32_t i = threadIdx.x; i < per_win; i += MSM_RED_THREADS(F)) acc.add(p[i]);
+    xyzz_d<F> acc = msm_reduce_item<F>(threadIdx.x, MSM_RED_THREADS(F),
+                                       partial + 2 * (size_t)blockIdx.x * per_win, per_win, seg);
     sm[threadIdx.x] = acc;
     for (uint32_t h = MSM_RED_THREADS(F) / 2; h > 0; h /= 2) {
         __syncthreads();

@@ -51,11 +51,15 @@
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
  * bitmap) grow to the largest proof seen and stay allocated.
  */
+#include <errno.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <condition_variable>
 #include <mutex>
@@ -233,8 +237,24 @@ static void helper_done(prove_run *r, bool *flag)
     r->cv.notify_all();
 }
 
+/* The helpers (prep, the loader and the threads they start, which inherit
+ * it) run PROVE_HELPER_NICE nice levels below the prover thread, which
+ * wakes at every device wait between kernels: with prep's and the
+ * loader's two dozen threads busy on 16 cores, each of those wake-ups
+ * could wait for a time slice while the device idled. Best effort: a
+ * refusal leaves the thread as it was. */
+#define PROVE_HELPER_NICE 5
+static void helper_priority(void)
+{
+    id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, tid);
+    if (errno == 0) setpriority(PRIO_PROCESS, tid, now + PROVE_HELPER_NICE);
+}
+
 static void prep_thread(prove_run *r, size_t i)
 {
+    helper_priority();
     prove_one *c = &r->p->c[i];
     double t0 = groth16_now_ms();
     c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, &r->circuits[i], &c->prep_err);
@@ -244,6 +264,7 @@ static void prep_thread(prove_run *r, size_t i)
 
 static void load_thread(prove_run *r, size_t i)
 {
+    helper_priority();
     prove_one *c = &r->p->c[i];
     double t0 = groth16_now_ms();
     cudaError_t e = cudaSetDevice(r->device);
