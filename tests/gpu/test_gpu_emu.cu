@@ -320,9 +320,9 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
     for (int w = (int)nwin - 1; w >= 0; w--) {
         /* msm_reduce's threads (the tree's order does not change the sum) */
         xyzz_d<fp_d> sum = xyzz_d<fp_d>::inf();
-        for (uint32_t t = 0; t < MSM_RED_THREADS(fp_d); t++)
-            sum.add(msm_reduce_item(t, MSM_RED_THREADS(fp_d), &partial[2 * (size_t)w * per_win],
-                                    per_win, seg));
+        const uint32_t threads = msm_reduce_slices<fp_d>(per_win) * MSM_RED_THREADS(fp_d);
+        for (uint32_t t = 0; t < threads; t++)
+            sum.add(msm_reduce_item(t, threads, &partial[2 * (size_t)w * per_win], per_win, seg));
         for (uint32_t i = 0; i < msm_win_bits(m, w) && w < (int)nwin - 1; i++)
             g1_xyzz_dbl(&acc, &acc);
         g1_xyzz_t sw;
@@ -383,6 +383,47 @@ static void test_msm_digits(void)
     CHECK(bad == 0, "emu msm digits: %d bad windows or digits", bad);
     printf("emu msm digits: windows of 2 .. 24 bits (c and c - 1 wide) cover 256 bits and give "
            "0, 2^k, r - 1 and random scalars back\n");
+}
+
+/* msm_reduce_item over x blocks of threads: segments s with T_s = t_s G,
+ * R_s = r_s G for small random t_s, r_s give sum_s t_s + S sum_s s r_s
+ * times G, for windows of 1 .. 12289 segments and 1 .. 3 slices (the
+ * device's 2^27 MSM takes 16 slices of 65536 segments). */
+static void test_msm_reduce(void)
+{
+    typedef xyzz_d<fp_d> P;
+    affine_d<fp_d> g;
+    memcpy(&g, &g1_GENERATOR, sizeof g);
+    P tab[64];
+    tab[0] = P::inf();
+    for (int m = 1; m < 64; m++) tab[m] = tab[m - 1], tab[m].add_affine(g);
+    const uint32_t seg = 32, threads = MSM_RED_THREADS(fp_d);
+    for (uint32_t per_win : {1u, 7u, 300u, 4101u, 12289u})
+        for (uint32_t x = 1; x <= 3; x++) {
+            std::vector<P> partial(2 * (size_t)per_win);
+            uint64_t want_k = 0;
+            for (uint32_t s = 0; s < per_win; s++) {
+                uint32_t t = (uint32_t)cuzk_rng_u64(&rng) % 64,
+                         r = (uint32_t)cuzk_rng_u64(&rng) % 64;
+                partial[2 * s] = tab[t], partial[2 * s + 1] = tab[r];
+                want_k += t + (uint64_t)seg * s * r;
+            }
+            P sum = P::inf();
+            for (uint32_t r = 0; r < x * threads; r++)
+                sum.add(msm_reduce_item(r, x * threads, partial.data(), per_win, seg));
+            g1_xyzz_t h;
+            memcpy(&h, &sum, sizeof h);
+            g1_jac_t got, want, gen;
+            g1_xyzz_to_jac(&got, &h);
+            fr_t k;
+            fr_from_u64(&k, want_k);
+            g1_jac_from_affine(&gen, &g1_GENERATOR);
+            g1_jac_mul(&want, &gen, &k);
+            CHECK(g1_jac_eq(&want, &got), "emu msm reduce: %u segments, %u slices: wrong sum",
+                  per_win, x);
+        }
+    printf("emu msm reduce: sum_s T_s + S sum_s s R_s for 1 .. 12289 segments over 1 .. 3 "
+           "slices of threads\n");
 }
 
 static void test_msm(void)
@@ -877,6 +918,7 @@ int main(int argc, char **argv)
     printf("emu curves: G1 and G2 XYZZ operations match ec.h\n");
     test_msm_digits();
     test_msm();
+    test_msm_reduce();
     test_bitrev_tiled();
     test_ntt(2);
     test_ntt(8);

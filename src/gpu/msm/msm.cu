@@ -125,7 +125,7 @@ struct msm_plan {
     uint32_t aff_rounds, gwin, gpos, gnb, aff_pairs;
     /* offsets into the workspace */
     size_t keys, vals, keys2, vals2, start, end, ntask, off, task_bucket, part_a, part_b, counters;
-    size_t buckets, partial, sums, sort_tmp, scan_tmp;
+    size_t buckets, partial, slices, sums, sort_tmp, scan_tmp;
     size_t st[2], cn[2], pts[2], bkt[2], scratch;
 };
 
@@ -202,6 +202,8 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->counters = o, o += 256;
     p->buckets = o, o += align256(nb * point);
     p->partial = o, o += align256(2 * (size_t)p->nwin * p->per_win * point);
+    /* G2 blocks have half the threads of G1 blocks, so at least as many slices */
+    p->slices = o, o += align256((size_t)p->nwin * msm_reduce_slices<fp2_d>(p->per_win) * point);
     p->sums = o, o += align256((size_t)p->nwin * point);
     p->sort_tmp = o, o += align256(p->sort_bytes);
     p->scan_tmp = o, o += align256(p->scan_bytes);
@@ -426,9 +428,12 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
     uint32_t threads = p->nwin * p->per_win;
     msm_segments<F><<<cu_blocks(threads, 128), 128>>>(buckets, p->half, p->seg, threads, partial);
     CU_LAUNCH(err, "msm_segments");
-    msm_reduce<F>
-        <<<p->nwin, MSM_RED_THREADS(F)>>>(partial, p->per_win, p->seg, (xyzz_d<F> *)(ws + p->sums));
+    uint32_t x = msm_reduce_slices<F>(p->per_win);
+    xyzz_d<F> *slices = (xyzz_d<F> *)(ws + p->slices);
+    msm_reduce<F><<<p->nwin * x, MSM_RED_THREADS(F)>>>(partial, p->per_win, p->seg, x, slices);
     CU_LAUNCH(err, "msm_reduce");
+    msm_reduce_slices_sum<F><<<1, p->nwin>>>(slices, p->nwin, x, (xyzz_d<F> *)(ws + p->sums));
+    CU_LAUNCH(err, "msm_reduce_slices_sum");
     msm_mark(4);
     return CUZK_OK;
 }

@@ -378,15 +378,26 @@ HD xyzz_d<F> msm_reduce_item(uint32_t r, uint32_t threads, const xyzz_d<F> *p, u
     return t;
 }
 
-/* Block w sums window w: msm_reduce_item per thread, then a tree. */
+/* Blocks of msm_reduce per window: about MSM_RED_PER_THREAD segments per
+ * thread, so that no thread runs a long chain of dependent additions. */
+#define MSM_RED_PER_THREAD 16
+template <class F> HD uint32_t msm_reduce_slices(uint32_t per_win)
+{
+    uint32_t x = per_win / (MSM_RED_THREADS(F) * MSM_RED_PER_THREAD);
+    return x ? x : 1;
+}
+
+/* Block b sums slice b % x of window b / x (x = msm_reduce_slices):
+ * msm_reduce_item per thread, then a tree; out[b]. */
 template <class F>
 __global__ void __launch_bounds__(MSM_RED_THREADS(F))
-    msm_reduce(const xyzz_d<F> *__restrict__ partial, uint32_t per_win, uint32_t seg,
+    msm_reduce(const xyzz_d<F> *__restrict__ partial, uint32_t per_win, uint32_t seg, uint32_t x,
                xyzz_d<F> *out)
 {
     __shared__ xyzz_d<F> sm[MSM_RED_THREADS(F)];
-    xyzz_d<F> acc = msm_reduce_item<F>(threadIdx.x, MSM_RED_THREADS(F),
-                                       partial + 2 * (size_t)blockIdx.x * per_win, per_win, seg);
+    uint32_t w = blockIdx.x / x, r = (blockIdx.x % x) * MSM_RED_THREADS(F) + threadIdx.x;
+    xyzz_d<F> acc = msm_reduce_item<F>(r, x * MSM_RED_THREADS(F), partial + 2 * (size_t)w * per_win,
+                                       per_win, seg);
     sm[threadIdx.x] = acc;
     for (uint32_t h = MSM_RED_THREADS(F) / 2; h > 0; h /= 2) {
         __syncthreads();
@@ -396,6 +407,18 @@ __global__ void __launch_bounds__(MSM_RED_THREADS(F))
         }
     }
     if (threadIdx.x == 0) out[blockIdx.x] = acc;
+}
+
+/* Thread w: the sum of window w's x slices. */
+template <class F>
+__global__ void msm_reduce_slices_sum(const xyzz_d<F> *__restrict__ slices, uint32_t nwin,
+                                      uint32_t x, xyzz_d<F> *out)
+{
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= nwin) return;
+    xyzz_d<F> acc = xyzz_d<F>::inf();
+    for (uint32_t i = 0; i < x; i++) acc.add(slices[(size_t)w * x + i]);
+    out[w] = acc;
 }
 
 #endif

@@ -51,15 +51,11 @@
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
  * bitmap) grow to the largest proof seen and stay allocated.
  */
-#include <errno.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <condition_variable>
 #include <mutex>
@@ -80,13 +76,22 @@ void prove_unlock(void)
 }
 
 /* Device working buffers, kept between proofs: a/b/c (two, for the
- * loader of the next circuit), tail scalars, tail indexes, gathered tail
- * bases, ones bitmap; each with its capacity in bytes. */
+ * loader of the next circuit), the split jobs' data staged by prep (two,
+ * by circuit parity), tail scalars, tail indexes, gathered tail bases,
+ * ones bitmap; each with its capacity in bytes. */
 struct prove_ws {
-    void *abc[2], *scal, *idx, *tb, *bits, *tb2;
-    size_t abc_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap;
+    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2;
+    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap;
 };
 static prove_ws ws;
+
+/* Where a split job's ones bitmap, tail scalars and tail indexes are on
+ * the device. */
+struct job_dev {
+    uint64_t *bits;
+    fr_t *scal;
+    uint32_t *idx;
+};
 
 /* One circuit of a start: its jobs, sums, r and s, timings, and the
  * state its helper threads report. */
@@ -100,6 +105,9 @@ struct prove_one {
     bool prep_done, load_done; /* under prove_run.mu */
     bool spawned;              /* its helpers were started (under mu) */
     bool h_free;               /* its H MSM is done: its a/b/c buffer is free (under mu) */
+    bool lab_free;             /* its L/A/B step is over: its ws.jobs buffer is free (under mu) */
+    bool staged[3];            /* prep put jd[k] of split job L, A, B on the device */
+    job_dev jd[3];             /* the split jobs' data on the device */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
     bool b2_done;              /* the device computed m.b2 */
 };
@@ -156,29 +164,58 @@ static int load_abc(prove_run *r, prove_one *c, char *buf, const groth16_params 
     return rc;
 }
 
-/* The tail of a split job: scalars and indexes up, bases gathered, MSM. */
-static int tail_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
-                    const groth16_params *pk, cuzk_err *err)
+/* Split job j's bitmap, tail scalars and tail indexes (idx: room for
+ * n_tail 32-bit indexes) into d through staging pool `pool`. */
+static int job_put(int pool, const job_dev *d, const groth16_msm_job *j, uint32_t *idx,
+                   cuzk_err *err)
 {
     size_t nt = j->n_tail;
-    uint32_t *idx = (uint32_t *)malloc(nt * sizeof(uint32_t) + 1);
-    int rc = idx ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (indexes)");
-    for (size_t k = 0; !rc && k < nt; k++) idx[k] = (uint32_t)j->tail_idx[k];
-    if (!rc) rc = prove_dev_grow(&ws.scal, &ws.scal_cap, nt * sizeof(fr_t), pk, err);
-    if (!rc) rc = prove_dev_grow(&ws.idx, &ws.idx_cap, nt * sizeof(uint32_t), pk, err);
-    if (!rc) rc = prove_dev_grow(&ws.tb, &ws.tb_cap, nt * sizeof(g1_affine_t), pk, err);
-    if (!rc) rc = prove_upload(STAGE_FG, ws.scal, j->tail, nt * sizeof(fr_t), err);
-    if (!rc) rc = prove_upload(STAGE_FG, ws.idx, idx, nt * sizeof(uint32_t), err);
-    free(idx);
-    prove_g1_aff *tb = (prove_g1_aff *)ws.tb;
-    if (!rc) rc = prove_gather(tb, bases, (const uint32_t *)ws.idx, nt, err);
-    if (!rc) rc = dev_msm(out, tb, ws.scal, nt, err);
+    for (size_t k = 0; k < nt; k++) idx[k] = (uint32_t)j->tail_idx[k];
+    int rc = prove_upload(pool, d->bits, j->ones, (j->n + 63) / 64 * sizeof(uint64_t), err);
+    if (!rc) rc = prove_upload(pool, d->scal, j->tail, nt * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(pool, d->idx, idx, nt * sizeof(uint32_t), err);
     return rc;
 }
 
-/* One G1 MSM of the CPU prover's job on the device. */
-static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
-                   const groth16_params *pk, groth16_timings *t, cuzk_err *err)
+static uint32_t *idx_buffer(size_t n, cuzk_err *err)
+{
+    uint32_t *idx = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
+    if (!idx) cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (indexes)");
+    return idx;
+}
+
+/* A split job's data that prep did not stage, on the spot into ws.bits,
+ * ws.scal and ws.idx. */
+static int job_upload(job_dev *d, const groth16_msm_job *j, const groth16_params *pk, cuzk_err *err)
+{
+    size_t nt = j->n_tail;
+    int rc = prove_dev_grow(&ws.bits, &ws.bits_cap, (j->n + 63) / 64 * sizeof(uint64_t), pk, err);
+    if (!rc) rc = prove_dev_grow(&ws.scal, &ws.scal_cap, nt * sizeof(fr_t), pk, err);
+    if (!rc) rc = prove_dev_grow(&ws.idx, &ws.idx_cap, nt * sizeof(uint32_t), pk, err);
+    uint32_t *idx = rc ? NULL : idx_buffer(nt, err);
+    if (!rc && !idx) rc = CUZK_ENOMEM;
+    *d = {(uint64_t *)ws.bits, (fr_t *)ws.scal, (uint32_t *)ws.idx};
+    if (!rc) rc = job_put(STAGE_FG, d, j, idx, err);
+    free(idx);
+    return rc;
+}
+
+/* The tail of a split job: its bases gathered, the MSM. */
+static int tail_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
+                    const job_dev *d, const groth16_params *pk, cuzk_err *err)
+{
+    size_t nt = j->n_tail;
+    int rc = prove_dev_grow(&ws.tb, &ws.tb_cap, nt * sizeof(g1_affine_t), pk, err);
+    prove_g1_aff *tb = (prove_g1_aff *)ws.tb;
+    if (!rc) rc = prove_gather(tb, bases, d->idx, nt, err);
+    if (!rc) rc = dev_msm(out, tb, d->scal, nt, err);
+    return rc;
+}
+
+/* One G1 MSM of the CPU prover's job on the device; a split job's data
+ * from *d when staged, else uploaded now (and *d set). */
+static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j, bool staged,
+                   job_dev *d, const groth16_params *pk, groth16_timings *t, cuzk_err *err)
 {
     if (j->n >= ((size_t)1 << 31))
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: an MSM of %zu points", j->n);
@@ -190,14 +227,12 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
         t->tail_msm_ms += groth16_now_ms() - t0;
         return rc;
     }
-    size_t words = (j->n + 63) / 64;
     g1_jac_t ones, tail;
-    int rc = prove_dev_grow(&ws.bits, &ws.bits_cap, words * sizeof(uint64_t), pk, err);
-    if (!rc) rc = prove_upload(STAGE_FG, ws.bits, j->ones, words * sizeof(uint64_t), err);
-    if (!rc) rc = prove_batch_add(&ones, bases, (const uint64_t *)ws.bits, j->n, err);
+    int rc = staged ? CUZK_OK : job_upload(d, j, pk, err);
+    if (!rc) rc = prove_batch_add(&ones, bases, d->bits, j->n, err);
     double t1 = groth16_now_ms();
     t->batch_add_ms += t1 - t0;
-    if (!rc) rc = tail_msm(&tail, bases, j, pk, err);
+    if (!rc) rc = tail_msm(&tail, bases, j, d, pk, err);
     if (!rc) g1_jac_add(out, &ones, &tail);
     t->tail_msm_ms += groth16_now_ms() - t1;
     return rc;
@@ -237,34 +272,78 @@ static void helper_done(prove_run *r, bool *flag)
     r->cv.notify_all();
 }
 
-/* The helpers (prep, the loader and the threads they start, which inherit
- * it) run PROVE_HELPER_NICE nice levels below the prover thread, which
- * wakes at every device wait between kernels: with prep's and the
- * loader's two dozen threads busy on 16 cores, each of those wake-ups
- * could wait for a time slice while the device idled. Best effort: a
- * refusal leaves the thread as it was. */
-#define PROVE_HELPER_NICE 5
-static void helper_priority(void)
+static size_t align256(size_t x)
 {
-    id_t tid = (id_t)syscall(SYS_gettid);
-    errno = 0;
-    int now = getpriority(PRIO_PROCESS, tid);
-    if (errno == 0) setpriority(PRIO_PROCESS, tid, now + PROVE_HELPER_NICE);
+    return (x + 255) & ~(size_t)255;
+}
+
+/* Prep's second part: the split jobs' bitmaps, tail scalars and tail
+ * indexes into ws.jobs[i % 2] (once circuit i - 2's L/A/B step is over),
+ * through a staging pool of its own, so that the L/A/B step uploads
+ * nothing: on the spot its uploads shared the bus with the next circuit's
+ * a, b, c and waited behind its chunks (batch_add and tail_msm took 10-30
+ * ms longer while an upload ran). The buffer only grows here when no
+ * device memory need be freed for it; a job left unstaged is uploaded on
+ * the spot. */
+static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    const groth16_msm_job *jobs[3] = {&c->jobs.l, &c->jobs.a, &c->jobs.b};
+    size_t off[3][3], total = 0, max_tail = 0;
+    for (int k = 0; k < 3; k++) {
+        const groth16_msm_job *j = jobs[k];
+        if (!j->split) continue;
+        off[k][0] = total, total += align256((j->n + 63) / 64 * sizeof(uint64_t));
+        off[k][1] = total, total += align256(j->n_tail * sizeof(fr_t));
+        off[k][2] = total, total += align256(j->n_tail * sizeof(uint32_t));
+        if (j->n_tail > max_tail) max_tail = j->n_tail;
+    }
+    if (total == 0) return CUZK_OK;
+    {
+        std::unique_lock<std::mutex> lk(r->mu);
+        r->cv.wait(lk, [r, i] { return r->stop || i < 2 || r->p->c[i - 2].lab_free; });
+        if (r->stop) return CUZK_OK;
+    }
+    size_t b = i % 2;
+    if (ws.jobs_cap[b] < total) {
+        void *d = NULL;
+        if (cudaMalloc(&d, total) != cudaSuccess) {
+            cudaGetLastError(); /* not staged: uploaded on the spot */
+            return CUZK_OK;
+        }
+        cudaFree(ws.jobs[b]);
+        ws.jobs[b] = d, ws.jobs_cap[b] = total;
+    }
+    uint32_t *idx = idx_buffer(max_tail, err);
+    if (!idx) return CUZK_ENOMEM;
+    char *d = (char *)ws.jobs[b];
+    int rc = CUZK_OK;
+    for (int k = 0; k < 3 && !rc; k++) {
+        if (!jobs[k]->split) continue;
+        c->jd[k] = {(uint64_t *)(d + off[k][0]), (fr_t *)(d + off[k][1]),
+                    (uint32_t *)(d + off[k][2])};
+        rc = job_put(STAGE_PREP, &c->jd[k], jobs[k], idx, err);
+        c->staged[k] = !rc;
+    }
+    free(idx);
+    return rc;
 }
 
 static void prep_thread(prove_run *r, size_t i)
 {
-    helper_priority();
     prove_one *c = &r->p->c[i];
     double t0 = groth16_now_ms();
     c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, &r->circuits[i], &c->prep_err);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
+    cudaError_t e = c->prep_rc ? cudaSuccess : cudaSetDevice(r->device);
+    if (e != cudaSuccess)
+        c->prep_rc = cu_fail(e, &c->prep_err, "cudaSetDevice", __FILE__, __LINE__);
+    if (!c->prep_rc) c->prep_rc = stage_jobs(r, i, &c->prep_err);
     helper_done(r, &c->prep_done);
 }
 
 static void load_thread(prove_run *r, size_t i)
 {
-    helper_priority();
     prove_one *c = &r->p->c[i];
     double t0 = groth16_now_ms();
     cudaError_t e = cudaSetDevice(r->device);
@@ -383,9 +462,8 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
 }
 
 /* B_G2 on the device, when pk's B_G2 points fit there (prove_srs_g2),
- * over what B_G1's job left on the device: its bitmap in ws.bits and its
- * tail scalars and indexes in ws.scal / ws.idx (split), or its scalars in
- * ws.scal (not split). */
+ * over what B_G1's job left on the device: its bitmap, tail scalars and
+ * indexes (split, c->jd[2]), or its scalars in ws.scal (not split). */
 static int b2_on_device(prove_one *c, const groth16_params *pk, cuzk_err *err)
 {
     double t0 = groth16_now_ms();
@@ -397,13 +475,15 @@ static int b2_on_device(prove_one *c, const groth16_params *pk, cuzk_err *err)
     const prove_g2_aff *bases = g2;
     g2_jac_t ones, tail;
     g2_jac_set_inf(&ones);
+    const job_dev *d = &c->jd[2];
     if (j->split) {
-        rc = prove_batch_add_g2(&ones, g2, (const uint64_t *)ws.bits, j->n, err);
+        rc = prove_batch_add_g2(&ones, g2, d->bits, j->n, err);
         if (!rc) rc = prove_dev_grow(&ws.tb2, &ws.tb2_cap, n * sizeof(g2_affine_t), pk, err);
-        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws.tb2, g2, (const uint32_t *)ws.idx, n, err);
+        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws.tb2, g2, d->idx, n, err);
         bases = (const prove_g2_aff *)ws.tb2;
     }
-    gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)}, vs = {ws.scal, n * sizeof(fr_t)};
+    gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)};
+    gpu_buf vs = {j->split ? (void *)d->scal : ws.scal, n * sizeof(fr_t)};
     g2_jac_set_inf(&tail);
     if (!rc && n) rc = gpu_msm_g2_dev(&tail, &vb, &vs, n, 0, err);
     if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
@@ -420,10 +500,12 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     const groth16_params *pk = r->p->pk;
     join_thread(&r->prep[i]);
     int rc = helper_rc(c->prep_rc, &c->prep_err, err);
-    if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, c->staged[0], &c->jd[0], pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, c->staged[1], &c->jd[1], pk, &c->t, err);
+    if (!rc)
+        rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, c->staged[2], &c->jd[2], pk, &c->t, err);
     if (!rc) rc = b2_on_device(c, pk, err);
+    helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
     free(c->jobs.sa);
@@ -467,6 +549,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
         std::lock_guard<std::mutex> g(r->mu);
         r->stop = true; /* helpers still running start no others */
     }
+    r->cv.notify_all(); /* and a prep waiting to stage stops waiting */
     for (size_t i = 0; i < p->n; i++) {
         join_thread(&r->prep[i]);
         join_thread(&r->load[i]);
@@ -605,13 +688,13 @@ extern "C" void gpu_prove_release(void)
 {
     prove_lock();
     prove_srs_evict(NULL);
-    void **bufs[] = {&ws.abc[0], &ws.abc[1], &ws.scal, &ws.idx, &ws.tb, &ws.bits, &ws.tb2};
+    void **bufs[] = {&ws.abc[0], &ws.abc[1], &ws.jobs[0], &ws.jobs[1], &ws.scal,
+                     &ws.idx,    &ws.tb,     &ws.bits,    &ws.tb2};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) {
         cudaFree(*bufs[k]);
         *bufs[k] = NULL;
     }
-    ws.abc_cap[0] = ws.abc_cap[1] = ws.scal_cap = ws.idx_cap = ws.tb_cap = ws.bits_cap = 0;
-    ws.tb2_cap = 0;
+    memset(&ws, 0, sizeof ws);
     prove_unlock();
 }
 

@@ -37,10 +37,11 @@ int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err
 int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err);
 
 /* Copies host memory to the device through pinned staging pool `which`
- * (two chunks, allocated on first use and kept): the host copy into one
- * chunk overlaps the DMA of the other. Returns when the data is on the
- * device. One host thread per pool at a time. */
-enum { STAGE_FG, STAGE_BG };
+ * (a few chunks, allocated on first use and kept): the host copies into
+ * some chunks overlap the DMA of others. Returns when the data is on the
+ * device. One host thread per pool at a time: the prover thread (FG), the
+ * loader (BG), prep (PREP). */
+enum { STAGE_FG, STAGE_BG, STAGE_PREP, STAGE_POOLS };
 int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err);
 /* Zeroes device memory on pool `which`'s stream (no default-stream wait). */
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);

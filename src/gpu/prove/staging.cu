@@ -14,10 +14,10 @@
  * its previous chunk's DMA is done, so up to STAGE_SLOTS chunks are in
  * flight and a thread that the host's scheduler sets aside (synthesis
  * keeps every core busy) holds up one piece, not every thread at a
- * per-chunk barrier. Two pools, so that two host threads can upload at
- * once: STAGE_FG for the prover thread (parameters, bitmaps, tails),
+ * per-chunk barrier. A pool per uploading thread: STAGE_FG for the
+ * prover thread (parameters; bitmaps and tails that prep did not stage),
  * STAGE_BG for the loader that brings the next circuit's a, b, c in while
- * the device works.
+ * the device works, STAGE_PREP for prep's bitmaps and tails.
  */
 #include <string.h>
 
@@ -37,7 +37,7 @@ struct stage_pool {
     cudaEvent_t done[STAGE_SLOTS];
     cudaStream_t stream;
 };
-static stage_pool pools[2];
+static stage_pool pools[STAGE_POOLS];
 
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err)
 {
