@@ -14,7 +14,7 @@
  * products/s, Fr 60.7 G/s (sppark's products, the same idea: 27.5 / 61.0),
  * against 18.3 / 42.9 for the previous rows of IMAD.WIDE plus two IADD3
  * per product (Fr: with M0 from constant memory, see params.cuh). Squares
- * are products (a dedicated square in the old style no longer paid).
+ * (sqr_inline) take the cross products once and reduce separately.
  * mul2 computes two independent products with their rows interleaved
  * (one call for both where products are calls); xyzz.cuh says where it
  * pays.
@@ -289,14 +289,103 @@ template <class P> struct __align__(16) mont_t
         }
     }
 
-    /* a^2 as a product (sqr_inline for the tests that name it) */
+    /*
+     * a^2 for a < p with 3/4 of a product's multiply-adds: the double-width
+     * square from the N (N - 1) / 2 cross products a_i a_j (i < j),
+     * doubled, plus the N squares a_i^2; then, with R = 2^(32N) and
+     * a^2 = lo + R hi, a^2 / R = hi + lo / R (mod p): lo goes through N
+     * Montgomery rows alone (redc) and hi < p^2 / R < p / 8 is added, so
+     * one subtraction finishes (lo / R comes out <= p). Every chain goes
+     * into disjoint limb pairs of one array, as in split_row, so that
+     * ptxas fuses its multiply-adds: row i's cross products land at limb
+     * i + j, into e when that is even and into o when it is odd, one chain
+     * each; the redc rows have one chain for the even and one for the odd
+     * limbs of p. A chain's last carry goes into a limb that so far holds
+     * at most one earlier row's carry (every product of row i' reaches
+     * only limbs <= i' + N), so it never carries further.
+     */
+    HD static void cross_chain(uint32_t * acc, const uint32_t *a, int i, int j0)
+    {
+        uint32_t cc = 0;
+        mad_wide_cc(a[i], a[j0], acc[i + j0], acc[i + j0 + 1], acc[i + j0], acc[i + j0 + 1], cc);
+        int j = j0 + 2;
+#pragma unroll
+        for (; j < N; j += 2)
+            madc_wide_cc(a[i], a[j], acc[i + j], acc[i + j + 1], acc[i + j], acc[i + j + 1], cc);
+        acc[i + j] = addc(acc[i + j], 0, cc);
+    }
+
+    /* t (N + 2 limbs, t[N + 1] = 0) = t / R mod p, at most p: N rows of
+     * t = (t + m p) / 2^32 with m = t_0 M0. */
+    HD static void redc(uint32_t * t)
+    {
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            uint32_t m = t[0] * P::row_m0(), cc = 0;
+            mad_wide_cc(P::mod(0), m, t[0], t[1], t[0], t[1], cc);
+#pragma unroll
+            for (int j = 2; j < N; j += 2)
+                madc_wide_cc(P::mod(j), m, t[j], t[j + 1], t[j], t[j + 1], cc);
+            t[N] = addc(t[N], 0, cc);
+            mad_wide_cc(P::mod(1), m, t[1], t[2], t[1], t[2], cc);
+#pragma unroll
+            for (int j = 3; j < N; j += 2)
+                madc_wide_cc(P::mod(j), m, t[j], t[j + 1], t[j], t[j + 1], cc);
+            t[N + 1] = addc(t[N + 1], 0, cc);
+#pragma unroll
+            for (int k = 0; k <= N; k++) t[k] = t[k + 1];
+            t[N + 1] = 0;
+        }
+    }
+
     HD static mont_t sqr_inline(const mont_t &a)
     {
-        return mul_inline(a, a);
+        uint32_t e[2 * N], o[2 * N], s[2 * N], cc = 0;
+#pragma unroll
+        for (int k = 0; k < 2 * N; k++) e[k] = o[k] = 0;
+#pragma unroll
+        for (int i = 0; i < N - 1; i++) {
+            cross_chain(o, a.v, i, i + 1);
+            if (i + 2 < N) cross_chain(e, a.v, i, i + 2);
+        }
+        /* s = 2 (e + o) + sum_i a_i^2 2^(64 i) < p^2 */
+        s[0] = add_cc(e[0], o[0], cc);
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++) s[k] = addc_cc(e[k], o[k], cc);
+        s[0] = add_cc(s[0], s[0], cc);
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++) s[k] = addc_cc(s[k], s[k], cc);
+        mad_wide_cc(a.v[0], a.v[0], s[0], s[1], s[0], s[1], cc);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++)
+            madc_wide_cc(a.v[i], a.v[i], s[2 * i], s[2 * i + 1], s[2 * i], s[2 * i + 1], cc);
+        madc_wide(a.v[N - 1], a.v[N - 1], s[2 * N - 2], s[2 * N - 1], s[2 * N - 2], s[2 * N - 1],
+                  cc);
+        uint32_t t[N + 2];
+#pragma unroll
+        for (int k = 0; k < N; k++) t[k] = s[k];
+        t[N] = t[N + 1] = 0;
+        redc(t);
+        /* hi + lo / R < p / 8 + p + 1 < 2p */
+        t[0] = add_cc(t[0], s[N], cc);
+#pragma unroll
+        for (int k = 1; k < N - 1; k++) t[k] = addc_cc(t[k], s[N + k], cc);
+        t[N - 1] = addc(t[N - 1], s[2 * N - 1], cc);
+        mont_t r;
+        reduce_once(r.v, t);
+        return r;
     }
+    __host__ __device__ __noinline__ static mont_t sqr_call(mont_t a)
+    {
+        return sqr_inline(a);
+    }
+    /* a^2 (a < p) */
     HD mont_t sqr() const
     {
-        return *this * *this;
+        if constexpr (CALLS)
+            return sqr_call(*this);
+        else
+            return sqr_inline(*this);
     }
     HD mont_t &operator+=(const mont_t &b)
     {
