@@ -58,6 +58,9 @@ int gpu_fp2_mul_vec(fp2_t *out, const fp2_t *a, const fp2_t *b, size_t n, cuzk_e
  * by the product count. */
 int gpu_field_mul_bench(int field_bits, size_t threads, unsigned iters, double *ns_per_mul,
                         cuzk_err *err);
+/* The same for squares. */
+int gpu_field_sqr_bench(int field_bits, size_t threads, unsigned iters, double *ns_per_sqr,
+                        cuzk_err *err);
 
 /* out[i] = k[i] * p[i] (double and add in XYZZ on the device). */
 int gpu_g1_mul_vec(g1_jac_t *out, const g1_affine_t *p, const fr_t *k, size_t n, cuzk_err *err);

@@ -129,21 +129,27 @@ extern "C" int gpu_fp2_mul_vec(fp2_t *out, const fp2_t *a, const fp2_t *b, size_
     return mul_vec<fp2_d>(out, a, b, n, err);
 }
 
-/* Two independent dependency chains per thread keep the pipes busy. */
-template <class F> __global__ void mul_loop_kernel(F *out, unsigned iters)
+/* Two independent dependency chains per thread keep the pipes busy
+ * (products, or squares when SQR). */
+template <class F, bool SQR> __global__ void mul_loop_kernel(F *out, unsigned iters)
 {
     F a = F::one(), b = F::one();
     a.v[0] ^= threadIdx.x;
     b.v[1] ^= blockIdx.x;
     F c = b;
     for (unsigned i = 0; i < iters; i++) {
-        a = a * b;
-        c = c * a;
+        if (SQR) {
+            a = a.sqr();
+            c = c.sqr();
+        } else {
+            a = a * b;
+            c = c * a;
+        }
     }
     out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = a + c;
 }
 
-template <class F>
+template <class F, bool SQR>
 static int mul_bench(size_t threads, unsigned iters, double *ns_per_mul, cuzk_err *err)
 {
     F *d;
@@ -151,9 +157,9 @@ static int mul_bench(size_t threads, unsigned iters, double *ns_per_mul, cuzk_er
     CU(cudaMalloc(&d, threads * sizeof(F)), err, "mul_bench alloc");
     CU(cudaEventCreate(&t0), err, "event");
     CU(cudaEventCreate(&t1), err, "event");
-    mul_loop_kernel<F><<<cu_blocks(threads, 256), 256>>>(d, 1);
+    mul_loop_kernel<F, SQR><<<cu_blocks(threads, 256), 256>>>(d, 1);
     CU(cudaEventRecord(t0), err, "event");
-    mul_loop_kernel<F><<<cu_blocks(threads, 256), 256>>>(d, iters);
+    mul_loop_kernel<F, SQR><<<cu_blocks(threads, 256), 256>>>(d, iters);
     CU(cudaEventRecord(t1), err, "event");
     CU(cudaEventSynchronize(t1), err, "mul_loop_kernel");
     float ms;
@@ -168,9 +174,17 @@ static int mul_bench(size_t threads, unsigned iters, double *ns_per_mul, cuzk_er
 extern "C" int gpu_field_mul_bench(int field_bits, size_t threads, unsigned iters,
                                    double *ns_per_mul, cuzk_err *err)
 {
-    if (field_bits == 381) return mul_bench<fp_d>(threads, iters, ns_per_mul, err);
-    if (field_bits == 255) return mul_bench<fr_d>(threads, iters, ns_per_mul, err);
+    if (field_bits == 381) return mul_bench<fp_d, false>(threads, iters, ns_per_mul, err);
+    if (field_bits == 255) return mul_bench<fr_d, false>(threads, iters, ns_per_mul, err);
     return cuzk_errf(err, CUZK_EINVAL, "gpu_field_mul_bench: field of %d bits", field_bits);
+}
+
+extern "C" int gpu_field_sqr_bench(int field_bits, size_t threads, unsigned iters,
+                                   double *ns_per_sqr, cuzk_err *err)
+{
+    if (field_bits == 381) return mul_bench<fp_d, true>(threads, iters, ns_per_sqr, err);
+    if (field_bits == 255) return mul_bench<fr_d, true>(threads, iters, ns_per_sqr, err);
+    return cuzk_errf(err, CUZK_EINVAL, "gpu_field_sqr_bench: field of %d bits", field_bits);
 }
 
 /* out[i] = k[i] * p[i] as Jacobian, double and add over the canonical bits. */

@@ -59,6 +59,8 @@ static void bench_fields(void)
     for (int i = 0; i < 2; i++) {
         if (gpu_field_mul_bench(bits[i], (size_t)132 * 2048, 2000, &ns, &e)) die("field", &e);
         printf("| %s mul (throughput) | %.4f ns | %.2f G/s |\n", i ? "Fr" : "Fp", ns, 1 / ns);
+        if (gpu_field_sqr_bench(bits[i], (size_t)132 * 2048, 2000, &ns, &e)) die("field", &e);
+        printf("| %s sqr (throughput) | %.4f ns | %.2f G/s |\n", i ? "Fr" : "Fp", ns, 1 / ns);
     }
 }
 

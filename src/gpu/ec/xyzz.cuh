@@ -10,10 +10,11 @@
  * add-2008-s, dbl-2008-s-1, mdbl-2008-s-1), with the special cases (an
  * operand at infinity, P = Q, P = -Q) handled explicitly.
  *
- * The additions take their products two at a time (prod2): with PAIRED,
- * each pair of independent products is one F::mul2, whose rows interleave
- * (four carry chains for the scheduler instead of two, and one call
- * instead of two); without, two plain products. Measured on the H200:
+ * The additions take their products two at a time (prod2, sqr2): with
+ * PAIRED, each pair of independent products is one F::mul2, whose rows
+ * interleave (four carry chains for the scheduler instead of two, and one
+ * call instead of two); without, two plain products or squares (the
+ * square's own, mont.cuh). Measured on the H200:
  * PAIRED takes the batch addition from 84.8 to 70.0 ms in a 32 GiB
  * partition, but the MSM sweep from 114.3 to 119.3 ms at 2^24 (184
  * registers instead of 168: 8 warps per SM instead of 12; still 117.2 ms
@@ -42,6 +43,18 @@ HD void prod2(F &r0, const F &a0, const F &b0, F &r1, const F &a1, const F &b1)
     } else {
         F t = a0 * b0;
         r1 = a1 * b1;
+        r0 = t;
+    }
+}
+
+/* r0 = a0^2, r1 = a1^2: one F::mul2 (PAIRED) or two squares. */
+template <bool PAIRED, class F> HD void sqr2(F &r0, const F &a0, F &r1, const F &a1)
+{
+    if constexpr (PAIRED) {
+        F::mul2(r0, a0, a0, r1, a1, a1);
+    } else {
+        F t = a0.sqr();
+        r1 = a1.sqr();
         r0 = t;
     }
 }
@@ -109,7 +122,7 @@ template <class F> struct __align__(16) xyzz_d
             *this = r.is_zero() ? dbl_affine(q) : inf();
             return;
         }
-        prod2<PAIRED>(pp, p, p, rr, r, r);
+        sqr2<PAIRED>(pp, p, rr, r);
         prod2<PAIRED>(ppp, p, pp, qq, x, pp);
         F x3 = rr - ppp - qq.dbl();
         prod2<PAIRED>(t, r, qq - x3, u, y, ppp);
@@ -138,7 +151,7 @@ template <class F> struct __align__(16) xyzz_d
             *this = r.is_zero() ? dbl() : inf();
             return;
         }
-        prod2<PAIRED>(pp, p, p, rr, r, r);
+        sqr2<PAIRED>(pp, p, rr, r);
         prod2<PAIRED>(ppp, p, pp, qq, u1, pp);
         x = rr - ppp - qq.dbl();
         prod2<PAIRED>(t, r, qq - x, u, s1, ppp);
