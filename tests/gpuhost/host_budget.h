@@ -20,6 +20,9 @@ void host_dma_delay(int us);
  * device memory, with the link slowed by delay_us: 0 when they arrive
  * intact, else the first wrong offset + 1 (or -1 for a failed call). */
 long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
+/* Two threads upload different bytes through one pool at once (as two
+ * circuits' preps may): the same result for either. */
+long long host_upload_pair_check(size_t bytes, int delay_us);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
  * are checked on a GPU by test_gpu and, where host-compilable, by
  * test_gpu_emu.
  */
+#include <thread>
+
 #include "gpu/prove/batch_add.cuh"
 
 extern "C" {
@@ -158,7 +160,10 @@ extern "C" void host_dma_delay(int us)
     host_dma_delay_us = us;
 }
 
-extern "C" long long host_upload_check(size_t bytes, unsigned seed, int delay_us)
+/* prove_upload of `bytes` pseudo-random bytes (seeded) through pool
+ * `which`: 0 when they arrive intact, else the first wrong offset + 1, or
+ * -1 for a failed call. */
+static long long upload_check(int which, size_t bytes, unsigned seed)
 {
     char *src = (char *)malloc(bytes + 1), *dev = NULL;
     if (!src || cudaMalloc((void **)&dev, bytes + 1) != cudaSuccess) {
@@ -171,9 +176,7 @@ extern "C" long long host_upload_check(size_t bytes, unsigned seed, int delay_us
         src[i] = (char)x;
     }
     memset(dev, 0, bytes + 1);
-    host_dma_delay_us = delay_us;
-    int rc = prove_upload(STAGE_BG, dev, src, bytes, NULL);
-    host_dma_delay_us = 0;
+    int rc = prove_upload(which, dev, src, bytes, NULL);
     long long bad = rc ? -1 : 0;
     for (size_t i = 0; !bad && i < bytes; i++)
         if (dev[i] != src[i]) bad = (long long)i + 1;
@@ -181,4 +184,23 @@ extern "C" long long host_upload_check(size_t bytes, unsigned seed, int delay_us
     cudaFree(dev);
     free(src);
     return bad;
+}
+
+extern "C" long long host_upload_check(size_t bytes, unsigned seed, int delay_us)
+{
+    host_dma_delay_us = delay_us;
+    long long bad = upload_check(STAGE_BG, bytes, seed);
+    host_dma_delay_us = 0;
+    return bad;
+}
+
+extern "C" long long host_upload_pair_check(size_t bytes, int delay_us)
+{
+    long long bad[2] = {0, 0};
+    host_dma_delay_us = delay_us;
+    std::thread t([&] { bad[1] = upload_check(STAGE_PREP, bytes, 2); });
+    bad[0] = upload_check(STAGE_PREP, bytes, 1);
+    t.join();
+    host_dma_delay_us = 0;
+    return bad[0] ? bad[0] : bad[1];
 }

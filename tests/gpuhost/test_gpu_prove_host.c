@@ -131,7 +131,14 @@ static void check_upload(void)
                 failures++,
                     printf("FAIL upload of %zu bytes (delay %d us): %lld\n", sizes[i], delay, bad);
         }
-    printf("staging: uploads of 1 byte .. 300 MiB arrive intact (pieces, chunks, slot reuse)\n");
+    for (int delay = 0; delay <= 2000; delay += 2000) {
+        long long bad = host_upload_pair_check(100 * M + 3, delay);
+        if (bad)
+            failures++,
+                printf("FAIL two uploads through one pool (delay %d us): %lld\n", delay, bad);
+    }
+    printf("staging: uploads of 1 byte .. 300 MiB arrive intact (pieces, chunks, slot reuse), "
+           "also two at once through one pool\n");
 }
 
 int main(int argc, char **argv)

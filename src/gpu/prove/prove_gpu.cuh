@@ -39,8 +39,9 @@ int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *ke
 /* Copies host memory to the device through pinned staging pool `which`
  * (a few chunks, allocated on first use and kept): the host copies into
  * some chunks overlap the DMA of others. Returns when the data is on the
- * device. One host thread per pool at a time: the prover thread (FG), the
- * loader (BG), prep (PREP). */
+ * device. A pool serves one upload at a time (a mutex: the preps of two
+ * circuits may overlap); the prover thread uses FG, the loaders BG, the
+ * preps PREP. */
 enum { STAGE_FG, STAGE_BG, STAGE_PREP, STAGE_POOLS };
 int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err);
 /* Zeroes device memory on pool `which`'s stream (no default-stream wait). */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <atomic>
+#include <mutex>
 #include <new>
 #include <thread>
 
@@ -36,6 +37,7 @@ struct stage_pool {
     char *host[STAGE_SLOTS];
     cudaEvent_t done[STAGE_SLOTS];
     cudaStream_t stream;
+    std::mutex busy; /* one upload at a time (two preps may overlap) */
 };
 static stage_pool pools[STAGE_POOLS];
 
@@ -162,6 +164,7 @@ static void stage_worker(stage_job *j)
 int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
     stage_pool *pool = &pools[which];
+    std::lock_guard<std::mutex> hold(pool->busy);
     int rc = stage_init(pool, err);
     if (rc || bytes == 0) return rc;
     stage_job j;
@@ -208,6 +211,7 @@ int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err 
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
 {
     stage_pool *pool = &pools[which];
+    std::lock_guard<std::mutex> hold(pool->busy);
     int rc = stage_init(pool, err);
     if (rc) return rc;
     CU(cudaMemsetAsync(dev, 0, bytes, pool->stream), err, "device zero fill");
