@@ -224,6 +224,7 @@ HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *k
         if (b == none) continue;
         uint32_t x = vals[i];
         affine_d<F> p = bases[x & ~MSM_NEG_BIT];
+        if (i + 1 < hi) affine_prefetch(&bases[vals[i + 1] & ~MSM_NEG_BIT]);
         if (x & MSM_NEG_BIT) p.y = p.y.neg();
         acc.add_affine(p);
     }

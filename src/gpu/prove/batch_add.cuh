@@ -60,8 +60,10 @@ HD xyzz_d<F> batch_add_thread(size_t t, const affine_d<F> *bases, const uint64_t
     for (;;) {
         while (!m && ++w < w1) m = batch_add_word(bits, w, n);
         if (!m) break;
-        acc.template add_affine<true>(bases[w * 64 + lowest_bit(m)]); /* paired: xyzz.cuh */
+        const affine_d<F> &p = bases[w * 64 + lowest_bit(m)];
         m &= m - 1;
+        if (m) affine_prefetch(&bases[w * 64 + lowest_bit(m)]);
+        acc.template add_affine<true>(p); /* paired: xyzz.cuh */
     }
     return acc;
 }
