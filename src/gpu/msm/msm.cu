@@ -11,7 +11,8 @@
  *  3. Bucket sums: n W additions into XYZZ buckets (8M+2S per point,
  *     msm_kernels.cuh), the bulk of the work. G1 (no affine rounds): the
  *     sweep, every thread adds exactly K of the sorted points (K about
- *     twice the mean bucket), crossing bucket runs, into numbered slots;
+ *     twice the mean bucket), crossing bucket runs, into numbered slots
+ *     (the next point prefetched into L2 during each addition);
  *     then task rounds add each bucket's slots, at most 32 per task, so a
  *     crowded bucket (the top window, repeated scalars) is spread over
  *     many threads. G2 (msm_aff, GPU_MSM_AFFINE_G2): first affine rounds

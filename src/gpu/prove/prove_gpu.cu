@@ -8,6 +8,9 @@
  *           tails (the gathered A / B scalars of a job that does not
  *           split), the very decisions of the CPU prover
  *           (prove_internal.h)                              prep_msm_ms
+ *           then the split jobs' bitmaps, tail scalars and indexes onto
+ *           the device (stage_jobs, a buffer per circuit parity, through
+ *           a staging pool of its own)
  *   loader  a, b, c through the background staging pool into one of two
  *           device buffers, zero-padded to the domain (for snarkjs' odd-
  *           Lagrange H basis or a domain under 2^10, outside the device
@@ -21,11 +24,12 @@
  *         overlapping the next row's upload, then gpu_ntt_h_finish_dev);
  *         when it is already done, all at once. Then the H MSM
  *                                                           ntt_msm_h_ms
- *   L/A/B waits for prep(i), then per job of L, A, B_G1: the bitmap up
- *         and the batch addition                            batch_add_ms
- *         the tail's scalars and indexes up, its bases gathered from the
- *         cached points, the tail MSM (or the whole MSM when the job
- *         does not split)                                   tail_msm_ms
+ *   L/A/B waits for prep(i), then per job of L, A, B_G1: the batch
+ *         addition over the staged bitmap (uploaded now if prep could
+ *         not stage it)                                     batch_add_ms
+ *         the tail's bases gathered from the cached points by the staged
+ *         indexes, the tail MSM (or the whole MSM, scalars uploaded now,
+ *         when the job does not split)                      tail_msm_ms
  *         and B_G2 the same way over B_G1's bitmap, tail scalars and
  *         indexes (gpu_msm_g2_dev) when its points fit on the device
  *         (prove_srs_g2)                                    b_g2_msm_ms
