@@ -200,7 +200,7 @@ static void emu_buckets(xyzz_d<fp_d> *buckets, const g1_affine_t *bases, const u
         if (most <= 1) break;
     }
     for (uint32_t b = 0; b < nb; b++)
-        msm_task_gather_item(b, off.data(), ntask.data(), in.data(), partials != NULL, buckets);
+        msm_task_gather_item(b, off.data(), ntask.data(), in.data(), buckets);
 }
 
 /* The affine rounds of msm.cu (msm_affine_group) for windows w0 .. w0+g-1
@@ -261,8 +261,7 @@ static void emu_affine_group(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
 }
 
 /* msm.cu's sweep (msm_sweep_rounds): positions [t K, (t + 1) K) per
- * thread, whole buckets into place and the others into slots, each
- * crossing bucket's run of slots, then task rounds. */
+ * thread into slots, each bucket's run of slots, then task rounds. */
 static void emu_sweep(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
                       const std::vector<uint32_t> &keys, const std::vector<uint32_t> &vals,
                       std::vector<uint32_t> &start, std::vector<uint32_t> &end, uint32_t n,
@@ -273,10 +272,9 @@ static void emu_sweep(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
     std::vector<uint32_t> rank(nb);
     for (uint32_t b = 0; b < nb; b++) rank[b] = r, r += end[b] > start[b];
     std::vector<xyzz_d<fp_d>> slots(threads + r + 1, xyzz_d<fp_d>::inf());
-    for (uint32_t b = 0; b < nb; b++) buckets[b] = xyzz_d<fp_d>::inf(); /* msm.cu's memset */
     for (uint32_t t = 0; t < threads; t++)
-        msm_sweep_item(t, k, total, keys.data(), vals.data(), n, half, rank.data(), start.data(),
-                       end.data(), (const affine_d<fp_d> *)bases, slots.data(), buckets);
+        msm_sweep_item(t, k, total, keys.data(), vals.data(), n, half, rank.data(),
+                       (const affine_d<fp_d> *)bases, slots.data());
     for (uint32_t b = 0; b < nb; b++)
         msm_sweep_bounds_item(b, rank.data(), k, start.data(), end.data());
     emu_buckets(buckets, NULL, NULL, start, end, 0, 3, &slots);

@@ -11,9 +11,8 @@
  *  3. Bucket sums: n W additions into XYZZ buckets (8M+2S per point,
  *     msm_kernels.cuh), the bulk of the work. G1 (no affine rounds): the
  *     sweep, every thread adds exactly K of the sorted points (K about
- *     eight mean buckets), crossing bucket runs; a bucket whose run lies
- *     in one thread goes straight into place, the others into numbered
- *     slots (the next point prefetched into L2 during each addition);
+ *     twice the mean bucket), crossing bucket runs, into numbered slots
+ *     (the next point prefetched into L2 during each addition);
  *     then task rounds add each bucket's slots, at most 32 per task, so a
  *     crowded bucket (the top window, repeated scalars) is spread over
  *     many threads. G2 (msm_aff, GPU_MSM_AFFINE_G2): first affine rounds
@@ -46,11 +45,6 @@
 #define MSM_SEG_LOG 5  /* buckets per reduction thread: 32 */
 #define MSM_K_MIN   8  /* the fewest points per task */
 #define MSM_K_LATER 32 /* partial sums per task after the first round */
-/* The sweep's positions per thread: 8 mean buckets, so that most buckets
- * lie whole in one thread's positions and skip the slots and task rounds,
- * unless that leaves fewer than MSM_SWEEP_THREADS threads; at least k0. */
-#define MSM_SWEEP_MEANS   8
-#define MSM_SWEEP_THREADS (1u << 18)
 /* Affine rounds run on groups of windows of at most 2^26 positions (the
  * group's points, prefix products and output: ~150 bytes per position for
  * G1), with about 2^17 threads (a wave of the H200's 132 SMs) of at least
@@ -124,7 +118,7 @@ static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
 
 struct msm_plan {
     msm_windows win;
-    uint32_t n, c, nwin, half, seg, per_win, k0, ksweep, sweep_threads;
+    uint32_t n, c, nwin, half, seg, per_win, k0, sweep_threads;
     size_t pairs, nb, max_tasks, sort_bytes, scan_bytes, bytes;
     /* affine rounds: rounds, windows per group, positions and buckets of a
      * group, pairs per thread in round 0 */
@@ -179,12 +173,8 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     p->nb = (size_t)p->nwin * p->half;
     size_t mean = (n + p->half - 1) / p->half;
     p->k0 = 2 * mean < MSM_K_MIN ? MSM_K_MIN : (uint32_t)(2 * mean);
-    size_t ks = MSM_SWEEP_MEANS * mean, cap = p->pairs / MSM_SWEEP_THREADS;
-    if (ks > cap) ks = cap;
-    p->ksweep = ks < p->k0 ? p->k0 : (uint32_t)ks;
-    /* the sweep takes at least k0 points per thread, so its slots fit the
-     * bound below */
-    p->sweep_threads = (uint32_t)((p->pairs + p->ksweep - 1) / p->ksweep);
+    /* the sweep takes k0 points per thread, so its slots fit the bound below */
+    p->sweep_threads = (uint32_t)((p->pairs + p->k0 - 1) / p->k0);
     /* sum over buckets of ceil(count / k0) <= buckets + pairs / k0; the
      * sweep's slots: one per thread and per non-empty bucket */
     p->max_tasks = p->nb + p->pairs / p->k0;
@@ -285,8 +275,7 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
         in = out, out = t;
         if (host[0] <= 1) break; /* every bucket is down to one partial */
     }
-    /* the sweep (partials) already wrote the buckets that have no tasks */
-    msm_task_gather<F><<<blocks, 256>>>(off, ntask, nb, in, partials, buckets);
+    msm_task_gather<F><<<blocks, 256>>>(off, ntask, nb, in, buckets);
     CU_LAUNCH(err, "msm_task_gather");
     return CUZK_OK;
 }
@@ -344,10 +333,8 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
     return CUZK_OK;
 }
 
-/* Step 3 without affine rounds: the sweep over all sorted positions
- * (msm_sweep: the buckets that lie whole in one thread straight into
- * place, the others into slots), then task rounds over each crossing
- * bucket's slots. */
+/* Step 3 without affine rounds: the sweep over all sorted positions into
+ * slots (msm_sweep), then task rounds over each bucket's slots. */
 template <class F>
 static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
 {
@@ -359,19 +346,16 @@ static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *base
     CU_LAUNCH(err, "msm_nonempty");
     CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, flag, rank, (int)nb), err,
        "msm scan");
-    xyzz_d<F> *buckets = (xyzz_d<F> *)(ws + p->buckets);
-    /* at infinity (all zero) unless the sweep or the task rounds write them */
-    CU(cudaMemsetAsync(buckets, 0, p->nb * sizeof *buckets), err, "msm memset");
     msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128>>>(
-        p->ksweep, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
-        (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, start, end, bases, p->sweep_threads,
-        (xyzz_d<F> *)(ws + p->part_a), buckets);
+        p->k0, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
+        (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
+        (xyzz_d<F> *)(ws + p->part_a));
     CU_LAUNCH(err, "msm_sweep");
     msm_mark(2);
-    msm_sweep_bounds<<<blocks, 256>>>(rank, p->ksweep, nb, start, end);
+    msm_sweep_bounds<<<blocks, 256>>>(rank, p->k0, nb, start, end);
     CU_LAUNCH(err, "msm_sweep_bounds");
     return msm_task_rounds<F>(p, ws, nb, start, end, (const affine_d<F> *)NULL, NULL, 0, true,
-                              buckets, err);
+                              (xyzz_d<F> *)(ws + p->buckets), err);
 }
 
 /* Step 3: the bucket sums: affine rounds then tasks per window group, or

@@ -195,11 +195,7 @@ __global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
  * start) event in position order, so each segment of positions has its
  * own slot and bucket b's slots are one run [slot(start_b),
  * slot(end_b - 1)] for the task rounds to add up. A thread start that is
- * also a bucket start leaves one slot between two runs unused. A bucket
- * whose whole run lies in one thread's positions (msm_sweep_whole: most
- * of them, K being several mean buckets) is written to its bucket
- * directly instead, and gets no tasks: only the buckets that cross a
- * thread boundary go through slots and task rounds.
+ * also a bucket start leaves one slot between two runs unused.
  */
 #define MSM_NO_BUCKET 0xffffffffu /* bucket of a position with digit 0 */
 
@@ -210,31 +206,10 @@ HD uint32_t msm_pos_bucket(const uint32_t *keys, uint32_t i, uint32_t n, uint32_
     return k < half ? (i / n) * half + k : MSM_NO_BUCKET;
 }
 
-/* Whether non-empty bucket b's run of positions [start_b, end_b) lies in
- * one thread's K positions. */
-HD bool msm_sweep_whole(uint32_t b, uint32_t k, const uint32_t *start, const uint32_t *end)
-{
-    return start[b] / k == (end[b] - 1) / k;
-}
-
-/* Thread t's sum over bucket b's positions: the bucket's whole sum, or
- * the thread's slot. */
-template <class F>
-HD void msm_sweep_flush(uint32_t t, uint32_t b, uint32_t k, const uint32_t *rank,
-                        const uint32_t *start, const uint32_t *end, const xyzz_d<F> &acc,
-                        xyzz_d<F> *slots, xyzz_d<F> *buckets)
-{
-    if (msm_sweep_whole(b, k, start, end))
-        buckets[b] = acc;
-    else
-        slots[t + rank[b] + 1] = acc;
-}
-
 template <class F>
 HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *keys,
                        const uint32_t *vals, uint32_t n, uint32_t half, const uint32_t *rank,
-                       const uint32_t *start, const uint32_t *end, const affine_d<F> *bases,
-                       xyzz_d<F> *slots, xyzz_d<F> *buckets)
+                       const affine_d<F> *bases, xyzz_d<F> *slots)
 {
     const uint32_t none = MSM_NO_BUCKET;
     uint32_t lo = t * k, hi = total - lo < k ? total : lo + k, cur = none;
@@ -242,7 +217,7 @@ HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *k
     for (uint32_t i = lo; i < hi; i++) {
         uint32_t b = msm_pos_bucket(keys, i, n, half);
         if (b != cur) {
-            if (cur != none) msm_sweep_flush(t, cur, k, rank, start, end, acc, slots, buckets);
+            if (cur != none) slots[t + rank[cur] + 1] = acc;
             cur = b;
             acc = xyzz_d<F>::inf();
         }
@@ -253,20 +228,18 @@ HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *k
         if (x & MSM_NEG_BIT) p.y = p.y.neg();
         acc.add_affine(p);
     }
-    if (cur != none) msm_sweep_flush(t, cur, k, rank, start, end, acc, slots, buckets);
+    if (cur != none) slots[t + rank[cur] + 1] = acc;
 }
 
 template <class F>
 __global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
     msm_sweep(uint32_t k, uint32_t total, const uint32_t *__restrict__ keys,
               const uint32_t *__restrict__ vals, uint32_t n, uint32_t half,
-              const uint32_t *__restrict__ rank, const uint32_t *__restrict__ start,
-              const uint32_t *__restrict__ end, const affine_d<F> *__restrict__ bases,
-              uint32_t threads, xyzz_d<F> *slots, xyzz_d<F> *buckets)
+              const uint32_t *__restrict__ rank, const affine_d<F> *__restrict__ bases,
+              uint32_t threads, xyzz_d<F> *slots)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < threads)
-        msm_sweep_item(t, k, total, keys, vals, n, half, rank, start, end, bases, slots, buckets);
+    if (t < threads) msm_sweep_item(t, k, total, keys, vals, n, half, rank, bases, slots);
 }
 
 /* 1 for a non-empty bucket (its rank is the exclusive scan of these) */
@@ -277,12 +250,11 @@ __global__ void msm_nonempty(const uint32_t *__restrict__ start, const uint32_t 
     if (b < nb) flag[b] = end[b] > start[b];
 }
 
-/* Bucket b's run of slots, in place of its run of positions; none for an
- * empty bucket or one the sweep wrote whole. */
+/* Bucket b's run of slots, in place of its run of positions. */
 HD void msm_sweep_bounds_item(uint32_t b, const uint32_t *rank, uint32_t k, uint32_t *start,
                               uint32_t *end)
 {
-    if (end[b] == start[b] || msm_sweep_whole(b, k, start, end)) {
+    if (end[b] == start[b]) {
         start[b] = end[b] = 0;
         return;
     }
@@ -338,26 +310,21 @@ __global__ void msm_task_next(const uint32_t *__restrict__ off, const uint32_t *
     if (b < total) msm_task_next_item(b, off, ntask, start, end);
 }
 
-/* After the last round every bucket has at most one partial; a bucket
- * with none is at infinity, or (keep: the sweep's) already holds its sum. */
+/* After the last round every bucket has at most one partial. */
 template <class F>
 HD void msm_task_gather_item(uint32_t b, const uint32_t *off, const uint32_t *ntask,
-                             const xyzz_d<F> *partial, bool keep, xyzz_d<F> *buckets)
+                             const xyzz_d<F> *partial, xyzz_d<F> *buckets)
 {
-    if (ntask[b])
-        buckets[b] = partial[off[b]];
-    else if (!keep)
-        buckets[b] = xyzz_d<F>::inf();
+    buckets[b] = ntask[b] ? partial[off[b]] : xyzz_d<F>::inf();
 }
 
 template <class F>
 __global__ void msm_task_gather(const uint32_t *__restrict__ off,
                                 const uint32_t *__restrict__ ntask, uint32_t total,
-                                const xyzz_d<F> *__restrict__ partial, bool keep,
-                                xyzz_d<F> *buckets)
+                                const xyzz_d<F> *__restrict__ partial, xyzz_d<F> *buckets)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < total) msm_task_gather_item(b, off, ntask, partial, keep, buckets);
+    if (b < total) msm_task_gather_item(b, off, ntask, partial, buckets);
 }
 
 /* Thread t of window w, over buckets v in [t S, (t+1) S) (bucket v holds
