@@ -130,11 +130,6 @@ struct msm_plan {
     size_t st[2], cn[2], pts[2], bkt[2], scratch;
 };
 
-static size_t align256(size_t x)
-{
-    return (x + 255) & ~(size_t)255;
-}
-
 /* Pairs per thread for a round of `total` positions; 0 when the round would
  * leave too few threads (it is not worth its inversions then). */
 static uint32_t msm_aff_pairs_for(size_t total, const msm_aff_cfg *cfg)
@@ -189,25 +184,25 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
                                      (int)p->nb),
        err, "msm scan sizing");
     size_t o = 0, nb = p->nb, pt = p->max_tasks * point;
-    p->keys = o, o += align256(p->pairs * 4);
-    p->vals = o, o += align256(p->pairs * 4);
-    p->keys2 = o, o += align256(p->pairs * 4);
-    p->vals2 = o, o += align256(p->pairs * 4);
-    p->start = o, o += align256(nb * 4);
-    p->end = o, o += align256(nb * 4);
-    p->ntask = o, o += align256(nb * 4);
-    p->off = o, o += align256(nb * 4);
-    p->task_bucket = o, o += align256(p->max_tasks * 4);
-    p->part_a = o, o += align256(pt);
-    p->part_b = o, o += align256(pt);
+    p->keys = o, o += cu_align256(p->pairs * 4);
+    p->vals = o, o += cu_align256(p->pairs * 4);
+    p->keys2 = o, o += cu_align256(p->pairs * 4);
+    p->vals2 = o, o += cu_align256(p->pairs * 4);
+    p->start = o, o += cu_align256(nb * 4);
+    p->end = o, o += cu_align256(nb * 4);
+    p->ntask = o, o += cu_align256(nb * 4);
+    p->off = o, o += cu_align256(nb * 4);
+    p->task_bucket = o, o += cu_align256(p->max_tasks * 4);
+    p->part_a = o, o += cu_align256(pt);
+    p->part_b = o, o += cu_align256(pt);
     p->counters = o, o += 256;
-    p->buckets = o, o += align256(nb * point);
-    p->partial = o, o += align256(2 * (size_t)p->nwin * p->per_win * point);
+    p->buckets = o, o += cu_align256(nb * point);
+    p->partial = o, o += cu_align256(2 * (size_t)p->nwin * p->per_win * point);
     /* G2 blocks have half the threads of G1 blocks, so at least as many slices */
-    p->slices = o, o += align256((size_t)p->nwin * msm_reduce_slices<fp2_d>(p->per_win) * point);
-    p->sums = o, o += align256((size_t)p->nwin * point);
-    p->sort_tmp = o, o += align256(p->sort_bytes);
-    p->scan_tmp = o, o += align256(p->scan_bytes);
+    p->slices = o, o += cu_align256((size_t)p->nwin * msm_reduce_slices<fp2_d>(p->per_win) * point);
+    p->sums = o, o += cu_align256((size_t)p->nwin * point);
+    p->sort_tmp = o, o += cu_align256(p->sort_bytes);
+    p->scan_tmp = o, o += cu_align256(p->scan_bytes);
     msm_plan_affine(p);
     if (p->aff_rounds) {
         /* round r's output holds at most gpos / 2^(r+1) + gnb points;
@@ -215,12 +210,12 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
         size_t g = p->gpos, nbk = p->gnb, elem = point / 4;
         for (int i = 0; i < 2; i++) {
             size_t cap = (g >> (i + 1)) + nbk;
-            p->st[i] = o, o += align256(nbk * 4);
-            p->cn[i] = o, o += align256(nbk * 4);
-            p->pts[i] = o, o += align256(cap * affine);
-            p->bkt[i] = o, o += align256(cap * 4);
+            p->st[i] = o, o += cu_align256(nbk * 4);
+            p->cn[i] = o, o += cu_align256(nbk * 4);
+            p->pts[i] = o, o += cu_align256(cap * affine);
+            p->bkt[i] = o, o += cu_align256(cap * 4);
         }
-        p->scratch = o, o += align256((g / 2 + p->aff_pairs) * elem);
+        p->scratch = o, o += cu_align256((g / 2 + p->aff_pairs) * elem);
     }
     p->bytes = o;
     return CUZK_OK;

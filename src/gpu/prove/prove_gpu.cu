@@ -276,11 +276,6 @@ static void helper_done(prove_run *r, bool *flag)
     r->cv.notify_all();
 }
 
-static size_t align256(size_t x)
-{
-    return (x + 255) & ~(size_t)255;
-}
-
 /* Prep's second part: the split jobs' bitmaps, tail scalars and tail
  * indexes into ws.jobs[i % 2] (once circuit i - 2's L/A/B step is over),
  * through a staging pool of its own, so that the L/A/B step uploads
@@ -297,9 +292,9 @@ static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
     for (int k = 0; k < 3; k++) {
         const groth16_msm_job *j = jobs[k];
         if (!j->split) continue;
-        off[k][0] = total, total += align256((j->n + 63) / 64 * sizeof(uint64_t));
-        off[k][1] = total, total += align256(j->n_tail * sizeof(fr_t));
-        off[k][2] = total, total += align256(j->n_tail * sizeof(uint32_t));
+        off[k][0] = total, total += cu_align256((j->n + 63) / 64 * sizeof(uint64_t));
+        off[k][1] = total, total += cu_align256(j->n_tail * sizeof(fr_t));
+        off[k][2] = total, total += cu_align256(j->n_tail * sizeof(uint32_t));
         if (j->n_tail > max_tail) max_tail = j->n_tail;
     }
     if (total == 0) return CUZK_OK;

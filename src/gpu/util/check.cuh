@@ -41,4 +41,11 @@ static inline unsigned cu_blocks(size_t n, unsigned threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
+/* x rounded up to a multiple of 256 bytes: the offset of the next array
+ * carved out of one device allocation. */
+static inline size_t cu_align256(size_t x)
+{
+    return (x + 255) & ~(size_t)255;
+}
+
 #endif
