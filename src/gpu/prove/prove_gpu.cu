@@ -90,7 +90,7 @@ struct prove_ws {
 static prove_ws ws;
 
 /* Where a split job's ones bitmap, tail scalars and tail indexes are on
- * the device. */
+ * the device (bits NULL: not there yet). */
 struct job_dev {
     uint64_t *bits;
     fr_t *scal;
@@ -110,8 +110,7 @@ struct prove_one {
     bool spawned;              /* its helpers were started (under mu) */
     bool h_free;               /* its H MSM is done: its a/b/c buffer is free (under mu) */
     bool lab_free;             /* its L/A/B step is over: its ws.jobs buffer is free (under mu) */
-    bool staged[3];            /* prep put jd[k] of split job L, A, B on the device */
-    job_dev jd[3];             /* the split jobs' data on the device */
+    job_dev jd[3];             /* split job L, A, B's data on the device (prep's, or on the spot) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
     bool b2_done;              /* the device computed m.b2 */
 };
@@ -217,9 +216,9 @@ static int tail_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_
 }
 
 /* One G1 MSM of the CPU prover's job on the device; a split job's data
- * from *d when staged, else uploaded now (and *d set). */
-static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j, bool staged,
-                   job_dev *d, const groth16_params *pk, groth16_timings *t, cuzk_err *err)
+ * from *d when prep staged it, else uploaded now (and *d set). */
+static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j, job_dev *d,
+                   const groth16_params *pk, groth16_timings *t, cuzk_err *err)
 {
     if (j->n >= ((size_t)1 << 31))
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: an MSM of %zu points", j->n);
@@ -232,7 +231,7 @@ static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_j
         return rc;
     }
     g1_jac_t ones, tail;
-    int rc = staged ? CUZK_OK : job_upload(d, j, pk, err);
+    int rc = d->bits ? CUZK_OK : job_upload(d, j, pk, err);
     if (!rc) rc = prove_batch_add(&ones, bases, d->bits, j->n, err);
     double t1 = groth16_now_ms();
     t->batch_add_ms += t1 - t0;
@@ -322,7 +321,6 @@ static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
         c->jd[k] = {(uint64_t *)(d + off[k][0]), (fr_t *)(d + off[k][1]),
                     (uint32_t *)(d + off[k][2])};
         rc = job_put(STAGE_PREP, &c->jd[k], jobs[k], idx, err);
-        c->staged[k] = !rc;
     }
     free(idx);
     return rc;
@@ -499,10 +497,9 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     const groth16_params *pk = r->p->pk;
     join_thread(&r->prep[i]);
     int rc = helper_rc(c->prep_rc, &c->prep_err, err);
-    if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, c->staged[0], &c->jd[0], pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, c->staged[1], &c->jd[1], pk, &c->t, err);
-    if (!rc)
-        rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, c->staged[2], &c->jd[2], pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, &c->jd[0], pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, &c->jd[1], pk, &c->t, err);
+    if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, &c->jd[2], pk, &c->t, err);
     if (!rc) rc = b2_on_device(c, pk, err);
     helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
