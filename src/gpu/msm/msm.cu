@@ -221,10 +221,11 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     return CUZK_OK;
 }
 
-static int msm_read_u32(uint32_t *out, const uint32_t *dev, cuzk_err *err)
+/* count 32-bit counters from the device, once the queued kernels are done */
+static int msm_read_u32(uint32_t *out, const uint32_t *dev, size_t count, cuzk_err *err)
 {
     CU_WAIT(err, "msm counters");
-    CU(cudaMemcpy(out, dev, 4, cudaMemcpyDeviceToHost), err, "msm counters");
+    CU(cudaMemcpy(out, dev, count * sizeof *out, cudaMemcpyDeviceToHost), err, "msm counters");
     return CUZK_OK;
 }
 
@@ -253,8 +254,8 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
            "msm scan");
         msm_task_total<<<1, 1>>>(off, ntask, nb, cnt);
         CU_LAUNCH(err, "msm_task_total");
-        CU_WAIT(err, "msm counters");
-        CU(cudaMemcpy(host, cnt, sizeof host, cudaMemcpyDeviceToHost), err, "msm counters");
+        int rc = msm_read_u32(host, cnt, 2, err);
+        if (rc) return rc;
         uint32_t tasks = host[1];
         if (tasks > 0) {
             msm_task_map<<<blocks, 256>>>(off, ntask, nb, task_bucket);
@@ -319,8 +320,8 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
         else
             msm_aff_round<F, false><<<cu_blocks(a.threads, 128), 128>>>(a);
         CU_LAUNCH(err, "msm_aff_round");
-        int rc = msm_read_u32(total, st[out] + nbk - 1, err);
-        if (!rc) rc = msm_read_u32(&last, cn[out] + nbk - 1, err);
+        int rc = msm_read_u32(total, st[out] + nbk - 1, 1, err);
+        if (!rc) rc = msm_read_u32(&last, cn[out] + nbk - 1, 1, err);
         if (rc) return rc;
         *total += last;
         *done = r + 1;
