@@ -134,22 +134,22 @@ static double msm_time(gpu_buf *bp, gpu_buf *bk, size_t n, unsigned window, int 
     return t[runs / 2];
 }
 
-/* One more MSM with phase timing on: where its time goes. */
-static void msm_phases(gpu_buf *bp, gpu_buf *bk, size_t n, const char *what)
+/* One more MSM (G1, or G2 when g2) with phase timing on: where its time
+ * goes. */
+static void msm_phases(gpu_buf *bp, gpu_buf *bk, size_t n, bool g2)
 {
     cuzk_err e = {0};
     g1_jac_t r1;
     g2_jac_t r2;
     float ms[4];
     if (gpu_msm_set_timing(1, &e)) die("msm timing", &e);
-    int rc = what[1] == '1' ? gpu_msm_g1_dev(&r1, bp, bk, n, 0, &e)
-                            : gpu_msm_g2_dev(&r2, bp, bk, n, 0, &e);
+    int rc = g2 ? gpu_msm_g2_dev(&r2, bp, bk, n, 0, &e) : gpu_msm_g1_dev(&r1, bp, bk, n, 0, &e);
     if (rc) die("msm", &e);
     gpu_msm_last_phases(ms);
     if (gpu_msm_set_timing(0, &e)) die("msm timing", &e);
     printf("| %s MSM 2^%u phases: digits + sorts / sweep / other bucket sums / reduction | "
            "%.2f / %.2f / %.2f / %.2f ms | default window |\n",
-           what, (unsigned)__builtin_ctzll(n), ms[0], ms[1], ms[2], ms[3]);
+           g2 ? "G2" : "G1", (unsigned)__builtin_ctzll(n), ms[0], ms[1], ms[2], ms[3]);
 }
 
 /* The sweep that tunes GPU_MSM_AFFINE_G1: rounds x fewest pairs. */
@@ -181,7 +181,7 @@ static void bench_msm(unsigned max_log, bool top)
         int runs = lg >= 26 ? 3 : RUNS;
         printf("| G1 MSM 2^%u | %.2f ms | default window |\n", lg,
                msm_time(bp, bk, (size_t)1 << lg, 0, runs));
-        if (lg >= 24) msm_phases(bp, bk, (size_t)1 << lg, "G1");
+        if (lg >= 24) msm_phases(bp, bk, (size_t)1 << lg, false);
         if (top) continue;
         /* the sweep that tunes msm_default_window: 2^lg points, c bits */
         if (lg == 24 || lg == max_log) bench_msm_affine(bp, bk, lg, runs);
@@ -223,7 +223,7 @@ static void bench_msm_g2(unsigned max_log)
     for (unsigned lg = 20; lg <= top; lg += 2)
         printf("| G2 MSM 2^%u | %.2f ms | default window |\n", lg,
                msm_g2_time(bp, bk, nmax >> (top - lg)));
-    msm_phases(bp, bk, nmax, "G2");
+    msm_phases(bp, bk, nmax, true);
     /* the sweep that tunes GPU_MSM_AFFINE_G2 */
     for (unsigned rounds = 0; rounds <= 3; rounds++) {
         if (gpu_msm_set_affine(2, rounds, 256, 1024, &e)) die("msm affine", &e);
