@@ -172,18 +172,34 @@ void fc_label_parents(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned la
         memcpy(out + FC_NODE_BYTES * k, out + FC_NODE_BYTES * (k % degree), FC_NODE_BYTES);
 }
 
-/* Fills msg with a label's preimage; returns its length. */
-static size_t label_message(uint8_t *msg, const uint8_t replica_id[32], unsigned layer,
-                            uint64_t node, const uint32_t *parents, const uint8_t *cur,
-                            const uint8_t *prev)
+/* The 64-byte header of a label's preimage. */
+static void label_header(uint8_t *msg, const uint8_t replica_id[32], unsigned layer, uint64_t node)
 {
     memset(msg, 0, HEADER_BYTES);
     memcpy(msg, replica_id, 32);
     for (int i = 0; i < 4; i++) msg[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
     for (int i = 0; i < 8; i++) msg[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+}
+
+/* Fills msg with a label's preimage; returns its length. */
+static size_t label_message(uint8_t *msg, const uint8_t replica_id[32], unsigned layer,
+                            uint64_t node, const uint32_t *parents, const uint8_t *cur,
+                            const uint8_t *prev)
+{
+    label_header(msg, replica_id, layer, node);
     if (node == 0) return HEADER_BYTES;
     fc_label_parents(msg + HEADER_BYTES, layer, parents, cur, prev);
     return LABEL_MSG_BYTES;
+}
+
+void fc_label_hash(uint8_t out[32], const uint8_t replica_id[32], unsigned layer, uint64_t node,
+                   const uint8_t parents[FC_LABEL_PARENTS * FC_NODE_BYTES])
+{
+    uint8_t msg[LABEL_MSG_BYTES];
+    label_header(msg, replica_id, layer, node);
+    memcpy(msg + HEADER_BYTES, parents, FC_LABEL_PARENTS * FC_NODE_BYTES);
+    SHA256(msg, node == 0 ? HEADER_BYTES : LABEL_MSG_BYTES, out);
+    out[31] &= 0x3f;
 }
 
 void fc_label_node(uint8_t out[32], const uint8_t replica_id[32], unsigned layer, uint64_t node,
