@@ -22,7 +22,7 @@
  * hashes that do not chain) are rejected at their first challenge index,
  * and once every index is made the derived challenge and the graph's
  * parents, at their first tree-D path; that run checks every challenge in
- * full (the check's cost) and prints its time.
+ * full and prints its time (the check's cost when no two paths meet).
  */
 #include <stdio.h>
 #include <stdlib.h>
