@@ -4,7 +4,9 @@
  * Accepted: the C1s of sealed 2KiB sectors of every API group (V1, V1_1,
  * Synthetic, NI; fc_seal_test_sector + fc_test_sector_c1), also after a
  * c1.json write and an unchecked read back, and (not under
- * CUZK_TEST_QUICK) of a sealed 8MiB sector.
+ * CUZK_TEST_QUICK) of a sealed 8MiB sector. A C1 the reader's own check
+ * refuses (a root altered) is read with VANILLA_C1_UNCHECKED and refused
+ * here, the proof named.
  *
  * Rejected, each single-field alteration with its message naming the
  * partition, the challenge, its node and what is wrong: a label in the
@@ -234,6 +236,34 @@ static void test_alterations(void **state)
     fc_sealed_free(&s);
 }
 
+/* A C1 the reader's own check refuses is read with VANILLA_C1_UNCHECKED
+ * and refused by the native check, which names the proof. */
+static void test_unchecked_read(void **state)
+{
+    (void)state;
+    fc_sealed s;
+    vanilla_c1 c1, back;
+    seal(&s, ID_2K_V11);
+    sealed_c1(&c1, &s);
+    flip(&c1.part[0][1].comm_r_last.root);
+    char path[] = "/tmp/test_vanilla_verify_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    cuzk_err err = {0};
+    assert_int_equal(vanilla_c1_write_file(path, &c1, &err), CUZK_OK);
+    assert_int_equal(vanilla_c1_read(&back, path, VANILLA_C1_AUTO, &err), CUZK_EINVAL);
+    assert_non_null(strstr(err.msg, "root differs from the comm_r_last of the other proofs"));
+    if (vanilla_c1_read(&back, path, VANILLA_C1_WRAPPED | VANILLA_C1_UNCHECKED, &err))
+        fail_msg("%s", err.msg);
+    unlink(path);
+    char want[512];
+    expect_msg(&back, at(want, 0, 1, &back, "the tree-R proof's root is not comm_r_last"));
+    vanilla_c1_free(&back);
+    vanilla_c1_free(&c1);
+    fc_sealed_free(&s);
+}
+
 /* Two faults: the one of the earlier partition is reported, whatever the thread count. */
 static void test_first_in_order(void **state)
 {
@@ -412,9 +442,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sealed_accepted),      cmocka_unit_test(test_sealed_8mib_accepted),
-        cmocka_unit_test(test_alterations),          cmocka_unit_test(test_first_in_order),
-        cmocka_unit_test(test_sealer_mistakes),      cmocka_unit_test(test_random_32gib_refused),
-        cmocka_unit_test(test_random_64gib_refused),
+        cmocka_unit_test(test_alterations),          cmocka_unit_test(test_unchecked_read),
+        cmocka_unit_test(test_first_in_order),       cmocka_unit_test(test_sealer_mistakes),
+        cmocka_unit_test(test_random_32gib_refused), cmocka_unit_test(test_random_64gib_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
