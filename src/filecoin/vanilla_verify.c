@@ -89,6 +89,7 @@ typedef struct memo_entry {
 } memo_entry;
 
 typedef struct path_memo {
+    uint64_t leaves;                  /* paths of other positions (a bad C1's) pass it by */
     size_t first[VANILLA_MAX_LEVELS]; /* entry of the first node above level l; SIZE_MAX: none */
     size_t per_tree;                  /* entries per tree */
     memo_entry *e;                    /* tree-C's, then tree-R's */
@@ -146,6 +147,7 @@ static path_memo *memo_new(const vanilla_c1 *c1)
     path_memo *m = malloc(sizeof *m);
     if (!m) return NULL;
     const vanilla_tree *t = &c1->tree_r;
+    m->leaves = c1->shape->nodes;
     m->per_tree = 0;
     for (unsigned l = 0; l < t->levels; l++) {
         uint64_t above = c1->shape->nodes / vanilla_level_weight(t, l + 1);
@@ -210,7 +212,7 @@ static bool poseidon_root(vanilla_node *root, const vanilla_merkle *m, const van
         unsigned arity = t->arity[l];
         if (!level_children(block, m, t, l, cur)) return false;
         memo_entry *e = NULL;
-        if (memo && memo->first[l] != SIZE_MAX) {
+        if (memo && memo->first[l] != SIZE_MAX && m->index < memo->leaves) {
             e = memo->e + (size_t)tree * memo->per_tree + memo->first[l] +
                 m->index / vanilla_level_weight(t, l + 1);
             if (e->set && !memcmp(e->children, block, arity * NB)) {

@@ -194,6 +194,15 @@ static void test_alterations(void **state)
     expect_msg(&c1, at(want, 0, 1, &c1, what));
     p1->comm_d.index = node;
 
+    /* A path position past the tree's end (only an in-memory C1 can have one). */
+    p1->c_x.proof.index = s.cfg->nodes + 5;
+    snprintf(what, sizeof what,
+             "the challenged column's tree-C path is for node %llu, not the challenge from "
+             "replica_id and seed",
+             (unsigned long long)(s.cfg->nodes + 5));
+    expect_msg(&c1, at(want, 0, 1, &c1, what));
+    p1->c_x.proof.index = node;
+
     uint32_t parent = p0->drg[2].index;
     p0->drg[2].index = parent + 1;
     snprintf(what, sizeof what, "DRG parent 2 is node %u, the graph's is %u", parent + 1, parent);
