@@ -37,6 +37,7 @@ static const char usage[] =
     "         [--sector-size SIZE] [--priority low|normal|high|critical]\n"
     "         [-o/--output FILE]  (single: write the proof's bytes to FILE)\n"
     "  batch  (the same) -c/--count N -j/--concurrency J\n"
+    "         (batch -o DIR: proof i of the batch to DIR/proof-i.bin)\n"
     "  status               queues, SRS, devices, counters\n"
     "  metrics              Prometheus text\n"
     "  preload -c ID        load a circuit's parameters (e.g. porep-32g)\n"
