@@ -325,55 +325,63 @@ static void fill_proof(const sparse *s, const vanilla_c1 *c1, vanilla_porep_proo
     fill_label(s, &p->encoding, s->cfg->layers, c, parents);
 }
 
-/* Everything from the ids to the filled proofs; s and c1 are freed by the caller. */
-static int sparse_steps(sparse *s, vanilla_c1 *c1, const fc_test_sector *t, cuzk_err *err)
+/* t's ids, comm_d (the zero tree's root), replica_id and the PRF key, into s and c1. */
+static void sector_ids(sparse *s, vanilla_c1 *c1, const fc_test_sector *t)
 {
-    const fc_porep_config *cfg = t->cfg;
     uint8_t prover_id[32], porep_id[FC_POREP_ID_BYTES];
-    int rc = fc_graph_for(&s->graph, cfg, err);
-    if (!rc) rc = vanilla_c1_alloc(c1, (int)cfg->id, err);
-    if (rc) return rc;
     c1->wrapped = true;
     c1->sector_num = t->sector_id;
     fc_test_sector_ids(t, prover_id, c1->ticket.b, c1->seed.b);
     zero_tree(s, c1->tree_d.levels);
     c1->comm_d = s->zero[c1->tree_d.levels];
-    fc_porep_id(porep_id, cfg->id);
+    fc_porep_id(porep_id, t->cfg->id);
     fc_replica_id(s->replica_id, prover_id, t->sector_id, c1->ticket.b, c1->comm_d.b, porep_id);
     memcpy(c1->replica_id.b, s->replica_id, NB);
-    uint8_t key_msg[sizeof KEY_TAG - 1 + 32 + 8];
-    memcpy(key_msg, KEY_TAG, sizeof KEY_TAG - 1);
-    memcpy(key_msg + sizeof KEY_TAG - 1, s->replica_id, 32);
-    for (int i = 0; i < 8; i++)
-        key_msg[sizeof KEY_TAG - 1 + 32 + i] = (uint8_t)(t->seed >> (8 * i));
-    SHA256(key_msg, sizeof key_msg, s->key);
+    uint8_t msg[sizeof KEY_TAG - 1 + 32 + 8];
+    memcpy(msg, KEY_TAG, sizeof KEY_TAG - 1);
+    memcpy(msg + sizeof KEY_TAG - 1, s->replica_id, 32);
+    for (int i = 0; i < 8; i++) msg[sizeof KEY_TAG - 1 + 32 + i] = (uint8_t)(t->seed >> (8 * i));
+    SHA256(msg, sizeof msg, s->key);
+}
 
-    size_t total = c1->partitions * c1->challenges;
-    uint64_t *all = malloc(total * sizeof(*all));
+/* all = every challenge in C1 order; the labels and trees they open, into s. */
+static int open_challenges(sparse *s, const vanilla_c1 *c1, uint64_t *all, size_t total,
+                           cuzk_err *err)
+{
     s->chal = malloc(total * sizeof(*s->chal));
-    s->labels = malloc((size_t)cfg->layers * total * sizeof(*s->labels));
-    if (!all || !s->chal || !s->labels) {
-        free(all);
+    s->labels = malloc((size_t)s->cfg->layers * total * sizeof(*s->labels));
+    if (!s->chal || !s->labels)
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory for %zu challenges", total);
-    }
     challenges(s, all, c1->partitions, c1->challenges, c1->seed.b);
     memcpy(s->chal, all, total * sizeof(*all));
     s->n_chal = sort_unique(s->chal, total);
     sdr_labels(s);
     s->tree_c = (sparse_tree){.shape = &c1->tree_r, .tag = PRF_TREE_C};
     s->tree_r = (sparse_tree){.shape = &c1->tree_r, .tag = PRF_TREE_R};
-    rc = columns_tree(s);
+    int rc = columns_tree(s);
     if (!rc) rc = replica_tree(s);
-    if (rc) {
-        free(all);
-        return cuzk_errf(err, rc, "out of memory for the sparse trees");
-    }
-    vanilla_comm_r(&c1->comm_r, tree_root(&s->tree_c), tree_root(&s->tree_r));
+    return rc ? cuzk_errf(err, rc, "out of memory for the sparse trees") : CUZK_OK;
+}
+
+/* Everything from the ids to the filled proofs; s and c1 are freed by the caller. */
+static int sparse_steps(sparse *s, vanilla_c1 *c1, const fc_test_sector *t, cuzk_err *err)
+{
+    int rc = fc_graph_for(&s->graph, t->cfg, err);
+    if (!rc) rc = vanilla_c1_alloc(c1, (int)t->cfg->id, err);
+    if (rc) return rc;
+    sector_ids(s, c1, t);
+    size_t total = c1->partitions * c1->challenges;
+    uint64_t *all = malloc(total * sizeof(*all));
+    rc = all ? open_challenges(s, c1, all, total, err)
+             : cuzk_errf(err, CUZK_ENOMEM, "out of memory for %zu challenges", total);
+    if (!rc) {
+        vanilla_comm_r(&c1->comm_r, tree_root(&s->tree_c), tree_root(&s->tree_r));
 #pragma omp parallel for schedule(dynamic, 1)
-    for (size_t j = 0; j < total; j++)
-        fill_proof(s, c1, &c1->part[j / c1->challenges][j % c1->challenges], all[j]);
+        for (size_t j = 0; j < total; j++)
+            fill_proof(s, c1, &c1->part[j / c1->challenges][j % c1->challenges], all[j]);
+    }
     free(all);
-    return vanilla_c1_check(c1, err);
+    return rc ? rc : vanilla_c1_check(c1, err);
 }
 
 int fc_sparse_c1(vanilla_c1 *c1, const fc_test_sector *t, cuzk_err *err)
