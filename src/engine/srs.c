@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cuzk/engine_log.h"
 #include "cuzk/params.h"
 
 uint64_t srs_now_ms(void)
@@ -104,6 +105,25 @@ static int make_dev(srs_manager *m, srs_entry *e, const char *path,
     return rc;
 }
 
+/* The load's progress line, at most one per LOAD_LOG_MS (and the last). */
+#define LOAD_LOG_MS 5000
+typedef struct load_progress {
+    const char *circuit_id;
+    uint64_t t0, last;
+} load_progress;
+
+static void load_log(void *ctx, uint64_t done, uint64_t total)
+{
+    load_progress *lp = ctx;
+    uint64_t t = srs_now_ms();
+    if (done < total && t - lp->last < LOAD_LOG_MS) return;
+    lp->last = t;
+    double s = (double)(t - lp->t0) / 1e3;
+    engine_log(LOG_INFO, "srs %s: read %.1f of %.1f GiB in %.1f s (%.2f GB/s)", lp->circuit_id,
+               (double)done / (1 << 30), (double)total / (1 << 30), s,
+               s > 0 ? (double)done / s / 1e9 : 0.0);
+}
+
 /* Reads or makes the parameters (no lock held: the entry is `loading`, so
  * only this thread touches its params); charges *bytes to the budget. */
 static int load(srs_manager *m, srs_entry *e,
@@ -123,7 +143,8 @@ static int load(srs_manager *m, srs_entry *e,
         *bytes = (uint64_t)st.st_size;
         rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
         if (rc) return rc;
-        rc = groth16_params_read(&e->params, path, PARAMS_UNCHECKED, err);
+        load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
+        rc = groth16_params_read_progress(&e->params, path, PARAMS_UNCHECKED, load_log, &lp, err);
         if (rc) budget_release(m->budget, *bytes);
     }
     if (rc) return rc;

@@ -20,7 +20,7 @@
  *   5. per layer, the labeling proof lists the 37 parent labels the
  *      columns give (DRG parents' rows of this layer, expander parents'
  *      of the previous one, repeated as the labeling repeats them), and
- *      their label (sdr.h fc_label_hash) is c's row of that layer; the
+ *      their label (sdr.h fc_label_from_parents) is c's row of that layer; the
  *      encoding proof lists the last layer's parents again;
  *   6. the replica leaf's tree-R path hashes to comm_r_last, and that leaf
  *      is the last layer's label plus the data leaf in Fr.
@@ -370,7 +370,7 @@ static void check_labels(challenge_check *c)
         check_listed(c, &c->p->labels[l - 1], proof, l, want, col);
         if (l == layers) check_listed(c, &c->p->encoding, "the encoding proof", l, want, col);
         for (unsigned j = 0; j < VANILLA_TOTAL_PARENTS; j++) memcpy(flat + j * NB, want[j]->b, NB);
-        fc_label_hash(label, c1->replica_id.b, l, c->node, flat);
+        fc_label_from_parents(label, c1->replica_id.b, l, c->node, flat);
         if (memcmp(label, c->p->c_x.rows[l - 1].b, NB))
             fail(c, "the layer %u label does not match its parents", l);
     }

@@ -39,4 +39,8 @@ void *params_vk_field(groth16_vk *vk, int i);
 /* "is not on the curve", "is the point at infinity", ... */
 const char *params_failure_phrase(int code);
 
+/* The window of a mapped read (params_read.c; tests shrink it to reach
+ * every window path with small files). */
+void params_set_decode_window(uint64_t bytes);
+
 #endif

@@ -44,11 +44,29 @@ $BENCH $A batch -t porep --vanilla "$DIR/t.bin" -c 4 -j 2 >"$DIR/batch.out" || f
 [ "$(grep -c '^\[[1-4]/4\] COMPLETED' "$DIR/batch.out")" = 4 ] || fail "batch: per-proof lines"
 grep -q '^completed:   4$' "$DIR/batch.out" || fail "batch: summary"
 grep -Eq '^throughput:  [0-9.]+ proofs/min$' "$DIR/batch.out" || fail "batch: throughput"
+mkdir "$DIR/proofs"
+$BENCH $A batch -t porep --vanilla "$DIR/t.bin" -c 3 -j 3 -o "$DIR/proofs" >"$DIR/batch-o.out" ||
+    fail "batch -o failed"
+for i in 0 1 2; do
+    grep -q " -> $DIR/proofs/proof-$i.bin\$" "$DIR/batch-o.out" || fail "batch -o: line of proof $i"
+    [ "$(wc -c <"$DIR/proofs/proof-$i.bin")" = 384 ] || fail "batch -o: proof-$i.bin is not 384 bytes"
+done
+[ "$(cat "$DIR/proofs"/proof-*.bin | sha256sum)" != "$(cat "$DIR/proofs/proof-0.bin" "$DIR/proofs/proof-0.bin" "$DIR/proofs/proof-0.bin" | sha256sum)" ] ||
+    fail "batch -o: the three proofs are one proof written three times"
+if $BENCH $A batch -t porep --vanilla "$DIR/t.bin" -c 1 -o "$DIR/no/such/dir" >"$DIR/batch-bad.out" 2>&1; then
+    fail "batch -o into a missing folder succeeded"
+fi
 
 $BENCH $A status | grep -q 'srs:       test-2048' || fail "status: no SRS line"
 $BENCH $A preload -c test-4096 | grep -q 'already_loaded=false' || fail "preload"
 $BENCH $A evict -c test-4096 | grep -q 'was_loaded=true' || fail "evict"
-$BENCH $A metrics | grep -q '^cuzk_proofs_completed_total 5$' || fail "metrics"
+$BENCH $A metrics | grep -q '^cuzk_proofs_completed_total 9$' || fail "metrics"
+$BENCH $A metrics >"$DIR/metrics.out"
+rss=$(awk '$1 == "cuzk_process_resident_bytes" { print $2 }' "$DIR/metrics.out")
+peak=$(awk '$1 == "cuzk_process_resident_peak_bytes" { print $2 }' "$DIR/metrics.out")
+real=$(awk '/^VmRSS/ { print $2 * 1024 }' /proc/"$PID"/status)
+[ "${rss:-0}" -gt 0 ] && [ "${peak:-0}" -ge "$rss" ] || fail "metrics: resident memory $rss, peak $peak"
+[ "$rss" -gt $((real / 2)) ] && [ "$rss" -lt $((real * 2)) ] || fail "metrics: RSS $rss vs /proc's $real"
 if $BENCH $A cancel no-such-job 2>/dev/null; then fail "cancel of an unknown job succeeded"; fi
 $BENCH gen-vanilla test --constraints 2048 --bad-partition 0 -o "$DIR/bad.bin"
 if $BENCH $A single -t winning --vanilla "$DIR/bad.bin" >"$DIR/bad.out"; then fail "bad proof succeeded"; fi

@@ -1,16 +1,19 @@
 #!/bin/sh
 # verify_vanilla.sh BUILD_DIR SOURCE_DIR - `cuzk verify-vanilla porep` on
 # the C1 outputs of sealed 2KiB sectors (cuzk-seal): V1_1 as the c1.json
-# wrapper and as bare JSON, V1, Synthetic and NI check (exit 0); single
-# alterations made here in the JSON (a label in a parent's column, a tree-R
-# path sibling, a tree-D proof's root, the challenged column's index, the
-# seed) are refused (exit 1) with the message naming the partition, the
-# challenge, its node and the fault; garbage, a truncated file, a missing
-# file, a C1 short of a partition and a missing --c1 are exit 2.
+# wrapper and as bare JSON, V1, Synthetic and NI check (exit 0), and so do
+# sparse committed-capacity C1s of 2KiB and 32GiB (cuzk-bench gen-vanilla
+# porep --sparse; the 32GiB check is timed); single alterations made here
+# in the JSON (a label in a parent's column, a tree-R path sibling, a
+# tree-D proof's root, the challenged column's index, the seed) are
+# refused (exit 1) with the message naming the partition, the challenge,
+# its node and the fault; garbage, a truncated file, a missing file, a C1
+# short of a partition and a missing --c1 are exit 2.
 set -eu
 BUILD=$(cd "$1" && pwd)
 CUZK="$BUILD/tools/cuzk"
 SEAL="$BUILD/tools/cuzk-seal"
+BENCH="$BUILD/tools/cuzk-bench"
 WORK="$BUILD/verify-vanilla-work"
 mkdir -p "$WORK"
 cd "$WORK"
@@ -95,6 +98,11 @@ for proof in V1 Synthetic NI; do
         -o "sector-$proof" >/dev/null 2>&1
     check "sealed $proof" 0 "" -- --c1 "c1-$proof.json"
 done
+"$BENCH" gen-vanilla porep --sector-size 2KiB --sparse --seed 43 -o sparse-2k.json >/dev/null
+check "sparse 2KiB" 0 "" -- --c1 sparse-2k.json
+"$BENCH" gen-vanilla porep --sector-size 32GiB --sparse --seed 44 -o sparse-32g.json >/dev/null
+check "sparse 32GiB" 0 "StackedDrg32GiBV1_1, 10 partitions x 18 challenges" -- --c1 sparse-32g.json
+rm -f sparse-32g.json
 for what in label sibling root index seed; do
     msg=$(alter c1.json "$what.json" "$what")
     check "altered $what" 1 "$msg" -- --c1 "$what.json"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cuzk/params.h"
+#include "groth16/params_internal.h"
 
 /* Section sizes of the test parameters: IC, H, L, A, B_G1, B_G2. */
 static const size_t COUNTS[PARAMS_SECTIONS] = {3, 7, 5, 4, 3, 3};
@@ -411,6 +412,72 @@ static void parallel_decode_reports_first_bad_point(void **state)
     free(img);
 }
 
+typedef struct progress_log {
+    uint64_t calls, last, total;
+    bool monotone;
+} progress_log;
+
+static void note_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_log *p = ctx;
+    if (done < p->last || done > total) p->monotone = false;
+    p->calls++, p->last = done, p->total = total;
+}
+
+/* A file read in windows of 7 G1 points and a bit: every window decoded
+ * (and released) in order, progress rising to the file's size, and of two
+ * bad points in different windows the first is named. */
+static void windowed_read_with_progress(void **state)
+{
+    fixture *f = *state;
+    enum { N = 3000, BAD1 = 1234, BAD2 = 2900 };
+    g1_jac_t *j = malloc(N * sizeof(*j));
+    g1_affine_t *l = malloc(N * sizeof(*l));
+    g1_jac_from_affine(&j[0], &g1_GENERATOR);
+    for (size_t i = 1; i < N; i++) g1_jac_add_affine(&j[i], &j[i - 1], &g1_GENERATOR);
+    g1_jac_batch_to_affine(l, j, N);
+    free(j);
+    free(f->p.l);
+    f->p.l = l, f->p.n_l = N;
+    char path[64];
+    temp_path(path, sizeof(path));
+    assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
+    params_set_decode_window(7 * 96 + 50);
+    groth16_params q;
+    progress_log pl;
+    cuzk_err e = {0};
+    for (int mode = PARAMS_CHECKED; mode <= PARAMS_UNCHECKED; mode++) {
+        pl = (progress_log){.monotone = true};
+        if (groth16_params_read_progress(&q, path, mode, note_progress, &pl, &e))
+            fail_msg("%s", e.msg);
+        assert_same_params(&f->p, &q);
+        groth16_params_free(&q);
+    }
+    size_t len;
+    uint8_t *img = slurp(path, &len);
+    assert_true(pl.monotone);
+    assert_true(pl.calls >= N / 7); /* L alone is N / 7 windows */
+    assert_int_equal(pl.last, len);
+    assert_int_equal(pl.total, len);
+    params_layout lay;
+    assert_int_equal(params_scan(&lay, img, len, PARAMS_SECTIONS, "x", NULL), 0);
+    img[lay.offset[PARAMS_L] + BAD2 * 96] |= 0x80;
+    img[lay.offset[PARAMS_L] + BAD1 * 96] |= 0x80;
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    assert_int_equal(fwrite(img, 1, len, out), len);
+    fclose(out);
+    assert_int_equal(groth16_params_read_progress(&q, path, PARAMS_UNCHECKED, NULL, NULL, &e),
+                     CUZK_EFLAGS);
+    char expect[160];
+    snprintf(expect, sizeof(expect), "%s: L point %d has inconsistent flag bits (byte %llu)", path,
+             BAD1, (unsigned long long)(lay.offset[PARAMS_L] + BAD1 * 96));
+    assert_string_equal(e.msg, expect);
+    params_set_decode_window((uint64_t)1 << 30);
+    unlink(path);
+    free(img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +489,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(corrupted_vk_point, setup, teardown),
         cmocka_unit_test_setup_teardown(write_and_open_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(parallel_decode_reports_first_bad_point, setup, teardown),
+        cmocka_unit_test_setup_teardown(windowed_read_with_progress, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,11 +20,17 @@
  * into trees rebuilt here (tree-C over the column hashes, tree-R-last
  * over data + last label).
  *
+ * Sparse committed-capacity C1s (fc_sparse_c1: only the challenged nodes
+ * computed) of 2KiB and 32GiB check; the 32GiB one (timed) is refused
+ * for a label, a labeling proof's parent and a tree-R sibling altered.
+ *
  * Random C1s of 32GiB and 64GiB shape (vanilla_c1_synthetic: well formed,
  * hashes that do not chain) are rejected at their first challenge index,
  * and once every index is made the derived challenge and the graph's
  * parents, at their first tree-D path; that run checks every challenge in
- * full and prints its time (the check's cost when no two paths meet).
+ * full and prints its time (the check's cost when no two paths meet). A
+ * sparse 64GiB C1 (sub and top tree levels) checks (not under
+ * CUZK_TEST_QUICK).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,6 +378,66 @@ static void test_sealer_mistakes(void **state)
     fc_sealed_free(&s);
 }
 
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- sparse committed-capacity sectors (gen.h fc_sparse_c1) ---- */
+
+static void sparse_c1(vanilla_c1 *c1, uint64_t id)
+{
+    fc_test_sector t = {
+        .cfg = fc_porep_config_get(id), .seed = SECTOR_SEED, .sector_id = 9, .miner = 1000};
+    cuzk_err err = {0};
+    if (fc_sparse_c1(c1, &t, &err)) fail_msg("%s", err.msg);
+}
+
+/* A sparse 2KiB V1 and 32GiB V1_1 C1 check; the 32GiB one, timed (its
+ * paths meet in the trees' top levels as a sealed sector's do), is then
+ * refused for a layer 7 label and a labeling proof parent altered. */
+static void test_sparse_accepted(void **state)
+{
+    (void)state;
+    vanilla_c1 c1;
+    sparse_c1(&c1, ID_2K_V1);
+    expect_ok(&c1);
+    vanilla_c1_free(&c1);
+
+    sparse_c1(&c1, ID_32G_V11);
+    double t0 = now(), c0 = cpu_now();
+    expect_ok(&c1);
+    printf("     sparse 32GiB: %zu x %zu challenges check in %.3f s (%.3f CPU-s)\n", c1.partitions,
+           c1.challenges, now() - t0, cpu_now() - c0);
+    char want[512];
+    vanilla_porep_proof *p = &c1.part[6][11];
+    flip(&p->c_x.rows[6]);
+    expect_msg(&c1, at(want, 6, 11, &c1,
+                       "the tree-C path of the challenged column does not "
+                       "hash to comm_c"));
+    flip(&p->c_x.rows[6]);
+    /* Layer 7: parent 30 is parent 2 of 14 (30 - 28), DRG parent 2. */
+    flip(&p->labels[6].parents[30]);
+    expect_msg(&c1, at(want, 6, 11, &c1,
+                       "the labeling proof of layer 7: parent 30 is not the "
+                       "layer 7 label of DRG parent 2"));
+    flip(&p->labels[6].parents[30]);
+    flip(&p->comm_r_last.hashes[c1.tree_r.hashes - 1]); /* the sub-tree level */
+    expect_msg(&c1, at(want, 6, 11, &c1, "the tree-R path does not hash to comm_r_last"));
+    flip(&p->comm_r_last.hashes[c1.tree_r.hashes - 1]);
+    expect_ok(&c1);
+    vanilla_c1_free(&c1);
+}
+
 /* ---- large shapes: random C1s ---- */
 
 /* Every index of c1 made the derived challenge and the graph's parents. */
@@ -400,20 +466,6 @@ static void fix_indexes(vanilla_c1 *c1)
     }
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void random_large(int id)
 {
     cuzk_rng g;
@@ -440,20 +492,25 @@ static void test_random_32gib_refused(void **state)
     random_large(ID_32G_V11);
 }
 
-static void test_random_64gib_refused(void **state)
+static void test_64gib(void **state)
 {
     (void)state;
     if (quick()) skip();
     random_large(ID_64G_V11);
+    vanilla_c1 c1;
+    sparse_c1(&c1, ID_64G_V11);
+    expect_ok(&c1);
+    vanilla_c1_free(&c1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sealed_accepted),      cmocka_unit_test(test_sealed_8mib_accepted),
-        cmocka_unit_test(test_alterations),          cmocka_unit_test(test_unchecked_read),
-        cmocka_unit_test(test_first_in_order),       cmocka_unit_test(test_sealer_mistakes),
-        cmocka_unit_test(test_random_32gib_refused), cmocka_unit_test(test_random_64gib_refused),
+        cmocka_unit_test(test_sealed_accepted), cmocka_unit_test(test_sealed_8mib_accepted),
+        cmocka_unit_test(test_alterations),     cmocka_unit_test(test_unchecked_read),
+        cmocka_unit_test(test_first_in_order),  cmocka_unit_test(test_sealer_mistakes),
+        cmocka_unit_test(test_sparse_accepted), cmocka_unit_test(test_random_32gib_refused),
+        cmocka_unit_test(test_64gib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

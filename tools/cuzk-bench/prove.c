@@ -5,8 +5,9 @@
  * with a distinct request_id (the daemon is idempotent on it), then prints
  * the summary: total time, completed, failed, wall and prove times,
  * throughput in proofs per minute. single -o FILE also writes a completed
- * proof's bytes to FILE (for `cuzk verify porep --proof`). gen-vanilla test
- * writes test records.
+ * proof's bytes to FILE (for `cuzk verify porep --proof`); batch -o DIR
+ * writes proof i of the batch to DIR/proof-i.bin. gen-vanilla test writes
+ * test records.
  */
 #include <grpc/grpc.h>
 #include <pthread.h>
@@ -32,7 +33,7 @@ typedef struct request {
     vanilla_blobs blobs;        /* a JSON array of base64 blobs, decoded */
     ProtobufCBinaryData *parts; /* vanilla_proofs over blobs */
     long count, concurrency;
-    const char *output; /* single -o: where the proof goes */
+    const char *output; /* -o: the proof's file (single) or folder (batch) */
 } request;
 
 static double now_ms(void)
@@ -239,13 +240,14 @@ static void print_result(const Cuzk__V1__AwaitProofResponse *a, double wall_ms)
     printf("%s)\n", a->proof.len > 32 ? "..." : "");
 }
 
-/* single -o: the proof bytes of a completed proof into the file. */
-static int write_proof(const char *path, const Cuzk__V1__AwaitProofResponse *a)
+/* -o: the proof bytes of a completed proof into the file (quiet: for
+ * batch, whose lines say where each went). */
+static int write_proof(const char *path, const Cuzk__V1__AwaitProofResponse *a, bool quiet)
 {
     cuzk_err err = {0};
     if (cuzk_write_file(path, a->proof.data, a->proof.len, &err))
         return fprintf(stderr, "cuzk-bench: %s\n", err.msg), BENCH_FAILED;
-    printf("written:   %s\n", path);
+    if (!quiet) printf("written:   %s\n", path);
     return BENCH_OK;
 }
 
@@ -266,7 +268,7 @@ int bench_single(const char *addr, int argc, char **argv)
         rc = res->result->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED
                  ? BENCH_OK
                  : BENCH_FAILED;
-        if (!rc && r.output) rc = write_proof(r.output, res->result);
+        if (!rc && r.output) rc = write_proof(r.output, res->result, false);
         cuzk__v1__prove_response__free_unpacked(res, NULL);
     }
     grpc_channel_destroy(ch);
@@ -288,6 +290,11 @@ typedef struct batch_run {
 
 static void record(batch_run *b, long i, int ok, const Cuzk__V1__AwaitProofResponse *a, double wall)
 {
+    char path[1024] = "";
+    if (ok && b->r->output) {
+        snprintf(path, sizeof path, "%s/proof-%ld.bin", b->r->output, i);
+        if (write_proof(path, a, true)) ok = 0, path[0] = 0;
+    }
     pthread_mutex_lock(&b->lock);
     b->done++;
     if (ok)
@@ -296,10 +303,10 @@ static void record(batch_run *b, long i, int ok, const Cuzk__V1__AwaitProofRespo
         b->failed++;
     b->wall[i] = wall;
     b->prove[i] = a ? (double)a->total_ms - (double)a->queue_wait_ms : 0;
-    printf("[%ld/%ld] %s \u2014 %.1fs (prove=%.0f ms, queue=%llu ms)%s%s\n", b->done, b->r->count,
-           a ? status_name(a->status) : "ERROR", wall / 1e3, b->prove[i],
+    printf("[%ld/%ld] %s \u2014 %.1fs (prove=%.0f ms, queue=%llu ms)%s%s%s%s\n", b->done,
+           b->r->count, a ? status_name(a->status) : "ERROR", wall / 1e3, b->prove[i],
            a ? (unsigned long long)a->queue_wait_ms : 0ull, a && a->error_message[0] ? ": " : "",
-           a ? a->error_message : "");
+           a ? a->error_message : "", path[0] ? " -> " : "", path);
     fflush(stdout);
     pthread_mutex_unlock(&b->lock);
 }
