@@ -38,9 +38,9 @@
  * has 180 x 16 tree-C and tree-R paths of 10 arity-8 levels and 2,700
  * column hashes (arity 11): 1.3 CPU-seconds on a random C1, whose paths
  * share nothing (test_vanilla_verify). A real C1's paths meet in their
- * trees' top levels, which a per-thread memo hashes once (below): a valid
- * 32GiB C1 over sparse trees takes 0.95 CPU-seconds (1.35 without the
- * memo; 2-core AMD EPYC VM, loaded, 2026-12-01).
+ * trees' top levels, which a per-thread memo hashes once (below): a
+ * sparse 32GiB C1 (gen.h fc_sparse_c1) takes 0.84 CPU-seconds on one
+ * thread, 1.27 without the memo (2-core AMD EPYC VM, loaded, 2026-12-01).
  */
 #include "cuzk/filecoin/vanilla_verify.h"
 
