@@ -10,15 +10,15 @@
  *
  * Rejected, each single-field alteration with its message naming the
  * partition, the challenge, its node and what is wrong: a label in the
- * challenged column and in a parent's column (their tree-C paths no
- * longer hash to comm_c), a tree-D, tree-R and tree-C path sibling, a
- * proof's root, a challenge index, a parent index, a labeling proof's
- * parent, comm_r, the seed (every challenge moves); the first failure
- * reported in (partition, challenge) order when two are altered. A sealer's
- * mistakes that the trees and comm_r agree with: a label that is not the
- * hash of its parents, a replica node that is not the encoding, sealed
- * into trees rebuilt here (tree-C over the column hashes, tree-R-last
- * over data + last label).
+ * challenged column and in a parent's column (their tree-C paths no longer
+ * hash to comm_c), a tree-D, tree-R and tree-C path sibling, a proof's
+ * root, a tree-C proof's leaf, a row that is not a field element, a
+ * challenge index, a parent index, a labeling proof's parent, comm_r, the
+ * seed (every challenge moves); the first failure reported in (partition,
+ * challenge) order when two are altered. A sealer's mistakes that the trees
+ * and comm_r agree with: a label that is not the hash of its parents, a
+ * replica node that is not the encoding, sealed into trees rebuilt here
+ * (tree-C over the column hashes, tree-R-last over data + last label).
  *
  * Sparse committed-capacity C1s (fc_sparse_c1: only the challenged nodes
  * computed) of 2KiB and 32GiB check; the 32GiB one (timed) is refused
@@ -182,6 +182,18 @@ static void test_alterations(void **state)
     flip(&p0->drg[2].proof.hashes[0]);
     expect_msg(&c1, at(want, 0, 0, &c1, "the tree-C path of DRG parent 2 does not hash to comm_c"));
     flip(&p0->drg[2].proof.hashes[0]);
+
+    flip(&p0->exp[5].proof.leaf);
+    expect_msg(&c1, at(want, 0, 0, &c1,
+                       "the tree-C proof of expander parent 5 has a leaf that is "
+                       "not its column's hash"));
+    flip(&p0->exp[5].proof.leaf);
+    vanilla_node row = p0->drg[0].rows[1];
+    memset(p0->drg[0].rows[1].b, 0xff, 32); /* >= r: only an in-memory C1 can hold it */
+    expect_msg(&c1, at(want, 0, 0, &c1,
+                       "DRG parent 0 or its tree-C path holds a value that is "
+                       "not a field element"));
+    p0->drg[0].rows[1] = row;
 
     flip(&p1->c_x.proof.root);
     expect_msg(&c1, at(want, 0, 1, &c1,
