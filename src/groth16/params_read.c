@@ -8,7 +8,8 @@
  * decoded by all OpenMP threads at once (the subgroup check dominates a
  * checked read). Threads only record the lowest failing index; that point
  * is decoded again afterwards to build the message, so no error state is
- * shared between threads.
+ * shared between threads. PARAMS_CACHED reads a .params or .vk image that
+ * passed a full check before (same SHA-256, check_cache.h) unchecked.
  */
 #include "groth16/params_internal.h"
 
@@ -19,6 +20,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "cuzk/check_cache.h"
 
 /* Points per scheduling chunk: large enough to amortise, small enough to
  * balance (a checked G2 decode is ~100x a G1 unchecked one). */
@@ -80,14 +83,27 @@ static int check_no_trailing(const params_layout *lay, size_t len, const char *w
                      (unsigned long long)lay->size);
 }
 
+/* PARAMS_CACHED becomes CHECKED, or UNCHECKED when the digest cache knows
+ * these bytes passed before; other modes stay. */
+static int resolve_mode(check_cache_use *cache, const char *format, const uint8_t *data, size_t len,
+                        int mode)
+{
+    if (mode != PARAMS_CACHED) return mode;
+    return check_cache_begin(cache, format, data, len, true) ? PARAMS_CHECKED : PARAMS_UNCHECKED;
+}
+
 int groth16_vk_decode(groth16_vk *out, const uint8_t *data, size_t len, const char *name, int mode,
                       cuzk_err *err)
 {
     params_layout lay;
     memset(out, 0, sizeof(*out));
+    check_cache_use cache;
+    int m = resolve_mode(&cache, "vk", data, len, mode);
     int rc = params_scan(&lay, data, len, 1, name, err);
     if (!rc) rc = check_no_trailing(&lay, len, "IC", name, err);
-    return rc ? rc : decode_vk_image(out, data, &lay, name, mode, err);
+    if (!rc) rc = decode_vk_image(out, data, &lay, name, m, err);
+    if (!rc && mode == PARAMS_CACHED && m == PARAMS_CHECKED) check_cache_passed(&cache);
+    return rc;
 }
 
 /* The array of a section other than IC, allocated for count points. */
@@ -105,9 +121,11 @@ int groth16_params_decode(groth16_params *out, const uint8_t *data, size_t len, 
 {
     params_layout lay;
     memset(out, 0, sizeof(*out));
+    check_cache_use cache;
+    int m = resolve_mode(&cache, "params", data, len, mode);
     int rc = params_scan(&lay, data, len, PARAMS_SECTIONS, name, err);
     if (!rc) rc = check_no_trailing(&lay, len, "B_G2", name, err);
-    if (!rc) rc = decode_vk_image(&out->vk, data, &lay, name, mode, err);
+    if (!rc) rc = decode_vk_image(&out->vk, data, &lay, name, m, err);
     out->h_basis = GROTH16_H_MONOMIAL;
     for (int s = PARAMS_H; s < PARAMS_SECTIONS && !rc; s++) {
         size_t *count, n = lay.count[s];
@@ -119,9 +137,12 @@ int groth16_params_decode(groth16_params *out, const uint8_t *data, size_t len, 
             break;
         }
         *count = n;
-        rc = decode_section(*array, data, lay.offset[s], n, s, mode, name, err);
+        rc = decode_section(*array, data, lay.offset[s], n, s, m, name, err);
     }
-    if (rc) groth16_params_free(out);
+    if (rc)
+        groth16_params_free(out);
+    else if (mode == PARAMS_CACHED && m == PARAMS_CHECKED)
+        check_cache_passed(&cache);
     return rc;
 }
 
@@ -191,7 +212,9 @@ int groth16_vk_read_from_params(groth16_vk *out, const char *path, int mode, cuz
     int rc = map_file(path, &data, &len, err);
     if (rc) return rc;
     rc = params_scan(&lay, data, len, 1, path, err);
-    if (!rc) rc = decode_vk_image(out, data, &lay, path, mode, err);
+    if (!rc)
+        rc = decode_vk_image(out, data, &lay, path, mode == PARAMS_CACHED ? PARAMS_CHECKED : mode,
+                             err);
     unmap_file(data, len);
     return rc;
 }
