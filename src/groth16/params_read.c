@@ -5,10 +5,11 @@
  *
  * The layout is scanned first (params_scan), so every size is known and
  * bounded by the file before anything is allocated; then each section is
- * decoded by all OpenMP threads at once (the subgroup check dominates a
- * checked read). Threads only record the lowest failing index; that point
- * is decoded again afterwards to build the message, so no error state is
- * shared between threads. PARAMS_CACHED reads a .params or .vk image that
+ * decoded by all OpenMP threads at once; a checked section is tested in
+ * the subgroup all at once (random subset sums, ec.h), which would
+ * otherwise dominate the read. Threads only record the lowest failing
+ * index; that point is decoded again afterwards to build the message, so
+ * no error state is shared between threads. PARAMS_CACHED reads a .params or .vk image that
  * passed a full check before (same SHA-256, check_cache.h) unchecked.
  */
 #include "groth16/params_internal.h"
@@ -34,18 +35,35 @@ static int decode_one(void *dst, const uint8_t *in, const params_group *g, int m
     return rc;
 }
 
-/* Decodes n points of a section in parallel; on failure names the first
- * bad point (section, index, byte offset). */
-static int decode_section(void *dst, const uint8_t *data, uint64_t offset, size_t n, int section,
-                          int mode, const char *name, cuzk_err *err)
+/* The lowest index of the n points whose decoding in this mode fails, or n. */
+static size_t first_bad(void *dst, const uint8_t *data, uint64_t offset, size_t n,
+                        const params_group *g, int mode)
 {
-    const params_group *g = params_section_group(section);
     size_t bad = n;
 #pragma omp parallel for schedule(dynamic, DECODE_CHUNK) reduction(min : bad)
     for (size_t i = 0; i < n; i++) {
         uint8_t *p = (uint8_t *)dst + i * g->mem;
         if (i < bad && decode_one(p, data + offset + i * g->bytes, g, mode, false)) bad = i;
     }
+    return bad;
+}
+
+/* Decodes n points of a section in parallel; on failure names the first
+ * bad point (section, index, byte offset). A checked section is decoded
+ * unchecked, then tested on the curve and in the subgroup all at once
+ * (params_group.all_valid); only when that fails is every point decoded
+ * checked on its own, to find the first bad one. */
+static int decode_section(void *dst, const uint8_t *data, uint64_t offset, size_t n, int section,
+                          int mode, const char *name, cuzk_err *err)
+{
+    const params_group *g = params_section_group(section);
+    size_t bad = n;
+    if (mode == PARAMS_CHECKED)
+        bad = first_bad(dst, data, offset, n, g, PARAMS_UNCHECKED) == n && g->all_valid(dst, n)
+                  ? n
+                  : first_bad(dst, data, offset, n, g, PARAMS_CHECKED);
+    else
+        bad = first_bad(dst, data, offset, n, g, mode);
     if (bad == n) return 0;
     uint64_t at = offset + bad * g->bytes;
     int rc = decode_one((uint8_t *)dst + bad * g->mem, data + at, g, mode, false);
