@@ -79,11 +79,13 @@ bool G(affine_all_in_subgroup)(const G_AFF *p, size_t n)
     int nt = omp_get_max_threads();
     G_XYZZ *b = malloc((size_t)nt * SUBGROUP_BUCKETS * sizeof *b);
     if (!b) return G(all_in_subgroup_exact)(p, n);
+    /* Every set starts empty, also those of threads the runtime does not
+     * start (a nested call, a thread limit): the merge reads them all. */
+    for (size_t j = 0; j < (size_t)nt * SUBGROUP_BUCKETS; j++) G(xyzz_set_inf)(&b[j]);
     size_t failed = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : failed)
     {
         G_XYZZ *mine = b + (size_t)omp_get_thread_num() * SUBGROUP_BUCKETS;
-        for (size_t j = 0; j < SUBGROUP_BUCKETS; j++) G(xyzz_set_inf)(&mine[j]);
 #pragma omp for schedule(dynamic, 1)
         for (size_t c = 0; c < n; c += SUBGROUP_CHUNK)
             failed +=

@@ -375,6 +375,10 @@ static void check_code(int rc, const cuzk_err *e, int want)
         G##_jac_batch_to_affine(p, js, N);                                                         \
         memset(&p[7], 0, sizeof p[7]);                                                             \
         assert_true(G##_affine_all_in_subgroup(p, N));                                             \
+        bool nested = false; /* from inside a parallel region: a team of one */                    \
+        _Pragma("omp parallel num_threads(2)") _Pragma("omp single") nested =                      \
+            G##_affine_all_in_subgroup(p, N);                                                      \
+        assert_true(nested);                                                                       \
         G##_affine_t off, tor, neg_tor, keep[2];                                                   \
         G##_random_curve_point(&off, &g);                                                          \
         G##_jac_from_affine(&t, &off);                                                             \
