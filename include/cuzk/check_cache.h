@@ -43,11 +43,12 @@ bool check_cache_has(const char *format, const uint8_t digest[CHECK_DIGEST_BYTES
 int check_cache_add(const char *format, const uint8_t digest[CHECK_DIGEST_BYTES], cuzk_err *err);
 
 /*
- * The readers' use of the above, for a file whose bytes are data: with
- * cached set, *full says whether the points must be checked (false when
- * the digest is in the cache); without, the points are checked. After a
- * full check passed, check_cache_passed records the digest (failures
- * ignored: they only cost the check next time).
+ * The readers' use of the above, for a file whose bytes are data:
+ * check_cache_begin takes their digest into u and returns whether the
+ * points must be checked in full (always when cached is false, else unless
+ * the digest is in the cache). After a full check passed,
+ * check_cache_passed records the digest (failures ignored: they only cost
+ * the check next time).
  */
 typedef struct check_cache_use {
     const char *format;
