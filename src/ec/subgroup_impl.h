@@ -76,7 +76,9 @@ static void G(subgroup_sum)(G_AFF *out, const G_XYZZ *buckets, int k)
 bool G(affine_all_in_subgroup)(const G_AFF *p, size_t n)
 {
     if (n < SUBGROUP_BATCH_MIN) return G(all_in_subgroup_exact)(p, n);
+    size_t chunks = (n + SUBGROUP_CHUNK - 1) / SUBGROUP_CHUNK;
     int nt = omp_get_max_threads();
+    if ((size_t)nt > chunks) nt = (int)chunks; /* a bucket set per thread that has work */
     G_XYZZ *b = malloc((size_t)nt * SUBGROUP_BUCKETS * sizeof *b);
     if (!b) return G(all_in_subgroup_exact)(p, n);
     /* Every set starts empty, also those of threads the runtime does not
