@@ -366,7 +366,7 @@ static void check_code(int rc, const cuzk_err *e, int want)
         (void)state;                                                                               \
         cuzk_rng g;                                                                                \
         test_rng(&g);                                                                              \
-        enum { N = 1100 };                                                                         \
+        enum { N = 4200 }; /* three chunks: bucket sets of several threads merged */               \
         G##_affine_t *p = malloc(N * sizeof *p);                                                   \
         G##_jac_t *js = malloc(N * sizeof *js), j, step, t;                                        \
         G##_random_jac(&j, &g);                                                                    \
