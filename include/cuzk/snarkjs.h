@@ -69,7 +69,8 @@ typedef struct snarkjs_zkey {
 } snarkjs_zkey;
 
 /* SNARKJS_CHECKED: every point on the curve and in the subgroup (in
- * parallel); SNARKJS_TRUSTED: on the curve only, for local files (a point
+ * parallel; a section's subgroup test for all its points at once, ec.h's
+ * G_affine_all_in_subgroup); SNARKJS_TRUSTED: on the curve only, for local files (a point
  * outside the subgroup can only spoil the proofs made with it);
  * SNARKJS_CACHED: as CHECKED, except that a file whose bytes passed a full
  * check before (check_cache.h) is read as TRUSTED, and one that passes is
