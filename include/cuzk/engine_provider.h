@@ -23,6 +23,10 @@
 typedef struct engine_circuit_info {
     char circuit_id[ENGINE_ID_MAX]; /* "porep-32g", "test-4096" */
     char param_name[256];           /* file name in srs.param_cache, without .params */
+    /* Read the file with every point checked, once per content (the digest
+     * cache, check_cache.h): custom files. The official Filecoin files are
+     * read unchecked, as bellperson does. */
+    bool check_params;
 } engine_circuit_info;
 
 /*

@@ -43,6 +43,7 @@ static void name_circuit(engine_circuit_info *info, uint32_t constraints)
 {
     snprintf(info->circuit_id, sizeof info->circuit_id, "test-%" PRIu32, constraints);
     snprintf(info->param_name, sizeof info->param_name, "cuzk-test-%" PRIu32 "-dev", constraints);
+    info->check_params = true;
 }
 
 static void test_release(engine_circuits *c)

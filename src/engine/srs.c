@@ -3,8 +3,10 @@
  * (a circuit seen once stays listed, COLD once evicted). Loading happens
  * outside the lock with the entry marked `loading`, so other circuits stay
  * available meanwhile and a second user of the same circuit waits for the
- * first load instead of starting its own. Files are trusted local data and
- * read unchecked (encodings and flags only, as cuzk does); the verifying key
+ * first load instead of starting its own. The official Filecoin files are
+ * trusted local data and read unchecked (encodings and flags only, as
+ * bellperson does); custom files (info.check_params) are checked in full the
+ * first time their content is seen (the digest cache); the verifying key
  * is prepared once per load for the self-verification of every proof.
  */
 #include "srs.h"
@@ -144,7 +146,9 @@ static int load(srs_manager *m, srs_entry *e,
         rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
         if (rc) return rc;
         load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
-        rc = groth16_params_read_progress(&e->params, path, PARAMS_UNCHECKED, load_log, &lp, err);
+        rc = groth16_params_read_progress(&e->params, path,
+                                          e->info.check_params ? PARAMS_CACHED : PARAMS_UNCHECKED,
+                                          load_log, &lp, err);
         if (rc) budget_release(m->budget, *bytes);
     }
     if (rc) return rc;

@@ -74,6 +74,7 @@ int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t s
                          sector_size);
     snprintf(info->circuit_id, sizeof info->circuit_id, "%s", id);
     snprintf(info->param_name, sizeof info->param_name, "%s", param);
+    info->check_params = false; /* official files: read unchecked */
     return CUZK_OK;
 }
 

@@ -374,6 +374,8 @@ static void write_and_open_failures(void **state)
 
 /* A large L decoded by 4 threads in chunks: of two bad points, the error
  * names the first, whichever thread finds it. */
+/* A section of 5000 points: decoded by 4 threads, checked by the batch
+ * subgroup test; the first of two bad points is named. */
 static void parallel_decode_reports_first_bad_point(void **state)
 {
     fixture *f = *state;
@@ -400,6 +402,25 @@ static void parallel_decode_reports_first_bad_point(void **state)
     assert_int_equal(groth16_params_decode(&q, img, len, "x", PARAMS_UNCHECKED, NULL), 0);
     assert_true(g1_affine_eq(&q.l[N - 1], &l[N - 1]));
     groth16_params_free(&q);
+    /* Checked: the whole L section passes the batch subgroup test; with two
+     * points outside the subgroup it fails, and the first one is named. */
+    assert_int_equal(groth16_params_decode(&q, img, len, "x", PARAMS_CHECKED, NULL), 0);
+    groth16_params_free(&q);
+    uint8_t *off = malloc(len);
+    memcpy(off, img, len);
+    g1_affine_t bad;
+    off_subgroup_g1(&bad, &f->g);
+    g1_affine_serialize(off + lay.offset[PARAMS_L] + BAD2 * 96, &bad);
+    off_subgroup_g1(&bad, &f->g);
+    g1_affine_serialize(off + lay.offset[PARAMS_L] + BAD1 * 96, &bad);
+    cuzk_err sub = {0};
+    assert_int_equal(groth16_params_decode(&q, off, len, "x", PARAMS_CHECKED, &sub),
+                     CUZK_ENOTINSUBGROUP);
+    char want[112];
+    snprintf(want, sizeof(want), "x: L point %d is not in the prime-order subgroup (byte %llu)",
+             BAD1, (unsigned long long)(lay.offset[PARAMS_L] + BAD1 * 96));
+    assert_string_equal(sub.msg, want);
+    free(off);
     img[lay.offset[PARAMS_L] + BAD2 * 96] |= 0x80; /* compression flag */
     img[lay.offset[PARAMS_L] + BAD1 * 96] |= 0x80;
     cuzk_err e = {0};

@@ -37,7 +37,7 @@ typedef struct cli_opts {
     const char *comm_r_old, *comm_r_new, *comm_d_new;    /* SnapDeals */
     unsigned long long seed;
     int trusted;      /* read parameters unchecked */
-    int check_params; /* Filecoin: read parameters checked (slow on large files) */
+    int check_params; /* check every parameter point (no digest cache; slow on Filecoin files) */
     int snarkjs_rows; /* --row-order snarkjs: parameters imported from a zkey */
 } cli_opts;
 

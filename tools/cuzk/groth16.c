@@ -59,6 +59,8 @@ static int prove_run(int argc, char **argv)
     if (cli_need("prove", o.params, "--params") || cli_need("prove", o.r1cs, "--r1cs") ||
         cli_need("prove", o.wtns, "--wtns") || cli_need("prove", o.out, "-o"))
         return CLI_ERROR;
+    if (o.trusted && o.check_params)
+        return cli_usage_error("prove", "--trusted and --check-params exclude each other");
     cuzk_err err = {0};
     snarkjs_r1cs r = {0};
     snarkjs_wtns w = {0};
@@ -67,7 +69,11 @@ static int prove_run(int argc, char **argv)
     int rc = snarkjs_r1cs_read(&r, o.r1cs, &err);
     if (!rc) rc = snarkjs_wtns_read(&w, o.wtns, &err);
     if (!rc)
-        rc = groth16_params_read(&p, o.params, o.trusted ? PARAMS_UNCHECKED : PARAMS_CHECKED, &err);
+        rc = groth16_params_read(&p, o.params,
+                                 o.trusted        ? PARAMS_UNCHECKED
+                                 : o.check_params ? PARAMS_CHECKED
+                                                  : PARAMS_CACHED,
+                                 &err);
     snarkjs_r1cs_ctx ctx;
     if (!rc) rc = cs_synthesize_prover(&wit, snarkjs_r1cs_circuit(&ctx, &r, &w), NULL, &err);
     if (!rc && o.snarkjs_rows) rc = snarkjs_reorder_rows(&wit, p.n_h + 1, &err);
@@ -224,7 +230,7 @@ const cli_command cli_setup = {
 const cli_command cli_prove = {
     "prove", prove_run, "prove a circom circuit with .params, or a Filecoin proof (--kind)",
     "usage: cuzk prove --params FILE.params --r1cs FILE.r1cs --wtns FILE.wtns -o PROOF.bin\n"
-    "                  [--proof-json P.json] [--public P.json] [--trusted]\n"
+    "                  [--proof-json P.json] [--public P.json] [--trusted | --check-params]\n"
     "                  [--row-order bellperson|snarkjs]\n"
     "       cuzk prove --kind porep --c1 c1.json --param-cache DIR -o PROOF.bin\n"
     "       cuzk prove --kind winning-post|window-post --sector-size SIZE --param-cache DIR\n"
@@ -240,8 +246,12 @@ const cli_command cli_prove = {
     "partition for update; HEX values are 32 bytes (little-endian field\n"
     "elements).\n\n"
     "Proves with the CPU prover and writes the 192-byte proof; optionally also\n"
-    "snarkjs' proof.json and public.json. --trusted reads the parameters without\n"
-    "curve and subgroup checks (for local files you made). --row-order snarkjs is\n"
+    "snarkjs' proof.json and public.json. Every point of FILE.params is checked on\n"
+    "the curve and in the subgroup, once: a file that passed is remembered by the\n"
+    "SHA-256 of its content (in $XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk), and\n"
+    "later runs check the digest instead. --check-params checks the points again;\n"
+    "--trusted skips the curve and subgroup checks (for local files you made).\n"
+    "--row-order snarkjs is\n"
     "for parameters imported from a zkey (`cuzk snarkjs import`): snarkjs puts\n"
     "constraint j at the j-th power of its own root of unity (from 5, ours and\n"
     "bellperson's from 7). Per-phase timings go to stderr.\n"};
