@@ -16,40 +16,7 @@
 
 #include "cuzk/check_cache.h"
 #include "cuzk/params.h"
-
-static void random_g1(g1_affine_t *r, cuzk_rng *g)
-{
-    g1_jac_t j, base;
-    fr_t k;
-    fr_random(&k, g);
-    g1_jac_from_affine(&base, &g1_GENERATOR);
-    g1_jac_mul(&j, &base, &k);
-    g1_jac_to_affine(r, &j);
-}
-
-static void random_g2(g2_affine_t *r, cuzk_rng *g)
-{
-    g2_jac_t j, base;
-    fr_t k;
-    fr_random(&k, g);
-    g2_jac_from_affine(&base, &g2_GENERATOR);
-    g2_jac_mul(&j, &base, &k);
-    g2_jac_to_affine(r, &j);
-}
-
-/* A point of E1(Fp) outside G1: a random x whose x^3 + 4 is a square. */
-static void off_subgroup_g1(g1_affine_t *r, cuzk_rng *g)
-{
-    fp_t rhs, four;
-    fp_from_u64(&four, 4);
-    do {
-        fp_random(&r->x, g);
-        fp_sqr(&rhs, &r->x);
-        fp_mul(&rhs, &rhs, &r->x);
-        fp_add(&rhs, &rhs, &four);
-    } while (!fp_sqrt(&r->y, &rhs));
-    assert_true(g1_affine_on_curve(r) && !g1_affine_in_subgroup(r));
-}
+#include "test_points.h"
 
 /* One point per section, two in L; L[1] outside the subgroup when bad. */
 static void make_params(groth16_params *p, cuzk_rng *g, bool bad)

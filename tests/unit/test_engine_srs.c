@@ -16,6 +16,7 @@
 #include "cuzk/engine_provider.h"
 #include "cuzk/file.h"
 #include "cuzk/params.h"
+#include "test_points.h"
 #include "engine/srs.h"
 #include "testutil.h"
 
@@ -144,20 +145,6 @@ static void test_reload_from_file(void **state)
     assert_memory_equal(&e->params.vk.alpha_g1, &alpha, sizeof alpha);
     assert_int_equal(e->params.n_h, n_h);
     srs_release(&f->m, e);
-}
-
-/* A point of E1(Fp) outside G1: a random x whose x^3 + 4 is a square. */
-static void off_subgroup_g1(g1_affine_t *r, cuzk_rng *g)
-{
-    fp_t rhs, four;
-    fp_from_u64(&four, 4);
-    do {
-        fp_random(&r->x, g);
-        fp_sqr(&rhs, &r->x);
-        fp_mul(&rhs, &rhs, &r->x);
-        fp_add(&rhs, &rhs, &four);
-    } while (!fp_sqrt(&r->y, &rhs));
-    assert_true(g1_affine_on_curve(r) && !g1_affine_in_subgroup(r));
 }
 
 /* A custom file (the test family's) is read checked: once its H point 0 is
