@@ -74,17 +74,22 @@ typedef struct groth16_setup_backend {
     const char *name; /* "cpu", "cuda": for the progress lines */
     size_t chunk;
     int (*ntt_inverse)(void *ctx, fr_t *data, unsigned log_m, cuzk_err *err);
-    int (*encode)(void *ctx, int group, uint8_t *out, const fr_t *scalars, size_t n,
-                  cuzk_err *err);
+    int (*encode)(void *ctx, int group, uint8_t *out, const fr_t *scalars, size_t n, cuzk_err *err);
     void *ctx;
 } groth16_setup_backend;
 
 /* The CPU's (ntt.h, msm.h's fixed-base multiplication). */
 extern const groth16_setup_backend groth16_setup_cpu;
 
+/* The backend by the engine's rule for gpus.backend: "cpu", "cuda" (an
+ * error when no device is usable), "auto" / NULL (the device when usable,
+ * else the CPU). Release it with groth16_setup_backend_release. */
+int groth16_setup_backend_choose(groth16_setup_backend *out, const char *want, cuzk_err *err);
+void groth16_setup_backend_release(groth16_setup_backend *be);
+
 /*
  * groth16_setup_dev then groth16_params_write(params_path) and
- * groth16_vk_write(vk_path): the same bytes, for circuits of any size.
+ * groth16_vk_write(vk_path) (none when vk_path is NULL): the same bytes, for circuits of any size.
  * The QAP columns come from the QAP backend (cs_qap: no matrices) and the
  * points are encoded by `be` a chunk at a time, written while the next is
  * made, so memory stays at ~96 bytes per variable and 64 per domain

@@ -63,7 +63,8 @@ int groth16_dev_vk(groth16_vk *vk, const groth16_toxic *t, cuzk_err *err)
 }
 
 /* H[i] = tau^i t(tau) / delta, i < m - 1. */
-static int h_points(groth16_params *p, const groth16_toxic *t, const fr_t *powers, size_t m, cuzk_err *err)
+static int h_points(groth16_params *p, const groth16_toxic *t, const fr_t *powers, size_t m,
+                    cuzk_err *err)
 {
     fr_t t_tau, dinv, k;
     fr_mul(&t_tau, &powers[m - 1], &t->tau); /* tau^m */

@@ -360,7 +360,7 @@ static int write_files(setup_run *s, const char *params_path, const char *vk_pat
         rc = out_close(&o, rc, err);
     }
     progress(s, "%s written", params_path);
-    if (!rc && !(rc = out_open(&o, vk_path, err)))
+    if (!rc && vk_path && !(rc = out_open(&o, vk_path, err)))
         rc = out_close(&o, out_put(&o, vk, vk_len, err), err);
     free(vk);
     return rc;
