@@ -41,7 +41,7 @@ static int setup(void **state)
     strcpy(f->dir, "/tmp/cuzk-test-srs.XXXXXX");
     if (!mkdtemp(f->dir)) return -1;
     budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
-    srs_init(&f->m, &f->b, f->dir, 0, record_unload);
+    srs_init(&f->m, &f->b, f->dir, 0, record_unload, "cpu");
     n_unloaded = 0;
     unloaded_whole = true;
     *state = f;

@@ -57,6 +57,7 @@ int cli_groth16_prove(const cli_opts *o, groth16_proof *proofs, const groth16_pa
 int cli_setup_backend(const cli_opts *o, groth16_setup_backend *be, cuzk_err *err)
 {
     int rc = groth16_setup_backend_choose(be, o->backend, err);
-    if (!rc) fprintf(stderr, "cuzk setup: heavy steps on the %s\n", be->name);
+    if (!rc)
+        fprintf(stderr, "cuzk setup: NTT and fixed-base multiplications on backend %s\n", be->name);
     return rc;
 }
