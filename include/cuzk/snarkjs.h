@@ -122,6 +122,7 @@ cs_circuit snarkjs_r1cs_circuit(snarkjs_r1cs_ctx *ctx, const snarkjs_r1cs *r,
 /* Writes a DEVELOPMENT zkey for r (toxic values from seed: anyone who knows
  * the seed can forge proofs), laid out as snarkjs would, so snarkjs and cuzk
  * prove the same circuit from the same key (src/snarkjs/zkey_write.c). */
-int snarkjs_zkey_write_dev(const char *path, const snarkjs_r1cs *r, uint64_t seed, cuzk_err *err);
+int snarkjs_zkey_write_dev(const char *path, const snarkjs_r1cs *r, uint64_t seed,
+                           cuzk_err *err);
 
 #endif
