@@ -35,7 +35,7 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
     m->min_idle_ms = min_idle_ms;
     m->unloaded = unloaded;
     snprintf(m->setup_backend, sizeof m->setup_backend, "%s",
-             setup_backend && !strcmp(setup_backend, "cuda") ? "cuda" : "cpu");
+             setup_backend && !strcmp(setup_backend, "cuda") ? "auto" : "cpu");
 }
 
 static void unload(srs_manager *m, srs_entry *e)

@@ -12,9 +12,6 @@ extern "C" {
 #include "cuzk/groth16.h"
 }
 
-std::atomic<long long> host_device_used{0}, host_device_limit{1LL << 40};
-std::atomic<int> host_dma_delay_us{0};
-
 extern "C" void host_setup_limit(long long bytes)
 {
     host_device_limit = bytes < 0 ? 1LL << 40 : bytes;
