@@ -18,9 +18,6 @@ extern "C" {
 #include "cuzk/ntt.h"
 }
 
-std::atomic<long long> host_device_used{0}, host_device_limit{1LL << 40};
-std::atomic<int> host_dma_delay_us{0};
-
 extern "C" bool gpu_available(cuzk_err *err)
 {
     (void)err;

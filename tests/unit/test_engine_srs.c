@@ -46,7 +46,7 @@ static int setup(void **state)
     if (!mkdtemp(f->dir)) return -1;
     setenv("XDG_CACHE_HOME", f->dir, 1); /* the digest cache of checked files */
     budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
-    srs_init(&f->m, &f->b, f->dir, 0, record_unload);
+    srs_init(&f->m, &f->b, f->dir, 0, record_unload, "cpu");
     n_unloaded = 0;
     unloaded_whole = true;
     *state = f;
