@@ -170,7 +170,7 @@ if has setup; then
         --param-cache "$WORK/params"; then
         say "- cuzk setup --kind porep --sector-size $SIZE: $(ru setup wall) s wall," \
             "$(ru setup cpu) CPU-s, peak RSS $(ru setup rss) GiB"
-        grep -ih 'backend\|gpu' "$LOGS/setup.err" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+        grep -h '^setup \[' "$LOGS/setup.err" | tail -2 | sed 's/^/  /' | tee -a "$REPORT"
     else
         bad "cuzk setup (exit $(ru setup exit)): $(tail -1 "$LOGS/setup.err")"
     fi
