@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cuzk/config.h"
@@ -89,6 +90,40 @@ static int public_inputs(fr_t **out, size_t *n_inputs, const vanilla_c1 *c1, cuz
     return rc;
 }
 
+/* Bytes one synthesized circuit holds (a, b, c, assignments), doubled for
+ * what proving it adds (the CPU prover's three domain-size NTT arrays, the
+ * GPU prover's staging and tails). */
+static uint64_t circuit_bytes(const cs_prover *w)
+{
+    return 2 * (3 * (uint64_t)w->num_constraints + w->num_inputs + w->num_aux) * sizeof(fr_t);
+}
+
+/* How many circuits of `bytes` each to synthesize and prove at once: as
+ * many as half the memory available now holds, at least one (a 32 GiB
+ * PoRep's ten partitions, ~17 GB each, do not fit together in 128 GiB). */
+static size_t chunk_size(uint64_t bytes, size_t left)
+{
+    uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGE_SIZE);
+    uint64_t fit = bytes ? avail / 2 / bytes : left;
+    return fit < 1 ? 1 : fit < left ? (size_t)fit : left;
+}
+
+/* Synthesizes and proves circuits [k, k + c), then frees them; *bytes is
+ * what the first of them held. Errors name the partitions of the chunk
+ * (cs_synthesize_batch counts within it). */
+static int prove_chunk(const cli_opts *o, const groth16_params *p, cs_circuit *circ, size_t k,
+                       size_t c, cs_prover *w, groth16_proof *proofs, groth16_timings *t,
+                       uint64_t *bytes, cuzk_err *err)
+{
+    int rc = cs_synthesize_batch(w + k, circ + k, c, err);
+    if (!rc) *bytes = circuit_bytes(&w[k]);
+    if (!rc) rc = cli_groth16_prove(o, proofs + k, p, w + k, c, t + k, err);
+    for (size_t i = k; i < k + c; i++) cs_prover_free(&w[i]);
+    if (rc && c == 1) cuzk_err_prefix(err, "partition %zu: ", k);
+    if (rc && c > 1) cuzk_err_prefix(err, "partitions %zu..%zu: ", k, k + c - 1);
+    return rc;
+}
+
 int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *circ, size_t n,
                           cuzk_err *err)
 {
@@ -98,11 +133,13 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
     uint8_t *bytes = calloc(n, GROTH16_PROOF_BYTES);
     groth16_params p = {0};
     int rc = w && proofs && t && bytes ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "out of memory");
-    if (!rc) rc = cs_synthesize_batch(w, circ, n, err);
     if (!rc)
         rc = groth16_params_read(&p, params, o->check_params ? PARAMS_CHECKED : PARAMS_UNCHECKED,
                                  err);
-    if (!rc) rc = cli_groth16_prove(o, proofs, &p, w, n, t, err);
+    /* The first circuit alone: its size says how many of the rest fit at once. */
+    uint64_t each = 0;
+    for (size_t k = 0, c = 1; !rc && k < n; k += c, c = chunk_size(each, n - k))
+        rc = prove_chunk(o, &p, circ, k, c, w, proofs, t, &each, err);
     for (size_t k = 0; !rc && k < n; k++) {
         groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
         fprintf(stderr,
@@ -113,7 +150,6 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
     }
     if (!rc) rc = cuzk_write_file(o->out, bytes, n * GROTH16_PROOF_BYTES, err);
     if (!rc) printf("%s: %zu partition proof(s), %zu bytes\n", o->out, n, n * GROTH16_PROOF_BYTES);
-    for (size_t k = 0; w && k < n; k++) cs_prover_free(&w[k]);
     groth16_params_free(&p);
     free(w), free(proofs), free(t), free(bytes);
     return rc;
