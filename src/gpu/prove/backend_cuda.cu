@@ -7,9 +7,12 @@
  * memory through vram_free. Its host threads block on device waits
  * (gpu_set_blocking_sync).
  *
- * One device is reported: the kernels' working memory (MSM workspace, NTT
- * twiddles) and the parameter cache live on one device per process, so
- * the engine's per-device parallelism would need them per device first.
+ * Every CUDA device the runtime lists is reported, in CUDA's order (so
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER apply); the engine picks
+ * from them (gpus.devices) and runs a prover per device. The prover keeps
+ * its buffers, parameters and staging pools per device (gpu_prove.h), so
+ * the devices prove at once. Nothing here touches NCCL or NVLink: each
+ * device works alone on its own partitions.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,26 +27,41 @@ extern "C" {
 }
 #undef FP_ZERO
 
+/* Device i's line for GetStatus and its memory; false when CUDA refuses. */
+static bool describe(int i, char name[128], uint64_t *vram_total)
+{
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) return false;
+    snprintf(name, 128, "%s (cuda:%d, sm_%d%d, %d SMs)", p.name, i, p.major, p.minor,
+             p.multiProcessorCount);
+    *vram_total = p.totalGlobalMem;
+    return true;
+}
+
 static int cuda_devices(size_t *n, char names[][128], uint64_t *vram_total, size_t max)
 {
-    int count = 0;
-    cudaDeviceProp p;
+    int count = 0, cur = 0;
     *n = 0;
-    /* The engine's host threads block on device waits rather than spin
-     * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds per
-     * partition for +0.6% GPU time, docs/performance.md), since synthesis
-     * on the same cores bounds the engine's throughput. Should CUDA refuse,
-     * its default stays. */
-    if (gpu_set_blocking_sync(true, NULL)) cudaGetLastError();
-    if (max < 1 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1 ||
-        cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1 ||
+        cudaGetDevice(&cur) != cudaSuccess) {
         cudaGetLastError();
         return CUZK_EDEVICE;
     }
-    snprintf(names[0], 128, "%s (cuda:0, sm_%d%d, %d SMs)", p.name, p.major, p.minor,
-             p.multiProcessorCount);
-    vram_total[0] = p.totalGlobalMem;
-    *n = 1;
+    for (int i = 0; i < count && (size_t)i < max && i < CU_MAX_DEVICES; i++) {
+        if (!describe(i, names[i], &vram_total[i])) {
+            cudaGetLastError();
+            return CUZK_EDEVICE;
+        }
+        /* The engine's host threads block on device waits rather than spin
+         * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds
+         * per partition for +0.6% GPU time, docs/performance.md), since
+         * synthesis on the same cores bounds the engine's throughput. The
+         * flag is per device; should CUDA refuse, its default stays. */
+        if (cudaSetDevice(i) != cudaSuccess || gpu_set_blocking_sync(true, NULL))
+            cudaGetLastError();
+        *n = (size_t)i + 1;
+    }
+    cudaSetDevice(cur);
     return CUZK_OK;
 }
 
