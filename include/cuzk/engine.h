@@ -167,7 +167,7 @@ typedef struct engine_status_t {
     size_t n_srs;
     uint32_t pending[ENGINE_KINDS], in_progress[ENGINE_KINDS];
     uint64_t completed, failed, cancelled, uptime_s;
-    uint64_t pinned_bytes, pinned_limit;
+    uint64_t pinned_bytes, pinned_limit; /* pinned: the devices' host memory (host_bytes) */
     uint64_t budget_total, budget_used;
     uint32_t gpu_queue_depth, synthesizing;
 } engine_status_t;

@@ -64,6 +64,10 @@ size_t gpu_prove_device_params_bytes(int device);
  * device (the next proof makes them again). */
 void gpu_prove_release(void);
 
+/* Pinned host memory the prover's staging pools take on each device it
+ * proves on (allocated on its first proof there). */
+size_t gpu_prove_pinned_bytes_per_device(void);
+
 /* Host-to-device rates (GB/s) over `bytes`, for tuning the staging:
  * [0] a pageable buffer through the staging pool (what a, b, c take),
  * [1] the pool's DMA alone (from pinned memory), [2] the pool's host copy

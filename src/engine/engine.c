@@ -200,6 +200,15 @@ static int init_devices(engine_t *e, cuzk_err *err)
         engine_log(LOG_INFO, "engine: device %d: %s", d->ordinal, d->name);
     }
     e->in_service = e->n_devices;
+    uint64_t bytes = 0;
+    for (size_t i = 0; e->backend->host_bytes && i < e->n_devices; i++)
+        bytes += e->backend->host_bytes(e->devices[i].ordinal);
+    int rc = bytes ? budget_reserve(&e->budget, bytes, NULL, NULL, "the devices' host memory", err)
+                   : CUZK_OK;
+    if (rc)
+        return cuzk_err_prefix(err, "%zu device(s) of backend %s: ", e->n_devices,
+                               e->backend->name);
+    e->device_host_bytes = bytes;
     return CUZK_OK;
 }
 
@@ -572,6 +581,7 @@ void engine_destroy(engine_t *e)
     free(e->gpuq);
     sched_free(&e->queue);
     srs_destroy(&e->srs);
+    budget_release(&e->budget, e->device_host_bytes);
     budget_destroy(&e->budget);
     for (size_t i = 0; i < e->n_devices; i++) pthread_mutex_destroy(&e->devices[i].lock);
     pthread_mutex_destroy(&e->lock);

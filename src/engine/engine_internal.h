@@ -104,6 +104,7 @@ struct engine {
     srs_manager srs;
     device devices[ENGINE_MAX_DEVICES];
     size_t n_devices, in_service; /* in_service: devices not failed */
+    uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
 
     pthread_t *synth_threads, *gpu_threads, timer_thread;
     void *gpu_args; /* pipeline.c's per-prover-thread arguments */

@@ -109,6 +109,7 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
     out->gpu_queue_depth = (uint32_t)e->gpuq_n;
     out->synthesizing = (uint32_t)e->synthesizing;
     pthread_mutex_unlock(&e->lock);
+    out->pinned_bytes = e->device_host_bytes;
     out->budget_total = e->budget.total;
     out->budget_used = budget_used(&e->budget);
     return CUZK_OK;

@@ -87,8 +87,17 @@ static int fake_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *
     return engine_cpu_backend.finish(handle, proofs, n, err);
 }
 
-static const engine_backend fake_backend = {
-    .name = "fake", .devices = fake_devices, .start = fake_start, .finish = fake_finish};
+/* As the CUDA prover's pinned staging pools: host memory per device. */
+static uint64_t fake_host_bytes(int device)
+{
+    return (uint64_t)(device + 1) << 20;
+}
+
+static const engine_backend fake_backend = {.name = "fake",
+                                            .devices = fake_devices,
+                                            .start = fake_start,
+                                            .finish = fake_finish,
+                                            .host_bytes = fake_host_bytes};
 
 typedef struct fixture {
     char dir[64];
@@ -114,8 +123,8 @@ static int submit(engine_t *e, uint32_t parts, uint32_t seed, char id[ENGINE_ID_
 }
 
 /* An engine on the test backend and a fresh param cache; devices: the
- * gpus.devices list (n of them, 0: all). */
-static int start(fixture *f, const int *devices, size_t n, cuzk_err *err)
+ * gpus.devices list (n of them, 0: all); budget 0: 256 MiB. */
+static int start_budget(fixture *f, const int *devices, size_t n, uint64_t budget, cuzk_err *err)
 {
     strcpy(f->dir, "/tmp/cuzk-test-multigpu.XXXXXX");
     if (!mkdtemp(f->dir)) return -1;
@@ -123,13 +132,18 @@ static int start(fixture *f, const int *devices, size_t n, cuzk_err *err)
     cuzk_config c;
     cuzk_config_default(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
-    c.total_budget = 256 << 20;
+    c.total_budget = budget ? budget : 256 << 20;
     c.synthesis_concurrency = 2;
     memcpy(c.devices, devices, n * sizeof *devices);
     c.n_devices = n;
     int rc = engine_create(&f->e, &c, &fake_backend, err);
     if (!rc) rc = engine_register_provider(f->e, &engine_test_provider, err);
     return rc;
+}
+
+static int start(fixture *f, const int *devices, size_t n, cuzk_err *err)
+{
+    return start_budget(f, devices, n, 0, err);
 }
 
 static void stop(fixture *f)
@@ -220,8 +234,10 @@ static void test_spread(void **state)
     stop(&f);
 }
 
-/* gpus.devices = [2] drives device 2 alone; [0, 5] names a device the
- * backend lacks: an error that says so. */
+/* gpus.devices = [2] drives device 2 alone, its host memory (3 MiB) in
+ * the budget; [0, 5] names a device the backend lacks: an error that says
+ * so; a budget without room for the devices' host memory (1 + 2 + 3 MiB)
+ * is one too. */
 static void test_select(void **state)
 {
     (void)state;
@@ -237,6 +253,7 @@ static void test_select(void **state)
     assert_int_equal(s.n_devices, 1);
     assert_int_equal(s.devices[0].ordinal, 2);
     assert_string_equal(s.devices[0].name, "fake:2");
+    assert_int_equal(s.pinned_bytes, 3 << 20);
     engine_status_free(&s);
     stop(&f);
     int bad[] = {0, 5};
@@ -245,6 +262,10 @@ static void test_select(void **state)
     assert_null(f.e);
     assert_non_null(strstr(err.msg, "device 5"));
     assert_non_null(strstr(err.msg, "3 device(s)"));
+    assert_int_equal(rmdir(f.dir), 0);
+    assert_int_equal(start_budget(&f, NULL, 0, 5 << 20, &err), CUZK_ENOMEM);
+    assert_null(f.e);
+    assert_non_null(strstr(err.msg, "3 device(s) of backend fake: the devices' host memory"));
     assert_int_equal(rmdir(f.dir), 0);
 }
 

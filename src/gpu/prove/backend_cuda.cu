@@ -106,5 +106,13 @@ static void cuda_params_unloaded(const groth16_params *pk)
     gpu_prove_params_free(pk);
 }
 
+/* The staging pools' pinned memory, per device (384 MiB). */
+static uint64_t cuda_host_bytes(int device)
+{
+    (void)device;
+    return gpu_prove_pinned_bytes_per_device();
+}
+
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda", cuda_devices, cuda_start, cuda_finish, cuda_vram_free, cuda_params_unloaded};
+    "cuda",         cuda_devices,         cuda_start,     cuda_finish,
+    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes};

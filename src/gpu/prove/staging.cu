@@ -236,6 +236,11 @@ int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
     return CUZK_OK;
 }
 
+extern "C" size_t gpu_prove_pinned_bytes_per_device(void)
+{
+    return (size_t)STAGE_POOLS * STAGE_SLOTS * STAGE_CHUNK;
+}
+
 static double stage_now_ms(void)
 {
     return groth16_now_ms();
