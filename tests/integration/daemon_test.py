@@ -162,9 +162,13 @@ def metric(d, name):
 
 
 def test_status(d):
-    """GetStatus: the CPU device, four queues, counters, uptime."""
+    """GetStatus: the CPU device (idle, with its proved partitions and busy
+    time), four queues, counters, uptime."""
     st = d.stub.GetStatus(pb.GetStatusRequest())
     assert len(st.gpus) == 1 and st.gpus[0].name.startswith("cpu"), st
+    g = st.gpus[0]
+    assert g.state == "idle" and not g.error and g.queued_partitions == 0, g
+    assert g.partitions_proved > 0 and g.busy_ms > 0, g
     kinds = sorted(q.proof_kind for q in st.queues)
     assert kinds == sorted(
         ["POREP_SEAL_COMMIT", "SNAP_DEALS_UPDATE", "WINDOW_POST_PARTITION", "WINNING_POST"]

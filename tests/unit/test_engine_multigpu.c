@@ -134,7 +134,7 @@ static int start_budget(fixture *f, const int *devices, size_t n, uint64_t budge
     snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
     c.total_budget = budget ? budget : 256 << 20;
     c.synthesis_concurrency = 2;
-    memcpy(c.devices, devices, n * sizeof *devices);
+    if (n) memcpy(c.devices, devices, n * sizeof *devices);
     c.n_devices = n;
     int rc = engine_create(&f->e, &c, &fake_backend, err);
     if (!rc) rc = engine_register_provider(f->e, &engine_test_provider, err);
