@@ -345,6 +345,9 @@ int main(int argc, char **argv)
     check_slow_link();
     check_upload();
     check_two_devices();
+    host_devices(2);
+    failures += gpu_prove_device_checks(&g);
+    host_devices(1);
     check_engine_two_devices();
     printf(failures ? "test_gpu_prove_host: %d FAILURES\n" : "test_gpu_prove_host: all passed\n",
            failures);
