@@ -68,9 +68,11 @@ struct host_event {
 };
 typedef struct host_stream *cudaStream_t;
 typedef struct host_event *cudaEvent_t;
-#define cudaStreamNonBlocking  1
-#define cudaEventDisableTiming 2
-#define cudaHostAllocDefault   0
+#define cudaStreamNonBlocking          1
+#define cudaDeviceScheduleBlockingSync 4
+#define cudaInitDeviceFlagsAreValid    1
+#define cudaEventDisableTiming         2
+#define cudaHostAllocDefault           0
 
 struct cudaDeviceProp {
     char name[256];
@@ -214,6 +216,11 @@ static inline cudaError_t cudaSetDevice(int dev)
 {
     if (dev < 0 || dev >= host_device_count.load()) return cudaErrorInvalidDevice;
     host_current_device = dev;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaInitDevice(int dev, unsigned, unsigned)
+{
+    if (dev < 0 || dev >= host_device_count.load()) return cudaErrorInvalidDevice;
     return cudaSuccess;
 }
 static inline cudaError_t cudaGetDevice(int *dev)

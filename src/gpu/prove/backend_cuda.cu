@@ -5,7 +5,7 @@
  * the assembly), which also logs each partition's timings on one line with
  * the names of reference/groth16.md; GetStatus reads the free device
  * memory through vram_free. Its host threads block on device waits
- * (gpu_set_blocking_sync).
+ * (make_blocking, on each device before its first use).
  *
  * Every CUDA device the runtime lists is reported, in CUDA's order (so
  * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER apply); the engine picks
@@ -16,6 +16,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <mutex>
 
 #include "gpu/prove/prove_gpu.cuh"
 
@@ -38,12 +40,13 @@ static bool describe(int i, char name[128], uint64_t *vram_total)
     return true;
 }
 
+/* Lists the devices without making a context on any (only the devices
+ * the engine proves on get one, at their first start). */
 static int cuda_devices(size_t *n, char names[][128], uint64_t *vram_total, size_t max)
 {
-    int count = 0, cur = 0;
+    int count = 0;
     *n = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1 ||
-        cudaGetDevice(&cur) != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
         cudaGetLastError();
         return CUZK_EDEVICE;
     }
@@ -52,22 +55,42 @@ static int cuda_devices(size_t *n, char names[][128], uint64_t *vram_total, size
             cudaGetLastError();
             return CUZK_EDEVICE;
         }
-        /* The engine's host threads block on device waits rather than spin
-         * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds
-         * per partition for +0.6% GPU time, docs/performance.md), since
-         * synthesis on the same cores bounds the engine's throughput. The
-         * flag is per device; should CUDA refuse, its default stays. */
-        if (cudaSetDevice(i) != cudaSuccess || gpu_set_blocking_sync(true, NULL))
-            cudaGetLastError();
         *n = (size_t)i + 1;
     }
-    cudaSetDevice(cur);
     return CUZK_OK;
+}
+
+/* The engine's host threads block on device waits rather than spin
+ * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds per
+ * partition for +0.6% GPU time, docs/performance.md), since synthesis on
+ * the same cores bounds the engine's throughput. The flag is per device
+ * and taken when its context is made: cudaInitDevice makes it with the
+ * flag (cudaSetDevice would make it with the default); should that
+ * refuse, the flag is set on the live context, and should CUDA refuse
+ * that too, its default stays. */
+static void make_blocking(int device)
+{
+    if (cudaInitDevice(device, cudaDeviceScheduleBlockingSync, cudaInitDeviceFlagsAreValid) ==
+        cudaSuccess)
+        return;
+    cudaGetLastError();
+    if (cudaSetDevice(device) != cudaSuccess || gpu_set_blocking_sync(true, NULL))
+        cudaGetLastError();
+}
+
+/* Before anything else touches a device (a start or a GetStatus), once. */
+static std::once_flag device_ready[CU_MAX_DEVICES];
+
+static void use_device(int device)
+{
+    if (device >= 0 && device < CU_MAX_DEVICES)
+        std::call_once(device_ready[device], make_blocking, device);
 }
 
 static int cuda_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                       void **handle, cuzk_err *err)
 {
+    use_device(device);
     return gpu_prove_start((gpu_prove_pending **)handle, device, pk, circuits, n, NULL, err);
 }
 
@@ -90,6 +113,7 @@ static int cuda_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *
 
 static int cuda_vram_free(int device, uint64_t *free_bytes)
 {
+    use_device(device);
     size_t f, total;
     if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&f, &total) != cudaSuccess) {
         cudaGetLastError();
