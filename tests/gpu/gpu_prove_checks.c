@@ -429,7 +429,7 @@ static void check_devices_at_once(size_t n_dev, cuzk_rng *g)
     cuzk_err err = {0};
     uint64_t shape = cuzk_rng_u64(g);
     for (int i = 0; i < 2; i++) {
-        p[i] = (prod_circuit){3000, 500, PAT_BITS, shape, cuzk_rng_u64(g)};
+        p[i] = (prod_circuit){1000, 200, PAT_BITS, shape, cuzk_rng_u64(g)};
         c[i] = (cs_circuit){prod_synthesize, &p[i]};
         fr_random(&rs[2 * i], g), fr_random(&rs[2 * i + 1], g);
     }
@@ -465,7 +465,7 @@ static void check_devices_at_once(size_t n_dev, cuzk_rng *g)
     free(gpu), free(runs), free(th);
 }
 
-/* The engine over every device: a test job of 8 partitions completes
+/* The engine over every device: a test job of 4 partitions completes
  * (each self-verified), every device idle and in service after it, and
  * the partitions each proved add up (how they spread depends on timing:
  * test_engine_multigpu checks the spreading itself). */
@@ -490,7 +490,7 @@ static void check_engine_devices(size_t n_dev)
     uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
     memcpy(rec, ENGINE_TEST_MAGIC, 8);
     put32(rec + 8, 3000);
-    put32(rec + 12, 8);
+    put32(rec + 12, 4);
     put32(rec + 16, 11);
     put32(rec + 24, 0xffffffffu);
     engine_request r = {
@@ -511,10 +511,10 @@ static void check_engine_devices(size_t n_dev)
             CHECK(!strcmp(st.devices[i].state, "idle"), "device %u: %s (%s)", st.devices[i].ordinal,
                   st.devices[i].state, st.devices[i].error);
         }
-        CHECK(st.n_devices == n_dev && parts == 8,
+        CHECK(st.n_devices == n_dev && parts == 4,
               "engine: %zu devices, %zu of them proved, %llu partitions", st.n_devices, used,
               (unsigned long long)parts);
-        printf("engine: 8 partitions over %zu devices, %zu of them proving\n", st.n_devices, used);
+        printf("engine: 4 partitions over %zu devices, %zu of them proving\n", st.n_devices, used);
         engine_status_free(&st);
     }
     engine_result_free(&res);

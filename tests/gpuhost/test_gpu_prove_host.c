@@ -268,9 +268,9 @@ static void put32(uint8_t *p, uint32_t v)
 }
 
 /* The engine on the CUDA backend over two stand-in devices, device 1
- * faulting a few calls into its first proof: a job of six partitions
+ * faulting a few calls into its first proof: a job of four partitions
  * completes (every partition self-verified), device 1 out of service and
- * device 0 with all six; evicting the SRS drops every device's copy. */
+ * device 0 with all four; evicting the SRS drops every device's copy. */
 static void check_engine_two_devices(void)
 {
     char dir[64] = "/tmp/cuzk-gpuhost-engine.XXXXXX";
@@ -292,7 +292,7 @@ static void check_engine_two_devices(void)
     uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
     memcpy(rec, ENGINE_TEST_MAGIC, 8);
     put32(rec + 8, 3000);
-    put32(rec + 12, 6);
+    put32(rec + 12, 4);
     put32(rec + 16, 9);
     put32(rec + 24, 0xffffffffu);
     engine_request r = {
@@ -301,20 +301,20 @@ static void check_engine_two_devices(void)
     engine_result res = {0};
     int rc = engine_submit(e, &r, id, NULL, &err);
     if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
-    if (rc || res.status != ENGINE_COMPLETED || res.proof_len != 6 * GROTH16_PROOF_BYTES)
+    if (rc || res.status != ENGINE_COMPLETED || res.proof_len != 4 * GROTH16_PROOF_BYTES)
         failures++, printf("FAIL engine on two devices: rc %d status %d: %s %s\n", rc,
                            (int)res.status, err.msg, res.error);
     engine_status_t st;
     if (!engine_status(e, &st, &err)) {
         if (st.n_devices != 2 || strcmp(st.devices[1].state, "failed") ||
-            !strstr(st.devices[1].error, "launch failure") || st.devices[0].partitions != 6 ||
+            !strstr(st.devices[1].error, "launch failure") || st.devices[0].partitions != 4 ||
             !strstr(st.devices[1].name, "cuda:1"))
             failures++, printf("FAIL engine status: %zu devices, device 1 %s (%s), device 0 "
                                "proved %llu\n",
                                st.n_devices, st.n_devices > 1 ? st.devices[1].state : "-",
                                st.n_devices > 1 ? st.devices[1].error : "-",
                                (unsigned long long)st.devices[0].partitions);
-        printf("engine: two devices, device 1 faulted in its first proof (%s): 6 partitions "
+        printf("engine: two devices, device 1 faulted in its first proof (%s): 4 partitions "
                "proved on device 0 and self-verified\n",
                st.n_devices > 1 ? st.devices[1].error : "-");
         engine_status_free(&st);
