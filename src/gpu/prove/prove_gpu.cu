@@ -696,28 +696,30 @@ extern "C" int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk
     return rc ? rc : gpu_prove_finish(p, proofs, timings, err);
 }
 
-/* Device dev's parameters and buffers (its prover lock held, dev current). */
+/* Device dev's parameters and buffers, when it has any (its prover lock
+ * held): a device never proved on is not touched (no context made). */
 static void release_device(int dev)
 {
-    prove_srs_evict(dev, NULL);
     prove_ws *ws = &prove_wss[dev];
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
                      &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2};
-    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) cudaFree(*bufs[k]);
+    const size_t n = sizeof bufs / sizeof *bufs;
+    bool any = prove_srs_bytes(dev) > 0;
+    for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
+    if (!any || cudaSetDevice(dev) != cudaSuccess) return;
+    prove_srs_evict(dev, NULL);
+    for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
     memset(ws, 0, sizeof *ws);
+    cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
 }
 
 extern "C" void gpu_prove_release(void)
 {
-    int count = 0, cur = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || cudaGetDevice(&cur) != cudaSuccess) {
-        cudaGetLastError();
-        return;
-    }
-    for (int dev = 0; dev < count && dev < CU_MAX_DEVICES; dev++) {
+    int cur = 0;
+    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
+    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
         prove_lock(dev);
-        if (cudaSetDevice(dev) == cudaSuccess) release_device(dev);
-        cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
+        release_device(dev);
         prove_unlock(dev);
     }
     cudaSetDevice(cur);

@@ -66,6 +66,8 @@ size_t prove_srs_evict(int dev, const groth16_params *keep);
 int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err);
 /* Frees the B_G2 points of device dev's entries; returns the bytes freed. */
 size_t prove_srs_drop_g2(int dev);
+/* Device memory held by device dev's cache. */
+size_t prove_srs_bytes(int dev);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,

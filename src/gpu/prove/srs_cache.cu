@@ -200,12 +200,18 @@ extern "C" void gpu_prove_params_free(const groth16_params *pk)
     cudaSetDevice(cur);
 }
 
+size_t prove_srs_bytes(int dev)
+{
+    size_t b = 0;
+    for (int i = 0; i < SRS_SLOTS; i++) b += srs_devs[dev][i].bytes;
+    return b;
+}
+
 extern "C" size_t gpu_prove_device_params_bytes(int device)
 {
     if (device < 0 || device >= CU_MAX_DEVICES) return 0;
     prove_lock(device);
-    size_t b = 0;
-    for (int i = 0; i < SRS_SLOTS; i++) b += srs_devs[device][i].bytes;
+    size_t b = prove_srs_bytes(device);
     prove_unlock(device);
     return b;
 }
