@@ -2,9 +2,11 @@
  * status.c - what the engine reports: GetStatus (devices with their
  * state, the partitions they hold, busy time and partitions proved; SRS
  * tiers, queues per proof kind, counters), the Prometheus text of GetMetrics
- * (reference/cuzk-api.md metric names plus budget and SRS gauges) and the
- * JSON of the HTTP GET /status page (pipeline stages, every job with its
- * partitions, workers, memory). Each is one snapshot under the engine lock.
+ * (reference/cuzk-api.md metric names plus budget, SRS, per-device and
+ * resident-memory gauges: the budget is what the engine reserves, VmRSS
+ * what it holds) and the JSON of the HTTP GET /status page (pipeline
+ * stages, every job with its partitions, devices, workers, memory). Each
+ * is one snapshot under the engine lock.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -153,6 +155,22 @@ static void device_metrics(text *t, engine_t *e)
             (unsigned long long)e->devices[i].proved);
 }
 
+/* The process's resident memory now and at its peak (VmRSS, VmHWM of
+ * /proc/self/status), beside the budget's own account; 0 where unknown. */
+static void process_memory(uint64_t *rss, uint64_t *peak)
+{
+    *rss = *peak = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    unsigned long long kib;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "VmRSS: %llu kB", &kib) == 1) *rss = kib << 10;
+        if (sscanf(line, "VmHWM: %llu kB", &kib) == 1) *peak = kib << 10;
+    }
+    fclose(f);
+}
+
 char *engine_metrics(engine_t *e)
 {
     text t = {0};
@@ -191,6 +209,12 @@ char *engine_metrics(engine_t *e)
     put(&t, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->budget.total);
     metric(&t, "cuzk_memory_used_bytes", "gauge", "Bytes reserved in the budget.");
     put(&t, "cuzk_memory_used_bytes %llu\n", (unsigned long long)budget_in_use);
+    uint64_t rss, rss_peak;
+    process_memory(&rss, &rss_peak);
+    metric(&t, "cuzk_process_resident_bytes", "gauge", "The daemon's resident memory (VmRSS).");
+    put(&t, "cuzk_process_resident_bytes %llu\n", (unsigned long long)rss);
+    metric(&t, "cuzk_process_resident_peak_bytes", "gauge", "Its peak so far (VmHWM).");
+    put(&t, "cuzk_process_resident_peak_bytes %llu\n", (unsigned long long)rss_peak);
     engine_srs_status *srs;
     size_t n = srs_list(&e->srs, &srs);
     metric(&t, "cuzk_srs_loaded_bytes", "gauge", "Parameter bytes in memory per circuit.");
@@ -241,9 +265,14 @@ char *engine_status_json(engine_t *e)
     if (engine_status(e, &s, NULL)) return NULL;
     put(&t, "{\"uptime_seconds\":%llu,\"backend\":\"%s\",", (unsigned long long)s.uptime_s,
         e->backend->name);
-    put(&t, "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"peak_bytes\":%llu},",
+    uint64_t rss, rss_peak;
+    process_memory(&rss, &rss_peak);
+    put(&t,
+        "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"peak_bytes\":%llu,"
+        "\"rss_bytes\":%llu,\"rss_peak_bytes\":%llu},",
         (unsigned long long)s.budget_total, (unsigned long long)s.budget_used,
-        (unsigned long long)budget_peak(&e->budget));
+        (unsigned long long)budget_peak(&e->budget), (unsigned long long)rss,
+        (unsigned long long)rss_peak);
     put(&t, "\"srs\":[");
     for (size_t i = 0; i < s.n_srs; i++)
         put(&t, "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}",

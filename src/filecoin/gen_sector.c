@@ -1,9 +1,9 @@
 /*
  * gen_sector.c - the test sector of a seed (gen.h), one implementation for
  * cuzk-seal seal and cuzk-bench gen-vanilla: random fr32 data from the
- * seed (or a file), the ticket from seed ^ "ticket", the interactive
- * PoRep seed from seed ^ "seed", the prover id from the miner id; sealed
- * with fc_seal. Also the stderr progress bar both tools draw.
+ * seed (or a file, or all zero: committed capacity), the ticket from seed ^ "ticket", the
+ * interactive PoRep seed from seed ^ "seed", the prover id from the miner id; sealed with fc_seal.
+ * Also the stderr progress bar both tools draw.
  */
 #include "cuzk/filecoin/gen.h"
 
@@ -38,20 +38,32 @@ static int read_data(const char *path, uint8_t *data, uint64_t len, cuzk_err *er
     return CUZK_OK;
 }
 
+void fc_test_sector_ids(const fc_test_sector *t, uint8_t prover_id[32], uint8_t ticket[32],
+                        uint8_t seed[32])
+{
+    fc_prover_id_from_miner(prover_id, t->miner);
+    fc_test_bytes(ticket, t->seed, TAG_TICKET);
+    fc_test_bytes(seed, t->seed, TAG_SEED);
+}
+
 int fc_seal_test_sector(fc_sealed *s, const fc_test_sector *t, fc_progress_fn progress,
                         void *progress_ctx, cuzk_err *err)
 {
     memset(s, 0, sizeof(*s));
     const fc_porep_config *cfg = t->cfg;
     fc_seal_input in = {.cfg = cfg, .sector_id = t->sector_id};
-    fc_prover_id_from_miner(in.prover_id, t->miner);
-    fc_test_bytes(in.ticket, t->seed, TAG_TICKET);
-    uint8_t *data = malloc(cfg->sector_size);
+    uint8_t seed[32];
+    fc_test_sector_ids(t, in.prover_id, in.ticket, seed);
+    if (t->cc && t->data_path)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "data file %s: a committed-capacity sector's data is all zero",
+                         t->data_path);
+    uint8_t *data = t->cc ? calloc(1, cfg->sector_size) : malloc(cfg->sector_size);
     if (!data) return cuzk_errf(err, CUZK_ENOMEM, "sector data: out of memory");
     int rc = CUZK_OK;
     if (t->data_path)
         rc = read_data(t->data_path, data, cfg->sector_size, err);
-    else
+    else if (!t->cc)
         fc_seal_random_data(data, cfg->nodes, t->seed);
     in.data = data;
     if (!rc) rc = fc_seal(s, &in, progress, progress_ctx, err);

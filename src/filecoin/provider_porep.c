@@ -4,7 +4,10 @@
  *
  * prepare parses the vanilla proof with the streaming C1 reader (wrapper
  * or bare JSON), checks the request's sector_size and registered_proof
- * against it, wires one circuit per partition to the parsed C1 (kept in
+ * against it, checks natively everything the circuit will enforce
+ * (vanilla_verify.h: a C1 no proof can be made from fails here, in
+ * milliseconds, with its first fault named by partition, challenge and
+ * node), wires one circuit per partition to the parsed C1 (kept in
  * the job's state until release) and computes every partition's public
  * inputs natively (porep_public_inputs), so the engine verifies each proof
  * against inputs the prover did not produce. The reservation size of a
@@ -20,6 +23,7 @@
 
 #include "cuzk/filecoin/circuits.h"
 #include "cuzk/filecoin/providers.h"
+#include "cuzk/filecoin/vanilla_verify.h"
 #include "provider_internal.h"
 
 /* One partition's size (constraints before the input constraints, aux),
@@ -120,14 +124,14 @@ static int porep_prepare(const engine_request *req, engine_circuits *out, cuzk_e
     out->state = s;
     out->release = porep_release;
     int rc = vanilla_c1_parse(&s->c1, req->vanilla_proof.data, req->vanilla_proof.len,
-                              VANILLA_C1_AUTO, err);
+                              VANILLA_C1_AUTO | VANILLA_C1_UNCHECKED, err);
     if (rc) {
         free(s);
         memset(out, 0, sizeof *out);
         return rc;
     }
     out->batchable = true;
-    if ((rc = check_request(req, &s->c1, err)) ||
+    if ((rc = check_request(req, &s->c1, err)) || (rc = fc_porep_c1_verify(&s->c1, err)) ||
         (rc = fcp_name_circuit(&out->info, FC_CIRCUIT_POREP, s->c1.shape->sector_size, err)) ||
         (rc = build(out, s, err)))
         porep_release(out);

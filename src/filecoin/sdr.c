@@ -167,9 +167,24 @@ void fc_label_parents(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned la
         const uint8_t *src = k < FC_BASE_DEGREE ? cur : prev;
         memcpy(out + FC_NODE_BYTES * k, src + (size_t)parents[k] * FC_NODE_BYTES, FC_NODE_BYTES);
     }
-    /* Repeat the first `degree` parents cyclically up to 37. */
+    fc_label_parents_repeat(out, layer);
+}
+
+void fc_label_parents_repeat(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned layer)
+{
+    unsigned degree = layer == 1 ? FC_BASE_DEGREE : FC_DEGREE;
     for (unsigned k = degree; k < FC_LABEL_PARENTS; k++)
         memcpy(out + FC_NODE_BYTES * k, out + FC_NODE_BYTES * (k % degree), FC_NODE_BYTES);
+}
+
+/* The 64-byte header of a label's preimage: replica_id, layer u32 BE, node u64 BE, zeros. */
+static void label_header(uint8_t msg[HEADER_BYTES], const uint8_t replica_id[32], unsigned layer,
+                         uint64_t node)
+{
+    memset(msg, 0, HEADER_BYTES);
+    memcpy(msg, replica_id, 32);
+    for (int i = 0; i < 4; i++) msg[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
+    for (int i = 0; i < 8; i++) msg[36 + i] = (uint8_t)(node >> (56 - 8 * i));
 }
 
 /* Fills msg with a label's preimage; returns its length. */
@@ -177,10 +192,7 @@ static size_t label_message(uint8_t *msg, const uint8_t replica_id[32], unsigned
                             uint64_t node, const uint32_t *parents, const uint8_t *cur,
                             const uint8_t *prev)
 {
-    memset(msg, 0, HEADER_BYTES);
-    memcpy(msg, replica_id, 32);
-    for (int i = 0; i < 4; i++) msg[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
-    for (int i = 0; i < 8; i++) msg[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+    label_header(msg, replica_id, layer, node);
     if (node == 0) return HEADER_BYTES;
     fc_label_parents(msg + HEADER_BYTES, layer, parents, cur, prev);
     return LABEL_MSG_BYTES;
@@ -192,6 +204,16 @@ void fc_label_node(uint8_t out[32], const uint8_t replica_id[32], unsigned layer
     uint8_t msg[LABEL_MSG_BYTES];
     size_t n = label_message(msg, replica_id, layer, node, parents, cur, prev);
     SHA256(msg, n, out);
+    out[31] &= 0x3f;
+}
+
+void fc_label_from_parents(uint8_t out[32], const uint8_t replica_id[32], unsigned layer,
+                           uint64_t node, const uint8_t parents[FC_LABEL_PARENTS * FC_NODE_BYTES])
+{
+    uint8_t msg[LABEL_MSG_BYTES];
+    label_header(msg, replica_id, layer, node);
+    memcpy(msg + HEADER_BYTES, parents, LABEL_MSG_BYTES - HEADER_BYTES);
+    SHA256(msg, node == 0 ? HEADER_BYTES : LABEL_MSG_BYTES, out);
     out[31] &= 0x3f;
 }
 

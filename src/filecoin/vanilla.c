@@ -360,7 +360,7 @@ static int check_proof(check_ctx *x, const vanilla_porep_proof *p)
     return check_labels(x, p, node);
 }
 
-static int check_top(const vanilla_c1 *c1, cuzk_err *err)
+int vanilla_c1_check_shape(const vanilla_c1 *c1, cuzk_err *err)
 {
     const char *name = vanilla_seal_proof_name(c1->registered_proof);
     if (!name || !c1->shape)
@@ -388,7 +388,7 @@ static int check_top(const vanilla_c1 *c1, cuzk_err *err)
 
 int vanilla_c1_check(const vanilla_c1 *c1, cuzk_err *err)
 {
-    int rc = check_top(c1, err);
+    int rc = vanilla_c1_check_shape(c1, err);
     if (rc) return rc;
     check_ctx x = {.c1 = c1, .err = err};
     for (size_t k = 0; k < c1->partitions; k++) {

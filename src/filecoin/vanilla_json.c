@@ -20,7 +20,8 @@
  * so values land in place: each byte of a 32-byte array goes straight to
  * its node. Counts, field sets, canonical field elements and path digits
  * are checked as containers close; errors name the JSON path from the
- * stack. Whole-proof consistency is vanilla_c1_check at the end.
+ * stack. Whole-proof consistency is vanilla_c1_check at the end (the shape
+ * alone, vanilla_c1_check_shape, with VANILLA_C1_UNCHECKED).
  *
  * Memory is the typed result (~10 MB for 32GiB: 1,759 nodes per
  * challenge) plus fixed buffers. A partition block is allocated when its
@@ -145,7 +146,8 @@ static const char *const WRAPPER_KEYS[WK_COUNT] = {"SectorNum", "Phase1Out", "Se
 #define B64_CHUNK 32768
 
 struct vanilla_c1_reader {
-    int format;
+    int format;     /* enum vanilla_c1_format, VANILLA_C1_UNCHECKED cleared */
+    bool unchecked; /* finish checks the shape only (vanilla_c1_check_shape) */
     yajl_handle y;
     int failed;   /* sticky status once an error is reported */
     cuzk_err err; /* the first error */
@@ -953,9 +955,10 @@ vanilla_c1_reader *vanilla_c1_reader_new(int format)
         free(r);
         return NULL;
     }
-    r->format = format;
+    r->format = format & ~VANILLA_C1_UNCHECKED;
+    r->unchecked = (format & VANILLA_C1_UNCHECKED) != 0;
     r->c1.registered_proof = -1;
-    r->c1.wrapped = format == VANILLA_C1_WRAPPED;
+    r->c1.wrapped = r->format == VANILLA_C1_WRAPPED;
     return r;
 }
 
@@ -998,7 +1001,9 @@ int vanilla_c1_reader_finish(vanilla_c1_reader *r, vanilla_c1 *out, cuzk_err *er
         cuzk_errf(&r->err, CUZK_EINVAL, "C1: no SealCommitPhase1Output object");
         r->failed = CUZK_EINVAL;
     }
-    if (!r->failed && vanilla_c1_check(&r->c1, &r->err)) r->failed = r->err.code;
+    if (!r->failed && (r->unchecked ? vanilla_c1_check_shape(&r->c1, &r->err)
+                                    : vanilla_c1_check(&r->c1, &r->err)))
+        r->failed = r->err.code;
     if (r->failed) {
         if (err) *err = r->err;
         return r->failed;

@@ -11,10 +11,10 @@
  * shared between threads.
  *
  * A mapped file is decoded in windows of about 1 GiB, in order:
- * the kernel is asked to read the next window ahead (MADV_WILLNEED) while
+ * the kernel is asked to read the next two windows ahead (MADV_WILLNEED) while
  * the threads decode this one, a decoded window's pages leave the process
  * (MADV_DONTNEED: they stay in the page cache), so the read costs the
- * decoded arrays and two windows of resident memory, not the file's size
+ * decoded arrays and three windows of resident memory, not the file's size
  * again, and the caller's progress function hears of each window.
  */
 #include "groth16/params_internal.h"
@@ -90,7 +90,7 @@ static int decode_section(void *dst, const decode_src *src, uint64_t offset, siz
     for (size_t from = 0; from < n && bad == n; from += step) {
         size_t to = n - from < step ? n : from + step;
         uint64_t start = offset + from * g->bytes, end = offset + to * g->bytes;
-        advise(src, end, end + decode_window, MADV_WILLNEED);
+        advise(src, end, end + 2 * decode_window, MADV_WILLNEED);
         size_t b = decode_span(dst, src->data, offset, from, to, g, mode);
         if (b < to) bad = b;
         advise(src, start, end, MADV_DONTNEED);

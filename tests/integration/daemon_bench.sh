@@ -61,6 +61,12 @@ $BENCH $A status | grep -q 'srs:       test-2048' || fail "status: no SRS line"
 $BENCH $A preload -c test-4096 | grep -q 'already_loaded=false' || fail "preload"
 $BENCH $A evict -c test-4096 | grep -q 'was_loaded=true' || fail "evict"
 $BENCH $A metrics | grep -q '^cuzk_proofs_completed_total 9$' || fail "metrics"
+$BENCH $A metrics >"$DIR/metrics.out"
+rss=$(awk '$1 == "cuzk_process_resident_bytes" { print $2 }' "$DIR/metrics.out")
+peak=$(awk '$1 == "cuzk_process_resident_peak_bytes" { print $2 }' "$DIR/metrics.out")
+real=$(awk '/^VmRSS/ { print $2 * 1024 }' /proc/"$PID"/status)
+[ "${rss:-0}" -gt 0 ] && [ "${peak:-0}" -ge "$rss" ] || fail "metrics: resident memory $rss, peak $peak"
+[ "$rss" -gt $((real / 2)) ] && [ "$rss" -lt $((real * 2)) ] || fail "metrics: RSS $rss vs /proc's $real"
 if $BENCH $A cancel no-such-job 2>/dev/null; then fail "cancel of an unknown job succeeded"; fi
 $BENCH gen-vanilla test --constraints 2048 --bad-partition 0 -o "$DIR/bad.bin"
 if $BENCH $A single -t winning --vanilla "$DIR/bad.bin" >"$DIR/bad.out"; then fail "bad proof succeeded"; fi

@@ -8,8 +8,10 @@ python3-grpcio client, and the proof is checked independently by `cuzk
 verify porep` (exit 0), and rejected for another sector's C1 (exit 1).
 Requests that do not fit the C1 (sector size, registered proof) or are not
 a C1 at all, sent as the bare SealCommitPhase1Output JSON or as garbage,
-fail with a message while the daemon keeps serving; SIGTERM stops it with
-exit status 0.
+and a C1 with one tree-R path sibling altered (the daemon's native check
+names partition, challenge, node and the path), fail with a message while
+the daemon keeps serving, and proves the good C1 next; SIGTERM stops it
+with exit status 0.
 
 Winning PoSt, Window PoSt (three sectors: two partition requests) and
 SnapDeals 2KiB vanilla proofs from `cuzk-bench gen-vanilla` are proved
@@ -225,11 +227,27 @@ def test_snap_update(d, sector, other):
     assert verify_kind("update", proof, swapped) == 1
 
 
+def altered_sibling(bare):
+    """The bare C1 with one tree-R path sibling of challenge 1 changed, and the expected message."""
+    c1 = json.loads(json.dumps(bare))
+    p = next(iter(c1["vanilla_proofs"].values()))[0][1]
+    hashes = p["comm_r_last_proof"]["data"]["Single"]["path"]["path"][0]["hashes"]
+    assert hashes[0] != hashes[1]
+    hashes[1] = hashes[0]
+    node = p["replica_column_proofs"]["c_x"]["column"]["index"]
+    return (json.dumps(c1).encode(),
+            "C1 partition 0, challenge 1 (node %d): the tree-R path does not hash to comm_r_last"
+            % node)
+
+
 def test_mismatch_and_garbage(d, sector, other):
-    """Wrong sector size / proof type / not a C1: FAILED with a message, the daemon serves on."""
+    """Wrong sector size / proof type / not a C1 / an altered C1: FAILED with a message, the
+    daemon serves on."""
     _, wrapper, bare_bytes, bare = sector
     pid = seal_proof_id(bare["registered_proof"])
+    altered, altered_message = altered_sibling(bare)
     cases = [
+        (altered, dict(sector_size=2048, registered_proof=pid), altered_message),
         # The bare JSON is parsed before the request is compared with it.
         (bare_bytes, dict(sector_size=32 << 30), "request sector_size 34359738368"),
         (bare_bytes, dict(registered_proof=pid + 3), "StackedDrg32GiB"),

@@ -1,11 +1,14 @@
 /*
  * test_fc_providers.c - the Filecoin engine providers (providers.h).
  *
- * PoRep: a synthetic 2KiB C1 (vanilla_c1_synthetic), written as the c1.json
- * wrapper and as bare JSON, is prepared into porep-2k with the official
- * parameter name, one circuit per partition and public inputs equal to
- * porep_public_inputs computed here; sector_size / registered_proof
- * mismatches and garbage are refused with messages naming the fault.
+ * PoRep: the C1 of a sealed 2KiB sector (fc_seal_test_sector), written as
+ * the c1.json wrapper and as bare JSON, is prepared into porep-2k with the
+ * official parameter name, one circuit per partition and public inputs
+ * equal to porep_public_inputs computed here; sector_size /
+ * registered_proof mismatches and garbage are refused with messages naming
+ * the fault, and so are a C1 with one tree-C path sibling altered (the
+ * native check, vanilla_verify.h, names its partition, challenge and
+ * node) and a random well-formed one (vanilla_c1_synthetic).
  *
  * Winning PoSt: malformed requests are refused; and (not under
  * CUZK_TEST_QUICK) a native 2KiB sector, a Poseidon tree-R over random
@@ -99,13 +102,35 @@ static void expect_refused(const engine_provider *p, const engine_request *req, 
     if (!strstr(err.msg, what)) fail_msg("message '%s' lacks '%s'", err.msg, what);
 }
 
+/* The C1 of a sealed 2KiB V1_1 sector. */
+static void sealed_c1(vanilla_c1 *c1)
+{
+    fc_test_sector t = {
+        .cfg = fc_porep_config_get(SEAL_2K_V11), .seed = 5, .sector_id = 3, .miner = 1000};
+    fc_sealed s;
+    assert_int_equal(fc_seal_test_sector(&s, &t, NULL, NULL, NULL), 0);
+    assert_int_equal(fc_test_sector_c1(c1, &s, 5, NULL), 0);
+    fc_sealed_free(&s);
+}
+
+/* c1 as a request for its own sector size and proof, refused with what. */
+static void expect_c1_refused(const engine_provider *p, vanilla_c1 *c1, const char *what)
+{
+    size_t len;
+    char *json = c1_json(c1, true, &len);
+    engine_request req = {.kind = ENGINE_POREP,
+                          .sector_size = KIB2,
+                          .registered_proof = SEAL_2K_V11,
+                          .vanilla_proof = {(const uint8_t *)json, len}};
+    expect_refused(p, &req, what);
+    free(json);
+}
+
 static void test_porep(void **state)
 {
     (void)state;
-    cuzk_rng g;
-    test_rng(&g);
     vanilla_c1 c1;
-    assert_int_equal(vanilla_c1_synthetic(&c1, SEAL_2K_V11, &g, NULL), 0);
+    sealed_c1(&c1);
     const engine_provider *p = fc_porep_provider(NULL);
     assert_null(p->setup_dev);
     for (int wrapped = 0; wrapped < 2; wrapped++) {
@@ -128,6 +153,20 @@ static void test_porep(void **state)
         expect_refused(p, &req, "byte");
         free(json);
     }
+    vanilla_node *sibling = &c1.part[0][1].drg[4].proof.hashes[2];
+    sibling->b[0] ^= 1;
+    char want[160];
+    snprintf(want, sizeof want,
+             "C1 partition 0, challenge 1 (node %u): the tree-C path of DRG parent 4 does not "
+             "hash to comm_c",
+             c1.part[0][1].c_x.index);
+    expect_c1_refused(p, &c1, want);
+    vanilla_c1_free(&c1);
+
+    cuzk_rng g;
+    test_rng(&g);
+    assert_int_equal(vanilla_c1_synthetic(&c1, SEAL_2K_V11, &g, NULL), 0);
+    expect_c1_refused(p, &c1, "C1 partition 0, challenge 0 (node ");
     vanilla_c1_free(&c1);
 }
 

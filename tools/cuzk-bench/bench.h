@@ -12,6 +12,8 @@
 enum bench_exit { BENCH_OK = 0, BENCH_FAILED = 1, BENCH_USAGE = 2 };
 
 int bench_usage(const char *fmt, const char *arg);
+/* The usage text on stdout (-h, --help); returns BENCH_OK. */
+int bench_help(void);
 int bench_single(const char *addr, int argc, char **argv);
 int bench_batch(const char *addr, int argc, char **argv);
 int bench_status(const char *addr);

@@ -5,7 +5,11 @@
  * library's generators (gen.h):
  *
  *   porep         the c1.json wrapper (commit-phase-1 output), as
- *                 cuzk-seal seal --c1 writes it;
+ *                 cuzk-seal seal --c1 writes it; above 512MiB (32GiB,
+ *                 64GiB), or at any size with --sparse, the C1 of a sparse
+ *                 committed-capacity sector instead (gen.h fc_sparse_c1:
+ *                 test data computed only where challenged, seconds
+ *                 instead of hours; V1 and V1_1 only);
  *   winning-post  one FallbackPoStSectorProof (66 challenges);
  *   window-post   one per sector of --sectors N (seeds seed.., sector ids
  *                 sector-id..), challenged as the registered proof says
@@ -18,12 +22,15 @@
  * verifier need besides the blobs are printed on stdout, one "name value"
  * per line (32-byte values as hex of their little-endian bytes):
  * randomness, registered_proof, sector_size, per sector sector_id and
- * comm_r; for SnapDeals comm_r_old, comm_d_new, comm_r_new. Progress goes
- * to stderr.
+ * comm_r; for SnapDeals comm_r_old, comm_d_new, comm_r_new; for PoRep
+ * comm_r (sparse: comm_d, replica_id and comm_r). Progress and the sparse
+ * C1's timing go to stderr.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cuzk/config.h"
@@ -32,16 +39,25 @@
 #define TAG_RANDOMNESS 0x72616e646f6dULL   /* "random" */
 #define TAG_NEW_DATA   0x6e657764617461ULL /* "newdata" */
 
+/* Above this size PoRep C1s are sparse: sealing would take hours. */
+#define SEALED_MAX_SIZE (512ull << 20)
+
 typedef struct gen_opts {
     const char *size, *out, *data, *proof, *sealed;
     uint64_t seed, sector_id, miner, sectors;
+    bool sparse;
 } gen_opts;
 
 static int parse(gen_opts *o, int argc, char **argv)
 {
     *o = (gen_opts){.seed = 1, .sector_id = 1, .miner = 1000, .sectors = 1};
-    for (int i = 2; i < argc; i += 2) {
-        const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "--sparse")) {
+            o->sparse = true;
+            continue;
+        }
+        const char *val = i + 1 < argc ? argv[++i] : NULL;
         const char **str = !strcmp(opt, "--sector-size")        ? &o->size
                            : !strcmp(opt, "-o")                 ? &o->out
                            : !strcmp(opt, "--data")             ? &o->data
@@ -61,9 +77,16 @@ static int parse(gen_opts *o, int argc, char **argv)
     }
     if (!o->size || !o->out) return bench_usage("%s", "gen-vanilla needs --sector-size and -o");
     if (!o->sectors) return bench_usage("%s", "gen-vanilla: --sectors must be at least 1");
+    if (o->sparse && strcmp(argv[1], "porep"))
+        return bench_usage("%s", "gen-vanilla: --sparse is for porep");
     if (o->sealed && o->sectors != 1)
         return bench_usage("%s", "gen-vanilla: --sealed DIR is one sector (no --sectors)");
     return BENCH_OK;
+}
+
+static double seconds(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
 }
 
 static void print_hex(const char *name, const uint8_t b[32])
@@ -102,8 +125,37 @@ static int seal(fc_sealed *s, const gen_opts *o, const fc_porep_config *cfg, uin
     return fc_seal_test_sector(s, &t, fc_progress_bar, NULL, err);
 }
 
+/* The C1 of a sparse committed-capacity sector (gen.h fc_sparse_c1). */
+static int gen_porep_sparse(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
+{
+    fc_test_sector t = {.cfg = cfg,
+                        .seed = o->seed,
+                        .sector_id = o->sector_id,
+                        .miner = o->miner,
+                        .data_path = o->data,
+                        .cc = true};
+    vanilla_c1 c1;
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = fc_sparse_c1(&c1, &t, err);
+    if (rc) return rc;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    rc = vanilla_c1_write_file(o->out, &c1, err);
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    if (!rc) {
+        print_hex("comm_d", c1.comm_d.b);
+        print_hex("replica_id", c1.replica_id.b);
+        print_hex("comm_r", c1.comm_r.b);
+        fprintf(stderr, "sparse %s: C1 computed in %.2f s, written in %.2f s\n", cfg->name,
+                seconds(&t0, &t1), seconds(&t1, &t2));
+    }
+    vanilla_c1_free(&c1);
+    return rc;
+}
+
 static int gen_porep(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
 {
+    if (o->sparse || cfg->sector_size > SEALED_MAX_SIZE) return gen_porep_sparse(o, cfg, err);
     fc_sealed s;
     vanilla_c1 c1;
     int rc = seal(&s, o, cfg, 0, err);
@@ -248,6 +300,8 @@ int bench_gen_vanilla(int argc, char **argv)
     for (int k = 0; argc >= 2 && k < 4; k++)
         if (!strcmp(argv[1], kinds[k])) kind = k;
     if (argc >= 2 && !strcmp(argv[1], "test")) return bench_gen_test(argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return bench_help();
     if (kind < 0)
         return bench_usage("%s",
                            "gen-vanilla: porep, winning-post, window-post, snap-prove or test");

@@ -7,7 +7,7 @@
  *   cuzk-bench [-a ADDR] batch  -t KIND (--c1 FILE | --vanilla FILE) -c N -j J
  *   cuzk-bench [-a ADDR] status | metrics | preload -c ID | evict -c ID | cancel JOB
  *   cuzk-bench gen-vanilla porep|winning-post|window-post|snap-prove
- *              --sector-size SIZE [--seed N] [...] -o FILE   (gen_vanilla.c)
+ *              --sector-size SIZE [--seed N] [--sparse] [...] -o FILE   (gen_vanilla.c)
  *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
  *              [--bad-partition K] -o FILE
  *   cuzk-bench timeline LOG      (GPU busy fraction from the TIMELINE lines)
@@ -50,6 +50,17 @@ static const char usage[] =
     "                       real vanilla proofs of test sectors sealed from the seed\n"
     "                       (porep: c1.json; others: JSON array of base64 blobs, the\n"
     "                       request's other values printed on stdout)\n"
+    "  gen-vanilla porep --sector-size 32GiB|64GiB [--sparse] [--seed N] [--sector-id N]\n"
+    "         [--miner N] [--registered-proof V1_1|V1] -o FILE\n"
+    "                       TEST DATA: the c1.json of a sparse committed-capacity sector\n"
+    "                       (all-zero data), in seconds at any size (the default above\n"
+    "                       512MiB; --sparse forces it below). comm_d, replica_id and\n"
+    "                       the challenges are those of sealing that sector; only the\n"
+    "                       challenged labels follow the SDR rule, every label and tree\n"
+    "                       node nothing opens is pseudo-random, so the C1 proves and\n"
+    "                       verifies but no sector exists behind it. V1 and V1_1 only:\n"
+    "                       Synthetic and NI challenges come from comm_r, which only a\n"
+    "                       sealed sector can answer (they are refused sparse)\n"
     "  gen-vanilla test --constraints N [--partitions P] [--seed S] [--bad-partition K] -o FILE\n"
     "                       a synthetic test-circuit request (daemon --test-circuits)\n"
     "  timeline LOG         stage times and GPU busy fraction from a daemon log\n";
@@ -62,12 +73,18 @@ int bench_usage(const char *fmt, const char *arg)
     return BENCH_USAGE;
 }
 
+int bench_help(void)
+{
+    fputs(usage, stdout);
+    return BENCH_OK;
+}
+
 int main(int argc, char **argv)
 {
     const char *addr = "127.0.0.1:9820";
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return fputs(usage, stdout), 0;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return bench_help();
         if ((strcmp(argv[i], "-a") && strcmp(argv[i], "--addr")) || i + 1 >= argc)
             return bench_usage("unknown option or missing value: %s", argv[i]);
         addr = argv[++i];

@@ -1,8 +1,9 @@
 /*
  * main.c - `cuzk`, the offline toolbox: Groth16 setup, prove, verify,
- * parameter file information and snarkjs interoperability. Each command
- * lives in its own file and has --help; errors name the file and the
- * position, and the exit code says what happened (cli.h).
+ * the native check of PoRep C1 outputs, parameter file information and
+ * snarkjs interoperability. Each command lives in its own file and has
+ * --help; errors name the file and the position, and the exit code says
+ * what happened (cli.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,9 +13,9 @@
 
 /* Two-word commands before the one-word ones they start with. */
 static const cli_command *const commands[] = {
-    &cli_prove_porep,    &cli_verify_porep,  &cli_setup,         &cli_prove,
-    &cli_verify,         &cli_params_info,   &cli_snarkjs_prove, &cli_snarkjs_verify,
-    &cli_snarkjs_import, &cli_snarkjs_setup, &cli_circuit_info,
+    &cli_prove_porep,    &cli_verify_porep,   &cli_verify_vanilla_porep, &cli_setup,
+    &cli_prove,          &cli_verify,         &cli_params_info,          &cli_snarkjs_prove,
+    &cli_snarkjs_verify, &cli_snarkjs_import, &cli_snarkjs_setup,        &cli_circuit_info,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -49,7 +50,7 @@ static void overview(FILE *out)
 {
     fprintf(out, "usage: cuzk COMMAND [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "  %-18s %s\n", commands[i]->name, commands[i]->summary);
+        fprintf(out, "  %-20s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(out, "\n`cuzk COMMAND --help` describes each command.\n");
 }
 

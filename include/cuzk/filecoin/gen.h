@@ -8,6 +8,9 @@
  * Sectors come from a seed (fc_seal_test_sector) or from a directory
  * cuzk-seal wrote (fc_replica_read); sealing itself is seal.h's (8-0-0
  * shapes: 2KiB, 8MiB, 512MiB), and PoRep's C1 is seal.h's fc_sealed_c1.
+ * PoRep C1s of any size, 32GiB and 64GiB too, come from sparse
+ * committed-capacity sectors (fc_sparse_c1): only the challenged nodes
+ * and their parents are computed, everything else is pseudo-random.
  * Trees here are fc_ptree: Poseidon trees of any por_shape (8-ary base
  * levels, optional sub and top levels, so the circuit tests' shapes work
  * too), with the base trees over contiguous leaf ranges as merkletree
@@ -33,6 +36,7 @@
 #ifndef CUZK_FILECOIN_GEN_H
 #define CUZK_FILECOIN_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cuzk/err.h"
@@ -112,18 +116,42 @@ int fc_update_partition_alloc(vanilla_update_partition *p, const update_shape *s
 
 /* The sector cuzk-seal seal and cuzk-bench gen-vanilla make from a seed. */
 typedef struct fc_test_sector {
-    const fc_porep_config *cfg; /* 8-0-0 shapes: 2KiB, 8MiB, 512MiB */
+    const fc_porep_config *cfg; /* sealed: 8-0-0 shapes (2KiB, 8MiB, 512MiB); sparse: any */
     uint64_t seed, sector_id, miner;
     const char *data_path; /* the unsealed fr32 sector, or NULL: random from seed */
+    bool cc;               /* committed capacity: all-zero data (no data_path) */
 } fc_test_sector;
 
-/* Seals it: ticket from the seed, prover id from the miner (LEB128). */
+/* Its prover id (the miner's, LEB128), ticket and interactive PoRep seed. */
+void fc_test_sector_ids(const fc_test_sector *t, uint8_t prover_id[32], uint8_t ticket[32],
+                        uint8_t seed[32]);
+/* Seals it with those ids. */
 int fc_seal_test_sector(fc_sealed *s, const fc_test_sector *t, fc_progress_fn progress,
                         void *progress_ctx, cuzk_err *err);
 /* Its commit-phase-1 output, the interactive seed drawn from the seed. */
 int fc_test_sector_c1(vanilla_c1 *c1, const fc_sealed *s, uint64_t seed, cuzk_err *err);
 /* A canonical 32-byte value (top two bits clear) drawn from seed ^ tag. */
 void fc_test_bytes(uint8_t out[32], uint64_t seed, uint64_t tag);
+
+/* ---- sparse committed-capacity sectors (gen_sparse.c) ---- */
+
+/*
+ * The commit-phase-1 output of t's sector as a committed-capacity sector
+ * (t->cc implied, no data_path) of any size, 32GiB and 64GiB included,
+ * computing only what the challenges open (TEST DATA: no sector behind
+ * it). comm_d (the all-zero tree's root), replica_id and the interactive
+ * challenges are exactly those of sealing that sector (fc_seal_test_sector
+ * with cc); each challenged node's label in every layer follows the SDR
+ * rule from its parents' labels; every other label, and every tree-C /
+ * tree-R-last node off the opened paths, is a pseudo-random function of
+ * (seed, replica_id), so the proofs hash to their roots and comm_r =
+ * Poseidon-2(comm_c, comm_r_last): a C1 that proves and verifies as a
+ * sealed sector's. Memory and time grow with the challenges (32GiB: 180),
+ * not the sector. Interactive kinds only (V1, V1_1): Synthetic and NI
+ * challenges derive from comm_r, which commits to every node, and are
+ * refused (CUZK_EUNSUPPORTED).
+ */
+int fc_sparse_c1(vanilla_c1 *c1, const fc_test_sector *t, cuzk_err *err);
 
 /* ---- sealed replicas, as PoSt and SnapDeals provers hold them (gen_replica.c) ---- */
 

@@ -76,6 +76,16 @@ void fc_label_node(uint8_t out[32], const uint8_t replica_id[32], unsigned layer
 void fc_label_parents(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned layer,
                       const uint32_t parents[FC_DEGREE], const uint8_t *cur, const uint8_t *prev);
 
+/* Fills entries [degree, 37) of out, whose first degree (6 in layer 1, 14
+ * later) hold the node's parent labels, by repeating those cyclically. */
+void fc_label_parents_repeat(uint8_t out[FC_LABEL_PARENTS * FC_NODE_BYTES], unsigned layer);
+
+/* The label of `node` in `layer` from the 37 parent labels it hashes (as
+ * fc_label_parents lays them out): what a verifier recomputes from a
+ * labeling proof. Node 0 hashes none of them. */
+void fc_label_from_parents(uint8_t out[32], const uint8_t replica_id[32], unsigned layer,
+                           uint64_t node, const uint8_t parents[FC_LABEL_PARENTS * FC_NODE_BYTES]);
+
 /*
  * All layers: labels[(layer - 1) * nodes * 32 ..] for layer 1..layers, with
  * the parent table from fc_parent_cache_build. Progress per layer

@@ -172,6 +172,10 @@ enum vanilla_c1_format {
     VANILLA_C1_AUTO,    /* wrapper or bare, told apart by the first key */
     VANILLA_C1_WRAPPED, /* {"SectorNum", "Phase1Out", "SectorSize"} */
     VANILLA_C1_BARE,    /* SealCommitPhase1Output JSON */
+    /* Or'ed into a format: the reader checks the shape (vanilla_c1_check_shape)
+     * but not the consistency of vanilla_c1_check, for a caller that checks
+     * the proofs itself (fc_porep_c1_verify) and names the faults its way. */
+    VANILLA_C1_UNCHECKED = 0x10,
 };
 
 /* Streaming reader: feed any chunks, then finish. */
@@ -196,6 +200,9 @@ int vanilla_c1_write_file(const char *path, const vanilla_c1 *c1, cuzk_err *err)
 
 /* Checks what the reader checks once the structure is complete (used by finish). */
 int vanilla_c1_check(const vanilla_c1 *c1, cuzk_err *err);
+/* The part of it about the whole C1 (registered proof, sector size,
+ * partition count; comm_r, comm_d and replica_id non-zero and canonical). */
+int vanilla_c1_check_shape(const vanilla_c1 *c1, cuzk_err *err);
 
 /*
  * A synthetic but well-formed C1 (for tests, benchmarks and synthesis

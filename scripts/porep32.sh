@@ -1,0 +1,317 @@
+#!/bin/bash
+# porep32.sh - the headline run (issue 14): a 32 GiB PoRep C2 proved
+# through cuzk-daemon on this machine, every proof verified, timed and
+# measured, in one or two time-boxed commands.
+#
+#   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
+#                      [-b BACKEND] [BUNDLE] [SIZE]
+#
+#   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
+#             (tools/); default gpu-bundle if it exists, else build
+#   SIZE      sector size, 32GiB (default); 2KiB .. 512MiB make the same run
+#             small (a check of the script itself on any machine)
+#   -p        comma list of phases, in this order (default gen,setup,prove):
+#             gen    two sparse test C1s, A (seed 1, sector 1) and B (seed 2,
+#                    sector 2: the rejection's wrong statement), each checked
+#                    by `cuzk verify-vanilla porep`; kept in WORK for reuse
+#             setup  `cuzk setup --kind porep` (DEVELOPMENT parameters from
+#                    seed 1, on the GPU when one is usable) into WORK/params
+#                    under the official file name; skipped when present
+#             prove  cuzk-daemon on an ordinary configuration (the parameters
+#                    found in srs.param_cache by their official name; no
+#                    development flag): page cache dropped (when root), one
+#                    proof of A cold (SRS load included), one warm, a batch
+#                    of COUNT proofs of A with J requests in flight; every
+#                    proof verified by `cuzk verify porep` against A, and
+#                    the warm one rejected against B
+#   -t        wall-clock budget in seconds for everything asked (default 570)
+#   -w        work folder (default data/porep32-SIZE; kept: C1s, parameters)
+#   -n, -j    batch size (default 8) and requests in flight (default 3)
+#   -b        gpus.backend: auto (default), cuda, cpu
+#
+# Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
+# (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
+# latency with the daemon's synthesis / GPU split, the batch's steady
+# seconds per proof (completion times after the first proof), GPU busy
+# (`cuzk-bench timeline` over the daemon's TIMELINE lines, and nvidia-smi's
+# utilization), the daemon's peak RSS (VmHWM), the device's peak memory
+# (nvidia-smi, sampled every 0.5 s) and the daemon's CPU-seconds per proof
+# over the batch. The report goes to stdout and to $OUT/porep32.md when OUT
+# is set, with the logs packed into $OUT/porep32-logs.tar.gz.
+set -u
+ARGS="$*"
+PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto
+while getopts p:t:w:n:j:b:h opt; do
+    case $opt in
+    p) PHASES=$OPTARG ;;
+    t) BUDGET=$OPTARG ;;
+    w) WORK=$OPTARG ;;
+    n) COUNT=$OPTARG ;;
+    j) J=$OPTARG ;;
+    b) BACKEND=$OPTARG ;;
+    *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ -d gpu-bundle ] && BUNDLE=${1:-gpu-bundle} || BUNDLE=${1:-build}
+SIZE=${2:-32GiB}
+START=$(date +%s)
+DEADLINE=$((START + BUDGET))
+STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+
+if [ -x "$BUNDLE/bin/cuzk-daemon" ]; then
+    BIN=$BUNDLE/bin
+    export LD_LIBRARY_PATH=$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+elif [ -x "$BUNDLE/tools/cuzk-daemon" ]; then
+    BIN=$BUNDLE/tools
+else
+    echo "porep32: no cuzk-daemon in $BUNDLE/bin or $BUNDLE/tools" >&2
+    exit 2
+fi
+case $SIZE in
+2KiB) CIRCUIT=porep-2k ;;
+8MiB) CIRCUIT=porep-8m ;;
+512MiB) CIRCUIT=porep-512m ;;
+32GiB) CIRCUIT=porep-32g ;;
+64GiB) CIRCUIT=porep-64g ;;
+*) echo "porep32: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $SIZE" >&2; exit 2 ;;
+esac
+WORK=${WORK:-data/porep32-$SIZE}
+mkdir -p "$WORK/params" "$WORK/logs"
+WORK=$(cd "$WORK" && pwd)
+LOGS=$WORK/logs
+rm -rf "$LOGS"/* "$WORK/proofs"
+REPORT=$WORK/report.md
+: >"$REPORT"
+A=$WORK/c1-a.json B=$WORK/c1-b.json
+SOCK=/tmp/cuzk-porep32-$$.sock
+PID= SAMPLER= FAILED=0
+
+now() { date +%s; }
+ms() { date +%s%3N; }
+left() { echo $((DEADLINE - $(now))); }
+say() { echo "$*" | tee -a "$REPORT"; }
+bad() {
+    FAILED=1
+    say "FAILED: $*"
+}
+has() { case ",$PHASES," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# Runs a command under `timeout` (never past the deadline) and appends
+# "wall_s user_s sys_s maxrss_kib exit" of it and its children to $LOGS/$1.rusage;
+# stdout and stderr go to $LOGS/$1.out / .err.
+measured() {
+    local name=$1 limit=$2
+    shift 2
+    [ "$limit" -le "$(left)" ] || limit=$(left)
+    [ "$limit" -gt 0 ] || { echo "0 0 0 0 124" >"$LOGS/$name.rusage"; return 124; }
+    python3 - "$LOGS/$name" "$limit" "$@" <<'PY'
+import resource, subprocess, sys, time
+base, limit, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+t = time.time()
+with open(base + ".out", "w") as o, open(base + ".err", "w") as e:
+    try:
+        rc = subprocess.call(["timeout", "-k", "5", str(limit)] + cmd, stdout=o, stderr=e)
+    except OSError as x:
+        e.write(str(x) + "\n"); rc = 127
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(base + ".rusage", "w") as f:
+    f.write("%.2f %.2f %.2f %d %d\n" % (time.time() - t, u.ru_utime, u.ru_stime, u.ru_maxrss, rc))
+sys.exit(rc)
+PY
+}
+# Fields of a .rusage file: wall, cpu (user + sys), rss in GiB, exit.
+ru() { awk -v f="$2" '{ if (f == "wall") print $1; else if (f == "cpu") printf "%.1f\n", $2 + $3;
+    else if (f == "rss") printf "%.1f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
+
+stop_daemon() {
+    [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null && wait "$SAMPLER" 2>/dev/null
+    SAMPLER=
+    [ -n "$PID" ] || return 0
+    kill -TERM "$PID" 2>/dev/null
+    for _ in $(seq 40); do kill -0 "$PID" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$PID" 2>/dev/null
+    wait "$PID" 2>/dev/null
+    PID=
+    rm -f "$SOCK"
+}
+trap stop_daemon EXIT
+trap 'exit 130' INT TERM
+
+machine() {
+    local cpu mem gpu
+    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+    mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+    gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+    echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
+}
+
+say "# PoRep $SIZE through cuzk-daemon ($STARTED)"
+say ""
+say "machine: $(machine)"
+[ -s "$BUNDLE/MANIFEST" ] && FROM=$(sed -n 2p "$BUNDLE/MANIFEST") || FROM="a build tree"
+say "binaries: $BIN ($FROM)"
+say "command: scripts/porep32.sh $ARGS  (phases $PHASES, budget $BUDGET s, batch $COUNT x $J in flight)"
+say ""
+
+# ---- gen: two sparse C1s, each checked natively ----
+gen_one() { # name seed sector file
+    [ -s "$4" ] && { say "- C1 $1: reused $4"; return 0; }
+    measured "gen-$1" 120 "$BIN/cuzk-bench" gen-vanilla porep --sparse --sector-size "$SIZE" \
+        --seed "$2" --sector-id "$3" -o "$4.tmp" ||
+        { bad "gen-vanilla $1 (exit $(ru "gen-$1" exit)): $(tail -1 "$LOGS/gen-$1.err")"; return 1; }
+    mv "$4.tmp" "$4"
+    say "- C1 $1 (sparse, seed $2, sector $3): $(ru "gen-$1" wall) s wall, $(ru "gen-$1" cpu) CPU-s," \
+        "peak RSS $(ru "gen-$1" rss) GiB, $(($(stat -c %s "$4") / 1000000)) MB"
+}
+if has gen; then
+    say "## C1 inputs"
+    gen_one a 1 1 "$A" && gen_one b 2 2 "$B"
+    for c in a b; do
+        f=$WORK/c1-$c.json
+        [ -s "$f" ] || continue
+        if measured "vv-$c" 60 "$BIN/cuzk" verify-vanilla porep --c1 "$f"; then
+            say "- verify-vanilla $c: accepted, $(ru "vv-$c" wall) s wall, $(ru "vv-$c" cpu) CPU-s"
+        else
+            bad "verify-vanilla $c (exit $(ru "vv-$c" exit)): $(tail -1 "$LOGS/vv-$c.err")"
+        fi
+    done
+    say ""
+fi
+
+# ---- setup: the parameters under their official name ----
+if has setup; then
+    say "## Parameters"
+    if ls "$WORK/params"/*.params >/dev/null 2>&1; then
+        say "- reused: $(ls "$WORK/params"/*.params)"
+    elif measured setup 420 "$BIN/cuzk" setup --kind porep --sector-size "$SIZE" \
+        --param-cache "$WORK/params"; then
+        say "- cuzk setup --kind porep --sector-size $SIZE: $(ru setup wall) s wall," \
+            "$(ru setup cpu) CPU-s, peak RSS $(ru setup rss) GiB"
+        grep -ih 'backend\|gpu' "$LOGS/setup.err" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+    else
+        bad "cuzk setup (exit $(ru setup exit)): $(tail -1 "$LOGS/setup.err")"
+    fi
+    for f in "$WORK/params"/*; do
+        [ -f "$f" ] && say "- $(basename "$f"): $(stat -c %s "$f") bytes"
+    done
+    say ""
+fi
+
+# ---- prove: the daemon ----
+daemon_start() {
+    cat >"$WORK/cuzk.toml" <<CONF
+[daemon]
+listen = "unix://$SOCK"
+[srs]
+param_cache = "$WORK/params"
+[gpus]
+backend = "$BACKEND"
+CONF
+    "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
+    PID=$!
+    local i=0
+    until "$BIN/cuzk-bench" -a "unix://$SOCK" status >/dev/null 2>&1; do
+        i=$((i + 1))
+        kill -0 "$PID" 2>/dev/null && [ $i -lt 300 ] || return 1
+        sleep 0.1
+    done
+    (
+        while kill -0 "$PID" 2>/dev/null; do
+            echo "$(ms) $(awk '/^VmRSS/ { print $2 }' /proc/"$PID"/status 2>/dev/null)" \
+                "$(nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits \
+                    2>/dev/null | head -1 | tr -d ' ')"
+            sleep 0.5
+        done
+    ) >"$LOGS/samples.txt" &
+    SAMPLER=$!
+}
+cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$PID"/stat 2>/dev/null || echo 0; }
+field() { sed -n "s/.*$2=\([0-9]*\) ms.*/\1/p" "$LOGS/$1.out" | head -1; }
+single() { # name file
+    measured "$1" 300 "$BIN/cuzk-bench" -a "unix://$SOCK" single -t porep --c1 "$A" \
+        --sector-num 1 -o "$2"
+    local rc=$?
+    if [ $rc != 0 ]; then
+        bad "single $1 (exit $rc): $(tail -2 "$LOGS/$1.out" "$LOGS/$1.err" | grep -v '^$' | tail -1)"
+        return 1
+    fi
+    say "- $1: $(ru "$1" wall) s wall; daemon: total $(field "$1" total) ms, srs load" \
+        "$(field "$1" srs) ms, synthesis $(field "$1" synth) ms, gpu $(field "$1" gpu) ms"
+}
+verify_proof() { # proof c1 -> exit of cuzk verify porep
+    "$BIN/cuzk" verify porep --c1 "$2" --param-cache "$WORK/params" --proof "$1" \
+        >>"$LOGS/verify.out" 2>&1
+}
+
+if has prove; then
+    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND)"
+    if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
+        say "- page cache dropped before the daemon started: the first load is cold"
+    else
+        say "- page cache NOT dropped (not root): the first load may be warm"
+    fi
+    mkdir -p "$WORK/proofs"
+    if ! daemon_start; then
+        bad "cuzk-daemon did not start: $(tail -3 "$LOGS/daemon.log")"
+    else
+        say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
+        single cold "$WORK/proofs/cold.bin"
+        grep -h "srs $CIRCUIT: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+        single warm "$WORK/proofs/warm.bin"
+        t0=$(cpu_ticks) b0=$(ms) mark=$(wc -l <"$LOGS/daemon.log")
+        mkdir -p "$WORK/proofs/batch"
+        measured batch $((COUNT * 60 + 60)) "$BIN/cuzk-bench" -a "unix://$SOCK" batch -t porep \
+            --c1 "$A" --sector-num 1 -c "$COUNT" -j "$J" -o "$WORK/proofs/batch" ||
+            bad "batch (exit $(ru batch exit)): $(tail -1 "$LOGS/batch.err")"
+        t1=$(cpu_ticks) b1=$(ms)
+        hz=$(getconf CLK_TCK)
+        sed -n '/=== Batch Summary/,$p' "$LOGS/batch.out" | sed 's/^/  /' | tee -a "$REPORT"
+        n_done=$(grep -c ' COMPLETED ' "$LOGS/batch.out")
+        # Steady: seconds per proof from the batch's first completion to its
+        # last ("<ISO time> INFO job ID (porep) completed in N ms").
+        tail -n +$((mark + 1)) "$LOGS/daemon.log" | grep ' INFO job .* completed in ' | awk '
+            { split(substr($1, 12, 12), h, ":"); t = h[1] * 3600 + h[2] * 60 + h[3]
+              if (k && t < last) t += 86400; last = t; times[++k] = t }
+            END { if (k > 2) printf "- steady: %.1f s per proof (%d completions, first to last)\n",
+                      (times[k] - times[1]) / (k - 1), k
+                  else print "- steady: too few completions to say" }' | tee -a "$REPORT"
+        say "- daemon CPU over the batch: $(((t1 - t0) / hz)) CPU-s for $n_done proofs" \
+            "($(awk -v c=$((t1 - t0)) -v h="$hz" -v n="$n_done" 'BEGIN { if (n) printf "%.0f", c / h / n; else print "?" }')" \
+            "CPU-s per proof; batch wall $(((b1 - b0) / 1000)) s)"
+        peak=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1048576 }' /proc/"$PID"/status 2>/dev/null)
+        "$BIN/cuzk-bench" -a "unix://$SOCK" status >"$LOGS/status.out" 2>&1
+        stop_daemon
+        say "- daemon peak RSS (VmHWM): ${peak:-?} GiB"
+        awk '{ if ($2 > r) r = $2; split($3, g, ","); if (g[1] > m) m = g[1];
+               if (g[2] != "") { s += g[2]; n++ } }
+             END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB, nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
+                   r / 1048576, m / 1024, n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
+        "$BIN/cuzk-bench" timeline "$LOGS/daemon.log" >"$LOGS/timeline.out" 2>&1 &&
+            sed 's/^/  /' "$LOGS/timeline.out" | tee -a "$REPORT"
+        say ""
+        say "## Verification (cuzk verify porep, independent of the daemon)"
+        ok=0 all=0
+        for p in "$WORK/proofs"/*.bin "$WORK/proofs/batch"/*.bin; do
+            [ -s "$p" ] || continue
+            all=$((all + 1))
+            if verify_proof "$p" "$A"; then ok=$((ok + 1)); else bad "$(basename "$p") rejected"; fi
+        done
+        say "- $ok of $all proofs valid against C1 A (expected: 2 + $COUNT)"
+        [ "$all" = $((COUNT + 2)) ] || bad "$all proofs written, $((COUNT + 2)) expected"
+        if [ -s "$WORK/proofs/warm.bin" ]; then
+            verify_proof "$WORK/proofs/warm.bin" "$B"
+            rc=$?
+            [ $rc = 1 ] && say "- the warm proof against C1 B: rejected (exit 1), as it must be" ||
+                bad "the warm proof against C1 B: exit $rc, expected 1 (invalid)"
+        fi
+    fi
+    say ""
+fi
+
+say "finished in $(($(now) - START)) s; $([ $FAILED = 0 ] && echo 'every step passed' || echo 'SOME STEPS FAILED')"
+if [ -n "${OUT:-}" ]; then
+    cp "$REPORT" "$OUT/porep32.md"
+    tar -C "$WORK" -czf "$OUT/porep32-logs.tar.gz" logs
+fi
+exit $FAILED
