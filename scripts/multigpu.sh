@@ -8,7 +8,7 @@
 # machine with one GPU or more runs it (one GPU: both rows alike).
 #
 #   scripts/multigpu.sh [-t SECONDS] [-w WORK] [-n COUNT] [-j J] [-m BUDGET]
-#                       [-s SYNTH] [BUNDLE] [SIZE]
+#                       [-s SYNTH] [-b BACKEND] [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -25,9 +25,12 @@
 #             the two-GPU machine reports a small MemTotal at boot that
 #             grows only as memory is touched
 #   -s        pipeline.synthesis_concurrency (default: the daemon's)
+#   -b        gpus.backend (default cuda; cpu checks the script itself on a
+#             machine without a GPU: one device in both rows)
 #
-# Per configuration, in the time left shared equally: cuzk-daemon on a
-# generated config (gpus.backend = "cuda", the devices, the budget), the
+# Per configuration, in the time left shared equally (its last RESERVE
+# seconds kept for the daemon's stop and the verification): cuzk-daemon on a
+# generated config (gpus.backend, the devices, the budget), the
 # circuit preloaded (SRS load not timed in the proofs), one proof of A
 # (`cuzk-bench single`: its wall time and the daemon's synthesis / GPU
 # split), then `cuzk-bench batch -c COUNT -j J x devices`: proofs/min as
@@ -40,8 +43,8 @@
 # proves its own partitions.
 set -u
 ARGS="$*"
-BUDGET=570 WORK='' COUNT=8 J=3 MEM=200GiB SYNTH=''
-while getopts t:w:n:j:m:s:h opt; do
+BUDGET=570 WORK='' COUNT=8 J=3 MEM=200GiB SYNTH='' BACKEND=cuda
+while getopts t:w:n:j:m:s:b:h opt; do
     case $opt in
     t) BUDGET=$OPTARG ;;
     w) WORK=$OPTARG ;;
@@ -49,6 +52,7 @@ while getopts t:w:n:j:m:s:h opt; do
     j) J=$OPTARG ;;
     m) MEM=$OPTARG ;;
     s) SYNTH=$OPTARG ;;
+    b) BACKEND=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -88,6 +92,7 @@ LOGS=$RUN/logs ROWS=$RUN/rows.md NOTES=$RUN/notes.txt
 SOCK=/tmp/cuzk-multigpu-$$.sock
 ADDR=unix://$SOCK
 PID=
+RESERVE=30
 
 now() { date +%s; }
 ms() { date +%s%3N; }
@@ -156,7 +161,7 @@ param_cache = "$WORK/params"
 [memory]
 total_budget = "$MEM"
 [gpus]
-backend = "cuda"
+backend = "$BACKEND"
 devices = [$1]
 CONF
     [ -z "$SYNTH" ] || printf '[pipeline]\nsynthesis_concurrency = %s\n' "$SYNTH"
@@ -217,7 +222,7 @@ run_config() {
             n=$COUNT j=$((J * (ndev > 0 ? ndev : 1)))
             proofs="$n / $j"
             mark=$(wc -l <"$log")
-            boxed $((end - $(now))) "$BIN/cuzk-bench" -a "$ADDR" batch -t porep --c1 "$A" \
+            boxed $((end - $(now) - RESERVE)) "$BIN/cuzk-bench" -a "$ADDR" batch -t porep --c1 "$A" \
                 --sector-num 1 -c "$n" -j "$j" -o "$RUN/proofs-$tag/batch" \
                 >"$LOGS/$tag-batch.out" 2>&1 || note "$tag: cuzk-bench batch exit $? (see logs)"
             rate=$(awk '/^throughput:/ { print $2 }' "$LOGS/$tag-batch.out")
@@ -238,7 +243,7 @@ run_config() {
         for p in "$RUN/proofs-$tag"/single.bin "$RUN/proofs-$tag"/batch/*.bin; do
             [ -s "$p" ] || continue
             all=$((all + 1))
-            boxed 120 "$BIN/cuzk" verify porep --c1 "$A" --param-cache "$WORK/params" \
+            timeout -k 5 120 "$BIN/cuzk" verify porep --c1 "$A" --param-cache "$WORK/params" \
                 --proof "$p" >>"$LOGS/$tag-verify.out" 2>&1 && ok=$((ok + 1))
         done
         verified="$ok of $all"
@@ -257,7 +262,7 @@ report() {
     echo "- machine: $(machine)"
     echo "- command: \`scripts/multigpu.sh $ARGS\` (binaries: $BIN)"
     echo "- date: $STARTED, $(($(now) - START)) s wall in all (budget $BUDGET s)"
-    echo "- inputs: ${PREPARED:-not made}; memory.total_budget $MEM," \
+    echo "- inputs: ${PREPARED:-not made}; gpus.backend $BACKEND, memory.total_budget $MEM," \
         "synthesis_concurrency ${SYNTH:-default}, other keys default"
     echo
     echo "| gpus.devices | devices | single proof s (synth + gpu) | batch -c / -j |" \
