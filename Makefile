@@ -3,16 +3,22 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc)
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+# The installed programs (CMake targets tool_<name>).
+PROGRAMS   = tool_cuzk tool_cuzk-daemon tool_cuzk-bench tool_cuzk-seal
 
-.PHONY: all deps build test test-unit test-asan bench run fuzz format clean
+.PHONY: all deps build configure test test-unit test-asan bench run install uninstall fuzz format clean
 
 all: build
 
 deps:
 	@scripts/deps.sh
 
-build: deps
+configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # All tests: the release build's unit and integration tests, then the unit
@@ -29,9 +35,28 @@ test-asan: deps
 bench: build
 	$(BUILD)/bench/cuzk-microbench
 
-# The main job on an embedded default (scripts/run.sh says what it does).
-run: build
+# The main job on an embedded default (scripts/run.sh says what it does):
+# only the programs it runs are built, not the tests.
+run: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target tool_cuzk tool_cuzk-daemon tool_cuzk-bench \
+		tool_cuzk-seal cuzk-microbench
 	@scripts/run.sh $(BUILD)
+
+# The programs, a commented default cuzk.toml (kept if one is there), the
+# systemd unit for cuzk-daemon and docs/curio.md under $(DESTDIR)$(PREFIX)
+# (docs/curio.md); uninstall removes what the last install listed.
+install: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target $(PROGRAMS) cuzk_default_config
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || \
+		{ echo "uninstall: no $(BUILD)/install_manifest.txt: nothing was installed from $(BUILD)" >&2; exit 1; }
+	@while read -r f || [ -n "$$f" ]; do \
+		echo "-- Removing: $(DESTDIR)$$f"; rm -f "$(DESTDIR)$$f"; \
+		case "$${f%/*}" in */cuzk) rmdir "$(DESTDIR)$${f%/*}" 2>/dev/null || true ;; esac; \
+	done <$(BUILD)/install_manifest.txt
+	@rm -f $(BUILD)/install_manifest.txt
 
 fuzz: deps
 	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCUZK_FUZZ=ON -DCUZK_CUDA=OFF >/dev/null

@@ -59,15 +59,8 @@ START=$(date +%s)
 DEADLINE=$((START + BUDGET))
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
-if [ -x "$BUNDLE/bin/cuzk-daemon" ]; then
-    BIN=$BUNDLE/bin
-    export LD_LIBRARY_PATH=$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-elif [ -x "$BUNDLE/tools/cuzk-daemon" ]; then
-    BIN=$BUNDLE/tools
-else
-    echo "porep32: no cuzk-daemon in $BUNDLE/bin or $BUNDLE/tools" >&2
-    exit 2
-fi
+. "$(dirname "$0")/run-common.sh"
+use_bundle porep32 "$BUNDLE"
 case $SIZE in
 2KiB) CIRCUIT=porep-2k ;;
 8MiB) CIRCUIT=porep-8m ;;
@@ -87,9 +80,6 @@ A=$WORK/c1-a.json B=$WORK/c1-b.json
 SOCK=/tmp/cuzk-porep32-$$.sock
 PID= SAMPLER= FAILED=0
 
-now() { date +%s; }
-ms() { date +%s%3N; }
-left() { echo $((DEADLINE - $(now))); }
 say() { echo "$*" | tee -a "$REPORT"; }
 bad() {
     FAILED=1
@@ -138,14 +128,6 @@ stop_daemon() {
 trap stop_daemon EXIT
 trap 'exit 130' INT TERM
 
-machine() {
-    local cpu mem gpu
-    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-    mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-    gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-    echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
-}
-
 say "# PoRep $SIZE through cuzk-daemon ($STARTED)"
 say ""
 say "machine: $(machine)"
@@ -188,7 +170,7 @@ if has setup; then
         --param-cache "$WORK/params"; then
         say "- cuzk setup --kind porep --sector-size $SIZE: $(ru setup wall) s wall," \
             "$(ru setup cpu) CPU-s, peak RSS $(ru setup rss) GiB"
-        grep -ih 'backend\|gpu' "$LOGS/setup.err" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+        grep -h '^setup \[' "$LOGS/setup.err" | tail -2 | sed 's/^/  /' | tee -a "$REPORT"
     else
         bad "cuzk setup (exit $(ru setup exit)): $(tail -1 "$LOGS/setup.err")"
     fi

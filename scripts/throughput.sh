@@ -69,15 +69,8 @@ START=$(date +%s)
 DEADLINE=$((START + BUDGET))
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
-if [ -x "$BUNDLE/bin/cuzk-daemon" ]; then
-    BIN=$BUNDLE/bin
-    export LD_LIBRARY_PATH=$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-elif [ -x "$BUNDLE/tools/cuzk-daemon" ]; then
-    BIN=$BUNDLE/tools
-else
-    echo "throughput: no cuzk-daemon in $BUNDLE/bin or $BUNDLE/tools" >&2
-    exit 2
-fi
+. "$(dirname "$0")/run-common.sh"
+use_bundle throughput "$BUNDLE"
 mkdir -p "$BASE"
 BASE=$(cd "$BASE" && pwd)
 ROWS=$BASE/tput-rows.md
@@ -106,9 +99,6 @@ SOCK=/tmp/cuzk-tput-$$.sock
 ADDR=unix://$SOCK
 PID=
 
-now() { date +%s; }
-ms() { date +%s%3N; }
-left() { echo $((DEADLINE - $(now))); }
 note() { echo "$*" | tee -a "$NOTES" >&2; }
 
 # Why a boxed step failed: its exit status 124 or its output's last line.
@@ -147,14 +137,6 @@ stop_setup() {
 SETUP_PID=
 trap 'stop_daemon; stop_setup' EXIT
 trap 'exit 130' INT TERM
-
-machine() {
-    local cpu mem gpu
-    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-    mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-    gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-    echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
-}
 
 # The C1 (sealed, or reused) and the parameters; sets PREP_SEAL, PREP_SETUP.
 prepare() {

@@ -23,6 +23,10 @@
 typedef struct engine_circuit_info {
     char circuit_id[ENGINE_ID_MAX]; /* "porep-32g", "test-4096" */
     char param_name[256];           /* file name in srs.param_cache, without .params */
+    /* Read the file with every point checked, once per content (the digest
+     * cache, check_cache.h): custom files. The official Filecoin files are
+     * read unchecked, as bellperson does. */
+    bool check_params;
 } engine_circuit_info;
 
 /*
@@ -43,6 +47,12 @@ typedef struct engine_circuits {
     void (*release)(struct engine_circuits *c);
 } engine_circuits;
 
+/* Writes development parameters (NOT a trusted setup) for circuit_id to
+ * params_path, whole or not at all (groth16_setup_dev_write), its heavy
+ * steps on be; a provider may write companions beside it (the .vk). */
+typedef int (*engine_setup_dev_fn)(const char *circuit_id, const char *params_path,
+                                   const groth16_setup_backend *be, cuzk_err *err);
+
 struct engine_provider {
     const char *name;
     /* Whether this provider serves the request. */
@@ -52,9 +62,10 @@ struct engine_provider {
     int (*prepare)(const engine_request *req, engine_circuits *out, cuzk_err *err);
     /* Fills info for a circuit id this provider owns, else returns false. */
     bool (*lookup)(const char *circuit_id, engine_circuit_info *info);
-    /* Optional: development parameters for a circuit whose file is absent
-     * (written to the cache by the SRS manager). NULL: the file must exist. */
-    int (*setup_dev)(const char *circuit_id, groth16_params *out, cuzk_err *err);
+    /* Optional: development parameters for a circuit whose file is absent,
+     * written into the cache at the SRS manager's path and then read as any
+     * other file. NULL: the file must exist. */
+    engine_setup_dev_fn setup_dev;
 };
 
 /*
@@ -66,7 +77,7 @@ struct engine_provider {
  * circuits (r1cs.h) of that size seeded seed + p. bad_partition gets a
  * wrong public input, so its self-verification fails. PoRep and Snap
  * requests are batchable. Parameters: "cuzk-test-<constraints>-dev.params",
- * made by groth16_setup_dev when absent (NOT a trusted setup).
+ * made by groth16_setup_dev_write when absent (NOT a trusted setup).
  */
 extern const engine_provider engine_test_provider;
 

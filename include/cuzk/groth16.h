@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/ec.h"
 #include "cuzk/err.h"
@@ -60,6 +61,44 @@ void groth16_params_free(groth16_params *p);
  * benchmarks only; production uses the official Filecoin parameters.
  */
 int groth16_setup_dev(groth16_params *out, cs_circuit circuit, uint64_t seed, cuzk_err *err);
+
+/*
+ * What the streaming setup below runs its heavy steps on: the inverse NTT
+ * of 2^log_m elements in natural order (ntt_inverse's result), and
+ * fixed-base multiplications scalars[i] * G (G the generator of group 1 or
+ * 2) written as the points' uncompressed encodings (96 / 192 bytes each,
+ * g1_affine_serialize / g2_affine_serialize), at most `chunk` per call.
+ * Any backend must give the CPU's bytes.
+ */
+typedef struct groth16_setup_backend {
+    const char *name; /* "cpu", "cuda": for the progress lines */
+    size_t chunk;
+    int (*ntt_inverse)(void *ctx, fr_t *data, unsigned log_m, cuzk_err *err);
+    int (*encode)(void *ctx, int group, uint8_t *out, const fr_t *scalars, size_t n, cuzk_err *err);
+    void *ctx;
+} groth16_setup_backend;
+
+/* The CPU's (ntt.h, msm.h's fixed-base multiplication). */
+extern const groth16_setup_backend groth16_setup_cpu;
+
+/* The backend by the engine's rule for gpus.backend: "cpu", "cuda" (an
+ * error when no device is usable), "auto" / NULL (the device when usable,
+ * else the CPU). Release it with groth16_setup_backend_release. */
+int groth16_setup_backend_choose(groth16_setup_backend *out, const char *want, cuzk_err *err);
+void groth16_setup_backend_release(groth16_setup_backend *be);
+
+/*
+ * groth16_setup_dev then groth16_params_write(params_path) and
+ * groth16_vk_write(vk_path) (none when vk_path is NULL): the same bytes, for circuits of any size.
+ * The QAP columns come from the QAP backend (cs_qap: no matrices) and the
+ * points are encoded by `be` a chunk at a time, written while the next is
+ * made, so memory stays at ~96 bytes per variable and 64 per domain
+ * element. Progress lines go to log (NULL: none). Files appear only
+ * whole (written to PATH.tmp, renamed).
+ */
+int groth16_setup_dev_write(const char *params_path, const char *vk_path, cs_circuit circuit,
+                            uint64_t seed, const groth16_setup_backend *be, FILE *log,
+                            cuzk_err *err);
 
 /* Per-proof timings (ms) with the names of reference/groth16.md;
  * gpu_total_ms is the device part of a GPU proof and upload_ms its a/b/c

@@ -26,7 +26,11 @@
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 
-enum params_mode { PARAMS_CHECKED = 0, PARAMS_UNCHECKED = 1 };
+/* PARAMS_CACHED: checked, except that an image whose bytes passed a full
+ * check before (the digest cache, check_cache.h) is read unchecked; an
+ * image that passes is recorded. (The verifying key read from the head of
+ * a .params file is small and always checked in this mode.) */
+enum params_mode { PARAMS_CHECKED = 0, PARAMS_UNCHECKED = 1, PARAMS_CACHED = 2 };
 
 enum params_section {
     PARAMS_IC = 0,

@@ -293,6 +293,29 @@ int cs_r1cs_eval(const cs_r1cs *r, const fr_t *input, const fr_t *aux, fr_t *a, 
 /* The counter's fingerprint computed from recorded matrices (CS_BY_CONSTRAINT). */
 int cs_r1cs_fingerprint(const cs_r1cs *r, uint8_t out[32], cuzk_err *err);
 
+/* ---- QAP backend ---- */
+
+/*
+ * The QAP columns of Groth16 setup without the matrices: per variable
+ * ([inputs || aux], input i at i, aux j at num_inputs + j) u = sum over
+ * constraints j of A[j][var] lagrange[j], v the same over B, w over C,
+ * accumulated while the circuit is synthesized (units in parallel), so
+ * memory is three elements per variable. The values equal those of
+ * cs_keygen's matrices through groth16_qap_columns.
+ */
+typedef struct cs_qap {
+    size_t num_constraints, num_inputs, num_aux;
+    fr_t *u, *v, *w; /* NULL until cs_qap_eval */
+} cs_qap;
+
+/* The sizes only (units in parallel, nothing stored). */
+int cs_qap_count(cs_qap *out, cs_circuit circuit, cuzk_err *err);
+/* u, v, w of the circuit counted into q, lagrange holding one element per
+ * constraint; fails (CUZK_EINVAL) when the synthesis differs from the
+ * count. */
+int cs_qap_eval(cs_qap *q, cs_circuit circuit, const fr_t *lagrange, cuzk_err *err);
+void cs_qap_free(cs_qap *q);
+
 /* ---- witness-only backend ---- */
 
 typedef struct cs_witness {

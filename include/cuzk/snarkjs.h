@@ -69,9 +69,13 @@ typedef struct snarkjs_zkey {
 } snarkjs_zkey;
 
 /* SNARKJS_CHECKED: every point on the curve and in the subgroup (in
- * parallel); SNARKJS_TRUSTED: on the curve only, for local files (a point
- * outside the subgroup can only spoil the proofs made with it). */
-enum snarkjs_mode { SNARKJS_CHECKED = 0, SNARKJS_TRUSTED = 1 };
+ * parallel; a section's subgroup test for all its points at once, ec.h's
+ * G_affine_all_in_subgroup); SNARKJS_TRUSTED: on the curve only, for local files (a point
+ * outside the subgroup can only spoil the proofs made with it);
+ * SNARKJS_CACHED: as CHECKED, except that a file whose bytes passed a full
+ * check before (check_cache.h) is read as TRUSTED, and one that passes is
+ * recorded (CHECKED leaves the cache alone). */
+enum snarkjs_mode { SNARKJS_CHECKED = 0, SNARKJS_TRUSTED = 1, SNARKJS_CACHED = 2 };
 int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, int mode, cuzk_err *err);
 void snarkjs_zkey_free(snarkjs_zkey *z);
 
@@ -122,7 +126,6 @@ cs_circuit snarkjs_r1cs_circuit(snarkjs_r1cs_ctx *ctx, const snarkjs_r1cs *r,
 /* Writes a DEVELOPMENT zkey for r (toxic values from seed: anyone who knows
  * the seed can forge proofs), laid out as snarkjs would, so snarkjs and cuzk
  * prove the same circuit from the same key (src/snarkjs/zkey_write.c). */
-int snarkjs_zkey_write_dev(const char *path, const snarkjs_r1cs *r, uint64_t seed,
-                           cuzk_err *err);
+int snarkjs_zkey_write_dev(const char *path, const snarkjs_r1cs *r, uint64_t seed, cuzk_err *err);
 
 #endif

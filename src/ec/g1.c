@@ -3,7 +3,8 @@
  *
  * The generic group law (ec_impl.h) and encodings (ec_encode_impl.h)
  * instantiated over Fp, the standard generator, and the subgroup check
- * through the GLV endomorphism phi. Constants are in Montgomery form
+ * through the GLV endomorphism phi (for many points at once:
+ * subgroup_impl.h). Constants are in Montgomery form
  * (value * 2^384 mod p); the comment above each gives the value.
  */
 #include "cuzk/ec.h"
@@ -126,3 +127,5 @@ void g1_jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k)
     }
     g1_jac_mul_multi(r, tbl, parts, 2, 2);
 }
+
+#include "ec/subgroup_impl.h"

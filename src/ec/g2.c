@@ -4,9 +4,10 @@
  *
  * The generic group law (ec_impl.h) and encodings (ec_encode_impl.h)
  * instantiated over Fp2 (encoded imaginary part first), the standard
- * generator, and the subgroup check through the endomorphism psi.
- * Constants are in Montgomery form (value * 2^384 mod p per component);
- * the comment above each gives the value.
+ * generator, and the subgroup check through the endomorphism psi (for
+ * many points at once: subgroup_impl.h). Constants are in Montgomery
+ * form (value * 2^384 mod p per component); the comment above each gives
+ * the value.
  */
 #include "cuzk/ec.h"
 
@@ -152,3 +153,5 @@ void g2_jac_mul(g2_jac_t *r, const g2_jac_t *p, const fr_t *k)
     }
     g2_jac_mul_multi(r, tbl, digits, 4, 1);
 }
+
+#include "ec/subgroup_impl.h"

@@ -233,7 +233,7 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     batcher_init(&e->batch, cfg->max_batch_size, cfg->max_batch_wait_ms);
     budget_init(&e->budget, cuzk_config_budget(cfg), srs_evict_idle, &e->srs);
     srs_init(&e->srs, &e->budget, cfg->param_cache, cfg->eviction_min_idle_s * 1000,
-             e->backend->params_unloaded);
+             e->backend->params_unloaded, e->backend->name);
     e->t_created = now_ms();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

@@ -43,6 +43,7 @@ static void name_circuit(engine_circuit_info *info, uint32_t constraints)
 {
     snprintf(info->circuit_id, sizeof info->circuit_id, "test-%" PRIu32, constraints);
     snprintf(info->param_name, sizeof info->param_name, "cuzk-test-%" PRIu32 "-dev", constraints);
+    info->check_params = true;
 }
 
 static void test_release(engine_circuits *c)
@@ -139,13 +140,15 @@ static bool test_lookup(const char *circuit_id, engine_circuit_info *info)
     return true;
 }
 
-static int test_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
+static int test_setup_dev(const char *circuit_id, const char *params_path,
+                          const groth16_setup_backend *be, cuzk_err *err)
 {
     uint32_t constraints;
     if (!parse_id(circuit_id, &constraints))
         return cuzk_errf(err, CUZK_EINVAL, "test provider: no circuit %s", circuit_id);
     cs_synthetic shape = {constraints, 0};
-    return groth16_setup_dev(out, cs_synthetic_circuit(&shape), TEST_SETUP_SEED, err);
+    return groth16_setup_dev_write(params_path, NULL, cs_synthetic_circuit(&shape), TEST_SETUP_SEED,
+                                   be, NULL, err);
 }
 
 const engine_provider engine_test_provider = {

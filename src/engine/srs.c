@@ -3,8 +3,10 @@
  * (a circuit seen once stays listed, COLD once evicted). Loading happens
  * outside the lock with the entry marked `loading`, so other circuits stay
  * available meanwhile and a second user of the same circuit waits for the
- * first load instead of starting its own. Files are trusted local data and
- * read unchecked (encodings and flags only, as cuzk does); the verifying key
+ * first load instead of starting its own. The official Filecoin files are
+ * trusted local data and read unchecked (encodings and flags only, as
+ * bellperson does); custom files (info.check_params) are checked in full the
+ * first time their content is seen (the digest cache); the verifying key
  * is prepared once per load for the self-verification of every proof.
  */
 #include "srs.h"
@@ -26,7 +28,7 @@ uint64_t srs_now_ms(void)
 }
 
 void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms,
-              void (*unloaded)(const groth16_params *))
+              void (*unloaded)(const groth16_params *), const char *setup_backend)
 {
     memset(m, 0, sizeof *m);
     pthread_mutex_init(&m->lock, NULL);
@@ -35,6 +37,8 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
     snprintf(m->dir, sizeof m->dir, "%s", param_cache);
     m->min_idle_ms = min_idle_ms;
     m->unloaded = unloaded;
+    snprintf(m->setup_backend, sizeof m->setup_backend, "%s",
+             setup_backend && !strcmp(setup_backend, "cuda") ? "auto" : "cpu");
 }
 
 static void unload(srs_manager *m, srs_entry *e)
@@ -79,28 +83,16 @@ static srs_entry *find_or_add(srs_manager *m, const engine_circuit_info *info)
     return m->entries[m->n++] = e;
 }
 
-static uint64_t params_bytes(const groth16_params *p)
-{
-    uint64_t g1 = p->vk.n_ic + p->n_h + p->n_l + p->n_a + p->n_b_g1;
-    return g1 * sizeof(g1_affine_t) + p->n_b_g2 * sizeof(g2_affine_t);
-}
-
-/* Development parameters, written to the cache so the next load reads them. */
-static int make_dev(srs_manager *m, srs_entry *e, const char *path,
-                    int (*setup_dev)(const char *, groth16_params *, cuzk_err *), uint64_t *bytes,
+/* Development parameters written to path, on the manager's backend (the
+ * device's buffers only for the time of the setup). */
+static int make_dev(srs_manager *m, srs_entry *e, const char *path, engine_setup_dev_fn setup_dev,
                     cuzk_err *err)
 {
-    if (setup_dev(e->info.circuit_id, &e->params, err)) return err ? err->code : CUZK_EINVAL;
-    *bytes = params_bytes(&e->params);
-    int rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
-    if (rc) {
-        groth16_params_free(&e->params);
-        return rc;
-    }
-    rc = groth16_params_write(path, &e->params, err);
-    if (rc) {
-        budget_release(m->budget, *bytes);
-        groth16_params_free(&e->params);
+    groth16_setup_backend be;
+    int rc = groth16_setup_backend_choose(&be, m->setup_backend, err);
+    if (!rc) {
+        rc = setup_dev(e->info.circuit_id, path, &be, err);
+        groth16_setup_backend_release(&be);
     }
     return rc;
 }
@@ -126,8 +118,7 @@ static void load_log(void *ctx, uint64_t done, uint64_t total)
 
 /* Reads or makes the parameters (no lock held: the entry is `loading`, so
  * only this thread touches its params); charges *bytes to the budget. */
-static int load(srs_manager *m, srs_entry *e,
-                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), uint64_t *bytes,
+static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uint64_t *bytes,
                 cuzk_err *err)
 {
     char path[1024];
@@ -138,16 +129,22 @@ static int load(srs_manager *m, srs_entry *e,
         if (!setup_dev)
             return cuzk_errf(err, CUZK_EIO, "circuit %s: parameter file %s not found",
                              e->info.circuit_id, path);
-        rc = make_dev(m, e, path, setup_dev, bytes, err);
-    } else {
-        *bytes = (uint64_t)st.st_size;
-        rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
-        if (rc) return rc;
-        load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
-        rc = groth16_params_read_progress(&e->params, path, PARAMS_UNCHECKED, load_log, &lp, err);
-        if (rc) budget_release(m->budget, *bytes);
+        if ((rc = make_dev(m, e, path, setup_dev, err))) return rc;
+        if (stat(path, &st) != 0)
+            return cuzk_errf(err, CUZK_EIO, "circuit %s: the development setup left no %s",
+                             e->info.circuit_id, path);
     }
+    *bytes = (uint64_t)st.st_size;
+    rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
     if (rc) return rc;
+    load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
+    rc = groth16_params_read_progress(&e->params, path,
+                                      e->info.check_params ? PARAMS_CACHED : PARAMS_UNCHECKED,
+                                      load_log, &lp, err);
+    if (rc) {
+        budget_release(m->budget, *bytes);
+        return rc;
+    }
     rc = groth16_prepare_vk(&e->pvk, &e->params.vk, err);
     if (rc) {
         groth16_params_free(&e->params);
@@ -156,9 +153,8 @@ static int load(srs_manager *m, srs_entry *e,
     return rc;
 }
 
-int srs_acquire(srs_manager *m, const engine_circuit_info *info,
-                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), srs_entry **out,
-                uint64_t *load_ms, cuzk_err *err)
+int srs_acquire(srs_manager *m, const engine_circuit_info *info, engine_setup_dev_fn setup_dev,
+                srs_entry **out, uint64_t *load_ms, cuzk_err *err)
 {
     uint64_t t0 = srs_now_ms();
     pthread_mutex_lock(&m->lock);

@@ -40,21 +40,25 @@ typedef struct srs_manager {
     char dir[512];
     uint64_t min_idle_ms;
     void (*unloaded)(const groth16_params *); /* may be NULL */
+    char setup_backend[16];                   /* development setups: "auto" or "cpu" */
 } srs_manager;
 
 /* unloaded (may be NULL) is called with each parameter set just before it
  * is freed (eviction, LRU under pressure, destroy): the backend's
- * params_unloaded, so that a device copy goes with the host one. */
+ * params_unloaded, so that a device copy goes with the host one.
+ * setup_backend is the prover backend's name: with "cuda", development
+ * setups run on the device when one is usable for them (else on the CPU:
+ * the same bytes), with anything else on the CPU. */
 void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms,
-              void (*unloaded)(const groth16_params *));
+              void (*unloaded)(const groth16_params *), const char *setup_backend);
 void srs_destroy(srs_manager *m);
 
 /* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:
- * then the file must exist). *load_ms: time spent loading or waiting for
- * another thread's load. Pair with srs_release. */
-int srs_acquire(srs_manager *m, const engine_circuit_info *info,
-                int (*setup_dev)(const char *, groth16_params *, cuzk_err *), srs_entry **out,
-                uint64_t *load_ms, cuzk_err *err);
+ * then the file must exist; else it writes the missing file, on the
+ * manager's setup backend, and the file is read). *load_ms: time spent
+ * loading or waiting for another thread's load. Pair with srs_release. */
+int srs_acquire(srs_manager *m, const engine_circuit_info *info, engine_setup_dev_fn setup_dev,
+                srs_entry **out, uint64_t *load_ms, cuzk_err *err);
 void srs_release(srs_manager *m, srs_entry *e);
 /* Frees an idle circuit's parameters: ENGINE_EBUSY while in use,
  * ENGINE_ENOTFOUND for a circuit never seen. */

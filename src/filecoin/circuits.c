@@ -64,7 +64,7 @@ int fc_param_paths(char *params, char *vk, size_t cap, const char *dir, fc_circu
 }
 
 int fc_dev_params(const char *dir, fc_circuit_kind kind, uint64_t sector_size, uint64_t seed,
-                  bool *created, cuzk_err *err)
+                  const groth16_setup_backend *be, FILE *log, bool *created, cuzk_err *err)
 {
     char params[4096], vk[4096];
     int rc = fc_param_paths(params, vk, sizeof(params), dir, kind, sector_size, err);
@@ -74,12 +74,8 @@ int fc_dev_params(const char *dir, fc_circuit_kind kind, uint64_t sector_size, u
     mkdir(dir, 0755);
     fc_blank b;
     cs_circuit c;
-    groth16_params p;
     if ((rc = fc_blank_circuit(&b, kind, sector_size, &c, err))) return rc;
-    if ((rc = groth16_setup_dev(&p, c, seed, err))) return rc;
-    rc = groth16_params_write(params, &p, err);
-    if (!rc) rc = groth16_vk_write(vk, &p.vk, err);
-    groth16_params_free(&p);
+    rc = groth16_setup_dev_write(params, vk, c, seed, be, log, err);
     *created = !rc;
     return rc;
 }

@@ -74,6 +74,7 @@ int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t s
                          sector_size);
     snprintf(info->circuit_id, sizeof info->circuit_id, "%s", id);
     snprintf(info->param_name, sizeof info->param_name, "%s", param);
+    info->check_params = false; /* official files: read unchecked */
     return CUZK_OK;
 }
 
@@ -90,7 +91,8 @@ void fcp_set_dev_dir(const char *dir)
     snprintf(dev_dir, sizeof dev_dir, "%s", dir);
 }
 
-int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, groth16_params *out, cuzk_err *err)
+int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, const char *params_path,
+                  const groth16_setup_backend *be, cuzk_err *err)
 {
     fc_circuit_kind k;
     uint64_t size;
@@ -101,15 +103,11 @@ int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, groth16_params *
     if (rc) return rc;
     engine_log(LOG_WARN,
                "circuit %s: %s missing; making DEVELOPMENT parameters (seed %d, "
-               "NOT a trusted "
-               "setup: --dev-params)",
-               circuit_id, params, FC_DEV_SEED);
+               "NOT a trusted setup: --dev-params) on the %s",
+               circuit_id, params_path, FC_DEV_SEED, be->name);
     fc_blank b;
     cs_circuit c;
-    if ((rc = fc_blank_circuit(&b, kind, size, &c, err)) ||
-        (rc = groth16_setup_dev(out, c, FC_DEV_SEED, err)))
-        return rc;
+    if ((rc = fc_blank_circuit(&b, kind, size, &c, err))) return rc;
     mkdir(dev_dir, 0755);
-    if ((rc = groth16_vk_write(vk, &out->vk, err))) groth16_params_free(out);
-    return rc;
+    return groth16_setup_dev_write(params_path, vk, c, FC_DEV_SEED, be, stderr, err);
 }

@@ -35,8 +35,10 @@ int fcp_request_size(const engine_request *req, const char *what, size_t *index,
 int fcp_partition_size(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err);
 /* Where development parameters' .vk files go (the param cache). */
 void fcp_set_dev_dir(const char *dir);
-/* Development parameters for circuit_id of kind (groth16_setup_dev from
- * FC_DEV_SEED on the blank circuit), the .vk written to the dev dir. */
-int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, groth16_params *out, cuzk_err *err);
+/* Development parameters for circuit_id of kind written to params_path
+ * (groth16_setup_dev_write from FC_DEV_SEED on the blank circuit, on be),
+ * the .vk to the dev dir; progress lines on stderr. */
+int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, const char *params_path,
+                  const groth16_setup_backend *be, cuzk_err *err);
 
 #endif

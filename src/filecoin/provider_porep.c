@@ -143,9 +143,10 @@ static bool porep_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_POREP, circuit_id, info);
 }
 
-static int porep_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
+static int porep_setup_dev(const char *circuit_id, const char *params_path,
+                           const groth16_setup_backend *be, cuzk_err *err)
 {
-    return fcp_setup_dev(FC_CIRCUIT_POREP, circuit_id, out, err);
+    return fcp_setup_dev(FC_CIRCUIT_POREP, circuit_id, params_path, be, err);
 }
 
 static const engine_provider porep_provider = {

@@ -235,9 +235,10 @@ static bool window_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_WINDOW_POST, circuit_id, info);
 }
 
-static int window_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
+static int window_setup_dev(const char *circuit_id, const char *params_path,
+                            const groth16_setup_backend *be, cuzk_err *err)
 {
-    return fcp_setup_dev(FC_CIRCUIT_WINDOW_POST, circuit_id, out, err);
+    return fcp_setup_dev(FC_CIRCUIT_WINDOW_POST, circuit_id, params_path, be, err);
 }
 
 static const engine_provider window_provider = {
@@ -269,9 +270,10 @@ static bool winning_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_WINNING_POST, circuit_id, info);
 }
 
-static int winning_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
+static int winning_setup_dev(const char *circuit_id, const char *params_path,
+                             const groth16_setup_backend *be, cuzk_err *err)
 {
-    return fcp_setup_dev(FC_CIRCUIT_WINNING_POST, circuit_id, out, err);
+    return fcp_setup_dev(FC_CIRCUIT_WINNING_POST, circuit_id, params_path, be, err);
 }
 
 static const engine_provider winning_provider = {

@@ -131,9 +131,10 @@ static bool update_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_UPDATE, circuit_id, info);
 }
 
-static int update_setup_dev(const char *circuit_id, groth16_params *out, cuzk_err *err)
+static int update_setup_dev(const char *circuit_id, const char *params_path,
+                            const groth16_setup_backend *be, cuzk_err *err)
 {
-    return fcp_setup_dev(FC_CIRCUIT_UPDATE, circuit_id, out, err);
+    return fcp_setup_dev(FC_CIRCUIT_UPDATE, circuit_id, params_path, be, err);
 }
 
 static const engine_provider update_provider = {

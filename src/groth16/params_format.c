@@ -39,10 +39,29 @@ static bool is_inf_g2(const void *p)
     return g2_affine_is_inf(p);
 }
 
-const params_group PARAMS_G1 = {G1_UNCOMPRESSED_BYTES, sizeof(g1_affine_t), decode_g1, encode_g1,
-                                is_inf_g1};
-const params_group PARAMS_G2 = {G2_UNCOMPRESSED_BYTES, sizeof(g2_affine_t), decode_g2, encode_g2,
-                                is_inf_g2};
+/* n decoded points all on the curve and all in the subgroup (the latter
+ * by random subset sums, ec.h). */
+static bool all_valid_g1(const void *p, size_t n)
+{
+    const g1_affine_t *a = p;
+    size_t off = 0;
+#pragma omp parallel for schedule(static) reduction(+ : off)
+    for (size_t i = 0; i < n; i++) off += !g1_affine_on_curve(&a[i]);
+    return off == 0 && g1_affine_all_in_subgroup(a, n);
+}
+static bool all_valid_g2(const void *p, size_t n)
+{
+    const g2_affine_t *a = p;
+    size_t off = 0;
+#pragma omp parallel for schedule(static) reduction(+ : off)
+    for (size_t i = 0; i < n; i++) off += !g2_affine_on_curve(&a[i]);
+    return off == 0 && g2_affine_all_in_subgroup(a, n);
+}
+
+const params_group PARAMS_G1 = {
+    G1_UNCOMPRESSED_BYTES, sizeof(g1_affine_t), decode_g1, encode_g1, is_inf_g1, all_valid_g1};
+const params_group PARAMS_G2 = {
+    G2_UNCOMPRESSED_BYTES, sizeof(g2_affine_t), decode_g2, encode_g2, is_inf_g2, all_valid_g2};
 
 /* Offsets: 96 + 96 + 192 + 192 + 96 + 192 = 864 = PARAMS_VK_FIXED_BYTES. */
 const params_vk_point PARAMS_VK_POINTS[PARAMS_VK_FIXED] = {

@@ -18,6 +18,8 @@ typedef struct params_group {
     int (*decode)(void *dst, const uint8_t *in, int mode);
     void (*encode)(uint8_t *out, const void *p);
     bool (*is_inf)(const void *p);
+    /* n decoded points all on the curve and in the subgroup */
+    bool (*all_valid)(const void *p, size_t n);
 } params_group;
 
 extern const params_group PARAMS_G1, PARAMS_G2;

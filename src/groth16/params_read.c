@@ -5,10 +5,13 @@
  *
  * The layout is scanned first (params_scan), so every size is known and
  * bounded by the file before anything is allocated; then each section is
- * decoded by all OpenMP threads at once (the subgroup check dominates a
- * checked read). Threads only record the lowest failing index; that point
- * is decoded again afterwards to build the message, so no error state is
- * shared between threads.
+ * decoded by all OpenMP threads at once; a checked section is tested in
+ * the subgroup all at once (random subset sums, ec.h), which would
+ * otherwise dominate the read. Threads only record the lowest failing
+ * index; that point is decoded again afterwards to build the message, so
+ * no error state is shared between threads. PARAMS_CACHED reads a .params
+ * or .vk image that passed a full check before (same SHA-256,
+ * check_cache.h) unchecked.
  *
  * A mapped file is decoded in windows of about 1 GiB, in order:
  * the kernel is asked to read the next two windows ahead (MADV_WILLNEED) while
@@ -26,6 +29,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "cuzk/check_cache.h"
 
 /* Points per scheduling chunk: large enough to amortise, small enough to
  * balance (a checked G2 decode is ~100x a G1 unchecked one). */
@@ -81,7 +86,10 @@ static size_t decode_span(void *dst, const uint8_t *data, uint64_t offset, size_
 }
 
 /* Decodes n points of a section, window by window (see the top); on
- * failure names the first bad point (section, index, byte offset). */
+ * failure names the first bad point (section, index, byte offset). A
+ * checked window is decoded unchecked, then tested on the curve and in the
+ * subgroup all at once (params_group.all_valid); only when that fails is
+ * every point of it decoded checked on its own, to find the first bad one. */
 static int decode_section(void *dst, const decode_src *src, uint64_t offset, size_t n, int section,
                           int mode, const char *name, cuzk_err *err)
 {
@@ -91,7 +99,11 @@ static int decode_section(void *dst, const decode_src *src, uint64_t offset, siz
         size_t to = n - from < step ? n : from + step;
         uint64_t start = offset + from * g->bytes, end = offset + to * g->bytes;
         advise(src, end, end + 2 * decode_window, MADV_WILLNEED);
-        size_t b = decode_span(dst, src->data, offset, from, to, g, mode);
+        size_t b = decode_span(dst, src->data, offset, from, to, g,
+                               mode == PARAMS_CHECKED ? PARAMS_UNCHECKED : mode);
+        if (mode == PARAMS_CHECKED &&
+            !(b == to && g->all_valid((uint8_t *)dst + from * g->mem, to - from)))
+            b = decode_span(dst, src->data, offset, from, to, g, PARAMS_CHECKED);
         if (b < to) bad = b;
         advise(src, start, end, MADV_DONTNEED);
         if (src->progress) src->progress(src->progress_ctx, end, src->len);
@@ -134,15 +146,28 @@ static int check_no_trailing(const params_layout *lay, size_t len, const char *w
                      (unsigned long long)lay->size);
 }
 
+/* PARAMS_CACHED becomes CHECKED, or UNCHECKED when the digest cache knows
+ * these bytes passed before; other modes stay. */
+static int resolve_mode(check_cache_use *cache, const char *format, const uint8_t *data, size_t len,
+                        int mode)
+{
+    if (mode != PARAMS_CACHED) return mode;
+    return check_cache_begin(cache, format, data, len, true) ? PARAMS_CHECKED : PARAMS_UNCHECKED;
+}
+
 int groth16_vk_decode(groth16_vk *out, const uint8_t *data, size_t len, const char *name, int mode,
                       cuzk_err *err)
 {
     params_layout lay;
     decode_src src = {.data = data, .len = len};
     memset(out, 0, sizeof(*out));
+    check_cache_use cache;
+    int m = resolve_mode(&cache, "vk", data, len, mode);
     int rc = params_scan(&lay, data, len, 1, name, err);
     if (!rc) rc = check_no_trailing(&lay, len, "IC", name, err);
-    return rc ? rc : decode_vk_image(out, &src, &lay, name, mode, err);
+    if (!rc) rc = decode_vk_image(out, &src, &lay, name, m, err);
+    if (!rc && mode == PARAMS_CACHED && m == PARAMS_CHECKED) check_cache_passed(&cache);
+    return rc;
 }
 
 /* The array of a section other than IC, allocated for count points. */
@@ -160,9 +185,11 @@ static int decode_params(groth16_params *out, const decode_src *src, const char 
 {
     params_layout lay;
     memset(out, 0, sizeof(*out));
+    check_cache_use cache;
+    int m = resolve_mode(&cache, "params", src->data, src->len, mode);
     int rc = params_scan(&lay, src->data, src->len, PARAMS_SECTIONS, name, err);
     if (!rc) rc = check_no_trailing(&lay, src->len, "B_G2", name, err);
-    if (!rc) rc = decode_vk_image(&out->vk, src, &lay, name, mode, err);
+    if (!rc) rc = decode_vk_image(&out->vk, src, &lay, name, m, err);
     out->h_basis = GROTH16_H_MONOMIAL;
     for (int s = PARAMS_H; s < PARAMS_SECTIONS && !rc; s++) {
         size_t *count, n = lay.count[s];
@@ -174,9 +201,12 @@ static int decode_params(groth16_params *out, const decode_src *src, const char 
             break;
         }
         *count = n;
-        rc = decode_section(*array, src, lay.offset[s], n, s, mode, name, err);
+        rc = decode_section(*array, src, lay.offset[s], n, s, m, name, err);
     }
-    if (rc) groth16_params_free(out);
+    if (rc)
+        groth16_params_free(out);
+    else if (mode == PARAMS_CACHED && m == PARAMS_CHECKED)
+        check_cache_passed(&cache);
     return rc;
 }
 
@@ -258,7 +288,9 @@ int groth16_vk_read_from_params(groth16_vk *out, const char *path, int mode, cuz
     if (rc) return rc;
     decode_src src = {.data = data, .len = len, .mapped = true};
     rc = params_scan(&lay, data, len, 1, path, err);
-    if (!rc) rc = decode_vk_image(out, &src, &lay, path, mode, err);
+    if (!rc)
+        rc = decode_vk_image(out, &src, &lay, path, mode == PARAMS_CACHED ? PARAMS_CHECKED : mode,
+                             err);
     unmap_file(data, len);
     return rc;
 }

@@ -49,7 +49,7 @@ static size_t compact_nonzero(fr_t *s, size_t n)
     return k;
 }
 
-static int vk_points(groth16_params *p, const groth16_toxic *t, cuzk_err *err)
+int groth16_dev_vk(groth16_vk *vk, const groth16_toxic *t, cuzk_err *err)
 {
     fr_t s1[3] = {t->alpha, t->beta, t->delta}, s2[3] = {t->beta, t->gamma, t->delta};
     g1_affine_t o1[3];
@@ -57,13 +57,14 @@ static int vk_points(groth16_params *p, const groth16_toxic *t, cuzk_err *err)
     int rc = g1_fixed_base_mul(o1, &g1_GENERATOR, s1, 3, 0, err);
     if (!rc) rc = g2_fixed_base_mul(o2, &g2_GENERATOR, s2, 3, 0, err);
     if (rc) return rc;
-    p->vk.alpha_g1 = o1[0], p->vk.beta_g1 = o1[1], p->vk.delta_g1 = o1[2];
-    p->vk.beta_g2 = o2[0], p->vk.gamma_g2 = o2[1], p->vk.delta_g2 = o2[2];
+    vk->alpha_g1 = o1[0], vk->beta_g1 = o1[1], vk->delta_g1 = o1[2];
+    vk->beta_g2 = o2[0], vk->gamma_g2 = o2[1], vk->delta_g2 = o2[2];
     return CUZK_OK;
 }
 
 /* H[i] = tau^i t(tau) / delta, i < m - 1. */
-static int h_points(groth16_params *p, const groth16_toxic *t, const fr_t *powers, size_t m, cuzk_err *err)
+static int h_points(groth16_params *p, const groth16_toxic *t, const fr_t *powers, size_t m,
+                    cuzk_err *err)
 {
     fr_t t_tau, dinv, k;
     fr_mul(&t_tau, &powers[m - 1], &t->tau); /* tau^m */
@@ -167,7 +168,7 @@ static int setup_from_r1cs(groth16_params *out, const cs_r1cs *r, uint64_t seed,
     }
     if (!rc) {
         groth16_qap_columns(r, lag, u, v, w);
-        rc = vk_points(out, &t, err);
+        rc = groth16_dev_vk(&out->vk, &t, err);
     }
     if (!rc) rc = h_points(out, &t, powers, m, err);
     if (!rc) rc = ic_l_points(out, &t, u, v, w, r->num_inputs, r->num_aux, err);

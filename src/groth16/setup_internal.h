@@ -14,6 +14,10 @@ typedef struct groth16_toxic {
 /* The toxic values of a development setup, non-zero, from seed. */
 void groth16_dev_toxic(groth16_toxic *t, uint64_t seed);
 
+/* The six fixed points of the verifying key (alpha, beta, delta in G1;
+ * beta, gamma, delta in G2); leaves vk's IC alone. */
+int groth16_dev_vk(groth16_vk *vk, const groth16_toxic *t, cuzk_err *err);
+
 /* Per variable of r (CS_BY_VARIABLE): u = A column at tau, v = B column,
  * w = C column, with lagrange[j] the Lagrange basis of constraint j at tau. */
 void groth16_qap_columns(const cs_r1cs *r, const fr_t *lagrange, fr_t *u, fr_t *v, fr_t *w);

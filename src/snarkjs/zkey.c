@@ -3,13 +3,15 @@
  * bls12381: protocol (1), header (2), IC (3), coefficients (4), A (5),
  * B1 (6), B2 (7), C (8), H (9), contributions (10, not read). Points are
  * checked on the curve, and in the subgroup unless the mode says the file
- * is trusted (the header's points are always checked).
+ * is trusted or the digest cache knows its bytes passed before (the
+ * header's points are always checked).
  */
 #include "cuzk/snarkjs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/check_cache.h"
 #include "snarkjs/binfile.h"
 
 enum {
@@ -126,9 +128,13 @@ int snarkjs_zkey_read(snarkjs_zkey *z, const char *path, int mode, cuzk_err *err
     binfile f;
     int rc = binfile_open(&f, path, "zkey", 1, known, 10, err);
     if (rc) return rc;
+    check_cache_use cache;
+    bool full = mode == SNARKJS_CHECKED ||
+                (mode == SNARKJS_CACHED && check_cache_begin(&cache, "zkey", f.data, f.len, true));
     rc = read_header(z, &f, err);
     if (!rc) rc = read_coefs(z, &f, err);
-    if (!rc) rc = read_points(z, &f, mode == SNARKJS_CHECKED, err);
+    if (!rc) rc = read_points(z, &f, full, err);
+    if (!rc && full && mode == SNARKJS_CACHED) check_cache_passed(&cache);
     binfile_close(&f);
     if (rc) snarkjs_zkey_free(z);
     return rc;

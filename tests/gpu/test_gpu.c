@@ -9,9 +9,12 @@
  * identity h(t) (t^n - 1) = A(t) B(t) - C(t) at a random t (A, B, C the
  * interpolants of a, b, c = a b, evaluated by the Lagrange formula); the
  * MSM with a sum of g1_jac_mul over the points, for several window sizes
- * and for edge-case scalars and bases. Exit status: 0 pass, 1 failure,
+ * and for edge-case scalars and bases; then the GPU prover
+ * (gpu_prove_checks.c) and the development setup (gpu_setup_checks.c)
+ * against the CPU's. Exit status: 0 pass, 1 failure,
  * 77 no GPU (ctest counts it as skipped). `test_gpu --probe` only checks
- * that the program loads.
+ * that the program loads; `test_gpu --setup [SEED]` runs the development
+ * setup's checks alone (gpu_setup_checks.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include "cuzk/gpu.h"
 #include "gpu_check.h"
 #include "gpu_prove_checks.h"
+#include "gpu_setup_checks.h"
 #include "poly_check.h"
 
 static cuzk_rng rng;
@@ -467,10 +471,18 @@ int main(int argc, char **argv)
     }
     char desc[256];
     if (gpu_describe(desc, sizeof desc, &err) == 0) printf("device: %s\n", desc);
+    int setup_only = argc > 1 && !strcmp(argv[1], "--setup");
+    if (setup_only) argc--, argv++;
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
     printf("seed: %llu\n", (unsigned long long)seed);
     cuzk_rng_seed(&rng, seed);
     quick = getenv("CUZK_TEST_QUICK") != NULL;
+    if (setup_only) {
+        failures += gpu_setup_checks(&rng, quick);
+        printf(failures ? "test_gpu --setup: %d FAILURES\n" : "test_gpu --setup: all passed\n",
+               failures);
+        return failures ? 1 : 0;
+    }
     test_fields();
     test_curves();
     test_ntt_naive();
@@ -482,6 +494,7 @@ int main(int argc, char **argv)
     test_msm_g2();
     failures += gpu_prove_checks(&rng, quick);
     failures += gpu_prove_device_checks(&rng);
+    failures += gpu_setup_checks(&rng, quick);
     printf(failures ? "test_gpu: %d FAILURES\n" : "test_gpu: all passed\n", failures);
     return failures ? 1 : 0;
 }

@@ -9,10 +9,8 @@
  * are checked on a GPU by test_gpu and, where host-compilable, by
  * test_gpu_emu. Each checks, as a kernel launch would fail, that the
  * current device works and that its buffers are that device's memory.
- * Here too are the stand-in runtime's allocation registry and the test's
- * controls (host_budget.h).
+ * Here too are the test's controls of the stand-in (host_budget.h).
  */
-#include <map>
 #include <thread>
 
 #include "gpu/prove/batch_add.cuh"
@@ -20,49 +18,6 @@
 extern "C" {
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
-}
-
-std::atomic<int> host_device_count{1};
-std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
-    host_device_limit[HOST_MAX_DEVICES] = {{1LL << 40}, {1LL << 40}, {1LL << 40}, {1LL << 40}};
-std::atomic<int> host_device_error[HOST_MAX_DEVICES];
-std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
-thread_local int host_current_device;
-std::atomic<int> host_dma_delay_us{0};
-
-/* Every live allocation by its start: its size and device. */
-struct host_alloc {
-    size_t bytes;
-    int dev;
-};
-static std::mutex host_reg_mu;
-static std::map<uintptr_t, host_alloc> host_reg;
-
-void host_register(const void *p, size_t bytes, int dev)
-{
-    std::lock_guard<std::mutex> g(host_reg_mu);
-    host_reg[(uintptr_t)p] = {bytes, dev};
-}
-
-bool host_unregister(const void *p)
-{
-    std::lock_guard<std::mutex> g(host_reg_mu);
-    auto it = host_reg.find((uintptr_t)p);
-    if (it == host_reg.end()) return false;
-    host_device_used[it->second.dev] -= (long long)it->second.bytes;
-    host_reg.erase(it);
-    return true;
-}
-
-int host_owner(const void *p, size_t bytes)
-{
-    std::lock_guard<std::mutex> g(host_reg_mu);
-    auto it = host_reg.upper_bound((uintptr_t)p);
-    if (it == host_reg.begin()) return -1;
-    --it;
-    uintptr_t a = (uintptr_t)p, lo = it->first;
-    return a >= lo && a - lo + bytes <= (it->second.bytes ? it->second.bytes : 1) ? it->second.dev
-                                                                                  : -1;
 }
 
 /* A stand-in kernel's launch check: the current device works and each of

@@ -14,6 +14,9 @@ PKG="$SRC/tests/snarkjs"
 WORK="$BUILD/snarkjs-work"
 mkdir -p "$WORK"
 cd "$WORK"
+# The digest cache of checked parameter files, fresh for this run.
+export XDG_CACHE_HOME="$WORK/cache"
+rm -rf "$XDG_CACHE_HOME"
 
 if [ ! -f "$PKG/node_modules/.package-lock.json" ] ||
     [ "$PKG/package-lock.json" -nt "$PKG/node_modules/.package-lock.json" ]; then
@@ -150,6 +153,20 @@ native bits
 devzkey mul3
 devzkey bits
 
+# The digest cache: every zkey and .params file proved with above passed
+# the full check once and is remembered by the SHA-256 of its content.
+cached() { # format file description
+    if [ -f "$XDG_CACHE_HOME/cuzk/checked/$1-$(sha256sum "$2" | cut -c1-64)" ]; then ok "$3"; else bad "$3"; fi
+}
+cached zkey bits.zkey "bits.zkey remembered as checked"
+cached zkey bits.dev.zkey "bits.dev.zkey remembered as checked"
+cached params bits.params "bits.params remembered as checked"
+rm "$XDG_CACHE_HOME"/cuzk/checked/zkey-*
+expect 0 "check-params: full check" "$CUZK" snarkjs prove --check-params bits.zkey bits.wtns x.json y.json
+if ls "$XDG_CACHE_HOME"/cuzk/checked/zkey-* >/dev/null 2>&1; then bad "check-params leaves the cache alone"; else ok "check-params leaves the cache alone"; fi
+expect 0 "a forgotten zkey is checked again" "$CUZK" snarkjs prove bits.zkey bits.wtns x.json y.json
+cached zkey bits.zkey "and remembered again"
+
 # Bad input: each gives exit 2 and a message naming the problem.
 expect_msg() { # pattern description cmd...
     pat=$1; what=$2; shift 2
@@ -162,6 +179,7 @@ expect_msg "witness has" "witness of another circuit" "$CUZK" snarkjs prove bits
 expect_msg "another curve" "a bn128 zkey" "$CUZK" snarkjs prove bn128.zkey mul3.wtns x.json y.json
 expect_msg "another curve" "a bn128 witness" "$CUZK" snarkjs prove mul3.zkey bn128.wtns x.json y.json
 expect_msg "not a zkey" "a witness given as zkey" "$CUZK" snarkjs prove bits.wtns bits.wtns x.json y.json
+expect_msg "exclude each other" "--trusted with --check-params" "$CUZK" snarkjs prove --trusted --check-params bits.zkey bits.wtns x.json y.json
 head -c 1000 bits.params >truncated.params
 expect_msg "truncated" "truncated params" "$CUZK" params info truncated.params
 head -c 100 bits.bin >short.bin

@@ -2,7 +2,9 @@
  * test_ec.c - G1 and G2: group laws on random points, agreement of the
  * affine, Jacobian and XYZZ formulas, every special case of addition,
  * scalar multiplication identities, batch conversion, the fast subgroup
- * checks against the naive [r]P = 0, the endomorphism constants, known
+ * checks against the naive [r]P = 0, the batch subgroup test (random subset
+ * sums) against points off the subgroup, torsion points and parts outside
+ * the subgroup that cancel in a plain sum, the endomorphism constants, known
  * generator encodings and multiples (from an independent implementation),
  * round trips, and every decoder error path.
  *
@@ -355,6 +357,56 @@ static void check_code(int rc, const cuzk_err *e, int want)
             assert_true(G##_affine_in_subgroup(&a));                                               \
         }                                                                                          \
     }                                                                                              \
+    /* The batch test (random subset sums) over more points than its exact */                      \
+    /* fallback takes: every point in G passes, infinity included; a point off */                  \
+    /* G, a pure torsion point T = [r] R, and T with -T or P + T with Q - T, */                    \
+    /* whose parts outside G cancel in the sum of all points, are all caught. */                   \
+    static void G##_all_in_subgroup_batch(void **state)                                            \
+    {                                                                                              \
+        (void)state;                                                                               \
+        cuzk_rng g;                                                                                \
+        test_rng(&g);                                                                              \
+        enum { N = 4200 }; /* three chunks: bucket sets of several threads merged */               \
+        G##_affine_t *p = malloc(N * sizeof *p);                                                   \
+        G##_jac_t *js = malloc(N * sizeof *js), j, step, t;                                        \
+        G##_random_jac(&j, &g);                                                                    \
+        G##_random_jac(&step, &g);                                                                 \
+        for (int i = 0; i < N; i++) js[i] = j, G##_jac_add(&j, &j, &step);                         \
+        G##_jac_batch_to_affine(p, js, N);                                                         \
+        memset(&p[7], 0, sizeof p[7]);                                                             \
+        assert_true(G##_affine_all_in_subgroup(p, N));                                             \
+        bool nested = false; /* from inside a parallel region: a team of one */                    \
+        _Pragma("omp parallel num_threads(2)") _Pragma("omp single") nested =                      \
+            G##_affine_all_in_subgroup(p, N);                                                      \
+        assert_true(nested);                                                                       \
+        G##_affine_t off, tor, neg_tor, keep[2];                                                   \
+        G##_random_curve_point(&off, &g);                                                          \
+        G##_jac_from_affine(&t, &off);                                                             \
+        G##_jac_mul_limbs(&t, &t, FR_MODULUS, FR_LIMBS);                                           \
+        G##_jac_to_affine(&tor, &t);                                                               \
+        assert_false(G##_affine_is_inf(&tor) || G##_affine_in_subgroup(&tor));                     \
+        G##_affine_neg(&neg_tor, &tor);                                                            \
+        size_t a = cuzk_rng_u64(&g) % N, b = (a + 1 + cuzk_rng_u64(&g) % (N - 1)) % N;             \
+        keep[0] = p[a], keep[1] = p[b];                                                            \
+        p[a] = off;                                                                                \
+        assert_false(G##_affine_all_in_subgroup(p, N));                                            \
+        assert_false(G##_affine_all_in_subgroup(p + a, 1)); /* the exact path */                   \
+        p[a] = tor;                                                                                \
+        assert_false(G##_affine_all_in_subgroup(p, N));                                            \
+        p[b] = neg_tor;                                                                            \
+        assert_false(G##_affine_all_in_subgroup(p, N));                                            \
+        G##_jac_from_affine(&t, &keep[0]);                                                         \
+        G##_jac_add_affine(&t, &t, &tor);                                                          \
+        G##_jac_to_affine(&p[a], &t);                                                              \
+        G##_jac_from_affine(&t, &keep[1]);                                                         \
+        G##_jac_add_affine(&t, &t, &neg_tor);                                                      \
+        G##_jac_to_affine(&p[b], &t);                                                              \
+        assert_false(G##_affine_all_in_subgroup(p, N));                                            \
+        p[a] = keep[0], p[b] = keep[1];                                                            \
+        assert_true(G##_affine_all_in_subgroup(p, N));                                             \
+        free(js);                                                                                  \
+        free(p);                                                                                   \
+    }                                                                                              \
     static void G##_encoding_round_trips(void **state)                                             \
     {                                                                                              \
         (void)state;                                                                               \
@@ -643,6 +695,8 @@ int main(void)
         cmocka_unit_test(g2_endomorphism),
         cmocka_unit_test(g1_subgroup_check),
         cmocka_unit_test(g2_subgroup_check),
+        cmocka_unit_test(g1_all_in_subgroup_batch),
+        cmocka_unit_test(g2_all_in_subgroup_batch),
         cmocka_unit_test(known_encodings),
         cmocka_unit_test(known_multiples),
         cmocka_unit_test(g1_encoding_round_trips),

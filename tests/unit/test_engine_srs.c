@@ -3,7 +3,8 @@
  * parameters of the test circuit family in a temporary param cache: load
  * on demand (made, then read from the file), reference counts and tiers,
  * EvictSRS refused while in use and exact once idle, the budget charged and
- * refunded to the byte, LRU eviction under pressure honouring min_idle, and
+ * refunded to the byte, LRU eviction under pressure honouring min_idle,
+ * custom files read checked (a point outside the subgroup refused), and
  * a missing file named in the error; the backend's unload hook sees every
  * parameter set once, still whole, just before it is freed.
  */
@@ -13,6 +14,9 @@
 #include <unistd.h>
 
 #include "cuzk/engine_provider.h"
+#include "cuzk/file.h"
+#include "cuzk/params.h"
+#include "test_points.h"
 #include "engine/srs.h"
 #include "testutil.h"
 
@@ -40,8 +44,9 @@ static int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     strcpy(f->dir, "/tmp/cuzk-test-srs.XXXXXX");
     if (!mkdtemp(f->dir)) return -1;
+    setenv("XDG_CACHE_HOME", f->dir, 1); /* the digest cache of checked files */
     budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
-    srs_init(&f->m, &f->b, f->dir, 0, record_unload);
+    srs_init(&f->m, &f->b, f->dir, 0, record_unload, "cpu");
     n_unloaded = 0;
     unloaded_whole = true;
     *state = f;
@@ -142,6 +147,42 @@ static void test_reload_from_file(void **state)
     srs_release(&f->m, e);
 }
 
+/* A custom file (the test family's) is read checked: once its H point 0 is
+ * moved outside the subgroup, loading it fails naming the point, where an
+ * unchecked read (the official files', as bellperson does) accepts it. */
+static void test_custom_file_checked(void **state)
+{
+    fixture *f = *state;
+    engine_circuit_info info = info_for("test-300");
+    assert_true(info.check_params);
+    srs_entry *e;
+    cuzk_err err;
+    assert_int_equal(srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e, NULL, &err), 0);
+    srs_release(&f->m, e);
+    bool was;
+    uint64_t freed;
+    assert_int_equal(srs_evict(&f->m, "test-300", &was, &freed, &err), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/cuzk-test-300-dev.params", f->dir);
+    uint8_t *img;
+    size_t len;
+    params_layout lay;
+    assert_int_equal(cuzk_read_file(path, &img, &len, 1 << 26, &err), 0);
+    assert_int_equal(params_scan(&lay, img, len, PARAMS_SECTIONS, path, &err), 0);
+    cuzk_rng g;
+    test_rng(&g);
+    g1_affine_t bad;
+    off_subgroup_g1(&bad, &g);
+    g1_affine_serialize(img + lay.offset[PARAMS_H], &bad);
+    assert_int_equal(cuzk_write_file(path, img, len, &err), 0);
+    free(img);
+    assert_int_equal(srs_acquire(&f->m, &info, NULL, &e, NULL, &err), CUZK_ENOTINSUBGROUP);
+    assert_non_null(strstr(err.msg, "cuzk-test-300-dev.params: H point 0"));
+    groth16_params unchecked;
+    assert_int_equal(groth16_params_read(&unchecked, path, PARAMS_UNCHECKED, &err), 0);
+    groth16_params_free(&unchecked);
+}
+
 static void test_missing_file(void **state)
 {
     fixture *f = *state;
@@ -192,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_load_refcount_evict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reload_from_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_custom_file_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lru_under_pressure, setup, teardown),
     };

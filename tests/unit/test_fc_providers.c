@@ -175,8 +175,10 @@ static void test_porep_lookup(void **state)
     (void)state;
     const engine_provider *p = fc_porep_provider(NULL);
     engine_circuit_info info;
+    memset(&info, 0xff, sizeof info);
     assert_true(p->lookup("porep-32g", &info));
     assert_string_equal(info.param_name, fc_param_name(FC_CIRCUIT_POREP, 32ull << 30));
+    assert_false(info.check_params); /* the official file is read unchecked */
     assert_false(p->lookup("winning-2k", &info));
     assert_false(p->lookup("test-4096", &info));
     engine_request other = {.kind = ENGINE_WINNING_POST};

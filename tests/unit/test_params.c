@@ -15,44 +15,11 @@
 #include <unistd.h>
 
 #include "cuzk/params.h"
+#include "test_points.h"
 #include "groth16/params_internal.h"
 
 /* Section sizes of the test parameters: IC, H, L, A, B_G1, B_G2. */
 static const size_t COUNTS[PARAMS_SECTIONS] = {3, 7, 5, 4, 3, 3};
-
-static void random_g1(g1_affine_t *r, cuzk_rng *g)
-{
-    g1_jac_t j, base;
-    fr_t k;
-    fr_random(&k, g);
-    g1_jac_from_affine(&base, &g1_GENERATOR);
-    g1_jac_mul(&j, &base, &k);
-    g1_jac_to_affine(r, &j);
-}
-
-static void random_g2(g2_affine_t *r, cuzk_rng *g)
-{
-    g2_jac_t j, base;
-    fr_t k;
-    fr_random(&k, g);
-    g2_jac_from_affine(&base, &g2_GENERATOR);
-    g2_jac_mul(&j, &base, &k);
-    g2_jac_to_affine(r, &j);
-}
-
-/* A point of E1(Fp) outside G1: a random x whose x^3 + 4 is a square. */
-static void off_subgroup_g1(g1_affine_t *r, cuzk_rng *g)
-{
-    fp_t rhs, four;
-    fp_from_u64(&four, 4);
-    do {
-        fp_random(&r->x, g);
-        fp_sqr(&rhs, &r->x);
-        fp_mul(&rhs, &rhs, &r->x);
-        fp_add(&rhs, &rhs, &four);
-    } while (!fp_sqrt(&r->y, &rhs));
-    assert_true(g1_affine_on_curve(r) && !g1_affine_in_subgroup(r));
-}
 
 /* The same on E2: x^3 + 4(u + 1). */
 static void off_subgroup_g2(g2_affine_t *r, cuzk_rng *g)
@@ -372,20 +339,29 @@ static void write_and_open_failures(void **state)
     assert_int_equal(groth16_params_read(&q, "/dev/null", PARAMS_CHECKED, &e), CUZK_ELENGTH);
 }
 
+/* Makes the fixture's L the n points G, 2G, ..., nG; returns it. */
+static g1_affine_t *long_l(fixture *f, size_t n)
+{
+    g1_jac_t *j = malloc(n * sizeof(*j));
+    g1_affine_t *l = malloc(n * sizeof(*l));
+    g1_jac_from_affine(&j[0], &g1_GENERATOR);
+    for (size_t i = 1; i < n; i++) g1_jac_add_affine(&j[i], &j[i - 1], &g1_GENERATOR);
+    g1_jac_batch_to_affine(l, j, n);
+    free(j);
+    free(f->p.l);
+    f->p.l = l, f->p.n_l = n;
+    return l;
+}
+
 /* A large L decoded by 4 threads in chunks: of two bad points, the error
  * names the first, whichever thread finds it. */
+/* A section of 5000 points: decoded by 4 threads, checked by the batch
+ * subgroup test; the first of two bad points is named. */
 static void parallel_decode_reports_first_bad_point(void **state)
 {
     fixture *f = *state;
     enum { N = 5000, BAD1 = 1500, BAD2 = 4000 };
-    g1_jac_t *j = malloc(N * sizeof(*j));
-    g1_affine_t *l = malloc(N * sizeof(*l));
-    g1_jac_from_affine(&j[0], &g1_GENERATOR);
-    for (size_t i = 1; i < N; i++) g1_jac_add_affine(&j[i], &j[i - 1], &g1_GENERATOR);
-    g1_jac_batch_to_affine(l, j, N);
-    free(j);
-    free(f->p.l);
-    f->p.l = l, f->p.n_l = N;
+    g1_affine_t *l = long_l(f, N);
     char path[64];
     temp_path(path, sizeof(path));
     assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
@@ -400,6 +376,25 @@ static void parallel_decode_reports_first_bad_point(void **state)
     assert_int_equal(groth16_params_decode(&q, img, len, "x", PARAMS_UNCHECKED, NULL), 0);
     assert_true(g1_affine_eq(&q.l[N - 1], &l[N - 1]));
     groth16_params_free(&q);
+    /* Checked: the whole L section passes the batch subgroup test; with two
+     * points outside the subgroup it fails, and the first one is named. */
+    assert_int_equal(groth16_params_decode(&q, img, len, "x", PARAMS_CHECKED, NULL), 0);
+    groth16_params_free(&q);
+    uint8_t *off = malloc(len);
+    memcpy(off, img, len);
+    g1_affine_t bad;
+    off_subgroup_g1(&bad, &f->g);
+    g1_affine_serialize(off + lay.offset[PARAMS_L] + BAD2 * 96, &bad);
+    off_subgroup_g1(&bad, &f->g);
+    g1_affine_serialize(off + lay.offset[PARAMS_L] + BAD1 * 96, &bad);
+    cuzk_err sub = {0};
+    assert_int_equal(groth16_params_decode(&q, off, len, "x", PARAMS_CHECKED, &sub),
+                     CUZK_ENOTINSUBGROUP);
+    char want[112];
+    snprintf(want, sizeof(want), "x: L point %d is not in the prime-order subgroup (byte %llu)",
+             BAD1, (unsigned long long)(lay.offset[PARAMS_L] + BAD1 * 96));
+    assert_string_equal(sub.msg, want);
+    free(off);
     img[lay.offset[PARAMS_L] + BAD2 * 96] |= 0x80; /* compression flag */
     img[lay.offset[PARAMS_L] + BAD1 * 96] |= 0x80;
     cuzk_err e = {0};
@@ -431,14 +426,7 @@ static void windowed_read_with_progress(void **state)
 {
     fixture *f = *state;
     enum { N = 3000, BAD1 = 1234, BAD2 = 2900 };
-    g1_jac_t *j = malloc(N * sizeof(*j));
-    g1_affine_t *l = malloc(N * sizeof(*l));
-    g1_jac_from_affine(&j[0], &g1_GENERATOR);
-    for (size_t i = 1; i < N; i++) g1_jac_add_affine(&j[i], &j[i - 1], &g1_GENERATOR);
-    g1_jac_batch_to_affine(l, j, N);
-    free(j);
-    free(f->p.l);
-    f->p.l = l, f->p.n_l = N;
+    long_l(f, N);
     char path[64];
     temp_path(path, sizeof(path));
     assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);

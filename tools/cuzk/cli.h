@@ -10,6 +10,7 @@
 
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 
 /* Exit codes: 0 success, 1 a proof did not verify, 2 bad usage or input. */
@@ -36,10 +37,19 @@ typedef struct cli_opts {
     const char *vanilla, *randomness, *registered_proof; /* PoSt and SnapDeals */
     const char *comm_r_old, *comm_r_new, *comm_d_new;    /* SnapDeals */
     unsigned long long seed;
-    int trusted;      /* read parameters unchecked */
-    int check_params; /* Filecoin: read parameters checked (slow on large files) */
-    int snarkjs_rows; /* --row-order snarkjs: parameters imported from a zkey */
+    int trusted;         /* read parameters unchecked */
+    int check_params;    /* check every parameter point (no digest cache; slow on Filecoin files) */
+    int snarkjs_rows;    /* --row-order snarkjs: parameters imported from a zkey */
+    const char *backend; /* --backend auto|cuda|cpu (gpus.backend's rule); NULL: auto */
 } cli_opts;
+
+/* Proves n circuits with pk on the backend o->backend picks (backend.c):
+ * the GPU prover when usable, else the CPU's; the same proofs. */
+int cli_groth16_prove(const cli_opts *o, groth16_proof *proofs, const groth16_params *pk,
+                      const cs_prover *circuits, size_t n, groth16_timings *t, cuzk_err *err);
+/* The setup backend o->backend picks (release with
+ * groth16_setup_backend_release); says which on stderr. */
+int cli_setup_backend(const cli_opts *o, groth16_setup_backend *be, cuzk_err *err);
 
 /* Parses argv[1..] (argv[0] is the command) into o; CLI_OK or CLI_ERROR. */
 int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o);

@@ -41,11 +41,15 @@ int cli_fc_setup(const cli_opts *o)
         return CLI_ERROR;
     if (cuzk_parse_size(o->sector_size, &size, &err)) return cli_fail(&err);
     bool created;
+    groth16_setup_backend be;
+    if (cli_setup_backend(o, &be, &err)) return cli_fail(&err);
     fprintf(stderr,
             "cuzk setup: %s %s: DEVELOPMENT parameters from seed %llu unless present: "
             "not a trusted setup (official files in %s are used as they are)\n",
             o->kind, o->sector_size, o->seed, o->param_cache);
-    if (fc_dev_params(o->param_cache, kind, size, o->seed, &created, &err)) return cli_fail(&err);
+    int rc = fc_dev_params(o->param_cache, kind, size, o->seed, &be, stderr, &created, &err);
+    groth16_setup_backend_release(&be);
+    if (rc) return cli_fail(&err);
     char params[4096], vk[4096];
     fc_param_paths(params, vk, sizeof(params), o->param_cache, kind, size, &err);
     printf("%s %s\n%s\n", created ? "created" : "exists: ", params, vk);
@@ -98,7 +102,7 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
     if (!rc)
         rc = groth16_params_read(&p, params, o->check_params ? PARAMS_CHECKED : PARAMS_UNCHECKED,
                                  err);
-    if (!rc) rc = groth16_prove(proofs, &p, w, n, NULL, t, err);
+    if (!rc) rc = cli_groth16_prove(o, proofs, &p, w, n, t, err);
     for (size_t k = 0; !rc && k < n; k++) {
         groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
         fprintf(stderr,
@@ -229,12 +233,14 @@ static int verify_porep_run(int argc, char **argv)
 
 const cli_command cli_prove_porep = {
     "prove porep", prove_porep_run, "prove a PoRep C1 output (all partitions)",
-    "usage: cuzk prove porep --c1 c1.json --param-cache DIR -o PROOF.bin [--check-params]\n\n"
+    "usage: cuzk prove porep --c1 c1.json --param-cache DIR -o PROOF.bin [--check-params]\n"
+    "                        [--backend auto|cuda|cpu]\n\n"
     "Synthesizes every partition of the commit-phase-1 output (the c1.json wrapper\n"
     "or bare SealCommitPhase1Output JSON) in parallel and proves them with the\n"
     "parameters of its sector size, found in DIR under the official file name;\n"
     "writes the partitions' 192-byte proofs concatenated. Parameters are read\n"
-    "unchecked (trusted local files) unless --check-params.\n"};
+    "unchecked (trusted local files) unless --check-params. --backend: the GPU\n"
+    "prover when a device is usable (auto, the default), cuda, or cpu.\n"};
 
 const cli_command cli_verify_porep = {
     "verify porep", verify_porep_run, "verify a PoRep proof against its C1 output",

@@ -29,16 +29,16 @@ static int setup_run(int argc, char **argv)
     snarkjs_r1cs r;
     if (snarkjs_r1cs_read(&r, o.r1cs, &err)) return cli_fail(&err);
     snarkjs_r1cs_ctx ctx;
-    groth16_params p;
+    groth16_setup_backend be;
     fprintf(stderr,
             "cuzk setup: DEVELOPMENT setup from seed %llu: not a trusted setup, anyone "
             "who knows the seed can forge proofs\n",
             o.seed);
-    int rc = groth16_setup_dev(&p, snarkjs_r1cs_circuit(&ctx, &r, NULL), o.seed, &err);
+    int rc = cli_setup_backend(&o, &be, &err);
     if (!rc) {
-        rc = groth16_params_write(o.out, &p, &err);
-        if (!rc && o.vk) rc = groth16_vk_write(o.vk, &p.vk, &err);
-        groth16_params_free(&p);
+        rc = groth16_setup_dev_write(o.out, o.vk, snarkjs_r1cs_circuit(&ctx, &r, NULL), o.seed, &be,
+                                     stderr, &err);
+        groth16_setup_backend_release(&be);
     }
     snarkjs_r1cs_free(&r);
     return rc ? cli_fail(&err) : CLI_OK;
@@ -59,6 +59,8 @@ static int prove_run(int argc, char **argv)
     if (cli_need("prove", o.params, "--params") || cli_need("prove", o.r1cs, "--r1cs") ||
         cli_need("prove", o.wtns, "--wtns") || cli_need("prove", o.out, "-o"))
         return CLI_ERROR;
+    if (o.trusted && o.check_params)
+        return cli_usage_error("prove", "--trusted and --check-params exclude each other");
     cuzk_err err = {0};
     snarkjs_r1cs r = {0};
     snarkjs_wtns w = {0};
@@ -67,13 +69,17 @@ static int prove_run(int argc, char **argv)
     int rc = snarkjs_r1cs_read(&r, o.r1cs, &err);
     if (!rc) rc = snarkjs_wtns_read(&w, o.wtns, &err);
     if (!rc)
-        rc = groth16_params_read(&p, o.params, o.trusted ? PARAMS_UNCHECKED : PARAMS_CHECKED, &err);
+        rc = groth16_params_read(&p, o.params,
+                                 o.trusted        ? PARAMS_UNCHECKED
+                                 : o.check_params ? PARAMS_CHECKED
+                                                  : PARAMS_CACHED,
+                                 &err);
     snarkjs_r1cs_ctx ctx;
     if (!rc) rc = cs_synthesize_prover(&wit, snarkjs_r1cs_circuit(&ctx, &r, &w), NULL, &err);
     if (!rc && o.snarkjs_rows) rc = snarkjs_reorder_rows(&wit, p.n_h + 1, &err);
     groth16_proof proof;
     groth16_timings t;
-    if (!rc) rc = groth16_prove(&proof, &p, &wit, 1, NULL, &t, &err);
+    if (!rc) rc = cli_groth16_prove(&o, &proof, &p, &wit, 1, &t, &err);
     if (!rc) {
         uint8_t bytes[GROTH16_PROOF_BYTES];
         groth16_proof_encode(bytes, &proof);
@@ -213,24 +219,30 @@ static int import_run(int argc, char **argv)
 const cli_command cli_setup = {
     "setup", setup_run, "development Groth16 setup for a circom R1CS",
     "usage: cuzk setup --r1cs FILE.r1cs -o OUT.params [--vk OUT.vk] [--seed N]\n"
+    "                  [--backend auto|cuda|cpu]\n"
     "       cuzk setup --kind porep|winning-post|window-post|update --sector-size SIZE\n"
-    "                  --param-cache DIR [--seed N]\n\n"
+    "                  --param-cache DIR [--seed N] [--backend auto|cuda|cpu]\n\n"
     "Writes bellperson-format parameters for a circom circuit, or for one\n"
     "partition of a Filecoin circuit into DIR under the official v28 file name\n"
     "(kept if present, so official files dropped there are used instead). This\n"
     "is a DEVELOPMENT setup, deterministic from the seed (default 1): anyone who\n"
-    "knows the seed can forge proofs. Use it for tests and benchmarks only.\n"};
+    "knows the seed can forge proofs. Use it for tests and benchmarks only.\n"
+    "The file is streamed (the R1CS is never held, the points are written a\n"
+    "chunk at a time), with progress lines on stderr. --backend: the GPU for the\n"
+    "fixed-base multiplications and the NTT when a device is usable (auto, the\n"
+    "default), cuda, or cpu; the bytes are the same.\n"};
 
 const cli_command cli_prove = {
     "prove", prove_run, "prove a circom circuit with .params, or a Filecoin proof (--kind)",
     "usage: cuzk prove --params FILE.params --r1cs FILE.r1cs --wtns FILE.wtns -o PROOF.bin\n"
-    "                  [--proof-json P.json] [--public P.json] [--trusted]\n"
+    "                  [--proof-json P.json] [--public P.json] [--trusted | --check-params]\n"
     "                  [--row-order bellperson|snarkjs]\n"
     "       cuzk prove --kind porep --c1 c1.json --param-cache DIR -o PROOF.bin\n"
     "       cuzk prove --kind winning-post|window-post --sector-size SIZE --param-cache DIR\n"
     "                  --vanilla FILE --randomness HEX [--registered-proof V1|V1_2] -o PROOF.bin\n"
     "       cuzk prove --kind update --sector-size SIZE --param-cache DIR --vanilla FILE\n"
-    "                  --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX -o PROOF.bin\n\n"
+    "                  --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX -o PROOF.bin\n"
+    "       (each also [--backend auto|cuda|cpu])\n\n"
     "Filecoin kinds (--kind): every partition proved with the parameters of the\n"
     "sector size in DIR (official file names, read unchecked unless\n"
     "--check-params); the partitions' 192-byte proofs are written concatenated.\n"
@@ -239,9 +251,14 @@ const cli_command cli_prove = {
     "Window PoSt (V1_2 challenge indexes unless --registered-proof V1), one per\n"
     "partition for update; HEX values are 32 bytes (little-endian field\n"
     "elements).\n\n"
-    "Proves with the CPU prover and writes the 192-byte proof; optionally also\n"
-    "snarkjs' proof.json and public.json. --trusted reads the parameters without\n"
-    "curve and subgroup checks (for local files you made). --row-order snarkjs is\n"
+    "Proves on the GPU when a device is usable (--backend auto, the default;\n"
+    "cuda insists, cpu never; the proofs are the same) and writes the 192-byte\n"
+    "proof; optionally also snarkjs' proof.json and public.json. Every point of\n"
+    "FILE.params is checked on the curve and in the subgroup, once: a file that\n"
+    "passed is remembered by the SHA-256 of its content (in $XDG_CACHE_HOME/cuzk,\n"
+    "else ~/.cache/cuzk), and later runs check the digest instead. --check-params\n"
+    "checks the points again; --trusted skips the curve and subgroup checks (for\n"
+    "local files you made). --row-order snarkjs is\n"
     "for parameters imported from a zkey (`cuzk snarkjs import`): snarkjs puts\n"
     "constraint j at the j-th power of its own root of unity (from 5, ours and\n"
     "bellperson's from 7). Per-phase timings go to stderr.\n"};

@@ -32,6 +32,7 @@ int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o)
                                           {"comm-r-old", 1, 0, 'O'},
                                           {"comm-r-new", 1, 0, 'W'},
                                           {"comm-d-new", 1, 0, 'D'},
+                                          {"backend", 1, 0, 'B'},
                                           {0, 0, 0, 0}};
     memset(o, 0, sizeof(*o));
     o->seed = 1;
@@ -83,6 +84,9 @@ int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o)
             break;
         case 'X':
             o->check_params = 1;
+            break;
+        case 'B':
+            o->backend = optarg;
             break;
         case 'V':
             o->vanilla = optarg;

@@ -13,10 +13,16 @@ static int prove_run(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv, &cli_snarkjs_prove)) return CLI_OK;
     const char *file[4]; /* zkey, wtns, proof.json, public.json */
-    int n = 0, mode = SNARKJS_CHECKED;
+    int n = 0, mode = SNARKJS_CACHED;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--trusted"))
-            mode = SNARKJS_TRUSTED;
+        int flag = !strcmp(argv[i], "--trusted")        ? SNARKJS_TRUSTED
+                   : !strcmp(argv[i], "--check-params") ? SNARKJS_CHECKED
+                                                        : SNARKJS_CACHED;
+        if (flag != SNARKJS_CACHED && mode != SNARKJS_CACHED && flag != mode)
+            return cli_usage_error("snarkjs prove",
+                                   "--trusted and --check-params exclude each other");
+        if (flag != SNARKJS_CACHED)
+            mode = flag;
         else if (argv[i][0] == '-' && argv[i][1])
             return cli_usage_error("snarkjs prove", "unknown option '%s'", argv[i]);
         else if (n == 4)
@@ -119,12 +125,16 @@ const cli_command cli_snarkjs_setup = {
 
 const cli_command cli_snarkjs_prove = {
     "snarkjs prove", prove_run, "prove with a snarkjs zkey and witness",
-    "usage: cuzk snarkjs prove [--trusted] ZKEY WTNS PROOF_JSON PUBLIC_JSON\n\n"
+    "usage: cuzk snarkjs prove [--trusted | --check-params] ZKEY WTNS PROOF_JSON PUBLIC_JSON\n\n"
     "Proves with a snarkjs Groth16 .zkey (curve bls12381) and a circom .wtns\n"
     "witness, writing snarkjs' proof.json and public.json, which\n"
     "`snarkjs groth16 verify` accepts. r and s come from the OS random source.\n"
-    "Every zkey point is checked on the curve and in the subgroup; --trusted\n"
-    "skips the subgroup checks (like snarkjs itself) for local files.\n"};
+    "Every zkey point is checked on the curve and in the subgroup, once: a zkey\n"
+    "that passed is remembered by the SHA-256 of its content (in\n"
+    "$XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk), and later runs on the same bytes\n"
+    "check the digest instead of the points (a changed file is checked again).\n"
+    "--check-params checks every point again; --trusted skips the subgroup\n"
+    "checks (like snarkjs itself) for local files.\n"};
 
 const cli_command cli_snarkjs_verify = {
     "snarkjs verify", verify_run, "verify a snarkjs proof",

@@ -10,12 +10,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/err.h"
 #include "cuzk/filecoin/param_names.h"
 #include "cuzk/filecoin/porep_circuit.h"
 #include "cuzk/filecoin/post_circuit.h"
 #include "cuzk/filecoin/update_circuit.h"
+#include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 
 /* Storage for whichever circuit a kind needs (it must outlive its use). */
@@ -36,11 +38,13 @@ int fc_param_paths(char *params, char *vk, size_t cap, const char *dir, fc_circu
                    uint64_t sector_size, cuzk_err *err);
 
 /*
- * Makes DEVELOPMENT parameters (groth16_setup_dev from seed: not trusted)
- * for kind at sector_size in dir under the official names, unless both
- * files are there already (*created tells which happened).
+ * Makes DEVELOPMENT parameters (groth16_setup_dev_write from seed: not
+ * trusted) for kind at sector_size in dir under the official names, unless
+ * both files are there already (*created tells which happened); the heavy
+ * steps on be (groth16_setup_backend_choose), progress lines to log (NULL:
+ * none).
  */
 int fc_dev_params(const char *dir, fc_circuit_kind kind, uint64_t sector_size, uint64_t seed,
-                  bool *created, cuzk_err *err);
+                  const groth16_setup_backend *be, FILE *log, bool *created, cuzk_err *err);
 
 #endif

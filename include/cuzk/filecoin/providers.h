@@ -32,9 +32,10 @@
  *
  * Parameters come from srs.param_cache under the official names. Only
  * when the daemon is started with --dev-params does a missing file get
- * DEVELOPMENT parameters instead (groth16_setup_dev from FC_DEV_SEED: not a
- * trusted setup, never for production), written under the official .params
- * and .vk names as `cuzk setup --kind` does, so either tool's files serve
+ * DEVELOPMENT parameters instead (groth16_setup_dev_write from FC_DEV_SEED,
+ * on the GPU when the engine proves there: not a trusted setup, never for
+ * production), written under the official .params and .vk names as `cuzk
+ * setup --kind` does, so either tool's files serve
  * the other and official files in the same directory always win.
  */
 #ifndef CUZK_FILECOIN_PROVIDERS_H

@@ -1,0 +1,31 @@
+# run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
+# porep32.sh): where the programs are, the clock against a deadline, and
+# one line describing the machine.
+
+# use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
+# (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
+# exits 2 naming the script when neither holds cuzk-daemon.
+use_bundle() {
+    if [ -x "$2/bin/cuzk-daemon" ]; then
+        BIN=$2/bin
+        export LD_LIBRARY_PATH=$2/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    elif [ -x "$2/tools/cuzk-daemon" ]; then
+        BIN=$2/tools
+    else
+        echo "$1: no cuzk-daemon in $2/bin or $2/tools" >&2
+        exit 2
+    fi
+}
+
+now() { date +%s; }
+ms() { date +%s%3N; }
+# Seconds left before $DEADLINE.
+left() { echo $((DEADLINE - $(now))); }
+
+machine() {
+    local cpu mem gpu
+    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+    mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+    gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+    echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
+}
