@@ -62,15 +62,8 @@ SIZE=${2:-32GiB}
 START=$(date +%s)
 DEADLINE=$((START + BUDGET))
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-if [ -x "$BUNDLE/bin/cuzk-daemon" ]; then
-    BIN=$BUNDLE/bin
-    export LD_LIBRARY_PATH=$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-elif [ -x "$BUNDLE/tools/cuzk-daemon" ]; then
-    BIN=$BUNDLE/tools
-else
-    echo "multigpu: no cuzk-daemon in $BUNDLE/bin or $BUNDLE/tools" >&2
-    exit 2
-fi
+. "$(dirname "$0")/run-common.sh"
+use_bundle multigpu "$BUNDLE"
 case $SIZE in
 2KiB) CIRCUIT=porep-2k ;;
 8MiB) CIRCUIT=porep-8m ;;
@@ -94,9 +87,6 @@ ADDR=unix://$SOCK
 PID=
 RESERVE=30
 
-now() { date +%s; }
-ms() { date +%s%3N; }
-left() { echo $((DEADLINE - $(now))); }
 note() { echo "$*" | tee -a "$NOTES" >&2; }
 # A command under `timeout`, never past the deadline.
 boxed() {
@@ -118,15 +108,6 @@ stop_daemon() {
 }
 trap stop_daemon EXIT
 trap 'exit 130' INT TERM
-
-machine() {
-    local cpu mem gpu
-    cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-    mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
-        awk '{ n = $1; $1 = ""; printf "%s%d x%s", s, n, $0; s = ", " }')
-    echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM (at start), GPU: ${gpu:-none}"
-}
 
 # The C1 and the parameters, from porep32.sh's gen and setup phases.
 prepare() {
