@@ -1,6 +1,6 @@
 # run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
-# porep32.sh): where the programs are, the clock against a deadline, and
-# one line describing the machine.
+# porep32.sh, multigpu.sh): where the programs are, the clock against a
+# deadline, and one line describing the machine.
 
 # use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
 # (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
@@ -26,6 +26,8 @@ machine() {
     local cpu mem gpu
     cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
     mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-    gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+    gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sort |
+        uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); printf "%s%s%s", s, (n > 1 ? n " x " : ""), $0
+            s = "; " }')
     echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
 }

@@ -151,6 +151,13 @@ typedef struct engine_device_status {
     uint64_t vram_total, vram_free;
     char current_job[ENGINE_ID_MAX];
     char current_kind[16];
+    /* "idle", "busy" (holds a partition) or "failed" (out of service since
+     * its prover failed; error says how). */
+    char state[16];
+    char error[512];
+    uint32_t queued;     /* partitions its prover workers hold */
+    uint64_t busy_ms;    /* time in the backend's start and finish */
+    uint64_t partitions; /* partitions it proved */
 } engine_device_status;
 
 typedef struct engine_status_t {
@@ -160,7 +167,7 @@ typedef struct engine_status_t {
     size_t n_srs;
     uint32_t pending[ENGINE_KINDS], in_progress[ENGINE_KINDS];
     uint64_t completed, failed, cancelled, uptime_s;
-    uint64_t pinned_bytes, pinned_limit;
+    uint64_t pinned_bytes, pinned_limit; /* pinned: the devices' host memory (host_bytes) */
     uint64_t budget_total, budget_used;
     uint32_t gpu_queue_depth, synthesizing;
 } engine_status_t;

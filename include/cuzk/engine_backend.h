@@ -30,6 +30,10 @@ struct engine_backend {
     /* Optional: the engine is about to free pk (an SRS eviction); drop any
      * copy of its points the backend keeps (NULL: it keeps none). */
     void (*params_unloaded)(const groth16_params *pk);
+    /* Optional: host memory the backend holds for each device it proves
+     * on (the CUDA prover's pinned staging pools), reserved in the
+     * engine's budget for the engine's life (NULL: none). */
+    uint64_t (*host_bytes)(int device);
 };
 
 /* groth16_prove on the CPU, one "device". */

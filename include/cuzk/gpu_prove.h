@@ -16,9 +16,13 @@
  * The parameters' G1 points (H, L, A, B_G1) are uploaded on first use and
  * stay on the device, keyed by the params and checked against their first
  * and last points, until gpu_prove_params_free or until device memory runs
- * short (least recently used first). Available when built with CUDA
- * (CUZK_HAVE_CUDA, library cuzk_gpu). Errors (no device, out of memory, a
- * failed launch) come back as cuzk_err with the CUDA text.
+ * short (least recently used first). Every device has its own working
+ * buffers and parameter cache and its own lock: starts on different
+ * devices run at once, each uploading the parameters it needs from the
+ * one host copy. Available when built with CUDA (CUZK_HAVE_CUDA, library
+ * cuzk_gpu). Errors come back as cuzk_err with the CUDA text: CUZK_ENOMEM
+ * when device memory ran out (the device still works), CUZK_EDEVICE when
+ * the device failed (a launch, a copy, a lost context).
  */
 #ifndef CUZK_GPU_PROVE_H
 #define CUZK_GPU_PROVE_H
@@ -49,13 +53,20 @@ void gpu_prove_discard(gpu_prove_pending *p);
 int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk, const cs_prover *circuits,
                       size_t n, const fr_t *rs, groth16_timings *timings, cuzk_err *err);
 
-/* Drops the device copy of pk's points (call before freeing pk). */
+/* Drops the device copies of pk's points, on every device (call before
+ * freeing pk). */
 void gpu_prove_params_free(const groth16_params *pk);
-/* Device memory held by the parameter cache, in bytes. */
+/* Device memory held by the parameter caches of all devices, in bytes. */
 size_t gpu_prove_params_bytes(void);
-/* Frees the whole parameter cache and the prover's working buffers on the
+/* The same on one device. */
+size_t gpu_prove_device_params_bytes(int device);
+/* Frees the parameter caches and the prover's working buffers on every
  * device (the next proof makes them again). */
 void gpu_prove_release(void);
+
+/* Pinned host memory the prover's staging pools take on each device it
+ * proves on (allocated on its first proof there). */
+size_t gpu_prove_pinned_bytes_per_device(void);
 
 /* Host-to-device rates (GB/s) over `bytes`, for tuning the staging:
  * [0] a pageable buffer through the staging pool (what a, b, c take),

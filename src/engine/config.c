@@ -51,7 +51,8 @@ static const key_def keys[] = {
     {"pipeline", "synthesis_concurrency", T_U32, F(synthesis_concurrency),
      "synthesis workers (0 = auto: 4 on a GPU backend, 1 on the CPU)"},
     {"pipeline", "max_parallel_synthesis", T_U32, F(max_parallel_synthesis), "0 = no cap"},
-    {"pipeline", "max_gpu_queue_depth", T_U32, F(max_gpu_queue_depth), "synthesized, waiting"},
+    {"pipeline", "max_gpu_queue_depth", T_U32, F(max_gpu_queue_depth),
+     "synthesized, waiting, per device"},
     {"logging", "level", T_STR, F(log_level), "error, warn, info, debug"},
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))

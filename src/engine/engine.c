@@ -172,6 +172,9 @@ static void *timer_thread(void *arg)
     return NULL;
 }
 
+/* The backend's devices that gpus.devices selects ([]: all), in the
+ * backend's order (CUDA's, for the CUDA backend); a listed ordinal the
+ * backend does not have is an error. */
 static int init_devices(engine_t *e, cuzk_err *err)
 {
     char names[ENGINE_MAX_DEVICES][128];
@@ -179,6 +182,12 @@ static int init_devices(engine_t *e, cuzk_err *err)
     size_t n = 0;
     if (e->backend->devices(&n, names, vram, ENGINE_MAX_DEVICES) || !n)
         return cuzk_errf(err, CUZK_EDEVICE, "backend %s: no device", e->backend->name);
+    for (size_t k = 0; k < e->cfg.n_devices; k++)
+        if (e->cfg.devices[k] < 0 || (size_t)e->cfg.devices[k] >= n)
+            return cuzk_errf(err, CUZK_EINVAL,
+                             "gpus.devices: device %d is not one of the %zu device(s) of backend "
+                             "%s (ordinals 0 .. %zu)",
+                             e->cfg.devices[k], n, e->backend->name, n - 1);
     for (size_t i = 0; i < n; i++) {
         bool wanted = !e->cfg.n_devices;
         for (size_t k = 0; k < e->cfg.n_devices; k++) wanted |= e->cfg.devices[k] == (int)i;
@@ -188,9 +197,18 @@ static int init_devices(engine_t *e, cuzk_err *err)
         d->vram_total = vram[i];
         d->ordinal = (int)i;
         pthread_mutex_init(&d->lock, NULL);
+        engine_log(LOG_INFO, "engine: device %d: %s", d->ordinal, d->name);
     }
-    if (!e->n_devices)
-        return cuzk_errf(err, CUZK_EDEVICE, "gpus.devices selects none of the %zu device(s)", n);
+    e->in_service = e->n_devices;
+    uint64_t bytes = 0;
+    for (size_t i = 0; e->backend->host_bytes && i < e->n_devices; i++)
+        bytes += e->backend->host_bytes(e->devices[i].ordinal);
+    int rc = bytes ? budget_reserve(&e->budget, bytes, NULL, NULL, "the devices' host memory", err)
+                   : CUZK_OK;
+    if (rc)
+        return cuzk_err_prefix(err, "%zu device(s) of backend %s: ", e->n_devices,
+                               e->backend->name);
+    e->device_host_bytes = bytes;
     return CUZK_OK;
 }
 
@@ -563,6 +581,7 @@ void engine_destroy(engine_t *e)
     free(e->gpuq);
     sched_free(&e->queue);
     srs_destroy(&e->srs);
+    budget_release(&e->budget, e->device_host_bytes);
     budget_destroy(&e->budget);
     for (size_t i = 0; i < e->n_devices; i++) pthread_mutex_destroy(&e->devices[i].lock);
     pthread_mutex_destroy(&e->lock);

@@ -62,13 +62,22 @@ typedef struct work_item {
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
+/* One device of the backend with its prover workers. A device whose
+ * start fails with CUZK_EDEVICE is taken out of service (failed, error):
+ * its workers end and the partition goes back to the GPU queue for the
+ * other devices. Everything but the lock is read and written under the
+ * engine lock. */
 typedef struct device {
     char name[128];
     uint64_t vram_total;
     int ordinal;
     pthread_mutex_t lock;            /* held around backend->start only */
-    char current_job[ENGINE_ID_MAX]; /* written and read under the engine lock */
+    char current_job[ENGINE_ID_MAX]; /* the job of the partition in start */
     int current_kind;
+    bool failed;
+    char error[512];
+    size_t held;              /* partitions its workers hold, start to delivery */
+    uint64_t busy_ms, proved; /* time in start and finish; partitions proved */
 } device;
 
 struct engine {
@@ -94,7 +103,8 @@ struct engine {
     budget budget;
     srs_manager srs;
     device devices[ENGINE_MAX_DEVICES];
-    size_t n_devices;
+    size_t n_devices, in_service; /* in_service: devices not failed */
+    uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
 
     pthread_t *synth_threads, *gpu_threads, timer_thread;
     void *gpu_args; /* pipeline.c's per-prover-thread arguments */

@@ -18,6 +18,18 @@
  * from an item at each stage boundary; an item left without jobs is freed.
  * With pipeline.enabled = false a synthesis worker waits until the previous
  * item has been proven, so synthesis and proving never overlap.
+ *
+ * Several devices: each has its own prover workers, all taking from the
+ * one GPU queue, so the partitions of a job and the items of a batch
+ * spread over the devices as they free up, and a partition (one item) is
+ * proved on one device. The queue holds pipeline.max_gpu_queue_depth
+ * items per device in service. A start that fails with CUZK_EDEVICE takes
+ * its device out of service (the device failed: a launch, a copy, a lost
+ * context; an out-of-memory error fails the job and the device stays): its
+ * workers end, and the item, its circuits and memory still with it, goes
+ * back to the queue for the other devices. With no device left in service
+ * every queued and later partition fails with the devices' errors, and the
+ * daemon keeps answering.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -140,6 +152,27 @@ static bool synth_may_take(engine_t *e)
     return e->cfg.pipeline_enabled || e->in_pipeline == 0;
 }
 
+static void fail_item(engine_t *e, work_item *it, const cuzk_err *err)
+{
+    for (size_t i = 0; i < it->n; i++)
+        if (it->jobs[i]->state != JOB_DONE)
+            engine_finish_job(e, it->jobs[i],
+                              err->code == CUZK_ECANCELLED ? ENGINE_CANCELLED : ENGINE_FAILED,
+                              "partition %u: %s", it->partition, err->msg);
+}
+
+/* Fails an item's jobs when no device is left in service (lock held). */
+static void fail_no_device(engine_t *e, work_item *it)
+{
+    cuzk_err err = {.code = CUZK_EDEVICE};
+    size_t off = (size_t)snprintf(err.msg, sizeof err.msg,
+                                  "no device left in service (backend %s):", e->backend->name);
+    for (size_t i = 0; i < e->n_devices && off < sizeof err.msg; i++)
+        off += (size_t)snprintf(err.msg + off, sizeof err.msg - off, " device %d: %.200s;",
+                                e->devices[i].ordinal, e->devices[i].error);
+    fail_item(e, it, &err);
+}
+
 /* Takes the next item with live jobs, marks them running (lock held). */
 static work_item *take_item(engine_t *e)
 {
@@ -148,6 +181,11 @@ static work_item *take_item(engine_t *e)
         if (e->stop) break;
         work_item *it = sched_pop(&e->queue);
         if (!drop_finished(e, it)) {
+            engine_item_free(e, it);
+            continue;
+        }
+        if (!e->in_service) { /* not worth synthesizing */
+            fail_no_device(e, it);
             engine_item_free(e, it);
             continue;
         }
@@ -160,15 +198,6 @@ static work_item *take_item(engine_t *e)
         return it;
     }
     return NULL;
-}
-
-static void fail_item(engine_t *e, work_item *it, const cuzk_err *err)
-{
-    for (size_t i = 0; i < it->n; i++)
-        if (it->jobs[i]->state != JOB_DONE)
-            engine_finish_job(e, it->jobs[i],
-                              err->code == CUZK_ECANCELLED ? ENGINE_CANCELLED : ENGINE_FAILED,
-                              "partition %u: %s", it->partition, err->msg);
 }
 
 /* Returns the item's memory and SRS (no lock held). */
@@ -195,11 +224,9 @@ static void retire_item(engine_t *e, work_item *it)
     pthread_cond_broadcast(&e->work_cv);
 }
 
-static int gpuq_push(engine_t *e, work_item *it)
+/* Puts an item into the GPU queue in the scheduler's order (lock held). */
+static int gpuq_insert(engine_t *e, work_item *it)
 {
-    uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;
-    while (!e->stop && e->gpuq_n >= depth) pthread_cond_wait(&e->work_cv, &e->lock);
-    if (e->stop) return CUZK_ECANCELLED;
     if (e->gpuq_n == e->gpuq_cap) {
         size_t cap = e->gpuq_cap ? 2 * e->gpuq_cap : 8;
         work_item **grown = realloc(e->gpuq, cap * sizeof *grown);
@@ -216,6 +243,18 @@ static int gpuq_push(engine_t *e, work_item *it)
     engine_timeline("GPU_QUEUE", it->label, "partition=%u,depth=%zu", it->partition, e->gpuq_n);
     pthread_cond_broadcast(&e->gpu_cv);
     return CUZK_OK;
+}
+
+/* Waits for room (max_gpu_queue_depth per device in service), then
+ * queues the item; CUZK_EDEVICE when no device is left (lock held). */
+static int gpuq_push(engine_t *e, work_item *it)
+{
+    uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;
+    while (!e->stop && e->in_service && e->gpuq_n >= depth * e->in_service)
+        pthread_cond_wait(&e->work_cv, &e->lock);
+    if (e->stop) return CUZK_ECANCELLED;
+    if (!e->in_service) return CUZK_EDEVICE;
+    return gpuq_insert(e, it);
 }
 
 static void *synthesis_worker(void *arg)
@@ -235,16 +274,47 @@ static void *synthesis_worker(void *arg)
             it->jobs[i]->synth_ms += it->synth_ms;
         }
         if (rc) fail_item(e, it, &err);
-        if (rc || !drop_finished(e, it) || gpuq_push(e, it)) retire_item(e, it);
+        if (rc || !drop_finished(e, it)) {
+            retire_item(e, it);
+            continue;
+        }
+        rc = gpuq_push(e, it);
+        if (rc == CUZK_EDEVICE) fail_no_device(e, it);
+        if (rc) retire_item(e, it);
     }
     pthread_mutex_unlock(&e->lock);
     return NULL;
 }
 
+/* Takes device d out of service after its start failed with err (lock
+ * held): its workers end once they see it, and when it was the last one,
+ * every item in the GPU queue fails. */
+static void take_out_of_service(engine_t *e, device *d, const cuzk_err *err)
+{
+    if (d->failed) return;
+    d->failed = true;
+    snprintf(d->error, sizeof d->error, "%s", err->msg);
+    e->in_service--;
+    engine_log(LOG_ERROR, "device %d (%s) taken out of service, %zu of %zu left: %s", d->ordinal,
+               d->name, e->in_service, e->n_devices, err->msg);
+    pthread_cond_broadcast(&e->gpu_cv);
+    pthread_cond_broadcast(&e->work_cv);
+    while (!e->in_service && e->gpuq_n) {
+        work_item *it = e->gpuq[0];
+        memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
+        fail_no_device(e, it);
+        retire_item(e, it);
+    }
+}
+
 /* backend start under the device lock (held on entry, released here), then
- * a/b/c and memory go back. *busy_ms: time in start and finish. */
+ * a/b/c and memory go back. A start that fails with CUZK_EDEVICE takes the
+ * device out of service before its lock goes (so none of its workers
+ * starts another item on it) and leaves a/b/c and memory with the item
+ * (*device_failed), to be proved on another device. *busy_ms: time in
+ * start and finish. */
 static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proofs,
-                      uint64_t *busy_ms, cuzk_err *err)
+                      uint64_t *busy_ms, bool *device_failed, cuzk_err *err)
 {
     void *handle = NULL;
     uint64_t t0 = now_ms();
@@ -255,11 +325,14 @@ static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proo
     engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
     if (e->cfg.gpu_threads) omp_set_num_threads((int)e->cfg.gpu_threads);
     int rc = e->backend->start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, err);
+    *device_failed = rc == CUZK_EDEVICE;
     pthread_mutex_lock(&e->lock);
     d->current_job[0] = 0;
+    if (*device_failed) take_out_of_service(e, d, err);
     pthread_mutex_unlock(&e->lock);
     *busy_ms = now_ms() - t0;
     pthread_mutex_unlock(&d->lock);
+    if (*device_failed) return rc;
     for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);
     budget_release(&e->budget, it->reserved);
     it->reserved = 0;
@@ -301,6 +374,24 @@ static void deliver(engine_t *e, work_item *it, size_t i, const groth16_proof *p
         engine_finish_job(e, j, ENGINE_COMPLETED, "%s", "");
 }
 
+/* An item whose device failed in start: back to the GPU queue for the
+ * devices left (take_out_of_service failed it when none is), unless its
+ * jobs are gone meanwhile (lock held). */
+static void retry_item(engine_t *e, work_item *it)
+{
+    engine_log(LOG_WARN, "partition %u of %s: retried on another device", it->partition, it->label);
+    if (!drop_finished(e, it))
+        retire_item(e, it);
+    else if (!e->in_service)
+        fail_no_device(e, it), retire_item(e, it);
+    else if (gpuq_insert(e, it)) {
+        cuzk_err err = {.code = CUZK_ENOMEM};
+        snprintf(err.msg, sizeof err.msg, "out of memory while requeueing");
+        fail_item(e, it, &err);
+        retire_item(e, it);
+    }
+}
+
 /* The proofs are verified outside the engine lock, and the item's SRS
  * reference and memory go back before any of its jobs can complete: a
  * client told a job is done finds the SRS idle (EvictSRS succeeds) and
@@ -311,11 +402,23 @@ static void finalize_item(engine_t *e, device *d, work_item *it)
     cuzk_err err = {0}, verr[BATCH_MAX];
     int vrc[BATCH_MAX] = {0};
     uint64_t gpu_ms = 0;
-    int rc = prove_item(e, d, it, proofs, &gpu_ms, &err);
+    bool device_failed;
+    int rc = prove_item(e, d, it, proofs, &gpu_ms, &device_failed, &err);
+    if (device_failed) {
+        pthread_mutex_lock(&e->lock);
+        d->busy_ms += gpu_ms;
+        d->held--;
+        retry_item(e, it);
+        pthread_mutex_unlock(&e->lock);
+        return;
+    }
     for (size_t i = 0; !rc && i < it->n; i++)
         vrc[i] = verify_partition(it, i, &proofs[i], &verr[i]);
     release_item_resources(e, it);
     pthread_mutex_lock(&e->lock);
+    d->busy_ms += gpu_ms;
+    d->held--;
+    d->proved += !rc;
     if (rc)
         fail_item(e, it, &err);
     else
@@ -329,6 +432,8 @@ typedef struct prover_arg {
     device *d;
 } prover_arg;
 
+/* Proves items on device d until the engine stops or d is taken out of
+ * service. */
 static void *prover_worker(void *arg)
 {
     engine_t *e = ((prover_arg *)arg)->e;
@@ -338,13 +443,14 @@ static void *prover_worker(void *arg)
          * device is free, not when this worker became idle. */
         pthread_mutex_lock(&d->lock);
         pthread_mutex_lock(&e->lock);
-        while (!e->stop && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
-        work_item *it = e->gpuq_n ? e->gpuq[0] : NULL;
+        while (!e->stop && !d->failed && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
+        work_item *it = e->gpuq_n && !d->failed ? e->gpuq[0] : NULL;
         if (it) memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
         pthread_cond_broadcast(&e->work_cv);
         bool live = it && drop_finished(e, it);
         if (it && !live) retire_item(e, it);
         e->proving += live;
+        d->held += live;
         pthread_mutex_unlock(&e->lock);
         if (!live) {
             pthread_mutex_unlock(&d->lock);

@@ -1,10 +1,12 @@
 /*
- * status.c - what the engine reports: GetStatus (devices, SRS tiers,
- * queues per proof kind, counters), the Prometheus text of GetMetrics
- * (reference/cuzk-api.md metric names plus budget, SRS and resident-memory
- * gauges: the budget is what the engine reserves, VmRSS what it holds) and the
- * JSON of the HTTP GET /status page (pipeline stages, every job with its
- * partitions, workers, memory). Each is one snapshot under the engine lock.
+ * status.c - what the engine reports: GetStatus (devices with their
+ * state, the partitions they hold, busy time and partitions proved; SRS
+ * tiers, queues per proof kind, counters), the Prometheus text of GetMetrics
+ * (reference/cuzk-api.md metric names plus budget, SRS, per-device and
+ * resident-memory gauges: the budget is what the engine reserves, VmRSS
+ * what it holds) and the JSON of the HTTP GET /status page (pipeline
+ * stages, every job with its partitions, devices, workers, memory). Each
+ * is one snapshot under the engine lock.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,6 +71,16 @@ static uint64_t sum(const uint64_t *v)
     return s;
 }
 
+/* A device's state, queue and work (lock held). */
+static void device_state(const device *dev, engine_device_status *d)
+{
+    snprintf(d->state, sizeof d->state, "%s", dev->failed ? "failed" : dev->held ? "busy" : "idle");
+    snprintf(d->error, sizeof d->error, "%s", dev->error);
+    d->queued = (uint32_t)dev->held;
+    d->busy_ms = dev->busy_ms;
+    d->partitions = dev->proved;
+}
+
 int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -89,6 +101,7 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
         snprintf(d->current_job, sizeof d->current_job, "%s", e->devices[i].current_job);
         snprintf(d->current_kind, sizeof d->current_kind, "%s",
                  d->current_job[0] ? engine_kind_name(e->devices[i].current_kind) : "");
+        device_state(&e->devices[i], d);
     }
     count_queues(e, out->pending, out->in_progress);
     out->completed = sum(e->completed);
@@ -98,6 +111,7 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
     out->gpu_queue_depth = (uint32_t)e->gpuq_n;
     out->synthesizing = (uint32_t)e->synthesizing;
     pthread_mutex_unlock(&e->lock);
+    out->pinned_bytes = e->device_host_bytes;
     out->budget_total = e->budget.total;
     out->budget_used = budget_used(&e->budget);
     return CUZK_OK;
@@ -119,6 +133,26 @@ static void per_kind(text *t, const char *name, const uint64_t *v)
 {
     for (int k = 1; k < ENGINE_KINDS; k++)
         put(t, "%s{kind=\"%s\"} %llu\n", name, engine_kind_name(k), (unsigned long long)v[k]);
+}
+
+/* Per device, labelled by ordinal (lock held). */
+static void device_metrics(text *t, engine_t *e)
+{
+    metric(t, "cuzk_gpu_up", "gauge", "1 while the device is in service, 0 once it failed.");
+    for (size_t i = 0; i < e->n_devices; i++)
+        put(t, "cuzk_gpu_up{device=\"%d\"} %d\n", e->devices[i].ordinal, !e->devices[i].failed);
+    metric(t, "cuzk_gpu_partitions_held", "gauge", "Partitions the device's provers hold.");
+    for (size_t i = 0; i < e->n_devices; i++)
+        put(t, "cuzk_gpu_partitions_held{device=\"%d\"} %zu\n", e->devices[i].ordinal,
+            e->devices[i].held);
+    metric(t, "cuzk_gpu_busy_seconds_total", "counter", "Time in the backend's start and finish.");
+    for (size_t i = 0; i < e->n_devices; i++)
+        put(t, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.3f\n", e->devices[i].ordinal,
+            (double)e->devices[i].busy_ms / 1e3);
+    metric(t, "cuzk_gpu_partitions_total", "counter", "Partitions proved on the device.");
+    for (size_t i = 0; i < e->n_devices; i++)
+        put(t, "cuzk_gpu_partitions_total{device=\"%d\"} %llu\n", e->devices[i].ordinal,
+            (unsigned long long)e->devices[i].proved);
 }
 
 /* The process's resident memory now and at its peak (VmRSS, VmHWM of
@@ -169,6 +203,7 @@ char *engine_metrics(engine_t *e)
             (unsigned long long)(e->completed[k] + e->failed[k] + e->cancelled[k]));
     metric(&t, "cuzk_gpu_queue_depth", "gauge", "Synthesized partitions waiting for a prover.");
     put(&t, "cuzk_gpu_queue_depth %zu\n", e->gpuq_n);
+    device_metrics(&t, e);
     pthread_mutex_unlock(&e->lock);
     metric(&t, "cuzk_memory_budget_bytes", "gauge", "The memory budget.");
     put(&t, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->budget.total);
@@ -198,6 +233,14 @@ static const char *state_name(const job *j)
                                      : status[j->status];
 }
 
+/* s escaped for a JSON string (control characters, quote, backslash). */
+static void json_string(text *t, const char *s)
+{
+    for (const char *c = s; *c; c++)
+        put(t, (unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c",
+            (unsigned char)*c);
+}
+
 /* Jobs as JSON (lock held). Ids and circuit ids are printable ASCII we made;
  * request ids come from clients and are escaped. */
 static void jobs_json(text *t, engine_t *e)
@@ -205,9 +248,7 @@ static void jobs_json(text *t, engine_t *e)
     put(t, "\"jobs\":[");
     for (const job *j = e->jobs; j; j = j->next) {
         put(t, "%s{\"id\":\"%s\",\"request_id\":\"", j == e->jobs ? "" : ",", j->id);
-        for (const char *c = j->request_id; *c; c++)
-            put(t, (unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c",
-                (unsigned char)*c);
+        json_string(t, j->request_id);
         put(t,
             "\",\"kind\":\"%s\",\"priority\":%d,\"circuit\":\"%s\",\"state\":\"%s\","
             "\"partitions\":%zu,\"partitions_done\":%zu,\"partitions_in_flight\":%zu}",
@@ -239,9 +280,16 @@ char *engine_status_json(engine_t *e)
             (const char *[]){"HOT", "WARM", "COLD"}[s.srs[i].tier],
             (unsigned long long)s.srs[i].size_bytes, s.srs[i].ref_count);
     put(&t, "],\"devices\":[");
-    for (size_t i = 0; i < s.n_devices; i++)
-        put(&t, "%s{\"ordinal\":%u,\"name\":\"%s\",\"current_job\":\"%s\"}", i ? "," : "",
-            s.devices[i].ordinal, s.devices[i].name, s.devices[i].current_job);
+    for (size_t i = 0; i < s.n_devices; i++) {
+        const engine_device_status *d = &s.devices[i];
+        put(&t,
+            "%s{\"ordinal\":%u,\"name\":\"%s\",\"state\":\"%s\",\"current_job\":\"%s\","
+            "\"queued\":%u,\"busy_ms\":%llu,\"partitions\":%llu,\"error\":\"",
+            i ? "," : "", d->ordinal, d->name, d->state, d->current_job, d->queued,
+            (unsigned long long)d->busy_ms, (unsigned long long)d->partitions);
+        json_string(&t, d->error);
+        put(&t, "\"}");
+    }
     pthread_mutex_lock(&e->lock);
     put(&t,
         "],\"pipeline\":{\"enabled\":%s,\"queued_partitions\":%zu,\"synthesizing\":%zu,"

@@ -329,6 +329,11 @@ static void status_reply(call *c, const engine_status_t *s)
         gpus[i].vram_free_bytes = s->devices[i].vram_free;
         gpus[i].current_job_id = (char *)s->devices[i].current_job;
         gpus[i].current_proof_kind = (char *)s->devices[i].current_kind;
+        gpus[i].state = (char *)s->devices[i].state;
+        gpus[i].error = (char *)s->devices[i].error;
+        gpus[i].queued_partitions = s->devices[i].queued;
+        gpus[i].busy_ms = s->devices[i].busy_ms;
+        gpus[i].partitions_proved = s->devices[i].partitions;
         gpu_ptrs[out.n_gpus++] = &gpus[i];
     }
     for (size_t i = 0; i < s->n_srs; i++) {

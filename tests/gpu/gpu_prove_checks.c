@@ -15,8 +15,12 @@
  * partitions of real 2KiB and 8MiB test sectors (sealed from a seed,
  * verified with their public inputs), and
  * through the engine with the CUDA backend; a
- * witness of the wrong shape is an error, not an abort.
+ * witness of the wrong shape is an error, not an abort. With two devices
+ * or more (gpu_prove_device_checks): the same batch proved on every
+ * device at once, each equal to the CPU's, and the engine spreading a
+ * job's partitions over the devices.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +389,154 @@ static void check_engine(void)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) printf("note: could not remove %s\n", dir);
+}
+
+/* A batch proved on one device (one thread of check_devices_at_once). */
+typedef struct device_run {
+    int device;
+    const groth16_params *pk;
+    const cs_prover *w;
+    size_t n;
+    const fr_t *rs;
+    groth16_proof *proofs;
+    int rc;
+    cuzk_err err;
+} device_run;
+
+static void *device_prove(void *arg)
+{
+    device_run *r = arg;
+    gpu_prove_pending *p;
+    r->rc = gpu_prove_start(&p, r->device, r->pk, r->w, r->n, r->rs, &r->err);
+    if (!r->rc) r->rc = gpu_prove_finish(p, r->proofs, NULL, &r->err);
+    return NULL;
+}
+
+/* A batch of two bit-heavy product circuits (split jobs: batch addition
+ * and tail MSMs) proved on devices 0 .. n_dev - 1 at once, one thread a
+ * device; each device's proofs equal the CPU's, and each device holds its
+ * own copy of the parameters. */
+static void check_devices_at_once(size_t n_dev, cuzk_rng *g)
+{
+    prod_circuit p[2];
+    cs_circuit c[2];
+    cs_prover w[2];
+    fr_t rs[4];
+    groth16_params pk;
+    groth16_proof cpu[2], *gpu = calloc(2 * n_dev, sizeof *gpu);
+    device_run *runs = calloc(n_dev, sizeof *runs);
+    pthread_t *th = calloc(n_dev, sizeof *th);
+    cuzk_err err = {0};
+    uint64_t shape = cuzk_rng_u64(g);
+    for (int i = 0; i < 2; i++) {
+        p[i] = (prod_circuit){1000, 200, PAT_BITS, shape, cuzk_rng_u64(g)};
+        c[i] = (cs_circuit){prod_synthesize, &p[i]};
+        fr_random(&rs[2 * i], g), fr_random(&rs[2 * i + 1], g);
+    }
+    if (!gpu || !runs || !th || groth16_setup_dev(&pk, c[0], cuzk_rng_u64(g), &err) ||
+        cs_synthesize_prover(&w[0], c[0], NULL, &err) ||
+        cs_synthesize_prover(&w[1], c[1], NULL, &err) ||
+        groth16_prove(cpu, &pk, w, 2, rs, NULL, &err)) {
+        CHECK(0, "devices: setup: %s", err.msg);
+        return;
+    }
+    gpu_prove_release();
+    for (size_t d = 0; d < n_dev; d++) {
+        runs[d] = (device_run){(int)d, &pk, w, 2, rs, gpu + 2 * d, 0, {0}};
+        if (pthread_create(&th[d], NULL, device_prove, &runs[d])) device_prove(&runs[d]), th[d] = 0;
+    }
+    for (size_t d = 0; d < n_dev; d++) {
+        if (th[d]) pthread_join(th[d], NULL);
+        CHECK(runs[d].rc == 0, "device %zu: %s", d, runs[d].err.msg);
+        CHECK(runs[d].rc || !memcmp(gpu + 2 * d, cpu, sizeof cpu),
+              "device %zu: proofs differ from the CPU's", d);
+        CHECK(gpu_prove_device_params_bytes((int)d) == gpu_prove_device_params_bytes(0) &&
+                  gpu_prove_device_params_bytes((int)d) > 0,
+              "device %zu holds %zu bytes of parameters, device 0 %zu", d,
+              gpu_prove_device_params_bytes((int)d), gpu_prove_device_params_bytes(0));
+    }
+    printf("devices: a batch of 2 proved on %zu devices at once, each == CPU, each with its own "
+           "%zu bytes of parameters\n",
+           n_dev, gpu_prove_device_params_bytes(0));
+    gpu_prove_params_free(&pk);
+    CHECK(gpu_prove_params_bytes() == 0, "devices: parameters left after gpu_prove_params_free");
+    groth16_params_free(&pk);
+    cs_prover_free(&w[0]), cs_prover_free(&w[1]);
+    free(gpu), free(runs), free(th);
+}
+
+/* The engine over every device: a test job of 4 partitions completes
+ * (each self-verified), every device idle and in service after it, and
+ * the partitions each proved add up (how they spread depends on timing:
+ * test_engine_multigpu checks the spreading itself). */
+static void check_engine_devices(size_t n_dev)
+{
+    char dir[64] = "/tmp/cuzk-gpu-devices.XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp %s", dir);
+        return;
+    }
+    engine_log_set_level("error");
+    cuzk_config cfg;
+    cuzk_config_default(&cfg);
+    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
+    engine_t *e;
+    cuzk_err err = {0};
+    if (engine_create(&e, &cfg, &engine_cuda_backend, &err) ||
+        engine_register_provider(e, &engine_test_provider, &err)) {
+        CHECK(0, "engine: %s", err.msg);
+        return;
+    }
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
+    memcpy(rec, ENGINE_TEST_MAGIC, 8);
+    put32(rec + 8, 3000);
+    put32(rec + 12, 4);
+    put32(rec + 16, 11);
+    put32(rec + 24, 0xffffffffu);
+    engine_request r = {
+        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
+    char id[ENGINE_ID_MAX];
+    engine_result res = {0};
+    int rc = engine_submit(e, &r, id, NULL, &err);
+    if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
+    CHECK(!rc && res.status == ENGINE_COMPLETED, "engine on %zu devices: rc %d status %d: %s %s",
+          n_dev, rc, (int)res.status, err.msg, res.error);
+    engine_status_t st;
+    if (!engine_status(e, &st, &err)) {
+        size_t used = 0;
+        uint64_t parts = 0;
+        for (size_t i = 0; i < st.n_devices; i++) {
+            used += st.devices[i].partitions > 0;
+            parts += st.devices[i].partitions;
+            CHECK(!strcmp(st.devices[i].state, "idle"), "device %u: %s (%s)", st.devices[i].ordinal,
+                  st.devices[i].state, st.devices[i].error);
+        }
+        CHECK(st.n_devices == n_dev && parts == 4,
+              "engine: %zu devices, %zu of them proved, %llu partitions", st.n_devices, used,
+              (unsigned long long)parts);
+        printf("engine: 4 partitions over %zu devices, %zu of them proving\n", st.n_devices, used);
+        engine_status_free(&st);
+    }
+    engine_result_free(&res);
+    engine_destroy(e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) printf("note: could not remove %s\n", dir);
+}
+
+int gpu_prove_device_checks(cuzk_rng *g)
+{
+    int before = failures;
+    size_t n = 0;
+    char names[16][128];
+    uint64_t vram[16];
+    if (engine_cuda_backend.devices(&n, names, vram, 16) || n < 2) {
+        printf("devices: %zu device(s), the multi-device checks need two\n", n);
+        return 0;
+    }
+    check_devices_at_once(n, g);
+    check_engine_devices(n);
+    return failures - before;
 }
 
 int gpu_prove_checks(cuzk_rng *g, int quick)

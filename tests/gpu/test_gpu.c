@@ -493,6 +493,7 @@ int main(int argc, char **argv)
     test_msm_windows();
     test_msm_g2();
     failures += gpu_prove_checks(&rng, quick);
+    failures += gpu_prove_device_checks(&rng);
     failures += gpu_setup_checks(&rng, quick);
     printf(failures ? "test_gpu: %d FAILURES\n" : "test_gpu: all passed\n", failures);
     return failures ? 1 : 0;

@@ -4,13 +4,25 @@
  * pools, parameter cache, buffers and error paths) runs and is checked on
  * machines without a GPU (test_gpu_prove_host).
  *
- * "Device" memory is host memory from malloc, filled with garbage like
- * fresh device memory, and limited (host_device_limit) so that running
- * out of it can be provoked; asynchronous copies can be slowed down
- * (host_dma_delay_us) to make the prover overlap them; copies and fills are memcpy and
- * memset, streams and events do nothing (every copy is complete when it
- * returns). The CUDA keywords of the device headers become plain C++.
- * Included first in every translation unit of the test (-include).
+ * It models host_device_count devices (1 unless a test sets more), each
+ * with its own memory and its own failures, and a current device per
+ * host thread (cudaSetDevice / cudaGetDevice), as CUDA has. "Device"
+ * memory is host memory from malloc, filled with garbage like fresh
+ * device memory, limited per device (host_device_limit) so that running
+ * out of it can be provoked, and registered with the device it was
+ * allocated on: a copy, fill or stand-in kernel given memory of another
+ * device than the one it runs on (its stream's, or the current one) fails
+ * with cudaErrorInvalidValue, so per-device state mixed up between
+ * devices shows. Streams and events belong to the device current when
+ * they were made; recording an event of one device on a stream of another
+ * fails as in CUDA. A device can be made to fail (host_device_fail): lost
+ * at once, or after a number of further calls, from then on every call on
+ * it returns its sticky error, as a CUDA context does after a fault.
+ * Asynchronous copies can be slowed down (host_dma_delay_us) to make the
+ * prover overlap them; copies and fills are memcpy and memset, and every
+ * copy is complete when it returns. The CUDA keywords of the device
+ * headers become plain C++. Included first in every translation unit of
+ * the test (-include).
  */
 #ifndef CUZK_TESTS_GPUHOST_CUDA_RUNTIME_H
 #define CUZK_TESTS_GPUHOST_CUDA_RUNTIME_H
@@ -36,18 +48,31 @@
 
 typedef enum {
     cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
+    cudaErrorDevicesUnavailable = 46,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorLaunchFailure = 719,
 } cudaError_t;
 typedef enum {
     cudaMemcpyHostToDevice = 1,
     cudaMemcpyDeviceToHost = 2,
     cudaMemcpyDeviceToDevice = 3
 } cudaMemcpyKind;
+struct host_stream {
+    int device;
+};
+struct host_event {
+    int device;
+};
 typedef struct host_stream *cudaStream_t;
 typedef struct host_event *cudaEvent_t;
-#define cudaStreamNonBlocking  1
-#define cudaEventDisableTiming 2
-#define cudaHostAllocDefault   0
+#define cudaStreamNonBlocking          1
+#define cudaDeviceScheduleBlockingSync 4
+#define cudaInitDeviceFlagsAreValid    1
+#define cudaEventDisableTiming         2
+#define cudaHostAllocDefault           0
 
 struct cudaDeviceProp {
     char name[256];
@@ -55,96 +80,169 @@ struct cudaDeviceProp {
     size_t totalGlobalMem;
 };
 
-#define HOST_DEVICE_TOTAL ((size_t)1 << 36) /* what the stand-in reports */
-/* Bytes allocated on the stand-in device, and the most it gives. */
-extern std::atomic<long long> host_device_used, host_device_limit;
+#define HOST_DEVICE_TOTAL ((size_t)1 << 36) /* what each stand-in device reports */
+#define HOST_MAX_DEVICES  4
+/* Devices the runtime lists (1 .. HOST_MAX_DEVICES). */
+extern std::atomic<int> host_device_count;
+/* Per device: bytes allocated on it, the most it gives, and its failure:
+ * cudaSuccess while it works, else the sticky error every call on it
+ * returns once host_device_calls_left reaches 0 (negative: no countdown). */
+extern std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
+    host_device_limit[HOST_MAX_DEVICES];
+extern std::atomic<int> host_device_error[HOST_MAX_DEVICES];
+extern std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
+/* The calling thread's current device. */
+extern thread_local int host_current_device;
 /* Microseconds each asynchronous copy of 64 KiB or more takes at least
  * (a slow link for the bulk transfers; bitmaps and tails stay quick). */
 extern std::atomic<int> host_dma_delay_us;
 
+/* Allocation registry (host_device.cpp): records [p, p + bytes) as memory
+ * of device dev; forgets it (false: p was not allocated); the device
+ * holding [p, p + bytes) whole, or -1. */
+void host_register(const void *p, size_t bytes, int dev);
+bool host_unregister(const void *p);
+int host_owner(const void *p, size_t bytes);
+
+/* cudaSuccess while device dev works; a failing device's sticky error
+ * (every call on it counts down to the failure). */
+static inline cudaError_t host_call(int dev)
+{
+    if (dev < 0 || dev >= host_device_count.load()) return cudaErrorInvalidDevice;
+    int e = host_device_error[dev].load();
+    if (e == cudaSuccess) return cudaSuccess;
+    if (host_device_calls_left[dev].load() > 0 && host_device_calls_left[dev].fetch_sub(1) > 0)
+        return cudaSuccess;
+    return (cudaError_t)e;
+}
+/* The same for device memory [p, p + n) used on device dev. */
+static inline cudaError_t host_mem_on(int dev, const void *p, size_t n)
+{
+    cudaError_t e = host_call(dev);
+    if (e == cudaSuccess && host_owner(p, n) != dev) return cudaErrorInvalidValue;
+    return e;
+}
+
 static inline cudaError_t cudaMalloc(void **p, size_t bytes)
 {
+    int dev = host_current_device;
     *p = NULL;
-    if (host_device_used.load() + (long long)bytes > host_device_limit.load())
+    cudaError_t e = host_call(dev);
+    if (e != cudaSuccess) return e;
+    if (host_device_used[dev].load() + (long long)bytes > host_device_limit[dev].load())
         return cudaErrorMemoryAllocation;
-    size_t *q = (size_t *)malloc(bytes + 16);
+    char *q = (char *)malloc(bytes ? bytes : 1);
     if (!q) return cudaErrorMemoryAllocation;
-    host_device_used += (long long)bytes;
-    memset(q + 2, 0xa5, bytes);
-    q[0] = bytes;
-    *p = q + 2;
+    host_device_used[dev] += (long long)bytes;
+    memset(q, 0xa5, bytes);
+    host_register(q, bytes, dev);
+    *p = q;
     return cudaSuccess;
 }
+/* A failed device's memory is released too (it went with the context),
+ * but the call reports the device's error. */
 static inline cudaError_t cudaFree(void *p)
 {
     if (!p) return cudaSuccess;
-    size_t *q = (size_t *)p - 2;
-    host_device_used -= (long long)q[0];
-    free(q);
-    return cudaSuccess;
+    int dev = host_owner(p, 1);
+    if (dev < 0 || !host_unregister(p)) return cudaErrorInvalidValue;
+    free(p);
+    return host_call(dev);
 }
 static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned)
 {
     *p = malloc(bytes);
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind)
+/* Synchronous copies: one side on the current device. */
+static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind kind)
 {
+    int dev = host_current_device;
+    cudaError_t e =
+        kind == cudaMemcpyDeviceToHost ? host_mem_on(dev, s, n) : host_mem_on(dev, d, n);
+    if (e == cudaSuccess && kind == cudaMemcpyDeviceToDevice) e = host_mem_on(dev, s, n);
+    if (e != cudaSuccess) return e;
     memcpy(d, s, n);
     return cudaSuccess;
 }
-static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind,
-                                          cudaStream_t)
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind kind,
+                                          cudaStream_t st)
 {
+    int dev = st ? st->device : host_current_device;
+    cudaError_t e =
+        kind == cudaMemcpyDeviceToHost ? host_mem_on(dev, s, n) : host_mem_on(dev, d, n);
+    if (e != cudaSuccess) return e;
     if (host_dma_delay_us.load() && n >= ((size_t)64 << 10))
         std::this_thread::sleep_for(std::chrono::microseconds(host_dma_delay_us.load()));
     memcpy(d, s, n);
     return cudaSuccess;
 }
-static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t)
+static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t st)
 {
+    cudaError_t e = host_mem_on(st ? st->device : host_current_device, d, n);
+    if (e != cudaSuccess) return e;
     memset(d, v, n);
     return cudaSuccess;
 }
 static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
 {
-    static int one;
-    *e = (cudaEvent_t)&one;
+    cudaError_t r = host_call(host_current_device);
+    if (r != cudaSuccess) return r;
+    *e = new host_event{host_current_device};
     return cudaSuccess;
 }
 static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
 {
-    static int one;
-    *s = (cudaStream_t)&one;
+    cudaError_t r = host_call(host_current_device);
+    if (r != cudaSuccess) return r;
+    *s = new host_stream{host_current_device};
     return cudaSuccess;
 }
-static inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t)
+static inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st)
 {
-    return cudaSuccess;
+    int dev = st ? st->device : host_current_device;
+    if (ev->device != dev) return cudaErrorInvalidResourceHandle;
+    return host_call(dev);
 }
-static inline cudaError_t cudaEventSynchronize(cudaEvent_t)
+static inline cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
-    return cudaSuccess;
+    return host_call(ev->device);
 }
-static inline cudaError_t cudaStreamSynchronize(cudaStream_t)
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t st)
 {
-    return cudaSuccess;
+    return host_call(st ? st->device : host_current_device);
 }
-static inline cudaError_t cudaSetDevice(int)
+static inline cudaError_t cudaSetDevice(int dev)
 {
+    if (dev < 0 || dev >= host_device_count.load()) return cudaErrorInvalidDevice;
+    host_current_device = dev;
     return cudaSuccess;
 }
+static inline cudaError_t cudaInitDevice(int dev, unsigned, unsigned)
+{
+    if (dev < 0 || dev >= host_device_count.load()) return cudaErrorInvalidDevice;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaGetDevice(int *dev)
+{
+    *dev = host_current_device;
+    return cudaSuccess;
+}
+/* A failed device's sticky error stays; nothing else is pending here. */
 static inline cudaError_t cudaGetLastError(void)
 {
-    return cudaSuccess;
+    int dev = host_current_device;
+    return host_device_calls_left[dev].load() > 0 ? cudaSuccess
+                                                  : (cudaError_t)host_device_error[dev].load();
 }
 static inline cudaError_t cudaGetDeviceCount(int *n)
 {
-    *n = 1;
+    *n = host_device_count.load();
     return cudaSuccess;
 }
-static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int)
+static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 {
+    if (dev < 0 || dev >= host_device_count.load()) return cudaErrorInvalidDevice;
     memset(p, 0, sizeof *p);
     strcpy(p->name, "host stand-in");
     p->major = 9;
@@ -154,18 +252,51 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int)
 }
 static inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
-    long long left = host_device_limit.load() - host_device_used.load();
+    int dev = host_current_device;
+    cudaError_t e = host_call(dev);
+    if (e != cudaSuccess) return e;
+    long long left = host_device_limit[dev].load() - host_device_used[dev].load();
     *free_bytes = left < (long long)HOST_DEVICE_TOTAL ? (size_t)left : HOST_DEVICE_TOTAL - 1;
     *total = HOST_DEVICE_TOTAL;
     return cudaSuccess;
 }
 static inline const char *cudaGetErrorString(cudaError_t e)
 {
-    return e == cudaErrorMemoryAllocation ? "out of memory" : "unknown error";
+    switch (e) {
+    case cudaErrorMemoryAllocation:
+        return "out of memory";
+    case cudaErrorInvalidValue:
+        return "invalid argument";
+    case cudaErrorDevicesUnavailable:
+        return "CUDA-capable device(s) is/are busy or unavailable";
+    case cudaErrorInvalidDevice:
+        return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle:
+        return "invalid resource handle";
+    case cudaErrorLaunchFailure:
+        return "unspecified launch failure";
+    default:
+        return "unknown error";
+    }
 }
 static inline const char *cudaGetErrorName(cudaError_t e)
 {
-    return e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation" : "cudaErrorUnknown";
+    switch (e) {
+    case cudaErrorMemoryAllocation:
+        return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidValue:
+        return "cudaErrorInvalidValue";
+    case cudaErrorDevicesUnavailable:
+        return "cudaErrorDevicesUnavailable";
+    case cudaErrorInvalidDevice:
+        return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle:
+        return "cudaErrorInvalidResourceHandle";
+    case cudaErrorLaunchFailure:
+        return "cudaErrorLaunchFailure";
+    default:
+        return "cudaErrorUnknown";
+    }
 }
 
 #endif

@@ -1,18 +1,30 @@
 /*
- * host_budget.h - the stand-in device's memory budget and link speed
- * (host_device.cpp), from C.
+ * host_budget.h - the stand-in devices' number, memory budgets, failures
+ * and link speed (host_device.cpp), from C.
  */
 #ifndef CUZK_TESTS_GPUHOST_HOST_BUDGET_H
 #define CUZK_TESTS_GPUHOST_HOST_BUDGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Lets the stand-in device give `more` bytes beyond what it holds now. */
+/* Lets the calling thread's current stand-in device give `more` bytes
+ * beyond what it holds now (the main thread's is device 0). */
 void host_budget_allow(long long more);
+/* Makes dev the calling thread's current device (cudaSetDevice). */
+void host_use_device(int dev);
+/* The runtime lists n stand-in devices (1 .. 4), all working again. */
+void host_devices(int n);
+/* Device dev fails after `after_calls` more calls on it (0: now): lost
+ * (cudaErrorDevicesUnavailable) or a faulted context
+ * (cudaErrorLaunchFailure); every later call on it fails the same way. */
+void host_device_fail(int dev, long long after_calls, bool lost);
+/* Bytes allocated on device dev. */
+long long host_device_bytes(int dev);
 /* Makes every asynchronous copy of 64 KiB or more take at least `us`
  * microseconds. */
 void host_dma_delay(int us);

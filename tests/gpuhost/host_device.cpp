@@ -7,7 +7,9 @@
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
  * prover's host code can be run without a GPU. The kernels themselves
  * are checked on a GPU by test_gpu and, where host-compilable, by
- * test_gpu_emu.
+ * test_gpu_emu. Each checks, as a kernel launch would fail, that the
+ * current device works and that its buffers are that device's memory.
+ * Here too are the test's controls of the stand-in (host_budget.h).
  */
 #include <thread>
 
@@ -16,6 +18,21 @@
 extern "C" {
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
+}
+
+/* A stand-in kernel's launch check: the current device works and each of
+ * the count buffers [p, p + n) is its memory. */
+static int kernel_check(const char *what, const void *const *p, const size_t *n, int count,
+                        cuzk_err *err)
+{
+    int dev = host_current_device;
+    for (int k = 0; k < count; k++) {
+        cudaError_t e = host_mem_on(dev, p[k], n[k]);
+        if (e != cudaSuccess)
+            return cuzk_errf(err, CUZK_EDEVICE, "gpu: %s on device %d failed: %s (%s)", what, dev,
+                             cudaGetErrorString(e), cudaGetErrorName(e));
+    }
+    return CUZK_OK;
 }
 
 extern "C" bool gpu_available(cuzk_err *err)
@@ -36,6 +53,10 @@ extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf
     (void)window;
     if (bases->bytes < n * sizeof(g1_affine_t) || scalars->bytes < n * sizeof(fr_t))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
+    const void *p[2] = {bases->ptr, scalars->ptr};
+    size_t len[2] = {n * sizeof(g1_affine_t), n * sizeof(fr_t)};
+    int rc = kernel_check("msm", p, len, 2, err);
+    if (rc) return rc;
     return g1_msm(out, (const g1_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
 
@@ -45,6 +66,10 @@ extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf
     (void)window;
     if (bases->bytes < n * sizeof(g2_affine_t) || scalars->bytes < n * sizeof(fr_t))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm g2: buffers smaller than %zu points", n);
+    const void *p[2] = {bases->ptr, scalars->ptr};
+    size_t len[2] = {n * sizeof(g2_affine_t), n * sizeof(fr_t)};
+    int rc = kernel_check("msm g2", p, len, 2, err);
+    if (rc) return rc;
     return g2_msm(out, (const g2_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
 
@@ -60,6 +85,10 @@ static int h_buffers(gpu_buf *const *v, int count, unsigned log_n, cuzk_err *err
 static int h_host(gpu_buf *const *v, unsigned log_n, int row, cuzk_err *err)
 {
     int rc = h_buffers(v, row < 0 ? 3 : 1, log_n, err);
+    const void *p[3];
+    size_t len[3];
+    for (int k = 0; k < (row < 0 ? 3 : 1); k++) p[k] = v[k]->ptr, len[k] = sizeof(fr_t) << log_n;
+    if (!rc) rc = kernel_check("ntt h", p, len, row < 0 ? 3 : 1, err);
     if (rc) return rc;
     ntt_domain d;
     if ((rc = ntt_domain_init(&d, log_n, err))) return rc;
@@ -113,10 +142,22 @@ static void batch_add_host(J *out, const A *bases, const uint64_t *bitmap, size_
     to_jac(out, &sum);
 }
 
+/* The launch check of a batch addition or gather over n bases of `size`
+ * bytes: the bases and the bitmap (bits) or the indexes and output. */
+static int bases_check(const char *what, const void *bases, size_t size, const void *other,
+                       size_t other_bytes, size_t n, cuzk_err *err)
+{
+    if (n == 0) return CUZK_OK;
+    const void *p[2] = {bases, other};
+    size_t len[2] = {size, other_bytes};
+    return kernel_check(what, p, len, 2, err);
+}
+
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err)
 {
-    (void)err;
+    int rc = bases_check("batch add", bases, n * sizeof *bases, bitmap, (n + 63) / 64 * 8, n, err);
+    if (rc) return rc;
     g1_jac_set_inf(out);
     if (n) batch_add_host<prove_g1_xyzz, g1_xyzz_t>(out, bases, bitmap, n, g1_xyzz_to_jac);
     return CUZK_OK;
@@ -125,7 +166,9 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
                        cuzk_err *err)
 {
-    (void)err;
+    int rc =
+        bases_check("batch add g2", bases, n * sizeof *bases, bitmap, (n + 63) / 64 * 8, n, err);
+    if (rc) return rc;
     g2_jac_set_inf(out);
     if (n) batch_add_host<prove_g2_xyzz, g2_xyzz_t>(out, bases, bitmap, n, g2_xyzz_to_jac);
     return CUZK_OK;
@@ -134,7 +177,8 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
 int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
                     cuzk_err *err)
 {
-    (void)err;
+    int rc = bases_check("gather g2", out, n * sizeof *out, idx, n * sizeof *idx, n, err);
+    if (rc) return rc;
     for (size_t k = 0; k < n; k++) out[k] = bases[idx[k]];
     return CUZK_OK;
 }
@@ -142,14 +186,43 @@ int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  cuzk_err *err)
 {
-    (void)err;
+    int rc = bases_check("gather", out, n * sizeof *out, idx, n * sizeof *idx, n, err);
+    if (!rc && n && host_owner(bases, sizeof *bases) != host_current_device)
+        rc = cuzk_errf(err, CUZK_EDEVICE, "gpu: gather from bases of another device");
+    if (rc) return rc;
     for (size_t k = 0; k < n; k++) out[k] = bases[idx[k]];
     return CUZK_OK;
 }
 
 extern "C" void host_budget_allow(long long more)
 {
-    host_device_limit = host_device_used.load() + more;
+    int dev = host_current_device;
+    host_device_limit[dev] = host_device_used[dev].load() + more;
+}
+
+extern "C" void host_use_device(int dev)
+{
+    host_current_device = dev;
+}
+
+extern "C" void host_devices(int n)
+{
+    host_device_count = n;
+    for (int d = 0; d < HOST_MAX_DEVICES; d++) {
+        host_device_error[d] = cudaSuccess;
+        host_device_calls_left[d] = 0;
+    }
+}
+
+extern "C" void host_device_fail(int dev, long long after_calls, bool lost)
+{
+    host_device_calls_left[dev] = after_calls;
+    host_device_error[dev] = lost ? cudaErrorDevicesUnavailable : cudaErrorLaunchFailure;
+}
+
+extern "C" long long host_device_bytes(int dev)
+{
+    return host_device_used[dev].load();
 }
 
 extern "C" void host_dma_delay(int us)

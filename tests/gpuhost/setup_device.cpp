@@ -12,14 +12,15 @@ extern "C" {
 #include "cuzk/groth16.h"
 }
 
+/* The calling thread's current stand-in device's limit and use. */
 extern "C" void host_setup_limit(long long bytes)
 {
-    host_device_limit = bytes < 0 ? 1LL << 40 : bytes;
+    host_device_limit[host_current_device] = bytes < 0 ? 1LL << 40 : bytes;
 }
 
 extern "C" long long host_setup_used(void)
 {
-    return host_device_used.load();
+    return host_device_used[host_current_device].load();
 }
 
 template <class F>

@@ -7,13 +7,25 @@
  * with room for one circuit's parameters only, proofs alternating between
  * two parameter sets evict each other and stay correct; with room for
  * none, proving fails with an out-of-memory error instead of aborting;
- * and a slow link, under which the H step overlaps the upload.
+ * a slow link, under which the H step overlaps the upload; and two
+ * devices (the stand-in checks that every copy and kernel gets memory of
+ * its own device): proofs on both at once, each device's parameter copy
+ * and memory budget its own, a lost or faulted device failing its proofs
+ * with a device error while the other proves on, and the engine on the
+ * CUDA backend taking a faulted device out of service and proving its
+ * partitions on the other.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cuzk/engine.h"
+#include "cuzk/engine_backend.h"
+#include "cuzk/engine_log.h"
+#include "cuzk/engine_provider.h"
 #include "cuzk/gpu_prove.h"
 #include "gpu_prove_checks.h"
 #include "host_budget.h"
@@ -78,7 +90,7 @@ static void check_memory_policy(void)
     gpu_prove_release();
     host_budget_allow(100000);
     int rc = prove_both(&p[0], &w[0], &err);
-    if (rc != CUZK_EDEVICE || !strstr(err.msg, "out of memory"))
+    if (rc != CUZK_ENOMEM || !strstr(err.msg, "out of memory"))
         failures++, printf("FAIL: no room at all gave rc %d (%s)\n", rc, err.msg);
     host_budget_allow(1LL << 40);
     printf("memory: two parameter sets evict each other under a tight budget; none fits: %s\n",
@@ -141,6 +153,187 @@ static void check_upload(void)
            "also two at once through one pool\n");
 }
 
+/* One proof of w on a device (r = s = 1), compared with the CPU's. */
+typedef struct dev_proof {
+    int device;
+    const groth16_params *p;
+    const cs_prover *w;
+    int rc;
+    cuzk_err err;
+    groth16_proof proof;
+} dev_proof;
+
+static void *prove_on(void *arg)
+{
+    dev_proof *d = arg;
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    gpu_prove_pending *pend;
+    d->rc = gpu_prove_start(&pend, d->device, d->p, d->w, 1, rs, &d->err);
+    if (!d->rc) d->rc = gpu_prove_finish(pend, &d->proof, NULL, &d->err);
+    return NULL;
+}
+
+/* Proves on devices 0 and 1 at once; returns how many of the two failed
+ * (their errors in d[k].err), counting a proof unlike the CPU's as a
+ * failure of the test. */
+static int prove_pair(dev_proof d[2], const groth16_proof *cpu)
+{
+    pthread_t t;
+    bool threaded = pthread_create(&t, NULL, prove_on, &d[1]) == 0;
+    if (!threaded) prove_on(&d[1]);
+    prove_on(&d[0]);
+    if (threaded) pthread_join(t, NULL);
+    int failed = 0;
+    for (int k = 0; k < 2; k++) {
+        failed += d[k].rc != 0;
+        if (!d[k].rc && memcmp(&d[k].proof, cpu, sizeof *cpu))
+            failures++, printf("FAIL: device %d's proof != CPU proof\n", d[k].device);
+    }
+    return failed;
+}
+
+/* Two stand-in devices: the same parameters proved on both at once, each
+ * holding its own copy; device 1 with no room fails out of memory while
+ * device 0 proves; device 1 lost, or faulting in the middle of a proof,
+ * fails with a device error while device 0 proves; releasing frees both,
+ * the failed one too. */
+static void check_two_devices(void)
+{
+    size_t n = 3000;
+    cs_circuit c = {chain, &n};
+    groth16_params p;
+    cs_prover w;
+    cuzk_err err = {0};
+    if (groth16_setup_dev(&p, c, 4, &err) || cs_synthesize_prover(&w, c, NULL, &err))
+        return (void)(failures++, printf("FAIL setup: %s\n", err.msg));
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    groth16_proof cpu;
+    if (groth16_prove(&cpu, &p, &w, 1, rs, NULL, &err))
+        failures++, printf("FAIL cpu: %s\n", err.msg);
+    gpu_prove_release();
+    host_devices(2);
+    dev_proof d[2] = {{.device = 0, .p = &p, .w = &w}, {.device = 1, .p = &p, .w = &w}};
+    for (int round = 0; round < 2; round++)
+        if (prove_pair(d, &cpu))
+            failures++, printf("FAIL two devices at once: %s / %s\n", d[0].err.msg, d[1].err.msg);
+    size_t b0 = gpu_prove_device_params_bytes(0), b1 = gpu_prove_device_params_bytes(1);
+    if (b0 == 0 || b0 != b1 || host_device_bytes(1) < (long long)b1)
+        failures++, printf("FAIL: parameter copies of %zu and %zu bytes, device 1 holds %lld\n", b0,
+                           b1, host_device_bytes(1));
+    printf("two devices: proofs on both at once == CPU, %zu bytes of parameters on each\n", b0);
+
+    gpu_prove_release();
+    host_use_device(1);
+    host_budget_allow(100000);
+    host_use_device(0);
+    if (prove_pair(d, &cpu) != 1 || d[1].rc != CUZK_ENOMEM || !strstr(d[1].err.msg, "device 1"))
+        failures++, printf("FAIL: device 1 without room: rc %d (%s), device 0: %s\n", d[1].rc,
+                           d[1].err.msg, d[0].err.msg);
+    if (gpu_prove_device_params_bytes(1) != 0 || gpu_prove_device_params_bytes(0) == 0)
+        failures++, printf("FAIL: device 1 without room holds parameters\n");
+    printf("two devices: device 1 without room: %s; device 0 proves\n", d[1].err.msg);
+    host_use_device(1);
+    host_budget_allow(1LL << 40);
+    host_use_device(0);
+
+    const struct {
+        long long after;
+        bool lost;
+        const char *says;
+    } faults[] = {{0, true, "unavailable"}, {40, false, "launch failure"}};
+    for (int k = 0; k < 2; k++) {
+        host_device_fail(1, faults[k].after, faults[k].lost);
+        if (prove_pair(d, &cpu) != 1 || d[1].rc != CUZK_EDEVICE ||
+            !strstr(d[1].err.msg, faults[k].says))
+            failures++,
+                printf("FAIL: device 1 %s: rc %d (%s), device 0: %s\n",
+                       faults[k].lost ? "lost" : "faulted", d[1].rc, d[1].err.msg, d[0].err.msg);
+        printf("two devices: device 1 %s: %s; device 0 proves\n",
+               faults[k].lost ? "lost" : "faulting mid-proof", d[1].err.msg);
+        gpu_prove_release();
+        if (host_device_bytes(1) != 0)
+            failures++, printf("FAIL: %lld bytes left on the failed device after release\n",
+                               host_device_bytes(1));
+        host_devices(2);
+    }
+    host_devices(1);
+    gpu_prove_params_free(&p);
+    groth16_params_free(&p);
+    cs_prover_free(&w);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The engine on the CUDA backend over two stand-in devices, device 1
+ * faulting a few calls into its first proof: a job of four partitions
+ * completes (every partition self-verified), device 1 out of service and
+ * device 0 with all four; evicting the SRS drops every device's copy. */
+static void check_engine_two_devices(void)
+{
+    char dir[64] = "/tmp/cuzk-gpuhost-engine.XXXXXX";
+    if (!mkdtemp(dir)) return (void)(failures++, printf("FAIL mkdtemp\n"));
+    engine_log_set_level("error");
+    gpu_prove_release();
+    host_devices(2);
+    host_device_fail(1, 10, false);
+    cuzk_config cfg;
+    cuzk_config_default(&cfg);
+    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
+    engine_t *e;
+    cuzk_err err = {0};
+    if (engine_create(&e, &cfg, &engine_cuda_backend, &err) ||
+        engine_register_provider(e, &engine_test_provider, &err)) {
+        failures++, printf("FAIL engine: %s\n", err.msg);
+        return;
+    }
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
+    memcpy(rec, ENGINE_TEST_MAGIC, 8);
+    put32(rec + 8, 3000);
+    put32(rec + 12, 4);
+    put32(rec + 16, 9);
+    put32(rec + 24, 0xffffffffu);
+    engine_request r = {
+        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
+    char id[ENGINE_ID_MAX];
+    engine_result res = {0};
+    int rc = engine_submit(e, &r, id, NULL, &err);
+    if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
+    if (rc || res.status != ENGINE_COMPLETED || res.proof_len != 4 * GROTH16_PROOF_BYTES)
+        failures++, printf("FAIL engine on two devices: rc %d status %d: %s %s\n", rc,
+                           (int)res.status, err.msg, res.error);
+    engine_status_t st;
+    if (!engine_status(e, &st, &err)) {
+        if (st.n_devices != 2 || strcmp(st.devices[1].state, "failed") ||
+            !strstr(st.devices[1].error, "launch failure") || st.devices[0].partitions != 4 ||
+            !strstr(st.devices[1].name, "cuda:1"))
+            failures++, printf("FAIL engine status: %zu devices, device 1 %s (%s), device 0 "
+                               "proved %llu\n",
+                               st.n_devices, st.n_devices > 1 ? st.devices[1].state : "-",
+                               st.n_devices > 1 ? st.devices[1].error : "-",
+                               (unsigned long long)st.devices[0].partitions);
+        printf("engine: two devices, device 1 faulted in its first proof (%s): 4 partitions "
+               "proved on device 0 and self-verified\n",
+               st.n_devices > 1 ? st.devices[1].error : "-");
+        engine_status_free(&st);
+    }
+    bool was = false;
+    uint64_t freed = 0;
+    rc = engine_evict(e, "test-3000", &was, &freed, &err);
+    if (rc || !was || gpu_prove_params_bytes() != 0)
+        failures++, printf("FAIL engine evict: rc %d (%s), %zu bytes of device points left\n", rc,
+                           err.msg, gpu_prove_params_bytes());
+    engine_result_free(&res);
+    engine_destroy(e);
+    gpu_prove_release();
+    host_devices(1);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) printf("note: could not remove %s\n", dir);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -151,6 +344,11 @@ int main(int argc, char **argv)
     check_memory_policy();
     check_slow_link();
     check_upload();
+    check_two_devices();
+    host_devices(2);
+    failures += gpu_prove_device_checks(&g);
+    host_devices(1);
+    check_engine_two_devices();
     printf(failures ? "test_gpu_prove_host: %d FAILURES\n" : "test_gpu_prove_host: all passed\n",
            failures);
     return failures != 0;

@@ -162,9 +162,11 @@ def metric(d, name):
 
 
 def test_status(d):
-    """GetStatus: the CPU device, four queues, counters, uptime."""
+    """GetStatus: the CPU device (idle, in service), four queues, counters, uptime."""
     st = d.stub.GetStatus(pb.GetStatusRequest())
     assert len(st.gpus) == 1 and st.gpus[0].name.startswith("cpu"), st
+    g = st.gpus[0]
+    assert g.state == "idle" and not g.error and g.queued_partitions == 0, g
     kinds = sorted(q.proof_kind for q in st.queues)
     assert kinds == sorted(
         ["POREP_SEAL_COMMIT", "SNAP_DEALS_UPDATE", "WINDOW_POST_PARTITION", "WINNING_POST"]
@@ -380,7 +382,10 @@ def test_load(d):
 
 
 def test_metrics_and_http(d):
-    """GetMetrics and the HTTP status page carry the cuzk metric names and the pipeline."""
+    """GetMetrics and the HTTP status page carry the cuzk metric names, the
+    pipeline and the device's partitions and busy time (GetStatus too)."""
+    g = d.stub.GetStatus(pb.GetStatusRequest()).gpus[0]
+    assert g.partitions_proved > 0 and g.busy_ms > 0 and g.state == "idle", g
     text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
     for name in (
         "cuzk_proofs_completed_total",
@@ -389,6 +394,8 @@ def test_metrics_and_http(d):
         "cuzk_queue_depth",
         "cuzk_proof_duration_seconds_sum",
         'cuzk_proofs_completed_by_kind_total{kind="porep"}',
+        'cuzk_gpu_up{device="0"} 1',
+        'cuzk_gpu_partitions_total{device="0"} %d' % g.partitions_proved,
     ):
         assert name in text, name
     assert metric(d, "cuzk_proofs_completed_total") > 0
@@ -398,6 +405,8 @@ def test_metrics_and_http(d):
     status = json.loads(body)
     assert {"memory", "pipeline", "workers", "jobs", "srs"} <= set(status), status.keys()
     assert any(j["state"] == "completed" for j in status["jobs"]), status["jobs"][:3]
+    dev = status["devices"][0]
+    assert dev["state"] == "idle" and dev["partitions"] >= g.partitions_proved, dev
     body = urllib.request.urlopen("http://%s/metrics" % d.http, timeout=10).read().decode()
     assert "cuzk_proofs_completed_total" in body
 

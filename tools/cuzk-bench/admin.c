@@ -51,12 +51,17 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
            (unsigned long long)s->total_proofs_failed);
     printf("pinned:    %llu / %llu bytes\n", (unsigned long long)s->pinned_memory_bytes,
            (unsigned long long)s->pinned_memory_limit_bytes);
-    for (size_t i = 0; i < s->n_gpus; i++)
-        printf("gpu %u:     %s (vram %llu / %llu MiB free)%s%s%s\n", s->gpus[i]->ordinal,
-               s->gpus[i]->name, (unsigned long long)(s->gpus[i]->vram_free_bytes >> 20),
-               (unsigned long long)(s->gpus[i]->vram_total_bytes >> 20),
-               s->gpus[i]->current_job_id[0] ? " running " : "", s->gpus[i]->current_job_id,
-               s->gpus[i]->current_job_id[0] ? "" : " idle");
+    for (size_t i = 0; i < s->n_gpus; i++) {
+        const Cuzk__V1__GPUStatus *g = s->gpus[i];
+        printf("gpu %u:     %s (vram %llu / %llu MiB free)%s%s%s\n", g->ordinal, g->name,
+               (unsigned long long)(g->vram_free_bytes >> 20),
+               (unsigned long long)(g->vram_total_bytes >> 20),
+               g->current_job_id[0] ? " running " : "", g->current_job_id,
+               g->current_job_id[0] ? "" : " idle");
+        printf("           state=%s partitions_held=%u busy=%.1f s partitions_proved=%llu%s%s\n",
+               g->state[0] ? g->state : "-", g->queued_partitions, (double)g->busy_ms / 1e3,
+               (unsigned long long)g->partitions_proved, g->error[0] ? " error: " : "", g->error);
+    }
     for (size_t i = 0; i < s->n_queues; i++)
         printf("queue:     %-22s pending=%u in_progress=%u\n", s->queues[i]->proof_kind,
                s->queues[i]->pending, s->queues[i]->in_progress);

@@ -27,11 +27,15 @@
  *  5. The host combines the W window sums by Horner (a window's width in
  *     doublings) with the CPU group law (ec.h): about 270 operations.
  * The working memory (8 W n bytes of pairs, twice, plus the buckets and
- * the affine rounds' points) is kept between calls and grown on demand.
+ * the affine rounds' points) is kept between calls and grown on demand,
+ * one per device (device.cuh) under a lock of its own, so the MSMs of
+ * several GPUs run at once.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <mutex>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -40,6 +44,7 @@
 #include "gpu/msm/msm_kernels.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
+#include "gpu/util/device.cuh"
 
 #define MSM_MAX_N   (1u << 31)
 #define MSM_SEG_LOG 5  /* buckets per reduction thread: 32 */
@@ -54,10 +59,15 @@
 #define MSM_AFF_GROUP_LOG   26
 #define MSM_AFF_THREADS_LOG 17
 
+/* The working memory of one device (device.cuh), under its own lock: the
+ * MSMs of two devices run at once. */
 struct msm_ws {
+    std::mutex lock;
     void *mem;
     size_t bytes;
 };
+static msm_ws msm_work[CU_MAX_DEVICES];
+/* msm_lock guards the tunings and the phase timing below. */
 static pthread_mutex_t msm_lock = PTHREAD_MUTEX_INITIALIZER;
 /* gpu_msm_set_affine, per group (G1, G2): rounds, the fewest pairs per
  * thread, the fewest threads of a round */
@@ -65,19 +75,21 @@ struct msm_aff_cfg {
     unsigned group, rounds, pairs, threads;
 };
 static msm_aff_cfg msm_aff[2] = {{GPU_MSM_AFFINE_G1}, {GPU_MSM_AFFINE_G2}};
-static msm_ws msm_work;
 
 /* Phase timing (gpu_msm_set_timing): events on stream 0 at the start, after
  * the digits and sorts, after the sweep (G1), after the bucket sums and
- * after the reduction; the last MSM's phases in ms. */
+ * after the reduction; the last MSM's phases in ms. The events belong to
+ * the device current at gpu_msm_set_timing (msm_timing_dev), and only the
+ * MSMs on that device are timed (msm_timed: this thread's MSM is). */
 #define MSM_MARKS 5
-static bool msm_timing;
+static int msm_timing_dev = -1;
 static cudaEvent_t msm_ev[MSM_MARKS];
 static float msm_phase[MSM_MARKS - 1];
+static thread_local bool msm_timed;
 
 static void msm_mark(int i)
 {
-    if (msm_timing) cudaEventRecord(msm_ev[i], 0);
+    if (msm_timed) cudaEventRecord(msm_ev[i], 0);
 }
 
 /* Window size by n, from the sweep of cuzk-gpu-bench on the H200 with the
@@ -103,16 +115,16 @@ static unsigned msm_default_window(size_t n, bool g2)
     return c;
 }
 
-static int msm_ws_get(size_t bytes, void **out, cuzk_err *err)
+static int msm_ws_get(msm_ws *w, size_t bytes, void **out, cuzk_err *err)
 {
-    if (msm_work.bytes < bytes) {
-        cudaFree(msm_work.mem);
-        msm_work.mem = NULL;
-        msm_work.bytes = 0;
-        CU(cudaMalloc(&msm_work.mem, bytes), err, "msm workspace alloc");
-        msm_work.bytes = bytes;
+    if (w->bytes < bytes) {
+        cudaFree(w->mem);
+        w->mem = NULL;
+        w->bytes = 0;
+        CU(cudaMalloc(&w->mem, bytes), err, "msm workspace alloc");
+        w->bytes = bytes;
     }
-    *out = msm_work.mem;
+    *out = w->mem;
     return CUZK_OK;
 }
 
@@ -471,45 +483,54 @@ static void msm_combine(typename msm_host<F>::jac *out, const typename msm_host<
 
 /* Device memory the workspace may grow into, less a spare GiB. */
 #define MSM_SPARE ((size_t)1 << 30)
-static bool msm_ws_fits(size_t bytes)
+static bool msm_ws_fits(const msm_ws *w, size_t bytes)
 {
     size_t free_b = 0, total = 0;
-    if (bytes <= msm_work.bytes) return true;
+    if (bytes <= w->bytes) return true;
     if (cudaMemGetInfo(&free_b, &total) != cudaSuccess) return false;
-    return free_b + msm_work.bytes >= bytes + MSM_SPARE;
+    return free_b + w->bytes >= bytes + MSM_SPARE;
 }
 
 /* The plan of `window` bits, or of the default window; when the default's
  * working memory does not fit on the device, the plan of one bit less if
  * that needs less (2^27: 21 bits, ~7 GB less than 22). */
 template <class F>
-static int msm_fitting_plan(msm_plan *p, size_t n, unsigned window, cuzk_err *err)
+static int msm_fitting_plan(msm_plan *p, const msm_ws *w, const msm_aff_cfg *aff, size_t n,
+                            unsigned window, cuzk_err *err)
 {
     const bool g2 = sizeof(F) != sizeof(fp_d);
     unsigned c = window ? window : msm_default_window(n, g2);
-    int rc = msm_make_plan(p, n, c, sizeof(xyzz_d<F>), sizeof(affine_d<F>), &msm_aff[g2], err);
-    if (rc || window || c <= 8 || msm_ws_fits(p->bytes)) return rc;
+    int rc = msm_make_plan(p, n, c, sizeof(xyzz_d<F>), sizeof(affine_d<F>), aff, err);
+    if (rc || window || c <= 8 || msm_ws_fits(w, p->bytes)) return rc;
     msm_plan q;
-    if (!msm_make_plan(&q, n, c - 1, sizeof(xyzz_d<F>), sizeof(affine_d<F>), &msm_aff[g2], NULL) &&
+    if (!msm_make_plan(&q, n, c - 1, sizeof(xyzz_d<F>), sizeof(affine_d<F>), aff, NULL) &&
         q.bytes < p->bytes)
         *p = q;
     return CUZK_OK;
 }
 
 template <class F>
-static int msm_run(typename msm_host<F>::jac *out, const affine_d<F> *bases, const fr_d *scalars,
-                   size_t n, unsigned window, cuzk_err *err)
+static int msm_run(typename msm_host<F>::jac *out, msm_ws *w, int dev, const affine_d<F> *bases,
+                   const fr_d *scalars, size_t n, unsigned window, cuzk_err *err)
 {
     msm_plan p;
     void *ws;
-    int rc = msm_fitting_plan<F>(&p, n, window, err);
-    if (!rc) rc = msm_ws_get(p.bytes, &ws, err);
+    pthread_mutex_lock(&msm_lock);
+    const msm_aff_cfg aff = msm_aff[sizeof(F) != sizeof(fp_d)];
+    msm_timed = msm_timing_dev == dev;
+    pthread_mutex_unlock(&msm_lock);
+    int rc = msm_fitting_plan<F>(&p, w, &aff, n, window, err);
+    if (!rc) rc = msm_ws_get(w, p.bytes, &ws, err);
     if (!rc) rc = msm_device<F>(&p, (char *)ws, bases, scalars, err);
     if (rc) return rc;
     typename msm_host<F>::xyzz sums[256];
     CU_WAIT(err, "msm");
-    for (int i = 0; msm_timing && i < MSM_MARKS - 1; i++)
-        CU(cudaEventElapsedTime(&msm_phase[i], msm_ev[i], msm_ev[i + 1]), err, "msm timing");
+    pthread_mutex_lock(&msm_lock);
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; msm_timed && e == cudaSuccess && i < MSM_MARKS - 1; i++)
+        e = cudaEventElapsedTime(&msm_phase[i], msm_ev[i], msm_ev[i + 1]);
+    pthread_mutex_unlock(&msm_lock);
+    CU(e, err, "msm timing");
     CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], cudaMemcpyDeviceToHost), err,
        "msm");
     msm_combine<F>(out, sums, p.win);
@@ -533,11 +554,11 @@ static int msm_dev(typename msm_host<F>::jac *out, const gpu_buf *bases, const g
     if (rc) return rc;
     if (bases->bytes < n * sizeof(affine_d<F>) || scalars->bytes < n * sizeof(fr_t))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: buffers smaller than %zu points", n);
-    pthread_mutex_lock(&msm_lock);
-    rc = msm_run<F>(out, (const affine_d<F> *)bases->ptr, (const fr_d *)scalars->ptr, n, window,
-                    err);
-    pthread_mutex_unlock(&msm_lock);
-    return rc;
+    int dev;
+    if ((rc = cu_device(&dev, err))) return rc;
+    std::lock_guard<std::mutex> hold(msm_work[dev].lock);
+    return msm_run<F>(out, &msm_work[dev], dev, (const affine_d<F> *)bases->ptr,
+                      (const fr_d *)scalars->ptr, n, window, err);
 }
 
 template <class F>
@@ -559,10 +580,10 @@ static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, c
 
 extern "C" size_t gpu_msm_workspace_bytes(void)
 {
-    pthread_mutex_lock(&msm_lock);
-    size_t b = msm_work.bytes;
-    pthread_mutex_unlock(&msm_lock);
-    return b;
+    int dev;
+    if (cu_device(&dev, NULL)) return 0;
+    std::lock_guard<std::mutex> hold(msm_work[dev].lock);
+    return msm_work[dev].bytes;
 }
 
 extern "C" int gpu_msm_set_timing(int on, cuzk_err *err)
@@ -574,7 +595,9 @@ extern "C" int gpu_msm_set_timing(int on, cuzk_err *err)
             cudaError_t e = cudaEventCreate(&msm_ev[i]);
             if (e != cudaSuccess) rc = cu_fail(e, err, "msm timing events", __FILE__, __LINE__);
         }
-    msm_timing = on && !rc;
+    int dev = -1;
+    if (on && !rc) rc = cu_device(&dev, err);
+    msm_timing_dev = on && !rc ? dev : -1;
     pthread_mutex_unlock(&msm_lock);
     return rc;
 }

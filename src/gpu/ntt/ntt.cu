@@ -26,16 +26,19 @@
  * all, a, b, c on the device throughout.
  *
  * The twiddle table of the largest size used so far and the scale tables
- * are kept on the device (one set, guarded by a mutex, for the current
- * device).
+ * are kept on the device: one set per device (device.cuh), each under a
+ * mutex of its own, picked by the calling thread's current device, so
+ * transforms on two GPUs never wait for each other.
  */
-#include <pthread.h>
 #include <string.h>
 #include <stdlib.h>
+
+#include <mutex>
 
 #include "gpu/ntt/ntt_kernels.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
+#include "gpu/util/device.cuh"
 
 /* ROOT_OF_UNITY = 7^((r-1)/2^32), a primitive 2^32-th root (groth16.md). */
 static const uint64_t NTT_ROOT[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
@@ -62,29 +65,51 @@ struct ntt_scaling {
 };
 static const ntt_scaling NO_SCALE = {SCALE_NONE, false};
 
-static pthread_mutex_t ntt_lock = PTHREAD_MUTEX_INITIALIZER;
-static fr_d *ntt_tw;              /* w^k, k = 0 .. 2^(ntt_tw_log - 1) */
-static unsigned ntt_tw_log;       /* log2 of the size whose root w is */
-static fr_d *ntt_sc[SCALE_KINDS]; /* lo (2^14) then hi (2^14) tables */
-static unsigned ntt_sc_log[SCALE_KINDS];
+/* The tables on one device (device.cuh: one per device, under its lock). */
+struct ntt_dev {
+    std::mutex lock;
+    fr_d *tw;              /* w^k, k = 0 .. 2^(tw_log - 1) */
+    unsigned tw_log;       /* log2 of the size whose root w is */
+    fr_d *sc[SCALE_KINDS]; /* lo (2^14) then hi (2^14) tables */
+    unsigned sc_log[SCALE_KINDS];
+    int id; /* the device's ordinal */
+};
+static ntt_dev ntt_devs[CU_MAX_DEVICES];
 
-static int ntt_ensure_twiddles(unsigned n, cuzk_err *err)
+/* The current device's tables, locked (ntt_release unlocks). */
+static int ntt_acquire(ntt_dev **out, cuzk_err *err)
 {
-    if (ntt_tw && ntt_tw_log >= n) return CUZK_OK;
-    if (ntt_tw) cudaFree(ntt_tw);
-    ntt_tw = NULL;
+    int dev;
+    int rc = cu_device(&dev, err);
+    if (rc) return rc;
+    *out = &ntt_devs[dev];
+    (*out)->lock.lock();
+    (*out)->id = dev;
+    return CUZK_OK;
+}
+
+static void ntt_release(ntt_dev *d)
+{
+    d->lock.unlock();
+}
+
+static int ntt_ensure_twiddles(ntt_dev *d, unsigned n, cuzk_err *err)
+{
+    if (d->tw && d->tw_log >= n) return CUZK_OK;
+    if (d->tw) cudaFree(d->tw);
+    d->tw = NULL;
     fr_t w;
     fr_from_canonical(&w, NTT_ROOT);
     for (unsigned i = n; i < NTT_TWO_ADICITY; i++) fr_sqr(&w, &w);
     uint64_t count = (1ull << (n - 1)) + 1;
-    CU(cudaMalloc(&ntt_tw, count * sizeof(fr_d)), err, "ntt twiddle table alloc");
+    CU(cudaMalloc(&d->tw, count * sizeof(fr_d)), err, "ntt twiddle table alloc");
     fr_d wd;
     memcpy(&wd, &w, sizeof wd);
     uint64_t threads = (count + NTT_TW_CHUNK - 1) / NTT_TW_CHUNK;
-    ntt_twiddle_gen<<<cu_blocks(threads, 256), 256>>>(ntt_tw, wd, count);
+    ntt_twiddle_gen<<<cu_blocks(threads, 256), 256>>>(d->tw, wd, count);
     CU_LAUNCH(err, "ntt_twiddle_gen");
     CU_WAIT(err, "ntt_twiddle_gen");
-    ntt_tw_log = n;
+    d->tw_log = n;
     return CUZK_OK;
 }
 
@@ -121,18 +146,18 @@ static void ntt_scale_tables(fr_t *t, enum ntt_scale_kind kind, unsigned n)
     for (size_t i = 1; i < half; i++) fr_mul(&t[half + i], &t[half + i - 1], &big);
 }
 
-static int ntt_ensure_scale(enum ntt_scale_kind kind, unsigned n, cuzk_err *err)
+static int ntt_ensure_scale(ntt_dev *d, enum ntt_scale_kind kind, unsigned n, cuzk_err *err)
 {
     const size_t count = (size_t)2 << NTT_SCALE_LO;
-    if (ntt_sc[kind] && ntt_sc_log[kind] == n) return CUZK_OK;
-    if (!ntt_sc[kind]) CU(cudaMalloc(&ntt_sc[kind], count * sizeof(fr_d)), err, "ntt scale alloc");
+    if (d->sc[kind] && d->sc_log[kind] == n) return CUZK_OK;
+    if (!d->sc[kind]) CU(cudaMalloc(&d->sc[kind], count * sizeof(fr_d)), err, "ntt scale alloc");
     fr_t *t = (fr_t *)malloc(count * sizeof(fr_t));
     if (!t) return cuzk_errf(err, CUZK_ENOMEM, "gpu ntt: scale table of %zu elements", count);
     ntt_scale_tables(t, kind, n);
-    cudaError_t e = cudaMemcpy(ntt_sc[kind], t, count * sizeof(fr_t), cudaMemcpyHostToDevice);
+    cudaError_t e = cudaMemcpy(d->sc[kind], t, count * sizeof(fr_t), cudaMemcpyHostToDevice);
     free(t);
     CU(e, err, "ntt scale table upload");
-    ntt_sc_log[kind] = n;
+    d->sc_log[kind] = n;
     return CUZK_OK;
 }
 
@@ -144,9 +169,7 @@ extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
     if (threads != 256 && threads != 512 && threads != 1024)
         return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: %u threads per block (256, 512, 1024)",
                          threads);
-    pthread_mutex_lock(&ntt_lock);
-    ntt_block = threads;
-    pthread_mutex_unlock(&ntt_lock);
+    __atomic_store_n(&ntt_block, threads, __ATOMIC_RELAXED);
     return CUZK_OK;
 }
 
@@ -155,37 +178,36 @@ extern "C" int gpu_ntt_set_radix(unsigned radix, cuzk_err *err)
     if (radix != 2 && radix != 8)
         return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: radix %u (2: ntt_pass, 8: ntt_pass_r8)",
                          radix);
-    pthread_mutex_lock(&ntt_lock);
-    ntt_radix = radix;
-    pthread_mutex_unlock(&ntt_lock);
+    __atomic_store_n(&ntt_radix, radix, __ATOMIC_RELAXED);
     return CUZK_OK;
 }
 
-static int ntt_scale_run(fr_d *x, unsigned n, ntt_scaling s, cuzk_err *err)
+static int ntt_scale_run(ntt_dev *d, fr_d *x, unsigned n, ntt_scaling s, cuzk_err *err)
 {
     if (s.kind == SCALE_NONE) return CUZK_OK;
-    int rc = ntt_ensure_scale(s.kind, n, err);
+    int rc = ntt_ensure_scale(d, s.kind, n, err);
     if (rc) return rc;
-    const fr_d *lo = ntt_sc[s.kind], *hi = lo + ((size_t)1 << NTT_SCALE_LO);
+    const fr_d *lo = d->sc[s.kind], *hi = lo + ((size_t)1 << NTT_SCALE_LO);
     ntt_scale<<<cu_blocks((size_t)1 << n, 256), 256>>>(x, n, s.bitrev, lo, hi);
     CU_LAUNCH(err, "ntt_scale");
     return CUZK_OK;
 }
 
 template <bool DIF, bool INV, unsigned TH>
-static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, cuzk_err *err)
+static int ntt_stages_th(ntt_dev *d, fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n,
+                         cuzk_err *err)
 {
-    static bool attr_set;
-    if (!attr_set) {
+    static bool attr_set[CU_MAX_DEVICES]; /* a function attribute is per device */
+    if (!attr_set[d->id]) {
         CU(cudaFuncSetAttribute(ntt_pass<DIF, INV, TH>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 32 << NTT_TILE_LOG),
            err, "ntt_pass shared memory limit");
-        attr_set = true;
+        attr_set[d->id] = true;
     }
     for (unsigned i = 0; i < passes; i++) {
         unsigned blocks = 1u << (n - ps[i].m - ps[i].L);
         size_t smem = (size_t)32 << (ps[i].m + ps[i].L);
-        ntt_pass<DIF, INV, TH><<<blocks, TH, smem>>>(x, ntt_tw, ps[i]);
+        ntt_pass<DIF, INV, TH><<<blocks, TH, smem>>>(x, d->tw, ps[i]);
         CU_LAUNCH(err, "ntt_pass");
     }
     return CUZK_OK;
@@ -193,45 +215,47 @@ static int ntt_stages_th(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigne
 
 /* The radix-2 passes, with the scalings as separate element-wise passes. */
 template <bool DIF, bool INV>
-static int ntt_stages_r2(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, ntt_scaling in,
-                         ntt_scaling out, cuzk_err *err)
+static int ntt_stages_r2(ntt_dev *d, fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n,
+                         ntt_scaling in, ntt_scaling out, cuzk_err *err)
 {
-    int rc = ntt_scale_run(x, n, in, err);
+    int rc = ntt_scale_run(d, x, n, in, err);
     if (rc) return rc;
-    if (ntt_block == 1024)
-        rc = ntt_stages_th<DIF, INV, 1024>(x, ps, passes, n, err);
-    else if (ntt_block == 512)
-        rc = ntt_stages_th<DIF, INV, 512>(x, ps, passes, n, err);
+    unsigned block = __atomic_load_n(&ntt_block, __ATOMIC_RELAXED);
+    if (block == 1024)
+        rc = ntt_stages_th<DIF, INV, 1024>(d, x, ps, passes, n, err);
+    else if (block == 512)
+        rc = ntt_stages_th<DIF, INV, 512>(d, x, ps, passes, n, err);
     else
-        rc = ntt_stages_th<DIF, INV, 256>(x, ps, passes, n, err);
-    return rc ? rc : ntt_scale_run(x, n, out, err);
+        rc = ntt_stages_th<DIF, INV, 256>(d, x, ps, passes, n, err);
+    return rc ? rc : ntt_scale_run(d, x, n, out, err);
 }
 
 /* The kernel's form of a scaling (device tables of its kind and size). */
-static int ntt_scale_args(ntt_scale_t *sc, ntt_scaling s, unsigned n, cuzk_err *err)
+static int ntt_scale_args(ntt_dev *d, ntt_scale_t *sc, ntt_scaling s, unsigned n, cuzk_err *err)
 {
     *sc = ntt_scale_t{NULL, NULL, s.bitrev};
     if (s.kind == SCALE_NONE) return CUZK_OK;
-    int rc = ntt_ensure_scale(s.kind, n, err);
+    int rc = ntt_ensure_scale(d, s.kind, n, err);
     if (rc) return rc;
-    sc->lo = ntt_sc[s.kind];
+    sc->lo = d->sc[s.kind];
     sc->hi = sc->lo + ((size_t)1 << NTT_SCALE_LO);
     return CUZK_OK;
 }
 
 template <bool DIF, bool INV, int SC, bool BOTTOM>
-static int ntt_launch_r8_at(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
+static int ntt_launch_r8_at(ntt_dev *d, fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc,
+                            cuzk_err *err)
 {
-    static bool attr_set;
-    if (!attr_set) {
+    static bool attr_set[CU_MAX_DEVICES]; /* a function attribute is per device */
+    if (!attr_set[d->id]) {
         CU(cudaFuncSetAttribute(ntt_pass_r8<DIF, INV, SC, BOTTOM>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, 32 << NTT_TILE_LOG),
            err, "ntt_pass_r8 shared memory limit");
-        attr_set = true;
+        attr_set[d->id] = true;
     }
     unsigned log_t = ps.m + ps.L;
     ntt_pass_r8<DIF, INV, SC, BOTTOM>
-        <<<1u << (ps.n - log_t), 1u << (log_t - 3), (size_t)32 << log_t>>>(x, ntt_tw, ps, sc);
+        <<<1u << (ps.n - log_t), 1u << (log_t - 3), (size_t)32 << log_t>>>(x, d->tw, ps, sc);
     CU_LAUNCH(err, "ntt_pass_r8");
     return CUZK_OK;
 }
@@ -239,10 +263,10 @@ static int ntt_launch_r8_at(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_
 /* The kernel for the pass: with the twiddle-1 code for the pass with
  * b = 0 (BOTTOM), without it for the others. */
 template <bool DIF, bool INV, int SC>
-static int ntt_launch_r8(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
+static int ntt_launch_r8(ntt_dev *d, fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err *err)
 {
-    if (ps.b == 0) return ntt_launch_r8_at<DIF, INV, SC, true>(x, ps, sc, err);
-    return ntt_launch_r8_at<DIF, INV, SC, false>(x, ps, sc, err);
+    if (ps.b == 0) return ntt_launch_r8_at<DIF, INV, SC, true>(d, x, ps, sc, err);
+    return ntt_launch_r8_at<DIF, INV, SC, false>(d, x, ps, sc, err);
 }
 
 /* The register passes: T / 8 threads per tile of T elements. A DIF
@@ -250,39 +274,41 @@ static int ntt_launch_r8(fr_d *x, const ntt_pass_t &ps, ntt_scale_t sc, cuzk_err
  * inverse its scaling out into the last; any other scaling runs as a pass
  * of its own. */
 template <bool DIF, bool INV>
-static int ntt_stages_r8(fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n, ntt_scaling in,
-                         ntt_scaling out, cuzk_err *err)
+static int ntt_stages_r8(ntt_dev *d, fr_d *x, const ntt_pass_t *ps, unsigned passes, unsigned n,
+                         ntt_scaling in, ntt_scaling out, cuzk_err *err)
 {
     constexpr bool FOLD_IN = DIF && !INV, FOLD_OUT = DIF && INV;
     ntt_scale_t si, so;
-    int rc = ntt_scale_args(&si, FOLD_IN ? in : NO_SCALE, n, err);
-    if (!rc) rc = ntt_scale_args(&so, FOLD_OUT ? out : NO_SCALE, n, err);
-    if (!rc) rc = ntt_scale_run(x, n, FOLD_IN ? NO_SCALE : in, err);
+    int rc = ntt_scale_args(d, &si, FOLD_IN ? in : NO_SCALE, n, err);
+    if (!rc) rc = ntt_scale_args(d, &so, FOLD_OUT ? out : NO_SCALE, n, err);
+    if (!rc) rc = ntt_scale_run(d, x, n, FOLD_IN ? NO_SCALE : in, err);
     for (unsigned i = 0; !rc && i < passes; i++) {
         if constexpr (FOLD_IN)
             if (i == 0 && si.lo) {
-                rc = ntt_launch_r8<DIF, INV, NTT_R8_SCALE_IN>(x, ps[i], si, err);
+                rc = ntt_launch_r8<DIF, INV, NTT_R8_SCALE_IN>(d, x, ps[i], si, err);
                 continue;
             }
         if constexpr (FOLD_OUT) /* the last DIF pass has b = 0 */
             if (i + 1 == passes && so.lo) {
-                rc = ntt_launch_r8_at<DIF, INV, NTT_R8_SCALE_OUT, true>(x, ps[i], so, err);
+                rc = ntt_launch_r8_at<DIF, INV, NTT_R8_SCALE_OUT, true>(d, x, ps[i], so, err);
                 continue;
             }
-        rc = ntt_launch_r8<DIF, INV, NTT_R8_PLAIN>(x, ps[i], si, err);
+        rc = ntt_launch_r8<DIF, INV, NTT_R8_PLAIN>(d, x, ps[i], si, err);
     }
-    return rc ? rc : ntt_scale_run(x, n, FOLD_OUT ? NO_SCALE : out, err);
+    return rc ? rc : ntt_scale_run(d, x, n, FOLD_OUT ? NO_SCALE : out, err);
 }
 
 /* Runs all stages (DIF from the top bits down, DIT from the bottom up)
  * between the scalings in and out (NO_SCALE: none). */
 template <bool DIF, bool INV>
-static int ntt_stages(fr_d *x, unsigned n, ntt_scaling in, ntt_scaling out, cuzk_err *err)
+static int ntt_stages(ntt_dev *d, fr_d *x, unsigned n, ntt_scaling in, ntt_scaling out,
+                      cuzk_err *err)
 {
     ntt_pass_t ps[NTT_MAX_PASSES];
-    unsigned passes = ntt_plan(ps, n, ntt_tw_log, DIF);
-    if (ntt_radix == 8) return ntt_stages_r8<DIF, INV>(x, ps, passes, n, in, out, err);
-    return ntt_stages_r2<DIF, INV>(x, ps, passes, n, in, out, err);
+    unsigned passes = ntt_plan(ps, n, d->tw_log, DIF);
+    if (__atomic_load_n(&ntt_radix, __ATOMIC_RELAXED) == 8)
+        return ntt_stages_r8<DIF, INV>(d, x, ps, passes, n, in, out, err);
+    return ntt_stages_r2<DIF, INV>(d, x, ps, passes, n, in, out, err);
 }
 
 /* x := bitrev(x - sub) (sub NULL: bitrev(x)). */
@@ -304,22 +330,22 @@ static int ntt_check_args(const gpu_buf *buf, unsigned n, cuzk_err *err)
     return CUZK_OK;
 }
 
-static int ntt_run(fr_d *x, unsigned n, enum gpu_ntt_kind kind, cuzk_err *err)
+static int ntt_run(ntt_dev *d, fr_d *x, unsigned n, enum gpu_ntt_kind kind, cuzk_err *err)
 {
-    int rc = ntt_ensure_twiddles(n, err);
+    int rc = ntt_ensure_twiddles(d, n, err);
     if (rc) return rc;
     switch (kind) {
     case GPU_NTT_FORWARD:
-        rc = ntt_stages<true, false>(x, n, NO_SCALE, NO_SCALE, err);
+        rc = ntt_stages<true, false>(d, x, n, NO_SCALE, NO_SCALE, err);
         break;
     case GPU_NTT_COSET_FWD:
-        rc = ntt_stages<true, false>(x, n, {SCALE_G, false}, NO_SCALE, err);
+        rc = ntt_stages<true, false>(d, x, n, {SCALE_G, false}, NO_SCALE, err);
         break;
     case GPU_NTT_INVERSE:
-        rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_ONE_OVER_N, false}, err);
+        rc = ntt_stages<true, true>(d, x, n, NO_SCALE, {SCALE_ONE_OVER_N, false}, err);
         break;
     case GPU_NTT_COSET_INV:
-        rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
+        rc = ntt_stages<true, true>(d, x, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
         break;
     default:
         return cuzk_errf(err, CUZK_EINVAL, "gpu ntt: unknown kind %d", (int)kind);
@@ -333,9 +359,10 @@ extern "C" int gpu_ntt_dev(gpu_buf *data, unsigned log_n, enum gpu_ntt_kind kind
 {
     int rc = ntt_check_args(data, log_n, err);
     if (rc) return rc;
-    pthread_mutex_lock(&ntt_lock);
-    rc = ntt_run((fr_d *)data->ptr, log_n, kind, err);
-    pthread_mutex_unlock(&ntt_lock);
+    ntt_dev *d;
+    if ((rc = ntt_acquire(&d, err))) return rc;
+    rc = ntt_run(d, (fr_d *)data->ptr, log_n, kind, err);
+    ntt_release(d);
     return rc;
 }
 
@@ -354,18 +381,19 @@ extern "C" int gpu_ntt(fr_t *data, unsigned log_n, enum gpu_ntt_kind kind, cuzk_
 
 /* Row 0, 1 (a, b): evaluations on H -> evaluations on 7 H, natural order;
  * row 2 (c): -> the coefficients of C / (7^n - 1), bit-reversed. */
-static int ntt_h_row(fr_d *x, unsigned n, int row, cuzk_err *err)
+static int ntt_h_row(ntt_dev *d, fr_d *x, unsigned n, int row, cuzk_err *err)
 {
-    int rc = ntt_ensure_twiddles(n, err);
+    int rc = ntt_ensure_twiddles(d, n, err);
     if (rc) return rc;
-    if (row == 2) return ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_ONE_OVER_NZ, false}, err);
-    rc = ntt_stages<true, true>(x, n, NO_SCALE, {SCALE_G_OVER_N, true}, err);
-    return rc ? rc : ntt_stages<false, false>(x, n, NO_SCALE, NO_SCALE, err);
+    if (row == 2) return ntt_stages<true, true>(d, x, n, NO_SCALE, {SCALE_ONE_OVER_NZ, false}, err);
+    rc = ntt_stages<true, true>(d, x, n, NO_SCALE, {SCALE_G_OVER_N, true}, err);
+    return rc ? rc : ntt_stages<false, false>(d, x, n, NO_SCALE, NO_SCALE, err);
 }
 
 /* a := a b / z on the coset, back to (bit-reversed) coefficients, less c's
  * row, then to natural order. */
-static int ntt_h_finish(fr_d *a, const fr_d *b, const fr_d *c, unsigned n, cuzk_err *err)
+static int ntt_h_finish(ntt_dev *d, fr_d *a, const fr_d *b, const fr_d *c, unsigned n,
+                        cuzk_err *err)
 {
     fr_t z;
     ntt_z_inv(&z, n);
@@ -373,7 +401,7 @@ static int ntt_h_finish(fr_d *a, const fr_d *b, const fr_d *c, unsigned n, cuzk_
     memcpy(&zd, &z, sizeof zd);
     ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, 1u << n, zd);
     CU_LAUNCH(err, "ntt_h_pointwise");
-    int rc = ntt_stages<true, true>(a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
+    int rc = ntt_stages<true, true>(d, a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
     if (!rc) rc = ntt_bitrev_run(a, c, n, err);
     if (!rc) CU_WAIT(err, "ntt h");
     return rc;
@@ -386,10 +414,10 @@ static int ntt_h_args(gpu_buf *const *v, int count, unsigned n, cuzk_err *err)
     return rc;
 }
 
-/* One row and its wait, for gpu_ntt_h_row_dev (under ntt_lock). */
-static int ntt_h_row_sync(fr_d *x, unsigned n, int row, cuzk_err *err)
+/* One row and its wait, for gpu_ntt_h_row_dev (under the device's lock). */
+static int ntt_h_row_sync(ntt_dev *d, fr_d *x, unsigned n, int row, cuzk_err *err)
 {
-    int rc = ntt_h_row(x, n, row, err);
+    int rc = ntt_h_row(d, x, n, row, err);
     if (!rc) CU_WAIT(err, "ntt h row");
     return rc;
 }
@@ -399,9 +427,10 @@ extern "C" int gpu_ntt_h_row_dev(gpu_buf *x, unsigned log_n, int row, cuzk_err *
     int rc = ntt_h_args(&x, 1, log_n, err);
     if (rc) return rc;
     if (row < 0 || row > 2) return cuzk_errf(err, CUZK_EINVAL, "gpu ntt h: no row %d", row);
-    pthread_mutex_lock(&ntt_lock);
-    rc = ntt_h_row_sync((fr_d *)x->ptr, log_n, row, err);
-    pthread_mutex_unlock(&ntt_lock);
+    ntt_dev *d;
+    if ((rc = ntt_acquire(&d, err))) return rc;
+    rc = ntt_h_row_sync(d, (fr_d *)x->ptr, log_n, row, err);
+    ntt_release(d);
     return rc;
 }
 
@@ -411,11 +440,13 @@ extern "C" int gpu_ntt_h_finish_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned
     gpu_buf *v[3] = {a, b, c};
     int rc = ntt_h_args(v, 3, log_n, err);
     if (rc) return rc;
-    pthread_mutex_lock(&ntt_lock);
-    rc = ntt_ensure_twiddles(log_n, err);
+    ntt_dev *d;
+    if ((rc = ntt_acquire(&d, err))) return rc;
+    rc = ntt_ensure_twiddles(d, log_n, err);
     if (!rc)
-        rc = ntt_h_finish((fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
-    pthread_mutex_unlock(&ntt_lock);
+        rc =
+            ntt_h_finish(d, (fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
+    ntt_release(d);
     return rc;
 }
 
@@ -424,11 +455,13 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
     gpu_buf *v[3] = {a, b, c};
     int rc = ntt_h_args(v, 3, log_n, err);
     if (rc) return rc;
-    pthread_mutex_lock(&ntt_lock);
-    for (int k = 0; k < 3 && !rc; k++) rc = ntt_h_row((fr_d *)v[k]->ptr, log_n, k, err);
+    ntt_dev *d;
+    if ((rc = ntt_acquire(&d, err))) return rc;
+    for (int k = 0; k < 3 && !rc; k++) rc = ntt_h_row(d, (fr_d *)v[k]->ptr, log_n, k, err);
     if (!rc)
-        rc = ntt_h_finish((fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
-    pthread_mutex_unlock(&ntt_lock);
+        rc =
+            ntt_h_finish(d, (fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
+    ntt_release(d);
     return rc;
 }
 

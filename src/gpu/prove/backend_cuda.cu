@@ -5,14 +5,19 @@
  * the assembly), which also logs each partition's timings on one line with
  * the names of reference/groth16.md; GetStatus reads the free device
  * memory through vram_free. Its host threads block on device waits
- * (gpu_set_blocking_sync).
+ * (make_blocking, on each device before its first use).
  *
- * One device is reported: the kernels' working memory (MSM workspace, NTT
- * twiddles) and the parameter cache live on one device per process, so
- * the engine's per-device parallelism would need them per device first.
+ * Every CUDA device the runtime lists is reported, in CUDA's order (so
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER apply); the engine picks
+ * from them (gpus.devices) and runs a prover per device. The prover keeps
+ * its buffers, parameters and staging pools per device (gpu_prove.h), so
+ * the devices prove at once. Nothing here touches NCCL or NVLink: each
+ * device works alone on its own partitions.
  */
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <mutex>
 
 #include "gpu/prove/prove_gpu.cuh"
 
@@ -24,32 +29,68 @@ extern "C" {
 }
 #undef FP_ZERO
 
+/* Device i's line for GetStatus and its memory; false when CUDA refuses. */
+static bool describe(int i, char name[128], uint64_t *vram_total)
+{
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) return false;
+    snprintf(name, 128, "%s (cuda:%d, sm_%d%d, %d SMs)", p.name, i, p.major, p.minor,
+             p.multiProcessorCount);
+    *vram_total = p.totalGlobalMem;
+    return true;
+}
+
+/* Lists the devices without making a context on any (only the devices
+ * the engine proves on get one, at their first start). */
 static int cuda_devices(size_t *n, char names[][128], uint64_t *vram_total, size_t max)
 {
     int count = 0;
-    cudaDeviceProp p;
     *n = 0;
-    /* The engine's host threads block on device waits rather than spin
-     * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds per
-     * partition for +0.6% GPU time, docs/performance.md), since synthesis
-     * on the same cores bounds the engine's throughput. Should CUDA refuse,
-     * its default stays. */
-    if (gpu_set_blocking_sync(true, NULL)) cudaGetLastError();
-    if (max < 1 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1 ||
-        cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
         cudaGetLastError();
         return CUZK_EDEVICE;
     }
-    snprintf(names[0], 128, "%s (cuda:0, sm_%d%d, %d SMs)", p.name, p.major, p.minor,
-             p.multiProcessorCount);
-    vram_total[0] = p.totalGlobalMem;
-    *n = 1;
+    for (int i = 0; i < count && (size_t)i < max && i < CU_MAX_DEVICES; i++) {
+        if (!describe(i, names[i], &vram_total[i])) {
+            cudaGetLastError();
+            return CUZK_EDEVICE;
+        }
+        *n = (size_t)i + 1;
+    }
     return CUZK_OK;
+}
+
+/* The engine's host threads block on device waits rather than spin
+ * (H200, 10 x 32 GiB partitions: 5.15 instead of 6.81 CPU seconds per
+ * partition for +0.6% GPU time, docs/performance.md), since synthesis on
+ * the same cores bounds the engine's throughput. The flag is per device
+ * and taken when its context is made: cudaInitDevice makes it with the
+ * flag (cudaSetDevice would make it with the default); should that
+ * refuse, the flag is set on the live context, and should CUDA refuse
+ * that too, its default stays. */
+static void make_blocking(int device)
+{
+    if (cudaInitDevice(device, cudaDeviceScheduleBlockingSync, cudaInitDeviceFlagsAreValid) ==
+        cudaSuccess)
+        return;
+    cudaGetLastError();
+    if (cudaSetDevice(device) != cudaSuccess || gpu_set_blocking_sync(true, NULL))
+        cudaGetLastError();
+}
+
+/* Before anything else touches a device (a start or a GetStatus), once. */
+static std::once_flag device_ready[CU_MAX_DEVICES];
+
+static void use_device(int device)
+{
+    if (device >= 0 && device < CU_MAX_DEVICES)
+        std::call_once(device_ready[device], make_blocking, device);
 }
 
 static int cuda_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                       void **handle, cuzk_err *err)
 {
+    use_device(device);
     return gpu_prove_start((gpu_prove_pending **)handle, device, pk, circuits, n, NULL, err);
 }
 
@@ -72,6 +113,7 @@ static int cuda_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *
 
 static int cuda_vram_free(int device, uint64_t *free_bytes)
 {
+    use_device(device);
     size_t f, total;
     if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&f, &total) != cudaSuccess) {
         cudaGetLastError();
@@ -88,5 +130,13 @@ static void cuda_params_unloaded(const groth16_params *pk)
     gpu_prove_params_free(pk);
 }
 
+/* The staging pools' pinned memory, per device (384 MiB). */
+static uint64_t cuda_host_bytes(int device)
+{
+    (void)device;
+    return gpu_prove_pinned_bytes_per_device();
+}
+
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda", cuda_devices, cuda_start, cuda_finish, cuda_vram_free, cuda_params_unloaded};
+    "cuda",         cuda_devices,         cuda_start,     cuda_finish,
+    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes};

@@ -10,7 +10,8 @@
  * wave of the blocks the device holds at once (a fixed 4 per SM, when
  * registers allowed 3, left a second wave of one block per SM); with half
  * the bits of a 2^27 bitmap set, each thread adds about a thousand
- * points, so the tree and the host sum are noise.
+ * points, so the tree and the host sum are noise. The block sums' buffer
+ * and the wave are kept per device (device.cuh).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,22 +37,24 @@ __global__ void __launch_bounds__(BA_THREADS)
     if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }
 
-static void *ba_partial; /* BA_BLOCKS sums of the larger group, kept */
+/* Per device (device.cuh; under its prover lock): BA_BLOCKS sums of the
+ * larger group, kept. */
+static void *ba_partial[CU_MAX_DEVICES];
 
-/* Blocks of batch_add_kernel<F> resident on the device at once (per SM
+/* Blocks of batch_add_kernel<F> resident on device dev at once (per SM
  * times SMs; registers, not the 4 per SM that BA_BLOCKS allows, set it:
  * 3 at 166 registers a thread). 0 when the query fails (BA_BLOCKS). */
-template <class F> static unsigned batch_add_wave(void)
+template <class F> static unsigned batch_add_wave(int dev)
 {
-    static unsigned wave;
-    int dev, sms, per_sm;
-    if (!wave && cudaGetDevice(&dev) == cudaSuccess &&
+    static unsigned wave[CU_MAX_DEVICES];
+    int sms, per_sm;
+    if (!wave[dev] &&
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, batch_add_kernel<F>, BA_THREADS,
                                                       0) == cudaSuccess)
-        wave = (unsigned)(sms * per_sm);
+        wave[dev] = (unsigned)(sms * per_sm);
     cudaGetLastError();
-    return wave;
+    return wave[dev];
 }
 
 /* The per-block sums of the batch addition into host memory (*blocks of
@@ -61,12 +64,15 @@ static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F>
                             const uint64_t *bitmap, size_t n, cuzk_err *err)
 {
     size_t per;
-    batch_add_shape(n, batch_add_wave<F>(), &per, blocks);
-    if (!ba_partial) {
-        int rc = prove_dev_alloc(&ba_partial, BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
+    int dev;
+    int rc = cu_device(&dev, err);
+    if (rc) return rc;
+    batch_add_shape(n, batch_add_wave<F>(dev), &per, blocks);
+    if (!ba_partial[dev]) {
+        rc = prove_dev_alloc(&ba_partial[dev], BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
         if (rc) return rc;
     }
-    xyzz_d<F> *partial = (xyzz_d<F> *)ba_partial;
+    xyzz_d<F> *partial = (xyzz_d<F> *)ba_partial[dev];
     batch_add_kernel<F><<<*blocks, BA_THREADS>>>(bases, bitmap, n, per, partial);
     CU_LAUNCH(err, "batch_add_kernel");
     CU_WAIT(err, "batch_add_kernel");

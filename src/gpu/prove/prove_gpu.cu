@@ -1,9 +1,11 @@
 /*
  * prove_gpu.cu - the Groth16 prover on a CUDA device (gpu_prove.h).
  *
- * start proves the circuits one after another on the device, under one
- * process-wide lock (the kernels' working memory and the parameter cache
- * are shared), while two host threads per circuit get the next one ready:
+ * start proves the circuits one after another on the device it is given,
+ * under that device's prover lock (its working buffers, parameter cache
+ * and staging pools are its own, as are the kernels' NTT tables and MSM
+ * workspace: device.cuh), so starts on different devices run at once,
+ * while two host threads per circuit get the next one ready:
  *   prep    groth16_jobs_prepare on the CPU: ones bitmaps and compacted
  *           tails (the gathered A / B scalars of a job that does not
  *           split), the very decisions of the CPU prover
@@ -53,7 +55,10 @@
  * bytes are those of groth16_prove.
  *
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
- * bitmap) grow to the largest proof seen and stay allocated.
+ * bitmap) grow to the largest proof seen on their device and stay
+ * allocated. Every thread that calls CUDA for a start (the prover thread,
+ * prep, loader, the staging pools' copy threads) first makes the start's
+ * device current.
  */
 #include <omp.h>
 #include <pthread.h>
@@ -67,16 +72,16 @@
 
 #include "gpu/prove/prove_gpu.cuh"
 
-static pthread_mutex_t prove_mu = PTHREAD_MUTEX_INITIALIZER;
+static std::mutex prove_mu[CU_MAX_DEVICES];
 
-void prove_lock(void)
+void prove_lock(int dev)
 {
-    pthread_mutex_lock(&prove_mu);
+    prove_mu[dev].lock();
 }
 
-void prove_unlock(void)
+void prove_unlock(int dev)
 {
-    pthread_mutex_unlock(&prove_mu);
+    prove_mu[dev].unlock();
 }
 
 /* Device working buffers, kept between proofs: a/b/c (two, for the
@@ -87,7 +92,7 @@ struct prove_ws {
     void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2;
     size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap;
 };
-static prove_ws ws;
+static prove_ws prove_wss[CU_MAX_DEVICES]; /* one per device, under its prover lock */
 
 /* Where a split job's ones bitmap, tail scalars and tail indexes are on
  * the device (bits NULL: not there yet). */
@@ -109,7 +114,7 @@ struct prove_one {
     bool prep_done, load_done; /* under prove_run.mu */
     bool spawned;              /* its helpers were started (under mu) */
     bool h_free;               /* its H MSM is done: its a/b/c buffer is free (under mu) */
-    bool lab_free;             /* its L/A/B step is over: its ws.jobs buffer is free (under mu) */
+    bool lab_free;             /* its L/A/B step is over: its ws->jobs buffer is free (under mu) */
     job_dev jd[3];             /* split job L, A, B's data on the device (prep's, or on the spot) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
     bool b2_done;              /* the device computed m.b2 */
@@ -187,29 +192,31 @@ static uint32_t *idx_buffer(size_t n, cuzk_err *err)
     return idx;
 }
 
-/* A split job's data that prep did not stage, on the spot into ws.bits,
- * ws.scal and ws.idx. */
-static int job_upload(job_dev *d, const groth16_msm_job *j, const groth16_params *pk, cuzk_err *err)
+/* A split job's data that prep did not stage, on the spot into ws->bits,
+ * ws->scal and ws->idx. */
+static int job_upload(prove_ws *ws, job_dev *d, const groth16_msm_job *j, const groth16_params *pk,
+                      cuzk_err *err)
 {
     size_t nt = j->n_tail;
-    int rc = prove_dev_grow(&ws.bits, &ws.bits_cap, (j->n + 63) / 64 * sizeof(uint64_t), pk, err);
-    if (!rc) rc = prove_dev_grow(&ws.scal, &ws.scal_cap, nt * sizeof(fr_t), pk, err);
-    if (!rc) rc = prove_dev_grow(&ws.idx, &ws.idx_cap, nt * sizeof(uint32_t), pk, err);
+    int rc = prove_dev_grow(&ws->bits, &ws->bits_cap, (j->n + 63) / 64 * sizeof(uint64_t), pk, err);
+    if (!rc) rc = prove_dev_grow(&ws->scal, &ws->scal_cap, nt * sizeof(fr_t), pk, err);
+    if (!rc) rc = prove_dev_grow(&ws->idx, &ws->idx_cap, nt * sizeof(uint32_t), pk, err);
     uint32_t *idx = rc ? NULL : idx_buffer(nt, err);
     if (!rc && !idx) rc = CUZK_ENOMEM;
-    *d = {(uint64_t *)ws.bits, (fr_t *)ws.scal, (uint32_t *)ws.idx};
+    *d = {(uint64_t *)ws->bits, (fr_t *)ws->scal, (uint32_t *)ws->idx};
     if (!rc) rc = job_put(STAGE_FG, d, j, idx, err);
     free(idx);
     return rc;
 }
 
 /* The tail of a split job: its bases gathered, the MSM. */
-static int tail_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
-                    const job_dev *d, const groth16_params *pk, cuzk_err *err)
+static int tail_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases,
+                    const groth16_msm_job *j, const job_dev *d, const groth16_params *pk,
+                    cuzk_err *err)
 {
     size_t nt = j->n_tail;
-    int rc = prove_dev_grow(&ws.tb, &ws.tb_cap, nt * sizeof(g1_affine_t), pk, err);
-    prove_g1_aff *tb = (prove_g1_aff *)ws.tb;
+    int rc = prove_dev_grow(&ws->tb, &ws->tb_cap, nt * sizeof(g1_affine_t), pk, err);
+    prove_g1_aff *tb = (prove_g1_aff *)ws->tb;
     if (!rc) rc = prove_gather(tb, bases, d->idx, nt, err);
     if (!rc) rc = dev_msm(out, tb, d->scal, nt, err);
     return rc;
@@ -217,25 +224,25 @@ static int tail_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_
 
 /* One G1 MSM of the CPU prover's job on the device; a split job's data
  * from *d when prep staged it, else uploaded now (and *d set). */
-static int job_msm(g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j, job_dev *d,
-                   const groth16_params *pk, groth16_timings *t, cuzk_err *err)
+static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
+                   job_dev *d, const groth16_params *pk, groth16_timings *t, cuzk_err *err)
 {
     if (j->n >= ((size_t)1 << 31))
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: an MSM of %zu points", j->n);
     double t0 = groth16_now_ms();
     if (!j->split) {
-        int rc = prove_dev_grow(&ws.scal, &ws.scal_cap, j->n * sizeof(fr_t), pk, err);
-        if (!rc) rc = prove_upload(STAGE_FG, ws.scal, j->scalars, j->n * sizeof(fr_t), err);
-        if (!rc) rc = dev_msm(out, bases, ws.scal, j->n, err);
+        int rc = prove_dev_grow(&ws->scal, &ws->scal_cap, j->n * sizeof(fr_t), pk, err);
+        if (!rc) rc = prove_upload(STAGE_FG, ws->scal, j->scalars, j->n * sizeof(fr_t), err);
+        if (!rc) rc = dev_msm(out, bases, ws->scal, j->n, err);
         t->tail_msm_ms += groth16_now_ms() - t0;
         return rc;
     }
     g1_jac_t ones, tail;
-    int rc = d->bits ? CUZK_OK : job_upload(d, j, pk, err);
+    int rc = d->bits ? CUZK_OK : job_upload(ws, d, j, pk, err);
     if (!rc) rc = prove_batch_add(&ones, bases, d->bits, j->n, err);
     double t1 = groth16_now_ms();
     t->batch_add_ms += t1 - t0;
-    if (!rc) rc = tail_msm(&tail, bases, j, d, pk, err);
+    if (!rc) rc = tail_msm(ws, &tail, bases, j, d, pk, err);
     if (!rc) g1_jac_add(out, &ones, &tail);
     t->tail_msm_ms += groth16_now_ms() - t1;
     return rc;
@@ -247,6 +254,7 @@ struct prove_run {
     gpu_prove_pending *p;
     const cs_prover *circuits;
     int device;
+    prove_ws *ws; /* the device's */
     unsigned lg;
     prove_srs srs;
     std::thread *prep, *load;
@@ -276,7 +284,7 @@ static void helper_done(prove_run *r, bool *flag)
 }
 
 /* Prep's second part: the split jobs' bitmaps, tail scalars and tail
- * indexes into ws.jobs[i % 2] (once circuit i - 2's L/A/B step is over),
+ * indexes into ws->jobs[i % 2] (once circuit i - 2's L/A/B step is over),
  * through a staging pool of its own, so that the L/A/B step uploads
  * nothing: on the spot its uploads shared the bus with the next circuit's
  * a, b, c and waited behind its chunks (batch_add and tail_msm took 10-30
@@ -303,18 +311,19 @@ static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
         if (r->stop) return CUZK_OK;
     }
     size_t b = i % 2;
-    if (ws.jobs_cap[b] < total) {
+    prove_ws *ws = r->ws;
+    if (ws->jobs_cap[b] < total) {
         void *d = NULL;
         if (cudaMalloc(&d, total) != cudaSuccess) {
             cudaGetLastError(); /* not staged: uploaded on the spot */
             return CUZK_OK;
         }
-        cudaFree(ws.jobs[b]);
-        ws.jobs[b] = d, ws.jobs_cap[b] = total;
+        cudaFree(ws->jobs[b]);
+        ws->jobs[b] = d, ws->jobs_cap[b] = total;
     }
     uint32_t *idx = idx_buffer(max_tail, err);
     if (!idx) return CUZK_ENOMEM;
-    char *d = (char *)ws.jobs[b];
+    char *d = (char *)ws->jobs[b];
     int rc = CUZK_OK;
     for (int k = 0; k < 3 && !rc; k++) {
         if (!jobs[k]->split) continue;
@@ -347,8 +356,8 @@ static void load_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else
-        c->load_rc =
-            load_abc(r, c, (char *)ws.abc[i % 2], r->p->pk, &r->circuits[i], r->lg, &c->load_err);
+        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % 2], r->p->pk, &r->circuits[i], r->lg,
+                              &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     helper_done(r, &c->load_done);
     try_spawn(r, i + 1);
@@ -436,7 +445,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     prove_one *c = &r->p->c[i];
     const groth16_params *pk = r->p->pk;
     double t0 = groth16_now_ms();
-    char *d = (char *)ws.abc[i % 2];
+    char *d = (char *)r->ws->abc[i % 2];
     bool device = h_on_device(pk, r->lg), progressive;
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -460,8 +469,8 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
 
 /* B_G2 on the device, when pk's B_G2 points fit there (prove_srs_g2),
  * over what B_G1's job left on the device: its bitmap, tail scalars and
- * indexes (split, c->jd[2]), or its scalars in ws.scal (not split). */
-static int b2_on_device(prove_one *c, const groth16_params *pk, cuzk_err *err)
+ * indexes (split, c->jd[2]), or its scalars in ws->scal (not split). */
+static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, cuzk_err *err)
 {
     double t0 = groth16_now_ms();
     const groth16_msm_job *j = &c->jobs.b;
@@ -475,12 +484,12 @@ static int b2_on_device(prove_one *c, const groth16_params *pk, cuzk_err *err)
     const job_dev *d = &c->jd[2];
     if (j->split) {
         rc = prove_batch_add_g2(&ones, g2, d->bits, j->n, err);
-        if (!rc) rc = prove_dev_grow(&ws.tb2, &ws.tb2_cap, n * sizeof(g2_affine_t), pk, err);
-        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws.tb2, g2, d->idx, n, err);
-        bases = (const prove_g2_aff *)ws.tb2;
+        if (!rc) rc = prove_dev_grow(&ws->tb2, &ws->tb2_cap, n * sizeof(g2_affine_t), pk, err);
+        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx, n, err);
+        bases = (const prove_g2_aff *)ws->tb2;
     }
     gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)};
-    gpu_buf vs = {j->split ? (void *)d->scal : ws.scal, n * sizeof(fr_t)};
+    gpu_buf vs = {j->split ? (void *)d->scal : ws->scal, n * sizeof(fr_t)};
     g2_jac_set_inf(&tail);
     if (!rc && n) rc = gpu_msm_g2_dev(&tail, &vb, &vs, n, 0, err);
     if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
@@ -497,10 +506,11 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     const groth16_params *pk = r->p->pk;
     join_thread(&r->prep[i]);
     int rc = helper_rc(c->prep_rc, &c->prep_err, err);
-    if (!rc) rc = job_msm(&c->m.l, r->srs.l, &c->jobs.l, &c->jd[0], pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.a, r->srs.a, &c->jobs.a, &c->jd[1], pk, &c->t, err);
-    if (!rc) rc = job_msm(&c->m.b1, r->srs.b_g1, &c->jobs.b, &c->jd[2], pk, &c->t, err);
-    if (!rc) rc = b2_on_device(c, pk, err);
+    prove_ws *ws = r->ws;
+    if (!rc) rc = job_msm(ws, &c->m.l, r->srs.l, &c->jobs.l, &c->jd[0], pk, &c->t, err);
+    if (!rc) rc = job_msm(ws, &c->m.a, r->srs.a, &c->jobs.a, &c->jd[1], pk, &c->t, err);
+    if (!rc) rc = job_msm(ws, &c->m.b1, r->srs.b_g1, &c->jobs.b, &c->jd[2], pk, &c->t, err);
+    if (!rc) rc = b2_on_device(ws, c, pk, err);
     helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
@@ -534,7 +544,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     int rc = CUZK_OK;
     for (int k = 0; !rc && k < (p->n > 1 ? 2 : 1); k++)
-        rc = prove_dev_grow(&ws.abc[k], &ws.abc_cap[k], 3 * row, p->pk, err);
+        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
     if (!rc) try_spawn(r, 0);
     for (size_t i = 0; !rc && i < p->n; i++) {
@@ -560,6 +570,7 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     r.p = p;
     r.circuits = circuits;
     r.device = device;
+    r.ws = &prove_wss[device];
     CU(cudaSetDevice(device), err, "cudaSetDevice");
     int rc = groth16_h_domain(&r.lg, p->pk, &circuits[0], err);
     if (rc) return rc;
@@ -592,9 +603,14 @@ extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth1
     }
     p->pk = pk;
     p->n = n;
-    prove_lock();
+    if (device < 0 || device >= CU_MAX_DEVICES) {
+        gpu_prove_discard(p);
+        return cuzk_errf(err, CUZK_EINVAL, "gpu prove: device %d (0 .. %d allowed)", device,
+                         CU_MAX_DEVICES - 1);
+    }
+    prove_lock(device);
     int rc = start_all(p, device, circuits, err);
-    prove_unlock();
+    prove_unlock(device);
     for (size_t i = 0; !rc && i < n; i++) {
         fr_t own[2];
         if (!rs) rc = groth16_draw_rs(own, err);
@@ -680,18 +696,33 @@ extern "C" int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk
     return rc ? rc : gpu_prove_finish(p, proofs, timings, err);
 }
 
+/* Device dev's parameters and buffers, when it has any (its prover lock
+ * held): a device never proved on is not touched (no context made). */
+static void release_device(int dev)
+{
+    prove_ws *ws = &prove_wss[dev];
+    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
+                     &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2};
+    const size_t n = sizeof bufs / sizeof *bufs;
+    bool any = prove_srs_bytes(dev) > 0;
+    for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
+    if (!any || cudaSetDevice(dev) != cudaSuccess) return;
+    prove_srs_evict(dev, NULL);
+    for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
+    memset(ws, 0, sizeof *ws);
+    cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
+}
+
 extern "C" void gpu_prove_release(void)
 {
-    prove_lock();
-    prove_srs_evict(NULL);
-    void **bufs[] = {&ws.abc[0], &ws.abc[1], &ws.jobs[0], &ws.jobs[1], &ws.scal,
-                     &ws.idx,    &ws.tb,     &ws.bits,    &ws.tb2};
-    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) {
-        cudaFree(*bufs[k]);
-        *bufs[k] = NULL;
+    int cur = 0;
+    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
+    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
+        prove_lock(dev);
+        release_device(dev);
+        prove_unlock(dev);
     }
-    memset(&ws, 0, sizeof ws);
-    prove_unlock();
+    cudaSetDevice(cur);
 }
 
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)

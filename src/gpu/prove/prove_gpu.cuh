@@ -3,7 +3,9 @@
  * that its files share: device allocation with eviction of the parameter
  * cache on shortage, the pinned staging pool, the parameter cache, and the
  * batch addition / gather kernels' launchers. Everything here runs under
- * the prover lock (prove_gpu.cu), on the device the prover selected.
+ * the prover lock of the calling thread's current device (prove_gpu.cu)
+ * and works on that device's own state (device.cuh): its parameter cache,
+ * its staging pools, its buffers.
  */
 #ifndef CUZK_GPU_PROVE_PROVE_GPU_CUH
 #define CUZK_GPU_PROVE_PROVE_GPU_CUH
@@ -11,6 +13,7 @@
 #include "gpu/ec/xyzz.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
+#include "gpu/util/device.cuh"
 
 #undef FP_ZERO
 #define FP_ZERO cuzk_fp_zero_unused
@@ -25,13 +28,14 @@ typedef xyzz_d<fp_d> prove_g1_xyzz;
 typedef affine_d<fp2_d> prove_g2_aff;
 typedef xyzz_d<fp2_d> prove_g2_xyzz;
 
-/* The process-wide prover lock (prove_gpu.cu). */
-void prove_lock(void);
-void prove_unlock(void);
+/* Device dev's prover lock (prove_gpu.cu). */
+void prove_lock(int dev);
+void prove_unlock(int dev);
 
-/* cudaMalloc; on out-of-memory, frees the cached B_G2 points and tries
- * again, then evicts the parameter cache (all entries but `keep`, NULL for
- * all) and tries once more. */
+/* cudaMalloc on the current device; on out-of-memory, frees that device's
+ * cached B_G2 points and tries again, then evicts its parameter cache (all
+ * entries but `keep`, NULL for all) and tries once more. Out of memory in
+ * the end is CUZK_ENOMEM (the device itself still works). */
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err);
 /* Grows a device buffer kept between proofs to at least `bytes`. */
 int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err);
@@ -51,16 +55,19 @@ int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 typedef struct prove_srs {
     const prove_g1_aff *h, *l, *a, *b_g1;
 } prove_srs;
-/* Finds pk's points on the device or uploads them. */
+/* Finds pk's points on the current device or uploads them there. */
 int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err);
-/* Frees every cache entry but keep's (NULL: all); returns the bytes freed. */
-size_t prove_srs_evict(const groth16_params *keep);
+/* Frees every entry of device dev's cache but keep's (NULL: all); returns
+ * the bytes freed. */
+size_t prove_srs_evict(int dev, const groth16_params *keep);
 /* *out = pk's B_G2 points on the device (pk's entry must exist), uploaded
  * now if free device memory leaves G2_HEADROOM beside them; NULL when it
  * does not (B_G2 then stays on the CPU). */
 int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err);
-/* Frees every entry's B_G2 points; returns the bytes freed. */
-size_t prove_srs_drop_g2(void);
+/* Frees the B_G2 points of device dev's entries; returns the bytes freed. */
+size_t prove_srs_drop_g2(int dev);
+/* Device memory held by device dev's cache. */
+size_t prove_srs_bytes(int dev);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,

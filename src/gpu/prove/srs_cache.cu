@@ -12,6 +12,11 @@
  * the bytes of a G1 array) come up only while there is room for them
  * (prove_srs_g2) and are the first to go when memory runs short; without
  * them the CPU does all of B_G2.
+ *
+ * Each device has a cache of its own (device.cuh): a params proven on two
+ * GPUs is uploaded to each from the one host copy, and each device's
+ * entries are evicted by that device's shortage alone. The current device
+ * selects the cache; its prover lock guards it.
  */
 #include <string.h>
 
@@ -35,8 +40,8 @@ struct srs_entry {
     size_t bytes;       /* all of the above */
     uint64_t used;      /* srs_clock at the last use */
 };
-static srs_entry srs[SRS_SLOTS];
-static uint64_t srs_clock;
+static srs_entry srs_devs[CU_MAX_DEVICES][SRS_SLOTS];
+static uint64_t srs_clock[CU_MAX_DEVICES];
 
 static void srs_arrays(const groth16_params *pk, const g1_affine_t *p[SRS_ARRAYS],
                        size_t n[SRS_ARRAYS])
@@ -69,8 +74,9 @@ static void srs_drop(srs_entry *s)
     memset(s, 0, sizeof *s);
 }
 
-size_t prove_srs_drop_g2(void)
+size_t prove_srs_drop_g2(int dev)
 {
+    srs_entry *srs = srs_devs[dev];
     size_t freed = 0;
     for (int i = 0; i < SRS_SLOTS; i++) {
         if (!srs[i].b_g2) continue;
@@ -83,8 +89,9 @@ size_t prove_srs_drop_g2(void)
     return freed;
 }
 
-size_t prove_srs_evict(const groth16_params *keep)
+size_t prove_srs_evict(int dev, const groth16_params *keep)
 {
+    srs_entry *srs = srs_devs[dev];
     size_t freed = 0;
     for (int i = 0; i < SRS_SLOTS; i++) {
         if (!srs[i].pk || srs[i].pk == keep) continue;
@@ -116,7 +123,10 @@ static int srs_load(srs_entry *s, const groth16_params *pk, cuzk_err *err)
 
 int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
 {
-    srs_entry *s = NULL;
+    int dev;
+    int rc = cu_device(&dev, err);
+    if (rc) return rc;
+    srs_entry *srs = srs_devs[dev], *s = NULL;
     for (int i = 0; i < SRS_SLOTS && !s; i++)
         if (srs[i].pk == pk && srs_matches(&srs[i], pk)) s = &srs[i];
     for (int i = 0; i < SRS_SLOTS; i++) /* a stale entry at pk's address */
@@ -125,10 +135,10 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
         for (int i = 0; i < SRS_SLOTS; i++) /* a free slot, else the least recently used */
             if (!s || !srs[i].pk || (s->pk && srs[i].used < s->used)) s = &srs[i];
         if (s->pk) srs_drop(s);
-        int rc = srs_load(s, pk, err);
+        rc = srs_load(s, pk, err);
         if (rc) return rc;
     }
-    s->used = ++srs_clock;
+    s->used = ++srs_clock[dev];
     out->h = s->dev[0], out->l = s->dev[1], out->a = s->dev[2], out->b_g1 = s->dev[3];
     return CUZK_OK;
 }
@@ -136,7 +146,10 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
 int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err)
 {
     *out = NULL;
-    srs_entry *s = NULL;
+    int dev;
+    int rc = cu_device(&dev, err);
+    if (rc) return rc;
+    srs_entry *srs = srs_devs[dev], *s = NULL;
     for (int i = 0; i < SRS_SLOTS && !s; i++)
         if (srs[i].pk == pk) s = &srs[i];
     if (!s || s->b_g2) {
@@ -151,7 +164,7 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *e
         cudaGetLastError(); /* no room after all: the CPU does B_G2 */
         return CUZK_OK;
     }
-    int rc = prove_upload(STAGE_FG, d, pk->b_g2, bytes, err);
+    rc = prove_upload(STAGE_FG, d, pk->b_g2, bytes, err);
     if (rc) {
         cudaFree(d);
         return rc;
@@ -162,19 +175,50 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *e
     return CUZK_OK;
 }
 
-extern "C" void gpu_prove_params_free(const groth16_params *pk)
+/* pk's entries on device dev, freed with dev current (its lock held). */
+static void srs_free_on(int dev, const groth16_params *pk)
 {
-    prove_lock();
+    srs_entry *srs = srs_devs[dev];
+    bool any = false;
+    for (int i = 0; i < SRS_SLOTS; i++) any |= srs[i].pk == pk;
+    if (!any) return;
+    if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
     for (int i = 0; i < SRS_SLOTS; i++)
         if (srs[i].pk == pk) srs_drop(&srs[i]);
-    prove_unlock();
+    cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
+}
+
+extern "C" void gpu_prove_params_free(const groth16_params *pk)
+{
+    int cur = 0;
+    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
+    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
+        prove_lock(dev);
+        srs_free_on(dev, pk);
+        prove_unlock(dev);
+    }
+    cudaSetDevice(cur);
+}
+
+size_t prove_srs_bytes(int dev)
+{
+    size_t b = 0;
+    for (int i = 0; i < SRS_SLOTS; i++) b += srs_devs[dev][i].bytes;
+    return b;
+}
+
+extern "C" size_t gpu_prove_device_params_bytes(int device)
+{
+    if (device < 0 || device >= CU_MAX_DEVICES) return 0;
+    prove_lock(device);
+    size_t b = prove_srs_bytes(device);
+    prove_unlock(device);
+    return b;
 }
 
 extern "C" size_t gpu_prove_params_bytes(void)
 {
-    prove_lock();
     size_t b = 0;
-    for (int i = 0; i < SRS_SLOTS; i++) b += srs[i].bytes;
-    prove_unlock();
+    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) b += gpu_prove_device_params_bytes(dev);
     return b;
 }

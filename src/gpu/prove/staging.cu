@@ -17,7 +17,10 @@
  * per-chunk barrier. A pool per uploading thread: STAGE_FG for the
  * prover thread (parameters; bitmaps and tails that prep did not stage),
  * STAGE_BG for the loader that brings the next circuit's a, b, c in while
- * the device works, STAGE_PREP for prep's bitmaps and tails.
+ * the device works, STAGE_PREP for prep's bitmaps and tails; and each
+ * device has its own three (a stream and its events belong to one device),
+ * picked by the uploading thread's current device, whose copy threads make
+ * that device current too.
  */
 #include <string.h>
 
@@ -39,23 +42,28 @@ struct stage_pool {
     cudaStream_t stream;
     std::mutex busy; /* one upload at a time (two preps may overlap) */
 };
-static stage_pool pools[STAGE_POOLS];
+static stage_pool pools[CU_MAX_DEVICES][STAGE_POOLS];
 
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err)
 {
+    int dev;
+    *p = NULL;
+    int rc = cu_device(&dev, err);
+    if (rc) return rc;
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
-    if (e == cudaErrorMemoryAllocation && prove_srs_drop_g2() > 0) {
+    if (e == cudaErrorMemoryAllocation && prove_srs_drop_g2(dev) > 0) {
         cudaGetLastError(); /* clear the (non-sticky) allocation error */
         e = cudaMalloc(p, bytes ? bytes : 1);
     }
-    if (e == cudaErrorMemoryAllocation && prove_srs_evict(keep) > 0) {
+    if (e == cudaErrorMemoryAllocation && prove_srs_evict(dev, keep) > 0) {
         cudaGetLastError();
         e = cudaMalloc(p, bytes ? bytes : 1);
     }
     if (e != cudaSuccess) {
         cudaGetLastError();
         *p = NULL;
-        return cuzk_errf(err, CUZK_EDEVICE, "gpu prove: device allocation of %zu bytes: %s", bytes,
+        return cuzk_errf(err, e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EDEVICE,
+                         "gpu prove: allocation of %zu bytes on device %d: %s", bytes, dev,
                          cudaGetErrorString(e));
     }
     return CUZK_OK;
@@ -113,6 +121,7 @@ static void copy_parallel(char *dst, const char *src, size_t bytes)
  * first CUDA error. */
 struct stage_job {
     stage_pool *pool;
+    int device;
     char *dev;
     const char *src;
     size_t bytes, chunks, pieces;
@@ -137,6 +146,7 @@ static void stage_fail(stage_job *j, cudaError_t e)
 static void stage_worker(stage_job *j)
 {
     const size_t per = STAGE_CHUNK / STAGE_PIECE;
+    stage_fail(j, cudaSetDevice(j->device));
     for (;;) {
         size_t i = j->next.fetch_add(1);
         if (i >= j->pieces || j->error.load() != cudaSuccess) return;
@@ -163,12 +173,16 @@ static void stage_worker(stage_job *j)
 
 int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
-    stage_pool *pool = &pools[which];
+    int device;
+    int rc = cu_device(&device, err);
+    if (rc) return rc;
+    stage_pool *pool = &pools[device][which];
     std::lock_guard<std::mutex> hold(pool->busy);
-    int rc = stage_init(pool, err);
+    rc = stage_init(pool, err);
     if (rc || bytes == 0) return rc;
     stage_job j;
-    j.pool = pool, j.dev = (char *)dev, j.src = (const char *)host, j.bytes = bytes;
+    j.pool = pool, j.device = device;
+    j.dev = (char *)dev, j.src = (const char *)host, j.bytes = bytes;
     j.chunks = (bytes + STAGE_CHUNK - 1) / STAGE_CHUNK;
     j.pieces = (j.chunks - 1) * (STAGE_CHUNK / STAGE_PIECE) +
                (stage_len(bytes, (j.chunks - 1) * STAGE_CHUNK, STAGE_CHUNK) + STAGE_PIECE - 1) /
@@ -210,13 +224,21 @@ int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err 
 
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
 {
-    stage_pool *pool = &pools[which];
+    int device;
+    int rc = cu_device(&device, err);
+    if (rc) return rc;
+    stage_pool *pool = &pools[device][which];
     std::lock_guard<std::mutex> hold(pool->busy);
-    int rc = stage_init(pool, err);
+    rc = stage_init(pool, err);
     if (rc) return rc;
     CU(cudaMemsetAsync(dev, 0, bytes, pool->stream), err, "device zero fill");
     CU(cudaStreamSynchronize(pool->stream), err, "device zero fill");
     return CUZK_OK;
+}
+
+extern "C" size_t gpu_prove_pinned_bytes_per_device(void)
+{
+    return (size_t)STAGE_POOLS * STAGE_SLOTS * STAGE_CHUNK;
 }
 
 static double stage_now_ms(void)
@@ -237,9 +259,10 @@ template <class Fn, class Done> static double stage_rate(size_t bytes, Fn fn, Do
 
 /* The four rates of gpu_prove_bench_upload, with host and device buffers
  * of `bytes` ready. */
-static int bench_rates(double gbps[4], char *dev, char *src, size_t bytes, cuzk_err *err)
+static int bench_rates(int device, double gbps[4], char *dev, char *src, size_t bytes,
+                       cuzk_err *err)
 {
-    stage_pool *pool = &pools[STAGE_FG];
+    stage_pool *pool = &pools[device][STAGE_FG];
     int rc = prove_upload(STAGE_FG, dev, src, bytes, err); /* warm-up */
     double t0 = stage_now_ms();
     if (!rc) rc = prove_upload(STAGE_FG, dev, src, bytes, err);
@@ -270,12 +293,18 @@ extern "C" int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *er
     char *src = (char *)malloc(bytes ? bytes : 1);
     if (!src) return cuzk_errf(err, CUZK_ENOMEM, "upload bench: %zu bytes of host memory", bytes);
     memset(src, 1, bytes);
-    prove_lock();
+    int device;
+    int rc = cu_device(&device, err);
+    if (rc) {
+        free(src);
+        return rc;
+    }
+    prove_lock(device);
     void *dev = NULL;
-    int rc = prove_dev_alloc(&dev, bytes, NULL, err);
-    if (!rc) rc = bench_rates(gbps, (char *)dev, src, bytes, err);
+    rc = prove_dev_alloc(&dev, bytes, NULL, err);
+    if (!rc) rc = bench_rates(device, gbps, (char *)dev, src, bytes, err);
     cudaFree(dev);
-    prove_unlock();
+    prove_unlock(device);
     free(src);
     return rc;
 }

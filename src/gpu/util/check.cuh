@@ -2,8 +2,11 @@
  * check.cuh - CUDA error handling for the host side of src/gpu.
  *
  * Every CUDA call goes through CU(call, err, "what"): on failure it fills
- * the caller's cuzk_err with CUZK_EDEVICE, the operation and the CUDA
- * message, and returns that status from the enclosing function. Kernel
+ * the caller's cuzk_err with CUZK_EDEVICE (CUZK_ENOMEM when the device is
+ * out of memory, which leaves it working), the operation and the CUDA
+ * message, and returns that status from the enclosing function. The
+ * engine takes a device whose prover fails with CUZK_EDEVICE out of
+ * service. Kernel
  * launches are followed by CU_LAUNCH(err, "kernel"), which reads
  * cudaGetLastError. Nothing here aborts.
  */
@@ -17,8 +20,9 @@
 static inline int cu_fail(cudaError_t e, cuzk_err *err, const char *what, const char *file,
                           int line)
 {
-    return cuzk_errf(err, CUZK_EDEVICE, "gpu: %s failed: %s (%s) at %s:%d", what,
-                     cudaGetErrorString(e), cudaGetErrorName(e), file, line);
+    int code = e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EDEVICE;
+    return cuzk_errf(err, code, "gpu: %s failed: %s (%s) at %s:%d", what, cudaGetErrorString(e),
+                     cudaGetErrorName(e), file, line);
 }
 
 #define CU(call, err, what)                                                                        \

@@ -1,0 +1,379 @@
+/*
+ * test_engine_multigpu.c - one engine driving several devices, through a
+ * test backend of DEVICES devices that proves on the CPU (the CPU
+ * backend's start and finish) and counts, per device, the starts and the
+ * partitions proved, the starts running at once, and fails on demand: a
+ * device error (CUZK_EDEVICE, as a lost GPU) or out of memory
+ * (CUZK_ENOMEM). Checked: the partitions of one job spread over every
+ * device and run on several at once; gpus.devices selects (an ordinal the
+ * backend lacks is an error naming it); a device that fails is taken out
+ * of service, its partition proved on another, the job's proof verifying,
+ * and later jobs still served; with every device failed, jobs fail with a
+ * message naming the devices' errors; out of memory fails the job but
+ * leaves the device in service; GetStatus, metrics and the status JSON
+ * show each device's state, queue, busy time and partitions.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_backend.h"
+#include "cuzk/engine_log.h"
+#include "cuzk/engine_provider.h"
+#include "cuzk/params.h"
+#include "testutil.h"
+
+#define N       1024 /* constraints per partition */
+#define DEVICES 3
+
+/* The test backend's state; fail[d]: the status of device d's next start
+ * (CUZK_EDEVICE stays, as a broken device does; CUZK_ENOMEM once). */
+static struct {
+    pthread_mutex_t mu;
+    int fail[DEVICES];
+    unsigned starts[DEVICES], proved[DEVICES];
+    int running, max_running;
+    unsigned delay_ms;
+} fake = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void fake_reset(unsigned delay_ms)
+{
+    pthread_mutex_lock(&fake.mu);
+    memset(fake.fail, 0, sizeof fake.fail);
+    memset(fake.starts, 0, sizeof fake.starts);
+    memset(fake.proved, 0, sizeof fake.proved);
+    fake.running = fake.max_running = 0;
+    fake.delay_ms = delay_ms;
+    pthread_mutex_unlock(&fake.mu);
+}
+
+static int fake_devices(size_t *n, char names[][128], uint64_t *vram_total, size_t max)
+{
+    for (size_t i = 0; i < DEVICES && i < max; i++) {
+        snprintf(names[i], 128, "fake:%zu", i);
+        vram_total[i] = (uint64_t)1 << 30;
+        *n = i + 1;
+    }
+    return CUZK_OK;
+}
+
+static int fake_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                      void **handle, cuzk_err *err)
+{
+    pthread_mutex_lock(&fake.mu);
+    fake.starts[device]++;
+    int fail = fake.fail[device];
+    if (fail == CUZK_ENOMEM) fake.fail[device] = 0;
+    if (!fail && ++fake.running > fake.max_running) fake.max_running = fake.running;
+    unsigned delay = fake.delay_ms;
+    pthread_mutex_unlock(&fake.mu);
+    if (fail == CUZK_EDEVICE)
+        return cuzk_errf(err, fail, "fake device %d: lost (injected)", device);
+    if (fail) return cuzk_errf(err, fail, "fake device %d: out of memory (injected)", device);
+    usleep(delay * 1000);
+    int rc = engine_cpu_backend.start(device, pk, circuits, n, handle, err);
+    pthread_mutex_lock(&fake.mu);
+    fake.running--;
+    fake.proved[device] += !rc;
+    pthread_mutex_unlock(&fake.mu);
+    return rc;
+}
+
+static int fake_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err)
+{
+    return engine_cpu_backend.finish(handle, proofs, n, err);
+}
+
+/* As the CUDA prover's pinned staging pools: host memory per device. */
+static uint64_t fake_host_bytes(int device)
+{
+    return (uint64_t)(device + 1) << 20;
+}
+
+static const engine_backend fake_backend = {.name = "fake",
+                                            .devices = fake_devices,
+                                            .start = fake_start,
+                                            .finish = fake_finish,
+                                            .host_bytes = fake_host_bytes};
+
+typedef struct fixture {
+    char dir[64];
+    engine_t *e;
+} fixture;
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static int submit(engine_t *e, uint32_t parts, uint32_t seed, char id[ENGINE_ID_MAX])
+{
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
+    memcpy(rec, ENGINE_TEST_MAGIC, 8);
+    put32(rec + 8, N);
+    put32(rec + 12, parts);
+    put32(rec + 16, seed);
+    put32(rec + 24, 0xffffffffu);
+    engine_request r = {
+        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
+    return engine_submit(e, &r, id, NULL, NULL);
+}
+
+/* An engine on the test backend and a fresh param cache; devices: the
+ * gpus.devices list (n of them, 0: all); budget 0: 256 MiB. */
+static int start_budget(fixture *f, const int *devices, size_t n, uint64_t budget, cuzk_err *err)
+{
+    strcpy(f->dir, "/tmp/cuzk-test-multigpu.XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    engine_log_set_level("error");
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    c.total_budget = budget ? budget : 256 << 20;
+    c.synthesis_concurrency = 2;
+    if (n) memcpy(c.devices, devices, n * sizeof *devices);
+    c.n_devices = n;
+    int rc = engine_create(&f->e, &c, &fake_backend, err);
+    if (!rc) rc = engine_register_provider(f->e, &engine_test_provider, err);
+    return rc;
+}
+
+static int start(fixture *f, const int *devices, size_t n, cuzk_err *err)
+{
+    return start_budget(f, devices, n, 0, err);
+}
+
+static void stop(fixture *f)
+{
+    engine_destroy(f->e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Proves a job of `parts` partitions and checks every partition proof
+ * here, against the verifying key read back from the param cache. */
+static void prove_and_check(fixture *f, uint32_t parts, uint32_t seed)
+{
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, parts, seed, id), 0);
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    if (r.status != ENGINE_COMPLETED) fail_msg("job failed: %s", r.error);
+    assert_int_equal(r.proof_len, parts * GROTH16_PROOF_BYTES);
+    char path[128];
+    snprintf(path, sizeof path, "%s/cuzk-test-%d-dev.params", f->dir, N);
+    groth16_vk vk;
+    groth16_pvk pvk;
+    assert_int_equal(groth16_vk_read_from_params(&vk, path, PARAMS_CHECKED, NULL), 0);
+    assert_int_equal(groth16_prepare_vk(&pvk, &vk, NULL), 0);
+    for (uint32_t p = 0; p < parts; p++) {
+        cs_synthetic shape = {N, seed + p};
+        cs_witness w;
+        assert_int_equal(cs_synthesize_witness(&w, cs_synthetic_circuit(&shape), NULL), 0);
+        groth16_proof proof;
+        assert_int_equal(groth16_proof_decode(&proof, r.proof + p * GROTH16_PROOF_BYTES,
+                                              GROTH16_PROOF_BYTES, NULL),
+                         0);
+        assert_int_equal(groth16_verify(&pvk, &proof, &w.input_assignment[1], 1, NULL), 0);
+        cs_witness_free(&w);
+    }
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    engine_result_free(&r);
+}
+
+/* Six partitions on three devices: every device proves some, several at
+ * once (a start takes 150 ms more, and a device's second worker waits for
+ * its lock, so the others take the next partitions); the status shows
+ * each device's partitions and busy time, idle once the job is done. */
+static void test_spread(void **state)
+{
+    (void)state;
+    fixture f;
+    fake_reset(150);
+    assert_int_equal(start(&f, NULL, 0, NULL), 0);
+    prove_and_check(&f, 6, 31);
+    unsigned total = 0;
+    for (int d = 0; d < DEVICES; d++) {
+        if (fake.proved[d] < 1) fail_msg("device %d proved no partition", d);
+        total += fake.proved[d];
+    }
+    assert_int_equal(total, 6);
+    if (fake.max_running < 2) fail_msg("the devices never proved at once");
+    engine_status_t s;
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_int_equal(s.n_devices, DEVICES);
+    uint64_t parts = 0;
+    for (size_t i = 0; i < s.n_devices; i++) {
+        assert_int_equal(s.devices[i].ordinal, i);
+        assert_string_equal(s.devices[i].state, "idle");
+        assert_int_equal(s.devices[i].queued, 0);
+        assert_int_equal(s.devices[i].partitions, fake.proved[i]);
+        if (s.devices[i].busy_ms < 150 * s.devices[i].partitions)
+            fail_msg("device %zu: %llu ms busy for %llu partitions", i,
+                     (unsigned long long)s.devices[i].busy_ms,
+                     (unsigned long long)s.devices[i].partitions);
+        parts += s.devices[i].partitions;
+    }
+    assert_int_equal(parts, 6);
+    engine_status_free(&s);
+    char *m = engine_metrics(f.e), want[96];
+    assert_non_null(m);
+    for (int d = 0; d < DEVICES; d++) {
+        snprintf(want, sizeof want, "cuzk_gpu_partitions_total{device=\"%d\"} %u\n", d,
+                 fake.proved[d]);
+        assert_non_null(strstr(m, want));
+        snprintf(want, sizeof want, "cuzk_gpu_up{device=\"%d\"} 1\n", d);
+        assert_non_null(strstr(m, want));
+    }
+    free(m);
+    stop(&f);
+}
+
+/* gpus.devices = [2] drives device 2 alone, its host memory (3 MiB) in
+ * the budget; [0, 5] names a device the backend lacks: an error that says
+ * so; a budget without room for the devices' host memory (1 + 2 + 3 MiB)
+ * is one too. */
+static void test_select(void **state)
+{
+    (void)state;
+    fixture f;
+    fake_reset(0);
+    int two[] = {2};
+    assert_int_equal(start(&f, two, 1, NULL), 0);
+    prove_and_check(&f, 3, 41);
+    assert_int_equal(fake.proved[2], 3);
+    assert_int_equal(fake.starts[0] + fake.starts[1], 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_int_equal(s.n_devices, 1);
+    assert_int_equal(s.devices[0].ordinal, 2);
+    assert_string_equal(s.devices[0].name, "fake:2");
+    assert_int_equal(s.pinned_bytes, 3 << 20);
+    engine_status_free(&s);
+    stop(&f);
+    int bad[] = {0, 5};
+    cuzk_err err = {0};
+    assert_int_equal(start(&f, bad, 2, &err), CUZK_EINVAL);
+    assert_null(f.e);
+    assert_non_null(strstr(err.msg, "device 5"));
+    assert_non_null(strstr(err.msg, "3 device(s)"));
+    assert_int_equal(rmdir(f.dir), 0);
+    assert_int_equal(start_budget(&f, NULL, 0, 5 << 20, &err), CUZK_ENOMEM);
+    assert_null(f.e);
+    assert_non_null(strstr(err.msg, "3 device(s) of backend fake: the devices' host memory"));
+    assert_int_equal(rmdir(f.dir), 0);
+}
+
+/* Device 1 is lost: its one start fails, it is taken out of service, and
+ * that partition is proved on device 0 or 2, the job's proof verifying;
+ * the next job is served by the other two without asking device 1 again.
+ * GetStatus, the metrics and the status JSON show it failed, and why. */
+static void test_failover(void **state)
+{
+    (void)state;
+    fixture f;
+    fake_reset(40);
+    fake.fail[1] = CUZK_EDEVICE;
+    assert_int_equal(start(&f, NULL, 0, NULL), 0);
+    prove_and_check(&f, 6, 51);
+    assert_int_equal(fake.starts[1], 1);
+    assert_int_equal(fake.proved[1], 0);
+    assert_int_equal(fake.proved[0] + fake.proved[2], 6);
+    prove_and_check(&f, 4, 61);
+    assert_int_equal(fake.starts[1], 1);
+    assert_int_equal(fake.proved[0] + fake.proved[2], 10);
+    engine_status_t s;
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_string_equal(s.devices[1].state, "failed");
+    assert_non_null(strstr(s.devices[1].error, "fake device 1: lost"));
+    assert_string_equal(s.devices[0].state, "idle");
+    assert_int_equal(s.devices[1].partitions, 0);
+    assert_int_equal(s.devices[0].partitions + s.devices[2].partitions, 10);
+    assert_int_equal(s.completed, 2);
+    engine_status_free(&s);
+    char *m = engine_metrics(f.e);
+    assert_non_null(m);
+    assert_non_null(strstr(m, "cuzk_gpu_up{device=\"1\"} 0\n"));
+    assert_non_null(strstr(m, "cuzk_gpu_up{device=\"2\"} 1\n"));
+    free(m);
+    char *j = engine_status_json(f.e);
+    assert_non_null(j);
+    assert_non_null(strstr(j, "\"ordinal\":1,\"name\":\"fake:1\",\"state\":\"failed\""));
+    assert_non_null(strstr(j, "\"error\":\"fake device 1: lost (injected)\""));
+    free(j);
+    stop(&f);
+}
+
+/* Both devices lost: the job fails naming them, a later one too, and the
+ * engine still answers and shuts down. */
+static void test_all_fail(void **state)
+{
+    (void)state;
+    fixture f;
+    fake_reset(0);
+    fake.fail[0] = fake.fail[2] = CUZK_EDEVICE;
+    int both[] = {0, 2};
+    assert_int_equal(start(&f, both, 2, NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        char id[ENGINE_ID_MAX];
+        engine_result r;
+        assert_int_equal(submit(f.e, 3, 71 + k, id), 0);
+        assert_int_equal(engine_await(f.e, id, 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_FAILED);
+        assert_non_null(strstr(r.error, "no device left in service"));
+        assert_non_null(strstr(r.error, "device 0: fake device 0: lost"));
+        assert_non_null(strstr(r.error, "device 2: fake device 2: lost"));
+        engine_result_free(&r);
+    }
+    assert_int_equal(fake.starts[1], 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_string_equal(s.devices[0].state, "failed");
+    assert_string_equal(s.devices[1].state, "failed");
+    assert_int_equal(s.failed, 2);
+    engine_status_free(&s);
+    stop(&f);
+}
+
+/* Out of memory on the device fails that job and nothing else: the device
+ * stays in service and proves the next job. */
+static void test_out_of_memory_keeps_device(void **state)
+{
+    (void)state;
+    fixture f;
+    fake_reset(0);
+    fake.fail[0] = CUZK_ENOMEM;
+    int zero[] = {0};
+    assert_int_equal(start(&f, zero, 1, NULL), 0);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f.e, 1, 81, id), 0);
+    assert_int_equal(engine_await(f.e, id, 0, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "out of memory"));
+    engine_result_free(&r);
+    prove_and_check(&f, 2, 91);
+    engine_status_t s;
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_string_equal(s.devices[0].state, "idle");
+    assert_string_equal(s.devices[0].error, "");
+    engine_status_free(&s);
+    stop(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_select),
+        cmocka_unit_test(test_failover),
+        cmocka_unit_test(test_all_fail),
+        cmocka_unit_test(test_out_of_memory_keeps_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
