@@ -13,8 +13,11 @@
  * A synthesis worker takes the first item (priority, then job age, then
  * partition), acquires the circuit's SRS, reserves the partition's memory
  * in the budget (blocking) and synthesizes the item's circuits, one per job
- * of the batch, in parallel. The prover frees a/b/c and releases the
- * reservation as soon as backend->start returns. Cancelled jobs are dropped
+ * of the batch, in parallel, into storage taken from the partition pool
+ * where an entry has room (pool.h; its bytes count towards the
+ * reservation). As soon as backend->start returns, the prover gives a/b/c
+ * and the assignments to the pool, which keeps their bytes of the
+ * reservation, and releases the rest. Cancelled jobs are dropped
  * from an item at each stage boundary; an item left without jobs is freed.
  * With pipeline.enabled = false a synthesis worker waits until the previous
  * item has been proven, so synthesis and proving never overlap.
@@ -117,17 +120,21 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
         srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
     uint64_t bytes = partition_bytes(&j0->circ.size) * it->n;
-    rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
-    if (rc) return rc;
-    it->reserved = bytes;
-    cs_circuit circuits[BATCH_MAX];
-    for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     if (!(it->provers = calloc(it->n, sizeof *it->provers)))
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < it->n; i++)
+        it->reserved += pool_take(&e->pool, &j0->circ.size, &it->provers[i]);
+    if (bytes > it->reserved) {
+        rc = budget_reserve(&e->budget, bytes - it->reserved, item_cancelled, it, it->label, err);
+        if (rc) return rc;
+        it->reserved = bytes;
+    }
+    cs_circuit circuits[BATCH_MAX];
+    for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     uint64_t t0 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     if (e->cfg.synthesis_threads) omp_set_num_threads((int)e->cfg.synthesis_threads);
-    rc = cs_synthesize_batch(it->provers, circuits, it->n, err);
+    rc = cs_synthesize_batch_into(it->provers, circuits, it->n, err);
     it->synth_ms = now_ms() - t0;
     engine_timeline("SYNTH_END", it->label, "partition=%u,ms=%llu", it->partition,
                     (unsigned long long)it->synth_ms);
@@ -260,8 +267,9 @@ static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proo
     pthread_mutex_unlock(&e->lock);
     *busy_ms = now_ms() - t0;
     pthread_mutex_unlock(&d->lock);
-    for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);
-    budget_release(&e->budget, it->reserved);
+    uint64_t unused = it->reserved;
+    for (size_t i = 0; i < it->n; i++) unused = pool_put(&e->pool, &it->provers[i], unused);
+    budget_release(&e->budget, unused);
     it->reserved = 0;
     uint64_t t1 = now_ms();
     if (!rc) rc = e->backend->finish(handle, proofs, it->n, err);
@@ -366,7 +374,7 @@ static void *prover_worker(void *arg)
  * budget before it is synthesized, so more workers never overcommit. */
 #define SYNTH_WORKERS_GPU 4
 
-static size_t synthesis_workers(const cuzk_config *c, const engine_backend *b)
+size_t engine_synthesis_workers(const cuzk_config *c, const engine_backend *b)
 {
     size_t n = c->synthesis_concurrency;
     if (n == 0) n = strcmp(b->name, "cuda") == 0 ? SYNTH_WORKERS_GPU : 1;
@@ -377,7 +385,7 @@ static size_t synthesis_workers(const cuzk_config *c, const engine_backend *b)
 int engine_pipeline_start(engine_t *e, cuzk_err *err)
 {
     uint32_t per_device = e->cfg.gpu_workers_per_device ? e->cfg.gpu_workers_per_device : 1;
-    e->n_synth = synthesis_workers(&e->cfg, e->backend);
+    e->n_synth = engine_synthesis_workers(&e->cfg, e->backend);
     e->n_gpu = e->n_devices * per_device;
     e->synth_threads = calloc(e->n_synth, sizeof(pthread_t));
     e->gpu_threads = calloc(e->n_gpu, sizeof(pthread_t));
@@ -394,7 +402,7 @@ int engine_pipeline_start(engine_t *e, cuzk_err *err)
             break;
     }
     e->n_synth = started_synth, e->n_gpu = started_gpu;
-    if (started_synth < synthesis_workers(&e->cfg, e->backend) ||
+    if (started_synth < engine_synthesis_workers(&e->cfg, e->backend) ||
         started_gpu < e->n_devices * per_device)
         return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start worker threads");
     return CUZK_OK;

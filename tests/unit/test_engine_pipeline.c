@@ -4,7 +4,8 @@
  * decoded and verified here against the verifying key read back from the
  * param cache and public inputs recomputed independently; idempotent
  * submission, await timeouts, cancellation, priorities, batching, verify
- * failures and shutdown.
+ * failures and shutdown; partitions synthesized into the storage of earlier
+ * ones (the partition pool), their proofs verified all the same.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -293,6 +294,16 @@ static void test_serial_and_expiry(void **state)
     assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
     check_proof(f, &r, 4, 21);
     engine_result_free(&r);
+    /* One partition at a time: partitions 1 .. 3 were synthesized into the
+     * storage partition 0 left, which stays reserved in the budget. */
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.pool_entries, 1);
+    assert_int_equal(s.pool_reused, 3);
+    assert_true(s.pool_bytes >= (3 * N + 2 + N) * sizeof(fr_t));
+    assert_int_equal(s.n_srs, 1);
+    assert_int_equal(s.budget_used, s.srs[0].size_bytes + s.pool_bytes);
+    engine_status_free(&s);
     usleep(2300 * 1000); /* ttl 1 s + the timer's 1 s period */
     cuzk_err err;
     assert_int_equal(engine_await(f->e, id, 1, &r, NULL, NULL, &err), ENGINE_ENOTFOUND);
