@@ -315,6 +315,37 @@ static void test_serial_and_expiry(void **state)
     engine_result_free(&r);
 }
 
+static void no_reuse(cuzk_config *c)
+{
+    c->pipeline_enabled = false;
+    c->reuse_partitions = false;
+}
+
+static int setup_no_reuse(void **state)
+{
+    return start(state, no_reuse);
+}
+
+/* memory.reuse_partitions = false: every partition's storage is freed. */
+static void test_no_reuse(void **state)
+{
+    fixture *f = *state;
+    char id[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 31, NULL, id), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 2, 31);
+    engine_result_free(&r);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.pool_entries, 0);
+    assert_int_equal(s.pool_reused, 0);
+    assert_int_equal(s.pool_bytes, 0);
+    assert_int_equal(s.n_srs, 1);
+    assert_int_equal(s.budget_used, s.srs[0].size_bytes);
+    engine_status_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +356,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_batch, setup_batch, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
+        cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
