@@ -9,9 +9,10 @@
  * nothing but consumes the circuits (reads every entry of a, b, c and both
  * assignments, as a GPU prover's staging copy does). Rows: user and system
  * CPU-seconds of the process per partition, for the first partition of the
- * sequence (fresh memory either way) and the mean of the others, with the
- * pool off (every partition's storage freed once consumed: fresh pages,
- * faulted in and zeroed by the kernel, every time) and on.
+ * sequence ("1st": fresh memory either way) and the mean of the others
+ * ("next"), with the pool off ("fresh": every partition's storage freed
+ * once consumed, so fresh pages, faulted in and zeroed by the kernel,
+ * every time) and on ("pool").
  *
  * The backend's proofs are placeholders, so every job ends FAILED at
  * self-verification; the bench checks that this is the only failure. Its
@@ -223,13 +224,13 @@ static void rows(const char *name, const char *mode, const double *user, const d
     double u = 0, s = 0;
     for (size_t k = 1; k < n; k++) u += user[k], s += sys[k];
     char fig[160];
-    snprintf(fig, sizeof fig, "engine %s partition 1 of %zu, %s: user", name, n, mode);
+    snprintf(fig, sizeof fig, "engine %s, %s: 1st user", name, mode);
     bench_report(fig, user[0], "CPU-s", 0, NULL, "report");
-    snprintf(fig, sizeof fig, "engine %s partition 1 of %zu, %s: sys", name, n, mode);
+    snprintf(fig, sizeof fig, "engine %s, %s: 1st sys", name, mode);
     bench_report(fig, sys[0], "CPU-s", 0, NULL, "report");
-    snprintf(fig, sizeof fig, "engine %s partitions 2-%zu, %s: user (mean)", name, n, mode);
+    snprintf(fig, sizeof fig, "engine %s, %s: next %zu user", name, mode, n - 1);
     bench_report(fig, u / (double)(n - 1), "CPU-s", 0, NULL, "report");
-    snprintf(fig, sizeof fig, "engine %s partitions 2-%zu, %s: sys (mean)", name, n, mode);
+    snprintf(fig, sizeof fig, "engine %s, %s: next %zu sys", name, mode, n - 1);
     bench_report(fig, s / (double)(n - 1), "CPU-s", 0, NULL, "report");
 }
 
@@ -252,8 +253,8 @@ static void run_shape(int registered_proof, const char *name, size_t challenges,
     if (!mkdtemp(dir)) die("mkdtemp", NULL);
     double user[2][16], sys[2][16];
     for (int reuse = 0; reuse < 2; reuse++) sequence(dir, reuse, n, user[reuse], sys[reuse]);
-    rows(name, "fresh memory", user[0], sys[0], n);
-    rows(name, "reused (pool)", user[1], sys[1], n);
+    rows(name, "fresh", user[0], sys[0], n);
+    rows(name, "pool", user[1], sys[1], n);
     char cmd[96];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) fprintf(stderr, "bench_engine: could not remove %s\n", dir);
@@ -271,6 +272,6 @@ BENCH(74, engine_partitions)
         return;
     }
     run_shape(7, "512MiB", 0, 4);
-    run_shape(8, "32GiB (2 of 18 challenges)", 2, 4);
+    run_shape(8, "32GiB 2/18 chal.", 2, 4);
     if (getenv("CUZK_BENCH_LARGE")) run_shape(8, "32GiB", 0, 3);
 }

@@ -452,7 +452,7 @@ static void reuse_equals_fresh(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    ucirc u[4] = {make(&g, 5), make(&g, 40), make(&g, 3), make(&g, 90)};
+    ucirc u[4] = {make(&g, 5), make(&g, 40), make(&g, 3), make(&g, 60)}; /* fail_mask: < 64 */
     cs_synthetic syn[2] = {{3000, cuzk_rng_u64(&g)}, {600, cuzk_rng_u64(&g)}};
     vanilla_c1 c1;
     porep_circuit pc;
