@@ -36,13 +36,15 @@ static uint64_t now_ms(void)
 }
 
 /* Bytes one synthesized partition holds until the prover consumed it:
- * a, b, c (one Fr per constraint, input constraints included), the
- * assignment, and the prover's three NTT buffers over the domain. */
-static uint64_t partition_bytes(const cs_capacity *s)
+ * its storage, a, b, c (one Fr per constraint, input constraints
+ * included) and the assignment, and the prover's three NTT buffers over
+ * the domain (*ntt). */
+static uint64_t partition_bytes(const cs_capacity *s, uint64_t *ntt)
 {
     uint64_t m = s->constraints + s->inputs, domain = 1;
     while (domain < m) domain <<= 1;
-    return (3 * m + s->inputs + s->aux + 3 * domain) * sizeof(fr_t);
+    *ntt = 3 * domain * sizeof(fr_t);
+    return (3 * m + s->inputs + s->aux) * sizeof(fr_t) + *ntt;
 }
 
 static void label_item(work_item *it)
@@ -119,16 +121,18 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     int rc =
         srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
-    uint64_t bytes = partition_bytes(&j0->circ.size) * it->n;
+    uint64_t ntt, bytes = partition_bytes(&j0->circ.size, &ntt) * it->n;
     if (!(it->provers = calloc(it->n, sizeof *it->provers)))
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
     for (size_t i = 0; i < it->n; i++)
         it->reserved += pool_take(&e->pool, &j0->circ.size, &it->provers[i]);
-    if (bytes > it->reserved) {
-        rc = budget_reserve(&e->budget, bytes - it->reserved, item_cancelled, it, it->label, err);
-        if (rc) return rc;
-        it->reserved = bytes;
-    }
+    /* Pooled storage stands for the storage part only (its capacity may
+     * exceed the estimate); the NTT buffers are always reserved. */
+    uint64_t storage = bytes - ntt * it->n;
+    uint64_t more = ntt * it->n + (storage > it->reserved ? storage - it->reserved : 0);
+    rc = budget_reserve(&e->budget, more, item_cancelled, it, it->label, err);
+    if (rc) return rc;
+    it->reserved += more;
     cs_circuit circuits[BATCH_MAX];
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     uint64_t t0 = now_ms();
