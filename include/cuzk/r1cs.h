@@ -237,6 +237,9 @@ int cs_synthesize_prover_into(cs_prover *out, cs_circuit circuit, const cs_capac
 /* Bytes of *p's storage at its capacities (what keeping it for reuse
  * costs). */
 size_t cs_prover_storage_bytes(const cs_prover *p);
+/* Shrinks *p's storage of the prover backend to its counts (capacity
+ * doubling leaves up to half of it unused), contents unchanged. */
+void cs_prover_trim(cs_prover *p);
 /* Whether *p's capacities hold a circuit of size (constraints without the
  * input ones, as cs_capacity) without growing. */
 bool cs_prover_fits(const cs_prover *p, const cs_capacity *size);

@@ -1,6 +1,8 @@
 /*
  * pool.c - the partition storage pool (pool.h): an array of entries,
- * oldest first, under a mutex. Storage is freed and bytes released outside
+ * oldest first, under a mutex. An entry is trimmed to the circuit it held
+ * (cs_prover_trim: the doubling's unused half goes), so its bytes are
+ * what it holds. Storage is freed and bytes released outside
  * the lock (freeing 17 GiB of a 32 GiB partition takes a while, and the
  * budget's lock is never taken under the pool's).
  */
@@ -80,6 +82,7 @@ uint64_t pool_take(prover_pool *p, const cs_capacity *size, cs_prover *out)
 
 uint64_t pool_put(prover_pool *p, cs_prover *s, uint64_t avail)
 {
+    if (p->max) cs_prover_trim(s);
     uint64_t bytes = cs_prover_storage_bytes(s);
     if (!p->max || !bytes || (bytes > avail && !budget_try_reserve(p->budget, bytes - avail))) {
         cs_prover_free(s);

@@ -49,8 +49,9 @@ void pool_destroy(prover_pool *p);
  */
 uint64_t pool_take(prover_pool *p, const cs_capacity *size, cs_prover *out);
 /*
- * Gives *s's storage to the pool (*s is left empty). avail is what the
- * caller holds reserved for it: the entry keeps its storage bytes from
+ * Gives *s's storage to the pool (*s is left empty), trimmed to the
+ * circuit it holds. avail is what the caller holds reserved for it: the
+ * entry keeps its storage bytes from
  * avail, or from a further reservation that must fit at once; when it
  * cannot, the storage is freed. Returns the part of avail the caller still
  * has to release.

@@ -407,6 +407,47 @@ size_t cs_prover_storage_bytes(const cs_prover *p)
            words * sizeof(uint64_t);
 }
 
+/* *p (cap elements of elem bytes) shrunk to n; cap is what it holds after
+ * (unchanged where realloc refuses). */
+static void shrink(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (!*p || n >= *cap) return;
+    void *q = realloc(*p, n * elem);
+    if (q) *p = q, *cap = n;
+}
+
+static size_t min_size(size_t x, size_t y)
+{
+    return x < y ? x : y;
+}
+
+/* An assignment of cap variables and its bitmaps (w2 may be NULL) shrunk
+ * to n variables; returns the variables all of them hold. */
+static size_t trim_vars(fr_t **v, uint64_t **w1, uint64_t **w2, size_t cap, size_t n)
+{
+    if (!n) n = 1;
+    size_t held = cap, words = (cap + 63) / 64, k1 = words, k2 = words;
+    shrink((void **)v, &held, n, sizeof(fr_t));
+    shrink((void **)w1, &k1, (n + 63) / 64, sizeof(uint64_t));
+    if (w2) shrink((void **)w2, &k2, (n + 63) / 64, sizeof(uint64_t));
+    return min_size(held, min_size(k1, k2) * 64);
+}
+
+void cs_prover_trim(cs_prover *p)
+{
+    if (!p->cap_constraints) return; /* not the prover backend's storage */
+    size_t n = p->num_constraints ? p->num_constraints : 1;
+    size_t ca = p->cap_constraints, cb = ca, cc = ca;
+    shrink((void **)&p->a, &ca, n, sizeof(fr_t));
+    shrink((void **)&p->b, &cb, n, sizeof(fr_t));
+    shrink((void **)&p->c, &cc, n, sizeof(fr_t));
+    p->cap_constraints = min_size(ca, min_size(cb, cc));
+    p->cap_inputs = trim_vars(&p->input_assignment, &p->b_input_density.words, NULL, p->cap_inputs,
+                              p->num_inputs);
+    p->cap_aux = trim_vars(&p->aux_assignment, &p->a_aux_density.words, &p->b_aux_density.words,
+                           p->cap_aux, p->num_aux);
+}
+
 bool cs_prover_fits(const cs_prover *p, const cs_capacity *size)
 {
     return p->cap_inputs >= size->inputs && p->cap_aux >= size->aux &&

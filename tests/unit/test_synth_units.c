@@ -445,7 +445,8 @@ static int into_on(cs_prover *out, cs_circuit c, int threads, cuzk_err *e)
  * smaller after larger), poisoned before each: every result equals fresh
  * synthesis byte for byte, density words whole. Where the storage had
  * room, it was written in place (same arrays, same capacities); a failing
- * circuit leaves it freed and empty.
+ * circuit leaves it freed and empty. Trimmed to its counts
+ * (cs_prover_trim), it holds the same result and is reused as well.
  */
 static void reuse_equals_fresh(void **state)
 {
@@ -490,6 +491,18 @@ static void reuse_equals_fresh(void **state)
             assert_int_equal(kept.cap_aux, before.cap_aux);
         } else {
             grown++;
+        }
+        if (i % 3 == 2) {
+            /* trimmed to its counts (as the engine's pool does), unchanged */
+            cs_prover_trim(&kept);
+            assert_int_equal(kept.cap_constraints, kept.num_constraints);
+            assert_int_equal(kept.cap_inputs, kept.num_inputs);
+            assert_int_equal(kept.cap_aux, kept.num_aux);
+            assert_same(&kept, &fresh);
+            assert_same_words(&kept.a_aux_density, &fresh.a_aux_density);
+            assert_same_words(&kept.b_input_density, &fresh.b_input_density);
+            assert_same_words(&kept.b_aux_density, &fresh.b_aux_density);
+            assert_true(cs_prover_fits(&kept, &size));
         }
         cs_prover_free(&fresh);
     }
