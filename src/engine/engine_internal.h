@@ -96,6 +96,7 @@ struct engine {
     budget budget;
     srs_manager srs;
     prover_pool pool; /* synthesized partitions' storage, for the next ones */
+    uint64_t reused;  /* partitions synthesized into pooled storage: __atomic */
     device devices[ENGINE_MAX_DEVICES];
     size_t n_devices;
 

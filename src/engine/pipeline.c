@@ -114,6 +114,54 @@ static bool item_cancelled(void *ctx)
     return true;
 }
 
+/* Moves pooled storage with room for size into the item's provers where
+ * the pool has some; took[i] is each one's bytes, the sum is returned. */
+static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size,
+                            uint64_t took[BATCH_MAX])
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < it->n; i++) sum += took[i] = pool_take(&e->pool, size, &it->provers[i]);
+    return sum;
+}
+
+/*
+ * The item's memory: pooled storage for its circuits where the pool has
+ * some, and the rest of partition_bytes from the budget (pooled storage
+ * stands for the storage part only, whatever its bytes; the prover's NTT
+ * buffers are always reserved). No item holds memory while it waits for
+ * more (two items each holding storage while waiting for the other's
+ * could wait forever): when the rest does not fit at once, the storage
+ * goes back to the pool, the whole partition is reserved (blocking; the
+ * evictor may free pooled storage), and the pool is asked again.
+ */
+static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, cuzk_err *err)
+{
+    uint64_t took[BATCH_MAX], ntt, bytes = partition_bytes(size, &ntt) * it->n;
+    uint64_t storage = bytes - ntt * it->n, pooled = take_pooled(e, it, size, took);
+    uint64_t more = ntt * it->n + (storage > pooled ? storage - pooled : 0);
+    if (budget_try_reserve(&e->budget, more)) {
+        it->reserved = pooled + more;
+        return CUZK_OK;
+    }
+    for (size_t i = 0; i < it->n; i++)
+        budget_release(&e->budget, pool_put(&e->pool, &it->provers[i], took[i]));
+    int rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
+    if (rc) return rc;
+    pooled = take_pooled(e, it, size, took);
+    uint64_t excess = pooled < storage ? pooled : storage;
+    budget_release(&e->budget, excess);
+    it->reserved = bytes + pooled - excess;
+    return CUZK_OK;
+}
+
+/* Counts the item's circuits that synthesize into pooled storage. */
+static void count_reused(engine_t *e, const work_item *it)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < it->n; i++) k += it->provers[i].cap_constraints != 0;
+    __atomic_add_fetch(&e->reused, k, __ATOMIC_RELAXED);
+}
+
 /* SRS, memory and synthesis of one item (no lock held). */
 static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
 {
@@ -121,18 +169,10 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     int rc =
         srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
-    uint64_t ntt, bytes = partition_bytes(&j0->circ.size, &ntt) * it->n;
     if (!(it->provers = calloc(it->n, sizeof *it->provers)))
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
-    for (size_t i = 0; i < it->n; i++)
-        it->reserved += pool_take(&e->pool, &j0->circ.size, &it->provers[i]);
-    /* Pooled storage stands for the storage part only (its capacity may
-     * exceed the estimate); the NTT buffers are always reserved. */
-    uint64_t storage = bytes - ntt * it->n;
-    uint64_t more = ntt * it->n + (storage > it->reserved ? storage - it->reserved : 0);
-    rc = budget_reserve(&e->budget, more, item_cancelled, it, it->label, err);
-    if (rc) return rc;
-    it->reserved += more;
+    if ((rc = reserve_item(e, it, &j0->circ.size, err))) return rc;
+    count_reused(e, it);
     cs_circuit circuits[BATCH_MAX];
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     uint64_t t0 = now_ms();

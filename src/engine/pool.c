@@ -62,12 +62,10 @@ uint64_t pool_take(prover_pool *p, const cs_capacity *size, cs_prover *out)
             best = i;
     if (best < p->n) {
         pool_entry e = remove_at(p, best);
-        p->taken++;
         pthread_mutex_unlock(&p->lock);
         *out = e.storage;
         return e.bytes;
     }
-    p->fresh++;
     pool_entry gone[p->n ? p->n : 1];
     size_t n_gone = 0;
     for (size_t i = 0; i < p->n;)
@@ -118,7 +116,7 @@ uint64_t pool_evict(void *pool, uint64_t need)
 pool_stats pool_get_stats(prover_pool *p)
 {
     pthread_mutex_lock(&p->lock);
-    pool_stats s = {p->bytes, p->n, p->taken, p->fresh};
+    pool_stats s = {p->bytes, p->n};
     pthread_mutex_unlock(&p->lock);
     return s;
 }

@@ -32,8 +32,7 @@ typedef struct prover_pool {
     budget *budget;
     pool_entry *entries; /* oldest first */
     size_t n, max;
-    uint64_t bytes;        /* sum of the entries' bytes */
-    uint64_t taken, fresh; /* circuits given an entry / none that fit */
+    uint64_t bytes; /* sum of the entries' bytes */
 } prover_pool;
 
 /* A pool of at most max entries (0: it keeps none). */
@@ -61,9 +60,8 @@ uint64_t pool_put(prover_pool *p, cs_prover *s, uint64_t avail);
  * released; returns the bytes freed. */
 uint64_t pool_evict(void *pool, uint64_t need);
 typedef struct pool_stats {
-    uint64_t bytes;        /* held now */
-    size_t entries;        /* held now */
-    uint64_t taken, fresh; /* so far: circuits given an entry / none that fit */
+    uint64_t bytes; /* held now */
+    size_t entries;
 } pool_stats;
 
 pool_stats pool_get_stats(prover_pool *p);

@@ -102,7 +102,7 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
     out->budget_used = budget_used(&e->budget);
     pool_stats ps = pool_get_stats(&e->pool);
     out->pool_bytes = ps.bytes;
-    out->pool_reused = ps.taken;
+    out->pool_reused = __atomic_load_n(&e->reused, __ATOMIC_RELAXED);
     out->pool_entries = (uint32_t)ps.entries;
     return CUZK_OK;
 }
@@ -184,7 +184,8 @@ char *engine_metrics(engine_t *e)
     put(&t, "cuzk_memory_pool_bytes %llu\n", (unsigned long long)ps.bytes);
     metric(&t, "cuzk_partitions_reused_storage_total", "counter",
            "Partitions synthesized into a kept partition's storage.");
-    put(&t, "cuzk_partitions_reused_storage_total %llu\n", (unsigned long long)ps.taken);
+    put(&t, "cuzk_partitions_reused_storage_total %llu\n",
+        (unsigned long long)__atomic_load_n(&e->reused, __ATOMIC_RELAXED));
     uint64_t rss, rss_peak;
     process_memory(&rss, &rss_peak);
     metric(&t, "cuzk_process_resident_bytes", "gauge", "The daemon's resident memory (VmRSS).");

@@ -5,7 +5,9 @@
  * param cache and public inputs recomputed independently; idempotent
  * submission, await timeouts, cancellation, priorities, batching, verify
  * failures and shutdown; partitions synthesized into the storage of earlier
- * ones (the partition pool), their proofs verified all the same.
+ * ones (the partition pool), their proofs verified all the same, the pool
+ * off, and a budget too tight for pooled storage plus the NTT buffers
+ * (the storage goes back rather than being held while waiting).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -349,6 +351,58 @@ static void test_no_reuse(void **state)
     engine_status_free(&s);
 }
 
+/* An engine of the test family on f's param cache with config c. */
+static engine_t *engine_on(fixture *f, cuzk_config *c)
+{
+    engine_t *e;
+    snprintf(c->param_cache, sizeof c->param_cache, "%s", f->dir);
+    assert_int_equal(engine_create(&e, c, NULL, NULL), 0);
+    assert_int_equal(engine_register_provider(e, &engine_test_provider, NULL), 0);
+    return e;
+}
+
+/*
+ * A budget of the SRS and exactly one partition's reservation: the
+ * second partition cannot add the NTT buffers to the pooled storage it
+ * takes (an entry holds its bitmaps too, past the estimate), so it gives
+ * the storage back and reserves the whole partition, which evicts the
+ * entry, rather than wait forever holding it; the job completes.
+ */
+static void test_tight_budget(void **state)
+{
+    fixture *f = *state;
+    /* the parameters as a later engine reads them from the cache */
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    engine_destroy(f->e);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    f->e = engine_on(f, &c);
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    uint64_t srs = s.srs[0].size_bytes;
+    engine_status_free(&s);
+    engine_destroy(f->e);
+    /* test-1024: 841 constraints with the inputs, 838 aux, domain 1024 */
+    uint64_t partition = (3 * 841 + 2 + 838) * sizeof(fr_t) + 3 * 1024 * sizeof(fr_t);
+    c.total_budget = srs + partition;
+    c.pipeline_enabled = false;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 43, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 20000, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 2, 43);
+    engine_result_free(&r);
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.pool_reused, 0);
+    assert_int_equal(s.pool_entries, 1);
+    assert_int_equal(s.budget_used, srs + s.pool_bytes);
+    engine_status_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +414,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
+        cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
