@@ -31,6 +31,8 @@ typedef struct cuzk_config {
     uint64_t total_budget; /* 0 = "auto": physical memory - safety_margin */
     uint64_t safety_margin;
     uint64_t eviction_min_idle_s;
+    /* synthesized partitions' storage kept for the next synthesis (pool.h) */
+    bool reuse_partitions;
     /* [gpus] */
     int devices[CONFIG_MAX_DEVICES];
     size_t n_devices; /* 0 = every device of the backend */

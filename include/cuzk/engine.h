@@ -169,6 +169,10 @@ typedef struct engine_status_t {
     uint64_t completed, failed, cancelled, uptime_s;
     uint64_t pinned_bytes, pinned_limit; /* pinned: the devices' host memory (host_bytes) */
     uint64_t budget_total, budget_used;
+    /* of budget_used: synthesized partitions' storage kept for reuse;
+     * partitions synthesized into a kept storage so far */
+    uint64_t pool_bytes, pool_reused;
+    uint32_t pool_entries;
     uint32_t gpu_queue_depth, synthesizing;
 } engine_status_t;
 

@@ -3,8 +3,9 @@
  * device part of a Groth16 proof for n synthesized circuits (on the CPU
  * backend: the whole groth16_prove), finish completes it (on a GPU: the
  * B_G2 MSM and assembly on the CPU) and yields the proofs. The engine holds
- * the device lock around start only and frees the circuits' a/b/c the
- * moment start returns, so a backend copies what finish still needs.
+ * the device lock around start only and takes the circuits' storage back
+ * the moment start returns (to synthesize the next partitions into), so a
+ * backend copies what finish still needs.
  */
 #ifndef CUZK_ENGINE_BACKEND_H
 #define CUZK_ENGINE_BACKEND_H

@@ -33,7 +33,9 @@ typedef struct engine_circuit_info {
  * A prepared request. partitions[p] with its public inputs (ONE excluded)
  * at inputs[p * n_inputs]; size is one partition's shape (constraints
  * without the input ones, inputs with ONE, aux), from which the engine
- * reserves memory. release frees everything the provider allocated.
+ * reserves memory and by which it picks a kept partition's storage to
+ * synthesize into (an over-estimate only makes reuse rarer). release frees
+ * everything the provider allocated.
  */
 typedef struct engine_circuits {
     engine_circuit_info info;

@@ -215,12 +215,34 @@ typedef struct cs_prover {
     fr_t *a, *b, *c;
     fr_t *input_assignment, *aux_assignment;
     cs_bitmap a_aux_density, b_input_density, b_aux_density;
+    /* What the arrays hold room for, set by the prover backend (0 where
+     * another producer made them): a, b, c cap_constraints entries, the
+     * assignments and their density bitmaps cap_inputs / cap_aux. */
+    size_t cap_constraints, cap_inputs, cap_aux;
 } cs_prover;
 
 /* Synthesizes one circuit for proving; hint may be NULL. On error *out is
  * left empty. */
 int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
                          cuzk_err *err);
+/*
+ * The same into the storage *out already holds (an earlier result, or an
+ * empty cs_prover): arrays with room are written in place, pages already
+ * faulted in, and grow only where the circuit needs more. The result is
+ * identical to cs_synthesize_prover's, byte for byte over num_* entries
+ * and every density word. On error *out is freed and left empty.
+ */
+int cs_synthesize_prover_into(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
+                              cuzk_err *err);
+/* Bytes of *p's storage at its capacities (what keeping it for reuse
+ * costs). */
+size_t cs_prover_storage_bytes(const cs_prover *p);
+/* Shrinks *p's storage of the prover backend to its counts (capacity
+ * doubling leaves up to half of it unused), contents unchanged. */
+void cs_prover_trim(cs_prover *p);
+/* Whether *p's capacities hold a circuit of size (constraints without the
+ * input ones, as cs_capacity) without growing. */
+bool cs_prover_fits(const cs_prover *p, const cs_capacity *size);
 void cs_prover_free(cs_prover *p);
 
 /*
@@ -235,6 +257,9 @@ int cs_synthesize_batch(cs_prover *out, const cs_circuit *circuits, size_t n, cu
  */
 int cs_synthesize_batch_with_hint(cs_prover *out, const cs_circuit *circuits, size_t n,
                                   const cs_capacity *hint, cuzk_err *err);
+/* cs_synthesize_batch into the storage out[i] already holds
+ * (cs_synthesize_prover_into); on error every out[i] is freed. */
+int cs_synthesize_batch_into(cs_prover *out, const cs_circuit *circuits, size_t n, cuzk_err *err);
 
 /* ---- counter backend ---- */
 

@@ -73,6 +73,15 @@ int budget_reserve(budget *b, uint64_t bytes, bool (*cancelled)(void *), void *c
     return rc;
 }
 
+bool budget_try_reserve(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    bool ok = !b->closed && fits(b, bytes);
+    if (ok) take(b, bytes);
+    pthread_mutex_unlock(&b->lock);
+    return ok;
+}
+
 void budget_release(budget *b, uint64_t bytes)
 {
     pthread_mutex_lock(&b->lock);

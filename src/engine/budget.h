@@ -35,6 +35,8 @@ void budget_destroy(budget *b);
  * once closed or when cancelled(ctx) turns true; cancelled may be NULL). */
 int budget_reserve(budget *b, uint64_t bytes, bool (*cancelled)(void *), void *ctx,
                    const char *what, cuzk_err *err);
+/* Reserves bytes only if they fit now (no eviction, no wait). */
+bool budget_try_reserve(budget *b, uint64_t bytes);
 void budget_release(budget *b, uint64_t bytes);
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);

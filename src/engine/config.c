@@ -39,6 +39,8 @@ static const key_def keys[] = {
     {"memory", "total_budget", T_BUDGET, F(total_budget), "\"auto\" or a size"},
     {"memory", "safety_margin", T_SIZE, F(safety_margin), "kept free under \"auto\""},
     {"memory", "eviction_min_idle", T_SECONDS, F(eviction_min_idle_s), "idle SRS evictable"},
+    {"memory", "reuse_partitions", T_BOOL, F(reuse_partitions),
+     "keep synthesized partitions' storage for the next (reserved, evicted first)"},
     {"gpus", "devices", T_DEVICES, F(devices), "ordinals; [] = all"},
     {"gpus", "gpu_threads", T_U32, F(gpu_threads), "prover threads, 0 = all cores"},
     {"gpus", "gpu_workers_per_device", T_U32, F(gpu_workers_per_device), "prover workers"},
@@ -65,6 +67,7 @@ void cuzk_config_default(cuzk_config *c)
     strcpy(c->param_cache, "/var/tmp/filecoin-proof-parameters");
     c->safety_margin = 4ull << 30;
     c->eviction_min_idle_s = 300;
+    c->reuse_partitions = true;
     c->gpu_workers_per_device = 2;
     strcpy(c->backend, "auto");
     c->max_batch_size = 1;

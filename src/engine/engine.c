@@ -212,6 +212,16 @@ static int init_devices(engine_t *e, cuzk_err *err)
     return CUZK_OK;
 }
 
+/* The budget's evictor: pooled partition storage first (refilled by page
+ * faults alone), then idle SRS (read back from disk). */
+static uint64_t evict_idle(void *ctx, uint64_t need)
+{
+    engine_t *e = ctx;
+    uint64_t freed = pool_evict(&e->pool, need);
+    if (freed < need) freed += srs_evict_idle(&e->srs, need - freed);
+    return freed;
+}
+
 int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *backend,
                   cuzk_err *err)
 {
@@ -231,15 +241,19 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     pthread_cond_init(&e->timer_cv, NULL);
     sched_init(&e->queue);
     batcher_init(&e->batch, cfg->max_batch_size, cfg->max_batch_wait_ms);
-    budget_init(&e->budget, cuzk_config_budget(cfg), srs_evict_idle, &e->srs);
+    budget_init(&e->budget, cuzk_config_budget(cfg), evict_idle, e);
     srs_init(&e->srs, &e->budget, cfg->param_cache, cfg->eviction_min_idle_s * 1000,
              e->backend->params_unloaded, e->backend->name);
+    size_t batch = !cfg->reuse_partitions ? 0 : cfg->max_batch_size ? cfg->max_batch_size : 1;
+    if (batch > BATCH_MAX) batch = BATCH_MAX;
+    int prc =
+        pool_init(&e->pool, &e->budget, engine_synthesis_workers(cfg, e->backend) * batch, err);
     e->t_created = now_ms();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     e->id_base = (uint64_t)ts.tv_sec << 20 ^ (uint64_t)ts.tv_nsec;
     *out = e;
-    int rc = init_devices(e, err);
+    int rc = prc ? prc : init_devices(e, err);
     if (!rc) rc = engine_pipeline_start(e, err);
     if (!rc && pthread_create(&e->timer_thread, NULL, timer_thread, e))
         rc = cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start the timer thread");
@@ -580,6 +594,7 @@ void engine_destroy(engine_t *e)
     pthread_mutex_unlock(&e->lock);
     free(e->gpuq);
     sched_free(&e->queue);
+    pool_destroy(&e->pool);
     srs_destroy(&e->srs);
     budget_release(&e->budget, e->device_host_bytes);
     budget_destroy(&e->budget);

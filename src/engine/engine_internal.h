@@ -5,7 +5,8 @@
  *
  * One mutex (e->lock) guards jobs, the scheduler queue, the batcher, the
  * GPU queue and the counters; the budget and the SRS manager have their
- * own locks and are never called with e->lock held when they may block.
+ * own locks and are never called with e->lock held when they may block
+ * (the partition pool too).
  * A job lives in the job list from submission until its result expires
  * (result_ttl after it finished, no waiter, no work item still holding
  * it). A work item is one partition of every job of a batch; it holds a
@@ -23,6 +24,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/engine_backend.h"
 #include "cuzk/engine_provider.h"
+#include "pool.h"
 #include "sched.h"
 #include "srs.h"
 
@@ -102,6 +104,8 @@ struct engine {
 
     budget budget;
     srs_manager srs;
+    prover_pool pool; /* synthesized partitions' storage, for the next ones */
+    uint64_t reused;  /* partitions synthesized into pooled storage: __atomic */
     device devices[ENGINE_MAX_DEVICES];
     size_t n_devices, in_service; /* in_service: devices not failed */
     uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
@@ -129,6 +133,8 @@ void engine_item_free(engine_t *e, work_item *it);
 bool engine_job_cancelled(const job *j);
 
 /* pipeline.c */
+/* Synthesis workers the config gives on this backend. */
+size_t engine_synthesis_workers(const cuzk_config *c, const engine_backend *b);
 int engine_pipeline_start(engine_t *e, cuzk_err *err);
 void engine_pipeline_join(engine_t *e);
 /* Turns a group of jobs of one circuit into work items (lock held). */

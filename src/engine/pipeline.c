@@ -13,8 +13,11 @@
  * A synthesis worker takes the first item (priority, then job age, then
  * partition), acquires the circuit's SRS, reserves the partition's memory
  * in the budget (blocking) and synthesizes the item's circuits, one per job
- * of the batch, in parallel. The prover frees a/b/c and releases the
- * reservation as soon as backend->start returns. Cancelled jobs are dropped
+ * of the batch, in parallel, into storage taken from the partition pool
+ * where an entry has room (pool.h; its bytes count towards the
+ * reservation). As soon as backend->start returns, the prover gives a/b/c
+ * and the assignments to the pool, which keeps their bytes of the
+ * reservation, and releases the rest. Cancelled jobs are dropped
  * from an item at each stage boundary; an item left without jobs is freed.
  * With pipeline.enabled = false a synthesis worker waits until the previous
  * item has been proven, so synthesis and proving never overlap.
@@ -45,13 +48,15 @@ static uint64_t now_ms(void)
 }
 
 /* Bytes one synthesized partition holds until the prover consumed it:
- * a, b, c (one Fr per constraint, input constraints included), the
- * assignment, and the prover's three NTT buffers over the domain. */
-static uint64_t partition_bytes(const cs_capacity *s)
+ * its storage, a, b, c (one Fr per constraint, input constraints
+ * included) and the assignment, and the prover's three NTT buffers over
+ * the domain (*ntt). */
+static uint64_t partition_bytes(const cs_capacity *s, uint64_t *ntt)
 {
     uint64_t m = s->constraints + s->inputs, domain = 1;
     while (domain < m) domain <<= 1;
-    return (3 * m + s->inputs + s->aux + 3 * domain) * sizeof(fr_t);
+    *ntt = 3 * domain * sizeof(fr_t);
+    return (3 * m + s->inputs + s->aux) * sizeof(fr_t) + *ntt;
 }
 
 static void label_item(work_item *it)
@@ -121,6 +126,54 @@ static bool item_cancelled(void *ctx)
     return true;
 }
 
+/* Moves pooled storage with room for size into the item's provers where
+ * the pool has some; took[i] is each one's bytes, the sum is returned. */
+static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size,
+                            uint64_t took[BATCH_MAX])
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < it->n; i++) sum += took[i] = pool_take(&e->pool, size, &it->provers[i]);
+    return sum;
+}
+
+/*
+ * The item's memory: pooled storage for its circuits where the pool has
+ * some, and the rest of partition_bytes from the budget (pooled storage
+ * stands for the storage part only, whatever its bytes; the prover's NTT
+ * buffers are always reserved). No item holds memory while it waits for
+ * more (two items each holding storage while waiting for the other's
+ * could wait forever): when the rest does not fit at once, the storage
+ * goes back to the pool, the whole partition is reserved (blocking; the
+ * evictor may free pooled storage), and the pool is asked again.
+ */
+static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, cuzk_err *err)
+{
+    uint64_t took[BATCH_MAX], ntt, bytes = partition_bytes(size, &ntt) * it->n;
+    uint64_t storage = bytes - ntt * it->n, pooled = take_pooled(e, it, size, took);
+    uint64_t more = ntt * it->n + (storage > pooled ? storage - pooled : 0);
+    if (budget_try_reserve(&e->budget, more)) {
+        it->reserved = pooled + more;
+        return CUZK_OK;
+    }
+    for (size_t i = 0; i < it->n; i++)
+        budget_release(&e->budget, pool_put(&e->pool, &it->provers[i], took[i]));
+    int rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
+    if (rc) return rc;
+    pooled = take_pooled(e, it, size, took);
+    uint64_t excess = pooled < storage ? pooled : storage;
+    budget_release(&e->budget, excess);
+    it->reserved = bytes + pooled - excess;
+    return CUZK_OK;
+}
+
+/* Counts the item's circuits that synthesize into pooled storage. */
+static void count_reused(engine_t *e, const work_item *it)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < it->n; i++) k += it->provers[i].cap_constraints != 0;
+    __atomic_add_fetch(&e->reused, k, __ATOMIC_RELAXED);
+}
+
 /* SRS, memory and synthesis of one item (no lock held). */
 static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
 {
@@ -128,18 +181,16 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     int rc =
         srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
-    uint64_t bytes = partition_bytes(&j0->circ.size) * it->n;
-    rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
-    if (rc) return rc;
-    it->reserved = bytes;
-    cs_circuit circuits[BATCH_MAX];
-    for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     if (!(it->provers = calloc(it->n, sizeof *it->provers)))
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    if ((rc = reserve_item(e, it, &j0->circ.size, err))) return rc;
+    count_reused(e, it);
+    cs_circuit circuits[BATCH_MAX];
+    for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     uint64_t t0 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     if (e->cfg.synthesis_threads) omp_set_num_threads((int)e->cfg.synthesis_threads);
-    rc = cs_synthesize_batch(it->provers, circuits, it->n, err);
+    rc = cs_synthesize_batch_into(it->provers, circuits, it->n, err);
     it->synth_ms = now_ms() - t0;
     engine_timeline("SYNTH_END", it->label, "partition=%u,ms=%llu", it->partition,
                     (unsigned long long)it->synth_ms);
@@ -333,8 +384,9 @@ static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proo
     *busy_ms = now_ms() - t0;
     pthread_mutex_unlock(&d->lock);
     if (*device_failed) return rc;
-    for (size_t i = 0; i < it->n; i++) cs_prover_free(&it->provers[i]);
-    budget_release(&e->budget, it->reserved);
+    uint64_t unused = it->reserved;
+    for (size_t i = 0; i < it->n; i++) unused = pool_put(&e->pool, &it->provers[i], unused);
+    budget_release(&e->budget, unused);
     it->reserved = 0;
     uint64_t t1 = now_ms();
     if (!rc) rc = e->backend->finish(handle, proofs, it->n, err);
@@ -472,7 +524,7 @@ static void *prover_worker(void *arg)
  * budget before it is synthesized, so more workers never overcommit. */
 #define SYNTH_WORKERS_GPU 4
 
-static size_t synthesis_workers(const cuzk_config *c, const engine_backend *b)
+size_t engine_synthesis_workers(const cuzk_config *c, const engine_backend *b)
 {
     size_t n = c->synthesis_concurrency;
     if (n == 0) n = strcmp(b->name, "cuda") == 0 ? SYNTH_WORKERS_GPU : 1;
@@ -483,7 +535,7 @@ static size_t synthesis_workers(const cuzk_config *c, const engine_backend *b)
 int engine_pipeline_start(engine_t *e, cuzk_err *err)
 {
     uint32_t per_device = e->cfg.gpu_workers_per_device ? e->cfg.gpu_workers_per_device : 1;
-    e->n_synth = synthesis_workers(&e->cfg, e->backend);
+    e->n_synth = engine_synthesis_workers(&e->cfg, e->backend);
     e->n_gpu = e->n_devices * per_device;
     e->synth_threads = calloc(e->n_synth, sizeof(pthread_t));
     e->gpu_threads = calloc(e->n_gpu, sizeof(pthread_t));
@@ -500,7 +552,7 @@ int engine_pipeline_start(engine_t *e, cuzk_err *err)
             break;
     }
     e->n_synth = started_synth, e->n_gpu = started_gpu;
-    if (started_synth < synthesis_workers(&e->cfg, e->backend) ||
+    if (started_synth < engine_synthesis_workers(&e->cfg, e->backend) ||
         started_gpu < e->n_devices * per_device)
         return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start worker threads");
     return CUZK_OK;

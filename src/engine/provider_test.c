@@ -114,8 +114,12 @@ static int test_prepare(const engine_request *req, engine_circuits *out, cuzk_er
         s->shapes[p] = (cs_synthetic){constraints, seed + p};
         out->partitions[p] = cs_synthetic_circuit(&s->shapes[p]);
     }
-    /* 129 constraints and 129 aux per 64-bit word; 2 inputs with ONE. */
-    out->size = (cs_capacity){constraints, 2, constraints};
+    /* The exact shape (the partition pool matches storage to it): w =
+     * max(1, constraints / 129) words of 64 booleans and their packing, 64
+     * XOR constraints between neighbours, every word an aux but the first,
+     * the public input; 2 inputs with ONE. */
+    size_t words = constraints / 129 ? constraints / 129 : 1;
+    out->size = (cs_capacity){129 * words - 64, 2, 129 * words - 65};
     out->batchable = req->kind == ENGINE_POREP || req->kind == ENGINE_SNAP;
     rc = compute_inputs(out, bad, err);
     if (rc) test_release(out);

@@ -114,6 +114,10 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
     out->pinned_bytes = e->device_host_bytes;
     out->budget_total = e->budget.total;
     out->budget_used = budget_used(&e->budget);
+    pool_stats ps = pool_get_stats(&e->pool);
+    out->pool_bytes = ps.bytes;
+    out->pool_reused = __atomic_load_n(&e->reused, __ATOMIC_RELAXED);
+    out->pool_entries = (uint32_t)ps.entries;
     return CUZK_OK;
 }
 
@@ -209,6 +213,14 @@ char *engine_metrics(engine_t *e)
     put(&t, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->budget.total);
     metric(&t, "cuzk_memory_used_bytes", "gauge", "Bytes reserved in the budget.");
     put(&t, "cuzk_memory_used_bytes %llu\n", (unsigned long long)budget_in_use);
+    metric(&t, "cuzk_memory_pool_bytes", "gauge",
+           "Of the bytes reserved, synthesized partitions' storage kept for reuse.");
+    pool_stats ps = pool_get_stats(&e->pool);
+    put(&t, "cuzk_memory_pool_bytes %llu\n", (unsigned long long)ps.bytes);
+    metric(&t, "cuzk_partitions_reused_storage_total", "counter",
+           "Partitions synthesized into a kept partition's storage.");
+    put(&t, "cuzk_partitions_reused_storage_total %llu\n",
+        (unsigned long long)__atomic_load_n(&e->reused, __ATOMIC_RELAXED));
     uint64_t rss, rss_peak;
     process_memory(&rss, &rss_peak);
     metric(&t, "cuzk_process_resident_bytes", "gauge", "The daemon's resident memory (VmRSS).");
@@ -269,10 +281,10 @@ char *engine_status_json(engine_t *e)
     process_memory(&rss, &rss_peak);
     put(&t,
         "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"peak_bytes\":%llu,"
-        "\"rss_bytes\":%llu,\"rss_peak_bytes\":%llu},",
+        "\"pool_bytes\":%llu,\"pool_entries\":%u,\"rss_bytes\":%llu,\"rss_peak_bytes\":%llu},",
         (unsigned long long)s.budget_total, (unsigned long long)s.budget_used,
-        (unsigned long long)budget_peak(&e->budget), (unsigned long long)rss,
-        (unsigned long long)rss_peak);
+        (unsigned long long)budget_peak(&e->budget), (unsigned long long)s.pool_bytes,
+        s.pool_entries, (unsigned long long)rss, (unsigned long long)rss_peak);
     put(&t, "\"srs\":[");
     for (size_t i = 0; i < s.n_srs; i++)
         put(&t, "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}",

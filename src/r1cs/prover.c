@@ -19,7 +19,10 @@
  * runs to word the error). Storage is indexed by the core's counts, so an
  * allocation is one store once capacity is there; vectors double (with
  * transparent huge pages on large blocks, vec.c) unless a hint or
- * cs_run_units reserves them.
+ * cs_run_units reserves them. cs_synthesize_prover_into starts from the
+ * storage of an earlier result (the engine's partition pool): every entry
+ * below the counts is written again, and the density words are zeroed
+ * first, so only pages past the old capacity are new.
  *
  * Constraints of the bit gadgets come with their values (cs_enforce_known,
  * -2 .. 2): their combinations are only checked and marked, and the
@@ -330,9 +333,31 @@ static cs_bitmap bitmap(uint64_t **w, size_t nbits)
     return m;
 }
 
-int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *hint, cuzk_err *err)
+/* The storage *out holds, taken into s with every density word zeroed
+ * (the words past num_* as well: a fresh bitmap's are zero too). */
+static void store_take(prover_store *s, cs_prover *out)
 {
+    *s = (prover_store){.a = out->a,
+                        .b = out->b,
+                        .c = out->c,
+                        .input = out->input_assignment,
+                        .aux = out->aux_assignment,
+                        .cap_con = out->cap_constraints,
+                        .cap_in = out->cap_inputs,
+                        .cap_aux = out->cap_aux,
+                        .a_aux = out->a_aux_density.words,
+                        .b_input = out->b_input_density.words,
+                        .b_aux = out->b_aux_density.words};
+    size_t aux_words = (s->cap_aux + 63) / 64, in_words = (s->cap_in + 63) / 64;
+    if (s->a_aux) memset(s->a_aux, 0, aux_words * sizeof(uint64_t));
+    if (s->b_aux) memset(s->b_aux, 0, aux_words * sizeof(uint64_t));
+    if (s->b_input) memset(s->b_input, 0, in_words * sizeof(uint64_t));
     memset(out, 0, sizeof(*out));
+}
+
+int cs_synthesize_prover_into(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
+                              cuzk_err *err)
+{
     prover_cs p;
     memset(&p, 0, sizeof(p));
     cs_init(&p.cs, &prover_ops, true);
@@ -341,6 +366,7 @@ int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *
     fr_neg(&small[1], &FR_ONE), small[2] = FR_ZERO, small[3] = FR_ONE;
     fr_dbl(&small[4], &FR_ONE), fr_neg(&small[0], &small[4]);
     prover_setup(&p, small);
+    store_take(&p.own, out);
     p.st = &p.own;
     p.own_hi = SIZE_MAX;
     if (hint && prover_reserve(&p.cs, hint)) {
@@ -356,6 +382,9 @@ int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *
     out->num_constraints = p.cs.num_constraints;
     out->num_inputs = p.cs.num_inputs;
     out->num_aux = p.cs.num_aux;
+    out->cap_constraints = p.own.cap_con;
+    out->cap_inputs = p.own.cap_in;
+    out->cap_aux = p.own.cap_aux;
     out->a = p.own.a, out->b = p.own.b, out->c = p.own.c;
     out->input_assignment = p.own.input;
     out->aux_assignment = p.own.aux;
@@ -363,6 +392,67 @@ int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *
     out->b_input_density = bitmap(&p.own.b_input, out->num_inputs);
     out->b_aux_density = bitmap(&p.own.b_aux, out->num_aux);
     return 0;
+}
+
+int cs_synthesize_prover(cs_prover *out, cs_circuit circuit, const cs_capacity *hint, cuzk_err *err)
+{
+    memset(out, 0, sizeof(*out));
+    return cs_synthesize_prover_into(out, circuit, hint, err);
+}
+
+size_t cs_prover_storage_bytes(const cs_prover *p)
+{
+    size_t words = 2 * ((p->cap_aux + 63) / 64) + (p->cap_inputs + 63) / 64;
+    return (3 * p->cap_constraints + p->cap_inputs + p->cap_aux) * sizeof(fr_t) +
+           words * sizeof(uint64_t);
+}
+
+/* *p (cap elements of elem bytes) shrunk to n; cap is what it holds after
+ * (unchanged where realloc refuses). */
+static void shrink(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (!*p || n >= *cap) return;
+    void *q = realloc(*p, n * elem);
+    if (q) *p = q, *cap = n;
+}
+
+static size_t min_size(size_t x, size_t y)
+{
+    return x < y ? x : y;
+}
+
+/* An assignment of cap variables and its bitmaps (w2 may be NULL) shrunk
+ * to n variables; returns the variables all of them hold. */
+static size_t trim_vars(fr_t **v, uint64_t **w1, uint64_t **w2, size_t cap, size_t n)
+{
+    if (!n) n = 1;
+    size_t held = cap, words = (cap + 63) / 64, k1 = words, k2 = words;
+    shrink((void **)v, &held, n, sizeof(fr_t));
+    shrink((void **)w1, &k1, (n + 63) / 64, sizeof(uint64_t));
+    if (w2) shrink((void **)w2, &k2, (n + 63) / 64, sizeof(uint64_t));
+    return min_size(held, min_size(k1, k2) * 64);
+}
+
+void cs_prover_trim(cs_prover *p)
+{
+    if (!p->cap_constraints) return; /* not the prover backend's storage */
+    size_t n = p->num_constraints ? p->num_constraints : 1;
+    size_t ca = p->cap_constraints, cb = ca, cc = ca;
+    shrink((void **)&p->a, &ca, n, sizeof(fr_t));
+    shrink((void **)&p->b, &cb, n, sizeof(fr_t));
+    shrink((void **)&p->c, &cc, n, sizeof(fr_t));
+    p->cap_constraints = min_size(ca, min_size(cb, cc));
+    p->cap_inputs = trim_vars(&p->input_assignment, &p->b_input_density.words, NULL, p->cap_inputs,
+                              p->num_inputs);
+    p->cap_aux = trim_vars(&p->aux_assignment, &p->a_aux_density.words, &p->b_aux_density.words,
+                           p->cap_aux, p->num_aux);
+}
+
+bool cs_prover_fits(const cs_prover *p, const cs_capacity *size)
+{
+    return p->cap_inputs >= size->inputs && p->cap_aux >= size->aux &&
+           p->cap_constraints >= size->inputs &&
+           p->cap_constraints - size->inputs >= size->constraints;
 }
 
 void cs_prover_free(cs_prover *p)

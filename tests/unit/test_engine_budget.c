@@ -1,7 +1,8 @@
 /*
  * test_engine_budget.c - the memory budget (src/engine/budget.h): exact
  * accounting, immediate failure beyond the total, blocking until a release,
- * the evictor asked before waiting, cancellation and close.
+ * the evictor asked before waiting, cancellation and close; the
+ * non-blocking budget_try_reserve.
  */
 #include <pthread.h>
 #include <string.h>
@@ -101,6 +102,11 @@ static void test_evictor_first(void **state)
     evictor_state s = {&b, 70, 0};
     budget_init(&b, 100, evict, &s);
     assert_true(try_reserve(&b, 70)); /* the evictable 70 */
+    /* budget_try_reserve neither evicts nor waits */
+    assert_true(budget_try_reserve(&b, 30));
+    assert_false(budget_try_reserve(&b, 1));
+    assert_int_equal(s.asked, 0);
+    budget_release(&b, 30);
     assert_int_equal(budget_reserve(&b, 60, NULL, NULL, "x", NULL), 0);
     assert_int_equal(s.asked, 30); /* 70 + 60 - 100 */
     assert_int_equal(budget_used(&b), 60);
@@ -126,7 +132,9 @@ static void test_cancel_and_close(void **state)
     budget_close(&b);
     pthread_join(t, NULL);
     assert_int_equal(w2.rc, CUZK_ECANCELLED);
-    assert_int_equal(budget_used(&b), 100);
+    budget_release(&b, 50);
+    assert_false(budget_try_reserve(&b, 10)); /* closed */
+    assert_int_equal(budget_used(&b), 50);
     budget_destroy(&b);
 }
 

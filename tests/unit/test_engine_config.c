@@ -46,6 +46,7 @@ static const char full[] = "# every key\n"
                            "total_budget = \"200GiB\"\n"
                            "safety_margin = \"8GiB\"\n"
                            "eviction_min_idle = 45\n"
+                           "reuse_partitions = false\n"
                            "[gpus]\n"
                            "devices = [0, 2]\n"
                            "gpu_threads = 8\n"
@@ -79,6 +80,7 @@ static void test_every_key(void **state)
     assert_int_equal(cuzk_config_budget(&c), 200ull << 30);
     assert_int_equal(c.safety_margin, 8ull << 30);
     assert_int_equal(c.eviction_min_idle_s, 45);
+    assert_false(c.reuse_partitions);
     assert_int_equal(c.n_devices, 2);
     assert_int_equal(c.devices[1], 2);
     assert_int_equal(c.gpu_threads, 8);

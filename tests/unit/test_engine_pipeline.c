@@ -4,7 +4,10 @@
  * decoded and verified here against the verifying key read back from the
  * param cache and public inputs recomputed independently; idempotent
  * submission, await timeouts, cancellation, priorities, batching, verify
- * failures and shutdown.
+ * failures and shutdown; partitions synthesized into the storage of earlier
+ * ones (the partition pool), their proofs verified all the same, the pool
+ * off, and a budget too tight for pooled storage plus the NTT buffers
+ * (the storage goes back rather than being held while waiting).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -293,6 +296,19 @@ static void test_serial_and_expiry(void **state)
     assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
     check_proof(f, &r, 4, 21);
     engine_result_free(&r);
+    /* One partition at a time: partitions 1 .. 3 were synthesized into the
+     * storage partition 0 left, which stays reserved in the budget. */
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.pool_entries, 1);
+    assert_int_equal(s.pool_reused, 3);
+    /* trimmed to a test-1024 partition: 7 words, 841 constraints with
+     * the 2 input ones, 838 aux (provider_test.c) */
+    assert_int_equal(s.pool_bytes,
+                     (3 * 841 + 2 + 838) * sizeof(fr_t) + (2 * 14 + 1) * sizeof(uint64_t));
+    assert_int_equal(s.n_srs, 1);
+    assert_int_equal(s.budget_used, s.srs[0].size_bytes + s.pool_bytes);
+    engine_status_free(&s);
     usleep(2300 * 1000); /* ttl 1 s + the timer's 1 s period */
     cuzk_err err;
     assert_int_equal(engine_await(f->e, id, 1, &r, NULL, NULL, &err), ENGINE_ENOTFOUND);
@@ -302,6 +318,89 @@ static void test_serial_and_expiry(void **state)
     assert_int_equal(engine_await(f->e, again, 0, &r, NULL, NULL, NULL), 0);
     check_proof(f, &r, 1, 21);
     engine_result_free(&r);
+}
+
+static void no_reuse(cuzk_config *c)
+{
+    c->pipeline_enabled = false;
+    c->reuse_partitions = false;
+}
+
+static int setup_no_reuse(void **state)
+{
+    return start(state, no_reuse);
+}
+
+/* memory.reuse_partitions = false: every partition's storage is freed. */
+static void test_no_reuse(void **state)
+{
+    fixture *f = *state;
+    char id[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 31, NULL, id), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 2, 31);
+    engine_result_free(&r);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.pool_entries, 0);
+    assert_int_equal(s.pool_reused, 0);
+    assert_int_equal(s.pool_bytes, 0);
+    assert_int_equal(s.n_srs, 1);
+    assert_int_equal(s.budget_used, s.srs[0].size_bytes);
+    engine_status_free(&s);
+}
+
+/* An engine of the test family on f's param cache with config c. */
+static engine_t *engine_on(fixture *f, cuzk_config *c)
+{
+    engine_t *e;
+    snprintf(c->param_cache, sizeof c->param_cache, "%s", f->dir);
+    assert_int_equal(engine_create(&e, c, NULL, NULL), 0);
+    assert_int_equal(engine_register_provider(e, &engine_test_provider, NULL), 0);
+    return e;
+}
+
+/*
+ * A budget of the SRS and exactly one partition's reservation: the
+ * second partition cannot add the NTT buffers to the pooled storage it
+ * takes (an entry holds its bitmaps too, past the estimate), so it gives
+ * the storage back and reserves the whole partition, which evicts the
+ * entry, rather than wait forever holding it; the job completes.
+ */
+static void test_tight_budget(void **state)
+{
+    fixture *f = *state;
+    /* the parameters as a later engine reads them from the cache */
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    engine_destroy(f->e);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    f->e = engine_on(f, &c);
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    uint64_t srs = s.srs[0].size_bytes;
+    engine_status_free(&s);
+    engine_destroy(f->e);
+    /* test-1024: 841 constraints with the inputs, 838 aux, domain 1024 */
+    uint64_t partition = (3 * 841 + 2 + 838) * sizeof(fr_t) + 3 * 1024 * sizeof(fr_t);
+    c.total_budget = srs + partition;
+    c.pipeline_enabled = false;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 43, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 20000, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 2, 43);
+    engine_result_free(&r);
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.pool_reused, 0);
+    assert_int_equal(s.pool_entries, 1);
+    assert_int_equal(s.budget_used, srs + s.pool_bytes);
+    engine_status_free(&s);
 }
 
 int main(void)
@@ -314,6 +413,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_batch, setup_batch, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
+        cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
+        cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

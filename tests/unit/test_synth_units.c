@@ -21,6 +21,10 @@
  * Then the PoRep partition (synthetic C1s): 2KiB and 8MiB (2KiB only under
  * CUZK_TEST_QUICK) on one thread and on four, byte for byte; and a Window
  * PoSt 2KiB partition (its sectors are the units) on one thread and three.
+ *
+ * Reused storage (cs_synthesize_prover_into): one storage over circuits of
+ * several shapes and sizes in a row, poisoned before each, equals fresh
+ * synthesis byte for byte, and is written in place where it had room.
  */
 #include "testutil.h"
 
@@ -403,6 +407,116 @@ static void window_post_parallel(void **state)
     for (size_t i = 0; i < 2; i++) vanilla_post_sector_free(&v[i]);
 }
 
+/* ---- reused storage ---- */
+
+/* Every byte of p's storage at its capacities overwritten: stale values
+ * and set density bits that a reuse must not let through. */
+static void poison(cs_prover *p)
+{
+    size_t con = p->cap_constraints * sizeof(fr_t), aux_w = (p->cap_aux + 63) / 64;
+    if (p->a) memset(p->a, 0xa5, con), memset(p->b, 0x5a, con), memset(p->c, 0xc3, con);
+    if (p->input_assignment) memset(p->input_assignment, 0x3c, p->cap_inputs * sizeof(fr_t));
+    if (p->aux_assignment) memset(p->aux_assignment, 0x96, p->cap_aux * sizeof(fr_t));
+    if (p->a_aux_density.words) memset(p->a_aux_density.words, 0xff, aux_w * 8);
+    if (p->b_aux_density.words) memset(p->b_aux_density.words, 0xff, aux_w * 8);
+    if (p->b_input_density.words)
+        memset(p->b_input_density.words, 0xff, (p->cap_inputs + 63) / 64 * 8);
+}
+
+/* The density words themselves equal, the bits past nbits too. */
+static void assert_same_words(const cs_bitmap *x, const cs_bitmap *y)
+{
+    assert_int_equal(x->nbits, y->nbits);
+    assert_true(!memcmp(x->words, y->words, (x->nbits + 63) / 64 * sizeof(uint64_t)));
+}
+
+static int into_on(cs_prover *out, cs_circuit c, int threads, cuzk_err *e)
+{
+    int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    int rc = cs_synthesize_prover_into(out, c, NULL, e);
+    omp_set_num_threads(saved);
+    return rc;
+}
+
+/*
+ * One storage reused over circuits of different shapes and sizes in a row
+ * (units on forks and not, synthetic, PoRep 2KiB; larger after smaller and
+ * smaller after larger), poisoned before each: every result equals fresh
+ * synthesis byte for byte, density words whole. Where the storage had
+ * room, it was written in place (same arrays, same capacities); a failing
+ * circuit leaves it freed and empty. Trimmed to its counts
+ * (cs_prover_trim), it holds the same result and is reused as well.
+ */
+static void reuse_equals_fresh(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    ucirc u[4] = {make(&g, 5), make(&g, 40), make(&g, 3), make(&g, 60)}; /* fail_mask: < 64 */
+    cs_synthetic syn[2] = {{3000, cuzk_rng_u64(&g)}, {600, cuzk_rng_u64(&g)}};
+    vanilla_c1 c1;
+    porep_circuit pc;
+    assert_int_equal(vanilla_c1_synthetic(&c1, 5, &g, NULL), 0);
+    assert_int_equal(porep_circuit_init(&pc, &c1, 0, NULL), 0);
+    cs_circuit circuits[] = {
+        {ucirc_synth, &u[0]}, cs_synthetic_circuit(&syn[0]), {ucirc_synth, &u[1]},
+        {ucirc_synth, &u[2]}, porep_circuit_get(&pc),        cs_synthetic_circuit(&syn[1]),
+        {ucirc_synth, &u[3]}, {ucirc_synth, &u[0]},
+    };
+    size_t n = sizeof circuits / sizeof *circuits, in_place = 0, grown = 0;
+    cs_prover kept = {0};
+    for (size_t i = 0; i < n; i++) {
+        int threads = i % 2 ? 3 : 1;
+        cs_prover fresh;
+        assert_int_equal(prove_on(&fresh, circuits[i], threads, NULL), 0);
+        cs_capacity size = {fresh.num_constraints - fresh.num_inputs, fresh.num_inputs,
+                            fresh.num_aux};
+        bool fits = cs_prover_fits(&kept, &size);
+        cs_prover before = kept;
+        poison(&kept);
+        assert_int_equal(into_on(&kept, circuits[i], threads, NULL), 0);
+        assert_same(&kept, &fresh);
+        assert_same_words(&kept.a_aux_density, &fresh.a_aux_density);
+        assert_same_words(&kept.b_input_density, &fresh.b_input_density);
+        assert_same_words(&kept.b_aux_density, &fresh.b_aux_density);
+        assert_true(cs_prover_fits(&kept, &size));
+        assert_true(cs_prover_storage_bytes(&kept) >= cs_prover_storage_bytes(&before));
+        if (fits) {
+            in_place++;
+            assert_ptr_equal(kept.a, before.a);
+            assert_ptr_equal(kept.aux_assignment, before.aux_assignment);
+            assert_ptr_equal(kept.b_aux_density.words, before.b_aux_density.words);
+            assert_int_equal(kept.cap_constraints, before.cap_constraints);
+            assert_int_equal(kept.cap_aux, before.cap_aux);
+        } else {
+            grown++;
+        }
+        if (i % 3 == 2) {
+            /* trimmed to its counts (as the engine's pool does), unchanged */
+            cs_prover_trim(&kept);
+            assert_int_equal(kept.cap_constraints, kept.num_constraints);
+            assert_int_equal(kept.cap_inputs, kept.num_inputs);
+            assert_int_equal(kept.cap_aux, kept.num_aux);
+            assert_same(&kept, &fresh);
+            assert_same_words(&kept.a_aux_density, &fresh.a_aux_density);
+            assert_same_words(&kept.b_input_density, &fresh.b_input_density);
+            assert_same_words(&kept.b_aux_density, &fresh.b_aux_density);
+            assert_true(cs_prover_fits(&kept, &size));
+        }
+        cs_prover_free(&fresh);
+    }
+    assert_true(in_place >= 3 && grown >= 2);
+    ucirc bad = make(&g, 6);
+    bad.fail_mask = 1u << 4;
+    cuzk_err e;
+    assert_int_not_equal(into_on(&kept, (cs_circuit){ucirc_synth, &bad}, 3, &e), 0);
+    assert_non_null(strstr(e.msg, "unit 4 refuses"));
+    assert_null(kept.a);
+    assert_int_equal(cs_prover_storage_bytes(&kept), 0);
+    vanilla_c1_free(&c1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +524,7 @@ int main(void)
         cmocka_unit_test(units_errors),           cmocka_unit_test(unit_size_cached),
         cmocka_unit_test(known_values_gadgets),   cmocka_unit_test(porep_2kib_parallel),
         cmocka_unit_test(porep_8mib_parallel),    cmocka_unit_test(window_post_parallel),
+        cmocka_unit_test(reuse_equals_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
