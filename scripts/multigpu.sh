@@ -64,14 +64,7 @@ DEADLINE=$((START + BUDGET))
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 . "$(dirname "$0")/run-common.sh"
 use_bundle multigpu "$BUNDLE"
-case $SIZE in
-2KiB) CIRCUIT=porep-2k ;;
-8MiB) CIRCUIT=porep-8m ;;
-512MiB) CIRCUIT=porep-512m ;;
-32GiB) CIRCUIT=porep-32g ;;
-64GiB) CIRCUIT=porep-64g ;;
-*) echo "multigpu: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $SIZE" >&2; exit 2 ;;
-esac
+porep_circuit multigpu "$SIZE"
 WORK=${WORK:-data/porep32-$SIZE}
 mkdir -p "$WORK/params"
 WORK=$(cd "$WORK" && pwd)

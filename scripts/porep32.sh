@@ -61,14 +61,7 @@ STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 . "$(dirname "$0")/run-common.sh"
 use_bundle porep32 "$BUNDLE"
-case $SIZE in
-2KiB) CIRCUIT=porep-2k ;;
-8MiB) CIRCUIT=porep-8m ;;
-512MiB) CIRCUIT=porep-512m ;;
-32GiB) CIRCUIT=porep-32g ;;
-64GiB) CIRCUIT=porep-64g ;;
-*) echo "porep32: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $SIZE" >&2; exit 2 ;;
-esac
+porep_circuit porep32 "$SIZE"
 WORK=${WORK:-data/porep32-$SIZE}
 mkdir -p "$WORK/params" "$WORK/logs"
 WORK=$(cd "$WORK" && pwd)

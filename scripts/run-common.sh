@@ -1,6 +1,7 @@
 # run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
 # porep32.sh, multigpu.sh): where the programs are, the clock against a
-# deadline, and one line describing the machine.
+# deadline, one line describing the machine, and the PoRep circuit id of a
+# sector size.
 
 # use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
 # (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
@@ -30,4 +31,17 @@ machine() {
         uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); printf "%s%s%s", s, (n > 1 ? n " x " : ""), $0
             s = "; " }')
     echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
+}
+
+# porep_circuit NAME SIZE: CIRCUIT := the daemon's PoRep circuit id of a
+# sector size; exits 2 naming the script for another size.
+porep_circuit() {
+    case $2 in
+    2KiB) CIRCUIT=porep-2k ;;
+    8MiB) CIRCUIT=porep-8m ;;
+    512MiB) CIRCUIT=porep-512m ;;
+    32GiB) CIRCUIT=porep-32g ;;
+    64GiB) CIRCUIT=porep-64g ;;
+    *) echo "$1: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $2" >&2; exit 2 ;;
+    esac
 }
