@@ -326,6 +326,17 @@ static void put32(uint8_t *p, uint32_t v)
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+void gpu_check_test_record(uint8_t rec[ENGINE_TEST_RECORD_BYTES], uint32_t constraints,
+                           uint32_t partitions, uint32_t seed)
+{
+    memset(rec, 0, ENGINE_TEST_RECORD_BYTES);
+    memcpy(rec, ENGINE_TEST_MAGIC, 8);
+    put32(rec + 8, constraints);
+    put32(rec + 12, partitions);
+    put32(rec + 16, seed);
+    put32(rec + 24, 0xffffffffu); /* no bad partition */
+}
+
 /* The engine on the CUDA backend: a 3-partition test-family request
  * completes, so each partition self-verified; GetStatus shows the device
  * and its free memory; evicting the circuit's SRS drops the device copy of
@@ -349,12 +360,8 @@ static void check_engine(void)
         CHECK(0, "engine: %s", err.msg);
         return;
     }
-    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
-    memcpy(rec, ENGINE_TEST_MAGIC, 8);
-    put32(rec + 8, 3000);
-    put32(rec + 12, 3);
-    put32(rec + 16, 7);
-    put32(rec + 24, 0xffffffffu);
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+    gpu_check_test_record(rec, 3000, 3, 7);
     engine_request r = {.request_id = "gpu-engine-1",
                         .kind = ENGINE_POREP,
                         .priority = ENGINE_PRIO_NORMAL,
@@ -487,12 +494,8 @@ static void check_engine_devices(size_t n_dev)
         CHECK(0, "engine: %s", err.msg);
         return;
     }
-    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
-    memcpy(rec, ENGINE_TEST_MAGIC, 8);
-    put32(rec + 8, 3000);
-    put32(rec + 12, 4);
-    put32(rec + 16, 11);
-    put32(rec + 24, 0xffffffffu);
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+    gpu_check_test_record(rec, 3000, 4, 11);
     engine_request r = {
         .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
     char id[ENGINE_ID_MAX];

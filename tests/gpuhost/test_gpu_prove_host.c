@@ -262,11 +262,6 @@ static void check_two_devices(void)
     cs_prover_free(&w);
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* The engine on the CUDA backend over two stand-in devices, device 1
  * faulting a few calls into its first proof: a job of four partitions
  * completes (every partition self-verified), device 1 out of service and
@@ -289,12 +284,8 @@ static void check_engine_two_devices(void)
         failures++, printf("FAIL engine: %s\n", err.msg);
         return;
     }
-    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
-    memcpy(rec, ENGINE_TEST_MAGIC, 8);
-    put32(rec + 8, 3000);
-    put32(rec + 12, 4);
-    put32(rec + 16, 9);
-    put32(rec + 24, 0xffffffffu);
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+    gpu_check_test_record(rec, 3000, 4, 9);
     engine_request r = {
         .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
     char id[ENGINE_ID_MAX];
