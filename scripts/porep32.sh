@@ -4,7 +4,7 @@
 # measured, in one or two time-boxed commands.
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [BUNDLE] [SIZE]
+#                      [-b BACKEND] [-m BUDGET] [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -28,6 +28,8 @@
 #   -w        work folder (default data/porep32-SIZE; kept: C1s, parameters)
 #   -n, -j    batch size (default 8) and requests in flight (default 3)
 #   -b        gpus.backend: auto (default), cuda, cpu
+#   -m        memory.total_budget (default auto: the host's memory less the
+#             safety margin), e.g. 96GiB to hold the daemon under 100 GiB
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
@@ -40,8 +42,8 @@
 # is set, with the logs packed into $OUT/porep32-logs.tar.gz.
 set -u
 ARGS="$*"
-PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto
-while getopts p:t:w:n:j:b:h opt; do
+PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto
+while getopts p:t:w:n:j:b:m:h opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -49,6 +51,7 @@ while getopts p:t:w:n:j:b:h opt; do
     n) COUNT=$OPTARG ;;
     j) J=$OPTARG ;;
     b) BACKEND=$OPTARG ;;
+    m) MEM=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -182,6 +185,8 @@ listen = "unix://$SOCK"
 param_cache = "$WORK/params"
 [gpus]
 backend = "$BACKEND"
+[memory]
+total_budget = "$MEM"
 CONF
     "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
     PID=$!
@@ -220,7 +225,7 @@ verify_proof() { # proof c1 -> exit of cuzk verify porep
 }
 
 if has prove; then
-    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND)"
+    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM)"
     if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
         say "- page cache dropped before the daemon started: the first load is cold"
     else
