@@ -4,7 +4,7 @@
 # measured, in one or two time-boxed commands.
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [-m BUDGET] [BUNDLE] [SIZE]
+#                      [-b BACKEND] [-m BUDGET] [-R] [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -30,6 +30,8 @@
 #   -b        gpus.backend: auto (default), cuda, cpu
 #   -m        memory.total_budget (default auto: the host's memory less the
 #             safety margin), e.g. 96GiB to hold the daemon under 100 GiB
+#   -R        memory.reuse_partitions = false: the partition pool off (each
+#             partition synthesized into fresh memory), for an A/B
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
@@ -42,8 +44,8 @@
 # is set, with the logs packed into $OUT/porep32-logs.tar.gz.
 set -u
 ARGS="$*"
-PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto
-while getopts p:t:w:n:j:b:m:h opt; do
+PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true
+while getopts p:t:w:n:j:b:m:Rh opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -52,6 +54,7 @@ while getopts p:t:w:n:j:b:m:h opt; do
     j) J=$OPTARG ;;
     b) BACKEND=$OPTARG ;;
     m) MEM=$OPTARG ;;
+    R) REUSE=false ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -187,6 +190,7 @@ param_cache = "$WORK/params"
 backend = "$BACKEND"
 [memory]
 total_budget = "$MEM"
+reuse_partitions = $REUSE
 CONF
     "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
     PID=$!
@@ -225,7 +229,7 @@ verify_proof() { # proof c1 -> exit of cuzk verify porep
 }
 
 if has prove; then
-    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM)"
+    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE)"
     if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
         say "- page cache dropped before the daemon started: the first load is cold"
     else
