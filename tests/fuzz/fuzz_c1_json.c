@@ -4,7 +4,10 @@
  * rest is fed in chunks of that size. Any input must give CUZK_OK or an
  * error with a message, never a crash, leak or hang. An accepted input is
  * written back (bare) and read again: the second write must equal the
- * first, byte for byte.
+ * first, byte for byte. The daemon's path is fuzzed too: the same bytes
+ * read with only the shape checked (VANILLA_C1_UNCHECKED) and, when they
+ * pass, the native check of everything the circuit enforces
+ * (fc_porep_c1_verify), which must accept or name a fault, never crash.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include "cuzk/filecoin/vanilla.h"
+#include "cuzk/filecoin/vanilla_verify.h"
 
 static char *write_bare(vanilla_c1 *c1, size_t *len)
 {
@@ -23,6 +27,19 @@ static char *write_bare(vanilla_c1 *c1, size_t *len)
     if (vanilla_c1_write(f, c1, NULL)) abort();
     fclose(f);
     return buf;
+}
+
+/* What provider_porep.c does with a request's C1. */
+static void check_as_daemon(const uint8_t *data, size_t size, int format)
+{
+    vanilla_c1 c1;
+    cuzk_err err = {0};
+    if (vanilla_c1_parse(&c1, data, size, format | VANILLA_C1_UNCHECKED, &err)) {
+        if (!err.msg[0]) abort();
+        return;
+    }
+    if (fc_porep_c1_verify(&c1, &err) && !err.msg[0]) abort();
+    vanilla_c1_free(&c1);
 }
 
 static void check_round_trip(vanilla_c1 *c1)
@@ -59,5 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_round_trip(&c1);
         vanilla_c1_free(&c1);
     }
+    check_as_daemon(data, size, format);
     return 0;
 }
