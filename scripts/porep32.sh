@@ -111,7 +111,7 @@ PY
 }
 # Fields of a .rusage file: wall, cpu (user + sys), rss in GiB, exit.
 ru() { awk -v f="$2" '{ if (f == "wall") print $1; else if (f == "cpu") printf "%.1f\n", $2 + $3;
-    else if (f == "rss") printf "%.1f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
+    else if (f == "rss") printf "%.2f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
 
 stop_daemon() {
     [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null && wait "$SAMPLER" 2>/dev/null

@@ -49,8 +49,11 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
     printf("uptime:    %llu s\n", (unsigned long long)s->uptime_seconds);
     printf("proofs:    completed=%llu failed=%llu\n", (unsigned long long)s->total_proofs_completed,
            (unsigned long long)s->total_proofs_failed);
-    printf("pinned:    %llu / %llu bytes\n", (unsigned long long)s->pinned_memory_bytes,
-           (unsigned long long)s->pinned_memory_limit_bytes);
+    if (s->pinned_memory_limit_bytes)
+        printf("pinned:    %llu / %llu bytes\n", (unsigned long long)s->pinned_memory_bytes,
+               (unsigned long long)s->pinned_memory_limit_bytes);
+    else
+        printf("pinned:    %llu bytes (no limit)\n", (unsigned long long)s->pinned_memory_bytes);
     for (size_t i = 0; i < s->n_gpus; i++) {
         const Cuzk__V1__GPUStatus *g = s->gpus[i];
         printf("gpu %u:     %s (vram %llu / %llu MiB free)%s%s%s\n", g->ordinal, g->name,
