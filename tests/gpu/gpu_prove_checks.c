@@ -326,8 +326,10 @@ static void put32(uint8_t *p, uint32_t v)
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-void gpu_check_test_record(uint8_t rec[ENGINE_TEST_RECORD_BYTES], uint32_t constraints,
-                           uint32_t partitions, uint32_t seed)
+/* A request of the engine's test family for `partitions` circuits of
+ * `constraints`, from seed, none of them bad. */
+static void gpu_check_test_record(uint8_t rec[ENGINE_TEST_RECORD_BYTES], uint32_t constraints,
+                                  uint32_t partitions, uint32_t seed)
 {
     memset(rec, 0, ENGINE_TEST_RECORD_BYTES);
     memcpy(rec, ENGINE_TEST_MAGIC, 8);
@@ -337,40 +339,63 @@ void gpu_check_test_record(uint8_t rec[ENGINE_TEST_RECORD_BYTES], uint32_t const
     put32(rec + 24, 0xffffffffu); /* no bad partition */
 }
 
+engine_t *gpu_check_engine(char dir[64], const char *name, cuzk_err *err)
+{
+    snprintf(dir, 64, "/tmp/%s.XXXXXX", name);
+    if (!mkdtemp(dir)) {
+        cuzk_errf(err, CUZK_EIO, "mkdtemp %s", dir);
+        return NULL;
+    }
+    engine_log_set_level("error");
+    cuzk_config cfg;
+    cuzk_config_default(&cfg);
+    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
+    engine_t *e;
+    if (engine_create(&e, &cfg, &engine_cuda_backend, err)) return NULL;
+    if (engine_register_provider(e, &engine_test_provider, err)) {
+        engine_destroy(e);
+        return NULL;
+    }
+    return e;
+}
+
+int gpu_check_engine_job(engine_t *e, uint32_t partitions, uint32_t seed, engine_result *res,
+                         cuzk_err *err)
+{
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+    gpu_check_test_record(rec, 3000, partitions, seed);
+    engine_request r = {
+        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
+    char id[ENGINE_ID_MAX];
+    int rc = engine_submit(e, &r, id, NULL, err);
+    return rc ? rc : engine_await(e, id, 0, res, NULL, NULL, err);
+}
+
+void gpu_check_engine_done(engine_t *e, const char *dir)
+{
+    engine_destroy(e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) printf("note: could not remove %s\n", dir);
+}
+
 /* The engine on the CUDA backend: a 3-partition test-family request
  * completes, so each partition self-verified; GetStatus shows the device
  * and its free memory; evicting the circuit's SRS drops the device copy of
  * its points too (the backend's params_unloaded). */
 static void check_engine(void)
 {
-    char dir[64] = "/tmp/cuzk-gpu-engine.XXXXXX";
-    if (!mkdtemp(dir)) {
-        CHECK(0, "mkdtemp %s", dir);
-        return;
-    }
-    engine_log_set_level("error");
-    gpu_prove_release(); /* an empty device parameter cache to start from */
-    cuzk_config cfg;
-    cuzk_config_default(&cfg);
-    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
-    engine_t *e;
+    char dir[64];
     cuzk_err err = {0};
-    if (engine_create(&e, &cfg, &engine_cuda_backend, &err) ||
-        engine_register_provider(e, &engine_test_provider, &err)) {
+    gpu_prove_release(); /* an empty device parameter cache to start from */
+    engine_t *e = gpu_check_engine(dir, "cuzk-gpu-engine", &err);
+    if (!e) {
         CHECK(0, "engine: %s", err.msg);
         return;
     }
-    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
-    gpu_check_test_record(rec, 3000, 3, 7);
-    engine_request r = {.request_id = "gpu-engine-1",
-                        .kind = ENGINE_POREP,
-                        .priority = ENGINE_PRIO_NORMAL,
-                        .vanilla_proof = {rec, sizeof rec}};
-    char id[ENGINE_ID_MAX];
     engine_result res = {0};
     engine_status_t st;
-    int rc = engine_submit(e, &r, id, NULL, &err);
-    if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
+    int rc = gpu_check_engine_job(e, 3, 7, &res, &err);
     CHECK(!rc && res.status == ENGINE_COMPLETED && res.proof_len == 3 * GROTH16_PROOF_BYTES,
           "engine (cuda): rc %d status %d: %s %s", rc, (int)res.status, err.msg, res.error);
     if (!engine_status(e, &st, &err)) {
@@ -392,10 +417,7 @@ static void check_engine(void)
           "engine evict: rc %d (%s), %zu bytes of device points before, %zu after", rc, err.msg,
           cached, gpu_prove_params_bytes());
     engine_result_free(&res);
-    engine_destroy(e);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd)) printf("note: could not remove %s\n", dir);
+    gpu_check_engine_done(e, dir);
 }
 
 /* A batch proved on one device (one thread of check_devices_at_once). */
@@ -478,30 +500,15 @@ static void check_devices_at_once(size_t n_dev, cuzk_rng *g)
  * test_engine_multigpu checks the spreading itself). */
 static void check_engine_devices(size_t n_dev)
 {
-    char dir[64] = "/tmp/cuzk-gpu-devices.XXXXXX";
-    if (!mkdtemp(dir)) {
-        CHECK(0, "mkdtemp %s", dir);
-        return;
-    }
-    engine_log_set_level("error");
-    cuzk_config cfg;
-    cuzk_config_default(&cfg);
-    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
-    engine_t *e;
+    char dir[64];
     cuzk_err err = {0};
-    if (engine_create(&e, &cfg, &engine_cuda_backend, &err) ||
-        engine_register_provider(e, &engine_test_provider, &err)) {
+    engine_t *e = gpu_check_engine(dir, "cuzk-gpu-devices", &err);
+    if (!e) {
         CHECK(0, "engine: %s", err.msg);
         return;
     }
-    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
-    gpu_check_test_record(rec, 3000, 4, 11);
-    engine_request r = {
-        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
-    char id[ENGINE_ID_MAX];
     engine_result res = {0};
-    int rc = engine_submit(e, &r, id, NULL, &err);
-    if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
+    int rc = gpu_check_engine_job(e, 4, 11, &res, &err);
     CHECK(!rc && res.status == ENGINE_COMPLETED, "engine on %zu devices: rc %d status %d: %s %s",
           n_dev, rc, (int)res.status, err.msg, res.error);
     engine_status_t st;
@@ -521,10 +528,7 @@ static void check_engine_devices(size_t n_dev)
         engine_status_free(&st);
     }
     engine_result_free(&res);
-    engine_destroy(e);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd)) printf("note: could not remove %s\n", dir);
+    gpu_check_engine_done(e, dir);
 }
 
 int gpu_prove_device_checks(cuzk_rng *g)

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "cuzk/engine.h"
 #include "cuzk/engine_provider.h"
 #include "cuzk/rng.h"
 
@@ -16,10 +17,15 @@ int gpu_prove_checks(cuzk_rng *g, int quick);
  * engine over all of them (the number of failed checks; 0 and a note with
  * one device). */
 int gpu_prove_device_checks(cuzk_rng *g);
-/* A request of the engine's test family (engine_provider.h) for
- * `partitions` circuits of `constraints`, from seed, none of them bad
- * (also used by test_gpu_prove_host). */
-void gpu_check_test_record(uint8_t rec[ENGINE_TEST_RECORD_BYTES], uint32_t constraints,
-                           uint32_t partitions, uint32_t seed);
+/* The engine on the CUDA backend with the test family (engine_provider.h),
+ * its parameters in a fresh /tmp/NAME.XXXXXX (written to dir); NULL with
+ * err on failure. Also used by test_gpu_prove_host. */
+engine_t *gpu_check_engine(char dir[64], const char *name, cuzk_err *err);
+/* A test-family job of `partitions` circuits of 3000 constraints from
+ * seed (none bad), submitted and awaited into *res. */
+int gpu_check_engine_job(engine_t *e, uint32_t partitions, uint32_t seed, engine_result *res,
+                         cuzk_err *err);
+/* Destroys e and removes dir. */
+void gpu_check_engine_done(engine_t *e, const char *dir);
 
 #endif

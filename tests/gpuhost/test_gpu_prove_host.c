@@ -268,30 +268,18 @@ static void check_two_devices(void)
  * device 0 with all four; evicting the SRS drops every device's copy. */
 static void check_engine_two_devices(void)
 {
-    char dir[64] = "/tmp/cuzk-gpuhost-engine.XXXXXX";
-    if (!mkdtemp(dir)) return (void)(failures++, printf("FAIL mkdtemp\n"));
-    engine_log_set_level("error");
+    char dir[64];
+    cuzk_err err = {0};
     gpu_prove_release();
     host_devices(2);
     host_device_fail(1, 10, false);
-    cuzk_config cfg;
-    cuzk_config_default(&cfg);
-    snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
-    engine_t *e;
-    cuzk_err err = {0};
-    if (engine_create(&e, &cfg, &engine_cuda_backend, &err) ||
-        engine_register_provider(e, &engine_test_provider, &err)) {
+    engine_t *e = gpu_check_engine(dir, "cuzk-gpuhost-engine", &err);
+    if (!e) {
         failures++, printf("FAIL engine: %s\n", err.msg);
         return;
     }
-    uint8_t rec[ENGINE_TEST_RECORD_BYTES];
-    gpu_check_test_record(rec, 3000, 4, 9);
-    engine_request r = {
-        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
-    char id[ENGINE_ID_MAX];
     engine_result res = {0};
-    int rc = engine_submit(e, &r, id, NULL, &err);
-    if (!rc) rc = engine_await(e, id, 0, &res, NULL, NULL, &err);
+    int rc = gpu_check_engine_job(e, 4, 9, &res, &err);
     if (rc || res.status != ENGINE_COMPLETED || res.proof_len != 4 * GROTH16_PROOF_BYTES)
         failures++, printf("FAIL engine on two devices: rc %d status %d: %s %s\n", rc,
                            (int)res.status, err.msg, res.error);
@@ -317,12 +305,9 @@ static void check_engine_two_devices(void)
         failures++, printf("FAIL engine evict: rc %d (%s), %zu bytes of device points left\n", rc,
                            err.msg, gpu_prove_params_bytes());
     engine_result_free(&res);
-    engine_destroy(e);
+    gpu_check_engine_done(e, dir);
     gpu_prove_release();
     host_devices(1);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd)) printf("note: could not remove %s\n", dir);
 }
 
 int main(int argc, char **argv)
