@@ -57,14 +57,8 @@ while getopts t:w:n:j:m:s:b:h opt; do
     esac
 done
 shift $((OPTIND - 1))
-[ -d gpu-bundle ] && BUNDLE=${1:-gpu-bundle} || BUNDLE=${1:-build}
-SIZE=${2:-32GiB}
-START=$(date +%s)
-DEADLINE=$((START + BUDGET))
-STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 . "$(dirname "$0")/run-common.sh"
-use_bundle multigpu "$BUNDLE"
-porep_circuit multigpu "$SIZE"
+run_begin multigpu "${1:-}" "${2:-}"
 WORK=${WORK:-data/porep32-$SIZE}
 mkdir -p "$WORK/params"
 WORK=$(cd "$WORK" && pwd)

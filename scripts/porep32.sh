@@ -59,15 +59,8 @@ while getopts p:t:w:n:j:b:m:Rh opt; do
     esac
 done
 shift $((OPTIND - 1))
-[ -d gpu-bundle ] && BUNDLE=${1:-gpu-bundle} || BUNDLE=${1:-build}
-SIZE=${2:-32GiB}
-START=$(date +%s)
-DEADLINE=$((START + BUDGET))
-STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-
 . "$(dirname "$0")/run-common.sh"
-use_bundle porep32 "$BUNDLE"
-porep_circuit porep32 "$SIZE"
+run_begin porep32 "${1:-}" "${2:-}"
 WORK=${WORK:-data/porep32-$SIZE}
 mkdir -p "$WORK/params" "$WORK/logs"
 WORK=$(cd "$WORK" && pwd)

@@ -1,7 +1,7 @@
 # run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
 # porep32.sh, multigpu.sh): where the programs are, the clock against a
-# deadline, one line describing the machine, and the PoRep circuit id of a
-# sector size.
+# deadline, one line describing the machine, the PoRep circuit id of a
+# sector size, and the PoRep run scripts' common start.
 
 # use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
 # (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
@@ -44,4 +44,18 @@ porep_circuit() {
     64GiB) CIRCUIT=porep-64g ;;
     *) echo "$1: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $2" >&2; exit 2 ;;
     esac
+}
+
+# run_begin NAME [BUNDLE] [SIZE]: the PoRep run scripts' start: BUNDLE
+# (default gpu-bundle if it exists, else build) and SIZE (default 32GiB)
+# resolved through use_bundle and porep_circuit, the clock started
+# (START, DEADLINE = START + $BUDGET, STARTED as UTC text).
+run_begin() {
+    [ -d gpu-bundle ] && BUNDLE=${2:-gpu-bundle} || BUNDLE=${2:-build}
+    SIZE=${3:-32GiB}
+    START=$(date +%s)
+    DEADLINE=$((START + BUDGET))
+    STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+    use_bundle "$1" "$BUNDLE"
+    porep_circuit "$1" "$SIZE"
 }
