@@ -24,6 +24,7 @@
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
 #include "cuzk/params.h"
+#include "engine_proofs.h"
 #include "testutil.h"
 
 #define N       1024 /* constraints per partition */
@@ -163,26 +164,7 @@ static void prove_and_check(fixture *f, uint32_t parts, uint32_t seed)
     assert_int_equal(submit(f->e, parts, seed, id), 0);
     assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
     if (r.status != ENGINE_COMPLETED) fail_msg("job failed: %s", r.error);
-    assert_int_equal(r.proof_len, parts * GROTH16_PROOF_BYTES);
-    char path[128];
-    snprintf(path, sizeof path, "%s/cuzk-test-%d-dev.params", f->dir, N);
-    groth16_vk vk;
-    groth16_pvk pvk;
-    assert_int_equal(groth16_vk_read_from_params(&vk, path, PARAMS_CHECKED, NULL), 0);
-    assert_int_equal(groth16_prepare_vk(&pvk, &vk, NULL), 0);
-    for (uint32_t p = 0; p < parts; p++) {
-        cs_synthetic shape = {N, seed + p};
-        cs_witness w;
-        assert_int_equal(cs_synthesize_witness(&w, cs_synthetic_circuit(&shape), NULL), 0);
-        groth16_proof proof;
-        assert_int_equal(groth16_proof_decode(&proof, r.proof + p * GROTH16_PROOF_BYTES,
-                                              GROTH16_PROOF_BYTES, NULL),
-                         0);
-        assert_int_equal(groth16_verify(&pvk, &proof, &w.input_assignment[1], 1, NULL), 0);
-        cs_witness_free(&w);
-    }
-    groth16_pvk_free(&pvk);
-    groth16_vk_free(&vk);
+    check_test_proofs(f->dir, N, &r, parts, seed);
     engine_result_free(&r);
 }
 
