@@ -42,6 +42,7 @@
 
 #include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/sdr.h"
+#include "cuzk/filecoin/tree.h"
 #include "cuzk/fr.h"
 #include "cuzk/poseidon.h"
 #include "vanilla_internal.h"
@@ -176,17 +177,11 @@ static int tree_level(const sparse *s, sparse_tree *t, unsigned h)
     }
     for (size_t j = 0; j < t->n[h]; j++)
         if (!n || idx[n - 1] != t->index[h][j] / a) idx[n++] = t->index[h][j] / a;
-    const poseidon_constants *c = poseidon_std(a);
 #pragma omp parallel for schedule(dynamic, 16)
     for (size_t j = 0; j < n; j++) {
-        fr_t in[16], out;
-        for (unsigned k = 0; k < a; k++) {
-            vanilla_node child;
-            tree_node(s, t, h, idx[j] * a + k, &child);
-            fr_from_bytes_le(&in[k], child.b); /* below 2^254: canonical */
-        }
-        poseidon_hash(&out, c, in);
-        fr_to_bytes_le(val[j].b, &out);
+        vanilla_node children[16]; /* below 2^254: canonical */
+        for (unsigned k = 0; k < a; k++) tree_node(s, t, h, idx[j] * a + k, &children[k]);
+        fc_tree_hash_node(val[j].b, FC_TREE_POSEIDON, children[0].b, a);
     }
     t->n[h + 1] = n;
     t->index[h + 1] = idx;
@@ -244,11 +239,8 @@ static void zero_tree(sparse *s, unsigned levels)
 {
     memset(&s->zero[0], 0, NB);
     for (unsigned h = 0; h < levels; h++) {
-        uint8_t pair[2 * NB];
-        memcpy(pair, s->zero[h].b, NB);
-        memcpy(pair + NB, s->zero[h].b, NB);
-        SHA256(pair, sizeof pair, s->zero[h + 1].b);
-        s->zero[h + 1].b[31] &= 0x3f;
+        vanilla_node pair[2] = {s->zero[h], s->zero[h]};
+        fc_tree_hash_node(s->zero[h + 1].b, FC_TREE_SHA256, pair[0].b, 2);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "cuzk/filecoin/tree.h"
 
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,16 @@ static void hash_poseidon(uint8_t out[32], const uint8_t *children, unsigned ari
     for (unsigned i = 0; i < arity; i++) fr_from_bytes_le(&in[i], children + i * NB);
     poseidon_hash(&h, poseidon_std(arity), in);
     fr_to_bytes_le(out, &h);
+}
+
+void fc_tree_hash_node(uint8_t out[32], int hash, const uint8_t *children, unsigned arity)
+{
+    if (hash == FC_TREE_POSEIDON) {
+        hash_poseidon(out, children, arity);
+        return;
+    }
+    SHA256(children, (size_t)arity * NB, out);
+    out[31] &= 0x3f;
 }
 
 static int hash_row(int hash, unsigned arity, uint8_t *out, const uint8_t *in, uint64_t count)

@@ -53,6 +53,7 @@
 
 #include "cuzk/filecoin/graph.h"
 #include "cuzk/filecoin/sdr.h"
+#include "cuzk/filecoin/tree.h"
 #include "cuzk/fr.h"
 #include "cuzk/poseidon.h"
 #include "vanilla_internal.h"
@@ -193,8 +194,7 @@ static bool sha_root(vanilla_node *root, const vanilla_merkle *m, const vanilla_
     memcpy(cur, leaf->b, NB);
     for (unsigned l = 0; l < t->levels; l++) {
         if (!level_children(block, m, t, l, cur)) return false;
-        SHA256(block, sizeof block, cur);
-        cur[31] &= 0x3f;
+        fc_tree_hash_node(cur, FC_TREE_SHA256, block, 2);
     }
     memcpy(root->b, cur, NB);
     return true;
@@ -220,10 +220,7 @@ static bool poseidon_root(vanilla_node *root, const vanilla_merkle *m, const van
                 continue;
             }
         }
-        fr_t in[16], h;
-        for (unsigned j = 0; j < arity; j++) fr_from_bytes_le(&in[j], block + j * NB);
-        poseidon_hash(&h, poseidon_std(arity), in);
-        fr_to_bytes_le(cur, &h);
+        fc_tree_hash_node(cur, FC_TREE_POSEIDON, block, arity);
         if (e) {
             e->set = true;
             memcpy(e->children, block, arity * NB);

@@ -53,6 +53,11 @@ const uint8_t *fc_tree_node(const fc_tree *t, unsigned row, uint64_t i);
  * order. Either output may be NULL.
  */
 void fc_tree_path(const fc_tree *t, uint64_t leaf, uint8_t *siblings, uint32_t *positions);
+/* One node from its arity children (32 bytes each): SHA-256 with byte 31
+ * &= 0x3f (trim_to_fr32), or Poseidon of the children as field elements
+ * (they must be canonical). For the odd node; whole rows go through
+ * fc_tree_build. */
+void fc_tree_hash_node(uint8_t out[32], int hash, const uint8_t *children, unsigned arity);
 /* The root a leaf and such a path hash to (levels = rows - 1); 0, or
  * CUZK_ENOMEM when OpenSSL cannot provide SHA-256. */
 int fc_tree_root_from_path(uint8_t root[32], int hash, unsigned arity, const uint8_t leaf[32],
