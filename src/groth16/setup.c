@@ -39,14 +39,23 @@ void groth16_qap_columns(const cs_r1cs *r, const fr_t *lagrange, fr_t *u, fr_t *
     }
 }
 
-/* Keeps the entries of s whose value is non-zero (bellperson drops the
- * points at infinity of A and B); returns the count. */
-static size_t compact_nonzero(fr_t *s, size_t n)
+size_t groth16_compact_nonzero(fr_t *s, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (!fr_is_zero(&s[i])) s[k++] = s[i];
     return k;
+}
+
+void groth16_powers_of_tau(fr_t *p, const fr_t *tau, size_t m)
+{
+    const size_t block = 1 << 16;
+#pragma omp parallel for schedule(static)
+    for (size_t lo = 0; lo < m; lo += block) {
+        uint64_t e = lo;
+        fr_pow(&p[lo], tau, &e, 1);
+        for (size_t i = lo + 1; i < m && i < lo + block; i++) fr_mul(&p[i], &p[i - 1], tau);
+    }
 }
 
 int groth16_dev_vk(groth16_vk *vk, const groth16_toxic *t, cuzk_err *err)
@@ -119,8 +128,8 @@ static int ic_l_points(groth16_params *p, const groth16_toxic *t, const fr_t *u,
  * Consumes u and v. */
 static int ab_points(groth16_params *p, fr_t *u, fr_t *v, size_t nv, cuzk_err *err)
 {
-    p->n_a = compact_nonzero(u, nv);
-    p->n_b_g1 = p->n_b_g2 = compact_nonzero(v, nv);
+    p->n_a = groth16_compact_nonzero(u, nv);
+    p->n_b_g1 = p->n_b_g2 = groth16_compact_nonzero(v, nv);
     p->a = malloc(sizeof(g1_affine_t) * (p->n_a + 1));
     p->b_g1 = malloc(sizeof(g1_affine_t) * (p->n_b_g1 + 1));
     p->b_g2 = malloc(sizeof(g2_affine_t) * (p->n_b_g2 + 1));
@@ -161,8 +170,7 @@ static int setup_from_r1cs(groth16_params *out, const cs_r1cs *r, uint64_t seed,
          *w = malloc(sizeof(fr_t) * (nv + 1));
     if (!powers || !lag || !u || !v || !w) rc = cuzk_errf(err, CUZK_ENOMEM, "setup: out of memory");
     if (!rc) {
-        powers[0] = FR_ONE;
-        for (size_t i = 1; i < m; i++) fr_mul(&powers[i], &powers[i - 1], &t.tau);
+        groth16_powers_of_tau(powers, &t.tau, m);
         memcpy(lag, powers, sizeof(fr_t) * m);
         rc = ntt_inverse(&d, lag, NTT_NATURAL, NTT_NATURAL, err);
     }

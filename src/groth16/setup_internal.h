@@ -22,4 +22,10 @@ int groth16_dev_vk(groth16_vk *vk, const groth16_toxic *t, cuzk_err *err);
  * w = C column, with lagrange[j] the Lagrange basis of constraint j at tau. */
 void groth16_qap_columns(const cs_r1cs *r, const fr_t *lagrange, fr_t *u, fr_t *v, fr_t *w);
 
+/* Keeps the non-zero entries of s (bellperson drops the points at
+ * infinity of A and B); returns their count. */
+size_t groth16_compact_nonzero(fr_t *s, size_t n);
+/* p[i] = tau^i for i < m, in parallel (each block of 2^16 from tau^lo). */
+void groth16_powers_of_tau(fr_t *p, const fr_t *tau, size_t m);
+
 #endif

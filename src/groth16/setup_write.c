@@ -281,18 +281,6 @@ static int vk_bytes(setup_run *s, uint8_t **out, size_t *len, cuzk_err *err)
     return rc;
 }
 
-/* Powers of tau, in parallel: each block starts from tau^lo. */
-static void powers_of_tau(fr_t *p, const fr_t *tau, size_t m)
-{
-    const size_t block = 1 << 16;
-#pragma omp parallel for schedule(static)
-    for (size_t lo = 0; lo < m; lo += block) {
-        uint64_t e = lo;
-        fr_pow(&p[lo], tau, &e, 1);
-        for (size_t i = lo + 1; i < m && i < lo + block; i++) fr_mul(&p[i], &p[i - 1], tau);
-    }
-}
-
 /* Counts, the domain, the basis and the QAP columns. */
 static int columns(setup_run *s, cs_circuit circuit, cuzk_err *err)
 {
@@ -312,7 +300,7 @@ static int columns(setup_run *s, cs_circuit circuit, cuzk_err *err)
         free(lag);
         return cuzk_errf(err, CUZK_ENOMEM, "setup: out of memory for a domain of 2^%u", log_m);
     }
-    powers_of_tau(s->powers, &s->t.tau, s->m);
+    groth16_powers_of_tau(s->powers, &s->t.tau, s->m);
     memcpy(lag, s->powers, sizeof(fr_t) * s->m);
     rc = s->be->ntt_inverse(s->be->ctx, lag, log_m, err);
     progress(s, "Lagrange basis at tau");
@@ -320,15 +308,6 @@ static int columns(setup_run *s, cs_circuit circuit, cuzk_err *err)
     free(lag);
     progress(s, "QAP columns");
     return rc;
-}
-
-/* Keeps the non-zero entries of x (n of them); returns their count. */
-static size_t compact_nonzero(fr_t *x, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!fr_is_zero(&x[i])) x[k++] = x[i];
-    return k;
 }
 
 /* H, L, A, B_G1, B_G2 after the verifying key. Consumes u and v. */
@@ -341,7 +320,7 @@ static int put_points(setup_run *s, out_file *o, cuzk_err *err)
     size_t nv = s->q.num_inputs + s->q.num_aux;
     int rc = put_section(s, o, PARAMS_H, h_scalar, s->m - 1, err);
     if (!rc) rc = put_section(s, o, PARAMS_L, l_scalar, s->q.num_aux, err);
-    size_t na = compact_nonzero(s->q.u, nv), nb = compact_nonzero(s->q.v, nv);
+    size_t na = groth16_compact_nonzero(s->q.u, nv), nb = groth16_compact_nonzero(s->q.v, nv);
     if (!rc) rc = put_section(s, o, PARAMS_A, u_scalar, na, err);
     if (!rc) rc = put_section(s, o, PARAMS_B_G1, v_scalar, nb, err);
     if (!rc) rc = put_section(s, o, PARAMS_B_G2, v_scalar, nb, err);
