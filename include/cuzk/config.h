@@ -44,6 +44,9 @@ typedef struct cuzk_config {
     uint64_t result_ttl_s;
     /* [synthesis] */
     uint32_t synthesis_threads; /* 0 = every core */
+    /* per partition only the witness; a, b, c evaluated from the circuit's
+     * shape recorded once (cs_shape), on the device with the CUDA backend */
+    bool witness_only;
     /* [pipeline] */
     bool pipeline_enabled;
     uint32_t synthesis_concurrency, max_parallel_synthesis, max_gpu_queue_depth;

@@ -35,6 +35,9 @@ struct engine_backend {
      * on (the CUDA prover's pinned staging pools), reserved in the
      * engine's budget for the engine's life (NULL: none). */
     uint64_t (*host_bytes)(int device);
+    /* Optional: the engine is about to free a circuit's recorded shape
+     * (with its parameters); drop any device copy (NULL: none kept). */
+    void (*shape_unloaded)(const cs_shape *shape);
 };
 
 /* groth16_prove on the CPU, one "device". */

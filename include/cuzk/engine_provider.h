@@ -74,10 +74,13 @@ struct engine_provider {
  * The synthetic test family "test-<constraints>": a request whose
  * vanilla_proof is the 32-byte record
  *   "CUZKTEST" | u32 constraints | u32 partitions | u64 seed |
- *   u32 bad_partition (0xffffffff: none) | u32 reserved (0)
+ *   u32 bad_partition (0xffffffff: none) | u32 unsatisfied (0: none)
  * (little-endian), of any specified kind, proves `partitions` synthetic
  * circuits (r1cs.h) of that size seeded seed + p. bad_partition gets a
- * wrong public input, so its self-verification fails. PoRep and Snap
+ * wrong public input, so its self-verification fails; partition
+ * unsatisfied - 1 gets a witness that fails a constraint (cs_synthetic's
+ * `unsatisfied`), which the witness-only path reports before proving and
+ * the prover backend's path by the self-verification. PoRep and Snap
  * requests are batchable. Parameters: "cuzk-test-<constraints>-dev.params",
  * made by groth16_setup_dev_write when absent (NOT a trusted setup).
  */

@@ -219,6 +219,12 @@ typedef struct cs_prover {
      * another producer made them): a, b, c cap_constraints entries, the
      * assignments and their density bitmaps cap_inputs / cap_aux. */
     size_t cap_constraints, cap_inputs, cap_aux;
+    /* Non-NULL: the witness-only path. a, b, c were not computed (NULL, or
+     * storage whose contents mean nothing): they are this recorded
+     * shape's A, B, C times the assignment, which the prover evaluates
+     * and checks (cs_shape_eval on the CPU, gpu_shape_eval_dev on the
+     * device). Not owned: it outlives the proving. */
+    const struct cs_shape *shape;
 } cs_prover;
 
 /* Synthesizes one circuit for proving; hint may be NULL. On error *out is
@@ -363,6 +369,22 @@ void cs_witness_free(cs_witness *w);
  */
 int cs_prover_from_witness(cs_prover *out, const cs_r1cs *r, cs_witness *w, cuzk_err *err);
 
+/* LEAD-TEMP: helpers' API, replaced at merge */
+typedef struct cs_shape cs_shape;
+int cs_shape_record(cs_shape **out, cs_circuit circuit, cuzk_err *err);
+void cs_shape_free(cs_shape *s);
+size_t cs_shape_bytes(const cs_shape *s);
+size_t cs_shape_num_constraints(const cs_shape *s);
+size_t cs_shape_num_inputs(const cs_shape *s);
+size_t cs_shape_num_aux(const cs_shape *s);
+void cs_shape_fingerprint(const cs_shape *s, uint8_t out[32]);
+int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err);
+int cs_shape_eval(const cs_shape *s, const fr_t *input, const fr_t *aux, fr_t *a, fr_t *b,
+                  fr_t *c, cuzk_err *err);
+int cs_synthesize_witness_into(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
+                               cuzk_err *err);
+/* LEAD-TEMP end */
+
 /* ---- a synthetic circuit for benchmarks and tests ---- */
 
 /*
@@ -375,6 +397,9 @@ int cs_prover_from_witness(cs_prover *out, const cs_r1cs *r, cs_witness *w, cuzk
 typedef struct cs_synthetic {
     size_t constraints;
     uint64_t seed;
+    /* Tests: bit 0 of the first XOR result is allocated with the wrong
+     * value, so the witness fails constraint 130 (the R1CS is the same). */
+    bool unsatisfied;
 } cs_synthetic;
 
 /* The circuit reading *params (which must outlive its use). */

@@ -49,6 +49,8 @@ static const key_def keys[] = {
     {"scheduler", "max_batch_wait_ms", T_U64, F(max_batch_wait_ms), "flush a partial batch"},
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
     {"synthesis", "threads", T_U32, F(synthesis_threads), "0 = all cores"},
+    {"synthesis", "witness_only", T_BOOL, F(witness_only),
+     "synthesize only the witness; a, b, c from the circuit's recorded shape (on the GPU)"},
     {"pipeline", "enabled", T_BOOL, F(pipeline_enabled), "overlap synthesis and proving"},
     {"pipeline", "synthesis_concurrency", T_U32, F(synthesis_concurrency),
      "synthesis workers (0 = auto: 4 on a GPU backend, 1 on the CPU)"},
@@ -68,6 +70,7 @@ void cuzk_config_default(cuzk_config *c)
     c->safety_margin = 4ull << 30;
     c->eviction_min_idle_s = 300;
     c->reuse_partitions = true;
+    c->witness_only = true;
     c->gpu_workers_per_device = 2;
     strcpy(c->backend, "auto");
     c->max_batch_size = 1;

@@ -244,6 +244,7 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     budget_init(&e->budget, cuzk_config_budget(cfg), evict_idle, e);
     srs_init(&e->srs, &e->budget, cfg->param_cache, cfg->eviction_min_idle_s * 1000,
              e->backend->params_unloaded, e->backend->name);
+    e->srs.shape_unloaded = e->backend->shape_unloaded;
     size_t batch = !cfg->reuse_partitions ? 0 : cfg->max_batch_size ? cfg->max_batch_size : 1;
     if (batch > BATCH_MAX) batch = BATCH_MAX;
     int prc =

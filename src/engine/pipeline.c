@@ -48,15 +48,19 @@ static uint64_t now_ms(void)
 }
 
 /* Bytes one synthesized partition holds until the prover consumed it:
- * its storage, a, b, c (one Fr per constraint, input constraints
- * included) and the assignment, and the prover's three NTT buffers over
- * the domain (*ntt). */
-static uint64_t partition_bytes(const cs_capacity *s, uint64_t *ntt)
+ * its storage (the assignment, and a, b, c: one Fr per constraint, input
+ * constraints included, unless it takes the witness-only path), plus
+ * what proving it takes on the host (*work): on the CPU backend the
+ * prover's three NTT buffers over the domain; on a device backend, whose
+ * transforms run on the device, the prep's worst case (the A and B
+ * scalars gathered whole when their MSMs do not split). */
+static uint64_t partition_bytes(const engine_t *e, const cs_capacity *s, bool witness,
+                                uint64_t *work)
 {
-    uint64_t m = s->constraints + s->inputs, domain = 1;
+    uint64_t m = s->constraints + s->inputs, vars = s->inputs + s->aux, domain = 1;
     while (domain < m) domain <<= 1;
-    *ntt = 3 * domain * sizeof(fr_t);
-    return (3 * m + s->inputs + s->aux) * sizeof(fr_t) + *ntt;
+    *work = (strcmp(e->backend->name, "cpu") ? 2 * vars : 3 * domain) * sizeof(fr_t);
+    return ((witness ? 0 : 3 * m) + vars) * sizeof(fr_t) + *work;
 }
 
 static void label_item(work_item *it)
@@ -128,11 +132,12 @@ static bool item_cancelled(void *ctx)
 
 /* Moves pooled storage with room for size into the item's provers where
  * the pool has some; took[i] is each one's bytes, the sum is returned. */
-static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size,
+static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size, bool witness,
                             uint64_t took[BATCH_MAX])
 {
     uint64_t sum = 0;
-    for (size_t i = 0; i < it->n; i++) sum += took[i] = pool_take(&e->pool, size, &it->provers[i]);
+    for (size_t i = 0; i < it->n; i++)
+        sum += took[i] = pool_take(&e->pool, size, witness, &it->provers[i]);
     return sum;
 }
 
@@ -146,10 +151,11 @@ static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size,
  * goes back to the pool, the whole partition is reserved (blocking; the
  * evictor may free pooled storage), and the pool is asked again.
  */
-static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, cuzk_err *err)
+static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, bool witness,
+                        cuzk_err *err)
 {
-    uint64_t took[BATCH_MAX], ntt, bytes = partition_bytes(size, &ntt) * it->n;
-    uint64_t storage = bytes - ntt * it->n, pooled = take_pooled(e, it, size, took);
+    uint64_t took[BATCH_MAX], ntt, bytes = partition_bytes(e, size, witness, &ntt) * it->n;
+    uint64_t storage = bytes - ntt * it->n, pooled = take_pooled(e, it, size, witness, took);
     uint64_t more = ntt * it->n + (storage > pooled ? storage - pooled : 0);
     if (budget_try_reserve(&e->budget, more)) {
         it->reserved = pooled + more;
@@ -159,7 +165,7 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, cuz
         budget_release(&e->budget, pool_put(&e->pool, &it->provers[i], took[i]));
     int rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
     if (rc) return rc;
-    pooled = take_pooled(e, it, size, took);
+    pooled = take_pooled(e, it, size, witness, took);
     uint64_t excess = pooled < storage ? pooled : storage;
     budget_release(&e->budget, excess);
     it->reserved = bytes + pooled - excess;
@@ -174,23 +180,50 @@ static void count_reused(engine_t *e, const work_item *it)
     __atomic_add_fetch(&e->reused, k, __ATOMIC_RELAXED);
 }
 
-/* SRS, memory and synthesis of one item (no lock held). */
+/* The item's circuits on the witness-only path: each witness (its units
+ * in parallel) into its storage, the densities from the shape, and the
+ * shape for the prover to evaluate a, b, c from. */
+static int synthesize_witnesses(cs_prover *out, const cs_circuit *circuits, size_t n,
+                                const cs_shape *shape, const cs_capacity *size, cuzk_err *err)
+{
+    int rc = CUZK_OK;
+    for (size_t i = 0; !rc && i < n; i++) {
+        rc = cs_synthesize_witness_into(&out[i], circuits[i], size, err);
+        if (!rc) rc = cs_shape_densities(shape, &out[i], err);
+        out[i].shape = shape;
+        if (rc && n > 1) cuzk_err_prefix(err, "circuit %zu: ", i);
+    }
+    return rc;
+}
+
+/* SRS, shape, memory and synthesis of one item (no lock held). */
 static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
 {
     job *j0 = it->jobs[0];
     int rc =
         srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
-    if (!(it->provers = calloc(it->n, sizeof *it->provers)))
-        return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
-    if ((rc = reserve_item(e, it, &j0->circ.size, err))) return rc;
-    count_reused(e, it);
     cs_circuit circuits[BATCH_MAX];
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
+    const cs_shape *shape = NULL;
+    if (e->cfg.witness_only) {
+        cuzk_err why;
+        uint64_t ms = 0;
+        shape = srs_shape(&e->srs, it->srs, circuits[0], item_cancelled, it, &ms, &why);
+        it->srs_ms += ms;
+        if (why.code == CUZK_ECANCELLED) return cuzk_errf(err, CUZK_ECANCELLED, "cancelled");
+    }
+    if (!(it->provers = calloc(it->n, sizeof *it->provers)))
+        return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    if ((rc = reserve_item(e, it, &j0->circ.size, shape != NULL, err))) return rc;
+    count_reused(e, it);
     uint64_t t0 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     if (e->cfg.synthesis_threads) omp_set_num_threads((int)e->cfg.synthesis_threads);
-    rc = cs_synthesize_batch_into(it->provers, circuits, it->n, err);
+    if (shape)
+        rc = synthesize_witnesses(it->provers, circuits, it->n, shape, &j0->circ.size, err);
+    else
+        rc = cs_synthesize_batch_into(it->provers, circuits, it->n, err);
     it->synth_ms = now_ms() - t0;
     engine_timeline("SYNTH_END", it->label, "partition=%u,ms=%llu", it->partition,
                     (unsigned long long)it->synth_ms);

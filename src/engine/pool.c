@@ -51,13 +51,24 @@ void pool_destroy(prover_pool *p)
     memset(p, 0, sizeof *p);
 }
 
-uint64_t pool_take(prover_pool *p, const cs_capacity *size, cs_prover *out)
+/* Whether entry storage s holds a circuit of size on its path: witness-
+ * only storage (assignments and bitmaps, no a, b, c) for the witness-only
+ * path, the prover backend's for the other; never one for the other. */
+static bool fits(const cs_prover *s, const cs_capacity *size, bool witness)
+{
+    if (witness)
+        return s->cap_constraints == 0 && s->cap_inputs >= size->inputs &&
+               s->cap_aux >= size->aux;
+    return cs_prover_fits(s, size);
+}
+
+uint64_t pool_take(prover_pool *p, const cs_capacity *size, bool witness, cs_prover *out)
 {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&p->lock);
     size_t best = p->n;
     for (size_t i = 0; i < p->n; i++)
-        if (cs_prover_fits(&p->entries[i].storage, size) &&
+        if (fits(&p->entries[i].storage, size, witness) &&
             (best == p->n || p->entries[i].bytes < p->entries[best].bytes))
             best = i;
     if (best < p->n) {
@@ -69,7 +80,7 @@ uint64_t pool_take(prover_pool *p, const cs_capacity *size, cs_prover *out)
     pool_entry gone[p->n ? p->n : 1];
     size_t n_gone = 0;
     for (size_t i = 0; i < p->n;)
-        if (cs_prover_fits(&p->entries[i].storage, size))
+        if (fits(&p->entries[i].storage, size, witness))
             i++;
         else
             gone[n_gone++] = remove_at(p, i);

@@ -17,6 +17,7 @@
 #define CUZK_ENGINE_POOL_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "budget.h"
@@ -42,11 +43,13 @@ void pool_destroy(prover_pool *p);
 /*
  * For a circuit of size (cs_capacity, as engine_circuits.size): moves the
  * smallest entry with room into *out and returns its bytes, which stay
- * reserved and are now the caller's. With none that fits, *out is left
- * empty, the entries too small for size are freed (their bytes released)
- * and 0 is returned.
+ * reserved and are now the caller's. witness: the circuit takes the
+ * witness-only path, and only witness storage (no a, b, c) fits it; else
+ * only the prover backend's. With none that fits, *out is left empty, the
+ * entries that do not fit are freed (their bytes released) and 0 is
+ * returned.
  */
-uint64_t pool_take(prover_pool *p, const cs_capacity *size, cs_prover *out);
+uint64_t pool_take(prover_pool *p, const cs_capacity *size, bool witness, cs_prover *out);
 /*
  * Gives *s's storage to the pool (*s is left empty), trimmed to the
  * circuit it holds. avail is what the caller holds reserved for it: the

@@ -71,7 +71,7 @@ static int compute_inputs(engine_circuits *c, uint32_t bad, cuzk_err *err)
 }
 
 static int parse_record(const engine_request *req, uint32_t *constraints, uint32_t *parts,
-                        uint64_t *seed, uint32_t *bad, cuzk_err *err)
+                        uint64_t *seed, uint32_t *bad, uint32_t *unsat, cuzk_err *err)
 {
     const uint8_t *d = req->vanilla_proof.data;
     if (req->vanilla_proof.len != ENGINE_TEST_RECORD_BYTES)
@@ -87,16 +87,21 @@ static int parse_record(const engine_request *req, uint32_t *constraints, uint32
         return cuzk_errf(err, CUZK_EINVAL,
                          "test vanilla proof: %" PRIu32 " partitions, expected 1..%d", *parts,
                          TEST_MAX_PARTITIONS);
-    if (rd32(d + 28)) return cuzk_errf(err, CUZK_EINVAL, "test vanilla proof: reserved word set");
+    *unsat = rd32(d + 28);
+    if (*unsat > *parts)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "test vanilla proof: unsatisfied partition %" PRIu32 " of %" PRIu32
+                         " (p + 1, 0 for none)",
+                         *unsat, *parts);
     return CUZK_OK;
 }
 
 static int test_prepare(const engine_request *req, engine_circuits *out, cuzk_err *err)
 {
-    uint32_t constraints = 0, parts = 0, bad = 0;
+    uint32_t constraints = 0, parts = 0, bad = 0, unsat = 0;
     uint64_t seed = 0;
     memset(out, 0, sizeof *out);
-    int rc = parse_record(req, &constraints, &parts, &seed, &bad, err);
+    int rc = parse_record(req, &constraints, &parts, &seed, &bad, &unsat, err);
     if (rc) return rc;
     test_state *s = calloc(1, sizeof *s);
     out->state = s;
@@ -111,7 +116,7 @@ static int test_prepare(const engine_request *req, engine_circuits *out, cuzk_er
     out->n_partitions = parts;
     out->n_inputs = 1;
     for (uint32_t p = 0; p < parts; p++) {
-        s->shapes[p] = (cs_synthetic){constraints, seed + p};
+        s->shapes[p] = (cs_synthetic){constraints, seed + p, unsat == p + 1};
         out->partitions[p] = cs_synthetic_circuit(&s->shapes[p]);
     }
     /* The exact shape (the partition pool matches storage to it): w =

@@ -41,19 +41,63 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
              setup_backend && !strcmp(setup_backend, "cuda") ? "auto" : "cpu");
 }
 
-static void unload(srs_manager *m, srs_entry *e)
+/* Frees e's parameters and shape; returns the bytes released. */
+static uint64_t unload(srs_manager *m, srs_entry *e)
 {
     if (m->unloaded) m->unloaded(&e->params);
     groth16_params_free(&e->params);
     groth16_pvk_free(&e->pvk);
-    budget_release(m->budget, e->bytes);
+    uint64_t bytes = e->bytes + e->shape_bytes;
+    if (e->shape) {
+        if (m->shape_unloaded) m->shape_unloaded(e->shape);
+        cs_shape_free(e->shape);
+    }
+    e->shape = NULL, e->shape_bytes = 0, e->shape_failed = false;
+    budget_release(m->budget, bytes);
     e->loaded = false;
+    return bytes;
+}
+
+const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
+                          bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why)
+{
+    uint64_t t0 = srs_now_ms();
+    why->code = 0, why->msg[0] = 0;
+    pthread_mutex_lock(&e->shape_lock);
+    if (!e->shape && !e->shape_failed) {
+        cs_shape *s = NULL;
+        engine_log(LOG_INFO, "srs %s: recording the circuit's shape", e->info.circuit_id);
+        int rc = cs_shape_record(&s, circuit, why);
+        uint64_t bytes = rc ? 0 : cs_shape_bytes(s);
+        if (!rc && !budget_try_reserve(m->budget, bytes))
+            rc = budget_reserve(m->budget, bytes, cancelled, ctx, e->info.circuit_id, why);
+        if (rc) {
+            cs_shape_free(s);
+            /* a cancelled wait says nothing about the circuit: asked again */
+            e->shape_failed = rc != CUZK_ECANCELLED;
+            engine_log(LOG_WARN, "srs %s: no recorded shape, proving through full synthesis: %s",
+                       e->info.circuit_id, why->msg);
+        } else {
+            pthread_mutex_lock(&m->lock);
+            e->shape = s, e->shape_bytes = bytes;
+            pthread_mutex_unlock(&m->lock);
+            engine_log(LOG_INFO,
+                       "srs %s: shape of %zu constraints recorded in %.1f s, %.2f GiB kept",
+                       e->info.circuit_id, cs_shape_num_constraints(s),
+                       (double)(srs_now_ms() - t0) / 1e3, (double)bytes / (1 << 30));
+        }
+    }
+    const cs_shape *s = e->shape;
+    pthread_mutex_unlock(&e->shape_lock);
+    if (ms) *ms = srs_now_ms() - t0;
+    return s;
 }
 
 void srs_destroy(srs_manager *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         if (m->entries[i]->loaded) unload(m, m->entries[i]);
+        pthread_mutex_destroy(&m->entries[i]->shape_lock);
         free(m->entries[i]);
     }
     free(m->entries);
@@ -80,6 +124,7 @@ static srs_entry *find_or_add(srs_manager *m, const engine_circuit_info *info)
     }
     if (!(e = calloc(1, sizeof *e))) return NULL;
     e->info = *info;
+    pthread_mutex_init(&e->shape_lock, NULL);
     return m->entries[m->n++] = e;
 }
 
@@ -203,8 +248,8 @@ int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t
     else if (e->refs || e->loading)
         rc = cuzk_errf(err, ENGINE_EBUSY, "circuit %s is in use by %u job(s)", circuit_id, e->refs);
     else if (e->loaded) {
-        *was_loaded = true, *freed = e->bytes;
-        unload(m, e);
+        *was_loaded = true;
+        *freed = unload(m, e);
     }
     pthread_mutex_unlock(&m->lock);
     return rc;
@@ -223,8 +268,7 @@ uint64_t srs_evict_idle(void *manager, uint64_t need)
             if (!lru || e->last_used_ms < lru->last_used_ms) lru = e;
         }
         if (!lru) break;
-        freed += lru->bytes;
-        unload(m, lru);
+        freed += unload(m, lru);
     }
     pthread_mutex_unlock(&m->lock);
     return freed;
@@ -249,7 +293,7 @@ size_t srs_list(srs_manager *m, engine_srs_status **out)
         engine_srs_status *s = &(*out)[i];
         snprintf(s->circuit_id, sizeof s->circuit_id, "%s", e->info.circuit_id);
         s->tier = e->refs ? SRS_HOT : e->loaded ? SRS_WARM : SRS_COLD;
-        s->size_bytes = e->bytes;
+        s->size_bytes = e->bytes + e->shape_bytes; /* its recorded shape included */
         s->ref_count = e->refs;
     }
     pthread_mutex_unlock(&m->lock);

@@ -18,6 +18,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/engine_provider.h"
 #include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
 
 enum srs_tier { SRS_HOT = 0, SRS_WARM = 1, SRS_COLD = 2 };
 
@@ -29,6 +30,15 @@ typedef struct srs_entry {
     uint32_t refs;
     bool loaded, loading;
     uint64_t last_used_ms;
+    /* The circuit's recorded shape for the witness-only path (srs_shape),
+     * recorded by the first synthesis that asks, charged to the budget and
+     * freed with the parameters; shape_failed: recording failed or did not
+     * fit the budget, so the circuit takes the prover backend's path until
+     * the parameters are loaded again. shape_lock serializes recording. */
+    cs_shape *shape;
+    uint64_t shape_bytes;
+    bool shape_failed;
+    pthread_mutex_t shape_lock;
 } srs_entry;
 
 typedef struct srs_manager {
@@ -40,6 +50,7 @@ typedef struct srs_manager {
     char dir[512];
     uint64_t min_idle_ms;
     void (*unloaded)(const groth16_params *); /* may be NULL */
+    void (*shape_unloaded)(const cs_shape *); /* may be NULL */
     char setup_backend[16];                   /* development setups: "auto" or "cpu" */
 } srs_manager;
 
@@ -51,6 +62,17 @@ typedef struct srs_manager {
  * the same bytes), with anything else on the CPU. */
 void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms,
               void (*unloaded)(const groth16_params *), const char *setup_backend);
+/*
+ * The recorded shape of e's circuit (e acquired by the caller), recorded
+ * from `circuit` (any partition of it: the recorder reads no values) on
+ * first use and charged to the budget (waiting for room like a partition;
+ * cancelled / ctx as budget_reserve). NULL when it cannot be had (the
+ * recording failed, or e's circuit failed before): the caller takes the
+ * prover backend's path, and *why says what happened the first time (an
+ * empty message otherwise). *ms: time spent recording or waiting for it.
+ */
+const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
+                          bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why);
 void srs_destroy(srs_manager *m);
 
 /* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:

@@ -327,6 +327,34 @@ int groth16_h_domain(unsigned *log_m, const groth16_params *pk, const cs_prover 
     return CUZK_OK;
 }
 
+int groth16_shape_check(const cs_prover *w, cuzk_err *err)
+{
+    const cs_shape *s = w->shape;
+    if (cs_shape_num_constraints(s) != w->num_constraints ||
+        cs_shape_num_inputs(s) != w->num_inputs || cs_shape_num_aux(s) != w->num_aux)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "prove: the witness (%zu constraints, %zu inputs, %zu aux) is not of the "
+                         "recorded shape (%zu, %zu, %zu)",
+                         w->num_constraints, w->num_inputs, w->num_aux,
+                         cs_shape_num_constraints(s), cs_shape_num_inputs(s),
+                         cs_shape_num_aux(s));
+    return CUZK_OK;
+}
+
+int groth16_abc(const cs_prover *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err)
+{
+    if (w->shape) {
+        int rc = groth16_shape_check(w, err);
+        return rc ? rc
+                  : cs_shape_eval(w->shape, w->input_assignment, w->aux_assignment, a, b, c, err);
+    }
+    size_t n = w->num_constraints;
+    memcpy(a, w->a, sizeof(fr_t) * n);
+    memcpy(b, w->b, sizeof(fr_t) * n);
+    memcpy(c, w->c, sizeof(fr_t) * n);
+    return CUZK_OK;
+}
+
 int groth16_h_scalars(fr_t **out, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
 {
     *out = NULL;
@@ -339,11 +367,9 @@ int groth16_h_scalars(fr_t **out, const groth16_params *pk, const cs_prover *w, 
     if (rc) return rc;
     fr_t *abc = malloc(sizeof(fr_t) * m * 3);
     if (!abc) rc = cuzk_errf(err, CUZK_ENOMEM, "prove: out of memory for a, b, c (%zu)", m);
+    if (!rc) rc = groth16_abc(w, abc, abc + m, abc + 2 * m, err);
     if (!rc) {
         size_t n = w->num_constraints;
-        memcpy(abc, w->a, sizeof(fr_t) * n);
-        memcpy(abc + m, w->b, sizeof(fr_t) * n);
-        memcpy(abc + 2 * m, w->c, sizeof(fr_t) * n);
         bool odd = pk->h_basis == GROTH16_H_ODD_LAGRANGE;
         rc = (odd ? h_odd_lagrange : ntt_groth16_h)(&d, abc, abc + m, abc + 2 * m, n, err);
     }

@@ -56,6 +56,12 @@ typedef struct groth16_msms {
 
 /* The H evaluation domain of pk: 2^log_m points; checks that w fits. */
 int groth16_h_domain(unsigned *log_m, const groth16_params *pk, const cs_prover *w, cuzk_err *err);
+/* w's a, b, c (num_constraints each): copied, or, on the witness-only
+ * path (w->shape), evaluated from the recorded shape and checked
+ * (cs_shape_eval: an unsatisfied constraint is an error naming it). */
+int groth16_abc(const cs_prover *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err);
+/* Whether w's counts are those of its recorded shape (w->shape set). */
+int groth16_shape_check(const cs_prover *w, cuzk_err *err);
 /* The pk->n_h H scalars on the CPU (NTTs), in a malloc'ed array of 2^log_m
  * entries (*out; the caller frees it). */
 int groth16_h_scalars(fr_t **out, const groth16_params *pk, const cs_prover *w, cuzk_err *err);

@@ -36,14 +36,15 @@ static void alloc_bits(cs_t *cs, uint64_t w, cs_var bits[WORD_BITS], cs_lc *pack
     }
 }
 
-/* c_i = a_i XOR b_i: (2 a) * b = a + b - c. */
-static void xor_bits(cs_t *cs, const cs_var *x, uint64_t xv, const cs_var *y, uint64_t yv)
+/* c_i = a_i XOR b_i: (2 a) * b = a + b - c; `wrong` flips c_0's value. */
+static void xor_bits(cs_t *cs, const cs_var *x, uint64_t xv, const cs_var *y, uint64_t yv,
+                     bool wrong)
 {
     cs_lc a = {0}, b = {0}, c = {0};
     fr_t two;
     fr_dbl(&two, &FR_ONE);
     for (int i = 0; i < WORD_BITS; i++) {
-        cs_var z = cs_alloc(cs, bit_value(xv ^ yv, i));
+        cs_var z = cs_alloc(cs, bit_value(xv ^ yv ^ (uint64_t)wrong, i));
         lc_clear(&a), lc_clear(&b), lc_clear(&c);
         lc_add_term(&a, x[i], &two);
         lc_add_var(&b, y[i]);
@@ -73,7 +74,7 @@ static int synthesize(cs_t *cs, void *ctx)
         lc_clear(&word);
         lc_add_var(&word, packed);
         cs_enforce(cs, &pack, &one, &word);
-        if (k > 0) xor_bits(cs, bits[(k - 1) & 1], prev, bits[k & 1], w);
+        if (k > 0) xor_bits(cs, bits[(k - 1) & 1], prev, bits[k & 1], w, k == 1 && p->unsatisfied);
         prev = w;
     }
     lc_free(&pack);

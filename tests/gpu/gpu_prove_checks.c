@@ -109,7 +109,52 @@ static int prod_synthesize(cs_t *cs, void *ctx)
     return cs_status(cs);
 }
 
-/* n circuits of one shape (value seeds differ): GPU == CPU, GPU verifies. */
+/* The witness-only path over the same circuits: the shape recorded once,
+ * each circuit's witness with the shape's densities, a, b, c evaluated
+ * from the shape on the device (gpu_shape_eval_dev) and on the CPU
+ * (groth16_abc): both proofs byte for byte `want`, the prover backend's. */
+static void compare_witness_path(const char *what, cs_circuit *circ, size_t n,
+                                 const groth16_params *pk, const fr_t *rs,
+                                 const groth16_proof *want)
+{
+    cuzk_err err = {0};
+    cs_shape *shape = NULL;
+    cs_prover *w = calloc(n, sizeof *w);
+    groth16_proof *pc = calloc(n, sizeof *pc), *pg = calloc(n, sizeof *pg);
+    int rc = w && pc && pg ? cs_shape_record(&shape, circ[0], &err) : CUZK_ENOMEM;
+    for (size_t i = 0; !rc && i < n; i++) {
+        rc = cs_synthesize_witness_into(&w[i], circ[i], NULL, &err);
+        if (!rc) rc = cs_shape_densities(shape, &w[i], &err);
+        w[i].shape = shape;
+    }
+    CHECK(rc == 0, "%s: witness path: %s", what, err.msg);
+    if (!rc) {
+        rc = groth16_prove(pc, pk, w, n, rs, NULL, &err);
+        CHECK(rc == 0, "%s: witness path: cpu prove: %s", what, err.msg);
+    }
+    if (!rc) {
+        rc = gpu_groth16_prove(pg, pk, w, n, rs, NULL, &err);
+        CHECK(rc == 0, "%s: witness path: gpu prove: %s", what, err.msg);
+    }
+    for (size_t i = 0; !rc && i < n; i++) {
+        uint8_t ew[GROTH16_PROOF_BYTES], ec[GROTH16_PROOF_BYTES], eg[GROTH16_PROOF_BYTES];
+        groth16_proof_encode(ew, &want[i]);
+        groth16_proof_encode(ec, &pc[i]);
+        groth16_proof_encode(eg, &pg[i]);
+        CHECK(!memcmp(ew, ec, sizeof ew) && !memcmp(ew, eg, sizeof ew),
+              "%s: circuit %zu: witness-path proof bytes differ (CPU %s, GPU %s)", what, i,
+              memcmp(ew, ec, sizeof ew) ? "differs" : "equal",
+              memcmp(ew, eg, sizeof ew) ? "differs" : "equal");
+    }
+    if (!rc) printf("prove %s: witness-only path (shape on the device): the same bytes\n", what);
+    for (size_t i = 0; w && i < n; i++) cs_prover_free(&w[i]);
+    gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    free(w), free(pc), free(pg);
+}
+
+/* n circuits of one shape (value seeds differ): GPU == CPU, GPU verifies;
+ * and the witness-only path makes the same bytes. */
 static void compare(const char *what, cs_circuit *circ, size_t n, const fr_t *inputs,
                     size_t n_inputs, cuzk_rng *g)
 {
@@ -145,6 +190,7 @@ static void compare(const char *what, cs_circuit *circ, size_t n, const fr_t *in
     gpu_prove_format_timings(line, sizeof line, &t[0]);
     printf("prove %s: %zu constraints, %zu circuit(s): GPU == CPU bytes, verified (%s)\n", what,
            w[0].num_constraints, n, line);
+    if (!rc) compare_witness_path(what, circ, n, &pk, rs, pc);
     gpu_prove_params_free(&pk);
     for (size_t i = 0; i < n; i++) cs_prover_free(&w[i]);
     groth16_params_free(&pk);

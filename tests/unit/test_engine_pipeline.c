@@ -370,6 +370,7 @@ static void test_tight_budget(void **state)
     uint64_t partition = (3 * 841 + 2 + 838) * sizeof(fr_t) + 3 * 1024 * sizeof(fr_t);
     c.total_budget = srs + partition;
     c.pipeline_enabled = false;
+    c.witness_only = false; /* the prover backend's storage, a, b, c included */
     f->e = engine_on(f, &c);
     char id[ENGINE_ID_MAX];
     engine_result r;
@@ -384,6 +385,43 @@ static void test_tight_budget(void **state)
     engine_status_free(&s);
 }
 
+/* A job whose partition 1 has a witness that fails constraint 130: on
+ * the witness-only path (the default) the evaluation of the recorded
+ * shape names the constraint before anything is proved; on the prover
+ * backend's path the proof is made and fails its self-verification.
+ * Either way the job fails naming the partition, and the next job of the
+ * same circuit is proved and verified. */
+static void test_unsatisfied(void **state)
+{
+    fixture *f = *state;
+    for (int witness = 1; witness >= 0; witness--) {
+        if (!witness) {
+            engine_destroy(f->e);
+            cuzk_config c;
+            cuzk_config_default(&c);
+            c.witness_only = false;
+            f->e = engine_on(f, &c);
+        }
+        char id[ENGINE_ID_MAX];
+        uint8_t rec[ENGINE_TEST_RECORD_BYTES];
+        make_record(rec, 3, 9, 0xffffffffu);
+        put32(rec + 28, 2); /* partition 1 */
+        engine_request req = {.kind = ENGINE_POREP, .vanilla_proof = {rec, sizeof rec}};
+        assert_int_equal(engine_submit(f->e, &req, id, NULL, NULL), 0);
+        engine_result r;
+        assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_FAILED);
+        const char *want = witness ? "partition 1: constraint 130 is not satisfied"
+                                   : "partition 1: self-verification failed";
+        if (!strstr(r.error, want)) fail_msg("error '%s' lacks '%s'", r.error, want);
+        engine_result_free(&r);
+        assert_int_equal(submit(f->e, ENGINE_POREP, 0, 3, 9, NULL, id), 0);
+        assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+        check_proof(f, &r, 3, 9);
+        engine_result_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +434,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
  * and the pool as the budget's evictor: a reservation that does not fit
  * frees the oldest entries first, exactly as many as it needs.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/r1cs.h"
@@ -88,7 +89,7 @@ static void accounting_and_take(void **state)
 
     /* the smallest with room: mid for mid's shape, that very storage */
     cs_prover got;
-    assert_int_equal(pool_take(&pool, &need_mid, &got), bm);
+    assert_int_equal(pool_take(&pool, &need_mid, false, &got), bm);
     assert_holds(&got, 9000);
     assert_true(cs_prover_fits(&got, &need_mid));
     assert_int_equal(budget_used(&b), bs + bm + bl); /* now the caller's */
@@ -96,7 +97,7 @@ static void accounting_and_take(void **state)
     cs_capacity huge = need_large;
     huge.aux *= 4;
     cs_prover none;
-    assert_int_equal(pool_take(&pool, &huge, &none), 0);
+    assert_int_equal(pool_take(&pool, &huge, false, &none), 0);
     assert_null(none.a);
     s = pool_get_stats(&pool);
     assert_int_equal(s.entries, 0);
@@ -105,7 +106,7 @@ static void accounting_and_take(void **state)
     assert_int_equal(budget_reserve(&b, bl, NULL, NULL, "t", NULL), 0);
     cs_prover again = storage(40000);
     assert_int_equal(pool_put(&pool, &again, bl), 0);
-    assert_int_equal(pool_take(&pool, &need_mid, &none), bl);
+    assert_int_equal(pool_take(&pool, &need_mid, false, &none), bl);
     cs_prover_free(&none);
     budget_release(&b, bl);
 
@@ -154,7 +155,7 @@ static void full_pool_and_eviction(void **state)
     assert_int_equal(budget_used(&b), free_now + bytes[1] + 1 + bytes[3]);
     cs_prover got;
     cs_capacity any = {0, 0, 0};
-    assert_int_equal(pool_take(&pool, &any, &got), bytes[3]);
+    assert_int_equal(pool_take(&pool, &any, false, &got), bytes[3]);
     assert_holds(&got, 12000);
     cs_prover_free(&got);
     budget_release(&b, budget_used(&b));
@@ -171,11 +172,64 @@ static void full_pool_and_eviction(void **state)
     budget_destroy(&b);
 }
 
+/* Witness-only storage: the assignments and bitmaps of a synthesis,
+ * without a, b, c (what cs_synthesize_witness_into leaves). */
+static cs_prover witness_storage(size_t constraints)
+{
+    cs_prover p = storage(constraints);
+    free(p.a), free(p.b), free(p.c);
+    p.a = p.b = p.c = NULL;
+    p.cap_constraints = 0;
+    return p;
+}
+
+/* The two paths never share storage: a witness-only circuit takes only
+ * witness storage (without a, b, c it could not hold the other's
+ * circuit), the prover's path only storage with a, b, c; what does not
+ * fit the path asked for is freed. */
+static void witness_and_prover_storage(void **state)
+{
+    (void)state;
+    budget b;
+    prover_pool pool;
+    budget_init(&b, 64 * MIB, NULL, NULL);
+    assert_int_equal(pool_init(&pool, &b, 4, NULL), 0);
+    cs_prover wit = witness_storage(9000), full = storage(9000);
+    cs_capacity need = shape_of(&full);
+    uint64_t bw = cs_prover_storage_bytes(&wit), bf = entry_bytes(9000);
+    assert_true(bw < bf);
+    assert_int_equal(budget_reserve(&b, bw + bf, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(pool_put(&pool, &wit, bw), 0);
+    assert_int_equal(pool_put(&pool, &full, bf), 0);
+    cs_prover got;
+    assert_int_equal(pool_take(&pool, &need, true, &got), bw);
+    assert_null(got.a);
+    assert_int_equal(got.cap_constraints, 0);
+    assert_holds(&got, 9000);
+    /* the prover's path: the full storage, although the witness one is smaller */
+    assert_int_equal(pool_put(&pool, &got, bw), 0);
+    assert_int_equal(pool_take(&pool, &need, false, &got), bf);
+    assert_non_null(got.a);
+    /* the witness storage does not fit the prover's path: freed */
+    cs_prover none;
+    assert_int_equal(pool_take(&pool, &need, false, &none), 0);
+    assert_int_equal(pool_get_stats(&pool).entries, 0);
+    assert_int_equal(budget_used(&b), bf);
+    /* nor the full storage the witness path */
+    assert_int_equal(pool_put(&pool, &got, bf), 0);
+    assert_int_equal(pool_take(&pool, &need, true, &none), 0);
+    assert_null(none.aux_assignment);
+    assert_int_equal(budget_used(&b), 0);
+    pool_destroy(&pool);
+    budget_destroy(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accounting_and_take),
         cmocka_unit_test(full_pool_and_eviction),
+        cmocka_unit_test(witness_and_prover_storage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,9 +7,11 @@
  * (gpu_setup.h): the choice only moves the work.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cuzk/rng.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_prove.h"
@@ -38,20 +40,35 @@ static int prove_on_gpu(const char *want, bool *gpu, cuzk_err *err)
 }
 
 int cli_groth16_prove(const cli_opts *o, groth16_proof *proofs, const groth16_params *pk,
-                      const cs_prover *circuits, size_t n, groth16_timings *t, cuzk_err *err)
+                      const cs_prover *circuits, size_t n, size_t first, groth16_timings *t,
+                      cuzk_err *err)
 {
     bool gpu;
     int rc = prove_on_gpu(o->backend, &gpu, err);
     if (rc) return rc;
     fprintf(stderr, "cuzk: proving %zu circuit(s) on the %s\n", n, gpu ? "GPU" : "CPU");
+    fr_t *rs = NULL; /* NULL: r, s from the OS CSPRNG */
+    if (o->has_rs_seed) {
+        if (!(rs = malloc(2 * n * sizeof(fr_t))))
+            return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++) { /* circuit first + i's own, however chunked */
+            cuzk_rng g;
+            cuzk_rng_seed(&g, o->rs_seed + first + i);
+            fr_random(&rs[2 * i], &g);
+            fr_random(&rs[2 * i + 1], &g);
+        }
+    }
 #ifdef CUZK_HAVE_CUDA
     if (gpu) {
-        rc = gpu_groth16_prove(proofs, pk, circuits, n, NULL, t, err);
+        rc = gpu_groth16_prove(proofs, pk, circuits, n, rs, t, err);
         gpu_prove_release();
+        free(rs);
         return rc;
     }
 #endif
-    return groth16_prove(proofs, pk, circuits, n, NULL, t, err);
+    rc = groth16_prove(proofs, pk, circuits, n, rs, t, err);
+    free(rs);
+    return rc;
 }
 
 int cli_setup_backend(const cli_opts *o, groth16_setup_backend *be, cuzk_err *err)

@@ -41,12 +41,22 @@ typedef struct cli_opts {
     int check_params;    /* check every parameter point (no digest cache; slow on Filecoin files) */
     int snarkjs_rows;    /* --row-order snarkjs: parameters imported from a zkey */
     const char *backend; /* --backend auto|cuda|cpu (gpus.backend's rule); NULL: auto */
+    int full_synthesis;  /* --synthesis full: the prover backend (default witness: a, b, c
+                            from the circuit's recorded shape) */
+    int has_rs_seed;     /* --rs-seed N: r, s from a seeded generator (byte comparisons only) */
+    unsigned long long rs_seed;
+    long partition; /* --partition K: only partition K (-1: all) */
 } cli_opts;
 
 /* Proves n circuits with pk on the backend o->backend picks (backend.c):
- * the GPU prover when usable, else the CPU's; the same proofs. */
+ * the GPU prover when usable, else the CPU's; the same proofs. r and s
+ * from the OS CSPRNG, or with --rs-seed from a generator seeded with the
+ * seed plus the circuit's index in the whole proof (first + i), so that
+ * two runs make the same bytes however they chunk the circuits (for
+ * comparing synthesis paths; such proofs are not zero-knowledge). */
 int cli_groth16_prove(const cli_opts *o, groth16_proof *proofs, const groth16_params *pk,
-                      const cs_prover *circuits, size_t n, groth16_timings *t, cuzk_err *err);
+                      const cs_prover *circuits, size_t n, size_t first, groth16_timings *t,
+                      cuzk_err *err);
 /* The setup backend o->backend picks (release with
  * groth16_setup_backend_release); says which on stderr. */
 int cli_setup_backend(const cli_opts *o, groth16_setup_backend *be, cuzk_err *err);

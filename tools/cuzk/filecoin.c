@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -92,10 +93,12 @@ static int public_inputs(fr_t **out, size_t *n_inputs, const vanilla_c1 *c1, cuz
 
 /* Bytes one synthesized circuit holds (a, b, c, assignments), doubled for
  * what proving it adds (the CPU prover's three domain-size NTT arrays, the
- * GPU prover's staging and tails). */
+ * GPU prover's staging and tails); a witness-only circuit holds no a, b,
+ * c, but proving it on the CPU still makes them. */
 static uint64_t circuit_bytes(const cs_prover *w)
 {
-    return 2 * (3 * (uint64_t)w->num_constraints + w->num_inputs + w->num_aux) * sizeof(fr_t);
+    uint64_t abc = 3 * (uint64_t)w->num_constraints, vars = w->num_inputs + w->num_aux;
+    return (w->shape ? abc + 2 * vars : 2 * (abc + vars)) * sizeof(fr_t);
 }
 
 /* How many circuits of `bytes` each to synthesize and prove at once: as
@@ -111,13 +114,19 @@ static size_t chunk_size(uint64_t bytes, size_t left)
 /* Synthesizes and proves circuits [k, k + c), then frees them; *bytes is
  * what the first of them held. Errors name the partitions of the chunk
  * (cs_synthesize_batch counts within it). */
-static int prove_chunk(const cli_opts *o, const groth16_params *p, cs_circuit *circ, size_t k,
-                       size_t c, cs_prover *w, groth16_proof *proofs, groth16_timings *t,
-                       uint64_t *bytes, cuzk_err *err)
+static int prove_chunk(const cli_opts *o, const groth16_params *p, const cs_shape *shape,
+                       cs_circuit *circ, size_t k, size_t c, size_t first, cs_prover *w,
+                       groth16_proof *proofs, groth16_timings *t, uint64_t *bytes, cuzk_err *err)
 {
-    int rc = cs_synthesize_batch(w + k, circ + k, c, err);
+    int rc = shape ? CUZK_OK : cs_synthesize_batch(w + k, circ + k, c, err);
+    for (size_t i = k; shape && !rc && i < k + c; i++) { /* each witness's units in parallel */
+        rc = cs_synthesize_witness_into(&w[i], circ[i], NULL, err);
+        if (!rc) rc = cs_shape_densities(shape, &w[i], err);
+        w[i].shape = shape;
+        if (rc && c > 1) cuzk_err_prefix(err, "circuit %zu: ", i - k);
+    }
     if (!rc) *bytes = circuit_bytes(&w[k]);
-    if (!rc) rc = cli_groth16_prove(o, proofs + k, p, w + k, c, t + k, err);
+    if (!rc) rc = cli_groth16_prove(o, proofs + k, p, w + k, c, first + k, t + k, err);
     for (size_t i = k; i < k + c; i++) cs_prover_free(&w[i]);
     if (rc && c == 1) cuzk_err_prefix(err, "partition %zu: ", k);
     if (rc && c > 1) cuzk_err_prefix(err, "partitions %zu..%zu: ", k, k + c - 1);
@@ -127,6 +136,21 @@ static int prove_chunk(const cli_opts *o, const groth16_params *p, cs_circuit *c
 int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *circ, size_t n,
                           cuzk_err *err)
 {
+    size_t first = 0;
+    if (o->partition >= 0) {
+        if ((size_t)o->partition >= n)
+            return cuzk_errf(err, CUZK_EINVAL, "--partition %ld: the proof has %zu partition(s)",
+                             o->partition, n);
+        first = (size_t)o->partition, circ += first, n = 1;
+    }
+    cs_shape *shape = NULL;
+    if (!o->full_synthesis) {
+        time_t t0 = time(NULL);
+        if (cs_shape_record(&shape, circ[0], err)) return cuzk_err_prefix(err, "recording: ");
+        fprintf(stderr,
+                "cuzk: circuit shape recorded in ~%.0f s (%.2f GiB); witness-only synthesis\n",
+                difftime(time(NULL), t0), (double)cs_shape_bytes(shape) / (1 << 30));
+    }
     cs_prover *w = calloc(n, sizeof(*w));
     groth16_proof *proofs = calloc(n, sizeof(*proofs));
     groth16_timings *t = calloc(n, sizeof(*t));
@@ -139,18 +163,19 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
     /* The first circuit alone: its size says how many of the rest fit at once. */
     uint64_t each = 0;
     for (size_t k = 0, c = 1; !rc && k < n; k += c, c = chunk_size(each, n - k))
-        rc = prove_chunk(o, &p, circ, k, c, w, proofs, t, &each, err);
+        rc = prove_chunk(o, &p, shape, circ, k, c, first, w, proofs, t, &each, err);
     for (size_t k = 0; !rc && k < n; k++) {
         groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
         fprintf(stderr,
                 "partition %zu: prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f "
                 "tail_msm_ms=%.1f b_g2_msm_ms=%.1f total_ms=%.1f\n",
-                k, t[k].prep_msm_ms, t[k].ntt_msm_h_ms, t[k].batch_add_ms, t[k].tail_msm_ms,
+                first + k, t[k].prep_msm_ms, t[k].ntt_msm_h_ms, t[k].batch_add_ms, t[k].tail_msm_ms,
                 t[k].b_g2_msm_ms, t[k].total_ms);
     }
     if (!rc) rc = cuzk_write_file(o->out, bytes, n * GROTH16_PROOF_BYTES, err);
     if (!rc) printf("%s: %zu partition proof(s), %zu bytes\n", o->out, n, n * GROTH16_PROOF_BYTES);
     groth16_params_free(&p);
+    cs_shape_free(shape);
     free(w), free(proofs), free(t), free(bytes);
     return rc;
 }

@@ -79,7 +79,7 @@ static int prove_run(int argc, char **argv)
     if (!rc && o.snarkjs_rows) rc = snarkjs_reorder_rows(&wit, p.n_h + 1, &err);
     groth16_proof proof;
     groth16_timings t;
-    if (!rc) rc = cli_groth16_prove(&o, &proof, &p, &wit, 1, &t, &err);
+    if (!rc) rc = cli_groth16_prove(&o, &proof, &p, &wit, 1, 0, &t, &err);
     if (!rc) {
         uint8_t bytes[GROTH16_PROOF_BYTES];
         groth16_proof_encode(bytes, &proof);
@@ -242,7 +242,8 @@ const cli_command cli_prove = {
     "                  --vanilla FILE --randomness HEX [--registered-proof V1|V1_2] -o PROOF.bin\n"
     "       cuzk prove --kind update --sector-size SIZE --param-cache DIR --vanilla FILE\n"
     "                  --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX -o PROOF.bin\n"
-    "       (each also [--backend auto|cuda|cpu])\n\n"
+    "       (each also [--backend auto|cuda|cpu] [--synthesis witness|full]\n"
+    "        [--partition K] [--rs-seed N])\n\n"
     "Filecoin kinds (--kind): every partition proved with the parameters of the\n"
     "sector size in DIR (official file names, read unchecked unless\n"
     "--check-params); the partitions' 192-byte proofs are written concatenated.\n"
@@ -250,7 +251,14 @@ const cli_command cli_prove = {
     "gen-vanilla, Curio): one sector proof for Winning PoSt, one per sector for\n"
     "Window PoSt (V1_2 challenge indexes unless --registered-proof V1), one per\n"
     "partition for update; HEX values are 32 bytes (little-endian field\n"
-    "elements).\n\n"
+    "elements). --synthesis witness (the default, the daemon's\n"
+    "synthesis.witness_only): the circuit's shape is recorded once and each\n"
+    "partition synthesizes only its witness, a, b, c evaluated from the shape\n"
+    "(on the device with the GPU prover) and every constraint checked; full: the\n"
+    "prover backend builds a, b, c; the proofs verify alike. --partition K proves\n"
+    "only partition K. --rs-seed N takes r and s from a generator seeded with\n"
+    "N + the partition's number instead of the OS CSPRNG, so that two runs write\n"
+    "the same bytes (comparing the paths; such proofs are NOT zero-knowledge).\n\n"
     "Proves on the GPU when a device is usable (--backend auto, the default;\n"
     "cuda insists, cpu never; the proofs are the same) and writes the 192-byte\n"
     "proof; optionally also snarkjs' proof.json and public.json. Every point of\n"

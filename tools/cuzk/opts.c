@@ -33,9 +33,13 @@ int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o)
                                           {"comm-r-new", 1, 0, 'W'},
                                           {"comm-d-new", 1, 0, 'D'},
                                           {"backend", 1, 0, 'B'},
+                                          {"synthesis", 1, 0, 'Y'},
+                                          {"rs-seed", 1, 0, 'Z'},
+                                          {"partition", 1, 0, 'T'},
                                           {0, 0, 0, 0}};
     memset(o, 0, sizeof(*o));
     o->seed = 1;
+    o->partition = -1;
     optind = 1;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "o:", longs, NULL)) != -1;) {
@@ -88,6 +92,23 @@ int cli_parse(int argc, char **argv, const char *cmd, cli_opts *o)
         case 'B':
             o->backend = optarg;
             break;
+        case 'Y':
+            if (strcmp(optarg, "witness") && strcmp(optarg, "full"))
+                return cli_usage_error(cmd, "--synthesis takes witness or full, not '%s'", optarg);
+            o->full_synthesis = !strcmp(optarg, "full");
+            break;
+        case 'Z':
+            o->has_rs_seed = 1;
+            o->rs_seed = strtoull(optarg, NULL, 0);
+            break;
+        case 'T': {
+            char *end;
+            o->partition = strtol(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || *end)
+                return cli_usage_error(cmd, "--partition takes a partition number, not '%s'",
+                                       optarg);
+            break;
+        }
         case 'V':
             o->vanilla = optarg;
             break;

@@ -89,8 +89,8 @@ void prove_unlock(int dev)
  * by circuit parity), tail scalars, tail indexes, gathered tail bases,
  * ones bitmap; each with its capacity in bytes. */
 struct prove_ws {
-    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2;
-    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap;
+    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2, *wit;
+    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap, wit_cap;
 };
 static prove_ws prove_wss[CU_MAX_DEVICES]; /* one per device, under its prover lock */
 
@@ -147,6 +147,33 @@ static bool h_on_device(const groth16_params *pk, unsigned lg)
 struct prove_run;
 static void row_loaded(prove_run *r, prove_one *c);
 
+/* Bytes of a circuit's witness on the device ([inputs || aux]) when it
+ * takes the witness-only path, else 0. */
+static size_t witness_bytes(const cs_prover *w)
+{
+    return w->shape ? (w->num_inputs + w->num_aux) * sizeof(fr_t) : 0;
+}
+
+/* The witness-only path's loader: the assignment into ws->wit, then a, b,
+ * c as rows of buf from the recorded shape on the device (checked: an
+ * unsatisfied constraint is the circuit's error), zero-padded to the
+ * domain; the three rows land together. */
+static int load_by_shape(prove_run *r, prove_one *c, char *buf, const cs_prover *w, size_t row,
+                         cuzk_err *err)
+{
+    int rc = groth16_shape_check(w, err);
+    size_t in = w->num_inputs * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    char *d = (char *)r->ws->wit;
+    if (!rc) rc = prove_upload(STAGE_BG, d, w->input_assignment, in, err);
+    if (!rc) rc = prove_upload(STAGE_BG, d + in, w->aux_assignment, w->num_aux * sizeof(fr_t), err);
+    if (!rc)
+        rc = gpu_shape_eval_dev(w->shape, (const fr_t *)d, (fr_t *)buf, (fr_t *)(buf + row),
+                                (fr_t *)(buf + 2 * row), err);
+    for (int k = 0; !rc && k < 3; k++) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
+    for (int k = 0; !rc && k < 3; k++) row_loaded(r, c);
+    return rc;
+}
+
 /* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg,
  * telling the prover thread as each row lands (row_loaded). */
 static int load_abc(prove_run *r, prove_one *c, char *buf, const groth16_params *pk,
@@ -156,6 +183,7 @@ static int load_abc(prove_run *r, prove_one *c, char *buf, const groth16_params 
     int rc = groth16_h_domain(&lw, pk, w, err);
     if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, c, buf, w, row, err);
     if (!rc && h_on_device(pk, lg)) {
         const fr_t *src[3] = {w->a, w->b, w->c};
         for (int k = 0; !rc && k < 3; k++) {
@@ -545,6 +573,10 @@ static int prove_all(prove_run *r, cuzk_err *err)
     int rc = CUZK_OK;
     for (int k = 0; !rc && k < (p->n > 1 ? 2 : 1); k++)
         rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
+    size_t wit = 0; /* one buffer: loaders run one at a time */
+    for (size_t i = 0; i < p->n; i++)
+        if (witness_bytes(&r->circuits[i]) > wit) wit = witness_bytes(&r->circuits[i]);
+    if (!rc && wit) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
     if (!rc) try_spawn(r, 0);
     for (size_t i = 0; !rc && i < p->n; i++) {
@@ -702,7 +734,7 @@ static void release_device(int dev)
 {
     prove_ws *ws = &prove_wss[dev];
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
-                     &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2};
+                     &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2,     &ws->wit};
     const size_t n = sizeof bufs / sizeof *bufs;
     bool any = prove_srs_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
