@@ -4,7 +4,7 @@
 # measured, in one or two time-boxed commands.
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [-m BUDGET] [-R] [BUNDLE] [SIZE]
+#                      [-b BACKEND] [-m BUDGET] [-R] [-F] [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -24,6 +24,11 @@
 #                    of COUNT proofs of A with J requests in flight; every
 #                    proof verified by `cuzk verify porep` against A, and
 #                    the warm one rejected against B
+#             same   one partition (3, or 0 when there is one) of A proved by
+#                    `cuzk prove --kind porep --partition K --rs-seed 9`
+#                    twice, --synthesis witness and full: the bytes must be
+#                    equal; each run's phases (wall s / CPU-s of shape
+#                    recording, parameter read, synthesis, proving)
 #   -t        wall-clock budget in seconds for everything asked (default 570)
 #   -w        work folder (default data/porep32-SIZE; kept: C1s, parameters)
 #   -n, -j    batch size (default 8) and requests in flight (default 3)
@@ -32,6 +37,9 @@
 #             safety margin), e.g. 96GiB to hold the daemon under 100 GiB
 #   -R        memory.reuse_partitions = false: the partition pool off (each
 #             partition synthesized into fresh memory), for an A/B
+#   -F        synthesis.witness_only = false: the prover backend's full
+#             synthesis (a, b, c on the host) instead of the witness-only
+#             path (a, b, c from the recorded shape on the device), for an A/B
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
@@ -44,8 +52,8 @@
 # is set, with the logs packed into $OUT/porep32-logs.tar.gz.
 set -u
 ARGS="$*"
-PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true
-while getopts p:t:w:n:j:b:m:Rh opt; do
+PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true WITNESS=true
+while getopts p:t:w:n:j:b:m:RFh opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -55,6 +63,7 @@ while getopts p:t:w:n:j:b:m:Rh opt; do
     b) BACKEND=$OPTARG ;;
     m) MEM=$OPTARG ;;
     R) REUSE=false ;;
+    F) WITNESS=false ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -184,6 +193,8 @@ backend = "$BACKEND"
 [memory]
 total_budget = "$MEM"
 reuse_partitions = $REUSE
+[synthesis]
+witness_only = $WITNESS
 CONF
     "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
     PID=$!
@@ -222,7 +233,7 @@ verify_proof() { # proof c1 -> exit of cuzk verify porep
 }
 
 if has prove; then
-    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE)"
+    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE, witness_only = $WITNESS)"
     if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
         say "- page cache dropped before the daemon started: the first load is cold"
     else
@@ -235,6 +246,7 @@ if has prove; then
         say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
         single cold "$WORK/proofs/cold.bin"
         grep -h "srs $CIRCUIT: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+        grep -h "srs $CIRCUIT: shape" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
         single warm "$WORK/proofs/warm.bin"
         t0=$(cpu_ticks) b0=$(ms) mark=$(wc -l <"$LOGS/daemon.log")
         mkdir -p "$WORK/proofs/batch"
@@ -282,6 +294,31 @@ if has prove; then
             [ $rc = 1 ] && say "- the warm proof against C1 B: rejected (exit 1), as it must be" ||
                 bad "the warm proof against C1 B: exit $rc, expected 1 (invalid)"
         fi
+    fi
+    say ""
+fi
+
+# ---- same: one partition both ways, the same bytes ----
+if has same && [ -s "$A" ]; then
+    say "## One partition, witness-only and full synthesis (cuzk prove, --rs-seed 9)"
+    PART=3
+    [ "$SIZE" = 32GiB ] || [ "$SIZE" = 64GiB ] || PART=0
+    for syn in witness full; do
+        if measured "same-$syn" 240 "$BIN/cuzk" prove --kind porep --c1 "$A" \
+            --param-cache "$WORK/params" --partition $PART --rs-seed 9 --synthesis $syn \
+            -o "$WORK/same-$syn.bin"; then
+            say "- $syn: $(ru "same-$syn" wall) s wall, $(ru "same-$syn" cpu) CPU-s, peak RSS" \
+                "$(ru "same-$syn" rss) GiB"
+            grep -h "phases\|^partition" "$LOGS/same-$syn.err" | sed 's/^/  /' | tee -a "$REPORT"
+        else
+            bad "cuzk prove --synthesis $syn (exit $(ru "same-$syn" exit)):" \
+                "$(tail -1 "$LOGS/same-$syn.err")"
+        fi
+    done
+    if [ -s "$WORK/same-witness.bin" ] && [ -s "$WORK/same-full.bin" ]; then
+        cmp -s "$WORK/same-witness.bin" "$WORK/same-full.bin" &&
+            say "- partition $PART: the two paths wrote the same 192 bytes" ||
+            bad "partition $PART: the witness-only and full proofs differ"
     fi
     say ""
 fi

@@ -5,7 +5,7 @@
 # issue 5's performance section, made in one time-boxed run.
 #
 #   scripts/throughput.sh [-b BACKENDS] [-t SECONDS] [-w BASE] [-n MAX]
-#                         [-s SYNTH] [-j FACTOR] [BUNDLE] [SIZE]
+#                         [-s SYNTH] [-j FACTOR] [-F] [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/: LD_LIBRARY_PATH is set
 #             here) or a build folder (tools/); default gpu-bundle if it
@@ -21,18 +21,16 @@
 #   -j        requests in flight per batch slot: cuzk-bench batch -j is
 #             FACTOR x batch size (default 2: one batch proving while the
 #             next is synthesized; raise it with -s for a fast prover)
+#   -F        synthesis.witness_only = false (the prover backend's full
+#             synthesis; default: the witness-only path), for an A/B
 #
 # Steps. 1: the C1 input: WORK/c1.json when a previous run left it, else
-# BUNDLE/c1-SIZE.json when the bundle carries one, else `cuzk-seal seal`
-# (seed 1) while `cuzk setup` makes the DEVELOPMENT parameters in
-# WORK/params in the background (skipped when present); both within 55% of
-# the budget. Sealing 512MiB took 710 s of CPU on the 2-vCPU development
-# machine, about 150 s of it the sequential SDR labelling of two layers (7
-# MB/s each without SHA extensions), the rest parallel: about 3.5 minutes
-# on 16 cores, less with SHA-NI; the 2^23 setup (~250 s of CPU) runs
-# beside it. Should 512MiB not make it, the run goes on at 8MiB (a 2^22
-# domain like 2KiB, sealed in seconds) and says so. A C1 carried in the
-# bundle (bundle.sh DIR BUILD c1-512MiB.json) skips the sealing. 2: per
+# BUNDLE/c1-SIZE.json when the bundle carries one, else a sparse
+# committed-capacity sector's C1 (`cuzk-bench gen-vanilla porep --sparse`,
+# seed 1: seconds, where sealing 512MiB took ~3.5 minutes on 16 cores; it
+# proves and verifies as a sealed sector's) while `cuzk setup` makes the
+# DEVELOPMENT parameters in WORK/params in the background (skipped when
+# present); both within 55% of the budget. 2: per
 # backend and configuration, the remaining time is shared equally among
 # the configurations left; in its share a configuration starts cuzk-daemon
 # with a generated config, preloads the parameters, proves one C1 with
@@ -51,8 +49,8 @@
 # $OUT/throughput.md when OUT is set, with the daemon logs in $OUT/logs.
 set -u
 ARGS="$*"
-BACKENDS=cpu BUDGET=510 BASE=data MAXN=16 SYNTH='' JF=2
-while getopts b:t:w:n:s:j:h opt; do
+BACKENDS=cpu BUDGET=510 BASE=data MAXN=16 SYNTH='' JF=2 WITNESS=true
+while getopts b:t:w:n:s:j:Fh opt; do
     case $opt in
     b) BACKENDS=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -60,6 +58,7 @@ while getopts b:t:w:n:s:j:h opt; do
     n) MAXN=$OPTARG ;;
     s) SYNTH=$OPTARG ;;
     j) JF=$OPTARG ;;
+    F) WITNESS=false ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -94,6 +93,7 @@ use_size() {
     C1=$WORK/c1.json
 }
 use_size "${2:-512MiB}"
+echo "synthesis.witness_only = $WITNESS" >>"$NOTES"
 # In /tmp: a unix socket path must fit in 108 bytes.
 SOCK=/tmp/cuzk-tput-$$.sock
 ADDR=unix://$SOCK
@@ -158,19 +158,17 @@ prepare() {
         cp "$BUNDLE/c1-$SIZE.json" "$C1"
         PREP_SEAL="carried in the bundle (c1-$SIZE.json)"
     else
-        echo "== sealing a $SIZE sector (cuzk-seal, seed 1; at most $lim s)" >&2
-        rm -rf "$WORK/sector"
-        boxed "$lim" "$BIN/cuzk-seal" seal --sector-size "$SIZE" --seed 1 --c1 "$C1.tmp" \
-            -o "$WORK/sector" >"$WORK/logs/seal.out" 2>"$WORK/logs/seal.log"
+        echo "== a sparse $SIZE C1 (cuzk-bench gen-vanilla porep --sparse, seed 1)" >&2
+        boxed "$lim" "$BIN/cuzk-bench" gen-vanilla porep --sparse --sector-size "$SIZE" \
+            --seed 1 --sector-id 1 -o "$C1.tmp" >"$WORK/logs/seal.out" 2>"$WORK/logs/seal.log"
         rc=$?
-        rm -rf "$WORK/sector"
         if [ "$rc" != 0 ]; then
-            note "sealing $SIZE failed or passed its $lim s box (exit $rc, see logs/seal.log)"
+            note "the sparse $SIZE C1 failed (exit $rc, see logs/seal.log)"
             stop_setup
             return 1
         fi
         mv "$C1.tmp" "$C1"
-        PREP_SEAL="sealed in $((($(ms) - t0) / 1000)) s (cuzk-seal seal --seed 1)"
+        PREP_SEAL="a sparse CC sector's C1 in $((($(ms) - t0) / 1000)) s (gen-vanilla porep --sparse --seed 1)"
     fi
     echo "== parameters: cuzk setup --kind porep --sector-size $SIZE (at most $lim s)" >&2
     wait "$SETUP_PID"
@@ -198,6 +196,7 @@ write_config() {
     printf '[scheduler]\nmax_batch_size = %s\nmax_batch_wait_ms = 1000\n' "$batch"
     printf '[pipeline]\nenabled = %s\n' "$([ "$pipe" = on ] && echo true || echo false)"
     [ -z "$SYNTH" ] || printf 'synthesis_concurrency = %s\n' "$SYNTH"
+    printf '[synthesis]\nwitness_only = %s\n' "$WITNESS"
 }
 
 # Starts the daemon for one configuration and waits until it answers.

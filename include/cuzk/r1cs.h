@@ -397,12 +397,12 @@ int cs_synthesize_witness_into(cs_prover *out, cs_circuit circuit, const cs_capa
 typedef struct cs_synthetic {
     size_t constraints;
     uint64_t seed;
-    /* Tests: bit 0 of the first XOR result is allocated with the wrong
-     * value, so the witness fails constraint 130 (the R1CS is the same). */
-    bool unsatisfied;
 } cs_synthetic;
 
 /* The circuit reading *params (which must outlive its use). */
 cs_circuit cs_synthetic_circuit(const cs_synthetic *params);
+/* The same R1CS with a witness that fails constraint 130: bit 0 of the
+ * first XOR result allocated with the wrong value (tests). */
+cs_circuit cs_synthetic_circuit_unsatisfied(const cs_synthetic *params);
 
 #endif

@@ -116,8 +116,9 @@ static int test_prepare(const engine_request *req, engine_circuits *out, cuzk_er
     out->n_partitions = parts;
     out->n_inputs = 1;
     for (uint32_t p = 0; p < parts; p++) {
-        s->shapes[p] = (cs_synthetic){constraints, seed + p, unsat == p + 1};
-        out->partitions[p] = cs_synthetic_circuit(&s->shapes[p]);
+        s->shapes[p] = (cs_synthetic){constraints, seed + p};
+        out->partitions[p] = unsat == p + 1 ? cs_synthetic_circuit_unsatisfied(&s->shapes[p])
+                                            : cs_synthetic_circuit(&s->shapes[p]);
     }
     /* The exact shape (the partition pool matches storage to it): w =
      * max(1, constraints / 129) words of 64 booleans and their packing, 64

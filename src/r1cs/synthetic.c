@@ -55,9 +55,8 @@ static void xor_bits(cs_t *cs, const cs_var *x, uint64_t xv, const cs_var *y, ui
     }
 }
 
-static int synthesize(cs_t *cs, void *ctx)
+static int synthesize_core(cs_t *cs, const cs_synthetic *p, bool unsatisfied)
 {
-    const cs_synthetic *p = ctx;
     size_t words = p->constraints / CONSTRAINTS_PER_WORD;
     cuzk_rng g;
     cuzk_rng_seed(&g, p->seed);
@@ -74,14 +73,29 @@ static int synthesize(cs_t *cs, void *ctx)
         lc_clear(&word);
         lc_add_var(&word, packed);
         cs_enforce(cs, &pack, &one, &word);
-        if (k > 0) xor_bits(cs, bits[(k - 1) & 1], prev, bits[k & 1], w, k == 1 && p->unsatisfied);
+        if (k > 0) xor_bits(cs, bits[(k - 1) & 1], prev, bits[k & 1], w, k == 1 && unsatisfied);
         prev = w;
     }
     lc_free(&pack);
     return cs_status(cs);
 }
 
+static int synthesize(cs_t *cs, void *ctx)
+{
+    return synthesize_core(cs, ctx, false);
+}
+
+static int synthesize_unsatisfied(cs_t *cs, void *ctx)
+{
+    return synthesize_core(cs, ctx, true);
+}
+
 cs_circuit cs_synthetic_circuit(const cs_synthetic *params)
 {
     return (cs_circuit){synthesize, (void *)params};
+}
+
+cs_circuit cs_synthetic_circuit_unsatisfied(const cs_synthetic *params)
+{
+    return (cs_circuit){synthesize_unsatisfied, (void *)params};
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,13 +112,45 @@ static size_t chunk_size(uint64_t bytes, size_t left)
     return fit < 1 ? 1 : fit < left ? (size_t)fit : left;
 }
 
+/* Wall and CPU (user + system, every thread of the process) seconds of
+ * the proving phases, printed on stderr: where the host's time goes. */
+enum { PH_RECORD, PH_PARAMS, PH_SYNTH, PH_PROVE, PH_N };
+typedef struct phase_clock {
+    double wall[PH_N], cpu[PH_N], w0, c0;
+} phase_clock;
+
+static void clock_now(double *wall, double *cpu)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    *wall = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static void phase_begin(phase_clock *pc)
+{
+    clock_now(&pc->w0, &pc->c0);
+}
+
+static void phase_end(phase_clock *pc, int ph)
+{
+    double w, c;
+    clock_now(&w, &c);
+    pc->wall[ph] += w - pc->w0, pc->cpu[ph] += c - pc->c0;
+}
+
 /* Synthesizes and proves circuits [k, k + c), then frees them; *bytes is
  * what the first of them held. Errors name the partitions of the chunk
  * (cs_synthesize_batch counts within it). */
 static int prove_chunk(const cli_opts *o, const groth16_params *p, const cs_shape *shape,
                        cs_circuit *circ, size_t k, size_t c, size_t first, cs_prover *w,
-                       groth16_proof *proofs, groth16_timings *t, uint64_t *bytes, cuzk_err *err)
+                       groth16_proof *proofs, groth16_timings *t, uint64_t *bytes,
+                       phase_clock *pc, cuzk_err *err)
 {
+    phase_begin(pc);
     int rc = shape ? CUZK_OK : cs_synthesize_batch(w + k, circ + k, c, err);
     for (size_t i = k; shape && !rc && i < k + c; i++) { /* each witness's units in parallel */
         rc = cs_synthesize_witness_into(&w[i], circ[i], NULL, err);
@@ -125,8 +158,11 @@ static int prove_chunk(const cli_opts *o, const groth16_params *p, const cs_shap
         w[i].shape = shape;
         if (rc && c > 1) cuzk_err_prefix(err, "circuit %zu: ", i - k);
     }
+    phase_end(pc, PH_SYNTH);
     if (!rc) *bytes = circuit_bytes(&w[k]);
+    phase_begin(pc);
     if (!rc) rc = cli_groth16_prove(o, proofs + k, p, w + k, c, first + k, t + k, err);
+    phase_end(pc, PH_PROVE);
     for (size_t i = k; i < k + c; i++) cs_prover_free(&w[i]);
     if (rc && c == 1) cuzk_err_prefix(err, "partition %zu: ", k);
     if (rc && c > 1) cuzk_err_prefix(err, "partitions %zu..%zu: ", k, k + c - 1);
@@ -144,12 +180,13 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
         first = (size_t)o->partition, circ += first, n = 1;
     }
     cs_shape *shape = NULL;
+    phase_clock pc = {0};
     if (!o->full_synthesis) {
-        time_t t0 = time(NULL);
+        phase_begin(&pc);
         if (cs_shape_record(&shape, circ[0], err)) return cuzk_err_prefix(err, "recording: ");
-        fprintf(stderr,
-                "cuzk: circuit shape recorded in ~%.0f s (%.2f GiB); witness-only synthesis\n",
-                difftime(time(NULL), t0), (double)cs_shape_bytes(shape) / (1 << 30));
+        phase_end(&pc, PH_RECORD);
+        fprintf(stderr, "cuzk: circuit shape recorded (%.2f GiB); witness-only synthesis\n",
+                (double)cs_shape_bytes(shape) / (1 << 30));
     }
     cs_prover *w = calloc(n, sizeof(*w));
     groth16_proof *proofs = calloc(n, sizeof(*proofs));
@@ -157,13 +194,22 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
     uint8_t *bytes = calloc(n, GROTH16_PROOF_BYTES);
     groth16_params p = {0};
     int rc = w && proofs && t && bytes ? CUZK_OK : cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    phase_begin(&pc);
     if (!rc)
         rc = groth16_params_read(&p, params, o->check_params ? PARAMS_CHECKED : PARAMS_UNCHECKED,
                                  err);
+    phase_end(&pc, PH_PARAMS);
     /* The first circuit alone: its size says how many of the rest fit at once. */
     uint64_t each = 0;
     for (size_t k = 0, c = 1; !rc && k < n; k += c, c = chunk_size(each, n - k))
-        rc = prove_chunk(o, &p, shape, circ, k, c, first, w, proofs, t, &each, err);
+        rc = prove_chunk(o, &p, shape, circ, k, c, first, w, proofs, t, &each, &pc, err);
+    if (!rc)
+        fprintf(stderr,
+                "cuzk: phases, wall s / CPU-s: record %.2f / %.2f, params %.2f / %.2f, "
+                "synthesis (%s) %.2f / %.2f, prove %.2f / %.2f\n",
+                pc.wall[PH_RECORD], pc.cpu[PH_RECORD], pc.wall[PH_PARAMS], pc.cpu[PH_PARAMS],
+                shape ? "witness" : "full", pc.wall[PH_SYNTH], pc.cpu[PH_SYNTH],
+                pc.wall[PH_PROVE], pc.cpu[PH_PROVE]);
     for (size_t k = 0; !rc && k < n; k++) {
         groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
         fprintf(stderr,
