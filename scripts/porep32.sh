@@ -135,6 +135,7 @@ say "machine: $(machine)"
 [ -s "$BUNDLE/MANIFEST" ] && FROM=$(sed -n 2p "$BUNDLE/MANIFEST") || FROM="a build tree"
 say "binaries: $BIN ($FROM)"
 say "command: scripts/porep32.sh $ARGS  (phases $PHASES, budget $BUDGET s, batch $COUNT x $J in flight)"
+say "OpenMP: OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-unset (libgomp default)}, OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}"
 say ""
 
 # ---- gen: two sparse C1s, each checked natively ----
