@@ -6,7 +6,8 @@
  * bits are constants, one allocated bit per bit of n * (2^32 - 1) holds the
  * full sum, and only then is the equality given to the MultiEq, which may
  * emit its pending batch at that point. The carry bits stay allocated and
- * constrained but are dropped from the result.
+ * constrained but are dropped from the result. When the MultiEq only
+ * counts (the witness backend) the sum's terms are not handed to it.
  */
 #include "cuzk/gadgets/uint32.h"
 
@@ -122,9 +123,11 @@ void u32_addmany(multieq *me, u32_var *r, const u32_var *ops, size_t n)
     for (uint64_t max = n * (uint64_t)UINT32_MAX; max; max >>= 1, nbits++)
         bits[nbits] = bit_alloc(cs, (sum >> nbits) & 1);
     size_t shift = multieq_begin(me, nbits);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < 32; j++) multieq_lhs_bool(me, ops[i].bits[j], shift + j);
-    for (size_t j = 0; j < nbits; j++) multieq_rhs_bit(me, bits[j], shift + j);
+    if (!me->count_only) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < 32; j++) multieq_lhs_bool(me, ops[i].bits[j], shift + j);
+        for (size_t j = 0; j < nbits; j++) multieq_rhs_bit(me, bits[j], shift + j);
+    }
     memcpy(r->bits, bits, sizeof(r->bits));
     r->value = (uint32_t)sum;
 }

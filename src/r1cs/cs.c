@@ -16,6 +16,7 @@ void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values)
     memset(cs, 0, sizeof(*cs));
     cs->ops = ops;
     cs->needs_values = needs_values;
+    cs->needs_constraints = true;
     cs->lim_inputs = cs->lim_aux = CS_MAX_VARS;
     cs->lim_constraints = SIZE_MAX;
 }
@@ -24,6 +25,7 @@ void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_
                    const cs_capacity *size)
 {
     cs_init(child, ops, parent->needs_values);
+    child->needs_constraints = parent->needs_constraints;
     child->num_inputs = parent->num_inputs + at->inputs;
     child->num_aux = parent->num_aux + at->aux;
     child->num_constraints = parent->num_constraints + at->constraints;
@@ -141,9 +143,28 @@ int cs_enforce_known(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, i
     return enforce(cs, a, b, c, v);
 }
 
+int cs_enforce_skip(cs_t *cs, size_t n)
+{
+    if (cs->status) return cs->status;
+    if (cs->needs_constraints)
+        return cs_fail(cs, CUZK_EINVAL,
+                       "constraint %zu: %zu skipped on a backend that needs constraints",
+                       cs->num_constraints, n);
+    if (n > cs->lim_constraints - cs->num_constraints)
+        return cs_fail(cs, CUZK_EINVAL,
+                       "constraints %zu .. %zu are past the unit's window (ends at %zu)",
+                       cs->num_constraints, cs->num_constraints + n - 1, cs->lim_constraints);
+    cs->num_constraints += n;
+    return 0;
+}
+
 bool cs_needs_values(const cs_t *cs)
 {
     return cs->needs_values;
+}
+bool cs_needs_constraints(const cs_t *cs)
+{
+    return cs->needs_constraints;
 }
 int cs_status(const cs_t *cs)
 {
@@ -164,6 +185,10 @@ size_t cs_num_constraints(const cs_t *cs)
 
 static void append_input_constraints(cs_t *cs)
 {
+    if (!cs->needs_constraints) {
+        cs_enforce_skip(cs, cs->num_inputs);
+        return;
+    }
     cs_lc x = {0}, zero = {0};
     for (size_t i = 0; i < cs->num_inputs && !cs->status; i++) {
         lc_clear(&x);

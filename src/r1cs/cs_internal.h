@@ -47,6 +47,9 @@ struct cs {
     /* the counts a window ends at (CS_MAX_VARS / SIZE_MAX outside forks) */
     size_t lim_inputs, lim_aux, lim_constraints;
     bool needs_values;
+    /* false for the witness backend: gadgets may skip building
+     * combinations and account for them with cs_enforce_skip */
+    bool needs_constraints;
     /* the backend checks the terms itself (cs_check_terms on a bad one) */
     bool checks_terms;
     /* optional: enforce with the values of a, b, c given (-2 .. 2) */
@@ -60,7 +63,7 @@ struct cs {
 #define CS_MAX_VARS ((size_t)1 << 31)
 
 void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
-/* A child's core: ops, parent's value policy, counts and limits of the
+/* A child's core: ops, parent's value and constraint policies, counts and limits of the
  * window (fork_ops NULL: a backend whose children fork sets them). */
 void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
                    const cs_capacity *size);
