@@ -60,15 +60,6 @@ static void enforce(cs_t *cs, abc *t, int va, int vb, int vc)
     if (t->c.heap) lc_free(&t->c);
 }
 
-/* Whether the constraint of a gadget is only counted (the witness
- * backend); then it has been. */
-static bool skipped(cs_t *cs)
-{
-    if (cs_needs_constraints(cs)) return false;
-    cs_enforce_skip(cs, 1);
-    return true;
-}
-
 static uint64_t key(cs_var v)
 {
     return (uint64_t)v.kind << 32 | v.index;
@@ -167,7 +158,7 @@ void bool_lc_sub(cs_lc *lc, bool_var b, const fr_t *coeff)
 bool_var bit_alloc(cs_t *cs, bool value)
 {
     bool_var r = new_bit(cs, value);
-    if (skipped(cs)) return r;
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
@@ -179,7 +170,7 @@ bool_var bit_alloc(cs_t *cs, bool value)
 bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
 {
     bool_var r = new_bit(cs, value);
-    if (skipped(cs)) return r;
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(must_be_false), &BOOL_FR_MINUS_ONE);
@@ -192,7 +183,7 @@ bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
 bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value ^ b.value);
-    if (skipped(cs)) return r;
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &BOOL_FR_TWO); /* a + a */
@@ -211,7 +202,7 @@ bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value & b.value);
-    if (skipped(cs)) return r;
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &FR_ONE);
@@ -224,7 +215,7 @@ bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value && !b.value);
-    if (skipped(cs)) return r;
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &FR_ONE);
@@ -237,7 +228,7 @@ bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, !a.value && !b.value);
-    if (skipped(cs)) return r;
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(a), &BOOL_FR_MINUS_ONE);
@@ -294,7 +285,7 @@ bool_var bool_sha256_ch(cs_t *cs, bool_var a, bool_var b, bool_var c)
     if (is_const(b, true)) return bool_not(bool_and(cs, bool_not(a), bool_not(c)));
     /* a is an allocated bit or the constant true: a (b - c) = ch - c */
     bool_var ch = new_bit(cs, value);
-    if (skipped(cs)) return ch;
+    if (cs_skip_constraint(cs)) return ch;
     abc t;
     abc_init(&t);
     put_bool(&t.a, b, false), put_bool(&t.a, c, true);
@@ -317,7 +308,7 @@ bool_var bool_sha256_maj(cs_t *cs, bool_var a, bool_var b, bool_var c)
     /* maj allocated before bc = b and c; then (2bc - b - c) * a = bc - maj */
     bool_var maj = new_bit(cs, value);
     bool_var bc = bool_and(cs, b, c);
-    if (skipped(cs)) return maj;
+    if (cs_skip_constraint(cs)) return maj;
     abc t;
     abc_init(&t);
     put_bool(&t.a, bc, false), put_bool(&t.a, bc, false);
@@ -335,7 +326,7 @@ int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
         return cs_fail(cs, CUZK_EINVAL, "boolean enforce_equal: constants %d and %d differ",
                        a.value, b.value);
     }
-    if (skipped(cs)) return cs_status(cs);
+    if (cs_skip_constraint(cs)) return cs_status(cs);
     abc t;
     abc_init(&t);
     int vc; /* the value of C */
