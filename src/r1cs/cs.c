@@ -82,6 +82,12 @@ static cs_var alloc_var(cs_t *cs, uint32_t kind, const fr_t *value)
 
 cs_var cs_alloc(cs_t *cs, const fr_t *value)
 {
+    size_t i = cs->num_aux;
+    if (i < cs->aux_direct_end && value && !cs->status) {
+        cs->aux_direct[i] = *value;
+        cs->num_aux = i + 1;
+        return (cs_var){(uint32_t)i, CS_AUX};
+    }
     return alloc_var(cs, CS_AUX, value);
 }
 cs_var cs_alloc_input(cs_t *cs, const fr_t *value)

@@ -50,6 +50,13 @@ struct cs {
     /* false for the witness backend: gadgets may skip building
      * combinations and account for them with cs_enforce_skip */
     bool needs_constraints;
+    /* optional, for a backend that keeps aux values in an array indexed
+     * by the count: the core stores aux i at aux_direct[i] itself, without
+     * calling ops->alloc, while i < aux_direct_end (which the backend keeps
+     * within its storage and lim_aux as the storage moves); 0: always
+     * through ops->alloc */
+    fr_t *aux_direct;
+    size_t aux_direct_end;
     /* the backend checks the terms itself (cs_check_terms on a bad one) */
     bool checks_terms;
     /* optional: enforce with the values of a, b, c given (-2 .. 2) */

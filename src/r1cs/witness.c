@@ -41,6 +41,14 @@ static int grow(fr_t **v, size_t *cap, size_t need, bool exact)
                  : cs_vec_reserve((void **)v, cap, need, sizeof(fr_t));
 }
 
+/* Where the core may store aux values itself: up to the storage's end or
+ * the window's, whichever comes first. */
+static void direct_set(witness_cs *w)
+{
+    w->cs.aux_direct = w->st->aux;
+    w->cs.aux_direct_end = w->st->cap_aux < w->cs.lim_aux ? w->st->cap_aux : w->cs.lim_aux;
+}
+
 static int witness_alloc(cs_t *cs, uint32_t kind, const fr_t *value)
 {
     witness_cs *w = (witness_cs *)cs;
@@ -54,7 +62,10 @@ static int witness_alloc(cs_t *cs, uint32_t kind, const fr_t *value)
         return 0;
     }
     size_t i = cs->num_aux;
-    if (i >= s->cap_aux && (!root || grow(&s->aux, &s->cap_aux, i + 1, false))) return CUZK_ENOMEM;
+    if (i >= s->cap_aux) {
+        if (!root || grow(&s->aux, &s->cap_aux, i + 1, false)) return CUZK_ENOMEM;
+        direct_set(w);
+    }
     s->aux[i] = *value;
     return 0;
 }
@@ -82,6 +93,7 @@ static int witness_reserve(cs_t *cs, const cs_capacity *more)
     }
     int rc = grow(&w->own.input, &w->own.cap_in, cs->num_inputs + more->inputs, true);
     if (!rc) rc = grow(&w->own.aux, &w->own.cap_aux, cs->num_aux + more->aux, true);
+    direct_set(w);
     return rc;
 }
 
@@ -94,6 +106,7 @@ static cs_t *witness_fork(cs_t *cs, const cs_capacity *at, const cs_capacity *si
     cs_init_child(&w->cs, cs, &witness_ops, at, size);
     w->cs.fork_ops = &witness_fork_ops;
     w->st = ((witness_cs *)cs)->st;
+    direct_set(w);
     return &w->cs;
 }
 
@@ -125,6 +138,7 @@ int cs_synthesize_witness_into(cs_prover *out, cs_circuit circuit, const cs_capa
     w.own =
         (witness_store){out->input_assignment, out->aux_assignment, out->cap_inputs, out->cap_aux};
     w.st = &w.own;
+    direct_set(&w);
     int rc = 0;
     if (hint && witness_reserve(&w.cs, hint))
         rc = cuzk_errf(err, CUZK_ENOMEM, "witness: cannot reserve %zu inputs, %zu aux",
