@@ -144,12 +144,7 @@ int cs_enforce_skip(cs_t *cs, size_t n);
 /* For a gadget about to build one constraint: true when the backend does
  * not read constraints, the constraint then counted (cs_enforce_skip) and
  * nothing left to build. */
-static inline bool cs_skip_constraint(cs_t *cs)
-{
-    if (cs_needs_constraints(cs)) return false;
-    cs_enforce_skip(cs, 1);
-    return true;
-}
+bool cs_skip_constraint(cs_t *cs);
 /* 0 or the first error; once non-zero the cs ignores further calls. */
 int cs_status(const cs_t *cs);
 /* A gadget reports a failure (e.g. a value out of range); returns code. */

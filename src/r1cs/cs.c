@@ -164,6 +164,16 @@ int cs_enforce_skip(cs_t *cs, size_t n)
     return 0;
 }
 
+bool cs_skip_constraint(cs_t *cs)
+{
+    if (cs->needs_constraints) return false;
+    if (!cs->status && cs->num_constraints < cs->lim_constraints)
+        cs->num_constraints++;
+    else
+        cs_enforce_skip(cs, 1); /* fails the cs, or it had failed */
+    return true;
+}
+
 bool cs_needs_values(const cs_t *cs)
 {
     return cs->needs_values;
