@@ -141,6 +141,15 @@ bool cs_needs_constraints(const cs_t *cs);
  * Returns cs_status().
  */
 int cs_enforce_skip(cs_t *cs, size_t n);
+/*
+ * n (<= 64) aux variables holding bits, variable k of value
+ * (values >> k) & 1, and `constraints` constraints counted, not built: as n
+ * cs_alloc calls and cs_enforce_skip(cs, constraints), in one call (the
+ * bit gadgets' witness path). Only when cs_needs_constraints() is false
+ * (otherwise the cs fails, CUZK_EINVAL). Returns the first variable; the
+ * others follow it.
+ */
+cs_var cs_alloc_bits(cs_t *cs, uint64_t values, unsigned n, size_t constraints);
 /* For a gadget about to build one constraint: true when the backend does
  * not read constraints, the constraint then counted (cs_enforce_skip) and
  * nothing left to build. */

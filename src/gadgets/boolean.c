@@ -10,7 +10,8 @@
  *
  * On a backend that does not read constraints (cs_needs_constraints
  * false: the witness) every gadget allocates exactly the same bits with
- * the same values and only counts its constraint (cs_enforce_skip).
+ * the same values and only counts its constraint (cs_skip_constraint),
+ * and runs of fresh bits (bool_alloc_bits) are allocated in one call.
  */
 #include "cuzk/gadgets/boolean.h"
 
@@ -347,32 +348,57 @@ int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
     return cs_status(cs);
 }
 
+void bool_alloc_bits(cs_t *cs, bool_var *out, uint64_t values, unsigned n)
+{
+    if (cs_needs_constraints(cs)) {
+        for (unsigned i = 0; i < n; i++) out[i] = bit_alloc(cs, (values >> i) & 1);
+        return;
+    }
+    uint32_t first = cs_alloc_bits(cs, values, n, n).index;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = (bool_var){first + i, BOOL_IS, (uint8_t)((values >> i) & 1)};
+}
+
 void bool_alloc_u64_le(cs_t *cs, bool_var out[64], uint64_t value)
 {
-    for (int i = 0; i < 64; i++) out[i] = bit_alloc(cs, (value >> i) & 1);
+    bool_alloc_bits(cs, out, value, 64);
 }
 
 void bool_alloc_fr_le(cs_t *cs, bool_var out[FR_NUM_BITS], const fr_t *value)
 {
     uint64_t limbs[FR_LIMBS] = {0};
     if (value) fr_to_canonical(limbs, value);
-    for (int i = 0; i < FR_NUM_BITS; i++) out[i] = bit_alloc(cs, (limbs[i / 64] >> (i % 64)) & 1);
+    for (int i = 0; i < FR_NUM_BITS; i += 64)
+        bool_alloc_bits(cs, out + i, limbs[i / 64], FR_NUM_BITS - i < 64 ? FR_NUM_BITS - i : 64);
 }
 
-static bool byte_bit(const uint8_t *bytes, size_t i, bool msb_first)
+/* Up to 8 bytes' bits in allocation order (each byte least or most
+ * significant bit first). */
+static uint64_t bytes_bits(const uint8_t *bytes, size_t n, bool msb_first)
 {
-    if (!bytes) return false;
-    return (bytes[i / 8] >> (msb_first ? 7 - i % 8 : i % 8)) & 1;
+    uint64_t v = 0;
+    for (size_t i = 0; bytes && i < 8 * n; i++)
+        v |= (uint64_t)((bytes[i / 8] >> (msb_first ? 7 - i % 8 : i % 8)) & 1) << i;
+    return v;
+}
+
+static void alloc_bytes(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n, bool msb_first)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        size_t k = n - i < 8 ? n - i : 8;
+        bool_alloc_bits(cs, out + 8 * i, bytes_bits(bytes ? bytes + i : NULL, k, msb_first),
+                        (unsigned)(8 * k));
+    }
 }
 
 void bool_alloc_bytes_le(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < 8 * n; i++) out[i] = bit_alloc(cs, byte_bit(bytes, i, false));
+    alloc_bytes(cs, out, bytes, n, false);
 }
 
 void bool_alloc_bytes_be(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < 8 * n; i++) out[i] = bit_alloc(cs, byte_bit(bytes, i, true));
+    alloc_bytes(cs, out, bytes, n, true);
 }
 
 size_t bool_reverse_bit_numbering(bool_var *out, const bool_var *in, size_t n)

@@ -90,6 +90,29 @@ cs_var cs_alloc(cs_t *cs, const fr_t *value)
     }
     return alloc_var(cs, CS_AUX, value);
 }
+cs_var cs_alloc_bits(cs_t *cs, uint64_t values, unsigned n, size_t constraints)
+{
+    size_t i = cs->num_aux;
+    cs_var first = {(uint32_t)(i < CS_MAX_VARS ? i : 0), CS_AUX};
+    if (cs->status) return first;
+    if (n > 64 || cs->needs_constraints) {
+        cs_fail(cs, CUZK_EINVAL, "aux variable %zu: %u bits with %zu constraints counted %s", i, n,
+                constraints, n > 64 ? "(at most 64)" : "on a backend that needs constraints");
+        return first;
+    }
+    if (i <= cs->aux_direct_end && n <= cs->aux_direct_end - i &&
+        constraints <= cs->lim_constraints - cs->num_constraints) {
+        for (unsigned k = 0; k < n; k++)
+            cs->aux_direct[i + k] = (values >> k) & 1 ? FR_ONE : FR_ZERO;
+        cs->num_aux = i + n;
+        cs->num_constraints += constraints;
+        return first;
+    }
+    for (unsigned k = 0; k < n; k++) alloc_var(cs, CS_AUX, (values >> k) & 1 ? &FR_ONE : &FR_ZERO);
+    cs_enforce_skip(cs, constraints);
+    return first;
+}
+
 cs_var cs_alloc_input(cs_t *cs, const fr_t *value)
 {
     return alloc_var(cs, CS_INPUT, value);

@@ -22,8 +22,9 @@
  * mixed inputs, UInt32 addmany with constants and negations through
  * several MultiEq flushes, multieq_enforce_equal, Poseidon of every tree
  * arity (replayed and walked) and hash_md, Num's bit decompositions,
- * select / insert and multipack. Errors: cs_enforce_skip on a backend
- * that needs constraints, a unit that counts past its window, and a
+ * select / insert and multipack. Errors: cs_enforce_skip and
+ * cs_alloc_bits on a backend that needs constraints (and more than 64
+ * bits), a unit that counts past its window, and a
  * failing circuit through cs_synthesize_witness_into (assignments freed,
  * counts zero).
  */
@@ -379,6 +380,12 @@ static int skip_one(cs_t *cs, void *ctx)
     return cs_enforce_skip(cs, 1);
 }
 
+static int alloc_bits(cs_t *cs, void *ctx)
+{
+    cs_alloc_bits(cs, 5, *(const unsigned *)ctx, 3);
+    return cs_status(cs);
+}
+
 /* Units of 3 bits; unit 2 counts one constraint too many. */
 static int unit_bits(cs_t *cs, size_t k, void *ctx)
 {
@@ -410,6 +417,14 @@ static void errors(void **state)
     cs_prover p;
     assert_int_equal(cs_synthesize_prover(&p, (cs_circuit){skip_one, NULL}, NULL, &e), CUZK_EINVAL);
     assert_non_null(strstr(e.msg, "skipped on a backend that needs constraints"));
+    unsigned n = 3;
+    assert_int_equal(cs_synthesize_prover(&p, (cs_circuit){alloc_bits, &n}, NULL, &e), CUZK_EINVAL);
+    assert_non_null(
+        strstr(e.msg, "aux variable 0: 3 bits with 3 constraints counted on a backend"));
+    n = 65;
+    cs_witness w;
+    assert_int_equal(cs_synthesize_witness(&w, (cs_circuit){alloc_bits, &n}, &e), CUZK_EINVAL);
+    assert_non_null(strstr(e.msg, "65 bits with 3 constraints counted (at most 64)"));
     for (int threads = 1; threads <= 2; threads++) {
         with_threads(threads);
         cs_witness w;
