@@ -102,8 +102,11 @@ cs_var cs_alloc_bits(cs_t *cs, uint64_t values, unsigned n, size_t constraints)
     }
     if (i <= cs->aux_direct_end && n <= cs->aux_direct_end - i &&
         constraints <= cs->lim_constraints - cs->num_constraints) {
-        for (unsigned k = 0; k < n; k++)
-            cs->aux_direct[i + k] = (values >> k) & 1 ? FR_ONE : FR_ZERO;
+        fr_t *out = cs->aux_direct + i;
+        for (unsigned k = 0; k < n; k++) { /* FR_ONE masked by the bit */
+            uint64_t m = -((values >> k) & 1);
+            out[k] = (fr_t){{FR_ONE.l[0] & m, FR_ONE.l[1] & m, FR_ONE.l[2] & m, FR_ONE.l[3] & m}};
+        }
         cs->num_aux = i + n;
         cs->num_constraints += constraints;
         return first;
