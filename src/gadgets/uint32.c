@@ -83,7 +83,7 @@ void u32_shr(u32_var *r, const u32_var *a, unsigned by)
 /* The value of the allocated bit under a non-constant Boolean. */
 static bool bit_value(bool_var b)
 {
-    return b.kind == BOOL_NOT ? !b.value : b.value;
+    return b.value ^ (b.kind == BOOL_NOT);
 }
 
 static bool no_constant(const u32_var *a)
