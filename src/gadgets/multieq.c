@@ -176,7 +176,7 @@ int multieq_enforce_equal(multieq *m, size_t num_bits, const cs_lc *lhs, const c
 
 size_t multieq_begin(multieq *m, size_t num_bits)
 {
-    if (!m->count_only) fold_one(m);
+    fold_one(m);
     m->shift = reserve_bits(m, num_bits);
     return m->shift;
 }

@@ -4,6 +4,12 @@
  * the sticky error, and the runner that applies bellperson's conventions
  * (ONE allocated as input 0 before the circuit, x_i * 0 = 0 appended for
  * every input after it).
+ *
+ * For the witness backend (needs_constraints false) it also counts the
+ * constraints gadgets do not build (cs_enforce_skip, cs_skip_constraint,
+ * cs_alloc_bits) against the same window, and stores aux values straight
+ * into the backend's array while it has room (aux_direct), so a bit costs
+ * a store and a count.
  */
 #include "r1cs/cs_internal.h"
 
@@ -90,6 +96,7 @@ cs_var cs_alloc(cs_t *cs, const fr_t *value)
     }
     return alloc_var(cs, CS_AUX, value);
 }
+
 cs_var cs_alloc_bits(cs_t *cs, uint64_t values, unsigned n, size_t constraints)
 {
     size_t i = cs->num_aux;

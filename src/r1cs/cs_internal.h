@@ -70,8 +70,9 @@ struct cs {
 #define CS_MAX_VARS ((size_t)1 << 31)
 
 void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
-/* A child's core: ops, parent's value and constraint policies, counts and limits of the
- * window (fork_ops NULL: a backend whose children fork sets them). */
+/* A child's core: ops, parent's value and constraint policies, counts and
+ * limits of the window (fork_ops NULL and aux_direct unset: a backend whose
+ * children fork or store directly sets them). */
 void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
                    const cs_capacity *size);
 /* Whether the prover uses cs_enforce_known's values (true; tests turn it
