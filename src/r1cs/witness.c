@@ -15,9 +15,12 @@
  * Storage is indexed by the core's counts, like the prover's: vectors
  * double unless a hint or cs_run_units reserves them, and
  * cs_synthesize_witness_into starts from an earlier result's assignments
- * (every entry below the counts is written again). Forks (cs_run_units)
- * share the root's storage and write the window the core gives them, so
- * the units of a circuit run on OpenMP threads.
+ * (every entry below the counts is written again). The core stores aux
+ * values straight into the array while it has room (cs_t aux_direct, kept
+ * up to date here as it moves); witness_alloc runs only to grow it and for
+ * inputs. Forks (cs_run_units) share the root's storage and write the
+ * window the core gives them, so the units of a circuit run on OpenMP
+ * threads.
  */
 #include "r1cs/cs_internal.h"
 
