@@ -4,8 +4,12 @@
  * A circuit is a function that receives an opaque cs_t and calls
  * cs_alloc / cs_alloc_input / cs_enforce over linear combinations (cs_lc).
  * Whether that builds a proof witness, a setup, a count, a recording or only
- * aux values is the backend's business; gadgets never branch on it (they
- * may ask cs_needs_values() to skip computing values nobody reads).
+ * aux values is the backend's business; gadgets do not depend on it for
+ * what they allocate, but may skip work nobody reads: values when
+ * cs_needs_values() is false, and building combinations when
+ * cs_needs_constraints() is false (the witness backend), where they
+ * account for each constraint they do not build with cs_enforce_skip, so
+ * variables, their values and every count stay those of the full R1CS.
  *
  * Conventions (bellperson's, so the official parameters fit the R1CS):
  * - input variable 0 is the constant ONE (cs_one()), allocated before the
@@ -127,6 +131,29 @@ int cs_enforce_known(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, i
                      int vc);
 /* Whether the backend reads variable values (prover, witness). */
 bool cs_needs_values(const cs_t *cs);
+/* Whether the backend reads constraints (all but the witness backend);
+ * when false a gadget may call cs_enforce_skip instead of cs_enforce. */
+bool cs_needs_constraints(const cs_t *cs);
+/*
+ * Counts n constraints that a gadget does not build, as n cs_enforce
+ * calls would (the window of a unit is checked). Only when
+ * cs_needs_constraints() is false: otherwise the cs fails (CUZK_EINVAL).
+ * Returns cs_status().
+ */
+int cs_enforce_skip(cs_t *cs, size_t n);
+/*
+ * n (<= 64) aux variables holding bits, variable k of value
+ * (values >> k) & 1, and `constraints` constraints counted, not built: as n
+ * cs_alloc calls and cs_enforce_skip(cs, constraints), in one call (the
+ * bit gadgets' witness path). Only when cs_needs_constraints() is false
+ * (otherwise the cs fails, CUZK_EINVAL). Returns the first variable; the
+ * others follow it.
+ */
+cs_var cs_alloc_bits(cs_t *cs, uint64_t values, unsigned n, size_t constraints);
+/* For a gadget about to build one constraint: true when the backend does
+ * not read constraints, the constraint then counted (cs_enforce_skip) and
+ * nothing left to build. */
+bool cs_skip_constraint(cs_t *cs);
 /* 0 or the first error; once non-zero the cs ignores further calls. */
 int cs_status(const cs_t *cs);
 /* A gadget reports a failure (e.g. a value out of range); returns code. */
@@ -354,8 +381,25 @@ typedef struct cs_witness {
     fr_t *input_assignment, *aux_assignment;
 } cs_witness;
 
-/* Values only: enforce does nothing (the pre-compiled evaluator path). */
+/*
+ * Values only (the pre-compiled evaluator path): the constraints are
+ * counted, not built (cs_needs_constraints is false), and the units of
+ * cs_run_units run in parallel as on the prover backend. The assignments
+ * equal cs_synthesize_prover's byte for byte. On error *out is left empty.
+ */
 int cs_synthesize_witness(cs_witness *out, cs_circuit circuit, cuzk_err *err);
+/*
+ * The same into a cs_prover: writes num_constraints, num_inputs, num_aux,
+ * input_assignment and aux_assignment, reusing the assignments' storage at
+ * cap_inputs / cap_aux as cs_synthesize_prover_into does (growing it only
+ * where the circuit needs more; hint, which may be NULL, reserves up
+ * front) and setting those caps. It neither reads nor writes a, b, c,
+ * cap_constraints or the density bitmaps (the caller fills them from the
+ * recorded matrices). On error the assignments are freed (NULL, caps
+ * zero), the counts are zero and err says why.
+ */
+int cs_synthesize_witness_into(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
+                               cuzk_err *err);
 void cs_witness_free(cs_witness *w);
 
 /* ---- pre-compiled evaluator ---- */

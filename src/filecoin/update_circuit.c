@@ -63,6 +63,7 @@ static num_var alloc_node(cs_t *cs, const vanilla_node *n)
 /* (sum 2^i bits_i) * ONE = num, over allocated bits. */
 static void enforce_decomp(cs_t *cs, const bool_var *bits, size_t n, const num_var *num)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc a = {0}, b = {0}, c = {0};
     fr_t pow2 = FR_ONE;
     for (size_t i = 0; i < n; i++) {
@@ -80,6 +81,7 @@ static void enforce_decomp(cs_t *cs, const bool_var *bits, size_t n, const num_v
 /* a * ONE = c for combinations given as variables summed. */
 static void enforce_sum_is(cs_t *cs, const num_var *terms, size_t n, const num_var *result)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc a = {0}, b = {0}, c = {0};
     for (size_t i = 0; i < n; i++) lc_add_var(&a, terms[i].var);
     lc_add_var(&b, cs_one());
@@ -156,15 +158,17 @@ static void gen_challenge_bits(upd *u, const num_var *comm_r_new, const num_var 
         fr_mul(&idx, &partition->value, &fd);
         fr_add(&idx, &idx, &fj);
         num_var di = num_alloc(cs, &idx);
-        cs_lc a = {0}, b = {0}, c = {0};
-        lc_add_term(&a, partition->var, &fd);
-        lc_add_term(&a, cs_one(), &fj);
-        lc_add_var(&b, cs_one());
-        lc_add_var(&c, di.var);
-        cs_enforce(cs, &a, &b, &c);
-        lc_free(&a);
-        lc_free(&b);
-        lc_free(&c);
+        if (!cs_skip_constraint(cs)) {
+            cs_lc a = {0}, b = {0}, c = {0};
+            lc_add_term(&a, partition->var, &fd);
+            lc_add_term(&a, cs_one(), &fj);
+            lc_add_var(&b, cs_one());
+            lc_add_var(&c, di.var);
+            cs_enforce(cs, &a, &b, &c);
+            lc_free(&a);
+            lc_free(&b);
+            lc_free(&c);
+        }
         num_var digest = hash_gen(u, comm_r_new, &di);
         bool_var *bits = &u->digest_bits[j * FR_NUM_BITS];
         bool_alloc_fr_le(cs, bits, cs_needs_values(cs) ? &digest.value : NULL);
@@ -185,14 +189,16 @@ static num_var challenge_high(upd *u, const bool_var *c_bits)
         unsigned h = u->s->hs[k];
         num_var high = multipack_pack_bits(cs, &c_bits[u->s->challenge_bits - h], h);
         ors[k] = num_alloc(cs, hsel[k].value ? &high.value : &FR_ZERO);
-        cs_lc a = {0}, b = {0}, c = {0};
-        lc_add_var(&a, high.var);
-        lc_add_var(&b, bool_cs_var(hsel[k]));
-        lc_add_var(&c, ors[k].var);
-        cs_enforce(cs, &a, &b, &c);
-        lc_free(&a);
-        lc_free(&b);
-        lc_free(&c);
+        if (!cs_skip_constraint(cs)) {
+            cs_lc a = {0}, b = {0}, c = {0};
+            lc_add_var(&a, high.var);
+            lc_add_var(&b, bool_cs_var(hsel[k]));
+            lc_add_var(&c, ors[k].var);
+            cs_enforce(cs, &a, &b, &c);
+            lc_free(&a);
+            lc_free(&b);
+            lc_free(&c);
+        }
         fr_add(&sum, &sum, &ors[k].value);
     }
     num_var selected = num_alloc(cs, &sum);

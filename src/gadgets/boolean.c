@@ -7,6 +7,11 @@
  * Boolean operations dispatch on the operand kinds in the order of
  * bellpepper's match arms: that order decides which constant folds apply
  * and which operand ends up in A or B, so it is kept arm for arm.
+ *
+ * On a backend that does not read constraints (cs_needs_constraints
+ * false: the witness) every gadget allocates exactly the same bits with
+ * the same values and only counts its constraint (cs_skip_constraint),
+ * and runs of fresh bits (bool_alloc_bits) are allocated in one call.
  */
 #include "cuzk/gadgets/boolean.h"
 
@@ -154,6 +159,7 @@ void bool_lc_sub(cs_lc *lc, bool_var b, const fr_t *coeff)
 bool_var bit_alloc(cs_t *cs, bool value)
 {
     bool_var r = new_bit(cs, value);
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(r), &BOOL_FR_MINUS_ONE);
@@ -165,6 +171,7 @@ bool_var bit_alloc(cs_t *cs, bool value)
 bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
 {
     bool_var r = new_bit(cs, value);
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(must_be_false), &BOOL_FR_MINUS_ONE);
@@ -177,6 +184,7 @@ bool_var bit_alloc_conditionally(cs_t *cs, bool value, bool_var must_be_false)
 bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value ^ b.value);
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &BOOL_FR_TWO); /* a + a */
@@ -195,6 +203,7 @@ bool_var bit_xor(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value & b.value);
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &FR_ONE);
@@ -207,6 +216,7 @@ bool_var bit_and(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, a.value && !b.value);
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, bool_cs_var(a), &FR_ONE);
@@ -219,6 +229,7 @@ bool_var bit_and_not(cs_t *cs, bool_var a, bool_var b)
 bool_var bit_nor(cs_t *cs, bool_var a, bool_var b)
 {
     bool_var r = new_bit(cs, !a.value && !b.value);
+    if (cs_skip_constraint(cs)) return r;
     abc t;
     abc_init(&t);
     term(&t.a, cs_one(), &FR_ONE), term(&t.a, bool_cs_var(a), &BOOL_FR_MINUS_ONE);
@@ -275,6 +286,7 @@ bool_var bool_sha256_ch(cs_t *cs, bool_var a, bool_var b, bool_var c)
     if (is_const(b, true)) return bool_not(bool_and(cs, bool_not(a), bool_not(c)));
     /* a is an allocated bit or the constant true: a (b - c) = ch - c */
     bool_var ch = new_bit(cs, value);
+    if (cs_skip_constraint(cs)) return ch;
     abc t;
     abc_init(&t);
     put_bool(&t.a, b, false), put_bool(&t.a, c, true);
@@ -297,6 +309,7 @@ bool_var bool_sha256_maj(cs_t *cs, bool_var a, bool_var b, bool_var c)
     /* maj allocated before bc = b and c; then (2bc - b - c) * a = bc - maj */
     bool_var maj = new_bit(cs, value);
     bool_var bc = bool_and(cs, b, c);
+    if (cs_skip_constraint(cs)) return maj;
     abc t;
     abc_init(&t);
     put_bool(&t.a, bc, false), put_bool(&t.a, bc, false);
@@ -314,6 +327,7 @@ int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
         return cs_fail(cs, CUZK_EINVAL, "boolean enforce_equal: constants %d and %d differ",
                        a.value, b.value);
     }
+    if (cs_skip_constraint(cs)) return cs_status(cs);
     abc t;
     abc_init(&t);
     int vc; /* the value of C */
@@ -334,32 +348,57 @@ int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b)
     return cs_status(cs);
 }
 
+void bool_alloc_bits(cs_t *cs, bool_var *out, uint64_t values, unsigned n)
+{
+    if (cs_needs_constraints(cs)) {
+        for (unsigned i = 0; i < n; i++) out[i] = bit_alloc(cs, (values >> i) & 1);
+        return;
+    }
+    uint32_t first = cs_alloc_bits(cs, values, n, n).index;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = (bool_var){first + i, BOOL_IS, (uint8_t)((values >> i) & 1)};
+}
+
 void bool_alloc_u64_le(cs_t *cs, bool_var out[64], uint64_t value)
 {
-    for (int i = 0; i < 64; i++) out[i] = bit_alloc(cs, (value >> i) & 1);
+    bool_alloc_bits(cs, out, value, 64);
 }
 
 void bool_alloc_fr_le(cs_t *cs, bool_var out[FR_NUM_BITS], const fr_t *value)
 {
     uint64_t limbs[FR_LIMBS] = {0};
     if (value) fr_to_canonical(limbs, value);
-    for (int i = 0; i < FR_NUM_BITS; i++) out[i] = bit_alloc(cs, (limbs[i / 64] >> (i % 64)) & 1);
+    for (int i = 0; i < FR_NUM_BITS; i += 64)
+        bool_alloc_bits(cs, out + i, limbs[i / 64], FR_NUM_BITS - i < 64 ? FR_NUM_BITS - i : 64);
 }
 
-static bool byte_bit(const uint8_t *bytes, size_t i, bool msb_first)
+/* Up to 8 bytes' bits in allocation order (each byte least or most
+ * significant bit first). */
+static uint64_t bytes_bits(const uint8_t *bytes, size_t n, bool msb_first)
 {
-    if (!bytes) return false;
-    return (bytes[i / 8] >> (msb_first ? 7 - i % 8 : i % 8)) & 1;
+    uint64_t v = 0;
+    for (size_t i = 0; bytes && i < 8 * n; i++)
+        v |= (uint64_t)((bytes[i / 8] >> (msb_first ? 7 - i % 8 : i % 8)) & 1) << i;
+    return v;
+}
+
+static void alloc_bytes(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n, bool msb_first)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        size_t k = n - i < 8 ? n - i : 8;
+        bool_alloc_bits(cs, out + 8 * i, bytes_bits(bytes ? bytes + i : NULL, k, msb_first),
+                        (unsigned)(8 * k));
+    }
 }
 
 void bool_alloc_bytes_le(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < 8 * n; i++) out[i] = bit_alloc(cs, byte_bit(bytes, i, false));
+    alloc_bytes(cs, out, bytes, n, false);
 }
 
 void bool_alloc_bytes_be(cs_t *cs, bool_var *out, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < 8 * n; i++) out[i] = bit_alloc(cs, byte_bit(bytes, i, true));
+    alloc_bytes(cs, out, bytes, n, true);
 }
 
 size_t bool_reverse_bit_numbering(bool_var *out, const bool_var *in, size_t n)

@@ -38,6 +38,7 @@ void multieq_init(multieq *m, cs_t *cs)
 {
     memset(m, 0, sizeof(*m));
     m->cs = cs;
+    m->count_only = !cs_needs_constraints(cs);
     pthread_once(&pow2_once, pow2_init);
 }
 
@@ -130,6 +131,12 @@ static void fold_one(multieq *m)
 /* bellpepper's accumulate(): lhs * ONE = rhs, then an empty batch. */
 static void emit(multieq *m)
 {
+    if (m->count_only) {
+        cs_enforce_skip(m->cs, 1);
+        m->bits_used = 0;
+        m->ops++;
+        return;
+    }
     fold_one(m);
     lc_clear(&m->lhs);
     if (m->has_one) lc_add_term(&m->lhs, cs_one(), &m->one_sum);
@@ -161,7 +168,7 @@ static size_t reserve_bits(multieq *m, size_t num_bits)
 int multieq_enforce_equal(multieq *m, size_t num_bits, const cs_lc *lhs, const cs_lc *rhs)
 {
     size_t shift = reserve_bits(m, num_bits);
-    if (cs_status(m->cs)) return cs_status(m->cs);
+    if (cs_status(m->cs) || m->count_only) return cs_status(m->cs);
     lc_add_scaled_lc(&m->lhs_extra, &pow2_table[shift], lhs);
     lc_add_scaled_lc(&m->rhs, &pow2_table[shift], rhs);
     return cs_status(m->cs);
@@ -197,6 +204,7 @@ static void push(multieq *m, uint32_t key, size_t k, unsigned negative)
 
 void multieq_lhs_bool(multieq *m, bool_var b, size_t k)
 {
+    if (m->count_only) return;
     if (b.kind == BOOL_IS) {
         push(m, b.var + 1, k, 0);
         return;
@@ -210,6 +218,7 @@ void multieq_lhs_bool(multieq *m, bool_var b, size_t k)
 
 void multieq_rhs_bit(multieq *m, bool_var bit, size_t k)
 {
+    if (m->count_only) return;
     lc_add_term(&m->rhs, bool_cs_var(bit), &pow2_table[k]);
 }
 

@@ -28,12 +28,14 @@ size_t multipack_compute(fr_t *out, const bool *bits, size_t nbits)
     return n;
 }
 
-/* lc := sum_j 2^j bits[j] (j < n <= 254); *value := its value. */
-static void chunk_lc(cs_lc *lc, fr_t *value, const bool_var *bits, size_t n)
+/* lc := sum_j 2^j bits[j] (j < n <= 254), unless cs does not read
+ * constraints; *value := its value. */
+static void chunk_lc(cs_t *cs, cs_lc *lc, fr_t *value, const bool_var *bits, size_t n)
 {
+    bool build = cs_needs_constraints(cs);
     *value = FR_ZERO;
     for (size_t j = 0; j < n; j++) {
-        bool_lc_add(lc, bits[j], fr_pow2(j));
+        if (build) bool_lc_add(lc, bits[j], fr_pow2(j));
         if (bits[j].value) fr_add(value, value, fr_pow2(j));
     }
 }
@@ -41,6 +43,7 @@ static void chunk_lc(cs_lc *lc, fr_t *value, const bool_var *bits, size_t n)
 /* lc * ONE = v */
 static void enforce_packed(cs_t *cs, const cs_lc *lc, cs_var v)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc one = {0}, c = {0};
     lc_add_var(&one, cs_one());
     lc_add_var(&c, v);
@@ -55,7 +58,7 @@ void multipack_pack_into_inputs(cs_t *cs, const bool_var *bits, size_t nbits)
         size_t n = nbits - start < FR_CAPACITY ? nbits - start : FR_CAPACITY;
         fr_t value;
         lc_clear(&lc);
-        chunk_lc(&lc, &value, bits + start, n);
+        chunk_lc(cs, &lc, &value, bits + start, n);
         cs_var input = cs_alloc_input(cs, &value);
         enforce_packed(cs, &lc, input);
     }
@@ -66,7 +69,7 @@ num_var multipack_pack_bits(cs_t *cs, const bool_var *bits, size_t nbits)
 {
     cs_lc lc = {0};
     fr_t value;
-    chunk_lc(&lc, &value, bits, nbits < FR_CAPACITY ? nbits : FR_CAPACITY);
+    chunk_lc(cs, &lc, &value, bits, nbits < FR_CAPACITY ? nbits : FR_CAPACITY);
     num_var r = num_alloc(cs, &value);
     enforce_packed(cs, &lc, r.var);
     lc_free(&lc);

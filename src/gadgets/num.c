@@ -33,6 +33,7 @@ num_var num_alloc_input(cs_t *cs, const fr_t *value)
 /* (x [+ y]) * ONE = z */
 static void enforce_linear(cs_t *cs, cs_var x, const cs_var *y, cs_var z)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc a = {0}, b = {0}, c = {0};
     lc_add_var(&a, x);
     if (y) lc_add_var(&a, *y);
@@ -45,6 +46,7 @@ static void enforce_linear(cs_t *cs, cs_var x, const cs_var *y, cs_var z)
 /* x * y = z */
 static void enforce_product(cs_t *cs, cs_var x, cs_var y, cs_var z)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc a = {0}, b = {0}, c = {0};
     lc_add_var(&a, x), lc_add_var(&b, y), lc_add_var(&c, z);
     cs_enforce(cs, &a, &b, &c);
@@ -97,6 +99,7 @@ int num_assert_nonzero(cs_t *cs, const num_var *a)
 /* (x - y) * cond = (x - z) */
 static void enforce_select(cs_t *cs, cs_var x, cs_var y, bool_var cond, cs_var z)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc a = {0}, b = {0}, c = {0};
     lc_add_var(&a, x), lc_sub_var(&a, y);
     bool_lc_add(&b, cond, &FR_ONE);
@@ -120,6 +123,7 @@ void num_conditionally_reverse(cs_t *cs, num_var *c, num_var *d, const num_var *
  * (cheapest for cs_lc; the combination does not depend on the order). */
 static void enforce_packing(cs_t *cs, const bool_var *bits, size_t n, const num_var *a)
 {
+    if (cs_skip_constraint(cs)) return;
     cs_lc lc = {0}, zero = {0};
     bool down = bits[0].var > bits[n - 1].var;
     for (size_t i = 0; i < n; i++) {

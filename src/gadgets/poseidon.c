@@ -15,7 +15,9 @@
  * (ensure_allocated: lc * ONE = x). Finally element 1 is allocated.
  *
  * Linear combinations merge duplicate variables like bellpepper's, so the
- * terms (and the R1CS) are the same whatever order they are added in.
+ * terms (and the R1CS) are the same whatever order they are added in. On a
+ * backend that does not read constraints none is built: the values are
+ * tracked and the constraints counted.
  */
 #include "cuzk/gadgets/poseidon.h"
 
@@ -33,6 +35,7 @@ typedef struct pcirc {
     cs_t *cs;
     const poseidon_constants *c;
     bool values;
+    bool constraints; /* whether the cs reads them: else none is built */
     size_t width, offset, round;
     pelt *cur, *nxt, spare;
     pelt buf[2][POSEIDON_MAX_WIDTH];
@@ -45,6 +48,10 @@ typedef struct pcirc {
 static void enforce_affine(pcirc *p, cs_var x, const fr_t *add_x, cs_var y, const fr_t *add_y,
                            cs_var z, const fr_t *sub_z)
 {
+    if (!p->constraints) {
+        cs_enforce_skip(p->cs, 1);
+        return;
+    }
     lc_clear(&p->a), lc_clear(&p->b), lc_clear(&p->cc);
     lc_add_var(&p->a, x);
     if (add_x) lc_add_term(&p->a, cs_one(), add_x);
@@ -93,6 +100,11 @@ static void ensure_allocated(pcirc *p, pelt *e)
 {
     if (e->allocated) return;
     e->num = alloc_value(p, &e->value);
+    if (!p->constraints) {
+        cs_enforce_skip(p->cs, 1);
+        e->allocated = true;
+        return;
+    }
     lc_clear(&p->b), lc_clear(&p->cc);
     lc_add_var(&p->b, cs_one());
     lc_add_var(&p->cc, e->num.var);
@@ -147,9 +159,9 @@ static void sbox_constant_tag(pelt *e, const fr_t *tag, const fr_t *pre, const f
 /* acc += coeff * e (Elt::scale then Num::add). */
 static void accumulate(pcirc *p, pelt *acc, const fr_t *coeff, const pelt *e)
 {
-    if (e->allocated)
+    if (p->constraints && e->allocated)
         lc_add_term(&acc->lc, e->num.var, coeff);
-    else
+    else if (p->constraints)
         lc_add_scaled_lc(&acc->lc, coeff, &e->lc);
     if (p->values) {
         fr_t t;
@@ -240,6 +252,7 @@ static void pcirc_init(pcirc *p, cs_t *cs, const poseidon_constants *c, const nu
     p->cs = cs;
     p->c = c;
     p->values = cs_needs_values(cs);
+    p->constraints = cs_needs_constraints(cs);
     p->width = c->width;
     p->cur = p->buf[0];
     p->nxt = p->buf[1];

@@ -15,6 +15,7 @@ num_var num_pick(cs_t *cs, bool_var cond, const num_var *a, const num_var *b)
 {
     num_var ra = *a, rb = *b;
     num_var c = num_alloc(cs, cond.value ? &ra.value : &rb.value);
+    if (cs_skip_constraint(cs)) return c;
     cs_lc la = {0}, lb = {0}, lc = {0};
     lc_add_var(&la, rb.var), lc_sub_var(&la, ra.var);
     bool_lc_add(&lb, cond, &FR_ONE);

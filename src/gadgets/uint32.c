@@ -6,7 +6,14 @@
  * bits are constants, one allocated bit per bit of n * (2^32 - 1) holds the
  * full sum, and only then is the equality given to the MultiEq, which may
  * emit its pending batch at that point. The carry bits stay allocated and
- * constrained but are dropped from the result.
+ * constrained but are dropped from the result. When the MultiEq only
+ * counts (the witness backend) the sum's terms are not handed to it.
+ *
+ * On the witness backend the word operations allocate their bits in one
+ * cs_alloc_bits call instead of one gadget call per bit: xor for every bit
+ * pair without a constant (constants fold without allocating), ch and maj
+ * when no operand bit is constant (else bit by bit), with the order and
+ * values of the bit gadgets' arms (test_witness compares them).
  */
 #include "cuzk/gadgets/uint32.h"
 
@@ -27,7 +34,7 @@ void u32_const(u32_var *r, uint32_t value)
 
 void u32_alloc(cs_t *cs, u32_var *r, uint32_t value)
 {
-    for (int i = 0; i < 32; i++) r->bits[i] = bit_alloc(cs, (value >> i) & 1);
+    bool_alloc_bits(cs, r->bits, value, 32);
     r->value = value;
 }
 
@@ -71,28 +78,101 @@ void u32_shr(u32_var *r, const u32_var *a, unsigned by)
     *r = t;
 }
 
+/* ---- bitwise operations ---- */
+
+/* The value of the allocated bit under a non-constant Boolean. */
+static bool bit_value(bool_var b)
+{
+    return b.value ^ (b.kind == BOOL_NOT);
+}
+
+static bool no_constant(const u32_var *a)
+{
+    for (int i = 0; i < 32; i++)
+        if (bool_is_const(a->bits[i])) return false;
+    return true;
+}
+
+/* Boolean::xor of two non-constant bits on the witness path: the bit
+ * bit_xor allocates holds bit_value(a) ^ bit_value(b), viewed negated when
+ * exactly one operand is (bool_xor's arms). The bits are allocated together
+ * after the loop; constant operands fold without allocating. */
+static void xor_counted(cs_t *cs, u32_var *t, const u32_var *a, const u32_var *b)
+{
+    uint64_t values = 0;
+    unsigned n = 0;
+    uint8_t at[32];
+    for (int i = 0; i < 32; i++) {
+        bool_var x = a->bits[i], y = b->bits[i];
+        if (bool_is_const(x) || bool_is_const(y)) {
+            t->bits[i] = bool_xor(cs, x, y);
+            continue;
+        }
+        values |= (uint64_t)(bit_value(x) ^ bit_value(y)) << n;
+        at[n++] = (uint8_t)i;
+        t->bits[i] = (bool_var){0, x.kind == y.kind ? BOOL_IS : BOOL_NOT, x.value ^ y.value};
+    }
+    if (!n) return;
+    uint32_t first = cs_alloc_bits(cs, values, n, n).index;
+    for (unsigned k = 0; k < n; k++) t->bits[at[k]].var = first + k;
+}
+
 void u32_xor(cs_t *cs, u32_var *r, const u32_var *a, const u32_var *b)
 {
     u32_var t;
-    for (int i = 0; i < 32; i++) t.bits[i] = bool_xor(cs, a->bits[i], b->bits[i]);
+    if (!cs_needs_constraints(cs))
+        xor_counted(cs, &t, a, b);
+    else
+        for (int i = 0; i < 32; i++) t.bits[i] = bool_xor(cs, a->bits[i], b->bits[i]);
     t.value = a->value ^ b->value;
     *r = t;
+}
+
+/* Whether ch / maj of these words allocate as on the witness path below:
+ * no operand bit is constant (bool_sha256_ch / _maj then take their
+ * general arm for every bit). */
+static bool counted(cs_t *cs, const u32_var *a, const u32_var *b, const u32_var *c)
+{
+    return !cs_needs_constraints(cs) && no_constant(a) && no_constant(b) && no_constant(c);
 }
 
 void u32_sha256_ch(cs_t *cs, u32_var *r, const u32_var *a, const u32_var *b, const u32_var *c)
 {
     u32_var t;
-    for (int i = 0; i < 32; i++) t.bits[i] = bool_sha256_ch(cs, a->bits[i], b->bits[i], c->bits[i]);
     t.value = (a->value & b->value) ^ (~a->value & c->value);
+    if (counted(cs, a, b, c)) { /* one bit per bit: ch */
+        bool_alloc_bits(cs, t.bits, t.value, 32);
+    } else {
+        for (int i = 0; i < 32; i++)
+            t.bits[i] = bool_sha256_ch(cs, a->bits[i], b->bits[i], c->bits[i]);
+    }
     *r = t;
 }
 
 void u32_sha256_maj(cs_t *cs, u32_var *r, const u32_var *a, const u32_var *b, const u32_var *c)
 {
     u32_var t;
-    for (int i = 0; i < 32; i++)
-        t.bits[i] = bool_sha256_maj(cs, a->bits[i], b->bits[i], c->bits[i]);
     t.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
+    if (counted(cs, a, b, c)) {
+        /* two bits per bit, two constraints: maj, then b and c (bool_and
+         * of non-constant bits allocates their conjunction in every arm) */
+        uint32_t bc = b->value & c->value;
+        for (int half = 0; half < 2; half++) {
+            uint64_t values = 0;
+            for (int i = 0; i < 16; i++) {
+                int j = 16 * half + i;
+                values |= (uint64_t)((t.value >> j) & 1) << (2 * i);
+                values |= (uint64_t)((bc >> j) & 1) << (2 * i + 1);
+            }
+            uint32_t first = cs_alloc_bits(cs, values, 32, 32).index;
+            for (int i = 0; i < 16; i++)
+                t.bits[16 * half + i] =
+                    (bool_var){first + 2 * i, BOOL_IS, (uint8_t)((t.value >> (16 * half + i)) & 1)};
+        }
+    } else {
+        for (int i = 0; i < 32; i++)
+            t.bits[i] = bool_sha256_maj(cs, a->bits[i], b->bits[i], c->bits[i]);
+    }
     *r = t;
 }
 
@@ -118,13 +198,15 @@ void u32_addmany(multieq *me, u32_var *r, const u32_var *ops, size_t n)
         return;
     }
     bool_var bits[36]; /* bit length of 10 * (2^32 - 1) */
-    size_t nbits = 0;
-    for (uint64_t max = n * (uint64_t)UINT32_MAX; max; max >>= 1, nbits++)
-        bits[nbits] = bit_alloc(cs, (sum >> nbits) & 1);
+    unsigned nbits = 0;
+    for (uint64_t max = n * (uint64_t)UINT32_MAX; max; max >>= 1) nbits++;
+    bool_alloc_bits(cs, bits, sum, nbits);
     size_t shift = multieq_begin(me, nbits);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < 32; j++) multieq_lhs_bool(me, ops[i].bits[j], shift + j);
-    for (size_t j = 0; j < nbits; j++) multieq_rhs_bit(me, bits[j], shift + j);
+    if (!me->count_only) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < 32; j++) multieq_lhs_bool(me, ops[i].bits[j], shift + j);
+        for (size_t j = 0; j < nbits; j++) multieq_rhs_bit(me, bits[j], shift + j);
+    }
     memcpy(r->bits, bits, sizeof(r->bits));
     r->value = (uint32_t)sum;
 }

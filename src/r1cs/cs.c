@@ -4,6 +4,12 @@
  * the sticky error, and the runner that applies bellperson's conventions
  * (ONE allocated as input 0 before the circuit, x_i * 0 = 0 appended for
  * every input after it).
+ *
+ * For the witness backend (needs_constraints false) it also counts the
+ * constraints gadgets do not build (cs_enforce_skip, cs_skip_constraint,
+ * cs_alloc_bits) against the same window, and stores aux values straight
+ * into the backend's array while it has room (aux_direct), so a bit costs
+ * a store and a count.
  */
 #include "r1cs/cs_internal.h"
 
@@ -16,6 +22,7 @@ void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values)
     memset(cs, 0, sizeof(*cs));
     cs->ops = ops;
     cs->needs_values = needs_values;
+    cs->needs_constraints = true;
     cs->lim_inputs = cs->lim_aux = CS_MAX_VARS;
     cs->lim_constraints = SIZE_MAX;
 }
@@ -24,6 +31,7 @@ void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_
                    const cs_capacity *size)
 {
     cs_init(child, ops, parent->needs_values);
+    child->needs_constraints = parent->needs_constraints;
     child->num_inputs = parent->num_inputs + at->inputs;
     child->num_aux = parent->num_aux + at->aux;
     child->num_constraints = parent->num_constraints + at->constraints;
@@ -80,8 +88,41 @@ static cs_var alloc_var(cs_t *cs, uint32_t kind, const fr_t *value)
 
 cs_var cs_alloc(cs_t *cs, const fr_t *value)
 {
+    size_t i = cs->num_aux;
+    if (i < cs->aux_direct_end && value && !cs->status) {
+        cs->aux_direct[i] = *value;
+        cs->num_aux = i + 1;
+        return (cs_var){(uint32_t)i, CS_AUX};
+    }
     return alloc_var(cs, CS_AUX, value);
 }
+
+cs_var cs_alloc_bits(cs_t *cs, uint64_t values, unsigned n, size_t constraints)
+{
+    size_t i = cs->num_aux;
+    cs_var first = {(uint32_t)(i < CS_MAX_VARS ? i : 0), CS_AUX};
+    if (cs->status) return first;
+    if (n > 64 || cs->needs_constraints) {
+        cs_fail(cs, CUZK_EINVAL, "aux variable %zu: %u bits with %zu constraints counted %s", i, n,
+                constraints, n > 64 ? "(at most 64)" : "on a backend that needs constraints");
+        return first;
+    }
+    if (i <= cs->aux_direct_end && n <= cs->aux_direct_end - i &&
+        constraints <= cs->lim_constraints - cs->num_constraints) {
+        fr_t *out = cs->aux_direct + i;
+        for (unsigned k = 0; k < n; k++) { /* FR_ONE masked by the bit */
+            uint64_t m = -((values >> k) & 1);
+            out[k] = (fr_t){{FR_ONE.l[0] & m, FR_ONE.l[1] & m, FR_ONE.l[2] & m, FR_ONE.l[3] & m}};
+        }
+        cs->num_aux = i + n;
+        cs->num_constraints += constraints;
+        return first;
+    }
+    for (unsigned k = 0; k < n; k++) alloc_var(cs, CS_AUX, (values >> k) & 1 ? &FR_ONE : &FR_ZERO);
+    cs_enforce_skip(cs, constraints);
+    return first;
+}
+
 cs_var cs_alloc_input(cs_t *cs, const fr_t *value)
 {
     return alloc_var(cs, CS_INPUT, value);
@@ -141,9 +182,38 @@ int cs_enforce_known(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *c, i
     return enforce(cs, a, b, c, v);
 }
 
+int cs_enforce_skip(cs_t *cs, size_t n)
+{
+    if (cs->status) return cs->status;
+    if (cs->needs_constraints)
+        return cs_fail(cs, CUZK_EINVAL,
+                       "constraint %zu: %zu skipped on a backend that needs constraints",
+                       cs->num_constraints, n);
+    if (n > cs->lim_constraints - cs->num_constraints)
+        return cs_fail(cs, CUZK_EINVAL,
+                       "constraints %zu .. %zu are past the unit's window (ends at %zu)",
+                       cs->num_constraints, cs->num_constraints + n - 1, cs->lim_constraints);
+    cs->num_constraints += n;
+    return 0;
+}
+
+bool cs_skip_constraint(cs_t *cs)
+{
+    if (cs->needs_constraints) return false;
+    if (!cs->status && cs->num_constraints < cs->lim_constraints)
+        cs->num_constraints++;
+    else
+        cs_enforce_skip(cs, 1); /* fails the cs, or it had failed */
+    return true;
+}
+
 bool cs_needs_values(const cs_t *cs)
 {
     return cs->needs_values;
+}
+bool cs_needs_constraints(const cs_t *cs)
+{
+    return cs->needs_constraints;
 }
 int cs_status(const cs_t *cs)
 {
@@ -164,6 +234,10 @@ size_t cs_num_constraints(const cs_t *cs)
 
 static void append_input_constraints(cs_t *cs)
 {
+    if (!cs->needs_constraints) {
+        cs_enforce_skip(cs, cs->num_inputs);
+        return;
+    }
     cs_lc x = {0}, zero = {0};
     for (size_t i = 0; i < cs->num_inputs && !cs->status; i++) {
         lc_clear(&x);

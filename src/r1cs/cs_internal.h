@@ -47,6 +47,16 @@ struct cs {
     /* the counts a window ends at (CS_MAX_VARS / SIZE_MAX outside forks) */
     size_t lim_inputs, lim_aux, lim_constraints;
     bool needs_values;
+    /* false for the witness backend: gadgets may skip building
+     * combinations and account for them with cs_enforce_skip */
+    bool needs_constraints;
+    /* optional, for a backend that keeps aux values in an array indexed
+     * by the count: the core stores aux i at aux_direct[i] itself, without
+     * calling ops->alloc, while i < aux_direct_end (which the backend keeps
+     * within its storage and lim_aux as the storage moves); 0: always
+     * through ops->alloc */
+    fr_t *aux_direct;
+    size_t aux_direct_end;
     /* the backend checks the terms itself (cs_check_terms on a bad one) */
     bool checks_terms;
     /* optional: enforce with the values of a, b, c given (-2 .. 2) */
@@ -60,8 +70,9 @@ struct cs {
 #define CS_MAX_VARS ((size_t)1 << 31)
 
 void cs_init(cs_t *cs, const cs_ops *ops, bool needs_values);
-/* A child's core: ops, parent's value policy, counts and limits of the
- * window (fork_ops NULL: a backend whose children fork sets them). */
+/* A child's core: ops, parent's value and constraint policies, counts and
+ * limits of the window (fork_ops NULL and aux_direct unset: a backend whose
+ * children fork or store directly sets them). */
 void cs_init_child(cs_t *child, const cs_t *parent, const cs_ops *ops, const cs_capacity *at,
                    const cs_capacity *size);
 /* Whether the prover uses cs_enforce_known's values (true; tests turn it

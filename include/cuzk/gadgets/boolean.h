@@ -92,6 +92,9 @@ bool_var bool_sha256_maj(cs_t *cs, bool_var a, bool_var b, bool_var c);
 /* Boolean::enforce_equal: 0 * 0 = a - b (constants folded); 0 or the cs status. */
 int bool_enforce_equal(cs_t *cs, bool_var a, bool_var b);
 
+/* n (<= 64) allocated bits (bit_alloc each), bit i of value
+ * (values >> i) & 1; on the witness backend in one cs_alloc_bits call. */
+void bool_alloc_bits(cs_t *cs, bool_var *out, uint64_t values, unsigned n);
 /* u64_into_boolean_vec_le: 64 allocated bits, least significant first. */
 void bool_alloc_u64_le(cs_t *cs, bool_var out[64], uint64_t value);
 /* field_into_allocated_bits_le: 255 allocated bits of value (NULL: zeros),

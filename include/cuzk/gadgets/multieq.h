@@ -15,6 +15,10 @@
  * and merged only when the batch is emitted, with coefficients read from a
  * table of powers of two. The resulting constraint is the one bellpepper
  * builds term by term.
+ *
+ * On a backend that does not read constraints (cs_needs_constraints
+ * false) only the batching is kept: the bits used and where a batch is
+ * emitted, as one counted constraint (cs_enforce_skip); no term is stored.
  */
 #ifndef CUZK_GADGETS_MULTIEQ_H
 #define CUZK_GADGETS_MULTIEQ_H
@@ -31,6 +35,7 @@
 
 typedef struct multieq {
     cs_t *cs;
+    bool count_only;  /* !cs_needs_constraints: batches counted, no terms */
     size_t bits_used; /* bits of the pending batch */
     size_t ops;       /* batches emitted so far */
     uint64_t *terms;  /* pending lhs terms: aux + 1 << 32 | k << 1 | negative */
