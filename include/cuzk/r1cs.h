@@ -425,8 +425,6 @@ void cs_shape_fingerprint(const cs_shape *s, uint8_t out[32]);
 int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err);
 int cs_shape_eval(const cs_shape *s, const fr_t *input, const fr_t *aux, fr_t *a, fr_t *b,
                   fr_t *c, cuzk_err *err);
-int cs_synthesize_witness_into(cs_prover *out, cs_circuit circuit, const cs_capacity *hint,
-                               cuzk_err *err);
 /* LEAD-TEMP end */
 
 /* ---- a synthetic circuit for benchmarks and tests ---- */
