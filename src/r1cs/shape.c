@@ -11,13 +11,16 @@
  * segments to its parent, which closes its own open segment first, so
  * that the parent's list stays in constraint order (units.c releases the
  * children in unit order). An aux column is tagged with bit 30 while the
- * number of inputs is unknown. Once the circuit is done the segments are
+ * number of inputs is unknown. Escaped coefficients are interned as they
+ * come into the cs's table of distinct values (a hash table: a 32 GiB
+ * PoRep partition has 45 million escaped entries, mostly Poseidon's, and
+ * about 2,200 distinct values); a released child's indexes are mapped
+ * into its parent's table. Once the circuit is done the segments are
  * joined one matrix at a time: the first segment's arrays grow in place
  * (realloc) to the whole matrix and the others are copied in and freed as
  * they go, so the peak is about one copy of the shape; the aux columns are
- * renumbered after the inputs, the escaped coefficients gathered into one
- * sorted table, the density bitmaps and the fingerprint (cs_count's
- * encoding) computed.
+ * renumbered after the inputs, the density bitmaps and the fingerprint
+ * (cs_count's encoding) computed.
  *
  * Evaluation gives the prover's values byte for byte: field elements are
  * kept reduced, so the order of the additions does not matter; a
@@ -40,10 +43,17 @@ typedef struct seg_matrix {
     uint16_t *len;
     uint32_t *col;
     uint8_t *code;
-    uint64_t *esc_pos; /* within the segment */
-    fr_t *esc_coef;
-    size_t cap_len, nnz, cap_col, cap_code, n_esc, cap_pos, cap_coef;
+    uint32_t *esc; /* the escaped entries' indexes into the owner's table */
+    size_t cap_len, nnz, cap_col, cap_code, n_esc, cap_esc;
 } seg_matrix;
+
+/* Distinct field elements, found by an open-addressing hash. */
+typedef struct val_table {
+    fr_t *v;
+    size_t n, cap;
+    uint32_t *slot; /* index + 1, 0 empty */
+    size_t n_slots; /* a power of two, at least twice n */
+} val_table;
 
 typedef struct shape_seg {
     size_t row0, rows;
@@ -56,13 +66,60 @@ typedef struct shape_cs {
     shape_seg **segs;
     size_t n_segs, cap_segs;
     shape_seg *cur; /* the open segment; NULL until the next row */
+    val_table vals; /* what the segments' escape indexes point at */
 } shape_cs;
 
 /* ---- recording ---- */
 
+/* ---- the table of escaped values ---- */
+
+static size_t val_hash(const fr_t *x, size_t mask)
+{
+    return (size_t)((x->l[0] ^ x->l[1] ^ x->l[2] ^ x->l[3]) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+}
+
+static int val_rehash(val_table *t, size_t n_slots)
+{
+    uint32_t *slot = calloc(n_slots, sizeof(uint32_t));
+    if (!slot) return CUZK_ENOMEM;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t h = val_hash(&t->v[i], n_slots - 1);
+        while (slot[h]) h = (h + 1) & (n_slots - 1);
+        slot[h] = (uint32_t)(i + 1);
+    }
+    free(t->slot);
+    t->slot = slot, t->n_slots = n_slots;
+    return 0;
+}
+
+/* *idx = x's index in t, added when new. */
+static int val_intern(val_table *t, const fr_t *x, uint32_t *idx)
+{
+    if (2 * (t->n + 1) > t->n_slots && val_rehash(t, t->n_slots ? 2 * t->n_slots : 256))
+        return CUZK_ENOMEM;
+    size_t h = val_hash(x, t->n_slots - 1);
+    for (; t->slot[h]; h = (h + 1) & (t->n_slots - 1))
+        if (!memcmp(&t->v[t->slot[h] - 1], x, sizeof(fr_t))) {
+            *idx = t->slot[h] - 1;
+            return 0;
+        }
+    if (t->n >= UINT32_MAX || cs_vec_reserve((void **)&t->v, &t->cap, t->n + 1, sizeof(fr_t)))
+        return CUZK_ENOMEM;
+    t->v[t->n] = *x;
+    t->slot[h] = (uint32_t)(t->n + 1);
+    *idx = (uint32_t)t->n++;
+    return 0;
+}
+
+static void val_free(val_table *t)
+{
+    free(t->v), free(t->slot);
+    memset(t, 0, sizeof(*t));
+}
+
 static void seg_matrix_free(seg_matrix *m)
 {
-    free(m->len), free(m->col), free(m->code), free(m->esc_pos), free(m->esc_coef);
+    free(m->len), free(m->col), free(m->code), free(m->esc);
     memset(m, 0, sizeof(*m));
 }
 
@@ -111,7 +168,8 @@ static uint8_t coeff_code(const fr_t *c, bool *neg)
     return SHAPE_ESC;
 }
 
-static int record_row(cs_t *cs, seg_matrix *m, size_t row, const cs_lc *lc, char which)
+static int record_row(cs_t *cs, val_table *vals, seg_matrix *m, size_t row, const cs_lc *lc,
+                      char which)
 {
     const cs_term *t = lc_terms(lc);
     uint32_t count = 0;
@@ -135,13 +193,10 @@ static int record_row(cs_t *cs, seg_matrix *m, size_t row, const cs_lc *lc, char
         bool neg;
         uint8_t code = coeff_code(&t[i].coeff, &neg);
         if (code == SHAPE_ESC) {
-            rc = cs_vec_reserve((void **)&m->esc_pos, &m->cap_pos, m->n_esc + 1, sizeof(uint64_t));
-            if (!rc)
-                rc =
-                    cs_vec_reserve((void **)&m->esc_coef, &m->cap_coef, m->n_esc + 1, sizeof(fr_t));
+            rc = cs_vec_reserve((void **)&m->esc, &m->cap_esc, m->n_esc + 1, sizeof(uint32_t));
+            if (!rc) rc = val_intern(vals, &t[i].coeff, &m->esc[m->n_esc]);
             if (rc) return rc;
-            m->esc_pos[m->n_esc] = m->nnz;
-            m->esc_coef[m->n_esc++] = t[i].coeff;
+            m->n_esc++;
         }
         m->col[m->nnz] =
             t[i].var.index | (t[i].var.kind == CS_AUX ? AUX_TAG : 0) | (neg ? SHAPE_NEG : 0);
@@ -170,9 +225,9 @@ static int shape_enforce(cs_t *cs, const cs_lc *a, const cs_lc *b, const cs_lc *
     }
     shape_seg *s = r->cur;
     size_t row = cs->num_constraints - s->row0;
-    int rc = record_row(cs, &s->m[0], row, a, 'A');
-    if (!rc) rc = record_row(cs, &s->m[1], row, b, 'B');
-    if (!rc) rc = record_row(cs, &s->m[2], row, c, 'C');
+    int rc = record_row(cs, &r->vals, &s->m[0], row, a, 'A');
+    if (!rc) rc = record_row(cs, &r->vals, &s->m[1], row, b, 'B');
+    if (!rc) rc = record_row(cs, &r->vals, &s->m[2], row, c, 'C');
     if (!rc) s->rows = row + 1;
     return rc;
 }
@@ -203,16 +258,35 @@ static cs_t *shape_fork(cs_t *cs, const cs_capacity *at, const cs_capacity *size
     return &c->cs;
 }
 
+/* The child's escape indexes mapped into the parent's table. */
+static int remap_escapes(shape_cs *p, shape_cs *c)
+{
+    if (!c->vals.n) return 0;
+    uint32_t *map = malloc(c->vals.n * sizeof(uint32_t));
+    if (!map) return CUZK_ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < c->vals.n && !rc; i++) rc = val_intern(&p->vals, &c->vals.v[i], &map[i]);
+    for (size_t k = 0; k < c->n_segs && !rc; k++)
+        for (int i = 0; i < 3; i++) {
+            seg_matrix *m = &c->segs[k]->m[i];
+            for (size_t j = 0; j < m->n_esc; j++) m->esc[j] = map[m->esc[j]];
+        }
+    free(map);
+    return rc;
+}
+
 /* The child's segments follow the parent's (released in unit order). */
 static void shape_release(cs_t *child)
 {
     shape_cs *c = (shape_cs *)child, *p = c->parent;
     p->cur = NULL;
+    if (!p->cs.status && remap_escapes(p, c)) cs_fail(&p->cs, CUZK_ENOMEM, "shape: out of memory");
     size_t i = 0;
     for (; i < c->n_segs && !p->cs.status; i++)
         if (push_seg(p, c->segs[i])) cs_fail(&p->cs, CUZK_ENOMEM, "shape: out of memory");
     for (; i < c->n_segs; i++) seg_free(c->segs[i]);
     free(c->segs);
+    val_free(&c->vals);
     free(c);
 }
 
@@ -220,34 +294,69 @@ static const cs_fork_ops shape_fork_ops = {shape_reserve, shape_fork, shape_rele
 
 /* ---- joining the segments ---- */
 
-/* Matrix i of every segment into out (segments' parts freed as copied). */
-static int join_matrix(shape_matrix *out, shape_cs *r, int i, size_t rows, size_t num_inputs)
+/* Where each segment's entries and escapes start in the joined matrix. */
+static size_t *segment_offsets(shape_cs *r, int i)
 {
-    size_t n = r->n_segs, nnz = 0, n_esc = 0;
-    for (size_t k = 0; k < n; k++) nnz += r->segs[k]->m[i].nnz, n_esc += r->segs[k]->m[i].n_esc;
-    seg_matrix *first = &r->segs[0]->m[i];
-    size_t cap_len = first->cap_len, cap_col = first->cap_col, cap_code = first->cap_code;
-    if (cs_vec_resize((void **)&first->len, &cap_len, rows ? rows : 1, sizeof(uint16_t)) ||
-        cs_vec_resize((void **)&first->col, &cap_col, nnz ? nnz : 1, sizeof(uint32_t)) ||
-        cs_vec_resize((void **)&first->code, &cap_code, nnz ? nnz : 1, sizeof(uint8_t)))
-        return CUZK_ENOMEM;
-    first->cap_len = cap_len, first->cap_col = cap_col, first->cap_code = cap_code;
-    out->len = first->len, out->col = first->col, out->code = first->code;
-    first->len = NULL, first->col = NULL, first->code = NULL;
-    out->nnz = nnz, out->n_esc = n_esc;
-    out->start = malloc((shape_blocks(rows) + 1) * sizeof(uint64_t));
-    out->esc_pos = malloc((n_esc ? n_esc : 1) * sizeof(uint64_t));
-    out->esc_val = malloc((n_esc ? n_esc : 1) * sizeof(uint32_t));
-    if (!out->start || !out->esc_pos || !out->esc_val) return CUZK_ENOMEM;
-    /* offsets of every segment's entries and escapes */
-    size_t *at = malloc(2 * n * sizeof(size_t));
-    if (!at) return CUZK_ENOMEM;
-    for (size_t k = 0, e = 0, x = 0; k < n; k++) {
+    size_t *at = malloc(2 * r->n_segs * sizeof(size_t));
+    if (!at) return NULL;
+    for (size_t k = 0, e = 0, x = 0; k < r->n_segs; k++) {
         at[2 * k] = e, at[2 * k + 1] = x;
         e += r->segs[k]->m[i].nnz, x += r->segs[k]->m[i].n_esc;
     }
+    return at;
+}
+
+/* The first segment's arrays grown to the whole matrix and moved to out. */
+static int adopt_first(shape_matrix *out, seg_matrix *first, size_t rows)
+{
+    size_t nnz = out->nnz, n_esc = out->n_esc;
+    if (cs_vec_resize((void **)&first->len, &first->cap_len, rows, sizeof(uint16_t)) ||
+        cs_vec_resize((void **)&first->col, &first->cap_col, nnz ? nnz : 1, sizeof(uint32_t)) ||
+        cs_vec_resize((void **)&first->code, &first->cap_code, nnz ? nnz : 1, sizeof(uint8_t)) ||
+        cs_vec_resize((void **)&first->esc, &first->cap_esc, n_esc ? n_esc : 1, sizeof(uint32_t)))
+        return CUZK_ENOMEM;
+    out->len = first->len, out->col = first->col, out->code = first->code;
+    out->esc_val = first->esc;
+    first->len = NULL, first->col = NULL, first->code = NULL, first->esc = NULL;
+    return 0;
+}
+
+/* Block starts of entries and escapes from the lengths and codes. */
+static void block_starts(shape_matrix *m, size_t rows)
+{
+    size_t blocks = shape_blocks(rows);
+    uint64_t pos = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        m->start[b] = pos;
+        for (size_t r = b * SHAPE_BLOCK; r < rows && r < (b + 1) * SHAPE_BLOCK; r++)
+            pos += m->len[r];
+    }
+    m->start[blocks] = pos;
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (size_t b = 0; b < blocks; b++) {
+        uint64_t n = 0;
+        for (uint64_t e = m->start[b]; e < m->start[b + 1]; e++) n += m->code[e] == SHAPE_ESC;
+        m->esc_start[b + 1] = n;
+    }
+    m->esc_start[0] = 0;
+    for (size_t b = 0; b < blocks; b++) m->esc_start[b + 1] += m->esc_start[b];
+}
+
+/* Matrix i of every segment into out (segments' parts freed as copied). */
+static int join_matrix(shape_matrix *out, shape_cs *r, int i, size_t rows, size_t num_inputs)
+{
+    for (size_t k = 0; k < r->n_segs; k++)
+        out->nnz += r->segs[k]->m[i].nnz, out->n_esc += r->segs[k]->m[i].n_esc;
+    size_t blocks = shape_blocks(rows);
+    out->start = malloc((blocks + 1) * sizeof(uint64_t));
+    out->esc_start = malloc((blocks + 1) * sizeof(uint64_t));
+    size_t *at = segment_offsets(r, i);
+    if (!out->start || !out->esc_start || !at || adopt_first(out, &r->segs[0]->m[i], rows)) {
+        free(at);
+        return CUZK_ENOMEM;
+    }
 #pragma omp parallel for schedule(dynamic, 1)
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < r->n_segs; k++) {
         shape_seg *s = r->segs[k];
         seg_matrix *m = &s->m[i];
         size_t e = at[2 * k], x = at[2 * k + 1];
@@ -255,84 +364,29 @@ static int join_matrix(shape_matrix *out, shape_cs *r, int i, size_t rows, size_
             memcpy(out->len + s->row0, m->len, s->rows * sizeof(uint16_t));
             memcpy(out->col + e, m->col, m->nnz * sizeof(uint32_t));
             memcpy(out->code + e, m->code, m->nnz);
+            memcpy(out->esc_val + x, m->esc, m->n_esc * sizeof(uint32_t));
         }
-        for (size_t j = 0; j < m->nnz; j++) {
-            uint32_t c = out->col[e + j];
+        for (size_t j = e; j < e + m->nnz; j++) {
+            uint32_t c = out->col[j];
             if (c & AUX_TAG)
-                out->col[e + j] = (c & SHAPE_NEG) | (uint32_t)(num_inputs + (c & (AUX_TAG - 1)));
+                out->col[j] = (c & SHAPE_NEG) | (uint32_t)(num_inputs + (c & (AUX_TAG - 1)));
         }
-        for (size_t j = 0; j < m->n_esc; j++) out->esc_pos[x + j] = e + m->esc_pos[j];
-        free(m->len), free(m->col), free(m->code), free(m->esc_pos);
-        m->len = NULL, m->col = NULL, m->code = NULL, m->esc_pos = NULL;
+        seg_matrix_free(m);
     }
     free(at);
-    uint64_t pos = 0;
-    for (size_t r0 = 0; r0 < rows; r0++) {
-        if (r0 % SHAPE_BLOCK == 0) out->start[r0 / SHAPE_BLOCK] = pos;
-        pos += out->len[r0];
-    }
-    out->start[shape_blocks(rows)] = pos;
-    return 0;
-}
-
-static int fr_cmp(const void *x, const void *y)
-{
-    return memcmp(x, y, sizeof(fr_t));
-}
-
-/* The escaped coefficients of every matrix (still in the segments) into
- * one sorted table of distinct values and each matrix's esc_val. */
-static int join_escapes(cs_shape *s, shape_cs *r)
-{
-    size_t total = s->m[0].n_esc + s->m[1].n_esc + s->m[2].n_esc, n = 0;
-    s->vals = malloc((total ? total : 1) * sizeof(fr_t));
-    if (!s->vals) return CUZK_ENOMEM;
-    for (size_t k = 0; k < r->n_segs; k++)
-        for (int i = 0; i < 3; i++) {
-            seg_matrix *m = &r->segs[k]->m[i];
-            memcpy(s->vals + n, m->esc_coef, m->n_esc * sizeof(fr_t));
-            n += m->n_esc;
-        }
-    qsort(s->vals, total, sizeof(fr_t), fr_cmp);
-    size_t distinct = 0;
-    for (size_t j = 0; j < total; j++)
-        if (!distinct || fr_cmp(&s->vals[distinct - 1], &s->vals[j]))
-            s->vals[distinct++] = s->vals[j];
-    s->n_vals = distinct;
-    for (int i = 0; i < 3; i++) {
-        size_t x = 0;
-        for (size_t k = 0; k < r->n_segs; k++) {
-            seg_matrix *m = &r->segs[k]->m[i];
-            for (size_t j = 0; j < m->n_esc; j++) {
-                fr_t *v = bsearch(&m->esc_coef[j], s->vals, distinct, sizeof(fr_t), fr_cmp);
-                s->m[i].esc_val[x++] = (uint32_t)(v - s->vals);
-            }
-        }
-    }
+    block_starts(out, rows);
     return 0;
 }
 
 /* ---- the coefficient of an entry ---- */
 
-static inline size_t esc_find(const shape_matrix *m, uint64_t pos)
-{
-    size_t lo = 0, hi = m->n_esc;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (m->esc_pos[mid] <= pos)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The coefficient of entry e of m. */
-static void entry_coeff(fr_t *out, const cs_shape *s, const shape_matrix *m, uint64_t e)
+/* The coefficient of entry e of m; *x counts the escaped entries. */
+static void entry_coeff(fr_t *out, const cs_shape *s, const shape_matrix *m, uint64_t e,
+                        uint64_t *x)
 {
     uint8_t code = m->code[e];
     if (code == SHAPE_ESC) {
-        *out = s->vals[m->esc_val[esc_find(m, e)]];
+        *out = s->vals[m->esc_val[(*x)++]];
         return;
     }
     *out = s->pow2[code];
@@ -359,12 +413,13 @@ static void mark_columns(const shape_matrix *m, size_t num_inputs, uint64_t *in_
     }
 }
 
-static int hash_row(fph *h, const cs_shape *s, const shape_matrix *m, size_t row, uint64_t e)
+static int hash_row(fph *h, const cs_shape *s, const shape_matrix *m, size_t row, uint64_t e,
+                    uint64_t *x)
 {
     int rc = fph_lc(h, m->len[row]);
     for (uint64_t k = e; k < e + m->len[row] && !rc; k++) {
         fr_t c;
-        entry_coeff(&c, s, m, k);
+        entry_coeff(&c, s, m, k, x);
         size_t col = m->col[k] & SHAPE_COL;
         rc = col < s->num_inputs ? fph_term(h, CS_INPUT, (uint32_t)col, &c)
                                  : fph_term(h, CS_AUX, (uint32_t)(col - s->num_inputs), &c);
@@ -379,11 +434,11 @@ static int fingerprint(cs_shape *s)
         free(h);
         return CUZK_ENOMEM;
     }
-    uint64_t e[3] = {0, 0, 0};
+    uint64_t e[3] = {0, 0, 0}, x[3] = {0, 0, 0};
     int rc = 0;
     for (size_t r = 0; r < s->num_constraints && !rc; r++)
         for (int i = 0; i < 3 && !rc; i++) {
-            rc = hash_row(h, s, &s->m[i], r, e[i]);
+            rc = hash_row(h, s, &s->m[i], r, e[i], &x[i]);
             e[i] += s->m[i].len[r];
         }
     if (!rc) rc = fph_final(h, s->num_inputs, s->num_aux, s->num_constraints, s->fingerprint);
@@ -394,7 +449,7 @@ static int fingerprint(cs_shape *s)
 
 static size_t matrix_bytes(const shape_matrix *m, size_t rows)
 {
-    return (shape_blocks(rows) + 1 + m->n_esc) * sizeof(uint64_t) + rows * sizeof(uint16_t) +
+    return 2 * (shape_blocks(rows) + 1) * sizeof(uint64_t) + rows * sizeof(uint16_t) +
            m->nnz * (sizeof(uint32_t) + 1) + m->n_esc * sizeof(uint32_t);
 }
 
@@ -417,7 +472,8 @@ static int shape_finish(cs_shape *s, shape_cs *r, cuzk_err *err)
                          s->num_inputs + s->num_aux);
     int rc = 0; /* cs_run enforces ONE's input constraint: there is a segment */
     for (int i = 0; i < 3 && !rc; i++) rc = join_matrix(&s->m[i], r, i, rows, s->num_inputs);
-    if (!rc) rc = join_escapes(s, r);
+    s->vals = r->vals.v, s->n_vals = r->vals.n;
+    r->vals.v = NULL;
     if (!rc)
         rc = new_bits(&s->a_aux, s->num_aux) || new_bits(&s->b_input, s->num_inputs) ||
                      new_bits(&s->b_aux, s->num_aux)
@@ -454,6 +510,7 @@ int cs_shape_record(cs_shape **out, cs_circuit circuit, cuzk_err *err)
         rc = shape_finish(s, r, err);
     }
     segs_free(r);
+    val_free(&r->vals);
     free(r);
     if (rc) {
         cs_shape_free(s);
@@ -468,7 +525,7 @@ void cs_shape_free(cs_shape *s)
     if (!s) return;
     for (int i = 0; i < 3; i++) {
         shape_matrix *m = &s->m[i];
-        free(m->start), free(m->len), free(m->col), free(m->code), free(m->esc_pos);
+        free(m->start), free(m->len), free(m->col), free(m->code), free(m->esc_start);
         free(m->esc_val);
     }
     free(s->vals), free(s->a_aux), free(s->b_input), free(s->b_aux);
@@ -543,9 +600,10 @@ static inline bool limbs_zero(const fr_t *x)
     return !(x->l[0] | x->l[1] | x->l[2] | x->l[3]);
 }
 
-/* acc += (+-2^code or an escaped value) x for entry e. */
+/* acc += (+-2^code or an escaped value) x for entry e; *esc counts the
+ * escaped entries. */
 static inline void add_entry(fr_t *acc, const cs_shape *s, const shape_matrix *m, uint64_t e,
-                             const fr_t *x)
+                             const fr_t *x, uint64_t *esc)
 {
     uint8_t code = m->code[e];
     bool neg = m->col[e] & SHAPE_NEG;
@@ -558,7 +616,7 @@ static inline void add_entry(fr_t *acc, const cs_shape *s, const shape_matrix *m
         return;
     }
     if (code == SHAPE_ESC) {
-        fr_mul_inline(&t, x, &s->vals[m->esc_val[esc_find(m, e)]]);
+        fr_mul_inline(&t, x, &s->vals[m->esc_val[(*esc)++]]);
         fr_add_inline(acc, acc, &t);
         return;
     }
@@ -579,13 +637,13 @@ static void eval_matrix(const cs_shape *s, const shape_matrix *m, const fr_t *in
     size_t n = s->num_constraints, ni = s->num_inputs;
 #pragma omp parallel for schedule(dynamic, 256)
     for (size_t b = 0; b < shape_blocks(n); b++) {
-        uint64_t e = m->start[b];
+        uint64_t e = m->start[b], x = m->esc_start[b];
         size_t end = (b + 1) * SHAPE_BLOCK < n ? (b + 1) * SHAPE_BLOCK : n;
         for (size_t r = b * SHAPE_BLOCK; r < end; r++) {
             fr_t acc = FR_ZERO;
             for (uint64_t k = e; k < e + m->len[r]; k++) {
                 size_t col = m->col[k] & SHAPE_COL;
-                add_entry(&acc, s, m, k, col < ni ? &input[col] : &aux[col - ni]);
+                add_entry(&acc, s, m, k, col < ni ? &input[col] : &aux[col - ni], &x);
             }
             e += m->len[r];
             out[r] = acc;
