@@ -342,6 +342,12 @@ static void block_starts(shape_matrix *m, size_t rows)
     for (size_t b = 0; b < blocks; b++) m->esc_start[b + 1] += m->esc_start[b];
 }
 
+/* memcpy, where an empty array may be NULL. */
+static void copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes) memcpy(dst, src, bytes);
+}
+
 /* Matrix i of every segment into out (segments' parts freed as copied). */
 static int join_matrix(shape_matrix *out, shape_cs *r, int i, size_t rows, size_t num_inputs)
 {
@@ -361,10 +367,10 @@ static int join_matrix(shape_matrix *out, shape_cs *r, int i, size_t rows, size_
         seg_matrix *m = &s->m[i];
         size_t e = at[2 * k], x = at[2 * k + 1];
         if (k) {
-            memcpy(out->len + s->row0, m->len, s->rows * sizeof(uint16_t));
-            memcpy(out->col + e, m->col, m->nnz * sizeof(uint32_t));
-            memcpy(out->code + e, m->code, m->nnz);
-            memcpy(out->esc_val + x, m->esc, m->n_esc * sizeof(uint32_t));
+            copy(out->len + s->row0, m->len, s->rows * sizeof(uint16_t));
+            copy(out->col + e, m->col, m->nnz * sizeof(uint32_t));
+            copy(out->code + e, m->code, m->nnz);
+            copy(out->esc_val + x, m->esc, m->n_esc * sizeof(uint32_t));
         }
         for (size_t j = e; j < e + m->nnz; j++) {
             uint32_t c = out->col[j];
