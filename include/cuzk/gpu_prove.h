@@ -60,6 +60,25 @@ void gpu_prove_params_free(const groth16_params *pk);
 size_t gpu_prove_params_bytes(void);
 /* The same on one device. */
 size_t gpu_prove_device_params_bytes(int device);
+/*
+ * Circuit shapes on the device (src/gpu/prove/shape_cache.cu). On the
+ * current CUDA device: s's matrices (uploaded on first use and cached per
+ * device, keyed by the pointer and checked against its fingerprint;
+ * released by gpu_shape_forget or when device memory runs short, least
+ * recently used first), then a, b, c (num_constraints entries each, device
+ * memory) := A, B, C times the device witness w ([inputs || aux], fr_t in
+ * the device's Montgomery form = the host's bytes), then a_j b_j = c_j
+ * checked on the device: CUZK_EINVAL "constraint J is not satisfied" with
+ * the first failing J. Runs on the default stream and returns when the
+ * results are ready. The cache is guarded by the device's prover lock:
+ * call it from the prover (which holds it) or where no other thread
+ * proves on the device.
+ */
+int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err);
+/* Drops s from the cache of every device (before s is freed). */
+void gpu_shape_forget(const cs_shape *s);
+/* Device memory held by the shapes cached on one device, in bytes. */
+size_t gpu_shape_device_bytes(int device);
 /* Frees the parameter caches and the prover's working buffers on every
  * device (the next proof makes them again). */
 void gpu_prove_release(void);

@@ -413,19 +413,48 @@ void cs_witness_free(cs_witness *w);
  */
 int cs_prover_from_witness(cs_prover *out, const cs_r1cs *r, cs_witness *w, cuzk_err *err);
 
-/* LEAD-TEMP: helpers' API, replaced at merge */
+/* ---- shape: the matrices recorded compactly, evaluated per witness ---- */
+
+/*
+ * A, B and C of a circuit recorded once per circuit shape (values not
+ * needed: a blank circuit records the same shape), in about five bytes an
+ * entry: a u32 column and a byte coding the coefficient (+-2^k, or an
+ * index into a small table of other values), rows grouped by 32 with u16
+ * lengths (src/r1cs/shape.h). Recording forks like the prover
+ * (cs_run_units). A witness then gives the prover backend's a, b, c and
+ * densities without running the prover backend, on the CPU here or on
+ * the GPU (gpu_shape_eval_dev, gpu_prove.h). Fails with
+ * CUZK_EUNSUPPORTED when a row has more than 65535 non-zero terms or the
+ * variables do not fit 31-bit columns.
+ */
 typedef struct cs_shape cs_shape;
+
 int cs_shape_record(cs_shape **out, cs_circuit circuit, cuzk_err *err);
 void cs_shape_free(cs_shape *s);
+/* Host memory the shape holds. */
 size_t cs_shape_bytes(const cs_shape *s);
+/* Counts as the prover backend's (input constraints included). */
 size_t cs_shape_num_constraints(const cs_shape *s);
 size_t cs_shape_num_inputs(const cs_shape *s);
 size_t cs_shape_num_aux(const cs_shape *s);
+/* The R1CS fingerprint, equal to cs_count's. */
 void cs_shape_fingerprint(const cs_shape *s, uint8_t out[32]);
+/*
+ * p's density bitmaps (a_aux_density, b_input_density, b_aux_density) from
+ * the matrices, allocated or reused (the words of p's cap_inputs / cap_aux
+ * variables when that is enough; words past the counts zeroed, as the
+ * prover backend leaves them). p's num_inputs / num_aux must equal the
+ * shape's (else CUZK_EINVAL naming both).
+ */
 int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err);
-int cs_shape_eval(const cs_shape *s, const fr_t *input, const fr_t *aux, fr_t *a, fr_t *b,
-                  fr_t *c, cuzk_err *err);
-/* LEAD-TEMP end */
+/*
+ * a, b, c (num_constraints each) := A, B, C times [input || aux], then
+ * every constraint checked: a_j b_j = c_j, else CUZK_EINVAL "constraint J
+ * is not satisfied" naming the first j. Parallel (OpenMP). The values are
+ * the prover backend's byte for byte.
+ */
+int cs_shape_eval(const cs_shape *s, const fr_t *input, const fr_t *aux, fr_t *a, fr_t *b, fr_t *c,
+                  cuzk_err *err);
 
 /* ---- a synthetic circuit for benchmarks and tests ---- */
 

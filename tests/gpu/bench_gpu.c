@@ -11,7 +11,10 @@
  * window that gpu.h picks, plus a window sweep at 2^24. Sizes up to 2^max_log
  * (argv[1], default 24). Not in "all": `msm1`, the G1 MSM at 2^max_log
  * alone with its phases; `upload`, the staged host-to-device rates alone
- * and beside device and host load.
+ * and beside device and host load; `shape`, a, b, c of a synthetic
+ * circuit of 2^max_log constraints from its recorded shape on the
+ * CPU (cs_shape_eval, all cores) and on the device (gpu_shape_eval_dev:
+ * the first call with the shape's upload, then the median of 5).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,6 +26,8 @@
 #include "bench_gpu_prove.h"
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_prove.h"
+#include "gpu/util/buf.cuh"
+#include "r1cs/shape.h"
 
 static cuzk_rng rng;
 
@@ -299,6 +304,63 @@ static void bench_upload(unsigned lg)
     gpu_buf_free(a.bk);
 }
 
+static void bench_shape(unsigned log)
+{
+    cs_synthetic syn = {(size_t)1 << log, 1};
+    cs_circuit c = cs_synthetic_circuit(&syn);
+    cuzk_err e = {0};
+    cs_shape *s = NULL;
+    cs_witness w = {0};
+    double t0 = now_ms();
+    int rc = cs_shape_record(&s, c, &e);
+    double t1 = now_ms();
+    if (!rc) rc = cs_synthesize_witness(&w, c, &e);
+    if (rc) {
+        printf("shape 2^%u: %s\n", log, e.msg);
+        cs_shape_free(s);
+        return;
+    }
+    size_t n = s->num_constraints, ni = w.num_inputs, na = w.num_aux;
+    size_t nnz = s->m[0].nnz + s->m[1].nnz + s->m[2].nnz;
+    fr_t *abc = malloc(3 * n * sizeof(fr_t));
+    gpu_buf *wd = NULL, *abcd = NULL;
+    if (!abc || gpu_buf_new(&wd, (ni + na) * sizeof(fr_t), &e) ||
+        gpu_buf_new(&abcd, 3 * n * sizeof(fr_t), &e) ||
+        gpu_buf_upload(wd, 0, w.input_assignment, ni * sizeof(fr_t), &e) ||
+        gpu_buf_upload(wd, ni * sizeof(fr_t), w.aux_assignment, na * sizeof(fr_t), &e)) {
+        printf("shape 2^%u: %s\n", log, abc ? e.msg : "out of host memory");
+    } else {
+        double t2 = now_ms();
+        rc = cs_shape_eval(s, w.input_assignment, w.aux_assignment, abc, abc + n, abc + 2 * n, &e);
+        double t3 = now_ms();
+        fr_t *d = abcd->ptr;
+        double ms[5], first = 0;
+        for (int i = -1; !rc && i < 5; i++) {
+            double a = now_ms();
+            rc = gpu_shape_eval_dev(s, wd->ptr, d, d + n, d + 2 * n, &e);
+            if (i < 0)
+                first = now_ms() - a;
+            else
+                ms[i] = now_ms() - a;
+        }
+        if (rc) {
+            printf("shape 2^%u: %s\n", log, e.msg);
+        } else {
+            qsort(ms, 5, sizeof ms[0], cmp_double);
+            printf("shape 2^%u: %zu constraints, %zu entries, %.2f GB on the host (%.2f B an "
+                   "entry); record %.1f s (1 thread); CPU eval %.0f ms; GPU first %.0f ms (with "
+                   "the upload), eval %.2f ms (%.2f GB on the device)\n",
+                   log, n, nnz, s->bytes / 1e9, (double)s->bytes / nnz, (t1 - t0) / 1e3, t3 - t2,
+                   first, ms[2], gpu_shape_device_bytes(0) / 1e9);
+        }
+    }
+    gpu_shape_forget(s);
+    gpu_buf_free(wd), gpu_buf_free(abcd);
+    free(abc);
+    cs_witness_free(&w);
+    cs_shape_free(s);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_err e = {0};
@@ -320,5 +382,6 @@ int main(int argc, char **argv)
     if (!strcmp(what, "msm1")) bench_msm(max_log, true);
     if (!strcmp(what, "all") || !strcmp(what, "msm") || !strcmp(what, "g2")) bench_msm_g2(max_log);
     if (!strcmp(what, "upload")) bench_upload(max_log);
+    if (!strcmp(what, "shape")) bench_shape(max_log);
     return 0;
 }

@@ -11,10 +11,13 @@
  * MSM with a sum of g1_jac_mul over the points, for several window sizes
  * and for edge-case scalars and bases; then the GPU prover
  * (gpu_prove_checks.c) and the development setup (gpu_setup_checks.c)
- * against the CPU's. Exit status: 0 pass, 1 failure,
+ * against the CPU's; a, b, c from circuit shapes on the device
+ * (gpu_shape_eval_dev) against cs_shape_eval, byte for byte and in the
+ * constraint a failing witness is reported at. Exit status: 0 pass, 1 failure,
  * 77 no GPU (ctest counts it as skipped). `test_gpu --probe` only checks
  * that the program loads; `test_gpu --setup [SEED]` runs the development
- * setup's checks alone (gpu_setup_checks.c).
+ * setup's checks alone (gpu_setup_checks.c), `test_gpu --shapes [SEED]`
+ * the shapes' alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +25,10 @@
 #include <time.h>
 
 #include "cuzk/ec.h"
+#include "cuzk/filecoin/porep_circuit.h"
 #include "cuzk/gpu.h"
+#include "cuzk/gpu_prove.h"
+#include "gpu/util/buf.cuh"
 #include "gpu_check.h"
 #include "gpu_prove_checks.h"
 #include "gpu_setup_checks.h"
@@ -460,6 +466,72 @@ static void test_msm_windows(void)
     printf("msm: 2^18 and 2^20+12345 agree across windows 12, 16, 21, 22 and affine rounds\n");
 }
 
+/* ---- circuit shapes ---- */
+
+/* The device's and the CPU's evaluation of s on [input || aux]: the same
+ * status, message and a, b, c. Returns the status. */
+static int shape_compare(const cs_shape *s, const fr_t *input, const fr_t *aux, const char *what)
+{
+    size_t n = cs_shape_num_constraints(s), ni = cs_shape_num_inputs(s), na = cs_shape_num_aux(s);
+    fr_t *cpu = xmalloc(3 * n * sizeof(fr_t)), *gpu = xmalloc(3 * n * sizeof(fr_t));
+    cuzk_err ce = {0}, ge = {0};
+    int crc = cs_shape_eval(s, input, aux, cpu, cpu + n, cpu + 2 * n, &ce);
+    gpu_buf *w, *abc;
+    OK(gpu_buf_new(&w, (ni + na) * sizeof(fr_t), E));
+    OK(gpu_buf_new(&abc, 3 * n * sizeof(fr_t), E));
+    OK(gpu_buf_upload(w, 0, input, ni * sizeof(fr_t), E));
+    OK(gpu_buf_upload(w, ni * sizeof(fr_t), aux, na * sizeof(fr_t), E));
+    fr_t *d = abc->ptr;
+    int grc = gpu_shape_eval_dev(s, w->ptr, d, d + n, d + 2 * n, &ge);
+    OK(gpu_buf_download(gpu, abc, 0, 3 * n * sizeof(fr_t), E));
+    CHECK(crc == grc && !strcmp(ce.msg, ge.msg), "shape %s: CPU %d '%s', GPU %d '%s'", what, crc,
+          ce.msg, grc, ge.msg);
+    CHECK(!memcmp(cpu, gpu, 3 * n * sizeof(fr_t)), "shape %s: a, b, c differ", what);
+    gpu_buf_free(w), gpu_buf_free(abc);
+    free(cpu), free(gpu);
+    return grc;
+}
+
+/* The shape of c against the CPU; with alter, aux values changed one at a
+ * time must fail in the same constraint on both. */
+static void shape_check(cs_circuit c, const char *what, bool alter)
+{
+    cs_prover p;
+    cs_shape *s;
+    OK(cs_synthesize_prover(&p, c, NULL, E));
+    OK(cs_shape_record(&s, c, E));
+    int dev = 0;
+    shape_compare(s, p.input_assignment, p.aux_assignment, what);
+    CHECK(gpu_shape_device_bytes(dev) > 0, "shape %s: not cached on device %d", what, dev);
+    for (int k = 0; alter && k < 3; k++) {
+        size_t j = cuzk_rng_u64(&rng) % p.num_aux;
+        fr_t saved = p.aux_assignment[j];
+        fr_add(&p.aux_assignment[j], &saved, &FR_ONE);
+        int rc = shape_compare(s, p.input_assignment, p.aux_assignment, what);
+        CHECK(rc == CUZK_EINVAL, "shape %s: aux %zu altered, status %d", what, j, rc);
+        p.aux_assignment[j] = saved;
+    }
+    gpu_shape_forget(s);
+    CHECK(gpu_shape_device_bytes(dev) == 0, "shape %s: still cached after forget", what);
+    cs_shape_free(s);
+    cs_prover_free(&p);
+}
+
+static void test_shapes(void)
+{
+    vanilla_c1 c1;
+    porep_circuit pc;
+    OK(vanilla_c1_synthetic(&c1, 5, &rng, E)); /* StackedDrg2KiBV1_1; its hashes do not chain */
+    OK(porep_circuit_init(&pc, &c1, 0, E));
+    shape_check(porep_circuit_get(&pc), "PoRep 2KiB", false);
+    vanilla_c1_free(&c1);
+    cs_synthetic syn = {quick ? (size_t)1 << 14 : (size_t)1 << 21, cuzk_rng_u64(&rng)};
+    shape_check(cs_synthetic_circuit(&syn), "synthetic", true);
+    printf("shapes: a, b, c of PoRep 2KiB and a synthetic 2^%d circuit equal cs_shape_eval's, "
+           "altered witnesses fail in the same constraint\n",
+           quick ? 14 : 21);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_err err = {0};
@@ -472,7 +544,8 @@ int main(int argc, char **argv)
     char desc[256];
     if (gpu_describe(desc, sizeof desc, &err) == 0) printf("device: %s\n", desc);
     int setup_only = argc > 1 && !strcmp(argv[1], "--setup");
-    if (setup_only) argc--, argv++;
+    int shapes_only = argc > 1 && !strcmp(argv[1], "--shapes");
+    if (setup_only || shapes_only) argc--, argv++;
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
     printf("seed: %llu\n", (unsigned long long)seed);
     cuzk_rng_seed(&rng, seed);
@@ -480,6 +553,12 @@ int main(int argc, char **argv)
     if (setup_only) {
         failures += gpu_setup_checks(&rng, quick);
         printf(failures ? "test_gpu --setup: %d FAILURES\n" : "test_gpu --setup: all passed\n",
+               failures);
+        return failures ? 1 : 0;
+    }
+    if (shapes_only) {
+        test_shapes();
+        printf(failures ? "test_gpu --shapes: %d FAILURES\n" : "test_gpu --shapes: all passed\n",
                failures);
         return failures ? 1 : 0;
     }
@@ -492,6 +571,7 @@ int main(int argc, char **argv)
     test_msm();
     test_msm_windows();
     test_msm_g2();
+    test_shapes();
     failures += gpu_prove_checks(&rng, quick);
     failures += gpu_prove_device_checks(&rng);
     failures += gpu_setup_checks(&rng, quick);

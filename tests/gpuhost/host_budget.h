@@ -25,6 +25,10 @@ void host_devices(int n);
 void host_device_fail(int dev, long long after_calls, bool lost);
 /* Bytes allocated on device dev. */
 long long host_device_bytes(int dev);
+/* Stand-in device memory of the current device (host-addressable), NULL
+ * when its budget is spent; freed by host_device_free. */
+void *host_device_alloc(size_t bytes);
+void host_device_free(void *p);
 /* Makes every asynchronous copy of 64 KiB or more take at least `us`
  * microseconds. */
 void host_dma_delay(int us);

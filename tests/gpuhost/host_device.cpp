@@ -1,8 +1,9 @@
 /*
  * host_device.cpp - the device entry points that the GPU prover calls
  * (gpu.h's MSMs, NTT and H computation, gpu_available, the batch
- * addition and gathers of src/gpu/prove/batch_add.cu: their per-thread
- * parts are the kernels' own code, batch_add.cuh; the H rows and finish
+ * addition and gathers of src/gpu/prove/batch_add.cu and the shape
+ * evaluation of shape_eval.cu: their per-thread parts are the kernels'
+ * own code, batch_add.cuh and shape_eval.cuh; the H rows and finish
  * are the CPU's ntt_groth16_h_row / _finish), computed on the CPU over the
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
  * prover's host code can be run without a GPU. The kernels themselves
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "gpu/prove/batch_add.cuh"
+#include "gpu/prove/shape_eval.cuh"
 
 extern "C" {
 #include "cuzk/msm.h"
@@ -194,6 +196,46 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
     return CUZK_OK;
 }
 
+int shape_launch_eval(const shape_view *v, const fr_t *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err)
+{
+    size_t n = v->rows * sizeof(fr_t);
+    const void *p[4] = {w, a, b, c};
+    size_t len[4] = {v->cols * sizeof(fr_t), n, n, n};
+    int rc = kernel_check("shape eval", p, len, 4, err);
+    if (rc) return rc;
+    fr_t *out[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        const shape_matrix &m = v->m[i];
+        for (size_t blk = 0; blk < shape_blocks(v->rows); blk++) {
+            uint64_t e = m.start[blk], x = m.esc_start[blk];
+            for (size_t r = blk * SHAPE_BLOCK; r < v->rows && r < (blk + 1) * SHAPE_BLOCK; r++) {
+                fr_d acc = fr_d::zero();
+                for (uint64_t k = e; k < e + m.len[r]; k++) {
+                    shape_add_entry(acc, *v, m, (const fr_d *)w, k, x);
+                    x += m.code[k] == SHAPE_ESC;
+                }
+                e += m.len[r];
+                memcpy(&out[i][r], &acc, sizeof acc);
+            }
+        }
+    }
+    return CUZK_OK;
+}
+
+int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+                       unsigned long long *first, cuzk_err *err)
+{
+    const void *p[4] = {a, b, c, first};
+    size_t len[4] = {n * sizeof(fr_t), n * sizeof(fr_t), n * sizeof(fr_t), sizeof *first};
+    int rc = kernel_check("shape check", p, len, 4, err);
+    for (size_t j = 0; !rc && j < n; j++) {
+        fr_t ab;
+        fr_mul(&ab, &a[j], &b[j]);
+        if (!fr_eq(&ab, &c[j]) && j < *first) *first = j;
+    }
+    return rc;
+}
+
 extern "C" void host_budget_allow(long long more)
 {
     int dev = host_current_device;
@@ -223,6 +265,17 @@ extern "C" void host_device_fail(int dev, long long after_calls, bool lost)
 extern "C" long long host_device_bytes(int dev)
 {
     return host_device_used[dev].load();
+}
+
+extern "C" void *host_device_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return cudaMalloc(&p, bytes) == cudaSuccess ? p : NULL;
+}
+
+extern "C" void host_device_free(void *p)
+{
+    cudaFree(p);
 }
 
 extern "C" void host_dma_delay(int us)

@@ -13,7 +13,10 @@
  * and memory budget its own, a lost or faulted device failing its proofs
  * with a device error while the other proves on, and the engine on the
  * CUDA backend taking a faulted device out of service and proving its
- * partitions on the other.
+ * partitions on the other. Circuit shapes (shape_cache.cu): a, b, c of the
+ * synthetic circuit through gpu_shape_eval_dev (the kernels' per-entry
+ * code on the CPU) equal cs_shape_eval's, an altered witness fails in the
+ * same constraint, the shape is cached once and forgotten.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -310,6 +313,54 @@ static void check_engine_two_devices(void)
     host_devices(1);
 }
 
+/* The device's a, b, c of s on w (ni + na values) against the CPU's:
+ * the same status and message and the same values; returns the status. */
+static int shape_both(const cs_shape *s, const fr_t *in, const fr_t *aux)
+{
+    size_t n = cs_shape_num_constraints(s), ni = cs_shape_num_inputs(s), na = cs_shape_num_aux(s);
+    fr_t *w = host_device_alloc((ni + na) * sizeof(fr_t)), *d = host_device_alloc(3 * n * 32);
+    fr_t *cpu = malloc(3 * n * sizeof(fr_t));
+    if (!w || !d || !cpu) return failures++, printf("FAIL shape: out of memory\n"), CUZK_ENOMEM;
+    memcpy(w, in, ni * sizeof(fr_t));
+    memcpy(w + ni, aux, na * sizeof(fr_t));
+    cuzk_err ce = {0}, ge = {0};
+    int crc = cs_shape_eval(s, in, aux, cpu, cpu + n, cpu + 2 * n, &ce);
+    int grc = gpu_shape_eval_dev(s, w, d, d + n, d + 2 * n, &ge);
+    if (crc != grc || strcmp(ce.msg, ge.msg))
+        failures++, printf("FAIL shape: CPU %d '%s', device %d '%s'\n", crc, ce.msg, grc, ge.msg);
+    if (memcmp(cpu, d, 3 * n * sizeof(fr_t))) failures++, printf("FAIL shape: a, b, c differ\n");
+    host_device_free(w), host_device_free(d);
+    free(cpu);
+    return grc;
+}
+
+static void check_shapes(cuzk_rng *g)
+{
+    cs_synthetic syn = {4000, cuzk_rng_u64(g)};
+    cs_circuit c = cs_synthetic_circuit(&syn);
+    cs_prover p;
+    cs_shape *s;
+    cuzk_err err = {0};
+    if (cs_synthesize_prover(&p, c, NULL, &err) || cs_shape_record(&s, c, &err))
+        return (void)(failures++, printf("FAIL shape: %s\n", err.msg));
+    if (shape_both(s, p.input_assignment, p.aux_assignment))
+        failures++, printf("FAIL shape: the witness is not satisfied\n");
+    size_t cached = gpu_shape_device_bytes(0);
+    size_t j = cuzk_rng_u64(g) % p.num_aux;
+    fr_add(&p.aux_assignment[j], &p.aux_assignment[j], &FR_ONE);
+    if (shape_both(s, p.input_assignment, p.aux_assignment) != CUZK_EINVAL)
+        failures++, printf("FAIL shape: aux %zu altered but satisfied\n", j);
+    if (!cached || gpu_shape_device_bytes(0) != cached)
+        failures++,
+            printf("FAIL shape: cached %zu bytes, then %zu\n", cached, gpu_shape_device_bytes(0));
+    gpu_shape_forget(s);
+    if (gpu_shape_device_bytes(0)) failures++, printf("FAIL shape: kept after forget\n");
+    printf("shapes: a, b, c of %zu constraints equal cs_shape_eval's, %zu bytes cached\n",
+           p.num_constraints, cached);
+    cs_shape_free(s);
+    cs_prover_free(&p);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -320,6 +371,7 @@ int main(int argc, char **argv)
     check_memory_policy();
     check_slow_link();
     check_upload();
+    check_shapes(&g);
     check_two_devices();
     host_devices(2);
     failures += gpu_prove_device_checks(&g);

@@ -6,7 +6,11 @@
  * and input variables (ONE included), the density popcounts the
  * parameter file sizes follow from, and the R1CS fingerprint (r1cs.h).
  * Memory stays bounded whatever the size (the counter keeps one bit per
- * variable), so the 32GiB PoRep partition is counted in minutes.
+ * variable), so the 32GiB PoRep partition is counted in minutes. With
+ * --shape the circuit's shape (cs_shape: A, B, C in about five bytes an
+ * entry) is recorded too, its fingerprint checked against the counter's,
+ * and its entries, bytes and recording time printed (a 32GiB PoRep
+ * partition's shape takes about 5 GB).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -18,6 +22,7 @@
 #include "cuzk/filecoin/porep_circuit.h"
 #include "cuzk/filecoin/post_circuit.h"
 #include "cuzk/filecoin/update_circuit.h"
+#include "r1cs/shape.h"
 
 /* The blank circuit of every kind; the one in use is set by blank_circuit. */
 typedef struct blank {
@@ -74,6 +79,45 @@ static void print_counts(const cs_counts *k, const char *kind, const char *size,
     printf("fingerprint         %s\ncounted in          %.2f s\n", fp, secs);
 }
 
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* The shape of circuit recorded and checked against the counts k. */
+static int print_shape(cs_circuit circuit, const cs_counts *k, bool json, cuzk_err *err)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cs_shape *s;
+    int rc = cs_shape_record(&s, circuit, err);
+    if (rc) return rc;
+    double secs = seconds_since(&t0);
+    uint8_t fp[32];
+    cs_shape_fingerprint(s, fp);
+    if (memcmp(fp, k->fingerprint, 32)) {
+        cs_shape_free(s);
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "circuit-info: the shape's fingerprint differs from the "
+                         "counter's");
+    }
+    size_t e[3], esc = 0;
+    for (int i = 0; i < 3; i++) e[i] = s->m[i].nnz, esc += s->m[i].n_esc;
+    size_t nnz = e[0] + e[1] + e[2], bytes = cs_shape_bytes(s);
+    if (json)
+        printf("{\"shape_entries\":[%zu,%zu,%zu],\"shape_escaped\":%zu,\"shape_values\":%zu,"
+               "\"shape_bytes\":%zu,\"shape_seconds\":%.2f}\n",
+               e[0], e[1], e[2], esc, s->n_vals, bytes, secs);
+    else
+        printf("shape               %zu entries (A %zu, B %zu, C %zu), %zu escaped to %zu "
+               "values\n                    %zu bytes (%.2f an entry), recorded in %.2f s\n",
+               nnz, e[0], e[1], e[2], esc, s->n_vals, bytes, nnz ? (double)bytes / nnz : 0.0, secs);
+    cs_shape_free(s);
+    return 0;
+}
+
 static int parse_kind(const char *s)
 {
     for (size_t i = 0; i < N_KINDS; i++)
@@ -83,10 +127,13 @@ static int parse_kind(const char *s)
 
 static int circuit_info_run(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"kind", 1, 0, 'k'}, {"sector-size", 1, 0, 's'}, {"json", 0, 0, 'j'}, {0, 0, 0, 0}};
+    static const struct option longs[] = {{"kind", 1, 0, 'k'},
+                                          {"sector-size", 1, 0, 's'},
+                                          {"json", 0, 0, 'j'},
+                                          {"shape", 0, 0, 'r'},
+                                          {0, 0, 0, 0}};
     const char *cmd = "circuit-info", *kind_s = NULL, *size_s = NULL;
-    bool json = false;
+    bool json = false, shape = false;
     if (cli_wants_help(argc, argv, &cli_circuit_info)) return CLI_OK;
     optind = 1, opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
@@ -96,6 +143,8 @@ static int circuit_info_run(int argc, char **argv)
             size_s = optarg;
         else if (c == 'j')
             json = true;
+        else if (c == 'r')
+            shape = true;
         else
             return cli_usage_error(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
     }
@@ -109,13 +158,12 @@ static int circuit_info_run(int argc, char **argv)
     cs_circuit circuit;
     if (cuzk_parse_size(size_s, &size, &err) || blank_circuit(&circuit, &b, kind, size, &err))
         return cli_fail(&err);
-    struct timespec t0, t1;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cs_counts k;
     if (cs_count(&k, circuit, &err)) return cli_fail(&err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    print_counts(&k, kind_s, size_s, secs, json);
+    print_counts(&k, kind_s, size_s, seconds_since(&t0), json);
+    if (shape && print_shape(circuit, &k, json, &err)) return cli_fail(&err);
     return CLI_OK;
 }
 
@@ -123,7 +171,7 @@ const cli_command cli_circuit_info = {
     "circuit-info",
     circuit_info_run,
     "sizes and R1CS fingerprint of a Filecoin circuit",
-    "usage: cuzk circuit-info --kind KIND --sector-size SIZE [--json]\n"
+    "usage: cuzk circuit-info --kind KIND --sector-size SIZE [--json] [--shape]\n"
     "\n"
     "Synthesizes one partition of a Filecoin circuit without values through the\n"
     "counter backend (bounded memory) and prints its sizes:\n"
@@ -136,5 +184,8 @@ const cli_command cli_circuit_info = {
     "\n"
     "  --kind KIND         porep, winning-post, window-post or update\n"
     "  --sector-size SIZE  2KiB, 8MiB, 512MiB, 32GiB, 64GiB (update: also smaller)\n"
-    "  --json              one JSON object instead of the table\n",
+    "  --json              one JSON object instead of the table (a second one for\n"
+    "                      the shape)\n"
+    "  --shape             also record the circuit's shape (cs_shape, r1cs.h), check\n"
+    "                      its fingerprint and print its entries, bytes and time\n",
 };

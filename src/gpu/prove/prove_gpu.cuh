@@ -68,6 +68,9 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *e
 size_t prove_srs_drop_g2(int dev);
 /* Device memory held by device dev's cache. */
 size_t prove_srs_bytes(int dev);
+/* Frees every shape cached on device dev but keep (NULL: all;
+ * shape_cache.cu); returns the bytes freed. */
+size_t prove_shape_evict(int dev, const cs_shape *keep);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,

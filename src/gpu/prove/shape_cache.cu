@@ -1,0 +1,219 @@
+/*
+ * shape_cache.cu - circuit shapes (cs_shape, r1cs.h) kept on the device,
+ * and a, b, c of a device witness computed from them (gpu_shape_eval_dev).
+ *
+ * A shape is uploaded on first use into one device allocation (its
+ * matrices, escape table and powers of two, laid out as shape.h's structs
+ * with device pointers, plus the word the check reports through) and
+ * stays there, keyed by the shape's pointer and checked against its
+ * fingerprint and counts, so a shape freed and another recorded at the
+ * same address is never mistaken for the old one. When an allocation
+ * fails, the least recently used other shapes go first, then the
+ * parameter cache's room is made by prove_dev_alloc. Each device has a
+ * cache of its own (device.cuh), picked by the current device and guarded
+ * by its prover lock as the parameter cache is (srs_cache.cu).
+ */
+#include <string.h>
+
+#include "gpu/prove/shape_eval.cuh"
+
+#define SHAPE_SLOTS 8
+
+struct shape_entry {
+    const cs_shape *s; /* NULL: free slot */
+    size_t rows, inputs, aux;
+    uint8_t fingerprint[32];
+    void *mem;
+    size_t bytes;
+    shape_view view;
+    unsigned long long *first; /* the check's result word, in mem */
+    uint64_t used;             /* shape_clock at the last use */
+};
+static shape_entry shape_devs[CU_MAX_DEVICES][SHAPE_SLOTS];
+static uint64_t shape_clock[CU_MAX_DEVICES];
+
+static bool shape_matches(const shape_entry *x, const cs_shape *s)
+{
+    return x->s == s && x->rows == s->num_constraints && x->inputs == s->num_inputs &&
+           x->aux == s->num_aux && !memcmp(x->fingerprint, s->fingerprint, 32);
+}
+
+static void shape_drop(shape_entry *x)
+{
+    cudaFree(x->mem);
+    memset(x, 0, sizeof *x);
+}
+
+size_t prove_shape_evict(int dev, const cs_shape *keep)
+{
+    size_t freed = 0;
+    for (int i = 0; i < SHAPE_SLOTS; i++) {
+        shape_entry *x = &shape_devs[dev][i];
+        if (!x->s || x->s == keep) continue;
+        freed += x->bytes;
+        shape_drop(x);
+    }
+    return freed;
+}
+
+/* cudaMalloc, evicting other shapes (least recently used first) and then
+ * the parameter cache's entries while the device is short. */
+static int shape_dev_alloc(int dev, void **p, size_t bytes, const cs_shape *keep, cuzk_err *err)
+{
+    for (;;) {
+        if (cudaMalloc(p, bytes) == cudaSuccess) return CUZK_OK;
+        cudaGetLastError();
+        shape_entry *lru = NULL;
+        for (int i = 0; i < SHAPE_SLOTS; i++) {
+            shape_entry *x = &shape_devs[dev][i];
+            if (x->s && x->s != keep && (!lru || x->used < lru->used)) lru = x;
+        }
+        if (!lru) break;
+        shape_drop(lru);
+    }
+    return prove_dev_alloc(p, bytes, NULL, err);
+}
+
+/* Where each array of s goes in one allocation, and its size. */
+typedef struct shape_plan {
+    size_t at[3][6], vals, pow2, first, bytes;
+} shape_plan;
+
+static size_t plan_put(size_t *end, size_t bytes)
+{
+    size_t at = *end;
+    *end = cu_align256(at + bytes);
+    return at;
+}
+
+static shape_plan shape_layout(const cs_shape *s)
+{
+    shape_plan p;
+    size_t end = 0, blocks = shape_blocks(s->num_constraints);
+    for (int i = 0; i < 3; i++) {
+        const shape_matrix *m = &s->m[i];
+        p.at[i][0] = plan_put(&end, (blocks + 1) * sizeof(uint64_t));
+        p.at[i][1] = plan_put(&end, s->num_constraints * sizeof(uint16_t));
+        p.at[i][2] = plan_put(&end, m->nnz * sizeof(uint32_t));
+        p.at[i][3] = plan_put(&end, m->nnz);
+        p.at[i][4] = plan_put(&end, (blocks + 1) * sizeof(uint64_t));
+        p.at[i][5] = plan_put(&end, m->n_esc * sizeof(uint32_t));
+    }
+    p.vals = plan_put(&end, s->n_vals * sizeof(fr_t));
+    p.pow2 = plan_put(&end, SHAPE_POWS * sizeof(fr_t));
+    p.first = plan_put(&end, sizeof(unsigned long long));
+    p.bytes = end;
+    return p;
+}
+
+static int shape_load(int dev, shape_entry *x, const cs_shape *s, cuzk_err *err)
+{
+    shape_plan p = shape_layout(s);
+    int rc = shape_dev_alloc(dev, &x->mem, p.bytes, s, err);
+    if (rc) return rc;
+    x->s = s, x->rows = s->num_constraints, x->inputs = s->num_inputs, x->aux = s->num_aux;
+    memcpy(x->fingerprint, s->fingerprint, 32);
+    x->bytes = p.bytes;
+    char *base = (char *)x->mem;
+    size_t blocks = shape_blocks(s->num_constraints);
+    for (int i = 0; !rc && i < 3; i++) {
+        const shape_matrix *m = &s->m[i];
+        shape_matrix *d = &x->view.m[i];
+        const void *src[6] = {m->start, m->len, m->col, m->code, m->esc_start, m->esc_val};
+        size_t len[6] = {(blocks + 1) * sizeof(uint64_t), s->num_constraints * sizeof(uint16_t),
+                         m->nnz * sizeof(uint32_t),       m->nnz,
+                         (blocks + 1) * sizeof(uint64_t), m->n_esc * sizeof(uint32_t)};
+        for (int k = 0; !rc && k < 6; k++)
+            if (len[k]) rc = prove_upload(STAGE_FG, base + p.at[i][k], src[k], len[k], err);
+        d->nnz = m->nnz, d->n_esc = m->n_esc;
+        d->start = (uint64_t *)(base + p.at[i][0]);
+        d->len = (uint16_t *)(base + p.at[i][1]);
+        d->col = (uint32_t *)(base + p.at[i][2]);
+        d->code = (uint8_t *)(base + p.at[i][3]);
+        d->esc_start = (uint64_t *)(base + p.at[i][4]);
+        d->esc_val = (uint32_t *)(base + p.at[i][5]);
+    }
+    if (!rc && s->n_vals)
+        rc = prove_upload(STAGE_FG, base + p.vals, s->vals, s->n_vals * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(STAGE_FG, base + p.pow2, s->pow2, sizeof s->pow2, err);
+    if (rc) {
+        shape_drop(x);
+        return rc;
+    }
+    x->view.vals = (const fr_d *)(base + p.vals);
+    x->view.pow2 = (const fr_d *)(base + p.pow2);
+    x->view.rows = s->num_constraints;
+    x->view.cols = s->num_inputs + s->num_aux;
+    x->first = (unsigned long long *)(base + p.first);
+    return CUZK_OK;
+}
+
+/* s's entry on device dev, uploaded when missing. */
+static int shape_get(shape_entry **out, int dev, const cs_shape *s, cuzk_err *err)
+{
+    shape_entry *slots = shape_devs[dev], *x = NULL;
+    for (int i = 0; i < SHAPE_SLOTS && !x; i++)
+        if (shape_matches(&slots[i], s)) x = &slots[i];
+    for (int i = 0; i < SHAPE_SLOTS; i++) /* a stale entry at s's address */
+        if (slots[i].s == s && &slots[i] != x) shape_drop(&slots[i]);
+    if (!x) {
+        for (int i = 0; i < SHAPE_SLOTS; i++) /* a free slot, else the least recently used */
+            if (!x || !slots[i].s || (x->s && slots[i].used < x->used)) x = &slots[i];
+        if (x->s) shape_drop(x);
+        int rc = shape_load(dev, x, s, err);
+        if (rc) return rc;
+    }
+    x->used = ++shape_clock[dev];
+    *out = x;
+    return CUZK_OK;
+}
+
+extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_t *b, fr_t *c,
+                                  cuzk_err *err)
+{
+    int dev;
+    int rc = cu_device(&dev, err);
+    shape_entry *x = NULL;
+    if (!rc) rc = shape_get(&x, dev, s, err);
+    if (!rc) {
+        CU(cudaMemsetAsync(x->first, 0xff, sizeof *x->first, 0), err, "shape check reset");
+        rc = shape_launch_eval(&x->view, w, a, b, c, err);
+    }
+    if (!rc) rc = shape_launch_check(a, b, c, s->num_constraints, x->first, err);
+    if (rc) return rc;
+    CU_WAIT(err, "shape_eval_kernel");
+    unsigned long long first;
+    CU(cudaMemcpy(&first, x->first, sizeof first, cudaMemcpyDeviceToHost), err, "shape check");
+    if (first < s->num_constraints)
+        return cuzk_errf(err, CUZK_EINVAL, "constraint %llu is not satisfied", first);
+    return CUZK_OK;
+}
+
+extern "C" void gpu_shape_forget(const cs_shape *s)
+{
+    int cur = 0;
+    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
+    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
+        prove_lock(dev);
+        bool any = false;
+        for (int i = 0; i < SHAPE_SLOTS; i++) any |= shape_devs[dev][i].s == s;
+        if (any) {
+            if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
+            for (int i = 0; i < SHAPE_SLOTS; i++)
+                if (shape_devs[dev][i].s == s) shape_drop(&shape_devs[dev][i]);
+            cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
+        }
+        prove_unlock(dev);
+    }
+    cudaSetDevice(cur);
+}
+
+extern "C" size_t gpu_shape_device_bytes(int device)
+{
+    if (device < 0 || device >= CU_MAX_DEVICES) return 0;
+    prove_lock(device);
+    size_t b = 0;
+    for (int i = 0; i < SHAPE_SLOTS; i++) b += shape_devs[device][i].bytes;
+    prove_unlock(device);
+    return b;
+}
