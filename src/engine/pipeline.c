@@ -176,7 +176,7 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
 static void count_reused(engine_t *e, const work_item *it)
 {
     uint64_t k = 0;
-    for (size_t i = 0; i < it->n; i++) k += it->provers[i].cap_constraints != 0;
+    for (size_t i = 0; i < it->n; i++) k += it->provers[i].cap_aux != 0; /* either path's */
     __atomic_add_fetch(&e->reused, k, __ATOMIC_RELAXED);
 }
 

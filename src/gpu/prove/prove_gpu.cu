@@ -154,36 +154,37 @@ static size_t witness_bytes(const cs_prover *w)
     return w->shape ? (w->num_inputs + w->num_aux) * sizeof(fr_t) : 0;
 }
 
-/* The witness-only path's loader: the assignment into ws->wit, then a, b,
+/* The witness-only path's loader: the assignment into d (ws->wit), then a, b,
  * c as rows of buf from the recorded shape on the device (checked: an
  * unsatisfied constraint is the circuit's error), zero-padded to the
  * domain; the three rows land together. */
-static int load_by_shape(prove_run *r, prove_one *c, char *buf, const cs_prover *w, size_t row,
-                         cuzk_err *err)
+static int load_by_shape(prove_run *r, prove_one *c, char *buf, char *d, const cs_prover *w,
+                         size_t row, cuzk_err *err)
 {
     int rc = groth16_shape_check(w, err);
     size_t in = w->num_inputs * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
-    char *d = (char *)r->ws->wit;
     if (!rc) rc = prove_upload(STAGE_BG, d, w->input_assignment, in, err);
     if (!rc) rc = prove_upload(STAGE_BG, d + in, w->aux_assignment, w->num_aux * sizeof(fr_t), err);
     if (!rc)
         rc = gpu_shape_eval_dev(w->shape, (const fr_t *)d, (fr_t *)buf, (fr_t *)(buf + row),
                                 (fr_t *)(buf + 2 * row), err);
-    for (int k = 0; !rc && k < 3; k++) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
+    for (int k = 0; !rc && k < 3; k++)
+        rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
     for (int k = 0; !rc && k < 3; k++) row_loaded(r, c);
     return rc;
 }
 
 /* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg,
- * telling the prover thread as each row lands (row_loaded). */
-static int load_abc(prove_run *r, prove_one *c, char *buf, const groth16_params *pk,
+ * telling the prover thread as each row lands (row_loaded); a witness-only
+ * circuit's assignment goes through wit. */
+static int load_abc(prove_run *r, prove_one *c, char *buf, char *wit, const groth16_params *pk,
                     const cs_prover *w, unsigned lg, cuzk_err *err)
 {
     unsigned lw;
     int rc = groth16_h_domain(&lw, pk, w, err);
     if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
-    if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, c, buf, w, row, err);
+    if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, c, buf, wit, w, row, err);
     if (!rc && h_on_device(pk, lg)) {
         const fr_t *src[3] = {w->a, w->b, w->c};
         for (int k = 0; !rc && k < 3; k++) {
@@ -384,8 +385,8 @@ static void load_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else
-        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % 2], r->p->pk, &r->circuits[i], r->lg,
-                              &c->load_err);
+        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % 2], (char *)r->ws->wit, r->p->pk,
+                              &r->circuits[i], r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     helper_done(r, &c->load_done);
     try_spawn(r, i + 1);
