@@ -317,7 +317,7 @@ def test_bad_input(d):
         (pb.POREP_SEAL_COMMIT, record(SMALL) + b"x", "33 bytes, expected 32"),
         (pb.POREP_SEAL_COMMIT, record(100), "100 constraints"),
         (pb.POREP_SEAL_COMMIT, record(SMALL, 0), "0 partitions"),
-        (pb.POREP_SEAL_COMMIT, record(SMALL)[:31] + b"\x01", "reserved"),
+        (pb.POREP_SEAL_COMMIT, record(SMALL)[:31] + b"\x01", "unsatisfied partition 16777216 of 1"),
     ]
     for kind, vanilla, message in cases:
         req = pb.SubmitProofRequest(request_id=uuid.uuid4().hex, proof_kind=kind, vanilla_proof=vanilla)
