@@ -281,10 +281,11 @@ static void shape_release(cs_t *child)
     shape_cs *c = (shape_cs *)child, *p = c->parent;
     p->cur = NULL;
     if (!p->cs.status && remap_escapes(p, c)) cs_fail(&p->cs, CUZK_ENOMEM, "shape: out of memory");
-    size_t i = 0;
-    for (; i < c->n_segs && !p->cs.status; i++)
-        if (push_seg(p, c->segs[i])) cs_fail(&p->cs, CUZK_ENOMEM, "shape: out of memory");
-    for (; i < c->n_segs; i++) seg_free(c->segs[i]);
+    for (size_t i = 0; i < c->n_segs; i++) {
+        if (!p->cs.status && !push_seg(p, c->segs[i])) continue;
+        cs_fail(&p->cs, CUZK_ENOMEM, "shape: out of memory"); /* kept when failed already */
+        seg_free(c->segs[i]);
+    }
     free(c->segs);
     val_free(&c->vals);
     free(c);

@@ -5,9 +5,11 @@
  * malloc, calloc, realloc and free with glibc's own entry points behind a
  * counter, so failalloc_every() can run a function once per allocation it
  * makes with that allocation failing, and check every such run returns 0 or
- * CUZK_ENOMEM and leaves nothing allocated. Not available under
- * AddressSanitizer, which owns malloc (FAILALLOC_AVAILABLE is then 0 and
- * the caller skips).
+ * CUZK_ENOMEM and leaves nothing allocated. memalign (libgomp makes a
+ * parallel region's team with it and frees it with free) is counted but
+ * never failed: libgomp aborts when an allocation fails. Not available
+ * under AddressSanitizer, which owns malloc (FAILALLOC_AVAILABLE is then 0
+ * and the caller skips).
  */
 #ifndef CUZK_TEST_FAILALLOC_H
 #define CUZK_TEST_FAILALLOC_H
@@ -27,6 +29,7 @@ extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
+extern void *__libc_memalign(size_t align, size_t n);
 
 /* Only touched while `counting` (set by the single-threaded failalloc_run),
  * so allocations from other threads at other times never race on them. */
@@ -58,6 +61,10 @@ void *calloc(size_t n, size_t size)
 void *realloc(void *q, size_t n)
 {
     return failalloc_fail_now() ? NULL : failalloc_counted(__libc_realloc(q, n), !q);
+}
+void *memalign(size_t align, size_t n)
+{
+    return failalloc_counted(__libc_memalign(align, n), true);
 }
 void free(void *p)
 {

@@ -14,7 +14,9 @@
  * matrices (cs_record, cs_r1cs_eval) find independently. A hand-made
  * circuit covers coefficients that are not +-2^k (the escape table),
  * large powers of both signs, terms that merge to zero, empty rows and a
- * long row; a row of 65536 terms is refused, naming the constraint.
+ * long row; a row of 65536 terms is refused, naming the constraint. Every
+ * allocation of recording (and of the densities) failing in turn gives
+ * CUZK_ENOMEM with nothing left allocated (failalloc.h, not under ASan).
  */
 #include "testutil.h"
 
@@ -30,6 +32,7 @@
 #include "cuzk/filecoin/seal.h"
 #include "cuzk/filecoin/update_circuit.h"
 #include "cuzk/r1cs.h"
+#include "failalloc.h"
 
 static bool quick(void)
 {
@@ -378,13 +381,49 @@ static void long_row_refused(void **state)
     assert_non_null(strstr(e.msg, "constraint 1: A has 65536 terms"));
 }
 
+/* ---- allocation failures ---- */
+
+/* Records the hand-made circuit and the synthetic one and takes the
+ * densities of the latter; everything freed. */
+static int record_all(void *arg)
+{
+    (void)arg;
+    cs_synthetic params = {300, 3};
+    cs_circuit circuits[2] = {{hand_synth, NULL}, cs_synthetic_circuit(&params)};
+    for (int i = 0; i < 2; i++) {
+        cs_shape *s;
+        int rc = cs_shape_record(&s, circuits[i], NULL);
+        if (rc) return rc;
+        cs_prover q = {.num_inputs = cs_shape_num_inputs(s), .num_aux = cs_shape_num_aux(s)};
+        rc = cs_shape_densities(s, &q, NULL);
+        cs_prover_free(&q);
+        cs_shape_free(s);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static void allocation_failures(void **state)
+{
+    (void)state;
+#if FAILALLOC_AVAILABLE
+    int saved = omp_get_max_threads();
+    omp_set_num_threads(1);                /* failalloc counts on one thread */
+    assert_int_equal(record_all(NULL), 0); /* OpenMP's team resized outside the count */
+    failalloc_every(record_all, NULL);
+    omp_set_num_threads(saved);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(synthetic),         cmocka_unit_test(hand_made),
         cmocka_unit_test(long_row_refused),  cmocka_unit_test(porep_2kib),
         cmocka_unit_test(winning_post_2kib), cmocka_unit_test(window_post_2kib),
-        cmocka_unit_test(snap_2kib),
+        cmocka_unit_test(snap_2kib),         cmocka_unit_test(allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
