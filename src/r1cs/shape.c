@@ -44,7 +44,7 @@
  * system at once (malloc_trim): glibc keeps freed blocks below its mmap
  * threshold, which grows to 32 MiB as large blocks come and go, in its
  * arenas, so a 32 GiB partition's segments (units of a few MiB each) stayed
- * resident beside the joined shape: 9.2 GB at the peak instead of 4.7.
+ * resident beside the joined shape: 9.2 GB at the peak, 5.8 GB with this.
  */
 #define TRIM_BYTES ((size_t)1 << 20)
 
