@@ -57,8 +57,7 @@ void pool_destroy(prover_pool *p)
 static bool fits(const cs_prover *s, const cs_capacity *size, bool witness)
 {
     if (witness)
-        return s->cap_constraints == 0 && s->cap_inputs >= size->inputs &&
-               s->cap_aux >= size->aux;
+        return s->cap_constraints == 0 && s->cap_inputs >= size->inputs && s->cap_aux >= size->aux;
     return cs_prover_fits(s, size);
 }
 

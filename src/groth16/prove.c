@@ -335,9 +335,8 @@ int groth16_shape_check(const cs_prover *w, cuzk_err *err)
         return cuzk_errf(err, CUZK_EINVAL,
                          "prove: the witness (%zu constraints, %zu inputs, %zu aux) is not of the "
                          "recorded shape (%zu, %zu, %zu)",
-                         w->num_constraints, w->num_inputs, w->num_aux,
-                         cs_shape_num_constraints(s), cs_shape_num_inputs(s),
-                         cs_shape_num_aux(s));
+                         w->num_constraints, w->num_inputs, w->num_aux, cs_shape_num_constraints(s),
+                         cs_shape_num_inputs(s), cs_shape_num_aux(s));
     return CUZK_OK;
 }
 

@@ -8,8 +8,8 @@
  * the shape (groth16_abc, which checks every constraint) equal the prover
  * backend's byte for byte, and the shape's fingerprint is cs_count's; a
  * witness value altered by one fails the evaluation naming the
- * constraint. 512MiB is skipped under CUZK_TEST_QUICK. (Proof bytes of the two paths: tests/integration/filecoin.sh
- * on the CPU, gpu_prove_checks.c on the device and its stand-in.)
+ * constraint. 512MiB is skipped under CUZK_TEST_QUICK. (Proof bytes of the two paths:
+ * tests/integration/filecoin.sh on the CPU, gpu_prove_checks.c on the device and its stand-in.)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -147,8 +147,8 @@ static void phase_end(phase_clock *pc, int ph)
  * (cs_synthesize_batch counts within it). */
 static int prove_chunk(const cli_opts *o, const groth16_params *p, const cs_shape *shape,
                        cs_circuit *circ, size_t k, size_t c, size_t first, cs_prover *w,
-                       groth16_proof *proofs, groth16_timings *t, uint64_t *bytes,
-                       phase_clock *pc, cuzk_err *err)
+                       groth16_proof *proofs, groth16_timings *t, uint64_t *bytes, phase_clock *pc,
+                       cuzk_err *err)
 {
     phase_begin(pc);
     int rc = shape ? CUZK_OK : cs_synthesize_batch(w + k, circ + k, c, err);
@@ -208,8 +208,8 @@ int cli_fc_prove_circuits(const cli_opts *o, const char *params, cs_circuit *cir
                 "cuzk: phases, wall s / CPU-s: record %.2f / %.2f, params %.2f / %.2f, "
                 "synthesis (%s) %.2f / %.2f, prove %.2f / %.2f\n",
                 pc.wall[PH_RECORD], pc.cpu[PH_RECORD], pc.wall[PH_PARAMS], pc.cpu[PH_PARAMS],
-                shape ? "witness" : "full", pc.wall[PH_SYNTH], pc.cpu[PH_SYNTH],
-                pc.wall[PH_PROVE], pc.cpu[PH_PROVE]);
+                shape ? "witness" : "full", pc.wall[PH_SYNTH], pc.cpu[PH_SYNTH], pc.wall[PH_PROVE],
+                pc.cpu[PH_PROVE]);
     for (size_t k = 0; !rc && k < n; k++) {
         groth16_proof_encode(bytes + k * GROTH16_PROOF_BYTES, &proofs[k]);
         fprintf(stderr,

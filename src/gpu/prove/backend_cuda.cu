@@ -138,5 +138,5 @@ static uint64_t cuda_host_bytes(int device)
 }
 
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda",         cuda_devices,         cuda_start,     cuda_finish,
+    "cuda",         cuda_devices,         cuda_start,      cuda_finish,
     cuda_vram_free, cuda_params_unloaded, cuda_host_bytes, gpu_shape_forget};

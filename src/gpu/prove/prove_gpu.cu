@@ -579,6 +579,8 @@ static int prove_all(prove_run *r, cuzk_err *err)
         if (witness_bytes(&r->circuits[i]) > wit) wit = witness_bytes(&r->circuits[i]);
     if (!rc && wit) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
+    for (size_t i = 0; !rc && i < p->n; i++) /* before the loaders need them */
+        if (r->circuits[i].shape) rc = prove_shape_ready(r->circuits[i].shape, p->pk, err);
     if (!rc) try_spawn(r, 0);
     for (size_t i = 0; !rc && i < p->n; i++) {
         rc = prove_one_circuit(r, i, err);
@@ -737,10 +739,11 @@ static void release_device(int dev)
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
                      &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2,     &ws->wit};
     const size_t n = sizeof bufs / sizeof *bufs;
-    bool any = prove_srs_bytes(dev) > 0;
+    bool any = prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
     if (!any || cudaSetDevice(dev) != cudaSuccess) return;
     prove_srs_evict(dev, NULL);
+    prove_shape_evict(dev, NULL);
     for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
     memset(ws, 0, sizeof *ws);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */

@@ -71,6 +71,13 @@ size_t prove_srs_bytes(int dev);
 /* Frees every shape cached on device dev but keep (NULL: all;
  * shape_cache.cu); returns the bytes freed. */
 size_t prove_shape_evict(int dev, const cs_shape *keep);
+/* s on the current device, uploaded when missing (room made by evicting
+ * other shapes, then parameters but keep's): the prover thread calls it
+ * before the loaders start, so that gpu_shape_eval_dev in a loader only
+ * finds it and never allocates beside the prover's own work. */
+int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *err);
+/* Device memory held by device dev's shapes (its prover lock held). */
+size_t prove_shape_bytes(int dev);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,

@@ -57,8 +57,9 @@ size_t prove_shape_evict(int dev, const cs_shape *keep)
 }
 
 /* cudaMalloc, evicting other shapes (least recently used first) and then
- * the parameter cache's entries while the device is short. */
-static int shape_dev_alloc(int dev, void **p, size_t bytes, const cs_shape *keep, cuzk_err *err)
+ * the parameter cache's entries but keep_pk's while the device is short. */
+static int shape_dev_alloc(int dev, void **p, size_t bytes, const cs_shape *keep,
+                           const groth16_params *keep_pk, cuzk_err *err)
 {
     for (;;) {
         if (cudaMalloc(p, bytes) == cudaSuccess) return CUZK_OK;
@@ -71,7 +72,7 @@ static int shape_dev_alloc(int dev, void **p, size_t bytes, const cs_shape *keep
         if (!lru) break;
         shape_drop(lru);
     }
-    return prove_dev_alloc(p, bytes, NULL, err);
+    return prove_dev_alloc(p, bytes, keep_pk, err);
 }
 
 /* Where each array of s goes in one allocation, and its size. */
@@ -106,10 +107,11 @@ static shape_plan shape_layout(const cs_shape *s)
     return p;
 }
 
-static int shape_load(int dev, shape_entry *x, const cs_shape *s, cuzk_err *err)
+static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_params *keep_pk,
+                      cuzk_err *err)
 {
     shape_plan p = shape_layout(s);
-    int rc = shape_dev_alloc(dev, &x->mem, p.bytes, s, err);
+    int rc = shape_dev_alloc(dev, &x->mem, p.bytes, s, keep_pk, err);
     if (rc) return rc;
     x->s = s, x->rows = s->num_constraints, x->inputs = s->num_inputs, x->aux = s->num_aux;
     memcpy(x->fingerprint, s->fingerprint, 32);
@@ -148,8 +150,10 @@ static int shape_load(int dev, shape_entry *x, const cs_shape *s, cuzk_err *err)
     return CUZK_OK;
 }
 
-/* s's entry on device dev, uploaded when missing. */
-static int shape_get(shape_entry **out, int dev, const cs_shape *s, cuzk_err *err)
+/* s's entry on device dev, uploaded when missing (keep_pk's parameters
+ * kept if room must be made). */
+static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth16_params *keep_pk,
+                     cuzk_err *err)
 {
     shape_entry *slots = shape_devs[dev], *x = NULL;
     for (int i = 0; i < SHAPE_SLOTS && !x; i++)
@@ -160,7 +164,7 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, cuzk_err *er
         for (int i = 0; i < SHAPE_SLOTS; i++) /* a free slot, else the least recently used */
             if (!x || !slots[i].s || (x->s && slots[i].used < x->used)) x = &slots[i];
         if (x->s) shape_drop(x);
-        int rc = shape_load(dev, x, s, err);
+        int rc = shape_load(dev, x, s, keep_pk, err);
         if (rc) return rc;
     }
     x->used = ++shape_clock[dev];
@@ -174,7 +178,7 @@ extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_
     int dev;
     int rc = cu_device(&dev, err);
     shape_entry *x = NULL;
-    if (!rc) rc = shape_get(&x, dev, s, err);
+    if (!rc) rc = shape_get(&x, dev, s, NULL, err);
     if (!rc) {
         CU(cudaMemsetAsync(x->first, 0xff, sizeof *x->first, 0), err, "shape check reset");
         rc = shape_launch_eval(&x->view, w, a, b, c, err);
@@ -187,6 +191,14 @@ extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_
     if (first < s->num_constraints)
         return cuzk_errf(err, CUZK_EINVAL, "constraint %llu is not satisfied", first);
     return CUZK_OK;
+}
+
+int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *err)
+{
+    int dev;
+    shape_entry *x;
+    int rc = cu_device(&dev, err);
+    return rc ? rc : shape_get(&x, dev, s, keep, err);
 }
 
 extern "C" void gpu_shape_forget(const cs_shape *s)
@@ -208,12 +220,18 @@ extern "C" void gpu_shape_forget(const cs_shape *s)
     cudaSetDevice(cur);
 }
 
+size_t prove_shape_bytes(int dev)
+{
+    size_t b = 0;
+    for (int i = 0; i < SHAPE_SLOTS; i++) b += shape_devs[dev][i].bytes;
+    return b;
+}
+
 extern "C" size_t gpu_shape_device_bytes(int device)
 {
     if (device < 0 || device >= CU_MAX_DEVICES) return 0;
     prove_lock(device);
-    size_t b = 0;
-    for (int i = 0; i < SHAPE_SLOTS; i++) b += shape_devs[device][i].bytes;
+    size_t b = prove_shape_bytes(device);
     prove_unlock(device);
     return b;
 }
