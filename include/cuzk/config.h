@@ -43,7 +43,8 @@ typedef struct cuzk_config {
     uint64_t max_batch_wait_ms;
     uint64_t result_ttl_s;
     /* [synthesis] */
-    uint32_t synthesis_threads; /* 0 = every core */
+    uint32_t synthesis_threads; /* per partition; 0 = every core, on the witness-only path
+                                   the cores shared by the synthesis workers */
     /* per partition only the witness; a, b, c evaluated from the circuit's
      * shape recorded once (cs_shape), on the device with the CUDA backend */
     bool witness_only;

@@ -219,7 +219,11 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     count_reused(e, it);
     uint64_t t0 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
-    if (e->cfg.synthesis_threads) omp_set_num_threads((int)e->cfg.synthesis_threads);
+    int threads = (int)e->cfg.synthesis_threads;
+    if (!threads && shape && e->n_synth > 1) /* the cores shared by the workers' teams */
+        threads =
+            omp_get_num_procs() / (int)e->n_synth > 1 ? omp_get_num_procs() / (int)e->n_synth : 1;
+    if (threads) omp_set_num_threads(threads);
     if (shape)
         rc = synthesize_witnesses(it->provers, circuits, it->n, shape, &j0->circ.size, err);
     else
