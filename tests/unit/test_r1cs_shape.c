@@ -33,6 +33,7 @@
 #include "cuzk/filecoin/update_circuit.h"
 #include "cuzk/r1cs.h"
 #include "failalloc.h"
+#include "update_gen.h"
 
 static bool quick(void)
 {
@@ -286,23 +287,9 @@ static void snap_2kib(void **state)
     if (quick()) return;
     cuzk_rng g;
     test_rng(&g);
-    update_shape s;
-    assert_int_equal(update_shape_for_size(&s, 2048, NULL), 0);
-    size_t n = s.nodes;
-    fr_t *lab = malloc(2 * n * sizeof(fr_t)), c;
-    assert_non_null(lab);
-    for (size_t i = 0; i < 2 * n; i++) fr_random(&lab[i], &g);
-    vanilla_node comm_c;
-    fr_random(&c, &g);
-    fr_to_bytes_le(comm_c.b, &c);
-    fc_update u;
-    assert_int_equal(fc_gen_update(&u, &s, s.hs[3], lab, &comm_c, &lab[n], NULL, NULL, NULL), 0);
-    update_public pub = fc_update_public(&u, 0);
-    update_circuit uc;
-    assert_int_equal(update_circuit_init(&uc, &s, &u.parts[0], &pub, NULL), 0);
-    check_circuit(update_circuit_get(&uc), true, false);
-    fc_update_free(&u);
-    free(lab);
+    update_gen t;
+    check_circuit(update_gen_2kib(&t, &g), true, false);
+    update_gen_free(&t);
 }
 
 /* ---- a hand-made circuit ---- */

@@ -29,6 +29,7 @@
  * counts zero).
  */
 #include "testutil.h"
+#include "update_gen.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -210,25 +211,9 @@ static void snapdeals(void **state)
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    update_shape s;
-    assert_int_equal(update_shape_for_size(&s, 2048, NULL), 0);
-    size_t n = s.nodes;
-    fr_t *lab = malloc(2 * n * sizeof(fr_t)), c;
-    assert_non_null(lab);
-    for (size_t i = 0; i < 2 * n; i++) fr_random(&lab[i], &g);
-    vanilla_node comm_c;
-    fr_random(&c, &g);
-    fr_to_bytes_le(comm_c.b, &c);
-    fc_update u;
-    cuzk_err e;
-    if (fc_gen_update(&u, &s, s.hs[3], lab, &comm_c, &lab[n], NULL, NULL, &e))
-        fail_msg("update: %s", e.msg);
-    update_public pub = fc_update_public(&u, 0);
-    update_circuit uc;
-    if (update_circuit_init(&uc, &s, &u.parts[0], &pub, &e)) fail_msg("update: %s", e.msg);
-    check_circuit(update_circuit_get(&uc));
-    fc_update_free(&u);
-    free(lab);
+    update_gen t;
+    check_circuit(update_gen_2kib(&t, &g));
+    update_gen_free(&t);
 }
 
 static void synthetic(void **state)
