@@ -59,24 +59,30 @@ int fph_lc(fph *h, uint32_t count)
     return 0;
 }
 
-/* Form byte of a coefficient: 0 for 1, 1 for -1, 2 for anything else. */
-static int coeff_form(const fph *h, const fr_t *c)
+void fph_coeff_encode(const fph *h, const fr_t *c, fph_coeff *out)
 {
-    return fr_is_one(c) ? 0 : fr_eq(c, &h->minus_one) ? 1 : 2;
+    out->form = fr_is_one(c) ? 0 : fr_eq(c, &h->minus_one) ? 1 : 2;
+    if (out->form == 2) fr_to_bytes_le(out->bytes, c);
 }
 
-int fph_term(fph *h, uint32_t kind, uint32_t index, const fr_t *coeff)
+int fph_term_coded(fph *h, uint32_t kind, uint32_t index, const fph_coeff *c)
 {
     if (room(h, 4 + 1 + 1 + FR_BYTES)) return CUZK_ENOMEM;
     put_le(h, index, 4);
     h->buf[h->n++] = (uint8_t)kind;
-    int form = coeff_form(h, coeff);
-    h->buf[h->n++] = (uint8_t)form;
-    if (form == 2) {
-        fr_to_bytes_le(&h->buf[h->n], coeff);
+    h->buf[h->n++] = c->form;
+    if (c->form == 2) {
+        memcpy(&h->buf[h->n], c->bytes, FR_BYTES);
         h->n += FR_BYTES;
     }
     return 0;
+}
+
+int fph_term(fph *h, uint32_t kind, uint32_t index, const fr_t *coeff)
+{
+    fph_coeff c;
+    fph_coeff_encode(h, coeff, &c);
+    return fph_term_coded(h, kind, index, &c);
 }
 
 int fph_final(fph *h, size_t num_inputs, size_t num_aux, size_t num_constraints, uint8_t out[32])

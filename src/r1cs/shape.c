@@ -30,6 +30,7 @@
 #include "r1cs/shape.h"
 
 #include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,27 +155,46 @@ static int push_seg(shape_cs *r, shape_seg *s)
     return rc;
 }
 
+/* +-2^k in Montgomery form by their low limb (open addressing, 2^11
+ * slots for 510 values): a coefficient's code without converting it out
+ * of Montgomery form, which took most of the recording's arithmetic. */
+#define POW_SLOT_BITS 11
+typedef struct pow_slot {
+    fr_t v;
+    uint8_t code, neg, used;
+} pow_slot;
+static pow_slot pow_slots[1 << POW_SLOT_BITS];
+static pthread_once_t pow_once = PTHREAD_ONCE_INIT;
+
+static size_t pow_hash(const fr_t *x)
+{
+    return (size_t)((x->l[0] * 0x9e3779b97f4a7c15ull) >> (64 - POW_SLOT_BITS));
+}
+
+static void pow_put(const fr_t *v, int k, int neg)
+{
+    size_t i = pow_hash(v);
+    while (pow_slots[i].used) i = (i + 1) & ((1u << POW_SLOT_BITS) - 1);
+    pow_slots[i] = (pow_slot){*v, (uint8_t)k, (uint8_t)neg, 1};
+}
+
+static void pow_init(void)
+{
+    fr_t p = FR_ONE, n;
+    for (int k = 0; k < SHAPE_POWS; k++, fr_dbl(&p, &p)) {
+        fr_neg(&n, &p);
+        pow_put(&p, k, 0);
+        pow_put(&n, k, 1);
+    }
+}
+
 /* The code of a non-zero coefficient: k for +-2^k (*neg set when
  * negative), SHAPE_ESC otherwise. */
 static uint8_t coeff_code(const fr_t *c, bool *neg)
 {
-    static const fr_t minus_one = {
-        {0xfffffffd00000003, 0xfb38ec08fffb13fc, 0x99ad88181ce5880f, 0x5bc8f5f97cd877d8}};
+    for (size_t i = pow_hash(c); pow_slots[i].used; i = (i + 1) & ((1u << POW_SLOT_BITS) - 1))
+        if (fr_eq(&pow_slots[i].v, c)) return *neg = pow_slots[i].neg, pow_slots[i].code;
     *neg = false;
-    if (fr_is_one(c)) return 0;
-    if (fr_eq(c, &minus_one)) return *neg = true, 0;
-    uint64_t v[FR_LIMBS];
-    for (int side = 0; side < 2; side++) {
-        fr_t x = *c;
-        if (side) fr_neg(&x, c);
-        fr_to_canonical(v, &x);
-        int bits = 0, k = 0;
-        for (int i = 0; i < FR_LIMBS; i++) {
-            bits += __builtin_popcountll(v[i]);
-            if (v[i]) k = 64 * i + __builtin_ctzll(v[i]);
-        }
-        if (bits == 1) return *neg = side, (uint8_t)k;
-    }
     return SHAPE_ESC;
 }
 
@@ -397,21 +417,6 @@ static int join_matrix(shape_matrix *out, shape_cs *r, int i, size_t rows, size_
     return 0;
 }
 
-/* ---- the coefficient of an entry ---- */
-
-/* The coefficient of entry e of m; *x counts the escaped entries. */
-static void entry_coeff(fr_t *out, const cs_shape *s, const shape_matrix *m, uint64_t e,
-                        uint64_t *x)
-{
-    uint8_t code = m->code[e];
-    if (code == SHAPE_ESC) {
-        *out = s->vals[m->esc_val[(*x)++]];
-        return;
-    }
-    *out = s->pow2[code];
-    if (m->col[e] & SHAPE_NEG) fr_neg(out, out);
-}
-
 /* ---- densities and fingerprint ---- */
 
 static int new_bits(uint64_t **w, size_t nbits)
@@ -432,16 +437,25 @@ static void mark_columns(const shape_matrix *m, size_t num_inputs, uint64_t *in_
     }
 }
 
-static int hash_row(fph *h, const cs_shape *s, const shape_matrix *m, size_t row, uint64_t e,
-                    uint64_t *x)
+/* The encodings of every coefficient a shape holds: +-2^k by sign and
+ * code, and the escaped values (converting each entry's coefficient out
+ * of Montgomery form took most of the hashing). */
+typedef struct coeff_encs {
+    fph_coeff pow[2][SHAPE_POWS];
+    fph_coeff *vals;
+} coeff_encs;
+
+static int hash_row(fph *h, const cs_shape *s, const coeff_encs *enc, const shape_matrix *m,
+                    size_t row, uint64_t e, uint64_t *x)
 {
     int rc = fph_lc(h, m->len[row]);
     for (uint64_t k = e; k < e + m->len[row] && !rc; k++) {
-        fr_t c;
-        entry_coeff(&c, s, m, k, x);
+        uint8_t code = m->code[k];
+        const fph_coeff *c = code == SHAPE_ESC ? &enc->vals[m->esc_val[(*x)++]]
+                                               : &enc->pow[(m->col[k] & SHAPE_NEG) != 0][code];
         size_t col = m->col[k] & SHAPE_COL;
-        rc = col < s->num_inputs ? fph_term(h, CS_INPUT, (uint32_t)col, &c)
-                                 : fph_term(h, CS_AUX, (uint32_t)(col - s->num_inputs), &c);
+        rc = col < s->num_inputs ? fph_term_coded(h, CS_INPUT, (uint32_t)col, c)
+                                 : fph_term_coded(h, CS_AUX, (uint32_t)(col - s->num_inputs), c);
     }
     return rc;
 }
@@ -449,20 +463,29 @@ static int hash_row(fph *h, const cs_shape *s, const shape_matrix *m, size_t row
 static int fingerprint(cs_shape *s)
 {
     fph *h = malloc(sizeof(*h));
-    if (!h || fph_init(h)) {
-        free(h);
+    coeff_encs *enc = malloc(sizeof(*enc));
+    if (enc) enc->vals = malloc((s->n_vals + 1) * sizeof(fph_coeff));
+    if (!h || !enc || !enc->vals || fph_init(h)) {
+        free(h), free(enc ? enc->vals : NULL), free(enc);
         return CUZK_ENOMEM;
     }
+    for (int k = 0; k < SHAPE_POWS; k++) {
+        fr_t neg;
+        fr_neg(&neg, &s->pow2[k]);
+        fph_coeff_encode(h, &s->pow2[k], &enc->pow[0][k]);
+        fph_coeff_encode(h, &neg, &enc->pow[1][k]);
+    }
+    for (size_t v = 0; v < s->n_vals; v++) fph_coeff_encode(h, &s->vals[v], &enc->vals[v]);
     uint64_t e[3] = {0, 0, 0}, x[3] = {0, 0, 0};
     int rc = 0;
     for (size_t r = 0; r < s->num_constraints && !rc; r++)
         for (int i = 0; i < 3 && !rc; i++) {
-            rc = hash_row(h, s, &s->m[i], r, e[i], &x[i]);
+            rc = hash_row(h, s, enc, &s->m[i], r, e[i], &x[i]);
             e[i] += s->m[i].len[r];
         }
     if (!rc) rc = fph_final(h, s->num_inputs, s->num_aux, s->num_constraints, s->fingerprint);
     fph_free(h);
-    free(h);
+    free(h), free(enc->vals), free(enc);
     return rc;
 }
 
@@ -517,6 +540,7 @@ int cs_shape_record(cs_shape **out, cs_circuit circuit, cuzk_err *err)
         free(s), free(r);
         return cuzk_errf(err, CUZK_ENOMEM, "shape: out of memory");
     }
+    pthread_once(&pow_once, pow_init);
     cs_init(&r->cs, &shape_ops, false);
     r->cs.fork_ops = &shape_fork_ops;
     int rc = cs_run(&r->cs, circuit, err);
