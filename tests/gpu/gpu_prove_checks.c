@@ -367,6 +367,41 @@ static void check_wrong_shape(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* A witness that fails a constraint on the witness-only path: the
+ * device's check refuses it before anything is proved, naming the
+ * constraint (cs_synthetic_circuit_unsatisfied: constraint 130). */
+static void check_unsatisfied(cuzk_rng *g)
+{
+    cs_synthetic syn = {3000, cuzk_rng_u64(g)};
+    cs_circuit good = cs_synthetic_circuit(&syn);
+    groth16_params pk;
+    cs_shape *shape = NULL;
+    cs_prover w = {0};
+    groth16_proof proof;
+    cuzk_err err = {0};
+    if (groth16_setup_dev(&pk, good, cuzk_rng_u64(g), &err)) {
+        CHECK(0, "unsatisfied: setup: %s", err.msg);
+        return;
+    }
+    int rc = cs_shape_record(&shape, good, &err);
+    if (!rc)
+        rc = cs_synthesize_witness_into(&w, cs_synthetic_circuit_unsatisfied(&syn), NULL, &err);
+    if (!rc) rc = cs_shape_densities(shape, &w, &err);
+    w.shape = shape;
+    CHECK(rc == 0, "unsatisfied: witness: %s", err.msg);
+    if (!rc) {
+        rc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
+        CHECK(rc == CUZK_EINVAL && strstr(err.msg, "constraint 130 is not satisfied"),
+              "unsatisfied witness on the device: rc %d (%s)", rc, err.msg);
+        printf("prove: an unsatisfied witness is refused on the device: %s\n", err.msg);
+    }
+    gpu_prove_params_free(&pk);
+    gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    cs_prover_free(&w);
+    groth16_params_free(&pk);
+}
+
 static void put32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -608,6 +643,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     }
     check_snarkjs(g);
     check_wrong_shape(g);
+    check_unsatisfied(g);
     check_engine();
     return failures;
 }
