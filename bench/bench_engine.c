@@ -12,7 +12,10 @@
  * sequence ("1st": fresh memory either way) and the mean of the others
  * ("next"), with the pool off ("fresh": every partition's storage freed
  * once consumed, so fresh pages, faulted in and zeroed by the kernel,
- * every time) and on ("pool").
+ * every time) and on ("pool"), both by full synthesis
+ * (synthesis.witness_only = false), and on the witness-only path with the
+ * pool ("witness-only, pool": the backend reads the assignments alone, as
+ * the GPU prover uploads them; the first partition records the shape).
  *
  * The backend's proofs are placeholders, so every job ends FAILED at
  * self-verification; the bench checks that this is the only failure. Its
@@ -65,9 +68,10 @@ static int consume_start(int device, const groth16_params *pk, const cs_prover *
     uint64_t x = 0;
     for (size_t i = 0; i < n; i++) {
         const cs_prover *c = &circuits[i];
-        x ^= fold(c->a, c->num_constraints) ^ fold(c->b, c->num_constraints) ^
-             fold(c->c, c->num_constraints) ^ fold(c->input_assignment, c->num_inputs) ^
-             fold(c->aux_assignment, c->num_aux);
+        if (!c->shape) /* the witness-only path uploads the assignment alone */
+            x ^= fold(c->a, c->num_constraints) ^ fold(c->b, c->num_constraints) ^
+                 fold(c->c, c->num_constraints);
+        x ^= fold(c->input_assignment, c->num_inputs) ^ fold(c->aux_assignment, c->num_aux);
     }
     sink = x;
     groth16_proof *proof = malloc(sizeof *proof);
@@ -177,8 +181,10 @@ static void die(const char *what, const cuzk_err *e)
     abort();
 }
 
-/* CPU-seconds (user, sys) of each of n partitions in a row. */
-static void sequence(const char *param_cache, bool reuse, size_t n, double *user, double *sys)
+/* CPU-seconds (user, sys) of each of n partitions in a row (witness: the
+ * witness-only path, whose first partition records the shape). */
+static void sequence(const char *param_cache, bool reuse, bool witness, size_t n, double *user,
+                     double *sys)
 {
     cuzk_config cfg;
     cuzk_config_default(&cfg);
@@ -191,6 +197,7 @@ static void sequence(const char *param_cache, bool reuse, size_t n, double *user
     cfg.gpu_threads = 1;
     cfg.pipeline_enabled = false;
     cfg.reuse_partitions = reuse;
+    cfg.witness_only = witness;
     engine_t *e;
     cuzk_err err;
     bool loaded;
@@ -253,10 +260,11 @@ static void run_shape(int registered_proof, const char *name, size_t challenges,
                                counts.num_aux};
     char dir[] = "/tmp/cuzk-bench-engine.XXXXXX";
     if (!mkdtemp(dir)) die("mkdtemp", NULL);
-    double user[2][16], sys[2][16];
-    for (int reuse = 0; reuse < 2; reuse++) sequence(dir, reuse, n, user[reuse], sys[reuse]);
+    double user[3][16], sys[3][16];
+    for (int m = 0; m < 3; m++) sequence(dir, m > 0, m == 2, n, user[m], sys[m]);
     rows(name, "fresh", user[0], sys[0], n);
     rows(name, "pool", user[1], sys[1], n);
+    rows(name, "witness-only, pool", user[2], sys[2], n);
     char cmd[96];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) fprintf(stderr, "bench_engine: could not remove %s\n", dir);
