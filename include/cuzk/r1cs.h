@@ -448,6 +448,14 @@ void cs_shape_fingerprint(const cs_shape *s, uint8_t out[32]);
  */
 int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err);
 /*
+ * The witness-only path's synthesis of one circuit of shape s: its
+ * witness into *out's storage (cs_synthesize_witness_into, hint as there),
+ * the shape's densities (cs_shape_densities) and out->shape = s, so that a
+ * prover evaluates a, b, c from s. On error *out is freed and left empty.
+ */
+int cs_synthesize_for_shape(cs_prover *out, cs_circuit circuit, const cs_shape *s,
+                            const cs_capacity *hint, cuzk_err *err);
+/*
  * a, b, c (num_constraints each) := A, B, C times [input || aux], then
  * every constraint checked: a_j b_j = c_j, else CUZK_EINVAL "constraint J
  * is not satisfied" naming the first j. Parallel (OpenMP). The values are

@@ -180,19 +180,15 @@ static void count_reused(engine_t *e, const work_item *it)
     __atomic_add_fetch(&e->reused, k, __ATOMIC_RELAXED);
 }
 
-/* The item's circuits on the witness-only path: each witness (its units
- * in parallel) into its storage, the densities from the shape, and the
- * shape for the prover to evaluate a, b, c from. */
+/* The item's circuits on the witness-only path, one after the other (each
+ * witness's units in parallel). */
 static int synthesize_witnesses(cs_prover *out, const cs_circuit *circuits, size_t n,
                                 const cs_shape *shape, const cs_capacity *size, cuzk_err *err)
 {
     int rc = CUZK_OK;
-    for (size_t i = 0; !rc && i < n; i++) {
-        rc = cs_synthesize_witness_into(&out[i], circuits[i], size, err);
-        if (!rc) rc = cs_shape_densities(shape, &out[i], err);
-        out[i].shape = shape;
-        if (rc && n > 1) cuzk_err_prefix(err, "circuit %zu: ", i);
-    }
+    for (size_t i = 0; !rc && i < n; i++)
+        if ((rc = cs_synthesize_for_shape(&out[i], circuits[i], shape, size, err)) && n > 1)
+            cuzk_err_prefix(err, "circuit %zu: ", i);
     return rc;
 }
 
@@ -220,9 +216,10 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     uint64_t t0 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     int threads = (int)e->cfg.synthesis_threads;
-    if (!threads && shape && e->n_synth > 1) /* the cores shared by the workers' teams */
-        threads =
-            omp_get_num_procs() / (int)e->n_synth > 1 ? omp_get_num_procs() / (int)e->n_synth : 1;
+    if (!threads && shape && e->n_synth > 1) { /* the cores shared by the workers' teams */
+        threads = omp_get_num_procs() / (int)e->n_synth;
+        if (threads < 1) threads = 1;
+    }
     if (threads) omp_set_num_threads(threads);
     if (shape)
         rc = synthesize_witnesses(it->provers, circuits, it->n, shape, &j0->circ.size, err);

@@ -631,6 +631,19 @@ int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err)
     return 0;
 }
 
+int cs_synthesize_for_shape(cs_prover *out, cs_circuit circuit, const cs_shape *s,
+                            const cs_capacity *hint, cuzk_err *err)
+{
+    int rc = cs_synthesize_witness_into(out, circuit, hint, err);
+    if (!rc) rc = cs_shape_densities(s, out, err);
+    if (rc) {
+        cs_prover_free(out);
+        return rc;
+    }
+    out->shape = s;
+    return CUZK_OK;
+}
+
 /* ---- evaluation ---- */
 
 static inline bool limbs_eq(const fr_t *x, const fr_t *y)

@@ -122,11 +122,8 @@ static void compare_witness_path(const char *what, cs_circuit *circ, size_t n,
     cs_prover *w = calloc(n, sizeof *w);
     groth16_proof *pc = calloc(n, sizeof *pc), *pg = calloc(n, sizeof *pg);
     int rc = w && pc && pg ? cs_shape_record(&shape, circ[0], &err) : CUZK_ENOMEM;
-    for (size_t i = 0; !rc && i < n; i++) {
-        rc = cs_synthesize_witness_into(&w[i], circ[i], NULL, &err);
-        if (!rc) rc = cs_shape_densities(shape, &w[i], &err);
-        w[i].shape = shape;
-    }
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = cs_synthesize_for_shape(&w[i], circ[i], shape, NULL, &err);
     CHECK(rc == 0, "%s: witness path: %s", what, err.msg);
     if (!rc) {
         rc = groth16_prove(pc, pk, w, n, rs, NULL, &err);
@@ -385,9 +382,7 @@ static void check_unsatisfied(cuzk_rng *g)
     }
     int rc = cs_shape_record(&shape, good, &err);
     if (!rc)
-        rc = cs_synthesize_witness_into(&w, cs_synthetic_circuit_unsatisfied(&syn), NULL, &err);
-    if (!rc) rc = cs_shape_densities(shape, &w, &err);
-    w.shape = shape;
+        rc = cs_synthesize_for_shape(&w, cs_synthetic_circuit_unsatisfied(&syn), shape, NULL, &err);
     CHECK(rc == 0, "unsatisfied: witness: %s", err.msg);
     if (!rc) {
         rc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);

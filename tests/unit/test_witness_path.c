@@ -2,14 +2,15 @@
  * test_witness_path.c - the witness-only path against the prover backend
  * on real Filecoin circuits: partition 0 of PoRep C1s (a sealed 2KiB
  * sector; sparse committed-capacity sectors of 8MiB and 512MiB, V1_1)
- * synthesized both ways. The witness (cs_synthesize_witness_into, also
- * into the junk-filled storage of an earlier partition), the densities
- * from the recorded shape (cs_shape_densities) and a, b, c evaluated from
- * the shape (groth16_abc, which checks every constraint) equal the prover
- * backend's byte for byte, and the shape's fingerprint is cs_count's; a
- * witness value altered by one fails the evaluation naming the
- * constraint. 512MiB is skipped under CUZK_TEST_QUICK. (Proof bytes of the two paths:
- * tests/integration/filecoin.sh on the CPU, gpu_prove_checks.c on the device and its stand-in.)
+ * synthesized both ways. The witness and the densities from the recorded
+ * shape (cs_synthesize_for_shape, also into the junk-filled storage of an
+ * earlier partition) and a, b, c evaluated from the shape (groth16_abc,
+ * which checks every constraint) equal the prover backend's byte for
+ * byte, and the shape's fingerprint is cs_count's; a witness value altered
+ * by one fails the evaluation naming the constraint. 512MiB is skipped
+ * under CUZK_TEST_QUICK. (Proof bytes of the two paths:
+ * tests/integration/filecoin.sh on the CPU, gpu_prove_checks.c on the
+ * device and its stand-in.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,8 @@ static void check_size(uint64_t id)
             w.a = w.b = w.c = NULL, w.cap_constraints = 0;
             memset(w.aux_assignment, 0x5a, w.num_aux * sizeof(fr_t));
         }
-        assert_int_equal(cs_synthesize_witness_into(&w, circ, NULL, &e), 0);
-        assert_int_equal(cs_shape_densities(shape, &w, &e), 0);
-        w.shape = shape;
+        assert_int_equal(cs_synthesize_for_shape(&w, circ, shape, NULL, &e), 0);
+        assert_ptr_equal(w.shape, shape);
         assert_int_equal(w.num_constraints, full.num_constraints);
         assert_int_equal(w.num_inputs, full.num_inputs);
         assert_int_equal(w.num_aux, full.num_aux);

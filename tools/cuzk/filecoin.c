@@ -153,9 +153,7 @@ static int prove_chunk(const cli_opts *o, const groth16_params *p, const cs_shap
     phase_begin(pc);
     int rc = shape ? CUZK_OK : cs_synthesize_batch(w + k, circ + k, c, err);
     for (size_t i = k; shape && !rc && i < k + c; i++) { /* each witness's units in parallel */
-        rc = cs_synthesize_witness_into(&w[i], circ[i], NULL, err);
-        if (!rc) rc = cs_shape_densities(shape, &w[i], err);
-        w[i].shape = shape;
+        rc = cs_synthesize_for_shape(&w[i], circ[i], shape, NULL, err);
         if (rc && c > 1) cuzk_err_prefix(err, "circuit %zu: ", i - k);
     }
     phase_end(pc, PH_SYNTH);
