@@ -75,24 +75,6 @@ PID=
 RESERVE=30
 
 note() { echo "$*" | tee -a "$NOTES" >&2; }
-# A command under `timeout`, never past the deadline.
-boxed() {
-    local limit=$1
-    shift
-    [ "$limit" -le "$(left)" ] || limit=$(left)
-    [ "$limit" -gt 0 ] || return 124
-    timeout -k 5 "$limit" "$@"
-}
-
-stop_daemon() {
-    [ -n "$PID" ] || return 0
-    kill -TERM "$PID" 2>/dev/null
-    for _ in $(seq 40); do kill -0 "$PID" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$PID" 2>/dev/null
-    wait "$PID" 2>/dev/null
-    PID=
-    rm -f "$SOCK"
-}
 trap stop_daemon EXIT
 trap 'exit 130' INT TERM
 

@@ -115,17 +115,6 @@ PY
 ru() { awk -v f="$2" '{ if (f == "wall") print $1; else if (f == "cpu") printf "%.1f\n", $2 + $3;
     else if (f == "rss") printf "%.2f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
 
-stop_daemon() {
-    [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null && wait "$SAMPLER" 2>/dev/null
-    SAMPLER=
-    [ -n "$PID" ] || return 0
-    kill -TERM "$PID" 2>/dev/null
-    for _ in $(seq 40); do kill -0 "$PID" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$PID" 2>/dev/null
-    wait "$PID" 2>/dev/null
-    PID=
-    rm -f "$SOCK"
-}
 trap stop_daemon EXIT
 trap 'exit 130' INT TERM
 

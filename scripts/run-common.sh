@@ -1,7 +1,8 @@
 # run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
 # porep32.sh, multigpu.sh): where the programs are, the clock against a
-# deadline, one line describing the machine, the PoRep circuit id of a
-# sector size, and the PoRep run scripts' common start.
+# deadline, a command boxed by it, one line describing the machine, the
+# PoRep circuit id of a sector size, the PoRep run scripts' common start,
+# and stopping the daemon a script started.
 
 # use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
 # (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
@@ -22,6 +23,33 @@ now() { date +%s; }
 ms() { date +%s%3N; }
 # Seconds left before $DEADLINE.
 left() { echo $((DEADLINE - $(now))); }
+
+# boxed LIMIT CMD...: CMD under `timeout`, never past $DEADLINE (124 when
+# no time is left).
+boxed() {
+    local limit=$1
+    shift
+    local l
+    l=$(left)
+    [ "$limit" -le "$l" ] || limit=$l
+    [ "$limit" -gt 0 ] || return 124
+    timeout -k 5 "$limit" "$@"
+}
+
+# stop_daemon: the daemon the script started ($PID; its sampler $SAMPLER
+# first, when one runs): SIGTERM, up to $STOP_WAIT half-seconds (default
+# 40) for it to drain and exit, then SIGKILL; its socket $SOCK removed.
+stop_daemon() {
+    [ -n "${SAMPLER:-}" ] && kill "$SAMPLER" 2>/dev/null && wait "$SAMPLER" 2>/dev/null
+    SAMPLER=
+    [ -n "${PID:-}" ] || return 0
+    kill -TERM "$PID" 2>/dev/null
+    for _ in $(seq "${STOP_WAIT:-40}"); do kill -0 "$PID" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$PID" 2>/dev/null
+    wait "$PID" 2>/dev/null
+    PID=
+    rm -f "$SOCK"
+}
 
 machine() {
     local cpu mem gpu

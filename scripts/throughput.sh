@@ -107,26 +107,7 @@ why() {
     echo "exit $1: $(tail -1 "$2")"
 }
 
-# A command under `timeout`, never past the run's deadline.
-boxed() {
-    local limit=$1
-    shift
-    local l
-    l=$(left)
-    [ "$limit" -le "$l" ] || limit=$l
-    [ "$limit" -gt 0 ] || return 124
-    timeout -k 5 "$limit" "$@"
-}
-
-stop_daemon() {
-    [ -n "$PID" ] || return 0
-    kill -TERM "$PID" 2>/dev/null
-    for _ in $(seq 20); do kill -0 "$PID" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$PID" 2>/dev/null
-    wait "$PID" 2>/dev/null
-    PID=
-    rm -f "$SOCK"
-}
+STOP_WAIT=20 # stop_daemon: the daemons here drain within shutdown_grace (10 s)
 # The background `cuzk setup` (its timeout's pid is in WORK/setup.pid).
 stop_setup() {
     [ -n "$SETUP_PID" ] || return 0
