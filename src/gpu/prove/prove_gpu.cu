@@ -84,6 +84,18 @@ void prove_unlock(int dev)
     prove_mu[dev].unlock();
 }
 
+void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
+{
+    int cur = 0;
+    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
+    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
+        prove_lock(dev);
+        fn(dev, arg);
+        prove_unlock(dev);
+    }
+    cudaSetDevice(cur);
+}
+
 /* Device working buffers, kept between proofs: a/b/c (two, for the
  * loader of the next circuit), the split jobs' data staged by prep (two,
  * by circuit parity), tail scalars, tail indexes, gathered tail bases,
@@ -733,8 +745,9 @@ extern "C" int gpu_groth16_prove(groth16_proof *proofs, const groth16_params *pk
 
 /* Device dev's parameters and buffers, when it has any (its prover lock
  * held): a device never proved on is not touched (no context made). */
-static void release_device(int dev)
+static void release_device(int dev, const void *unused)
 {
+    (void)unused;
     prove_ws *ws = &prove_wss[dev];
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
                      &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2,     &ws->wit};
@@ -751,14 +764,7 @@ static void release_device(int dev)
 
 extern "C" void gpu_prove_release(void)
 {
-    int cur = 0;
-    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
-    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
-        prove_lock(dev);
-        release_device(dev);
-        prove_unlock(dev);
-    }
-    cudaSetDevice(cur);
+    prove_each_device(release_device, NULL);
 }
 
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)

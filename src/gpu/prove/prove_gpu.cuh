@@ -31,6 +31,9 @@ typedef xyzz_d<fp2_d> prove_g2_xyzz;
 /* Device dev's prover lock (prove_gpu.cu). */
 void prove_lock(int dev);
 void prove_unlock(int dev);
+/* fn(dev, arg) for every device slot, each under its prover lock; the
+ * calling thread's current device is restored after. */
+void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg);
 
 /* cudaMalloc on the current device; on out-of-memory, frees that device's
  * cached B_G2 points and tries again, then evicts its parameter cache (all

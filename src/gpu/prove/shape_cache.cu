@@ -201,23 +201,22 @@ int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *e
     return rc ? rc : shape_get(&x, dev, s, keep, err);
 }
 
+/* s's entries on device dev (its prover lock held; a device without one
+ * is not touched). */
+static void shape_forget_on(int dev, const void *s)
+{
+    bool any = false;
+    for (int i = 0; i < SHAPE_SLOTS; i++) any |= shape_devs[dev][i].s == s;
+    if (!any) return;
+    if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
+    for (int i = 0; i < SHAPE_SLOTS; i++)
+        if (shape_devs[dev][i].s == s) shape_drop(&shape_devs[dev][i]);
+    cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
+}
+
 extern "C" void gpu_shape_forget(const cs_shape *s)
 {
-    int cur = 0;
-    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
-    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
-        prove_lock(dev);
-        bool any = false;
-        for (int i = 0; i < SHAPE_SLOTS; i++) any |= shape_devs[dev][i].s == s;
-        if (any) {
-            if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
-            for (int i = 0; i < SHAPE_SLOTS; i++)
-                if (shape_devs[dev][i].s == s) shape_drop(&shape_devs[dev][i]);
-            cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
-        }
-        prove_unlock(dev);
-    }
-    cudaSetDevice(cur);
+    prove_each_device(shape_forget_on, s);
 }
 
 size_t prove_shape_bytes(int dev)

@@ -176,7 +176,7 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *e
 }
 
 /* pk's entries on device dev, freed with dev current (its lock held). */
-static void srs_free_on(int dev, const groth16_params *pk)
+static void srs_free_on(int dev, const void *pk)
 {
     srs_entry *srs = srs_devs[dev];
     bool any = false;
@@ -190,14 +190,7 @@ static void srs_free_on(int dev, const groth16_params *pk)
 
 extern "C" void gpu_prove_params_free(const groth16_params *pk)
 {
-    int cur = 0;
-    if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
-    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
-        prove_lock(dev);
-        srs_free_on(dev, pk);
-        prove_unlock(dev);
-    }
-    cudaSetDevice(cur);
+    prove_each_device(srs_free_on, pk);
 }
 
 size_t prove_srs_bytes(int dev)
