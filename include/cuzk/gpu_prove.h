@@ -42,6 +42,29 @@ typedef struct gpu_prove_pending gpu_prove_pending;
  * groth16_prove (NULL: drawn from the OS CSPRNG). */
 int gpu_prove_start(gpu_prove_pending **out, int device, const groth16_params *pk,
                     const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err);
+/*
+ * More circuits for a start while it proves them (gpu_prove_start_fed), so
+ * that the device loads the next one under this one's kernels however the
+ * circuits arrive. more() gives up to `room` circuits of the same
+ * parameters, domain and shape as the first (NULL shapes, or the first's),
+ * valid until the start returns; 0: none now, and it is not asked again.
+ * consumed(i): circuit i (in the order given, first the start's n) is done
+ * on the device and its host data no longer read. Both are called from the
+ * start's own threads, with no lock of the prover held but its device's.
+ */
+typedef struct gpu_prove_feed {
+    void *ctx;
+    size_t max; /* the most circuits in all, the start's n included */
+    size_t (*more)(void *ctx, const cs_prover **circuits, size_t room);
+    void (*consumed)(void *ctx, size_t i);
+} gpu_prove_feed;
+/* gpu_prove_start with r, s drawn from the OS CSPRNG, asking feed for more
+ * circuits as the last one's upload ends; gpu_prove_count says how many
+ * it proved in all (what finish writes). */
+int gpu_prove_start_fed(gpu_prove_pending **out, int device, const groth16_params *pk,
+                        const cs_prover *circuits, size_t n, const gpu_prove_feed *feed,
+                        cuzk_err *err);
+size_t gpu_prove_count(const gpu_prove_pending *p);
 /* B_G2 and assembly: writes the n proofs and their timings (timings may be
  * NULL) and frees p, also on error. */
 int gpu_prove_finish(gpu_prove_pending *p, groth16_proof *proofs, groth16_timings *timings,

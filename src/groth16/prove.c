@@ -390,8 +390,8 @@ static int compute_h(g1_jac_t *h, const groth16_params *pk, const cs_prover *w, 
     return rc;
 }
 
-static int check_shape(const groth16_params *pk, const cs_prover *w, size_t na, size_t nb,
-                       cuzk_err *err)
+int groth16_check_counts(const groth16_params *pk, const cs_prover *w, size_t na, size_t nb,
+                         cuzk_err *err)
 {
     if (w->num_inputs != pk->vk.n_ic || w->num_aux != pk->n_l || na != pk->n_a ||
         nb != pk->n_b_g1 || nb != pk->n_b_g2)
@@ -421,7 +421,7 @@ int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_pro
         rc = derived_job(&j->b, &j->sb, w, &w->b_input_density, &w->b_aux_density, j->l.ones,
                          tail_l, err);
     free(tail_l);
-    if (!rc) rc = check_shape(pk, w, j->a.n, j->b.n, err);
+    if (!rc) rc = groth16_check_counts(pk, w, j->a.n, j->b.n, err);
     if (rc) groth16_jobs_free(j);
     return rc;
 }

@@ -47,6 +47,10 @@ void groth16_msm_job_free(groth16_msm_job *j);
 int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_prover *w,
                          cuzk_err *err);
 void groth16_jobs_free(groth16_jobs *j);
+/* Whether w's inputs and aux and its A and B jobs' sizes (na, nb) are
+ * pk's (the CPU prep's check, and the device prep's). */
+int groth16_check_counts(const groth16_params *pk, const cs_prover *w, size_t na, size_t nb,
+                         cuzk_err *err);
 
 /* The four G1 sums and the G2 sum the assembly combines. */
 typedef struct groth16_msms {

@@ -343,6 +343,111 @@ static void check_snarkjs(cuzk_rng *g)
     snarkjs_wtns_free(&w);
 }
 
+/* A feed for gpu_prove_start_fed: circuits w[1..] in the numbers of
+ * `plan` (then none), the consumed ones counted in order and wiped (as
+ * the engine gives their storage back). */
+typedef struct feed_run {
+    cs_prover *w;
+    size_t given, step, consumed;
+    const size_t *plan;
+    size_t plan_n;
+    bool in_order;
+} feed_run;
+
+static size_t feed_more(void *ctx, const cs_prover **circuits, size_t room)
+{
+    feed_run *f = ctx;
+    if (f->step >= f->plan_n) return 0;
+    size_t m = f->plan[f->step++];
+    if (m > room) m = room;
+    *circuits = f->w + f->given;
+    f->given += m;
+    return m;
+}
+
+static void feed_consumed(void *ctx, size_t i)
+{
+    feed_run *f = ctx;
+    f->in_order &= i == f->consumed++;
+    memset(&f->w[i], 0, sizeof f->w[i]);
+}
+
+/* A fed start on the witness-only path: one circuit given, four fed as
+ * the loads end (two, one, one, then none): five proofs that verify, each
+ * circuit consumed in order; then a fed circuit of another shape is
+ * refused with an error naming it, and the device proves on. */
+static void check_feed(cuzk_rng *g)
+{
+    enum { N = 5 };
+    prod_circuit p[N];
+    cs_circuit c[N];
+    fr_t in[2 * N];
+    uint64_t shape_seed = cuzk_rng_u64(g);
+    for (size_t i = 0; i < N; i++) {
+        p[i] = (prod_circuit){3000, 500, PAT_BITS, shape_seed, cuzk_rng_u64(g)};
+        c[i] = (cs_circuit){prod_synthesize, &p[i]};
+        prod_inputs(&p[i], &in[2 * i]);
+    }
+    cuzk_err err = {0};
+    groth16_params pk;
+    groth16_pvk pvk;
+    cs_shape *shape = NULL, *other = NULL;
+    cs_prover w[N] = {{0}};
+    groth16_proof proofs[N];
+    if (groth16_setup_dev(&pk, c[0], cuzk_rng_u64(g), &err) ||
+        groth16_prepare_vk(&pvk, &pk.vk, &err)) {
+        CHECK(0, "feed: setup: %s", err.msg);
+        return;
+    }
+    int rc = cs_shape_record(&shape, c[0], &err);
+    if (!rc) rc = cs_shape_record(&other, c[0], &err);
+    for (size_t i = 0; !rc && i < N; i++)
+        rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
+    CHECK(rc == 0, "feed: witness: %s", err.msg);
+    const size_t plan[] = {2, 1, 1};
+    cs_prover run[N]; /* the start's view, wiped as consumed */
+    memcpy(run, w, sizeof run);
+    feed_run f = {run, 1, 0, 0, plan, 3, true};
+    gpu_prove_feed feed = {&f, N, feed_more, feed_consumed};
+    gpu_prove_pending *pend = NULL;
+    if (!rc) rc = gpu_prove_start_fed(&pend, 0, &pk, run, 1, &feed, &err);
+    CHECK(rc == 0, "feed: start: %s", err.msg);
+    size_t count = rc ? 0 : gpu_prove_count(pend);
+    if (!rc) rc = gpu_prove_finish(pend, proofs, NULL, &err);
+    CHECK(rc == 0 && count == N && f.consumed == N && f.in_order,
+          "feed: rc %d (%s), %zu proofs, %zu consumed (in order: %d)", rc, err.msg, count,
+          f.consumed, f.in_order);
+    for (size_t i = 0; !rc && i < count; i++)
+        CHECK(!groth16_verify(&pvk, &proofs[i], &in[2 * i], 2, &err),
+              "feed: circuit %zu does not verify: %s", i, err.msg);
+    if (!rc) {
+        cs_prover odd = w[1];
+        odd.shape = other; /* the same counts, a shape the start did not make ready */
+        cs_prover two[2] = {w[0], odd};
+        const size_t one[] = {1};
+        feed_run h = {two, 1, 0, 0, one, 1, true};
+        gpu_prove_feed hf = {&h, 2, feed_more, feed_consumed};
+        rc = gpu_prove_start_fed(&pend, 0, &pk, two, 1, &hf, &err);
+        CHECK(rc != 0 && strstr(err.msg, "circuit 1: gpu prove: a fed circuit of another shape") &&
+                  h.consumed == 1,
+              "feed: another shape: rc %d (%s), %zu consumed", rc, err.msg, h.consumed);
+        rc = gpu_groth16_prove(proofs, &pk, w, 1, NULL, NULL, &err);
+        CHECK(rc == 0 && !groth16_verify(&pvk, &proofs[0], in, 2, &err),
+              "feed: the device after a refused circuit: %s", err.msg);
+        printf("prove: a fed start: 1 + 4 circuits fed as the loads end, verified, consumed in "
+               "order; a fed circuit of another shape refused (%s)\n",
+               "gpu prove: a fed circuit of another shape");
+    }
+    gpu_prove_params_free(&pk);
+    gpu_shape_forget(shape);
+    gpu_shape_forget(other);
+    cs_shape_free(shape);
+    cs_shape_free(other);
+    for (size_t i = 0; i < N; i++) cs_prover_free(&w[i]);
+    groth16_params_free(&pk);
+    groth16_pvk_free(&pvk);
+}
+
 static void check_wrong_shape(cuzk_rng *g)
 {
     prod_circuit p1 = {1100, 16, PAT_RANDOM, 1, 2}, p2 = {1200, 16, PAT_RANDOM, 1, 2};
@@ -364,26 +469,36 @@ static void check_wrong_shape(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
+                              cs_prover *w, cuzk_err *err)
+{
+    cs_synthetic syn = {3000, cuzk_rng_u64(g)};
+    cs_circuit good = cs_synthetic_circuit(&syn);
+    *shape = NULL;
+    memset(w, 0, sizeof *w);
+    int rc = groth16_setup_dev(pk, good, cuzk_rng_u64(g), err);
+    if (rc) {
+        memset(pk, 0, sizeof *pk);
+        return rc;
+    }
+    rc = cs_shape_record(shape, good, err);
+    cs_circuit c = satisfied ? good : cs_synthetic_circuit_unsatisfied(&syn);
+    if (!rc) rc = cs_synthesize_for_shape(w, c, *shape, NULL, err);
+    return rc;
+}
+
 /* A witness that fails a constraint on the witness-only path: the
  * device's check refuses it before anything is proved, naming the
  * constraint (cs_synthetic_circuit_unsatisfied: constraint 130). */
 static void check_unsatisfied(cuzk_rng *g)
 {
-    cs_synthetic syn = {3000, cuzk_rng_u64(g)};
-    cs_circuit good = cs_synthetic_circuit(&syn);
     groth16_params pk;
-    cs_shape *shape = NULL;
-    cs_prover w = {0};
+    cs_shape *shape;
+    cs_prover w;
     groth16_proof proof;
     cuzk_err err = {0};
-    if (groth16_setup_dev(&pk, good, cuzk_rng_u64(g), &err)) {
-        CHECK(0, "unsatisfied: setup: %s", err.msg);
-        return;
-    }
-    int rc = cs_shape_record(&shape, good, &err);
-    if (!rc)
-        rc = cs_synthesize_for_shape(&w, cs_synthetic_circuit_unsatisfied(&syn), shape, NULL, &err);
-    CHECK(rc == 0, "unsatisfied: witness: %s", err.msg);
+    int rc = gpu_check_witness_circuit(g, false, &pk, &shape, &w, &err);
+    CHECK(rc == 0, "unsatisfied: setup and witness: %s", err.msg);
     if (!rc) {
         rc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
         CHECK(rc == CUZK_EINVAL && strstr(err.msg, "constraint 130 is not satisfied"),
@@ -391,7 +506,7 @@ static void check_unsatisfied(cuzk_rng *g)
         printf("prove: an unsatisfied witness is refused on the device: %s\n", err.msg);
     }
     gpu_prove_params_free(&pk);
-    gpu_shape_forget(shape);
+    if (shape) gpu_shape_forget(shape);
     cs_shape_free(shape);
     cs_prover_free(&w);
     groth16_params_free(&pk);
@@ -639,6 +754,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_snarkjs(g);
     check_wrong_shape(g);
     check_unsatisfied(g);
+    check_feed(g);
     check_engine();
     return failures;
 }

@@ -5,6 +5,7 @@
 #ifndef CUZK_TESTS_GPU_PROVE_CHECKS_H
 #define CUZK_TESTS_GPU_PROVE_CHECKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cuzk/engine.h"
@@ -25,6 +26,13 @@ engine_t *gpu_check_engine(char dir[64], const char *name, cuzk_err *err);
  * seed (none bad), submitted and awaited into *res. */
 int gpu_check_engine_job(engine_t *e, uint32_t partitions, uint32_t seed, engine_result *res,
                          cuzk_err *err);
+/* The synthetic circuit of 3000 constraints (from g): its development
+ * parameters, recorded shape and witness on the witness-only path, the
+ * witness failing constraint 130 unless satisfied. Whatever it returns,
+ * each output can be freed (*pk zeroed when it could not be made, *shape
+ * NULL when not recorded). */
+int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
+                              cs_prover *w, cuzk_err *err);
 /* Destroys e and removes dir. */
 void gpu_check_engine_done(engine_t *e, const char *dir);
 

@@ -2,8 +2,9 @@
  * host_device.cpp - the device entry points that the GPU prover calls
  * (gpu.h's MSMs, NTT and H computation, gpu_available, the batch
  * addition and gathers of src/gpu/prove/batch_add.cu and the shape
- * evaluation of shape_eval.cu: their per-thread parts are the kernels'
- * own code, batch_add.cuh and shape_eval.cuh; the H rows and finish
+ * evaluation of shape_eval.cu, the prep of prep_kernels.cu: their
+ * per-thread parts are the kernels' own code, batch_add.cuh,
+ * shape_eval.cuh and prep_dev.cuh; the H rows and finish
  * are the CPU's ntt_groth16_h_row / _finish), computed on the CPU over the
  * stand-in runtime's "device" memory (cuda_runtime.h here), so that the
  * prover's host code can be run without a GPU. The kernels themselves
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "gpu/prove/batch_add.cuh"
+#include "gpu/prove/prep_dev.cuh"
 #include "gpu/prove/shape_eval.cuh"
 
 extern "C" {
@@ -234,6 +236,68 @@ int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
         if (!fr_eq(&ab, &c[j]) && j < *first) *first = j;
     }
     return rc;
+}
+
+/* The device memory a prep kernel reads: the witness and the densities. */
+static int prep_check(const char *what, const prep_view *v, cuzk_err *err)
+{
+    const void *p[7] = {v->w};
+    size_t len[7] = {(v->n_in + v->n_aux) * sizeof(fr_t)};
+    int k = 1;
+    for (int j = 0; j < PREP_JOBS; j++) {
+        if (v->in_mode[j] == PREP_IN_BITS)
+            p[k] = v->in_bits[j], len[k++] = (v->n_in + 63) / 64 * sizeof(uint64_t);
+        if (v->aux_bits[j])
+            p[k] = v->aux_bits[j], len[k++] = (v->n_aux + 63) / 64 * sizeof(uint64_t);
+    }
+    return kernel_check(what, p, len, k, err);
+}
+
+int prep_launch_count(const prep_view *v, uint32_t *counts, cuzk_err *err)
+{
+    size_t n = v->n_in + v->n_aux, blocks = (n + PREP_VARS - 1) / PREP_VARS;
+    const void *p[1] = {counts};
+    size_t len[1] = {blocks * PREP_COUNTS * sizeof(uint32_t)};
+    int rc = prep_check("prep count", v, err);
+    if (!rc) rc = kernel_check("prep count", p, len, 1, err);
+    if (rc) return rc;
+    memset(counts, 0, len[0]);
+    for (size_t x = 0; x < n; x++) {
+        prep_var c = prep_classify(*v, x);
+        for (int j = 0; j < PREP_JOBS; j++) {
+            counts[x / PREP_VARS * PREP_COUNTS + 2 * j] += c.kept >> j & 1;
+            counts[x / PREP_VARS * PREP_COUNTS + 2 * j + 1] += (c.kept >> j & 1) && c.tail;
+        }
+    }
+    return CUZK_OK;
+}
+
+int prep_launch_scatter(const prep_view *v, const uint32_t *off, const prep_out *out, cuzk_err *err)
+{
+    size_t n = v->n_in + v->n_aux, blocks = (n + PREP_VARS - 1) / PREP_VARS;
+    const void *p[1] = {off};
+    size_t len[1] = {blocks * PREP_COUNTS * sizeof(uint32_t)};
+    int rc = prep_check("prep scatter", v, err);
+    if (!rc) rc = kernel_check("prep scatter", p, len, 1, err);
+    if (rc) return rc;
+    uint32_t at[PREP_COUNTS];
+    for (size_t x = 0; x < n; x++) {
+        if (x % PREP_VARS == 0) memcpy(at, off + x / PREP_VARS * PREP_COUNTS, sizeof at);
+        prep_var c = prep_classify(*v, x);
+        for (int j = 0; j < PREP_JOBS; j++) {
+            if (!(c.kept >> j & 1)) continue;
+            uint32_t pos = at[2 * j]++;
+            if (c.one) out[j].ones[pos / 64] |= 1ull << (pos % 64);
+            if (!out[j].split) {
+                out[j].vals[pos] = v->w[x];
+            } else if (c.tail) {
+                uint32_t t = at[2 * j + 1]++;
+                out[j].vals[t] = v->w[x];
+                out[j].idx[t] = pos;
+            }
+        }
+    }
+    return CUZK_OK;
 }
 
 extern "C" void host_budget_allow(long long more)

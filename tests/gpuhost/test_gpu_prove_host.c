@@ -16,7 +16,9 @@
  * partitions on the other. Circuit shapes (shape_cache.cu): a, b, c of the
  * synthetic circuit through gpu_shape_eval_dev (the kernels' per-entry
  * code on the CPU) equal cs_shape_eval's, an altered witness fails in the
- * same constraint, the shape is cached once and forgotten.
+ * same constraint, the shape is cached once and forgotten. The witness-
+ * only path with no room for B_G2's points on the device: the B job the
+ * device made comes back to the host for the CPU's B_G2, the same bytes.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -361,6 +363,41 @@ static void check_shapes(cuzk_rng *g)
     cs_prover_free(&p);
 }
 
+/* The witness-only path (jobs made on the device, prep_dev.cuh) under a
+ * device budget that leaves no room for B_G2's points: the CPU does B_G2
+ * in finish from the B job fetched back, and the proof is the CPU's. */
+static void check_witness_b2_host(cuzk_rng *g)
+{
+    groth16_params pk;
+    cs_shape *shape;
+    cs_prover w;
+    cuzk_err err = {0};
+    int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &w, &err);
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    groth16_proof pg, pc;
+    groth16_timings t = {0};
+    if (!rc) {
+        gpu_prove_release();
+        host_budget_allow(64 << 20);
+        rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
+        host_budget_allow(1LL << 40);
+    }
+    if (!rc) rc = groth16_prove(&pc, &pk, &w, 1, rs, NULL, &err);
+    if (rc)
+        failures++, printf("FAIL b2 on the host: %s\n", err.msg);
+    else if (memcmp(&pg, &pc, sizeof pg))
+        failures++, printf("FAIL b2 on the host: GPU proof != CPU proof\n");
+    else if (!(t.total_ms > t.gpu_total_ms))
+        failures++, printf("FAIL b2 on the host: B_G2 ran on the device\n");
+    else
+        printf("witness path, B_G2 on the CPU from the device's B job: == CPU\n");
+    gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    cs_prover_free(&w);
+    groth16_params_free(&pk);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -372,6 +409,7 @@ int main(int argc, char **argv)
     check_slow_link();
     check_upload();
     check_shapes(&g);
+    check_witness_b2_host(&g);
     check_two_devices();
     host_devices(2);
     failures += gpu_prove_device_checks(&g);

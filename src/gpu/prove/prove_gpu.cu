@@ -18,6 +18,11 @@
  *           Lagrange H basis or a domain under 2^10, outside the device
  *           NTT, it computes the H scalars on the CPU and uploads those)
  *                                                           upload_ms
+ *           a circuit of the witness-only path: its assignment, a, b, c
+ *           evaluated from the shape on the device, and then, in place
+ *           of the prep thread, its jobs made on the device from that
+ *           witness (prep_dev.cuh; by the CPU's prep when the device has
+ *           no memory free for them)                        prep_msm_ms
  * and the prover thread, per circuit i, two steps in the order in which
  * their helpers finish (whichever of prep(i) and loader(i) is done first;
  * the other goes on meanwhile):
@@ -42,6 +47,11 @@
  * So a single circuit takes about max(upload, prep + L/A/B) + H when prep
  * is quick, upload + max(H, prep) + L/A/B when it is not, and in a batch
  * the next circuit's upload and prep hide behind this one's device work.
+ * A fed start (gpu_prove_start_fed) asks its feed for more circuits when
+ * the next slot would start and it has none (feed_more, from try_spawn),
+ * proves them the same way, and tells the feed of each circuit done on the
+ * device (consumed), whose host storage may then go: a circuit's host data
+ * is read by its loader and prep only, and what finish needs is copied.
  * gpu_total_ms is both steps, waits included. The loader copies on a
  * non-blocking stream, so its DMA runs beside the default stream's
  * kernels.
@@ -70,6 +80,7 @@
 #include <mutex>
 #include <thread>
 
+#include "gpu/prove/prep_dev.cuh"
 #include "gpu/prove/prove_gpu.cuh"
 
 static std::mutex prove_mu[CU_MAX_DEVICES];
@@ -101,13 +112,14 @@ void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
  * by circuit parity), tail scalars, tail indexes, gathered tail bases,
  * ones bitmap; each with its capacity in bytes. */
 struct prove_ws {
-    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2, *wit;
-    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap, wit_cap;
+    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2, *wit, *prep;
+    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap, wit_cap, prep_cap;
 };
 static prove_ws prove_wss[CU_MAX_DEVICES]; /* one per device, under its prover lock */
 
-/* Where a split job's ones bitmap, tail scalars and tail indexes are on
- * the device (bits NULL: not there yet). */
+/* Where a job's data is on the device: a split job's ones bitmap, tail
+ * scalars and tail indexes (bits NULL: not there yet); a job that does not
+ * split, its scalars in scal (NULL: not there yet). */
 struct job_dev {
     uint64_t *bits;
     fr_t *scal;
@@ -129,6 +141,7 @@ struct prove_one {
     bool lab_free;             /* its L/A/B step is over: its ws->jobs buffer is free (under mu) */
     job_dev jd[3];             /* split job L, A, B's data on the device (prep's, or on the spot) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
+    bool dev_prep;             /* the loader makes its jobs on the device (prep_dev.cuh) */
     bool b2_done;              /* the device computed m.b2 */
 };
 
@@ -263,8 +276,8 @@ static int tail_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases,
     return rc;
 }
 
-/* One G1 MSM of the CPU prover's job on the device; a split job's data
- * from *d when prep staged it, else uploaded now (and *d set). */
+/* One G1 MSM of the CPU prover's job on the device; its data from *d
+ * when prep put it there, else uploaded now (and *d set). */
 static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
                    job_dev *d, const groth16_params *pk, groth16_timings *t, cuzk_err *err)
 {
@@ -272,9 +285,13 @@ static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases, const
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: an MSM of %zu points", j->n);
     double t0 = groth16_now_ms();
     if (!j->split) {
-        int rc = prove_dev_grow(&ws->scal, &ws->scal_cap, j->n * sizeof(fr_t), pk, err);
-        if (!rc) rc = prove_upload(STAGE_FG, ws->scal, j->scalars, j->n * sizeof(fr_t), err);
-        if (!rc) rc = dev_msm(out, bases, ws->scal, j->n, err);
+        int rc = CUZK_OK;
+        if (!d->scal) { /* not gathered on the device: up now */
+            rc = prove_dev_grow(&ws->scal, &ws->scal_cap, j->n * sizeof(fr_t), pk, err);
+            if (!rc) rc = prove_upload(STAGE_FG, ws->scal, j->scalars, j->n * sizeof(fr_t), err);
+            d->scal = (fr_t *)ws->scal;
+        }
+        if (!rc) rc = dev_msm(out, bases, d->scal, j->n, err);
         t->tail_msm_ms += groth16_now_ms() - t0;
         return rc;
     }
@@ -293,7 +310,12 @@ static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases, const
  * signal the helpers' done flags. */
 struct prove_run {
     gpu_prove_pending *p;
-    const cs_prover *circuits;
+    const cs_prover **circ; /* the start's circuits (n0), then those fed: cap slots */
+    const cs_shape **ready; /* the start's circuits' shapes, made ready (n0: a consumed
+                               circuit's storage may be gone) */
+    size_t n0, cap;
+    const gpu_prove_feed *feed; /* NULL: none */
+    bool fed_out, feeding;      /* the feed gave none / is being asked (under mu) */
     int device;
     prove_ws *ws; /* the device's */
     unsigned lg;
@@ -324,6 +346,22 @@ static void helper_done(prove_run *r, bool *flag)
     r->cv.notify_all();
 }
 
+/* Waits until ws->jobs[i % 2] is free for circuit i (circuit i - 2's
+ * L/A/B step is over); false when the start stops instead. */
+static bool jobs_buffer_free(prove_run *r, size_t i)
+{
+    std::unique_lock<std::mutex> lk(r->mu);
+    r->cv.wait(lk, [r, i] { return r->stop || i < 2 || r->p->c[i - 2].lab_free; });
+    return !r->stop;
+}
+
+/* Whether the loader makes w's jobs on the device (prep_dev.cuh): a
+ * witness-only circuit whose witness goes to the device. */
+static bool preps_on_device(const prove_run *r, const cs_prover *w)
+{
+    return w->shape && h_on_device(r->p->pk, r->lg);
+}
+
 /* Prep's second part: the split jobs' bitmaps, tail scalars and tail
  * indexes into ws->jobs[i % 2] (once circuit i - 2's L/A/B step is over),
  * through a staging pool of its own, so that the L/A/B step uploads
@@ -346,21 +384,12 @@ static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
         if (j->n_tail > max_tail) max_tail = j->n_tail;
     }
     if (total == 0) return CUZK_OK;
-    {
-        std::unique_lock<std::mutex> lk(r->mu);
-        r->cv.wait(lk, [r, i] { return r->stop || i < 2 || r->p->c[i - 2].lab_free; });
-        if (r->stop) return CUZK_OK;
-    }
+    if (!jobs_buffer_free(r, i)) return CUZK_OK;
     size_t b = i % 2;
     prove_ws *ws = r->ws;
-    if (ws->jobs_cap[b] < total) {
-        void *d = NULL;
-        if (cudaMalloc(&d, total) != cudaSuccess) {
-            cudaGetLastError(); /* not staged: uploaded on the spot */
-            return CUZK_OK;
-        }
-        cudaFree(ws->jobs[b]);
-        ws->jobs[b] = d, ws->jobs_cap[b] = total;
+    if (prove_dev_grow_free(&ws->jobs[b], &ws->jobs_cap[b], total, err)) {
+        cudaGetLastError(); /* not staged: uploaded on the spot */
+        return CUZK_OK;
     }
     uint32_t *idx = idx_buffer(max_tail, err);
     if (!idx) return CUZK_ENOMEM;
@@ -380,13 +409,58 @@ static void prep_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
     double t0 = groth16_now_ms();
-    c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, &r->circuits[i], &c->prep_err);
+    c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, r->circ[i], &c->prep_err);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
     cudaError_t e = c->prep_rc ? cudaSuccess : cudaSetDevice(r->device);
     if (e != cudaSuccess)
         c->prep_rc = cu_fail(e, &c->prep_err, "cudaSetDevice", __FILE__, __LINE__);
     if (!c->prep_rc) c->prep_rc = stage_jobs(r, i, &c->prep_err);
     helper_done(r, &c->prep_done);
+}
+
+/* The loader's second part for a circuit of the witness-only path: its
+ * jobs made on the device from the witness it just uploaded
+ * (prep_on_device) into ws->jobs[i % 2], once circuit i - 2's L/A/B step
+ * is over; with no device memory free for them, by the CPU's prep, their
+ * data then uploaded by the L/A/B step. */
+static void device_prep(prove_run *r, size_t i)
+{
+    prove_one *c = &r->p->c[i];
+    double t0 = groth16_now_ms();
+    if (!jobs_buffer_free(r, i)) {
+        c->prep_rc = cuzk_errf(&c->prep_err, CUZK_ECANCELLED, "gpu prove: stopped");
+        return;
+    }
+    size_t b = i % 2;
+    prove_ws *ws = r->ws;
+    prep_buffers bufs = {&ws->prep, &ws->jobs[b], &ws->prep_cap, &ws->jobs_cap[b]};
+    prep_jobs pj;
+    const cs_prover *w = r->circ[i];
+    c->prep_rc =
+        prep_on_device(&pj, w, (const fr_t *)ws->wit, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
+    groth16_msm_job *jobs[3] = {&c->jobs.l, &c->jobs.a, &c->jobs.b};
+    for (int k = 0; !c->prep_rc && k < 3; k++) {
+        jobs[k]->n = pj.n[k], jobs[k]->n_tail = pj.n_tail[k], jobs[k]->split = pj.out[k].split;
+        c->jd[k] = {pj.out[k].ones, (fr_t *)pj.out[k].vals, pj.out[k].idx};
+    }
+    if (c->prep_rc == CUZK_ENOMEM) {
+        c->dev_prep = false;
+        c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, w, &c->prep_err);
+    }
+    c->t.prep_msm_ms = groth16_now_ms() - t0;
+}
+
+/* Whether fed circuit i fits what the start made ready: its shape (none,
+ * or one of the start's own) and its witness (the witness buffer). */
+static int fed_fits(prove_run *r, size_t i, cuzk_err *err)
+{
+    if (i < r->n0) return CUZK_OK;
+    const cs_prover *w = r->circ[i];
+    bool known = !w->shape;
+    for (size_t k = 0; k < r->n0 && !known; k++) known = r->ready[k] == w->shape;
+    if (!known || witness_bytes(w) > r->ws->wit_cap)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu prove: a fed circuit of another shape");
+    return CUZK_OK;
 }
 
 static void load_thread(prove_run *r, size_t i)
@@ -396,11 +470,21 @@ static void load_thread(prove_run *r, size_t i)
     cudaError_t e = cudaSetDevice(r->device);
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
-    else
+    else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
         c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % 2], (char *)r->ws->wit, r->p->pk,
-                              &r->circuits[i], r->lg, &c->load_err);
+                              r->circ[i], r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
-    helper_done(r, &c->load_done);
+    bool preps = c->dev_prep;
+    if (preps && c->load_rc)
+        c->prep_rc = c->load_rc, c->prep_err = c->load_err;
+    else if (preps)
+        device_prep(r, i);
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        c->load_done = true;
+        c->prep_done |= preps; /* together: the H step goes first */
+    }
+    r->cv.notify_all();
     try_spawn(r, i + 1);
 }
 
@@ -429,6 +513,31 @@ static void start_failed(int *rc, cuzk_err *e, bool *done)
     *done = true;
 }
 
+/* More circuits from the feed into slot p->n on (mu held by lk, released
+ * while the feed runs); false when none came or the start is stopping.
+ * Their helpers start like the others'. */
+static bool feed_more(prove_run *r, std::unique_lock<std::mutex> &lk)
+{
+    gpu_prove_pending *p = r->p;
+    if (!r->feed || r->fed_out || r->feeding || p->n >= r->cap) return false;
+    size_t k = p->n, m;
+    const cs_prover *more = NULL;
+    r->feeding = true;
+    lk.unlock();
+    m = r->feed->more(r->feed->ctx, &more, r->cap - k);
+    lk.lock();
+    r->feeding = false;
+    if (m > r->cap - k) m = r->cap - k;
+    for (size_t t = 0; t < m; t++) {
+        r->circ[k + t] = &more[t];
+        p->c[k + t].dev_prep = preps_on_device(r, &more[t]);
+    }
+    p->n = k + m;
+    r->fed_out = m == 0;
+    r->cv.notify_all(); /* the prover thread may be waiting for the verdict */
+    return m > 0 && !r->stop;
+}
+
 /* Starts circuit k's helpers as soon as the loader before it is done (one
  * staging pool) and the a/b/c buffer it fills is free (circuit k - 2's H
  * MSM is over): called by whichever of the two comes last, loader k - 1
@@ -437,15 +546,15 @@ static void start_failed(int *rc, cuzk_err *e, bool *done)
  * start is that circuit's error. */
 static void try_spawn(prove_run *r, size_t k)
 {
-    if (k >= r->p->n) return;
     prove_one *c = r->p->c;
     {
-        std::lock_guard<std::mutex> g(r->mu);
-        if (r->stop || c[k].spawned || (k > 0 && !c[k - 1].load_done) ||
-            (k > 1 && !c[k - 2].h_free))
+        std::unique_lock<std::mutex> lk(r->mu);
+        if (k >= r->cap || k > r->p->n || r->stop || c[k].spawned ||
+            (k > 0 && !c[k - 1].load_done) || (k > 1 && !c[k - 2].h_free))
             return;
+        if (k == r->p->n && (!feed_more(r, lk) || c[k].spawned)) return;
         c[k].spawned = true;
-        if (!start_thread(&r->prep[k], prep_thread, r, k))
+        if (!c[k].dev_prep && !start_thread(&r->prep[k], prep_thread, r, k))
             start_failed(&c[k].prep_rc, &c[k].prep_err, &c[k].prep_done);
         if (!start_thread(&r->load[k], load_thread, r, k))
             start_failed(&c[k].load_rc, &c[k].load_err, &c[k].load_done);
@@ -508,15 +617,50 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     return rc;
 }
 
+/* Device bytes at d into host memory of `bytes` (malloc'ed, *out). */
+static int fetch(void **out, const void *d, size_t bytes, cuzk_err *err)
+{
+    *out = malloc(bytes + 1);
+    if (!*out) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (%zu bytes)", bytes);
+    CU(cudaMemcpy(*out, d, bytes, cudaMemcpyDeviceToHost), err, "job download");
+    return CUZK_OK;
+}
+
+/* B's job made on the device (d) into jobs->b on the host, as the CPU's
+ * prep makes it: the bitmap, and the tail with its positions or the
+ * gathered scalars (jobs->sb). */
+static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
+{
+    groth16_msm_job *j = &jobs->b;
+    size_t nv = j->split ? j->n_tail : j->n;
+    void *ones = NULL, *vals = NULL, *idx = NULL; /* owned by *jobs once fetched */
+    int rc = fetch(&ones, d->bits, ((j->n + 63) / 64 + 1) * sizeof(uint64_t), err);
+    j->ones = (uint64_t *)ones;
+    if (!rc) rc = fetch(&vals, d->scal, nv * sizeof(fr_t), err);
+    if (j->split)
+        j->tail = (fr_t *)vals;
+    else
+        jobs->sb = (fr_t *)vals, j->scalars = jobs->sb;
+    if (!rc && j->split) rc = fetch(&idx, d->idx, nv * sizeof(uint32_t), err);
+    if (!rc && j->split && !(j->tail_idx = (size_t *)malloc(nv * sizeof(size_t) + 1)))
+        rc = cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (indexes)");
+    for (size_t k = 0; !rc && j->split && k < nv; k++) j->tail_idx[k] = ((uint32_t *)idx)[k];
+    free(idx);
+    return rc;
+}
+
 /* B_G2 on the device, when pk's B_G2 points fit there (prove_srs_g2),
- * over what B_G1's job left on the device: its bitmap, tail scalars and
- * indexes (split, c->jd[2]), or its scalars in ws->scal (not split). */
+ * over what B_G1's job left on the device (c->jd[2]): its bitmap, tail
+ * scalars and indexes (split), or its scalars (not split). When they do
+ * not fit, finish runs it on the CPU: a job made on the device comes back
+ * to the host for it. */
 static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, cuzk_err *err)
 {
     double t0 = groth16_now_ms();
     const groth16_msm_job *j = &c->jobs.b;
     const prove_g2_aff *g2;
     int rc = prove_srs_g2(&g2, pk, err);
+    if (!rc && !g2 && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
     if (rc || !g2) return rc;
     size_t n = j->split ? j->n_tail : j->n;
     const prove_g2_aff *bases = g2;
@@ -530,7 +674,7 @@ static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, cu
         bases = (const prove_g2_aff *)ws->tb2;
     }
     gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)};
-    gpu_buf vs = {j->split ? (void *)d->scal : ws->scal, n * sizeof(fr_t)};
+    gpu_buf vs = {(void *)d->scal, n * sizeof(fr_t)};
     g2_jac_set_inf(&tail);
     if (!rc && n) rc = gpu_msm_g2_dev(&tail, &vb, &vs, n, 0, err);
     if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
@@ -577,54 +721,83 @@ static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
     return rc;
 }
 
-/* The a/b/c buffers (two for a batch), the parameters, the helpers of
- * circuit 0, then every circuit; every helper is joined on return. */
+/* Whether circuit i is there to prove: one of the start's or fed ones,
+ * or one the feed gives now (asked here, should the loaders not have:
+ * both conditions of try_spawn hold once circuit i - 1 is done). */
+static bool next_circuit(prove_run *r, size_t i)
+{
+    if (!r->feed) return i < r->p->n;
+    try_spawn(r, i);
+    std::unique_lock<std::mutex> lk(r->mu);
+    r->cv.wait(lk, [r] { return !r->feeding; });
+    return i < r->p->n;
+}
+
+/* The a/b/c buffers (two for a batch or a fed start), the parameters, the
+ * helpers of circuit 0, then every circuit, those fed included, each
+ * reported consumed to the feed once done; every helper is joined on
+ * return. */
 static int prove_all(prove_run *r, cuzk_err *err)
 {
     gpu_prove_pending *p = r->p;
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     int rc = CUZK_OK;
-    for (int k = 0; !rc && k < (p->n > 1 ? 2 : 1); k++)
+    for (int k = 0; !rc && k < (p->n > 1 || r->feed ? 2 : 1); k++)
         rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
     size_t wit = 0; /* one buffer: loaders run one at a time */
     for (size_t i = 0; i < p->n; i++)
-        if (witness_bytes(&r->circuits[i]) > wit) wit = witness_bytes(&r->circuits[i]);
+        if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
     if (!rc && wit) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
-    for (size_t i = 0; !rc && i < p->n; i++) /* before the loaders need them */
-        if (r->circuits[i].shape) rc = prove_shape_ready(r->circuits[i].shape, p->pk, err);
+    for (size_t i = 0; !rc && i < p->n; i++) { /* before the loaders need them */
+        if (r->circ[i]->shape) rc = prove_shape_ready(r->circ[i]->shape, p->pk, err);
+        p->c[i].dev_prep = preps_on_device(r, r->circ[i]);
+    }
     if (!rc) try_spawn(r, 0);
-    for (size_t i = 0; !rc && i < p->n; i++) {
+    for (size_t i = 0; !rc && next_circuit(r, i); i++) {
         rc = prove_one_circuit(r, i, err);
-        if (rc && p->n > 1) cuzk_err_prefix(err, "circuit %zu: ", i);
+        if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", i);
+        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i);
     }
     {
         std::lock_guard<std::mutex> g(r->mu);
         r->stop = true; /* helpers still running start no others */
     }
-    r->cv.notify_all(); /* and a prep waiting to stage stops waiting */
-    for (size_t i = 0; i < p->n; i++) {
+    r->cv.notify_all();                   /* and a prep waiting to stage stops waiting */
+    for (size_t i = 0; i < r->cap; i++) { /* a feed in progress may still add */
         join_thread(&r->prep[i]);
         join_thread(&r->load[i]);
     }
     return rc;
 }
 
-static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, cuzk_err *err)
+static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, size_t cap,
+                     const gpu_prove_feed *feed, cuzk_err *err)
 {
     if (p->n == 0) return CUZK_OK;
     prove_run r;
     r.p = p;
-    r.circuits = circuits;
+    r.n0 = p->n, r.cap = cap;
+    r.feed = feed;
+    r.fed_out = r.feeding = false;
     r.device = device;
     r.ws = &prove_wss[device];
     CU(cudaSetDevice(device), err, "cudaSetDevice");
     int rc = groth16_h_domain(&r.lg, p->pk, &circuits[0], err);
     if (rc) return rc;
-    r.prep = new std::thread[p->n];
-    r.load = new std::thread[p->n];
-    r.stop = false;
-    rc = prove_all(&r, err);
+    r.circ = new (std::nothrow) const cs_prover *[cap];
+    r.ready = new (std::nothrow) const cs_shape *[p->n];
+    r.prep = new (std::nothrow) std::thread[cap];
+    r.load = new (std::nothrow) std::thread[cap];
+    if (r.circ && r.ready && r.prep && r.load) {
+        for (size_t i = 0; i < p->n; i++) r.circ[i] = &circuits[i], r.ready[i] = circuits[i].shape;
+        r.stop = false;
+        rc = prove_all(&r, err);
+    } else {
+        rc = cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory");
+    }
+    delete[] r.circ;
+    delete[] r.ready;
     delete[] r.prep;
     delete[] r.load;
     return rc;
@@ -638,12 +811,15 @@ extern "C" void gpu_prove_discard(gpu_prove_pending *p)
     free(p);
 }
 
-extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth16_params *pk,
-                               const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err)
+/* gpu_prove_start, with more circuits from feed (NULL: none). */
+static int start_fed(gpu_prove_pending **out, int device, const groth16_params *pk,
+                     const cs_prover *circuits, size_t n, const fr_t *rs,
+                     const gpu_prove_feed *feed, cuzk_err *err)
 {
     *out = NULL;
+    size_t cap = feed && feed->max > n ? feed->max : n;
     gpu_prove_pending *p = (gpu_prove_pending *)calloc(1, sizeof *p);
-    if (p) p->c = (prove_one *)calloc(n ? n : 1, sizeof *p->c);
+    if (p) p->c = (prove_one *)calloc(cap ? cap : 1, sizeof *p->c);
     if (!p || !p->c) {
         free(p);
         return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory");
@@ -656,9 +832,9 @@ extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth1
                          CU_MAX_DEVICES - 1);
     }
     prove_lock(device);
-    int rc = start_all(p, device, circuits, err);
+    int rc = start_all(p, device, circuits, cap, feed, err);
     prove_unlock(device);
-    for (size_t i = 0; !rc && i < n; i++) {
+    for (size_t i = 0; !rc && i < p->n; i++) {
         fr_t own[2];
         if (!rs) rc = groth16_draw_rs(own, err);
         p->c[i].r = rs ? rs[2 * i] : own[0];
@@ -670,6 +846,24 @@ extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth1
     }
     *out = p;
     return CUZK_OK;
+}
+
+extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth16_params *pk,
+                               const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err)
+{
+    return start_fed(out, device, pk, circuits, n, rs, NULL, err);
+}
+
+extern "C" int gpu_prove_start_fed(gpu_prove_pending **out, int device, const groth16_params *pk,
+                                   const cs_prover *circuits, size_t n, const gpu_prove_feed *feed,
+                                   cuzk_err *err)
+{
+    return start_fed(out, device, pk, circuits, n, NULL, feed, err);
+}
+
+extern "C" size_t gpu_prove_count(const gpu_prove_pending *p)
+{
+    return p->n;
 }
 
 /* B_G2 of circuits first, first + step, ... (those the device did not
@@ -749,8 +943,8 @@ static void release_device(int dev, const void *unused)
 {
     (void)unused;
     prove_ws *ws = &prove_wss[dev];
-    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
-                     &ws->idx,    &ws->tb,     &ws->bits,    &ws->tb2,     &ws->wit};
+    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal, &ws->idx,
+                     &ws->tb,     &ws->bits,   &ws->tb2,     &ws->wit,     &ws->prep};
     const size_t n = sizeof bufs / sizeof *bufs;
     bool any = prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;

@@ -42,6 +42,10 @@ void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg);
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err);
 /* Grows a device buffer kept between proofs to at least `bytes`. */
 int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err);
+/* The same into free device memory only, evicting nothing (for helper
+ * threads, while the prover thread may be using the cached points): a
+ * shortage is CUZK_ENOMEM and leaves the buffer as it was. */
+int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err);
 
 /* Copies host memory to the device through pinned staging pool `which`
  * (a few chunks, allocated on first use and kept): the host copies into

@@ -80,6 +80,21 @@ int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *ke
     return rc;
 }
 
+int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err)
+{
+    if (*p && *cap >= bytes) return CUZK_OK;
+    void *d = NULL;
+    cudaError_t e = cudaMalloc(&d, bytes ? bytes : 1);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* not sticky */
+        return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: no %zu bytes free on the device", bytes);
+    }
+    if (e != cudaSuccess) return cu_fail(e, err, "cudaMalloc", __FILE__, __LINE__);
+    cudaFree(*p);
+    *p = d, *cap = bytes;
+    return CUZK_OK;
+}
+
 static int stage_init(stage_pool *pool, cuzk_err *err)
 {
     if (pool->stream) return CUZK_OK;
