@@ -51,6 +51,7 @@ typedef struct cuzk_config {
     /* [pipeline] */
     bool pipeline_enabled;
     uint32_t synthesis_concurrency, max_parallel_synthesis, max_gpu_queue_depth;
+    uint32_t partitions_per_start; /* queued partitions of one circuit a device takes at once */
     /* [logging] */
     char log_level[16]; /* error, warn, info, debug */
 } cuzk_config;

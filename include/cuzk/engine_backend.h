@@ -5,7 +5,10 @@
  * B_G2 MSM and assembly on the CPU) and yields the proofs. The engine holds
  * the device lock around start only and takes the circuits' storage back
  * the moment start returns (to synthesize the next partitions into), so a
- * backend copies what finish still needs.
+ * backend copies what finish still needs. A backend with start_fed takes
+ * more circuits while it proves (the queued partitions of the same
+ * circuit, so its device loads the next under this one's kernels) and
+ * gives each circuit's storage back as soon as it is done with it.
  */
 #ifndef CUZK_ENGINE_BACKEND_H
 #define CUZK_ENGINE_BACKEND_H
@@ -17,6 +20,17 @@
 #include "cuzk/err.h"
 #include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
+
+/* More circuits for a start that runs (start_fed): as gpu_prove_feed
+ * (gpu_prove.h). more() gives up to room circuits of the same parameters
+ * (0: none now, not asked again); consumed(i): circuit i, in the order
+ * given, is no longer read. */
+typedef struct engine_feed {
+    void *ctx;
+    size_t max; /* the most circuits in all */
+    size_t (*more)(void *ctx, const cs_prover **circuits, size_t room);
+    void (*consumed)(void *ctx, size_t i);
+} engine_feed;
 
 struct engine_backend {
     const char *name;
@@ -38,6 +52,10 @@ struct engine_backend {
     /* Optional: the engine is about to free a circuit's recorded shape
      * (with its parameters); drop any device copy (NULL: none kept). */
     void (*shape_unloaded)(const cs_shape *shape);
+    /* Optional: start, taking more circuits from feed while it proves;
+     * finish is then given the count in all (NULL: start alone). */
+    int (*start_fed)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                     const engine_feed *feed, void **handle, cuzk_err *err);
 };
 
 /* groth16_prove on the CPU, one "device". */

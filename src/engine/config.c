@@ -58,6 +58,10 @@ static const key_def keys[] = {
     {"pipeline", "max_parallel_synthesis", T_U32, F(max_parallel_synthesis), "0 = no cap"},
     {"pipeline", "max_gpu_queue_depth", T_U32, F(max_gpu_queue_depth),
      "synthesized, waiting, per device"},
+    {"pipeline", "partitions_per_start", T_U32, F(partitions_per_start),
+     "partitions of one circuit a device proves in one start, queued when it starts or, on the "
+     "CUDA backend, while it proves (the next one's upload under this one's kernels); 1 = one at "
+     "a time"},
     {"logging", "level", T_STR, F(log_level), "error, warn, info, debug"},
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -80,6 +84,7 @@ void cuzk_config_default(cuzk_config *c)
     c->pipeline_enabled = true;
     c->synthesis_concurrency = 0; /* auto, pipeline.c */
     c->max_gpu_queue_depth = 2;
+    c->partitions_per_start = 8;
     strcpy(c->log_level, "info");
 }
 

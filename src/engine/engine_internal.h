@@ -61,6 +61,7 @@ typedef struct work_item {
     cs_prover *provers;        /* n, once synthesized */
     uint64_t reserved;         /* budget bytes held for the provers */
     uint64_t srs_ms, synth_ms; /* added to the jobs' timings under the lock */
+    bool alone; /* proved in a start of its own (a failed start of several, again) */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
@@ -100,6 +101,7 @@ struct engine {
     batcher batch;
     work_item **gpuq; /* FIFO of synthesized items */
     size_t gpuq_n, gpuq_cap;
+    size_t gpu_idle; /* prover workers holding their device, waiting for an item */
     size_t synthesizing, proving, in_pipeline; /* items past the scheduler */
 
     budget budget;

@@ -4,7 +4,10 @@
  *   scheduler queue ──▶ synthesis workers ──▶ GPU queue (bounded, same
  *   order as the scheduler) ──▶
  *   prover workers (N per device; a worker takes the device lock, then the
- *   first item, and holds the lock over backend->start only) ──▶ finalize in the same worker after
+ *   first item and the queued items of the same circuit after it, up to
+ *   pipeline.partitions_per_start, and holds the lock over one
+ *   backend->start of them all, in which the backend uploads the next
+ *   partition while this one's kernels run) ──▶ finalize in the same worker after
  * the lock: backend->finish, self-verification of every proof (without the engine lock), the
  *   item's SRS reference and memory returned, delivery to the job (its
  *   assembler places the 192 bytes at the partition's slot and completes
@@ -36,6 +39,7 @@
  */
 #include <omp.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,14 +56,21 @@ static uint64_t now_ms(void)
  * constraints included, unless it takes the witness-only path), plus
  * what proving it takes on the host (*work): on the CPU backend the
  * prover's three NTT buffers over the domain; on a device backend, whose
- * transforms run on the device, the prep's worst case (the A and B
- * scalars gathered whole when their MSMs do not split). */
+ * transforms run on the device, the CPU prep's worst case (the A and B
+ * scalars gathered whole when their MSMs do not split), except on the
+ * witness-only path, whose jobs the device makes from the witness it
+ * holds: 8 bytes a variable stand for what comes back to the host (B_G2's
+ * job when its points do not fit on the device) or a CPU prep of sparse
+ * tails when the device has no memory free for its jobs. */
 static uint64_t partition_bytes(const engine_t *e, const cs_capacity *s, bool witness,
                                 uint64_t *work)
 {
     uint64_t m = s->constraints + s->inputs, vars = s->inputs + s->aux, domain = 1;
     while (domain < m) domain <<= 1;
-    *work = (strcmp(e->backend->name, "cpu") ? 2 * vars : 3 * domain) * sizeof(fr_t);
+    bool device = strcmp(e->backend->name, "cpu") != 0;
+    *work = !device   ? 3 * domain * sizeof(fr_t)
+            : witness ? vars * sizeof(uint64_t)
+                      : 2 * vars * sizeof(fr_t);
     return ((witness ? 0 : 3 * m) + vars) * sizeof(fr_t) + *work;
 }
 
@@ -345,6 +356,7 @@ static int gpuq_push(engine_t *e, work_item *it)
 static void *synthesis_worker(void *arg)
 {
     engine_t *e = arg;
+    prctl(PR_SET_NAME, "cuzk-synth"); /* its OpenMP team's threads take the name too */
     pthread_mutex_lock(&e->lock);
     work_item *it;
     while ((it = take_item(e))) {
@@ -371,6 +383,24 @@ static void *synthesis_worker(void *arg)
     return NULL;
 }
 
+/* Removes and returns the GPU queue's first item (lock held, queue not
+ * empty). */
+static work_item *gpuq_pop(engine_t *e)
+{
+    work_item *it = e->gpuq[0];
+    memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
+    return it;
+}
+
+/* Fails and retires an item that could not be queued again (lock held). */
+static void fail_requeue(engine_t *e, work_item *it)
+{
+    cuzk_err err = {.code = CUZK_ENOMEM};
+    snprintf(err.msg, sizeof err.msg, "out of memory while requeueing");
+    fail_item(e, it, &err);
+    retire_item(e, it);
+}
+
 /* Takes device d out of service after its start failed with err (lock
  * held): its workers end once they see it, and when it was the last one,
  * every item in the GPU queue fails. */
@@ -385,31 +415,151 @@ static void take_out_of_service(engine_t *e, device *d, const cuzk_err *err)
     pthread_cond_broadcast(&e->gpu_cv);
     pthread_cond_broadcast(&e->work_cv);
     while (!e->in_service && e->gpuq_n) {
-        work_item *it = e->gpuq[0];
-        memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
+        work_item *it = gpuq_pop(e);
         fail_no_device(e, it);
         retire_item(e, it);
     }
 }
 
-/* backend start under the device lock (held on entry, released here), then
- * a/b/c and memory go back. A start that fails with CUZK_EDEVICE takes the
- * device out of service before its lock goes (so none of its workers
- * starts another item on it) and leaves a/b/c and memory with the item
- * (*device_failed), to be proved on another device. *busy_ms: time in
- * start and finish. */
-static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proofs,
-                      uint64_t *busy_ms, bool *device_failed, cuzk_err *err)
+/* The items a prover worker gives its device in one start: queued
+ * partitions of one circuit (pipeline.partitions_per_start), taken when it
+ * starts and, on a backend with start_fed, while it proves, so that the
+ * backend loads the next one while this one's kernels run. Such a backend
+ * reports each circuit consumed, and an item whose circuits all are gives
+ * its storage back at once: the first n_released items, in order. */
+#define CHAIN_MAX 16
+typedef struct chain {
+    engine_t *e;
+    device *d;
+    work_item *it[CHAIN_MAX];
+    size_t first[CHAIN_MAX]; /* each item's first circuit in the start */
+    size_t n, circuits, max, n_released;
+    work_item *dead[CHAIN_MAX]; /* fed items found without live jobs: retired after */
+    size_t n_dead;
+} chain;
+
+/* Appends item it to the chain (engine lock held). */
+static void chain_add(chain *c, work_item *it)
+{
+    c->first[c->n] = c->circuits;
+    c->it[c->n++] = it;
+    c->circuits += it->n;
+}
+
+/* Whether the queue's first item may join the chain now (lock held): the
+ * same circuit's parameters, room left, none proved alone, and one queued
+ * item left for each other device waiting idle. */
+static bool chain_takes(const engine_t *e, const chain *c, size_t room)
+{
+    if (!e->gpuq_n || c->n >= c->max || e->stop) return false;
+    const work_item *it = e->gpuq[0];
+    if (it->alone) return c->n == 0;
+    if (c->n == 0) return true;
+    return !c->it[0]->alone && it->srs == c->it[0]->srs && it->n <= room && e->gpuq_n > e->gpu_idle;
+}
+
+/* Moves the first live item of the GPU queue into c, and after it the next
+ * ones chain_takes allows, up to BATCH_MAX circuits (lock held). Items
+ * whose jobs are all gone are retired on the way. */
+static void take_chain(engine_t *e, chain *c)
+{
+    while (chain_takes(e, c, BATCH_MAX - c->circuits)) {
+        work_item *it = gpuq_pop(e);
+        if (!drop_finished(e, it)) {
+            retire_item(e, it);
+            continue;
+        }
+        chain_add(c, it);
+    }
+}
+
+/* The feed's more(): the next queued item chain_takes allows, its
+ * circuits for the running start (0: none). Retiring an item takes locks
+ * the start must not meet, so items found dead wait in c->dead. */
+static size_t chain_more(void *ctx, const cs_prover **circuits, size_t room)
+{
+    chain *c = ctx;
+    engine_t *e = c->e;
+    work_item *it = NULL;
+    pthread_mutex_lock(&e->lock);
+    while (!it && c->n_dead < CHAIN_MAX && chain_takes(e, c, room)) {
+        it = gpuq_pop(e);
+        if (!drop_finished(e, it)) c->dead[c->n_dead++] = it, it = NULL;
+    }
+    if (it) {
+        chain_add(c, it);
+        e->proving++;
+        c->d->held++;
+        engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition,
+                        c->d->ordinal);
+    }
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_mutex_unlock(&e->lock);
+    if (!it) return 0;
+    *circuits = it->provers;
+    return it->n;
+}
+
+/* Gives the item's storage to the pool and its other bytes back. */
+static void release_storage(engine_t *e, work_item *it)
+{
+    uint64_t unused = it->reserved;
+    for (size_t i = 0; i < it->n; i++) unused = pool_put(&e->pool, &it->provers[i], unused);
+    budget_release(&e->budget, unused);
+    it->reserved = 0;
+}
+
+/* The feed's consumed(): the items whose circuits are all done give their
+ * storage back (the start proves in order). */
+static void chain_consumed(void *ctx, size_t i)
+{
+    chain *c = ctx;
+    for (;;) {
+        pthread_mutex_lock(&c->e->lock); /* chain_more may be appending */
+        size_t k = c->n_released;
+        bool done = k < c->n && c->first[k] + c->it[k]->n <= i + 1;
+        pthread_mutex_unlock(&c->e->lock);
+        if (!done) return;
+        release_storage(c->e, c->it[k]);
+        c->n_released++;
+    }
+}
+
+/* backend start of the chain's circuits under the device lock (held on
+ * entry, released here), fed from the queue where the backend takes it
+ * (feed), then a/b/c and memory go back. A start that fails with
+ * CUZK_EDEVICE takes the device out of service before its lock goes (so
+ * none of its workers starts another item on it) and leaves a/b/c and
+ * memory with the items not yet released (*device_failed), to be proved on
+ * another device; so does any failed start of several items, which are
+ * then proved each in a start of its own (a bad partition fails only its
+ * own jobs).
+ * *busy_ms: time in start and finish. */
+static int prove_chain(engine_t *e, device *d, chain *c, bool feed, groth16_proof *proofs,
+                       uint64_t *busy_ms, bool *device_failed, cuzk_err *err)
 {
     void *handle = NULL;
     uint64_t t0 = now_ms();
     pthread_mutex_lock(&e->lock); /* GetStatus reads the device's job under it */
-    snprintf(d->current_job, sizeof d->current_job, "%s", it->jobs[0]->id);
-    d->current_kind = it->jobs[0]->kind;
+    snprintf(d->current_job, sizeof d->current_job, "%s", c->it[0]->jobs[0]->id);
+    d->current_kind = c->it[0]->jobs[0]->kind;
     pthread_mutex_unlock(&e->lock);
-    engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
+    cs_prover one[BATCH_MAX], *circuits = c->n == 1 ? c->it[0]->provers : one;
+    for (size_t k = 0, at = 0; k < c->n; k++) {
+        work_item *it = c->it[k];
+        if (c->n > 1) memcpy(one + at, it->provers, it->n * sizeof *one), at += it->n;
+        engine_timeline("GPU_START", it->label, "partition=%u,device=%d", it->partition,
+                        d->ordinal);
+    }
     if (e->cfg.gpu_threads) omp_set_num_threads((int)e->cfg.gpu_threads);
-    int rc = e->backend->start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, err);
+    const groth16_params *pk = &c->it[0]->srs->params;
+    int rc;
+    if (feed) {
+        engine_feed f = {c, BATCH_MAX, chain_more, chain_consumed};
+        rc = e->backend->start_fed(d->ordinal, pk, circuits, c->circuits, &f, &handle, err);
+    } else {
+        rc = e->backend->start(d->ordinal, pk, circuits, c->circuits, &handle, err);
+    }
     *device_failed = rc == CUZK_EDEVICE;
     pthread_mutex_lock(&e->lock);
     d->current_job[0] = 0;
@@ -417,16 +567,38 @@ static int prove_item(engine_t *e, device *d, work_item *it, groth16_proof *proo
     pthread_mutex_unlock(&e->lock);
     *busy_ms = now_ms() - t0;
     pthread_mutex_unlock(&d->lock);
-    if (*device_failed) return rc;
-    uint64_t unused = it->reserved;
-    for (size_t i = 0; i < it->n; i++) unused = pool_put(&e->pool, &it->provers[i], unused);
-    budget_release(&e->budget, unused);
-    it->reserved = 0;
+    if (*device_failed || (rc && c->n > 1)) return rc;
+    for (size_t k = c->n_released; k < c->n; k++) release_storage(e, c->it[k]);
+    c->n_released = c->n;
     uint64_t t1 = now_ms();
-    if (!rc) rc = e->backend->finish(handle, proofs, it->n, err);
+    if (!rc) rc = e->backend->finish(handle, proofs, c->circuits, err);
     *busy_ms += now_ms() - t1;
-    engine_timeline("GPU_END", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
+    for (size_t k = 0; k < c->n; k++)
+        engine_timeline("GPU_END", c->it[k]->label, "partition=%u,device=%d", c->it[k]->partition,
+                        d->ordinal);
     return rc;
+}
+
+/* An item whose storage went back before its start failed: synthesized
+ * again, and then proved in a start of its own (lock held). */
+static void resynthesize_item(engine_t *e, work_item *it)
+{
+    it->alone = true;
+    if (!drop_finished(e, it)) {
+        retire_item(e, it);
+        return;
+    }
+    pthread_mutex_unlock(&e->lock);
+    release_item_resources(e, it);
+    pthread_mutex_lock(&e->lock);
+    engine_log(LOG_WARN, "partition %u of %s: synthesized again", it->partition, it->label);
+    e->in_pipeline--;
+    if (sched_push(&e->queue, it->key, it)) {
+        e->in_pipeline++;
+        fail_requeue(e, it);
+        return;
+    }
+    pthread_cond_broadcast(&e->work_cv);
 }
 
 /* Self-verification of job i's partition proof (no lock: the item's
@@ -460,56 +632,79 @@ static void deliver(engine_t *e, work_item *it, size_t i, const groth16_proof *p
         engine_finish_job(e, j, ENGINE_COMPLETED, "%s", "");
 }
 
-/* An item whose device failed in start: back to the GPU queue for the
- * devices left (take_out_of_service failed it when none is), unless its
- * jobs are gone meanwhile (lock held). */
-static void retry_item(engine_t *e, work_item *it)
+/* An item whose start failed, its storage still with it: back to the GPU
+ * queue (after a device failure, for the devices left:
+ * take_out_of_service failed it when none is), unless its jobs are gone
+ * meanwhile (lock held). `how` says which for the log. */
+static void retry_item(engine_t *e, work_item *it, const char *how)
 {
-    engine_log(LOG_WARN, "partition %u of %s: retried on another device", it->partition, it->label);
+    engine_log(LOG_WARN, "partition %u of %s: %s", it->partition, it->label, how);
     if (!drop_finished(e, it))
         retire_item(e, it);
     else if (!e->in_service)
         fail_no_device(e, it), retire_item(e, it);
-    else if (gpuq_insert(e, it)) {
-        cuzk_err err = {.code = CUZK_ENOMEM};
-        snprintf(err.msg, sizeof err.msg, "out of memory while requeueing");
-        fail_item(e, it, &err);
-        retire_item(e, it);
-    }
+    else if (gpuq_insert(e, it))
+        fail_requeue(e, it);
 }
 
-/* The proofs are verified outside the engine lock, and the item's SRS
+/* The proofs are verified outside the engine lock, and each item's SRS
  * reference and memory go back before any of its jobs can complete: a
  * client told a job is done finds the SRS idle (EvictSRS succeeds) and
- * the budget refunded. */
-static void finalize_item(engine_t *e, device *d, work_item *it)
+ * the budget refunded. A failed start of several items, or on a device
+ * that failed, fails none of them: those whose storage is gone are
+ * synthesized again, the others go back to the GPU queue, for another
+ * device or (any other failure) to be proved each in a start of its own,
+ * where a bad partition fails only its own jobs. */
+static void finalize_chain(engine_t *e, device *d, chain *c)
 {
     groth16_proof proofs[BATCH_MAX];
     cuzk_err err = {0}, verr[BATCH_MAX];
     int vrc[BATCH_MAX] = {0};
     uint64_t gpu_ms = 0;
-    bool device_failed;
-    int rc = prove_item(e, d, it, proofs, &gpu_ms, &device_failed, &err);
-    if (device_failed) {
-        pthread_mutex_lock(&e->lock);
+    bool device_failed, feed = e->backend->start_fed != NULL && !c->it[0]->alone;
+    int rc = prove_chain(e, d, c, feed, proofs, &gpu_ms, &device_failed, &err);
+    pthread_mutex_lock(&e->lock);
+    for (size_t k = 0; k < c->n_dead; k++) retire_item(e, c->dead[k]);
+    c->n_dead = 0;
+    if (rc && (device_failed || c->n > 1)) {
+        if (!device_failed)
+            engine_log(LOG_WARN,
+                       "a start of %zu partitions failed (%s): each proved again in a start of "
+                       "its own",
+                       c->n, err.msg);
         d->busy_ms += gpu_ms;
-        d->held--;
-        retry_item(e, it);
+        d->held -= c->n;
+        for (size_t k = 0; k < c->n; k++) {
+            c->it[k]->alone |= !device_failed; /* a start of its own next time */
+            if (k < c->n_released)
+                resynthesize_item(e, c->it[k]);
+            else
+                retry_item(e, c->it[k],
+                           device_failed ? "retried on another device" : "proved again alone");
+        }
         pthread_mutex_unlock(&e->lock);
         return;
     }
-    for (size_t i = 0; !rc && i < it->n; i++)
-        vrc[i] = verify_partition(it, i, &proofs[i], &verr[i]);
-    release_item_resources(e, it);
+    pthread_mutex_unlock(&e->lock);
+    for (size_t k = 0, at = 0; k < c->n; k++) {
+        work_item *it = c->it[k];
+        for (size_t i = 0; !rc && i < it->n; i++, at++)
+            vrc[at] = verify_partition(it, i, &proofs[at], &verr[at]);
+        release_item_resources(e, it);
+    }
     pthread_mutex_lock(&e->lock);
     d->busy_ms += gpu_ms;
-    d->held--;
-    d->proved += !rc;
-    if (rc)
-        fail_item(e, it, &err);
-    else
-        for (size_t i = 0; i < it->n; i++) deliver(e, it, i, &proofs[i], vrc[i], &verr[i], gpu_ms);
-    retire_item(e, it);
+    d->held -= c->n;
+    d->proved += rc ? 0 : c->n;
+    for (size_t k = 0, at = 0; k < c->n; k++) {
+        work_item *it = c->it[k];
+        if (rc)
+            fail_item(e, it, &err);
+        else
+            for (size_t i = 0; i < it->n; i++, at++)
+                deliver(e, it, i, &proofs[at], vrc[at], &verr[at], gpu_ms / c->n);
+        retire_item(e, it);
+    }
     pthread_mutex_unlock(&e->lock);
 }
 
@@ -518,34 +713,38 @@ typedef struct prover_arg {
     device *d;
 } prover_arg;
 
-/* Proves items on device d until the engine stops or d is taken out of
- * service. */
+/* Proves chains of items on device d until the engine stops or d is taken
+ * out of service. */
 static void *prover_worker(void *arg)
 {
     engine_t *e = ((prover_arg *)arg)->e;
     device *d = ((prover_arg *)arg)->d;
+    prctl(PR_SET_NAME, "cuzk-prover"); /* and the backend's helper threads it starts */
     for (;;) {
-        /* The device first, then the item: the best item is chosen when the
-         * device is free, not when this worker became idle. */
+        /* The device first, then the items: the best item is chosen when
+         * the device is free, not when this worker became idle. */
         pthread_mutex_lock(&d->lock);
         pthread_mutex_lock(&e->lock);
+        e->gpu_idle++;
         while (!e->stop && !d->failed && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
-        work_item *it = e->gpuq_n && !d->failed ? e->gpuq[0] : NULL;
-        if (it) memmove(e->gpuq, e->gpuq + 1, --e->gpuq_n * sizeof *e->gpuq);
+        e->gpu_idle--;
+        bool any = e->gpuq_n && !d->failed;
+        chain c = {.e = e, .d = d, .n = 0};
+        c.max = e->cfg.partitions_per_start ? e->cfg.partitions_per_start : 1;
+        if (c.max > CHAIN_MAX) c.max = CHAIN_MAX;
+        if (any) take_chain(e, &c);
         pthread_cond_broadcast(&e->work_cv);
-        bool live = it && drop_finished(e, it);
-        if (it && !live) retire_item(e, it);
-        e->proving += live;
-        d->held += live;
+        e->proving += c.n;
+        d->held += c.n;
         pthread_mutex_unlock(&e->lock);
-        if (!live) {
+        if (!c.n) {
             pthread_mutex_unlock(&d->lock);
-            if (!it) return NULL;
+            if (!any) return NULL;
             continue;
         }
-        finalize_item(e, d, it);
+        finalize_chain(e, d, &c);
         pthread_mutex_lock(&e->lock);
-        e->proving--;
+        e->proving -= c.n;
         pthread_mutex_unlock(&e->lock);
     }
 }

@@ -37,7 +37,11 @@ static struct {
     int fail[DEVICES];
     unsigned starts[DEVICES], proved[DEVICES];
     int running, max_running;
+    size_t max_n; /* the most circuits one start was given (with those fed) */
     unsigned delay_ms;
+    bool fed;           /* the backend takes a feed (fed_backend) */
+    size_t fed_fail_at; /* a fed start refuses its circuit number fed_fail_at (1-based), once */
+    unsigned fed_starts, fed_more;
 } fake = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static void fake_reset(unsigned delay_ms)
@@ -47,6 +51,9 @@ static void fake_reset(unsigned delay_ms)
     memset(fake.starts, 0, sizeof fake.starts);
     memset(fake.proved, 0, sizeof fake.proved);
     fake.running = fake.max_running = 0;
+    fake.max_n = 0;
+    fake.fed_fail_at = 0;
+    fake.fed_starts = fake.fed_more = 0;
     fake.delay_ms = delay_ms;
     pthread_mutex_unlock(&fake.mu);
 }
@@ -66,6 +73,7 @@ static int fake_start(int device, const groth16_params *pk, const cs_prover *cir
 {
     pthread_mutex_lock(&fake.mu);
     fake.starts[device]++;
+    if (n > fake.max_n) fake.max_n = n;
     int fail = fake.fail[device];
     if (fail == CUZK_ENOMEM) fake.fail[device] = 0;
     if (!fail && ++fake.running > fake.max_running) fake.max_running = fake.running;
@@ -78,7 +86,7 @@ static int fake_start(int device, const groth16_params *pk, const cs_prover *cir
     int rc = engine_cpu_backend.start(device, pk, circuits, n, handle, err);
     pthread_mutex_lock(&fake.mu);
     fake.running--;
-    fake.proved[device] += !rc;
+    fake.proved[device] += rc ? 0 : (unsigned)n; /* partitions: a start may take several */
     pthread_mutex_unlock(&fake.mu);
     return rc;
 }
@@ -99,6 +107,93 @@ static const engine_backend fake_backend = {.name = "fake",
                                             .start = fake_start,
                                             .finish = fake_finish,
                                             .host_bytes = fake_host_bytes};
+
+/* A fed start's proofs, made as the circuits come (each consumed once
+ * proved: its storage may go at once). */
+typedef struct fed_handle {
+    size_t n;
+    groth16_proof proofs[64];
+} fed_handle;
+
+/* The start of a backend that takes a feed: proves each circuit on the
+ * CPU as it comes, reports it consumed, and asks for more (delay_ms each
+ * time, so the queue fills meanwhile) until the feed has none; refuses
+ * circuit fed_fail_at once. */
+static int fed_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                     const engine_feed *feed, void **handle, cuzk_err *err)
+{
+    fed_handle *h = calloc(1, sizeof *h);
+    if (!h) return cuzk_errf(err, CUZK_ENOMEM, "fed: out of memory");
+    pthread_mutex_lock(&fake.mu);
+    fake.starts[device]++;
+    fake.fed_starts++;
+    size_t fail_at = fake.fed_fail_at;
+    unsigned delay = fake.delay_ms;
+    pthread_mutex_unlock(&fake.mu);
+    int rc = CUZK_OK;
+    for (size_t m = n; !rc && m;) {
+        for (size_t i = 0; !rc && i < m; i++) {
+            if (h->n + 1 == fail_at) {
+                rc = cuzk_errf(err, CUZK_EINVAL, "fed: circuit %zu refused (injected)", h->n);
+                pthread_mutex_lock(&fake.mu);
+                fake.fed_fail_at = 0;
+                pthread_mutex_unlock(&fake.mu);
+                break;
+            }
+            rc = groth16_prove(&h->proofs[h->n], pk, &circuits[i], 1, NULL, NULL, err);
+            if (!rc) feed->consumed(feed->ctx, h->n++);
+        }
+        usleep(delay * 1000);
+        if (!rc) m = h->n < 64 ? feed->more(feed->ctx, &circuits, feed->max - h->n) : 0;
+        pthread_mutex_lock(&fake.mu);
+        fake.fed_more += !rc && m;
+        pthread_mutex_unlock(&fake.mu);
+    }
+    pthread_mutex_lock(&fake.mu);
+    if (h->n > fake.max_n) fake.max_n = h->n;
+    fake.proved[device] += rc ? 0 : (unsigned)h->n;
+    pthread_mutex_unlock(&fake.mu);
+    if (rc) {
+        free(h);
+        return rc;
+    }
+    *handle = h;
+    return CUZK_OK;
+}
+
+static int fed_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err)
+{
+    fed_handle *h = handle;
+    int rc = n == h->n ? CUZK_OK : cuzk_errf(err, CUZK_EINVAL, "fed: %zu of %zu", n, h->n);
+    if (!rc) memcpy(proofs, h->proofs, n * sizeof *proofs);
+    free(h);
+    return rc;
+}
+
+static size_t no_more(void *ctx, const cs_prover **circuits, size_t room)
+{
+    (void)ctx, (void)circuits, (void)room;
+    return 0;
+}
+
+static void no_consumed(void *ctx, size_t i)
+{
+    (void)ctx, (void)i;
+}
+
+/* The same backend's start without a feed (a partition proved alone). */
+static int fed_plain(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                     void **handle, cuzk_err *err)
+{
+    engine_feed none = {NULL, n, no_more, no_consumed};
+    return fed_start(device, pk, circuits, n, &none, handle, err);
+}
+
+static const engine_backend fed_backend = {.name = "fed",
+                                           .devices = fake_devices,
+                                           .start = fed_plain,
+                                           .finish = fed_finish,
+                                           .start_fed = fed_start};
 
 typedef struct fixture {
     char dir[64];
@@ -123,21 +218,24 @@ static int submit(engine_t *e, uint32_t parts, uint32_t seed, char id[ENGINE_ID_
     return engine_submit(e, &r, id, NULL, NULL);
 }
 
+static uint32_t per_start; /* pipeline.partitions_per_start; 0: the default */
+
 /* An engine on the test backend and a fresh param cache; devices: the
  * gpus.devices list (n of them, 0: all); budget 0: 256 MiB. */
 static int start_budget(fixture *f, const int *devices, size_t n, uint64_t budget, cuzk_err *err)
 {
     strcpy(f->dir, "/tmp/cuzk-test-multigpu.XXXXXX");
     if (!mkdtemp(f->dir)) return -1;
-    engine_log_set_level("error");
+    engine_log_set_level(getenv("LOGLVL") ? getenv("LOGLVL") : "error");
     cuzk_config c;
     cuzk_config_default(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
     c.total_budget = budget ? budget : 256 << 20;
     c.synthesis_concurrency = 2;
+    if (per_start) c.partitions_per_start = per_start;
     if (n) memcpy(c.devices, devices, n * sizeof *devices);
     c.n_devices = n;
-    int rc = engine_create(&f->e, &c, &fake_backend, err);
+    int rc = engine_create(&f->e, &c, fake.fed ? &fed_backend : &fake_backend, err);
     if (!rc) rc = engine_register_provider(f->e, &engine_test_provider, err);
     return rc;
 }
@@ -195,7 +293,7 @@ static void test_spread(void **state)
         assert_string_equal(s.devices[i].state, "idle");
         assert_int_equal(s.devices[i].queued, 0);
         assert_int_equal(s.devices[i].partitions, fake.proved[i]);
-        if (s.devices[i].busy_ms < 150 * s.devices[i].partitions)
+        if (s.devices[i].busy_ms < 150 * fake.starts[i])
             fail_msg("device %zu: %llu ms busy for %llu partitions", i,
                      (unsigned long long)s.devices[i].busy_ms,
                      (unsigned long long)s.devices[i].partitions);
@@ -348,6 +446,52 @@ static void test_out_of_memory_keeps_device(void **state)
     stop(&f);
 }
 
+/* One device slower than synthesis: a start takes the queued partitions
+ * of the circuit with it (pipeline.partitions_per_start, 2 by default),
+ * every proof verifying; with 1, a start proves one partition. */
+static void test_chain(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    for (uint32_t k = 2; k >= 1; k--) {
+        fixture f;
+        fake_reset(100);
+        per_start = k;
+        assert_int_equal(start(&f, dev0, 1, NULL), 0);
+        prove_and_check(&f, 8, 71);
+        assert_int_equal(fake.proved[0], 8);
+        if (fake.max_n != k) fail_msg("partitions_per_start %u: a start of %zu", k, fake.max_n);
+        if (k == 2 && fake.starts[0] > 7) fail_msg("%u starts for 8 partitions", fake.starts[0]);
+        stop(&f);
+    }
+    per_start = 0;
+}
+
+/* A backend that takes a feed: one start proves many partitions as they
+ * are synthesized (more than were queued when it began), every proof
+ * verifying; a fed start that fails after some circuits were consumed
+ * (their storage gone) has those synthesized again and the rest proved
+ * one by one, and every job still completes. */
+static void test_fed(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    fixture f;
+    fake_reset(60);
+    fake.fed = true;
+    assert_int_equal(start(&f, dev0, 1, NULL), 0);
+    prove_and_check(&f, 8, 81);
+    if (fake.fed_more < 1 || fake.max_n < 3)
+        fail_msg("fed: %u starts took %u feeds, at most %zu circuits", fake.fed_starts,
+                 fake.fed_more, fake.max_n);
+    fake.fed_fail_at = 3; /* two consumed, then a refusal */
+    unsigned starts = fake.fed_starts;
+    prove_and_check(&f, 8, 82);
+    if (fake.fed_starts <= starts) fail_msg("fed: no start after the refusal");
+    stop(&f);
+    fake.fed = false;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +500,8 @@ int main(void)
         cmocka_unit_test(test_failover),
         cmocka_unit_test(test_all_fail),
         cmocka_unit_test(test_out_of_memory_keeps_device),
+        cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_fed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,8 +94,22 @@ static int cuda_start(int device, const groth16_params *pk, const cs_prover *cir
     return gpu_prove_start((gpu_prove_pending **)handle, device, pk, circuits, n, NULL, err);
 }
 
+static int cuda_start_fed(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                          const engine_feed *feed, void **handle, cuzk_err *err)
+{
+    use_device(device);
+    gpu_prove_feed f = {feed->ctx, feed->max, feed->more, feed->consumed};
+    return gpu_prove_start_fed((gpu_prove_pending **)handle, device, pk, circuits, n, &f, err);
+}
+
 static int cuda_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err)
 {
+    if (gpu_prove_count((gpu_prove_pending *)handle) != n) {
+        size_t have = gpu_prove_count((gpu_prove_pending *)handle);
+        gpu_prove_discard((gpu_prove_pending *)handle);
+        return cuzk_errf(err, CUZK_EINVAL, "cuda backend: %zu proofs asked of a start of %zu", n,
+                         have);
+    }
     groth16_timings *t = (groth16_timings *)calloc(n ? n : 1, sizeof *t);
     if (!t) {
         gpu_prove_discard((gpu_prove_pending *)handle);
@@ -138,5 +152,6 @@ static uint64_t cuda_host_bytes(int device)
 }
 
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda",         cuda_devices,         cuda_start,      cuda_finish,
-    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes, gpu_shape_forget};
+    "cuda",          cuda_devices,     cuda_start,
+    cuda_finish,     cuda_vram_free,   cuda_params_unloaded,
+    cuda_host_bytes, gpu_shape_forget, cuda_start_fed};
