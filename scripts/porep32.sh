@@ -4,7 +4,8 @@
 # measured, in one or two time-boxed commands.
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [-m BUDGET] [-R] [-F] [BUNDLE] [SIZE]
+#                      [-b BACKEND] [-m BUDGET] [-P N] [-Q N] [-R] [-F]
+#                      [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -35,6 +36,9 @@
 #   -b        gpus.backend: auto (default), cuda, cpu
 #   -m        memory.total_budget (default auto: the host's memory less the
 #             safety margin), e.g. 96GiB to hold the daemon under 100 GiB
+#   -P, -Q    pipeline.partitions_per_start (queued partitions a start takes;
+#             default the daemon's, 2) and pipeline.max_gpu_queue_depth
+#             (default the daemon's, 2), for an A/B
 #   -R        memory.reuse_partitions = false: the partition pool off (each
 #             partition synthesized into fresh memory), for an A/B
 #   -F        synthesis.witness_only = false: the prover backend's full
@@ -53,7 +57,8 @@
 set -u
 ARGS="$*"
 PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true WITNESS=true
-while getopts p:t:w:n:j:b:m:RFh opt; do
+PER_START= DEPTH=
+while getopts p:t:w:n:j:b:m:P:Q:RFh opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -62,6 +67,8 @@ while getopts p:t:w:n:j:b:m:RFh opt; do
     j) J=$OPTARG ;;
     b) BACKEND=$OPTARG ;;
     m) MEM=$OPTARG ;;
+    P) PER_START=$OPTARG ;;
+    Q) DEPTH=$OPTARG ;;
     R) REUSE=false ;;
     F) WITNESS=false ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
@@ -185,6 +192,9 @@ total_budget = "$MEM"
 reuse_partitions = $REUSE
 [synthesis]
 witness_only = $WITNESS
+[pipeline]
+${PER_START:+partitions_per_start = $PER_START}
+${DEPTH:+max_gpu_queue_depth = $DEPTH}
 CONF
     "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
     PID=$!
@@ -205,6 +215,33 @@ CONF
     SAMPLER=$!
 }
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$PID"/stat 2>/dev/null || echo 0; }
+# "tid name ticks" of every live thread of the daemon (user + system).
+thread_ticks() {
+    python3 - "$PID" <<'PY'
+import os, sys
+d = "/proc/%s/task" % sys.argv[1]
+for t in os.listdir(d):
+    try:
+        s = open("%s/%s/stat" % (d, t)).read()
+    except OSError:
+        continue
+    f = s[s.rindex(")") + 2:].split()
+    print(t, s[s.index("(") + 1:s.rindex(")")].replace(" ", "_"), int(f[11]) + int(f[12]))
+PY
+}
+# The batch's CPU by thread name (the engine names its synthesis workers,
+# whose OpenMP teams inherit the name, and its prover workers), from
+# snapshots before ($1) and after ($2); threads that ended meanwhile (the
+# prover's per-circuit loaders and staging copies, among others) are the
+# rest of the process total ($3 ticks). Per proof ($4 proofs).
+thread_split() {
+    awk -v total="$3" -v n="$4" -v hz="$(getconf CLK_TCK)" '
+        FNR == NR { before[$1] = $3; next }
+        { d = $3 - before[$1]; by[$2] += d; sum += d }
+        END { line = ""; for (k in by) if (by[k] > 0)
+                  line = line sprintf("%s %.1f, ", k, by[k] / hz / n)
+              printf "%sthreads that ended %.1f\n", line, (total - sum) / hz / n }' "$1" "$2"
+}
 field() { sed -n "s/.*$2=\([0-9]*\) ms.*/\1/p" "$LOGS/$1.out" | head -1; }
 single() { # name file
     measured "$1" 300 "$BIN/cuzk-bench" -a "unix://$SOCK" single -t porep --c1 "$A" \
@@ -238,12 +275,14 @@ if has prove; then
         grep -h "srs $CIRCUIT: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
         grep -h "srs $CIRCUIT: shape" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
         single warm "$WORK/proofs/warm.bin"
+        thread_ticks >"$LOGS/threads0.txt"
         t0=$(cpu_ticks) b0=$(ms) mark=$(wc -l <"$LOGS/daemon.log")
         mkdir -p "$WORK/proofs/batch"
         measured batch $((COUNT * 60 + 60)) "$BIN/cuzk-bench" -a "unix://$SOCK" batch -t porep \
             --c1 "$A" --sector-num 1 -c "$COUNT" -j "$J" -o "$WORK/proofs/batch" ||
             bad "batch (exit $(ru batch exit)): $(tail -1 "$LOGS/batch.err")"
         t1=$(cpu_ticks) b1=$(ms)
+        thread_ticks >"$LOGS/threads1.txt"
         hz=$(getconf CLK_TCK)
         sed -n '/=== Batch Summary/,$p' "$LOGS/batch.out" | sed 's/^/  /' | tee -a "$REPORT"
         n_done=$(grep -c ' COMPLETED ' "$LOGS/batch.out")
@@ -258,6 +297,8 @@ if has prove; then
         say "- daemon CPU over the batch: $(((t1 - t0) / hz)) CPU-s for $n_done proofs" \
             "($(awk -v c=$((t1 - t0)) -v h="$hz" -v n="$n_done" 'BEGIN { if (n) printf "%.0f", c / h / n; else print "?" }')" \
             "CPU-s per proof; batch wall $(((b1 - b0) / 1000)) s)"
+        [ "$n_done" -gt 0 ] && say "  by thread, CPU-s per proof: $(thread_split "$LOGS/threads0.txt" \
+            "$LOGS/threads1.txt" $((t1 - t0)) "$n_done")"
         peak=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1048576 }' /proc/"$PID"/status 2>/dev/null)
         "$BIN/cuzk-bench" -a "unix://$SOCK" status >"$LOGS/status.out" 2>&1
         stop_daemon
