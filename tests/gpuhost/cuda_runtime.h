@@ -91,6 +91,9 @@ extern std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
     host_device_limit[HOST_MAX_DEVICES];
 extern std::atomic<int> host_device_error[HOST_MAX_DEVICES];
 extern std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
+/* Counts cudaMalloc calls on a device down to one that is refused for
+ * memory (0: none). */
+extern std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
 /* The calling thread's current device. */
 extern thread_local int host_current_device;
 /* Microseconds each asynchronous copy of 64 KiB or more takes at least
@@ -130,6 +133,8 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes)
     cudaError_t e = host_call(dev);
     if (e != cudaSuccess) return e;
     if (host_device_used[dev].load() + (long long)bytes > host_device_limit[dev].load())
+        return cudaErrorMemoryAllocation;
+    if (host_alloc_refuse_in[dev].load() > 0 && host_alloc_refuse_in[dev].fetch_sub(1) == 1)
         return cudaErrorMemoryAllocation;
     char *q = (char *)malloc(bytes ? bytes : 1);
     if (!q) return cudaErrorMemoryAllocation;

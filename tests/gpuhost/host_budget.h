@@ -23,6 +23,11 @@ void host_devices(int n);
  * (cudaErrorDevicesUnavailable) or a faulted context
  * (cudaErrorLaunchFailure); every later call on it fails the same way. */
 void host_device_fail(int dev, long long after_calls, bool lost);
+/* The k-th cudaMalloc on device dev from now (1, 2, ...) is refused for
+ * memory, once; 0: none. host_alloc_refuse_pending: how many calls are
+ * still to come before it (0: it happened, or none was set). */
+void host_alloc_refuse(int dev, long long k);
+long long host_alloc_refuse_pending(int dev);
 /* Bytes allocated on device dev. */
 long long host_device_bytes(int dev);
 /* Stand-in device memory of the current device (host-addressable), NULL
@@ -39,6 +44,9 @@ long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
 /* Two threads upload different bytes through one pool at once (as two
  * circuits' preps may): the same result for either. */
 long long host_upload_pair_check(size_t bytes, int delay_us);
+
+/* How many device preps (prep_launch_scatter) have run. */
+long long host_prep_scatters(void);
 
 #ifdef __cplusplus
 }

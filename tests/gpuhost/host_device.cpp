@@ -272,6 +272,13 @@ int prep_launch_count(const prep_view *v, uint32_t *counts, cuzk_err *err)
     return CUZK_OK;
 }
 
+static std::atomic<long long> prep_scatters;
+
+extern "C" long long host_prep_scatters(void)
+{
+    return prep_scatters.load();
+}
+
 int prep_launch_scatter(const prep_view *v, const uint32_t *off, const prep_out *out, cuzk_err *err)
 {
     size_t n = v->n_in + v->n_aux, blocks = (n + PREP_VARS - 1) / PREP_VARS;
@@ -297,6 +304,7 @@ int prep_launch_scatter(const prep_view *v, const uint32_t *off, const prep_out 
             }
         }
     }
+    prep_scatters++;
     return CUZK_OK;
 }
 
@@ -317,6 +325,7 @@ extern "C" void host_devices(int n)
     for (int d = 0; d < HOST_MAX_DEVICES; d++) {
         host_device_error[d] = cudaSuccess;
         host_device_calls_left[d] = 0;
+        host_alloc_refuse_in[d] = 0;
     }
 }
 
@@ -324,6 +333,16 @@ extern "C" void host_device_fail(int dev, long long after_calls, bool lost)
 {
     host_device_calls_left[dev] = after_calls;
     host_device_error[dev] = lost ? cudaErrorDevicesUnavailable : cudaErrorLaunchFailure;
+}
+
+extern "C" void host_alloc_refuse(int dev, long long k)
+{
+    host_alloc_refuse_in[dev] = k;
+}
+
+extern "C" long long host_alloc_refuse_pending(int dev)
+{
+    return host_alloc_refuse_in[dev].load();
 }
 
 extern "C" long long host_device_bytes(int dev)

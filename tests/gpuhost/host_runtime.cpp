@@ -1,9 +1,10 @@
 /*
  * host_runtime.cpp - the state of the stand-in CUDA runtime
  * (cuda_runtime.h): the devices listed, per device the bytes allocated on
- * it, the most it gives and its failure, each thread's current device,
- * the delay of asynchronous copies, and the registry of allocations by
- * device. One definition for every test built on the stand-in.
+ * it, the most it gives, its failure and an allocation to refuse, each
+ * thread's current device, the delay of asynchronous copies, and the
+ * registry of allocations by device. One definition for every test built
+ * on the stand-in.
  */
 #include <map>
 
@@ -12,6 +13,7 @@ std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
     host_device_limit[HOST_MAX_DEVICES] = {{1LL << 40}, {1LL << 40}, {1LL << 40}, {1LL << 40}};
 std::atomic<int> host_device_error[HOST_MAX_DEVICES];
 std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
+std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
 thread_local int host_current_device;
 std::atomic<int> host_dma_delay_us{0};
 

@@ -18,7 +18,10 @@
  * code on the CPU) equal cs_shape_eval's, an altered witness fails in the
  * same constraint, the shape is cached once and forgotten. The witness-
  * only path with no room for B_G2's points on the device: the B job the
- * device made comes back to the host for the CPU's B_G2, the same bytes.
+ * device made comes back to the host for the CPU's B_G2, the same bytes;
+ * and each device allocation of a batch refused in turn: the proofs the
+ * CPU's or an out-of-memory error, the CPU's prep standing in where the
+ * device prep's buffers are refused, nothing left on the device.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -398,6 +401,65 @@ static void check_witness_b2_host(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* The witness-only path with each device allocation of a batch of two
+ * proofs refused in turn (the prover's buffers and parameters released
+ * before each try, so every allocation is made again): every try proves
+ * both circuits as the CPU does or fails with an out-of-memory error; where
+ * the device prep's buffers are refused the CPU's prep makes that
+ * circuit's jobs and the proof is still the CPU's; nothing is left on the
+ * device once released. */
+static void check_witness_alloc_refused(cuzk_rng *g)
+{
+    groth16_params pk;
+    cs_shape *shape;
+    cs_prover w[2];
+    cuzk_err err = {0};
+    int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &w[0], &err);
+    w[1] = w[0]; /* the same circuit twice, read only */
+    fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof pc[2], pg[2];
+    if (!rc) rc = groth16_prove(pc, &pk, w, 2, rs, NULL, &err);
+    if (rc) failures++, printf("FAIL alloc refused: %s\n", err.msg);
+    int proved = 0, cpu_prep = 0, refused = 0;
+    long long k = 1;
+    for (; !rc; k++) {
+        gpu_prove_release();
+        gpu_prove_params_free(&pk);
+        long long base = host_device_bytes(0), preps = host_prep_scatters();
+        host_alloc_refuse(0, k);
+        int r = gpu_groth16_prove(pg, &pk, w, 2, rs, NULL, &err);
+        bool all_made = host_alloc_refuse_pending(0) > 0;
+        host_alloc_refuse(0, 0);
+        if (r == CUZK_OK && memcmp(pg, pc, sizeof pg))
+            failures++, printf("FAIL alloc %lld refused: GPU proofs != CPU proofs\n", k);
+        else if (r == CUZK_OK)
+            proved++, cpu_prep += host_prep_scatters() - preps < 2;
+        else if (r == CUZK_ENOMEM && strstr(err.msg, "memory"))
+            refused++;
+        else
+            failures++, printf("FAIL alloc %lld refused: rc %d (%s)\n", k, r, err.msg);
+        gpu_prove_release();
+        gpu_prove_params_free(&pk);
+        if (host_device_bytes(0) != base)
+            failures++, printf("FAIL alloc %lld refused: %lld bytes left on the device\n", k,
+                               host_device_bytes(0) - base);
+        if (all_made) break;
+    }
+    if (!rc && !(cpu_prep && refused && proved > cpu_prep))
+        failures++, printf("FAIL alloc refused: of %lld tries %d proved (%d with the CPU's prep), "
+                           "%d out of memory\n",
+                           k, proved, cpu_prep, refused);
+    else if (!rc)
+        printf("witness path, each of %lld device allocations refused in turn: %d batches "
+               "proved == CPU (%d with the CPU's prep for a circuit), %d out of memory\n",
+               k - 1, proved, cpu_prep, refused);
+    gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    cs_prover_free(&w[0]);
+    groth16_params_free(&pk);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -410,6 +472,7 @@ int main(int argc, char **argv)
     check_upload();
     check_shapes(&g);
     check_witness_b2_host(&g);
+    check_witness_alloc_refused(&g);
     check_two_devices();
     host_devices(2);
     failures += gpu_prove_device_checks(&g);
