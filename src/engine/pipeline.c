@@ -207,12 +207,14 @@ static int synthesize_witnesses(cs_prover *out, const cs_circuit *circuits, size
 static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
 {
     job *j0 = it->jobs[0];
-    int rc =
-        srs_acquire(&e->srs, &j0->circ.info, j0->provider->setup_dev, &it->srs, &it->srs_ms, err);
-    if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
     cs_circuit circuits[BATCH_MAX];
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
+    srs_shape_req req = {circuits[0], item_cancelled, it}; /* recorded beside a load */
+    int rc = srs_acquire_shaped(&e->srs, &j0->circ.info, j0->provider->setup_dev,
+                                e->cfg.witness_only ? &req : NULL, &it->srs, &it->srs_ms, err);
+    if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
     const cs_shape *shape = NULL;
+    if (item_cancelled(it)) return cuzk_errf(err, CUZK_ECANCELLED, "cancelled");
     if (e->cfg.witness_only) {
         cuzk_err why;
         uint64_t ms = 0;

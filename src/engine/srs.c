@@ -7,7 +7,11 @@
  * trusted local data and read unchecked (encodings and flags only, as
  * bellperson does); custom files (info.check_params) are checked in full the
  * first time their content is seen (the digest cache); the verifying key
- * is prepared once per load for the self-verification of every proof.
+ * is prepared once per load for the self-verification of every proof. A
+ * load that a witness-only synthesis waits for records the circuit's shape
+ * on a thread of its own meanwhile (the load is mostly disk and decoding,
+ * the recording the circuit's gadgets), so a cold circuit's first proof
+ * waits for the longer of the two instead of their sum.
  */
 #include "srs.h"
 
@@ -41,21 +45,29 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
              setup_backend && !strcmp(setup_backend, "cuda") ? "auto" : "cpu");
 }
 
-/* Frees e's parameters and shape; returns the bytes released. */
-static uint64_t unload(srs_manager *m, srs_entry *e)
+/* Frees e's shape (and forgets a failed recording); returns the bytes
+ * released to the budget. */
+static uint64_t drop_shape(srs_manager *m, srs_entry *e)
 {
-    if (m->unloaded) m->unloaded(&e->params);
-    groth16_params_free(&e->params);
-    groth16_pvk_free(&e->pvk);
-    uint64_t bytes = e->bytes + e->shape_bytes;
+    uint64_t bytes = e->shape_bytes;
     if (e->shape) {
         if (m->shape_unloaded) m->shape_unloaded(e->shape);
         cs_shape_free(e->shape);
     }
     e->shape = NULL, e->shape_bytes = 0, e->shape_failed = false;
     budget_release(m->budget, bytes);
-    e->loaded = false;
     return bytes;
+}
+
+/* Frees e's parameters and shape; returns the bytes released. */
+static uint64_t unload(srs_manager *m, srs_entry *e)
+{
+    if (m->unloaded) m->unloaded(&e->params);
+    groth16_params_free(&e->params);
+    groth16_pvk_free(&e->pvk);
+    budget_release(m->budget, e->bytes);
+    e->loaded = false;
+    return e->bytes + drop_shape(m, e);
 }
 
 const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
@@ -198,8 +210,30 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
     return rc;
 }
 
+/* A shape recorded on a thread of its own beside a load (srs_acquire_shaped). */
+typedef struct shape_beside {
+    srs_manager *m;
+    srs_entry *e;
+    const srs_shape_req *req;
+} shape_beside;
+
+static void *shape_beside_thread(void *arg)
+{
+    shape_beside *b = arg;
+    cuzk_err why;
+    srs_shape(b->m, b->e, b->req->circuit, b->req->cancelled, b->req->ctx, NULL, &why);
+    return NULL;
+}
+
 int srs_acquire(srs_manager *m, const engine_circuit_info *info, engine_setup_dev_fn setup_dev,
                 srs_entry **out, uint64_t *load_ms, cuzk_err *err)
+{
+    return srs_acquire_shaped(m, info, setup_dev, NULL, out, load_ms, err);
+}
+
+int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
+                       engine_setup_dev_fn setup_dev, const srs_shape_req *req, srs_entry **out,
+                       uint64_t *load_ms, cuzk_err *err)
 {
     uint64_t t0 = srs_now_ms();
     pthread_mutex_lock(&m->lock);
@@ -212,10 +246,17 @@ int srs_acquire(srs_manager *m, const engine_circuit_info *info, engine_setup_de
     int rc = CUZK_OK;
     if (!e->loaded) {
         e->loading = true;
+        /* no one else reads or records e's shape while it loads */
+        shape_beside b = {m, e, req};
+        pthread_t t;
+        bool beside = req && !e->shape && !e->shape_failed &&
+                      pthread_create(&t, NULL, shape_beside_thread, &b) == 0;
         pthread_mutex_unlock(&m->lock);
         uint64_t bytes = 0;
         rc = load(m, e, setup_dev, &bytes, err);
+        if (beside) pthread_join(t, NULL);
         pthread_mutex_lock(&m->lock);
+        if (rc) drop_shape(m, e); /* a shape lives only with loaded parameters */
         if (!rc) e->bytes = bytes;
         e->loading = false;
         e->loaded = rc == CUZK_OK;

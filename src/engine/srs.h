@@ -81,6 +81,19 @@ void srs_destroy(srs_manager *m);
  * loading or waiting for another thread's load. Pair with srs_release. */
 int srs_acquire(srs_manager *m, const engine_circuit_info *info, engine_setup_dev_fn setup_dev,
                 srs_entry **out, uint64_t *load_ms, cuzk_err *err);
+/* A shape to record while the parameters load (srs_shape's arguments). */
+typedef struct srs_shape_req {
+    cs_circuit circuit;
+    bool (*cancelled)(void *);
+    void *ctx;
+} srs_shape_req;
+/* srs_acquire that, when this call loads the parameters and req is not
+ * NULL, records the circuit's shape (srs_shape) on a thread of its own
+ * beside the load, so that a later srs_shape finds it; a shape recorded
+ * beside a load that fails is freed with it. */
+int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
+                       engine_setup_dev_fn setup_dev, const srs_shape_req *req, srs_entry **out,
+                       uint64_t *load_ms, cuzk_err *err);
 void srs_release(srs_manager *m, srs_entry *e);
 /* Frees an idle circuit's parameters: ENGINE_EBUSY while in use,
  * ENGINE_ENOTFOUND for a circuit never seen. */

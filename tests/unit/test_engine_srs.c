@@ -6,8 +6,11 @@
  * refunded to the byte, LRU eviction under pressure honouring min_idle,
  * custom files read checked (a point outside the subgroup refused), and
  * a missing file named in the error; the backend's unload hook sees every
- * parameter set once, still whole, just before it is freed.
+ * parameter set once, still whole, just before it is freed; a circuit's
+ * shape recorded on another thread beside its parameters' load, kept and
+ * freed with them (and with a load that fails).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +197,77 @@ static void test_missing_file(void **state)
     assert_int_equal(tier_of(&f->m, "test-512"), SRS_COLD);
 }
 
+/* A synthetic circuit that notes which threads synthesize it. */
+typedef struct noted_circuit {
+    cs_synthetic syn;
+    cs_circuit inner;
+    pthread_t last;
+    int calls;
+} noted_circuit;
+
+static int noted_synthesize(cs_t *cs, void *ctx)
+{
+    noted_circuit *c = ctx;
+    __atomic_add_fetch(&c->calls, 1, __ATOMIC_SEQ_CST);
+    c->last = pthread_self();
+    return c->inner.synthesize(cs, c->inner.ctx);
+}
+
+/* A load asked with a shape request records the shape on another thread
+ * meanwhile: the entry comes back with it, charged to the budget, and
+ * srs_shape and later acquires record nothing more; eviction frees both.
+ * A load that fails frees the shape recorded beside it. */
+static void test_shape_beside_load(void **state)
+{
+    fixture *f = *state;
+    noted_circuit nc;
+    memset(&nc, 0, sizeof nc);
+    nc.syn = (cs_synthetic){300, 7};
+    nc.inner = cs_synthetic_circuit(&nc.syn);
+    srs_shape_req req = {{noted_synthesize, &nc}, NULL, NULL};
+    engine_circuit_info info = info_for("test-256");
+    srs_entry *e, *e2;
+    cuzk_err err, why;
+    assert_int_equal(srs_acquire_shaped(&f->m, &info, engine_test_provider.setup_dev, &req, &e,
+                                        NULL, &err),
+                     0);
+    int calls = nc.calls;
+    assert_true(calls > 0);
+    assert_false(pthread_equal(nc.last, pthread_self()));
+    assert_non_null(e->shape);
+    cs_shape *ref;
+    assert_int_equal(cs_shape_record(&ref, nc.inner, &err), 0);
+    uint8_t fp[2][32];
+    cs_shape_fingerprint(ref, fp[0]);
+    cs_shape_fingerprint(e->shape, fp[1]);
+    assert_memory_equal(fp[0], fp[1], 32);
+    cs_shape_free(ref);
+    assert_int_equal(budget_used(&f->b), e->bytes + e->shape_bytes);
+    assert_true(e->shape_bytes > 0);
+    assert_ptr_equal(srs_shape(&f->m, e, req.circuit, NULL, NULL, NULL, &why), e->shape);
+    assert_int_equal(srs_acquire_shaped(&f->m, &info, NULL, &req, &e2, NULL, &err), 0);
+    assert_int_equal(nc.calls, calls);
+    srs_release(&f->m, e);
+    srs_release(&f->m, e2);
+    bool was;
+    uint64_t freed;
+    assert_int_equal(srs_evict(&f->m, "test-256", &was, &freed, &err), 0);
+    assert_int_equal(budget_used(&f->b), 0);
+    assert_null(e->shape);
+
+    engine_circuit_info missing = info_for("test-512");
+    calls = nc.calls;
+    assert_int_equal(srs_acquire_shaped(&f->m, &missing, NULL, &req, &e, NULL, &err), CUZK_EIO);
+    assert_true(nc.calls > calls); /* recorded beside the load, then freed with it */
+    assert_int_equal(budget_used(&f->b), 0);
+    engine_srs_status *st;
+    size_t n = srs_list(&f->m, &st);
+    const engine_srs_status *s512 = find_status(st, n, "test-512");
+    assert_non_null(s512);
+    assert_int_equal(s512->size_bytes, 0);
+    free(st);
+}
+
 static void test_lru_under_pressure(void **state)
 {
     fixture *f = *state;
@@ -236,6 +310,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_custom_file_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lru_under_pressure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shape_beside_load, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
