@@ -228,9 +228,8 @@ static void test_shape_beside_load(void **state)
     engine_circuit_info info = info_for("test-256");
     srs_entry *e, *e2;
     cuzk_err err, why;
-    assert_int_equal(srs_acquire_shaped(&f->m, &info, engine_test_provider.setup_dev, &req, &e,
-                                        NULL, &err),
-                     0);
+    assert_int_equal(
+        srs_acquire_shaped(&f->m, &info, engine_test_provider.setup_dev, &req, &e, NULL, &err), 0);
     int calls = nc.calls;
     assert_true(calls > 0);
     assert_false(pthread_equal(nc.last, pthread_self()));
