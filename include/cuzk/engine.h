@@ -128,8 +128,9 @@ int engine_await(engine_t *e, const char *job_id, uint64_t timeout_ms, engine_re
  * partition boundary. ENGINE_ENOTFOUND for an unknown job. */
 int engine_cancel(engine_t *e, const char *job_id, bool *was_running, cuzk_err *err);
 
-/* Loads a circuit's parameters now (ENGINE_ENOTFOUND: no provider knows
- * the circuit id). */
+/* Loads a circuit's parameters now and, on the witness-only path, records
+ * its shape from its provider's blank circuit (ENGINE_ENOTFOUND: no
+ * provider knows the circuit id); *load_ms: both. */
 int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
                    cuzk_err *err);
 /* Frees a circuit's parameters; ENGINE_EBUSY while a job uses them. */

@@ -68,6 +68,12 @@ struct engine_provider {
      * written into the cache at the SRS manager's path and then read as any
      * other file. NULL: the file must exist. */
     engine_setup_dev_fn setup_dev;
+    /* Optional: a blank circuit of circuit_id (no values; the R1CS of any
+     * of its partitions) into *out, valid until blank_free(*ctx), so that
+     * PreloadSRS records the circuit's shape before any proof asks.
+     * NULL: the shape is recorded by the first proof. */
+    int (*blank)(const char *circuit_id, cs_circuit *out, void **ctx, cuzk_err *err);
+    void (*blank_free)(void *ctx);
 };
 
 /*

@@ -526,8 +526,22 @@ int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, ui
                          families[0] ? families : "none; the Filecoin circuits are not built in");
     }
     *already_loaded = srs_is_loaded(&e->srs, circuit_id);
+    /* on the witness-only path, the circuit's shape too (beside the load) */
+    cs_circuit blank = {NULL, NULL};
+    void *ctx = NULL;
+    cuzk_err why;
+    bool shaped = e->cfg.witness_only && p->blank && !p->blank(circuit_id, &blank, &ctx, &why);
+    if (e->cfg.witness_only && p->blank && !shaped)
+        engine_log(LOG_WARN, "preload %s: no blank circuit, the first proof records the shape: %s",
+                   circuit_id, why.msg);
+    srs_shape_req req = {blank, NULL, NULL};
     srs_entry *entry;
-    int rc = srs_acquire(&e->srs, &info, p->setup_dev, &entry, load_ms, err);
+    uint64_t t0 = srs_now_ms();
+    int rc =
+        srs_acquire_shaped(&e->srs, &info, p->setup_dev, shaped ? &req : NULL, &entry, NULL, err);
+    if (!rc && shaped) srs_shape(&e->srs, entry, blank, NULL, NULL, NULL, &why); /* loaded before */
+    if (shaped) p->blank_free(ctx);
+    if (load_ms) *load_ms = srs_now_ms() - t0;
     if (rc) return cuzk_err_prefix(err, "preload %s: ", circuit_id);
     srs_release(&e->srs, entry);
     return CUZK_OK;

@@ -161,10 +161,26 @@ static int test_setup_dev(const char *circuit_id, const char *params_path,
                                    be, NULL, err);
 }
 
+static int test_blank(const char *circuit_id, cs_circuit *out, void **ctx, cuzk_err *err)
+{
+    uint32_t constraints;
+    *ctx = NULL;
+    if (!parse_id(circuit_id, &constraints))
+        return cuzk_errf(err, CUZK_EINVAL, "test provider: no circuit %s", circuit_id);
+    cs_synthetic *syn = malloc(sizeof *syn);
+    if (!syn) return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    *syn = (cs_synthetic){constraints, 0}; /* any seed: the same R1CS */
+    *out = cs_synthetic_circuit(syn);
+    *ctx = syn;
+    return CUZK_OK;
+}
+
 const engine_provider engine_test_provider = {
     .name = "test",
     .claims = test_claims,
     .prepare = test_prepare,
     .lookup = test_lookup,
     .setup_dev = test_setup_dev,
+    .blank = test_blank,
+    .blank_free = free,
 };

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "cuzk/engine_log.h"
@@ -89,6 +90,28 @@ bool fcp_lookup(fc_circuit_kind kind, const char *circuit_id, engine_circuit_inf
 void fcp_set_dev_dir(const char *dir)
 {
     snprintf(dev_dir, sizeof dev_dir, "%s", dir);
+}
+
+int fcp_blank(const char *circuit_id, cs_circuit *out, void **ctx, cuzk_err *err)
+{
+    fc_circuit_kind kind;
+    uint64_t size;
+    *ctx = NULL;
+    if (fc_circuit_parse(circuit_id, &kind, &size))
+        return cuzk_errf(err, CUZK_EINVAL, "no Filecoin circuit %s here", circuit_id);
+    fc_blank *b = malloc(sizeof *b);
+    if (!b) return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
+    int rc = fc_blank_circuit(b, kind, size, out, err);
+    if (rc)
+        free(b);
+    else
+        *ctx = b;
+    return rc;
+}
+
+void fcp_blank_free(void *ctx)
+{
+    free(ctx);
 }
 
 int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, const char *params_path,

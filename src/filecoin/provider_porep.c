@@ -154,6 +154,8 @@ static const engine_provider porep_provider = {
     .claims = porep_claims,
     .prepare = porep_prepare,
     .lookup = porep_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
 };
 
 static const engine_provider porep_provider_dev = {
@@ -161,6 +163,8 @@ static const engine_provider porep_provider_dev = {
     .claims = porep_claims,
     .prepare = porep_prepare,
     .lookup = porep_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
     .setup_dev = porep_setup_dev,
 };
 

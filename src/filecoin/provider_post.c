@@ -246,6 +246,8 @@ static const engine_provider window_provider = {
     .claims = window_claims,
     .prepare = window_prepare,
     .lookup = window_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
 };
 
 static const engine_provider window_provider_dev = {
@@ -253,6 +255,8 @@ static const engine_provider window_provider_dev = {
     .claims = window_claims,
     .prepare = window_prepare,
     .lookup = window_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
     .setup_dev = window_setup_dev,
 };
 
@@ -281,6 +285,8 @@ static const engine_provider winning_provider = {
     .claims = winning_claims,
     .prepare = winning_prepare,
     .lookup = winning_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
 };
 
 static const engine_provider winning_provider_dev = {
@@ -288,6 +294,8 @@ static const engine_provider winning_provider_dev = {
     .claims = winning_claims,
     .prepare = winning_prepare,
     .lookup = winning_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
     .setup_dev = winning_setup_dev,
 };
 

@@ -142,6 +142,8 @@ static const engine_provider update_provider = {
     .claims = update_claims,
     .prepare = update_prepare,
     .lookup = update_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
 };
 
 static const engine_provider update_provider_dev = {
@@ -149,6 +151,8 @@ static const engine_provider update_provider_dev = {
     .claims = update_claims,
     .prepare = update_prepare,
     .lookup = update_lookup,
+    .blank = fcp_blank,
+    .blank_free = fcp_blank_free,
     .setup_dev = update_setup_dev,
 };
 

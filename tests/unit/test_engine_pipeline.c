@@ -7,7 +7,9 @@
  * failures and shutdown; partitions synthesized into the storage of earlier
  * ones (the partition pool), their proofs verified all the same, the pool
  * off, and a budget too tight for pooled storage plus the NTT buffers
- * (the storage goes back rather than being held while waiting).
+ * (the storage goes back rather than being held while waiting); PreloadSRS
+ * recording the circuit's shape with its parameters on the witness-only
+ * path, so that the proofs after it record nothing.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -359,6 +361,7 @@ static void test_tight_budget(void **state)
     engine_destroy(f->e);
     cuzk_config c;
     cuzk_config_default(&c);
+    c.witness_only = false; /* the prover backend's storage, a, b, c included; no shape */
     f->e = engine_on(f, &c);
     assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
     engine_status_t s;
@@ -370,7 +373,6 @@ static void test_tight_budget(void **state)
     uint64_t partition = (3 * 841 + 2 + 838) * sizeof(fr_t) + 3 * 1024 * sizeof(fr_t);
     c.total_budget = srs + partition;
     c.pipeline_enabled = false;
-    c.witness_only = false; /* the prover backend's storage, a, b, c included */
     f->e = engine_on(f, &c);
     char id[ENGINE_ID_MAX];
     engine_result r;
@@ -383,6 +385,43 @@ static void test_tight_budget(void **state)
     assert_int_equal(s.pool_entries, 1);
     assert_int_equal(s.budget_used, srs + s.pool_bytes);
     engine_status_free(&s);
+}
+
+/* PreloadSRS on the witness-only path records the circuit's shape from
+ * the provider's blank circuit with its parameters (the SRS entry's size
+ * is both, and the shape equals a partition's: the proofs that follow
+ * verify and record nothing more); on the prover backend's path the
+ * parameters alone. */
+static void test_preload_shape(void **state)
+{
+    fixture *f = *state;
+    uint64_t size[2];
+    for (int witness = 0; witness < 2; witness++) {
+        engine_destroy(f->e);
+        cuzk_config c;
+        cuzk_config_default(&c);
+        c.witness_only = witness;
+        f->e = engine_on(f, &c);
+        bool loaded;
+        uint64_t ms;
+        assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+        engine_status_t s;
+        assert_int_equal(engine_status(f->e, &s, NULL), 0);
+        assert_int_equal(s.n_srs, 1);
+        size[witness] = s.srs[0].size_bytes;
+        engine_status_free(&s);
+        char id[ENGINE_ID_MAX];
+        engine_result r;
+        assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 44, NULL, id), 0);
+        assert_int_equal(engine_await(f->e, id, 20000, &r, NULL, NULL, NULL), 0);
+        check_proof(f, &r, 2, 44);
+        engine_result_free(&r);
+        assert_int_equal(engine_status(f->e, &s, NULL), 0);
+        assert_int_equal(s.srs[0].size_bytes, size[witness]);
+        engine_status_free(&s);
+    }
+    /* the shape of test-1024: about five bytes an entry, so well over a KB */
+    assert_true(size[1] > size[0] + 1024);
 }
 
 /* A job whose partition 1 has a witness that fails constraint 130: on
@@ -434,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_preload_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,9 @@
  * registered_proof mismatches and garbage are refused with messages naming
  * the fault, and so are a C1 with one tree-C path sibling altered (the
  * native check, vanilla_verify.h, names its partition, challenge and
- * node) and a random well-formed one (vanilla_c1_synthetic).
+ * node) and a random well-formed one (vanilla_c1_synthetic). The
+ * provider's blank circuit of porep-2k (PreloadSRS records its shape) has
+ * the shape of a prepared partition; an unknown id is refused.
  *
  * Winning PoSt: malformed requests are refused; and (not under
  * CUZK_TEST_QUICK) a native 2KiB sector, a Poseidon tree-R over random
@@ -126,6 +128,33 @@ static void expect_c1_refused(const engine_provider *p, vanilla_c1 *c1, const ch
     free(json);
 }
 
+/* The fingerprint of circuit's recorded shape. */
+static void shape_print(cs_circuit circuit, uint8_t out[32])
+{
+    cs_shape *s;
+    cuzk_err err = {0};
+    if (cs_shape_record(&s, circuit, &err)) fail_msg("shape: %s", err.msg);
+    cs_shape_fingerprint(s, out);
+    cs_shape_free(s);
+}
+
+/* p's blank circuit of id (what PreloadSRS records) has the shape of
+ * `partition`, a real partition of id; an unknown id is refused. */
+static void check_blank(const engine_provider *p, const char *id, cs_circuit partition)
+{
+    cs_circuit blank;
+    void *ctx;
+    cuzk_err err = {0};
+    if (p->blank(id, &blank, &ctx, &err)) fail_msg("blank %s: %s", id, err.msg);
+    uint8_t want[32], got[32];
+    shape_print(partition, want);
+    shape_print(blank, got);
+    p->blank_free(ctx);
+    assert_memory_equal(want, got, 32);
+    assert_int_not_equal(p->blank("porep-3k", &blank, &ctx, &err), 0);
+    assert_non_null(strstr(err.msg, "porep-3k"));
+}
+
 static void test_porep(void **state)
 {
     (void)state;
@@ -144,6 +173,7 @@ static void test_porep(void **state)
         cuzk_err err = {0};
         if (prepare(p, &req, &c, &err)) fail_msg("%s", err.msg);
         check_porep(&c, &c1);
+        if (!wrapped) check_blank(p, c.info.circuit_id, c.partitions[c.n_partitions - 1]);
         c.release(&c);
         req.sector_size = 32ull << 30;
         expect_refused(p, &req, "request sector_size 34359738368");
