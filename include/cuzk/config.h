@@ -19,6 +19,8 @@
 #include "cuzk/err.h"
 
 #define CONFIG_MAX_DEVICES 16
+#define CONFIG_MAX_PRELOAD 16
+#define CONFIG_ID_MAX      64
 
 typedef struct cuzk_config {
     /* [daemon] */
@@ -27,6 +29,8 @@ typedef struct cuzk_config {
     uint64_t shutdown_grace_s;
     /* [srs] */
     char param_cache[512];
+    char preload[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX]; /* circuit ids loaded at start */
+    size_t n_preload;
     /* [memory] */
     uint64_t total_budget; /* 0 = "auto": physical memory - safety_margin */
     uint64_t safety_margin;

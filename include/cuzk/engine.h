@@ -133,6 +133,11 @@ int engine_cancel(engine_t *e, const char *job_id, bool *was_running, cuzk_err *
  * provider knows the circuit id); *load_ms: both. */
 int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
                    cuzk_err *err);
+/* Starts loading the config's srs.preload circuits in the background, one
+ * after the other (engine_preload each; a failure is logged), once the
+ * providers are registered; an id no provider knows fails here, naming
+ * it. The engine's shutdown waits for a load under way. */
+int engine_start_preload(engine_t *e, cuzk_err *err);
 /* Frees a circuit's parameters; ENGINE_EBUSY while a job uses them. */
 int engine_evict(engine_t *e, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes,
                  cuzk_err *err);

@@ -5,7 +5,7 @@
  * file: each key names its TOML table, its type and where it lands in
  * cuzk_config. A line is a comment, a [table] header or key = value; the
  * value is a "string", an integer (underscores allowed), true/false or an
- * array of integers. Sizes accept "14GiB" strings or plain integers,
+ * array of integers or of strings. Sizes accept "14GiB" strings or plain integers,
  * durations integers (seconds) or "30s"/"500ms"/"5m"/"1h" strings. Nothing
  * else of TOML is needed, so nothing else is accepted.
  */
@@ -20,7 +20,7 @@
 
 #include "cuzk/file.h"
 
-enum key_type { T_STR, T_U32, T_U64, T_BOOL, T_SIZE, T_BUDGET, T_SECONDS, T_DEVICES };
+enum key_type { T_STR, T_U32, T_U64, T_BOOL, T_SIZE, T_BUDGET, T_SECONDS, T_DEVICES, T_IDS };
 
 typedef struct key_def {
     const char *table, *key;
@@ -36,6 +36,9 @@ static const key_def keys[] = {
     {"daemon", "status_listen", T_STR, F(status_listen), "host:port of GET /status, /metrics"},
     {"daemon", "shutdown_grace", T_SECONDS, F(shutdown_grace_s), "SIGTERM: time to finish"},
     {"srs", "param_cache", T_STR, F(param_cache), "directory of .params / .vk files"},
+    {"srs", "preload", T_IDS, F(preload),
+     "circuit ids loaded when the daemon starts, in the background, with their recorded shapes: "
+     "[\"porep-32g\", \"window-32g\"]"},
     {"memory", "total_budget", T_BUDGET, F(total_budget), "\"auto\" or a size"},
     {"memory", "safety_margin", T_SIZE, F(safety_margin), "kept free under \"auto\""},
     {"memory", "eviction_min_idle", T_SECONDS, F(eviction_min_idle_s), "idle SRS evictable"},
@@ -203,6 +206,30 @@ static int parse_devices(cuzk_config *c, char *list, cuzk_err *err)
     return CUZK_OK;
 }
 
+static char *trim(char *s);
+
+/* A list of "circuit-id" strings (no quotes, commas or spaces inside). */
+static int parse_ids(cuzk_config *c, char *list, cuzk_err *err)
+{
+    c->n_preload = 0;
+    if (!*trim(list)) return CUZK_OK;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        tok = trim(tok);
+        size_t n = strlen(tok);
+        if (n < 3 || tok[0] != '"' || tok[n - 1] != '"' || strpbrk(tok + 1, " \t") ||
+            memchr(tok + 1, '"', n - 2))
+            return cuzk_errf(err, CUZK_EINVAL, "expected [\"circuit-id\", ...], got '%s'", tok);
+        if (n - 2 >= CONFIG_ID_MAX)
+            return cuzk_errf(err, CUZK_EINVAL, "circuit id %s longer than %d bytes", tok,
+                             CONFIG_ID_MAX - 1);
+        if (c->n_preload == CONFIG_MAX_PRELOAD)
+            return cuzk_errf(err, CUZK_EINVAL, "more than %d circuit ids", CONFIG_MAX_PRELOAD);
+        memcpy(c->preload[c->n_preload], tok + 1, n - 2);
+        c->preload[c->n_preload++][n - 2] = 0;
+    }
+    return CUZK_OK;
+}
+
 static int assign(cuzk_config *c, const key_def *k, value *v, cuzk_err *err)
 {
     void *dst = (char *)c + k->offset;
@@ -237,6 +264,9 @@ static int assign(cuzk_config *c, const key_def *k, value *v, cuzk_err *err)
     case T_DEVICES:
         if (!v->array) return cuzk_errf(err, CUZK_EINVAL, "expected an array [0, 1]");
         return parse_devices(c, v->text, err);
+    case T_IDS:
+        if (!v->array) return cuzk_errf(err, CUZK_EINVAL, "expected an array [\"porep-32g\"]");
+        return parse_ids(c, v->text, err);
     }
     return cuzk_errf(err, CUZK_EINVAL, "internal: key type %d", k->type);
 }
@@ -362,6 +392,12 @@ static void print_value(FILE *out, const cuzk_config *c, const key_def *k)
         fprintf(out, "[");
         for (size_t i = 0; i < c->n_devices; i++)
             fprintf(out, "%s%d", i ? ", " : "", c->devices[i]);
+        fprintf(out, "]");
+        break;
+    case T_IDS:
+        fprintf(out, "[");
+        for (size_t i = 0; i < c->n_preload; i++)
+            fprintf(out, "%s\"%s\"", i ? ", " : "", c->preload[i]);
         fprintf(out, "]");
         break;
     }

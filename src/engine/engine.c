@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "cuzk/engine_log.h"
@@ -511,20 +512,24 @@ static const engine_provider *provider_for(engine_t *e, const char *circuit_id,
     return NULL;
 }
 
+/* ENGINE_ENOTFOUND naming circuit_id and the families there are. */
+static int unknown_circuit(engine_t *e, const char *circuit_id, cuzk_err *err)
+{
+    char families[128] = "";
+    for (size_t i = 0, off = 0; i < e->n_providers && off < sizeof families; i++)
+        off += (size_t)snprintf(families + off, sizeof families - off, "%s%s", i ? ", " : "",
+                                e->providers[i]->name);
+    return cuzk_errf(err, ENGINE_ENOTFOUND, "no circuit '%s' in this daemon (circuit families: %s)",
+                     circuit_id,
+                     families[0] ? families : "none; the Filecoin circuits are not built in");
+}
+
 int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
                    cuzk_err *err)
 {
     engine_circuit_info info;
     const engine_provider *p = provider_for(e, circuit_id, &info);
-    if (!p) {
-        char families[128] = "";
-        for (size_t i = 0, off = 0; i < e->n_providers && off < sizeof families; i++)
-            off += (size_t)snprintf(families + off, sizeof families - off, "%s%s", i ? ", " : "",
-                                    e->providers[i]->name);
-        return cuzk_errf(err, ENGINE_ENOTFOUND,
-                         "no circuit '%s' in this daemon (circuit families: %s)", circuit_id,
-                         families[0] ? families : "none; the Filecoin circuits are not built in");
-    }
+    if (!p) return unknown_circuit(e, circuit_id, err);
     *already_loaded = srs_is_loaded(&e->srs, circuit_id);
     /* on the witness-only path, the circuit's shape too (beside the load) */
     cs_circuit blank = {NULL, NULL};
@@ -544,6 +549,45 @@ int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, ui
     if (load_ms) *load_ms = srs_now_ms() - t0;
     if (rc) return cuzk_err_prefix(err, "preload %s: ", circuit_id);
     srs_release(&e->srs, entry);
+    return CUZK_OK;
+}
+
+/* srs.preload's circuits one after the other, until the engine stops. */
+static void *preload_thread(void *arg)
+{
+    engine_t *e = arg;
+    prctl(PR_SET_NAME, "cuzk-preload");
+    for (size_t i = 0; i < e->cfg.n_preload; i++) {
+        pthread_mutex_lock(&e->lock);
+        bool stop = e->stopping || e->stop;
+        pthread_mutex_unlock(&e->lock);
+        if (stop) break;
+        const char *id = e->cfg.preload[i];
+        bool loaded;
+        uint64_t ms = 0;
+        cuzk_err err = {0};
+        if (engine_preload(e, id, &loaded, &ms, &err))
+            engine_log(LOG_WARN, "srs.preload: %s", err.msg);
+        else
+            engine_log(LOG_INFO, "srs.preload %s: %s in %.1f s", id,
+                       loaded ? "already loaded" : "loaded", (double)ms / 1e3);
+    }
+    return NULL;
+}
+
+int engine_start_preload(engine_t *e, cuzk_err *err)
+{
+    engine_circuit_info info;
+    for (size_t i = 0; i < e->cfg.n_preload; i++)
+        if (!provider_for(e, e->cfg.preload[i], &info)) {
+            unknown_circuit(e, e->cfg.preload[i], err);
+            return cuzk_err_prefix(err, "srs.preload: ");
+        }
+    if (!e->cfg.n_preload || e->preload_thread) return CUZK_OK;
+    if (pthread_create(&e->preload_thread, NULL, preload_thread, e)) {
+        e->preload_thread = 0;
+        return cuzk_errf(err, CUZK_ENOMEM, "srs.preload: cannot start a thread");
+    }
     return CUZK_OK;
 }
 
@@ -590,6 +634,8 @@ void engine_shutdown(engine_t *e, uint64_t grace_ms)
     pthread_cond_broadcast(&e->timer_cv);
     pthread_mutex_unlock(&e->lock);
     budget_close(&e->budget);
+    if (e->preload_thread) pthread_join(e->preload_thread, NULL); /* after its load, if any */
+    e->preload_thread = 0;
     engine_pipeline_join(e);
     if (e->timer_thread) pthread_join(e->timer_thread, NULL);
     e->timer_thread = 0;

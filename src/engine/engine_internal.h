@@ -61,7 +61,7 @@ typedef struct work_item {
     cs_prover *provers;        /* n, once synthesized */
     uint64_t reserved;         /* budget bytes held for the provers */
     uint64_t srs_ms, synth_ms; /* added to the jobs' timings under the lock */
-    bool alone; /* proved in a start of its own (a failed start of several, again) */
+    bool alone;                /* proved in a start of its own (a failed start of several, again) */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
@@ -112,7 +112,7 @@ struct engine {
     size_t n_devices, in_service; /* in_service: devices not failed */
     uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
 
-    pthread_t *synth_threads, *gpu_threads, timer_thread;
+    pthread_t *synth_threads, *gpu_threads, timer_thread, preload_thread; /* 0: none */
     void *gpu_args; /* pipeline.c's per-prover-thread arguments */
     size_t n_synth, n_gpu;
     bool stopping, stop, destroyed;

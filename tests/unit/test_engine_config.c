@@ -42,6 +42,7 @@ static const char full[] = "# every key\n"
                            "shutdown_grace = \"2m\"\n"
                            "[srs]\n"
                            "param_cache = \"/data/params # not a comment\"\n"
+                           "preload = [\"porep-32g\", \"window-32g\" ]\n"
                            "[memory]\n"
                            "total_budget = \"200GiB\"\n"
                            "safety_margin = \"8GiB\"\n"
@@ -76,6 +77,9 @@ static void test_every_key(void **state)
     assert_string_equal(c.status_listen, "0.0.0.0:9821");
     assert_int_equal(c.shutdown_grace_s, 120);
     assert_string_equal(c.param_cache, "/data/params # not a comment");
+    assert_int_equal(c.n_preload, 2);
+    assert_string_equal(c.preload[0], "porep-32g");
+    assert_string_equal(c.preload[1], "window-32g");
     assert_int_equal(c.total_budget, 200ull << 30);
     assert_int_equal(cuzk_config_budget(&c), 200ull << 30);
     assert_int_equal(c.safety_margin, 8ull << 30);
@@ -111,6 +115,10 @@ static void test_strict(void **state)
         {"[scheduler]\nmax_batch_size = 99999999999\n", "too big"},
         {"[memory]\ntotal_budget = \"lots\"\n", "memory.total_budget"},
         {"[gpus]\ndevices = [0, x]\n", "device ordinal"},
+        {"[srs]\npreload = [porep-32g]\n",
+         "srs.preload: expected [\"circuit-id\", ...], got 'porep-32g'"},
+        {"[srs]\npreload = \"porep-32g\"\n", "expected an array"},
+        {"[srs]\npreload = [\"a b\"]\n", "got '\"a b\"'"},
         {"[daemon]\nlisten = \"open\n", "unterminated"},
         {"[daemon]\nlisten\n", "expected key = value"},
     };

@@ -9,7 +9,8 @@
  * off, and a budget too tight for pooled storage plus the NTT buffers
  * (the storage goes back rather than being held while waiting); PreloadSRS
  * recording the circuit's shape with its parameters on the witness-only
- * path, so that the proofs after it record nothing.
+ * path, so that the proofs after it record nothing; srs.preload loading
+ * its circuits in the background and refusing an unknown one.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -424,6 +425,49 @@ static void test_preload_shape(void **state)
     assert_true(size[1] > size[0] + 1024);
 }
 
+/* srs.preload: the engine loads the listed circuit in the background
+ * once started (parameters and shape: the SRS entry grows past the
+ * parameters alone, which an explicit preload without the shape shows);
+ * an id no provider knows stops the start, naming it. */
+static void test_preload_config(void **state)
+{
+    fixture *f = *state;
+    engine_destroy(f->e);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.witness_only = false;
+    f->e = engine_on(f, &c);
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    uint64_t params = s.srs[0].size_bytes;
+    engine_status_free(&s);
+    engine_destroy(f->e);
+
+    cuzk_config_default(&c);
+    c.n_preload = 1;
+    strcpy(c.preload[0], "test-1024");
+    f->e = engine_on(f, &c);
+    cuzk_err err = {0};
+    assert_int_equal(engine_start_preload(f->e, &err), 0);
+    uint64_t size = 0;
+    for (int i = 0; i < 2000 && size <= params; i++) { /* up to 20 s */
+        assert_int_equal(engine_status(f->e, &s, NULL), 0);
+        size = s.n_srs ? s.srs[0].size_bytes : 0;
+        engine_status_free(&s);
+        if (size <= params) usleep(10000);
+    }
+    assert_true(size > params);
+    engine_destroy(f->e);
+
+    strcpy(c.preload[0], "test-nope");
+    f->e = engine_on(f, &c);
+    assert_int_equal(engine_start_preload(f->e, &err), ENGINE_ENOTFOUND);
+    assert_non_null(strstr(err.msg, "srs.preload: no circuit 'test-nope'"));
+}
+
 /* A job whose partition 1 has a witness that fails constraint 130: on
  * the witness-only path (the default) the evaluation of the recorded
  * shape names the constraint before anything is proved; on the prover
@@ -474,6 +518,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_shape, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_preload_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

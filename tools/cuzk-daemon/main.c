@@ -121,7 +121,7 @@ static int serve(const cuzk_config *cfg, const options *o, const sigset_t *signa
     cuzk_server *srv = NULL;
     cuzk_http *http = NULL;
     if (engine_create(&e, cfg, NULL, &err) || register_providers(e, cfg, o, &err) ||
-        cuzk_server_start(&srv, e, cfg->listen, &err) ||
+        engine_start_preload(e, &err) || cuzk_server_start(&srv, e, cfg->listen, &err) ||
         (cfg->status_listen[0] && cuzk_http_start(&http, e, cfg->status_listen, &err))) {
         engine_log(LOG_ERROR, "cuzk-daemon: %s", err.msg);
         if (srv) cuzk_server_destroy(srv, 0);
