@@ -345,6 +345,26 @@ static engine_t *engine_on(fixture *f, cuzk_config *c)
     return e;
 }
 
+/* A new engine (witness_only as given) in f->e that has preloaded
+ * test-1024; the size of its SRS entry. */
+static uint64_t preloaded(fixture *f, bool witness_only)
+{
+    engine_destroy(f->e);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.witness_only = witness_only;
+    f->e = engine_on(f, &c);
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f->e, &s, NULL), 0);
+    assert_int_equal(s.n_srs, 1);
+    uint64_t size = s.srs[0].size_bytes;
+    engine_status_free(&s);
+    return size;
+}
+
 /*
  * A budget of the SRS and exactly one partition's reservation: the
  * second partition cannot add the NTT buffers to the pooled storage it
@@ -359,17 +379,12 @@ static void test_tight_budget(void **state)
     bool loaded;
     uint64_t ms;
     assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    uint64_t srs = preloaded(f, false); /* no shape */
     engine_destroy(f->e);
     cuzk_config c;
     cuzk_config_default(&c);
-    c.witness_only = false; /* the prover backend's storage, a, b, c included; no shape */
-    f->e = engine_on(f, &c);
-    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    c.witness_only = false; /* the prover backend's storage, a, b, c included */
     engine_status_t s;
-    assert_int_equal(engine_status(f->e, &s, NULL), 0);
-    uint64_t srs = s.srs[0].size_bytes;
-    engine_status_free(&s);
-    engine_destroy(f->e);
     /* test-1024: 841 constraints with the inputs, 838 aux, domain 1024 */
     uint64_t partition = (3 * 841 + 2 + 838) * sizeof(fr_t) + 3 * 1024 * sizeof(fr_t);
     c.total_budget = srs + partition;
@@ -398,19 +413,8 @@ static void test_preload_shape(void **state)
     fixture *f = *state;
     uint64_t size[2];
     for (int witness = 0; witness < 2; witness++) {
-        engine_destroy(f->e);
-        cuzk_config c;
-        cuzk_config_default(&c);
-        c.witness_only = witness;
-        f->e = engine_on(f, &c);
-        bool loaded;
-        uint64_t ms;
-        assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+        size[witness] = preloaded(f, witness);
         engine_status_t s;
-        assert_int_equal(engine_status(f->e, &s, NULL), 0);
-        assert_int_equal(s.n_srs, 1);
-        size[witness] = s.srs[0].size_bytes;
-        engine_status_free(&s);
         char id[ENGINE_ID_MAX];
         engine_result r;
         assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 44, NULL, id), 0);
@@ -432,26 +436,16 @@ static void test_preload_shape(void **state)
 static void test_preload_config(void **state)
 {
     fixture *f = *state;
+    uint64_t params = preloaded(f, false);
     engine_destroy(f->e);
     cuzk_config c;
-    cuzk_config_default(&c);
-    c.witness_only = false;
-    f->e = engine_on(f, &c);
-    bool loaded;
-    uint64_t ms;
-    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
-    engine_status_t s;
-    assert_int_equal(engine_status(f->e, &s, NULL), 0);
-    uint64_t params = s.srs[0].size_bytes;
-    engine_status_free(&s);
-    engine_destroy(f->e);
-
     cuzk_config_default(&c);
     c.n_preload = 1;
     strcpy(c.preload[0], "test-1024");
     f->e = engine_on(f, &c);
     cuzk_err err = {0};
     assert_int_equal(engine_start_preload(f->e, &err), 0);
+    engine_status_t s;
     uint64_t size = 0;
     for (int i = 0; i < 2000 && size <= params; i++) { /* up to 20 s */
         assert_int_equal(engine_status(f->e, &s, NULL), 0);
