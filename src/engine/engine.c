@@ -515,7 +515,7 @@ static const engine_provider *provider_for(engine_t *e, const char *circuit_id,
 /* ENGINE_ENOTFOUND naming circuit_id and the families there are. */
 static int unknown_circuit(engine_t *e, const char *circuit_id, cuzk_err *err)
 {
-    char families[128] = "";
+    char families[256] = "";
     for (size_t i = 0, off = 0; i < e->n_providers && off < sizeof families; i++)
         off += (size_t)snprintf(families + off, sizeof families - off, "%s%s", i ? ", " : "",
                                 e->providers[i]->name);
