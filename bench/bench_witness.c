@@ -18,6 +18,10 @@
  * the witness path (~4.2 GB), and through the prover backend too (~17 GB)
  * only with CUZK_BENCH_LARGE_PROVER=1.
  *
+ * Also: the share of the witness's values that are 0 or 1, and what a
+ * witness with those as two bits each would weigh (the lever left on the
+ * bytes synthesis writes and the prover copies and uploads).
+ *
  * Goal (issue 15): the witness of a whole 32GiB partition in <= ~2
  * CPU-seconds on one thread of a fast core.
  */
@@ -78,6 +82,26 @@ static void report(const char *name, const char *path, int threads, const cost *
     }
 }
 
+/* What the witness is made of: the share of its values that are 0 or 1
+ * (one bit each would do), and the bytes a witness would take with those
+ * as two bits a variable and the others as 32 bytes each, against the 32
+ * bytes a variable written, copied and uploaded today. */
+static void composition(const char *name, const cs_prover *w)
+{
+    size_t n = w->num_inputs + w->num_aux, bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        const fr_t *v = i < w->num_inputs ? &w->input_assignment[i]
+                                          : &w->aux_assignment[i - w->num_inputs];
+        bits += fr_is_zero(v) || fr_is_one(v);
+    }
+    char fig[128];
+    snprintf(fig, sizeof fig, "porep %s witness: values 0 or 1", name);
+    bench_report(fig, 100.0 * (double)bits / (double)n, "%", 0, NULL, "report");
+    double today = 32.0 * (double)n, compact = (double)n / 4 + 32.0 * (double)(n - bits);
+    snprintf(fig, sizeof fig, "porep %s witness: bytes, 2 bits a 0/1 value (of 32 B each)", name);
+    bench_report(fig, 100.0 * compact / today, "%", 0, NULL, "report");
+}
+
 /* Both paths, each on 1 thread and on all, into its own kept storage. */
 static void run(const vanilla_c1 *c1, const char *name, int threads, bool prover, const char *goal)
 {
@@ -90,6 +114,7 @@ static void run(const vanilla_c1 *c1, const char *name, int threads, bool prover
         cs_prover kept;
         memset(&kept, 0, sizeof(kept));
         synth(&kept, c, witness, threads); /* storage, and the unit sizes */
+        if (witness) composition(name, &kept);
         const int counts[2] = {1, threads};
         for (int i = 0; i < (threads > 1 ? 2 : 1); i++) {
             cost k = synth(&kept, c, witness, counts[i]);
