@@ -121,6 +121,8 @@ def toml_value(v):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
+    if isinstance(v, list):
+        return "[%s]" % ", ".join(toml_value(x) for x in v)
     return '"%s"' % v
 
 
@@ -457,6 +459,34 @@ def test_shutdown(root, params):
     d.stop()
 
 
+def test_preload_config(root, params):
+    """srs.preload: the daemon loads the circuit and records its shape as it starts, so the
+    first proof records nothing; an unknown id stops the start with a message naming it."""
+    cid = "test-%d" % SMALL
+    d = Daemon(root, "preload", params, srs={"preload": [cid]})
+    try:
+
+        def warm():
+            st = d.stub.GetStatus(pb.GetStatusRequest())
+            return any(s.circuit_id == cid and s.tier == pb.SRSStatus.WARM for s in st.loaded_srs)
+
+        wait_until(warm, "the preload of " + cid, timeout=60)
+        wait_until(lambda: "srs.preload %s: loaded" % cid in d.log(), "the preload's log line")
+        r = d.stub.Prove(pb.ProveRequest(submit=request(pb.POREP_SEAL_COMMIT, SMALL, 2))).result
+        assert r.status == Status.COMPLETED, r
+        log, line = d.log(), "srs %s: recording the circuit's shape" % cid
+        assert log.count(line) == 1, "the shape was recorded %d times:\n%s" % (log.count(line), log)
+        assert log.find(line) < log.find("srs.preload %s: loaded" % cid), log
+    finally:
+        d.stop()
+    bad = os.path.join(root, "preload-bad.toml")
+    with open(bad, "w") as f:
+        f.write('[daemon]\nlisten = "unix://%s/bad.sock"\n[srs]\nparam_cache = "%s"\n' % (root, params))
+        f.write('preload = ["%s", "porep-999g"]\n' % cid)
+    p = subprocess.run([DAEMON, "-c", bad, "--test-circuits"], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and "srs.preload: no circuit 'porep-999g'" in p.stderr, (p.returncode, p.stderr)
+
+
 MAIN_TESTS = [
     test_status,
     test_prove,
@@ -470,7 +500,7 @@ MAIN_TESTS = [
     test_load,
     test_metrics_and_http,
 ]
-OWN_TESTS = [test_batching, test_shutdown]
+OWN_TESTS = [test_batching, test_shutdown, test_preload_config]
 
 
 def free_port():
