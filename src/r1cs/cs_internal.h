@@ -14,6 +14,9 @@
 #define CUZK_R1CS_CS_INTERNAL_H
 
 #include "cuzk/r1cs.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct cs_ops {
     /* Called with the next index of kind (cs->num_inputs or num_aux). */
@@ -139,5 +142,15 @@ size_t cs_bits_popcount(const uint64_t *w, size_t nbits);
 /* Marks in bits (inputs) / aux_bits every variable of lc with a non-zero
  * coefficient; either may be NULL. */
 void lc_mark_density(const cs_lc *lc, uint64_t *input_bits, uint64_t *aux_bits);
+
+/* Orders the non-temporal stores this thread made (cs_alloc_bits) before
+ * what it does next, which may hand them to another thread: called at the
+ * end of every unit (units.c) and of a witness synthesis (witness.c). */
+static inline void cs_store_fence(void)
+{
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
 
 #endif

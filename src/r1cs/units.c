@@ -54,6 +54,7 @@ static void run_one(cs_t *cs, size_t k, const cs_capacity *size, cs_unit_fn unit
     int rc = unit(cs, k, ctx);
     if (rc && !cs->status) cs_fail(cs, rc, "unit %zu failed: %s", k, cuzk_status_str(rc));
     check_filled(cs, k, &start, size);
+    cs_store_fence(); /* the unit's bits, before its fork is released */
 }
 
 /* One OpenMP task per unit, each on its fork; returns when all are done. */

@@ -147,6 +147,7 @@ int cs_synthesize_witness_into(cs_prover *out, cs_circuit circuit, const cs_capa
         rc = cuzk_errf(err, CUZK_ENOMEM, "witness: cannot reserve %zu inputs, %zu aux",
                        hint->inputs, hint->aux);
     if (!rc) rc = cs_run(&w.cs, circuit, err);
+    cs_store_fence(); /* the bits this thread streamed, before the caller passes them on */
     out->input_assignment = w.own.input, out->aux_assignment = w.own.aux;
     out->cap_inputs = w.own.cap_in, out->cap_aux = w.own.cap_aux;
     if (rc) {
