@@ -109,11 +109,6 @@ int fcp_blank(const char *circuit_id, cs_circuit *out, void **ctx, cuzk_err *err
     return rc;
 }
 
-void fcp_blank_free(void *ctx)
-{
-    free(ctx);
-}
-
 int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, const char *params_path,
                   const groth16_setup_backend *be, cuzk_err *err)
 {

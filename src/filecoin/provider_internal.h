@@ -41,8 +41,7 @@ void fcp_set_dev_dir(const char *dir);
 int fcp_setup_dev(fc_circuit_kind kind, const char *circuit_id, const char *params_path,
                   const groth16_setup_backend *be, cuzk_err *err);
 /* The providers' blank hook: the blank circuit of any Filecoin circuit
- * id (its kind read from the id), freed by fcp_blank_free. */
+ * id (its kind read from the id); *ctx is malloc'ed: blank_free = free. */
 int fcp_blank(const char *circuit_id, cs_circuit *out, void **ctx, cuzk_err *err);
-void fcp_blank_free(void *ctx);
 
 #endif

@@ -155,7 +155,7 @@ static const engine_provider porep_provider = {
     .prepare = porep_prepare,
     .lookup = porep_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
 };
 
 static const engine_provider porep_provider_dev = {
@@ -164,7 +164,7 @@ static const engine_provider porep_provider_dev = {
     .prepare = porep_prepare,
     .lookup = porep_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
     .setup_dev = porep_setup_dev,
 };
 

@@ -247,7 +247,7 @@ static const engine_provider window_provider = {
     .prepare = window_prepare,
     .lookup = window_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
 };
 
 static const engine_provider window_provider_dev = {
@@ -256,7 +256,7 @@ static const engine_provider window_provider_dev = {
     .prepare = window_prepare,
     .lookup = window_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
     .setup_dev = window_setup_dev,
 };
 
@@ -286,7 +286,7 @@ static const engine_provider winning_provider = {
     .prepare = winning_prepare,
     .lookup = winning_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
 };
 
 static const engine_provider winning_provider_dev = {
@@ -295,7 +295,7 @@ static const engine_provider winning_provider_dev = {
     .prepare = winning_prepare,
     .lookup = winning_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
     .setup_dev = winning_setup_dev,
 };
 

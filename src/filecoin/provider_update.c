@@ -143,7 +143,7 @@ static const engine_provider update_provider = {
     .prepare = update_prepare,
     .lookup = update_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
 };
 
 static const engine_provider update_provider_dev = {
@@ -152,7 +152,7 @@ static const engine_provider update_provider_dev = {
     .prepare = update_prepare,
     .lookup = update_lookup,
     .blank = fcp_blank,
-    .blank_free = fcp_blank_free,
+    .blank_free = free,
     .setup_dev = update_setup_dev,
 };
 
