@@ -29,8 +29,12 @@ typedef struct cuzk_config {
     uint64_t shutdown_grace_s;
     /* [srs] */
     char param_cache[512];
+    /* Each id list's count follows its array (config.c parses both alike). */
     char preload[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX]; /* circuit ids loaded at start */
     size_t n_preload;
+    char pinned[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX]; /* loaded at start, never evicted */
+    size_t n_pinned;
+    uint64_t srs_swap_after_s; /* a load drains a set of its own priority after this wait */
     /* [memory] */
     uint64_t total_budget; /* 0 = "auto": physical memory - safety_margin */
     uint64_t safety_margin;

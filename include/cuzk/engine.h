@@ -133,8 +133,8 @@ int engine_cancel(engine_t *e, const char *job_id, bool *was_running, cuzk_err *
  * provider knows the circuit id); *load_ms: both. */
 int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
                    cuzk_err *err);
-/* Starts loading the config's srs.preload circuits in the background, one
- * after the other (engine_preload each; a failure is logged), once the
+/* Starts loading the config's srs.pinned, then srs.preload circuits in the
+ * background, one after the other (engine_preload each; a failure is logged), once the
  * providers are registered; an id no provider knows fails here, naming
  * it. The engine's shutdown waits for a load under way. */
 int engine_start_preload(engine_t *e, cuzk_err *err);
@@ -149,6 +149,14 @@ typedef struct engine_srs_status {
     int tier; /* 0 HOT (in use), 1 WARM (loaded, idle), 2 COLD (on disk) */
     uint64_t size_bytes;
     uint32_t ref_count;
+    /* residency (src/engine/residency.h): srs.pinned / srs.preload, being
+     * loaded, draining for another set's load, its rank (the highest
+     * priority of its jobs, 0 none); loads finished, evictions, seconds
+     * spent loading, all since the daemon started */
+    bool pinned, preload, loading, draining;
+    int rank;
+    uint64_t loads, evictions;
+    double load_seconds;
 } engine_srs_status;
 
 typedef struct engine_device_status {

@@ -39,6 +39,11 @@ static const key_def keys[] = {
     {"srs", "preload", T_IDS, F(preload),
      "circuit ids loaded when the daemon starts, in the background, with their recorded shapes: "
      "[\"porep-32g\", \"window-32g\"]"},
+    {"srs", "pinned", T_IDS, F(pinned),
+     "circuit ids loaded when the daemon starts and never evicted for memory (residency.h): "
+     "[\"window-32g\", \"winning-32g\"]"},
+    {"srs", "swap_after", T_SECONDS, F(srs_swap_after_s),
+     "a load that waits this long drains a set whose jobs have its priority (residency.h)"},
     {"memory", "total_budget", T_BUDGET, F(total_budget), "\"auto\" or a size"},
     {"memory", "safety_margin", T_SIZE, F(safety_margin), "kept free under \"auto\""},
     {"memory", "eviction_min_idle", T_SECONDS, F(eviction_min_idle_s), "idle SRS evictable"},
@@ -77,6 +82,7 @@ void cuzk_config_default(cuzk_config *c)
     strcpy(c->param_cache, "/var/tmp/filecoin-proof-parameters");
     c->safety_margin = 4ull << 30;
     c->eviction_min_idle_s = 300;
+    c->srs_swap_after_s = 120;
     c->reuse_partitions = true;
     c->witness_only = true;
     c->gpu_workers_per_device = 2;
@@ -208,10 +214,24 @@ static int parse_devices(cuzk_config *c, char *list, cuzk_err *err)
 
 static char *trim(char *s);
 
-/* A list of "circuit-id" strings (no quotes, commas or spaces inside). */
-static int parse_ids(cuzk_config *c, char *list, cuzk_err *err)
+/* An id list's count, stored right after its array. */
+_Static_assert(offsetof(cuzk_config, n_preload) ==
+                   offsetof(cuzk_config, preload) + sizeof(((cuzk_config *)0)->preload),
+               "n_preload follows preload");
+_Static_assert(offsetof(cuzk_config, n_pinned) ==
+                   offsetof(cuzk_config, pinned) + sizeof(((cuzk_config *)0)->pinned),
+               "n_pinned follows pinned");
+static size_t *ids_count(const void *ids)
 {
-    c->n_preload = 0;
+    return (size_t *)((const char *)ids + sizeof(((cuzk_config *)0)->preload));
+}
+
+/* A list of "circuit-id" strings (no quotes, commas or spaces inside) into
+ * ids (srs.preload's or srs.pinned's array). */
+static int parse_ids(char (*ids)[CONFIG_ID_MAX], char *list, cuzk_err *err)
+{
+    size_t *n_ids = ids_count(ids);
+    *n_ids = 0;
     if (!*trim(list)) return CUZK_OK;
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
         tok = trim(tok);
@@ -222,10 +242,10 @@ static int parse_ids(cuzk_config *c, char *list, cuzk_err *err)
         if (n - 2 >= CONFIG_ID_MAX)
             return cuzk_errf(err, CUZK_EINVAL, "circuit id %s longer than %d bytes", tok,
                              CONFIG_ID_MAX - 1);
-        if (c->n_preload == CONFIG_MAX_PRELOAD)
+        if (*n_ids == CONFIG_MAX_PRELOAD)
             return cuzk_errf(err, CUZK_EINVAL, "more than %d circuit ids", CONFIG_MAX_PRELOAD);
-        memcpy(c->preload[c->n_preload], tok + 1, n - 2);
-        c->preload[c->n_preload++][n - 2] = 0;
+        memcpy(ids[*n_ids], tok + 1, n - 2);
+        ids[(*n_ids)++][n - 2] = 0;
     }
     return CUZK_OK;
 }
@@ -266,7 +286,7 @@ static int assign(cuzk_config *c, const key_def *k, value *v, cuzk_err *err)
         return parse_devices(c, v->text, err);
     case T_IDS:
         if (!v->array) return cuzk_errf(err, CUZK_EINVAL, "expected an array [\"porep-32g\"]");
-        return parse_ids(c, v->text, err);
+        return parse_ids(dst, v->text, err);
     }
     return cuzk_errf(err, CUZK_EINVAL, "internal: key type %d", k->type);
 }
@@ -396,8 +416,8 @@ static void print_value(FILE *out, const cuzk_config *c, const key_def *k)
         break;
     case T_IDS:
         fprintf(out, "[");
-        for (size_t i = 0; i < c->n_preload; i++)
-            fprintf(out, "%s\"%s\"", i ? ", " : "", c->preload[i]);
+        for (size_t i = 0; i < *ids_count(src); i++)
+            fprintf(out, "%s\"%s\"", i ? ", " : "", ((const char(*)[CONFIG_ID_MAX])src)[i]);
         fprintf(out, "]");
         break;
     }

@@ -81,6 +81,8 @@ void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
     memcpy(j->error, msg, sizeof msg);
     j->state = JOB_DONE;
     j->status = status;
+    if (j->demand) srs_demand(&e->srs, &j->circ.info, j->priority, -1);
+    j->demand = false;
     j->t_done = now_ms();
     if (status != ENGINE_COMPLETED) {
         __atomic_store_n(&j->cancel, true, __ATOMIC_RELEASE);
@@ -246,6 +248,7 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     srs_init(&e->srs, &e->budget, cfg->param_cache, cfg->eviction_min_idle_s * 1000,
              e->backend->params_unloaded, e->backend->name);
     e->srs.shape_unloaded = e->backend->shape_unloaded;
+    srs_set_residency(&e->srs, cfg, (uint64_t)cfg->srs_swap_after_s * 1000);
     size_t batch = !cfg->reuse_partitions ? 0 : cfg->max_batch_size ? cfg->max_batch_size : 1;
     if (batch > BATCH_MAX) batch = BATCH_MAX;
     int prc =
@@ -399,10 +402,13 @@ int engine_submit(engine_t *e, const engine_request *req, char job_id[ENGINE_ID_
         engine_log(LOG_INFO, "job %s: %s request %s, priority %d, circuit %s", j->id,
                    engine_kind_name(j->kind), j->request_id[0] ? j->request_id : "-", j->priority,
                    j->circuit_id[0] ? j->circuit_id : "-");
-        if (j->error[0])
+        if (j->error[0]) {
             engine_finish_job(e, j, ENGINE_FAILED, "%s", j->error);
-        else
+        } else {
+            srs_demand(&e->srs, &j->circ.info, j->priority, +1);
+            j->demand = true;
             schedule(e, j);
+        }
     }
     snprintf(job_id, ENGINE_ID_MAX, "%s", j->id);
     if (queue_pos) *queue_pos = j->state == JOB_QUEUED ? queue_position(e, j) : 0;
@@ -552,24 +558,33 @@ int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, ui
     return CUZK_OK;
 }
 
-/* srs.preload's circuits one after the other, until the engine stops. */
+/* The i-th circuit to load at start: srs.pinned's, then srs.preload's;
+ * *key: the list's name. */
+static const char *start_id(const engine_t *e, size_t i, const char **key)
+{
+    *key = i < e->cfg.n_pinned ? "srs.pinned" : "srs.preload";
+    return i < e->cfg.n_pinned ? e->cfg.pinned[i] : e->cfg.preload[i - e->cfg.n_pinned];
+}
+
+/* srs.pinned's then srs.preload's circuits one after the other, until the
+ * engine stops. */
 static void *preload_thread(void *arg)
 {
     engine_t *e = arg;
     prctl(PR_SET_NAME, "cuzk-preload");
-    for (size_t i = 0; i < e->cfg.n_preload; i++) {
+    for (size_t i = 0; i < e->cfg.n_pinned + e->cfg.n_preload; i++) {
         pthread_mutex_lock(&e->lock);
         bool stop = e->stopping || e->stop;
         pthread_mutex_unlock(&e->lock);
         if (stop) break;
-        const char *id = e->cfg.preload[i];
+        const char *key, *id = start_id(e, i, &key);
         bool loaded;
         uint64_t ms = 0;
         cuzk_err err = {0};
         if (engine_preload(e, id, &loaded, &ms, &err))
-            engine_log(LOG_WARN, "srs.preload: %s", err.msg);
+            engine_log(LOG_WARN, "%s: %s", key, err.msg);
         else
-            engine_log(LOG_INFO, "srs.preload %s: %s in %.1f s", id,
+            engine_log(LOG_INFO, "%s %s: %s in %.1f s", key, id,
                        loaded ? "already loaded" : "loaded", (double)ms / 1e3);
     }
     return NULL;
@@ -578,12 +593,15 @@ static void *preload_thread(void *arg)
 int engine_start_preload(engine_t *e, cuzk_err *err)
 {
     engine_circuit_info info;
-    for (size_t i = 0; i < e->cfg.n_preload; i++)
-        if (!provider_for(e, e->cfg.preload[i], &info)) {
-            unknown_circuit(e, e->cfg.preload[i], err);
-            return cuzk_err_prefix(err, "srs.preload: ");
+    size_t n = e->cfg.n_pinned + e->cfg.n_preload;
+    for (size_t i = 0; i < n; i++) {
+        const char *key, *id = start_id(e, i, &key);
+        if (!provider_for(e, id, &info)) {
+            unknown_circuit(e, id, err);
+            return cuzk_err_prefix(err, "%s: ", key);
         }
-    if (!e->cfg.n_preload || e->preload_thread) return CUZK_OK;
+    }
+    if (!n || e->preload_thread) return CUZK_OK;
     if (pthread_create(&e->preload_thread, NULL, preload_thread, e)) {
         e->preload_thread = 0;
         return cuzk_errf(err, CUZK_ENOMEM, "srs.preload: cannot start a thread");

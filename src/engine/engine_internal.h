@@ -43,6 +43,7 @@ typedef struct job {
     char circuit_id[ENGINE_ID_MAX]; /* kept after circ is released */
     size_t n_partitions;
     int state, status; /* status: engine_status once JOB_DONE */
+    bool demand;       /* counted in its SRS set's rank (srs_demand) until done */
     bool cancel;       /* read by workers without the lock: __atomic */
     size_t parts_done, items_live;
     uint32_t waiters;

@@ -11,7 +11,11 @@
  * load that a witness-only synthesis waits for records the circuit's shape
  * on a thread of its own meanwhile (the load is mostly disk and decoding,
  * the recording the circuit's gadgets), so a cold circuit's first proof
- * waits for the longer of the two instead of their sum.
+ * waits for the longer of the two instead of their sum. Which sets go
+ * when memory is short, and which a waiting load drains, the residency
+ * policy decides (residency.h) on a snapshot of the entries taken under
+ * the lock; a drained set's new partitions wait in srs_acquire until the
+ * load that asked for the drain has its memory.
  */
 #include "srs.h"
 
@@ -23,6 +27,9 @@
 
 #include "cuzk/engine_log.h"
 #include "cuzk/params.h"
+
+/* Residency rule 5's default wait before a set of equal rank is drained. */
+#define SRS_SWAP_AFTER_MS 120000
 
 uint64_t srs_now_ms(void)
 {
@@ -39,10 +46,51 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
     pthread_cond_init(&m->changed, NULL);
     m->budget = b;
     snprintf(m->dir, sizeof m->dir, "%s", param_cache);
-    m->min_idle_ms = min_idle_ms;
     m->unloaded = unloaded;
     snprintf(m->setup_backend, sizeof m->setup_backend, "%s",
              setup_backend && !strcmp(setup_backend, "cuda") ? "auto" : "cpu");
+    m->rules.min_idle_ms = min_idle_ms;
+    m->rules.swap_after_ms = SRS_SWAP_AFTER_MS;
+}
+
+static bool listed(const char (*ids)[CONFIG_ID_MAX], size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ids[i], id)) return true;
+    return false;
+}
+
+void srs_set_residency(srs_manager *m, const cuzk_config *cfg, uint64_t swap_after_ms)
+{
+    pthread_mutex_lock(&m->lock);
+    memcpy(m->pinned, cfg->pinned, sizeof m->pinned);
+    memcpy(m->preload, cfg->preload, sizeof m->preload);
+    m->n_pinned = cfg->n_pinned, m->n_preload = cfg->n_preload;
+    m->rules.swap_after_ms = swap_after_ms;
+    for (size_t i = 0; i < m->n; i++) {
+        srs_entry *e = m->entries[i];
+        e->pinned = listed(m->pinned, m->n_pinned, e->info.circuit_id);
+        e->preload = listed(m->preload, m->n_preload, e->info.circuit_id);
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* The policy's snapshot of the entries (lock held): m->view_ptr[i] is
+ * entry i's. */
+static const residency_set *const *snapshot(srs_manager *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        const srs_entry *e = m->entries[i];
+        residency_set *v = &m->view[i];
+        v->loaded = e->loaded, v->loading = e->loading;
+        v->pinned = e->pinned, v->preload = e->preload, v->draining = e->draining;
+        v->refs = e->refs;
+        memcpy(v->demand, e->demand, sizeof v->demand);
+        v->bytes = e->loaded ? e->bytes : e->want_bytes;
+        v->last_used_ms = e->last_used_ms;
+        m->view_ptr[i] = v;
+    }
+    return m->view_ptr;
 }
 
 /* Frees e's shape (and forgets a failed recording); returns the bytes
@@ -67,6 +115,7 @@ static uint64_t unload(srs_manager *m, srs_entry *e)
     groth16_pvk_free(&e->pvk);
     budget_release(m->budget, e->bytes);
     e->loaded = false;
+    e->evictions++;
     return e->bytes + drop_shape(m, e);
 }
 
@@ -113,6 +162,7 @@ void srs_destroy(srs_manager *m)
         free(m->entries[i]);
     }
     free(m->entries);
+    free(m->view), free(m->view_ptr), free(m->drain);
     pthread_mutex_destroy(&m->lock);
     pthread_cond_destroy(&m->changed);
 }
@@ -131,11 +181,20 @@ static srs_entry *find_or_add(srs_manager *m, const engine_circuit_info *info)
     if (m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 8;
         srs_entry **grown = realloc(m->entries, cap * sizeof *grown);
-        if (!grown) return NULL;
-        m->entries = grown, m->cap = cap;
+        if (grown) m->entries = grown;
+        residency_set *view = realloc(m->view, cap * sizeof *view);
+        if (view) m->view = view;
+        const residency_set **ptr = realloc(m->view_ptr, cap * sizeof *ptr);
+        if (ptr) m->view_ptr = ptr;
+        bool *drain = realloc(m->drain, cap * sizeof *drain);
+        if (drain) m->drain = drain;
+        if (!grown || !view || !ptr || !drain) return NULL;
+        m->cap = cap;
     }
     if (!(e = calloc(1, sizeof *e))) return NULL;
     e->info = *info;
+    e->pinned = listed(m->pinned, m->n_pinned, info->circuit_id);
+    e->preload = listed(m->preload, m->n_preload, info->circuit_id);
     pthread_mutex_init(&e->shape_lock, NULL);
     return m->entries[m->n++] = e;
 }
@@ -173,10 +232,66 @@ static void load_log(void *ctx, uint64_t done, uint64_t total)
                s > 0 ? (double)done / s / 1e9 : 0.0);
 }
 
+static size_t index_of(const srs_manager *m, const srs_entry *e)
+{
+    size_t i = 0;
+    while (m->entries[i] != e) i++;
+    return i;
+}
+
+/* Rule 6's error: the pinned sets of other circuits named (lock held). */
+static int never_fits(srs_manager *m, const srs_entry *e, uint64_t bytes, uint64_t fixed,
+                      cuzk_err *err)
+{
+    char names[256] = "";
+    for (size_t i = 0, off = 0; i < m->n && off < sizeof names; i++) {
+        const srs_entry *p = m->entries[i];
+        if (p != e && p->pinned && (p->loaded || p->loading))
+            off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
+                                    p->info.circuit_id);
+    }
+    return cuzk_errf(err, CUZK_ENOMEM,
+                     "circuit %s: its parameters (%llu MiB) can never fit: the memory budget is "
+                     "%llu MiB and the pinned sets of other circuits (srs.pinned: %s) hold "
+                     "%llu MiB",
+                     e->info.circuit_id, (unsigned long long)(bytes >> 20),
+                     (unsigned long long)(m->budget->total >> 20), names,
+                     (unsigned long long)(fixed >> 20));
+}
+
+/* The load's memory (residency rules 5 and 6): fails at once when it can
+ * never fit, else waits while the evictor (srs_evict_idle) frees idle sets
+ * and drains others for it; the drains end once it has its memory. */
+static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err *err)
+{
+    pthread_mutex_lock(&m->lock);
+    uint64_t fixed = residency_fixed_bytes(snapshot(m), m->n, index_of(m, e));
+    if (fixed && bytes > m->budget->total - (fixed < m->budget->total ? fixed : m->budget->total)) {
+        int rc = never_fits(m, e, bytes, fixed, err);
+        pthread_mutex_unlock(&m->lock);
+        return rc;
+    }
+    e->want_bytes = bytes, e->waiting = true, e->wait_since_ms = srs_now_ms();
+    pthread_mutex_unlock(&m->lock);
+    int rc = budget_reserve(m->budget, bytes, NULL, NULL, e->info.circuit_id, err);
+    pthread_mutex_lock(&m->lock);
+    e->waiting = false;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->entries[i]->drain_for == e) {
+            m->entries[i]->draining = false, m->entries[i]->drain_for = NULL;
+            engine_log(LOG_INFO, "srs %s: drain for %s over, taking partitions again",
+                       m->entries[i]->info.circuit_id, e->info.circuit_id);
+        }
+    pthread_cond_broadcast(&m->changed);
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
 /* Reads or makes the parameters (no lock held: the entry is `loading`, so
- * only this thread touches its params); charges *bytes to the budget. */
+ * only this thread touches its params); charges *bytes to the budget;
+ * *read_ms: the time reading them, after their memory was had. */
 static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uint64_t *bytes,
-                cuzk_err *err)
+                uint64_t *read_ms, cuzk_err *err)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.params", m->dir, e->info.param_name);
@@ -192,8 +307,8 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
                              e->info.circuit_id, path);
     }
     *bytes = (uint64_t)st.st_size;
-    rc = budget_reserve(m->budget, *bytes, NULL, NULL, e->info.circuit_id, err);
-    if (rc) return rc;
+    if ((rc = reserve_for_load(m, e, *bytes, err))) return rc;
+    uint64_t t0 = srs_now_ms();
     load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
     rc = groth16_params_read_progress(&e->params, path,
                                       e->info.check_params ? PARAMS_CACHED : PARAMS_UNCHECKED,
@@ -207,6 +322,7 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
         groth16_params_free(&e->params);
         budget_release(m->budget, *bytes);
     }
+    *read_ms = srs_now_ms() - t0;
     return rc;
 }
 
@@ -242,7 +358,7 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
         pthread_mutex_unlock(&m->lock);
         return cuzk_errf(err, CUZK_ENOMEM, "SRS manager: out of memory");
     }
-    while (e->loading) pthread_cond_wait(&m->changed, &m->lock);
+    while (e->loading || e->draining) pthread_cond_wait(&m->changed, &m->lock);
     int rc = CUZK_OK;
     if (!e->loaded) {
         e->loading = true;
@@ -252,12 +368,12 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
         bool beside = req && !e->shape && !e->shape_failed &&
                       pthread_create(&t, NULL, shape_beside_thread, &b) == 0;
         pthread_mutex_unlock(&m->lock);
-        uint64_t bytes = 0;
-        rc = load(m, e, setup_dev, &bytes, err);
+        uint64_t bytes = 0, read_ms = 0;
+        rc = load(m, e, setup_dev, &bytes, &read_ms, err);
         if (beside) pthread_join(t, NULL);
         pthread_mutex_lock(&m->lock);
         if (rc) drop_shape(m, e); /* a shape lives only with loaded parameters */
-        if (!rc) e->bytes = bytes;
+        if (!rc) e->bytes = bytes, e->loads++, e->load_ms += read_ms;
         e->loading = false;
         e->loaded = rc == CUZK_OK;
         pthread_cond_broadcast(&m->changed);
@@ -296,23 +412,67 @@ int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t
     return rc;
 }
 
+/* The waiting load that drains go to (lock held): the highest rank, then
+ * the longest waiting; NULL when none waits. */
+static srs_entry *first_waiting(srs_manager *m)
+{
+    srs_entry *w = NULL;
+    for (size_t i = 0; i < m->n; i++) {
+        srs_entry *e = m->entries[i];
+        if (!e->waiting) continue;
+        int r = residency_rank(&m->view[i]), rw = w ? residency_rank(&m->view[index_of(m, w)]) : -1;
+        if (r > rw || (r == rw && e->wait_since_ms < w->wait_since_ms)) w = e;
+    }
+    return w;
+}
+
+/* Rule 5: drains for the first waiting load what its memory needs beyond
+ * what is free (lock held). */
+static void plan_drains(srs_manager *m, uint64_t now)
+{
+    const residency_set *const *view = snapshot(m);
+    srs_entry *w = first_waiting(m);
+    if (!w) return;
+    uint64_t used = budget_used(m->budget), total = m->budget->total;
+    uint64_t free_now = used < total ? total - used : 0;
+    if (w->want_bytes <= free_now) return;
+    residency_plan_drain(view, m->n, index_of(m, w), w->want_bytes - free_now,
+                         now - w->wait_since_ms, &m->rules, m->drain);
+    for (size_t i = 0; i < m->n; i++) {
+        srs_entry *e = m->entries[i];
+        if (!m->drain[i] || e->draining) continue;
+        e->draining = true, e->drain_for = w;
+        engine_log(LOG_INFO,
+                   "srs %s: draining (%u partition(s) running, %.2f GiB) for the load of %s",
+                   e->info.circuit_id, e->refs, (double)e->bytes / (1 << 30), w->info.circuit_id);
+    }
+}
+
 uint64_t srs_evict_idle(void *manager, uint64_t need)
 {
     srs_manager *m = manager;
     uint64_t freed = 0, now = srs_now_ms();
     pthread_mutex_lock(&m->lock);
     while (freed < need) {
-        srs_entry *lru = NULL;
-        for (size_t i = 0; i < m->n; i++) {
-            srs_entry *e = m->entries[i];
-            if (!e->loaded || e->refs || now - e->last_used_ms < m->min_idle_ms) continue;
-            if (!lru || e->last_used_ms < lru->last_used_ms) lru = e;
-        }
-        if (!lru) break;
-        freed += unload(m, lru);
+        long v = residency_victim(snapshot(m), m->n, now, &m->rules);
+        if (v < 0) break;
+        engine_log(LOG_INFO, "srs %s: evicted for memory (%.2f GiB)",
+                   m->entries[v]->info.circuit_id, (double)m->entries[v]->bytes / (1 << 30));
+        freed += unload(m, m->entries[v]);
     }
+    if (freed < need) plan_drains(m, now);
     pthread_mutex_unlock(&m->lock);
     return freed;
+}
+
+void srs_demand(srs_manager *m, const engine_circuit_info *info, int priority, int delta)
+{
+    if (priority < 0 || priority >= RESIDENCY_PRIOS) return;
+    pthread_mutex_lock(&m->lock);
+    srs_entry *e = find_or_add(m, info);
+    if (e && delta > 0) e->demand[priority]++;
+    if (e && delta < 0 && e->demand[priority]) e->demand[priority]--;
+    pthread_mutex_unlock(&m->lock);
 }
 
 bool srs_is_loaded(srs_manager *m, const char *circuit_id)
@@ -327,6 +487,7 @@ bool srs_is_loaded(srs_manager *m, const char *circuit_id)
 size_t srs_list(srs_manager *m, engine_srs_status **out)
 {
     pthread_mutex_lock(&m->lock);
+    snapshot(m);
     size_t n = m->n;
     *out = calloc(n ? n : 1, sizeof **out);
     for (size_t i = 0; *out && i < n; i++) {
@@ -336,6 +497,11 @@ size_t srs_list(srs_manager *m, engine_srs_status **out)
         s->tier = e->refs ? SRS_HOT : e->loaded ? SRS_WARM : SRS_COLD;
         s->size_bytes = e->bytes + e->shape_bytes; /* its recorded shape included */
         s->ref_count = e->refs;
+        s->pinned = e->pinned, s->preload = e->preload;
+        s->loading = e->loading, s->draining = e->draining;
+        s->rank = residency_rank(&m->view[i]);
+        s->loads = e->loads, s->evictions = e->evictions;
+        s->load_seconds = (double)e->load_ms / 1e3;
     }
     pthread_mutex_unlock(&m->lock);
     return *out ? n : 0;

@@ -3,9 +3,10 @@
  * demand from <param_cache>/<param_name>.params (the official file names,
  * so official files are used when present), charged to the memory budget,
  * reference counted while jobs use them, and evicted least recently used
- * once idle for at least min_idle (under memory pressure, or on request).
- * Tiers as GetStatus reports them: HOT in use, WARM loaded and idle, COLD
- * known but not in memory.
+ * and evicted as the residency policy (residency.h) says: which sets stay
+ * (pinned, preloaded), which go first, what a load that does not fit waits
+ * for (drained sets take no new partitions). Tiers as GetStatus reports
+ * them: HOT in use, WARM loaded and idle, COLD known but not in memory.
  */
 #ifndef CUZK_ENGINE_SRS_H
 #define CUZK_ENGINE_SRS_H
@@ -15,10 +16,12 @@
 #include <stdint.h>
 
 #include "budget.h"
+#include "cuzk/config.h"
 #include "cuzk/engine.h"
 #include "cuzk/engine_provider.h"
 #include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
+#include "residency.h"
 
 enum srs_tier { SRS_HOT = 0, SRS_WARM = 1, SRS_COLD = 2 };
 
@@ -39,6 +42,14 @@ typedef struct srs_entry {
     uint64_t shape_bytes;
     bool shape_failed;
     pthread_mutex_t shape_lock;
+    /* residency (residency.h): the operator's lists, the jobs on it by
+     * priority, a drain asked by a waiting load (drain_for), the load
+     * waiting for its memory (waiting, since, of want_bytes) */
+    bool pinned, preload, draining, waiting;
+    struct srs_entry *drain_for;
+    uint32_t demand[RESIDENCY_PRIOS];
+    uint64_t want_bytes, wait_since_ms;
+    uint64_t loads, evictions, load_ms; /* loads finished, evictions, time loading */
 } srs_entry;
 
 typedef struct srs_manager {
@@ -48,10 +59,16 @@ typedef struct srs_manager {
     size_t n, cap;
     budget *budget;
     char dir[512];
-    uint64_t min_idle_ms;
     void (*unloaded)(const groth16_params *); /* may be NULL */
     void (*shape_unloaded)(const cs_shape *); /* may be NULL */
     char setup_backend[16];                   /* development setups: "auto" or "cpu" */
+    residency_rules rules;
+    char pinned[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX], preload[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX];
+    size_t n_pinned, n_preload;
+    /* the policy's snapshot of the entries (cap of them), under the lock */
+    residency_set *view;
+    const residency_set **view_ptr;
+    bool *drain;
 } srs_manager;
 
 /* unloaded (may be NULL) is called with each parameter set just before it
@@ -74,6 +91,12 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
 const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
                           bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why);
 void srs_destroy(srs_manager *m);
+/* The operator's residency lists (srs.pinned, srs.preload); swap_after_ms:
+ * the residency rule 5 wait before a set of equal rank is drained. */
+void srs_set_residency(srs_manager *m, const cuzk_config *cfg, uint64_t swap_after_ms);
+/* A job of the given priority on info's circuit queued (delta +1) or
+ * finished (-1): the set's rank (residency.h rule 3). */
+void srs_demand(srs_manager *m, const engine_circuit_info *info, int priority, int delta);
 
 /* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:
  * then the file must exist; else it writes the missing file, on the
@@ -99,8 +122,9 @@ void srs_release(srs_manager *m, srs_entry *e);
  * ENGINE_ENOTFOUND for a circuit never seen. */
 int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
               cuzk_err *err);
-/* The budget's evictor: frees LRU entries idle >= min_idle until need
- * bytes are freed; returns the bytes freed. */
+/* The budget's evictor: frees idle entries in the residency policy's order
+ * until need bytes are freed, then asks drains for a waiting load; returns
+ * the bytes freed. */
 uint64_t srs_evict_idle(void *manager, uint64_t need);
 /* Whether the circuit is loaded now. */
 bool srs_is_loaded(srs_manager *m, const char *circuit_id);

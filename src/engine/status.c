@@ -133,6 +133,36 @@ static void metric(text *t, const char *name, const char *type, const char *help
     put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* The residency figures per parameter set (residency.h). */
+static void srs_metrics(text *t, const engine_srs_status *srs, size_t n)
+{
+    static const char *const gauges[][2] = {
+        {"cuzk_srs_pinned", "1 when the set is in srs.pinned (never evicted for memory)."},
+        {"cuzk_srs_loading", "1 while the set is being loaded."},
+        {"cuzk_srs_draining", "1 while the set takes no new partitions for another's load."},
+    };
+    for (int g = 0; g < 3; g++) {
+        metric(t, gauges[g][0], "gauge", gauges[g][1]);
+        for (size_t i = 0; i < n; i++)
+            put(t, "%s{circuit=\"%s\"} %d\n", gauges[g][0], srs[i].circuit_id,
+                g == 0   ? srs[i].pinned
+                : g == 1 ? srs[i].loading
+                         : srs[i].draining);
+    }
+    metric(t, "cuzk_srs_loads_total", "counter", "Parameter loads finished per circuit.");
+    for (size_t i = 0; i < n; i++)
+        put(t, "cuzk_srs_loads_total{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
+            (unsigned long long)srs[i].loads);
+    metric(t, "cuzk_srs_evictions_total", "counter", "Parameter evictions per circuit.");
+    for (size_t i = 0; i < n; i++)
+        put(t, "cuzk_srs_evictions_total{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
+            (unsigned long long)srs[i].evictions);
+    metric(t, "cuzk_srs_load_seconds_total", "counter", "Time spent reading parameters.");
+    for (size_t i = 0; i < n; i++)
+        put(t, "cuzk_srs_load_seconds_total{circuit=\"%s\"} %.3f\n", srs[i].circuit_id,
+            srs[i].load_seconds);
+}
+
 static void per_kind(text *t, const char *name, const uint64_t *v)
 {
     for (int k = 1; k < ENGINE_KINDS; k++)
@@ -233,6 +263,7 @@ char *engine_metrics(engine_t *e)
     for (size_t i = 0; i < n; i++)
         put(&t, "cuzk_srs_loaded_bytes{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
             (unsigned long long)(srs[i].tier == 2 ? 0 : srs[i].size_bytes));
+    srs_metrics(&t, srs, n);
     free(srs);
     return text_done(&t);
 }
@@ -286,11 +317,18 @@ char *engine_status_json(engine_t *e)
         (unsigned long long)budget_peak(&e->budget), (unsigned long long)s.pool_bytes,
         s.pool_entries, (unsigned long long)rss, (unsigned long long)rss_peak);
     put(&t, "\"srs\":[");
-    for (size_t i = 0; i < s.n_srs; i++)
-        put(&t, "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}",
-            i ? "," : "", s.srs[i].circuit_id,
-            (const char *[]){"HOT", "WARM", "COLD"}[s.srs[i].tier],
-            (unsigned long long)s.srs[i].size_bytes, s.srs[i].ref_count);
+    for (size_t i = 0; i < s.n_srs; i++) {
+        const engine_srs_status *r = &s.srs[i];
+        put(&t,
+            "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,"
+            "\"pinned\":%s,\"preload\":%s,\"loading\":%s,\"draining\":%s,\"priority\":%d,"
+            "\"loads\":%llu,\"evictions\":%llu,\"load_seconds\":%.3f}",
+            i ? "," : "", r->circuit_id, (const char *[]){"HOT", "WARM", "COLD"}[r->tier],
+            (unsigned long long)r->size_bytes, r->ref_count, r->pinned ? "true" : "false",
+            r->preload ? "true" : "false", r->loading ? "true" : "false",
+            r->draining ? "true" : "false", r->rank, (unsigned long long)r->loads,
+            (unsigned long long)r->evictions, r->load_seconds);
+    }
     put(&t, "],\"devices\":[");
     for (size_t i = 0; i < s.n_devices; i++) {
         const engine_device_status *d = &s.devices[i];

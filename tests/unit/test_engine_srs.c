@@ -297,7 +297,7 @@ static void test_lru_under_pressure(void **state)
     assert_true(unloaded_whole);
     /* Entries idle for less than min_idle stay. */
     srs_release(&f->m, e[2]);
-    f->m.min_idle_ms = 60000;
+    f->m.rules.min_idle_ms = 60000;
     assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX), 0);
 }
 

@@ -1,0 +1,79 @@
+/*
+ * residency.c - the residency policy (residency.h states the rules): pure
+ * functions over a snapshot of the parameter sets, taken by the SRS manager
+ * under its lock; no state of their own.
+ */
+#include "residency.h"
+
+int residency_rank(const residency_set *s)
+{
+    for (int p = RESIDENCY_PRIOS - 1; p > 0; p--)
+        if (s->demand[p]) return p;
+    return 0;
+}
+
+bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r)
+{
+    if (!s->loaded || s->loading || s->refs || s->pinned) return false;
+    return s->draining || now_ms - s->last_used_ms >= r->min_idle_ms;
+}
+
+bool residency_before(const residency_set *a, const residency_set *b)
+{
+    if (a->draining != b->draining) return a->draining;
+    int ra = residency_rank(a), rb = residency_rank(b);
+    if (ra != rb) return ra < rb;
+    if (a->preload != b->preload) return !a->preload;
+    return a->last_used_ms < b->last_used_ms;
+}
+
+long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
+                      const residency_rules *r)
+{
+    long best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (residency_evictable(sets[i], now_ms, r) &&
+            (best < 0 || residency_before(sets[i], sets[best])))
+            best = (long)i;
+    return best;
+}
+
+/* Rule 5: whether the load of `loader`, waiting waited_ms, may drain s. */
+static bool drainable(const residency_set *s, const residency_set *loader, uint64_t waited_ms,
+                      const residency_rules *r)
+{
+    if (s == loader || !s->loaded || s->loading || s->pinned) return false;
+    int rs = residency_rank(s), rl = residency_rank(loader);
+    return rs < rl || (rs == rl && waited_ms >= r->swap_after_ms);
+}
+
+uint64_t residency_plan_drain(const residency_set *const *sets, size_t n, size_t loader,
+                              uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
+                              bool *drain)
+{
+    uint64_t held = 0;
+    for (size_t i = 0; i < n; i++) {
+        drain[i] = sets[i]->draining && sets[i]->loaded;
+        if (drain[i]) held += sets[i]->bytes;
+    }
+    while (held < shortfall) {
+        long next = -1;
+        for (size_t i = 0; i < n; i++)
+            if (!drain[i] && drainable(sets[i], sets[loader], waited_ms, r) &&
+                (next < 0 || residency_before(sets[i], sets[next])))
+                next = (long)i;
+        if (next < 0) break;
+        drain[next] = true;
+        held += sets[next]->bytes;
+    }
+    return held;
+}
+
+uint64_t residency_fixed_bytes(const residency_set *const *sets, size_t n, size_t except)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i != except && sets[i]->pinned && (sets[i]->loaded || sets[i]->loading))
+            bytes += sets[i]->bytes;
+    return bytes;
+}

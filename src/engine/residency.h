@@ -1,0 +1,73 @@
+/*
+ * residency.h - the residency policy: which parameter sets stay in host
+ * memory, which are evicted and in which order, and what a load that does
+ * not fit waits for. The SRS manager (srs.c) keeps the sets and asks these
+ * functions; every rule lives here:
+ *
+ *  1. Pinned sets (srs.pinned) are loaded when the daemon starts and never
+ *     evicted for memory, by pressure or by a drain (EvictSRS still frees
+ *     one on request).
+ *  2. Preloaded sets (srs.preload) are loaded when the daemon starts and
+ *     are evicted like the others, but after every set that is not
+ *     preloaded of the same rank.
+ *  3. A set's rank is the highest priority of the jobs queued or running on
+ *     it (0 when none): the sets a deadline depends on (CRITICAL, HIGH
+ *     work queued) outrank the rest.
+ *  4. Under memory pressure, idle sets (no partition holds them) idle for
+ *     at least memory.eviction_min_idle are evicted: sets being drained
+ *     (rule 5) first, then lowest rank first, then not preloaded before
+ *     preloaded, then least recently used first.
+ *  5. A load that does not fit waits; it never fails while it could fit.
+ *     When the idle sets rule 4 may evict are not enough, it drains sets:
+ *     sets of a lower rank than the loading set's, and of an equal rank once
+ *     the load has waited swap_after (so two streams of one priority take
+ *     turns instead of one starving), in rule 4's order. A draining set
+ *     starts no new partition until the load has its memory; its running
+ *     partitions finish, and once idle it is evicted whatever its idle time.
+ *     Pinned sets and sets of a higher rank are never drained.
+ *  6. A load larger than the budget less the pinned sets of other circuits
+ *     can never fit: it fails at once, naming them.
+ */
+#ifndef CUZK_ENGINE_RESIDENCY_H
+#define CUZK_ENGINE_RESIDENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Priorities are the engine's (0 none, 1 LOW .. 4 CRITICAL). */
+#define RESIDENCY_PRIOS 5
+
+/* What the policy needs to know of one parameter set. */
+typedef struct residency_set {
+    bool loaded, loading, pinned, preload, draining;
+    uint32_t refs;                    /* partitions holding it */
+    uint32_t demand[RESIDENCY_PRIOS]; /* jobs queued or running, by priority */
+    uint64_t bytes, last_used_ms;
+} residency_set;
+
+typedef struct residency_rules {
+    uint64_t min_idle_ms;   /* rule 4 */
+    uint64_t swap_after_ms; /* rule 5: an equal rank drained after this wait */
+} residency_rules;
+
+/* Rule 3: the highest priority with work queued or running, 0 when none. */
+int residency_rank(const residency_set *s);
+/* Rule 4: whether s may be evicted for memory now. */
+bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r);
+/* Rule 4: whether a is evicted before b. */
+bool residency_before(const residency_set *a, const residency_set *b);
+/* Rule 4: the index of the set to evict next, or -1 when none may be. */
+long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
+                      const residency_rules *r);
+/* Rule 5: marks (drain[i] = true) the sets to drain so that `shortfall`
+ * bytes free up for the load of sets[loader], which has waited waited_ms;
+ * sets already draining count towards it. Returns the bytes the drained
+ * sets hold (less than shortfall when no more may be drained). */
+uint64_t residency_plan_drain(const residency_set *const *sets, size_t n, size_t loader,
+                              uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
+                              bool *drain);
+/* Rule 6: the bytes the pinned, loaded sets other than sets[except] hold. */
+uint64_t residency_fixed_bytes(const residency_set *const *sets, size_t n, size_t except);
+
+#endif

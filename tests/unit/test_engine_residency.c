@@ -1,0 +1,318 @@
+/*
+ * test_engine_residency.c - the residency policy (src/engine/residency.h)
+ * alone and through the SRS manager on development parameters of the test
+ * circuit family (sets of different sizes standing in for the kinds):
+ * eviction order (draining first, lowest rank, not preloaded, least
+ * recently used), pinned sets never evicted and a load that can never fit
+ * beside them refused at once naming them, a load that waits for an idle
+ * set younger than min_idle (evicted for it instead of the load waiting
+ * forever), and a load that waits for running work: the running set is
+ * drained (its new partitions wait), evicted once idle, and takes
+ * partitions again once the load has its memory.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine_provider.h"
+#include "engine/srs.h"
+#include "testutil.h"
+
+typedef struct fixture {
+    char dir[64];
+    budget b;
+    srs_manager m;
+    uint64_t bytes[3]; /* test-256, test-300, test-400's parameters */
+} fixture;
+
+static const char *const ids[3] = {"test-256", "test-300", "test-400"};
+
+static engine_circuit_info info_for(const char *id)
+{
+    engine_circuit_info info;
+    assert_true(engine_test_provider.lookup(id, &info));
+    return info;
+}
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    strcpy(f->dir, "/tmp/cuzk-test-res.XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    setenv("XDG_CACHE_HOME", f->dir, 1);
+    budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
+    srs_init(&f->m, &f->b, f->dir, 0, NULL, "cpu");
+    /* every set made once (its file written), its size noted, evicted */
+    for (int i = 0; i < 3; i++) {
+        engine_circuit_info info = info_for(ids[i]);
+        srs_entry *e;
+        cuzk_err err;
+        if (srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e, NULL, &err)) return -1;
+        f->bytes[i] = e->bytes;
+        srs_release(&f->m, e);
+    }
+    if (srs_evict_idle(&f->m, UINT64_MAX) != f->bytes[0] + f->bytes[1] + f->bytes[2]) return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    srs_destroy(&f->m);
+    budget_destroy(&f->b);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc;
+}
+
+static srs_entry *entry(fixture *f, int i)
+{
+    for (size_t k = 0; k < f->m.n; k++)
+        if (!strcmp(f->m.entries[k]->info.circuit_id, ids[i])) return f->m.entries[k];
+    fail_msg("no entry %s", ids[i]);
+    return NULL;
+}
+
+static void acquire(fixture *f, int i, srs_entry **e)
+{
+    engine_circuit_info info = info_for(ids[i]);
+    cuzk_err err;
+    assert_int_equal(srs_acquire(&f->m, &info, NULL, e, NULL, &err), 0);
+}
+
+static void demand(fixture *f, int i, int priority)
+{
+    engine_circuit_info info = info_for(ids[i]);
+    srs_demand(&f->m, &info, priority, +1);
+}
+
+/* The pure rules: rank, the victim order, pinned and busy sets kept. */
+static void test_policy_order(void **state)
+{
+    (void)state;
+    residency_rules r = {.min_idle_ms = 100, .swap_after_ms = 1000};
+    residency_set s[5] = {
+        {.loaded = true, .last_used_ms = 10, .demand = {[ENGINE_PRIO_HIGH] = 1}},
+        {.loaded = true, .last_used_ms = 50},
+        {.loaded = true, .last_used_ms = 40, .preload = true},
+        {.loaded = true, .last_used_ms = 5, .pinned = true},
+        {.loaded = true, .last_used_ms = 1, .refs = 1},
+    };
+    assert_int_equal(residency_rank(&s[0]), ENGINE_PRIO_HIGH);
+    assert_int_equal(residency_rank(&s[1]), 0);
+    const residency_set *v[5] = {&s[0], &s[1], &s[2], &s[3], &s[4]};
+    /* rank 0 before HIGH; of rank 0, not preloaded before preloaded */
+    assert_int_equal(residency_victim(v, 5, 1000, &r), 1);
+    s[1].loaded = false;
+    assert_int_equal(residency_victim(v, 5, 1000, &r), 2);
+    s[2].loaded = false;
+    assert_int_equal(residency_victim(v, 5, 1000, &r), 0);
+    s[0].loaded = false;
+    assert_int_equal(residency_victim(v, 5, 1000, &r), -1); /* pinned, in use */
+    /* min_idle keeps a young idle set, unless it is draining */
+    s[1].loaded = true, s[1].last_used_ms = 950;
+    assert_int_equal(residency_victim(v, 5, 1000, &r), -1);
+    s[1].draining = true;
+    assert_int_equal(residency_victim(v, 5, 1000, &r), 1);
+    /* drains: lower ranks at once, an equal rank after swap_after, never
+     * a pinned set or a higher rank */
+    residency_set d[4] = {
+        {.loaded = true, .bytes = 10, .demand = {[ENGINE_PRIO_NORMAL] = 1}}, /* the load */
+        {.loaded = true, .bytes = 20, .refs = 2, .demand = {[ENGINE_PRIO_NORMAL] = 1}},
+        {.loaded = true, .bytes = 30, .refs = 1, .demand = {[ENGINE_PRIO_HIGH] = 1}},
+        {.loaded = true, .bytes = 40, .pinned = true},
+    };
+    d[0].loaded = false;
+    const residency_set *dv[4] = {&d[0], &d[1], &d[2], &d[3]};
+    bool drain[4];
+    assert_int_equal(residency_plan_drain(dv, 4, 0, 15, 0, &r, drain), 0);
+    assert_false(drain[1] || drain[2] || drain[3]);
+    assert_int_equal(residency_plan_drain(dv, 4, 0, 15, 1000, &r, drain), 20);
+    assert_true(drain[1]);
+    assert_false(drain[2] || drain[3]);
+    d[0].demand[ENGINE_PRIO_CRITICAL] = 1;
+    assert_int_equal(residency_plan_drain(dv, 4, 0, 45, 0, &r, drain), 50);
+    assert_true(drain[1] && drain[2]);
+    assert_false(drain[3]);
+    assert_int_equal(residency_fixed_bytes(dv, 4, 0), 40);
+    assert_int_equal(residency_fixed_bytes(dv, 4, 3), 0);
+}
+
+/* Under pressure: lowest rank first, then least recently used; a set
+ * whose queued work is HIGH goes last although it is the least recent. */
+static void test_eviction_order(void **state)
+{
+    fixture *f = *state;
+    srs_entry *e[3];
+    for (int i = 0; i < 3; i++) acquire(f, i, &e[i]);
+    srs_release(&f->m, e[2]); /* least recently used, HIGH work queued */
+    usleep(2000);
+    srs_release(&f->m, e[1]); /* LOW work queued */
+    usleep(2000);
+    srs_release(&f->m, e[0]); /* most recent, nothing queued */
+    demand(f, 2, ENGINE_PRIO_HIGH);
+    demand(f, 1, ENGINE_PRIO_LOW);
+    for (int k = 0; k < 3; k++) { /* test-256, then test-300, then test-400 */
+        assert_int_equal(srs_evict_idle(&f->m, 1), f->bytes[k]);
+        for (int j = 0; j < 3; j++) assert_int_equal(entry(f, j)->loaded, j > k);
+    }
+    assert_int_equal(budget_used(&f->b), 0);
+    /* of two sets of one rank, the least recently used first */
+    acquire(f, 0, &e[0]), acquire(f, 1, &e[1]);
+    srs_release(&f->m, e[0]);
+    usleep(2000);
+    srs_release(&f->m, e[1]);
+    srs_demand(&f->m, &e[1]->info, ENGINE_PRIO_LOW, -1);
+    assert_int_equal(srs_evict_idle(&f->m, 1), f->bytes[0]);
+    assert_true(entry(f, 1)->loaded);
+    assert_int_equal(entry(f, 0)->evictions, 3);
+    assert_int_equal(entry(f, 0)->loads, 3);
+}
+
+/* A pinned set stays under any pressure; a set that fits beside it loads
+ * (evicting the others), one that can never fit fails at once naming it. */
+static void test_pinned(void **state)
+{
+    fixture *f = *state;
+    cuzk_config c;
+    cuzk_config_default(&c);
+    strcpy(c.pinned[0], ids[1]);
+    c.n_pinned = 1;
+    srs_set_residency(&f->m, &c, 1000);
+    srs_entry *p, *e;
+    acquire(f, 1, &p);
+    srs_release(&f->m, p);
+    assert_true(p->pinned);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX), 0);
+    assert_true(p->loaded);
+    /* room for the pinned set and the largest of the others, not both */
+    f->b.total = f->bytes[1] + f->bytes[2];
+    acquire(f, 0, &e);
+    srs_release(&f->m, e);
+    acquire(f, 2, &e); /* evicts test-256, keeps the pinned set */
+    srs_release(&f->m, e);
+    assert_false(entry(f, 0)->loaded);
+    assert_true(p->loaded);
+    assert_int_equal(budget_used(&f->b), f->bytes[1] + f->bytes[2]);
+    srs_evict_idle(&f->m, UINT64_MAX);
+    f->b.total = f->bytes[1] + f->bytes[2] - 1;
+    engine_circuit_info info = info_for(ids[2]);
+    cuzk_err err;
+    assert_int_equal(srs_acquire(&f->m, &info, NULL, &e, NULL, &err), CUZK_ENOMEM);
+    assert_non_null(strstr(err.msg, "test-400: its parameters"));
+    assert_non_null(strstr(err.msg, "can never fit"));
+    assert_non_null(strstr(err.msg, "srs.pinned: test-300"));
+    assert_true(p->loaded);
+    assert_int_equal(p->evictions, 1); /* setup's only */
+}
+
+/* A thread acquiring one set, holding it until told to release. */
+typedef struct user {
+    fixture *f;
+    int set;
+    srs_entry *e;
+    int rc;
+    bool done, release; /* __atomic */
+    pthread_t t;
+} user;
+
+static void *user_thread(void *arg)
+{
+    user *u = arg;
+    engine_circuit_info info = info_for(ids[u->set]);
+    cuzk_err err;
+    u->rc = srs_acquire(&u->f->m, &info, NULL, &u->e, NULL, &err);
+    __atomic_store_n(&u->done, true, __ATOMIC_RELEASE);
+    while (!u->rc && !__atomic_load_n(&u->release, __ATOMIC_ACQUIRE)) usleep(1000);
+    if (!u->rc) srs_release(&u->f->m, u->e);
+    return NULL;
+}
+
+static void start(user *u, fixture *f, int set)
+{
+    *u = (user){.f = f, .set = set};
+    assert_int_equal(pthread_create(&u->t, NULL, user_thread, u), 0);
+}
+
+/* Whether u's acquire returned within ms. */
+static bool done_within(user *u, int ms)
+{
+    for (int i = 0; i < ms && !__atomic_load_n(&u->done, __ATOMIC_ACQUIRE); i++) usleep(1000);
+    return __atomic_load_n(&u->done, __ATOMIC_ACQUIRE);
+}
+
+static void finish(user *u)
+{
+    __atomic_store_n(&u->release, true, __ATOMIC_RELEASE);
+    pthread_join(u->t, NULL);
+}
+
+/* The memory a load needs is held by an idle set younger than min_idle:
+ * the load drains it (evicted at once) instead of waiting out min_idle. */
+static void test_waits_for_idle_set(void **state)
+{
+    fixture *f = *state;
+    f->b.total = f->bytes[2] + f->bytes[1] / 2; /* one set at a time */
+    f->m.rules.min_idle_ms = 3600 * 1000;
+    srs_entry *e;
+    acquire(f, 1, &e);
+    srs_release(&f->m, e);
+    demand(f, 2, ENGINE_PRIO_NORMAL);
+    user u;
+    start(&u, f, 2);
+    bool done = done_within(&u, 10000);
+    if (!done) budget_close(&f->b); /* wakes it to fail */
+    finish(&u);
+    assert_true(done);
+    assert_int_equal(u.rc, 0);
+    assert_false(entry(f, 1)->loaded);
+    assert_int_equal(entry(f, 1)->evictions, 2);
+}
+
+/* The memory a HIGH load needs is held by a NORMAL set with a partition
+ * running: the set is drained (a new partition of it waits), evicted once
+ * the running one ends, and its waiting partition goes on once the HIGH
+ * load has its memory (loading again when the HIGH set is idle). */
+static void test_waits_for_running_work(void **state)
+{
+    fixture *f = *state;
+    f->b.total = f->bytes[2] + f->bytes[1] / 2;
+    demand(f, 1, ENGINE_PRIO_NORMAL);
+    demand(f, 2, ENGINE_PRIO_HIGH);
+    srs_entry *running;
+    acquire(f, 1, &running);
+    user high, next;
+    start(&high, f, 2);
+    assert_false(done_within(&high, 300)); /* the running partition holds the memory */
+    assert_true(entry(f, 1)->draining);
+    start(&next, f, 1);
+    assert_false(done_within(&next, 300)); /* drained: no new partition starts */
+    srs_release(&f->m, running);
+    assert_true(done_within(&high, 10000));
+    assert_int_equal(high.rc, 0);
+    assert_false(entry(f, 1)->draining);
+    assert_false(done_within(&next, 300)); /* the HIGH set in use holds the memory */
+    finish(&high);
+    assert_true(done_within(&next, 10000));
+    assert_int_equal(next.rc, 0);
+    finish(&next);
+    assert_int_equal(entry(f, 1)->loads, 3);
+    assert_int_equal(entry(f, 2)->evictions, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_policy_order),
+        cmocka_unit_test_setup_teardown(test_eviction_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
