@@ -342,6 +342,11 @@ static void status_reply(call *c, const engine_status_t *s)
         srs[i].tier = (Cuzk__V1__SRSStatus__Tier)s->srs[i].tier;
         srs[i].size_bytes = s->srs[i].size_bytes;
         srs[i].ref_count = s->srs[i].ref_count;
+        srs[i].pinned = s->srs[i].pinned, srs[i].preloaded = s->srs[i].preload;
+        srs[i].loading = s->srs[i].loading, srs[i].draining = s->srs[i].draining;
+        srs[i].priority = (uint32_t)s->srs[i].rank;
+        srs[i].loads = s->srs[i].loads, srs[i].evictions = s->srs[i].evictions;
+        srs[i].load_seconds = s->srs[i].load_seconds;
         srs_ptrs[i] = &srs[i];
     }
     for (int k = 1; k < ENGINE_KINDS; k++) {

@@ -43,6 +43,8 @@ static const char full[] = "# every key\n"
                            "[srs]\n"
                            "param_cache = \"/data/params # not a comment\"\n"
                            "preload = [\"porep-32g\", \"window-32g\" ]\n"
+                           "pinned = [\"winning-32g\"]\n"
+                           "swap_after = \"3m\"\n"
                            "[memory]\n"
                            "total_budget = \"200GiB\"\n"
                            "safety_margin = \"8GiB\"\n"
@@ -80,6 +82,9 @@ static void test_every_key(void **state)
     assert_int_equal(c.n_preload, 2);
     assert_string_equal(c.preload[0], "porep-32g");
     assert_string_equal(c.preload[1], "window-32g");
+    assert_int_equal(c.n_pinned, 1);
+    assert_string_equal(c.pinned[0], "winning-32g");
+    assert_int_equal(c.srs_swap_after_s, 180);
     assert_int_equal(c.total_budget, 200ull << 30);
     assert_int_equal(cuzk_config_budget(&c), 200ull << 30);
     assert_int_equal(c.safety_margin, 8ull << 30);

@@ -8,7 +8,10 @@
  * set younger than min_idle (evicted for it instead of the load waiting
  * forever), and a load that waits for running work: the running set is
  * drained (its new partitions wait), evicted once idle, and takes
- * partitions again once the load has its memory.
+ * partitions again once the load has its memory. Through the engine:
+ * srs.pinned and srs.preload loaded at start and reported so (GetStatus,
+ * metrics), a job's priority counted in its set's rank while it runs
+ * only, its proof verified independently.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -16,7 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/engine.h"
+#include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
+#include "engine_proofs.h"
 #include "engine/srs.h"
 #include "testutil.h"
 
@@ -305,6 +311,78 @@ static void test_waits_for_running_work(void **state)
     assert_int_equal(entry(f, 2)->evictions, 2);
 }
 
+static const engine_srs_status *status_of(const engine_status_t *s, const char *id)
+{
+    for (size_t i = 0; i < s->n_srs; i++)
+        if (!strcmp(s->srs[i].circuit_id, id)) return &s->srs[i];
+    return NULL;
+}
+
+/* Whether id is in memory now. */
+static bool loaded(engine_t *e, const char *id)
+{
+    engine_status_t s;
+    assert_int_equal(engine_status(e, &s, NULL), 0);
+    const engine_srs_status *r = status_of(&s, id);
+    bool in = r && r->tier != 2 && !r->loading;
+    engine_status_free(&s);
+    return in;
+}
+
+static void test_engine_start_lists(void **state)
+{
+    fixture *f = *state;
+    engine_log_set_level("error");
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    c.total_budget = 256 << 20;
+    strcpy(c.pinned[0], ids[1]), c.n_pinned = 1;
+    strcpy(c.preload[0], ids[0]), c.n_preload = 1;
+    engine_t *e;
+    cuzk_err err;
+    assert_int_equal(engine_create(&e, &c, NULL, &err), 0);
+    assert_int_equal(engine_register_provider(e, &engine_test_provider, &err), 0);
+    assert_int_equal(engine_start_preload(e, &err), 0);
+    for (int i = 0; i < 30000 && !(loaded(e, ids[0]) && loaded(e, ids[1])); i++) usleep(1000);
+    assert_true(loaded(e, ids[0]) && loaded(e, ids[1]));
+    /* a job at HIGH on another set: its proof verifies; its rank is HIGH
+     * only while it runs */
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = "CUZKTEST";
+    const uint32_t n = 400, parts = 2, seed = 7;
+    for (int i = 0; i < 4; i++)
+        rec[8 + i] = (uint8_t)(n >> 8 * i), rec[12 + i] = (uint8_t)(parts >> 8 * i),
+                rec[16 + i] = (uint8_t)(seed >> 8 * i), rec[24 + i] = 0xff;
+    engine_request req = {
+        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_HIGH, .vanilla_proof = {rec, sizeof rec}};
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(engine_submit(e, &req, id, NULL, &err), 0);
+    assert_int_equal(engine_await(e, id, 60000, &r, NULL, NULL, NULL), 0);
+    check_test_proofs(f->dir, n, &r, parts, seed);
+    engine_result_free(&r);
+    engine_status_t s;
+    assert_int_equal(engine_status(e, &s, NULL), 0);
+    const engine_srs_status *pin = status_of(&s, ids[1]), *pre = status_of(&s, ids[0]),
+                            *job = status_of(&s, ids[2]);
+    assert_true(pin && pre && job);
+    assert_true(pin->pinned && !pin->preload);
+    assert_true(pre->preload && !pre->pinned);
+    assert_false(job->pinned || job->preload);
+    assert_int_equal(pin->loads, 1);
+    assert_int_equal(pre->loads, 1);
+    assert_int_equal(job->loads, 1);
+    assert_int_equal(job->rank, 0);
+    assert_int_equal(pin->evictions + pre->evictions + job->evictions, 0);
+    engine_status_free(&s);
+    char *metrics = engine_metrics(e);
+    assert_non_null(metrics);
+    assert_non_null(strstr(metrics, "cuzk_srs_pinned{circuit=\"test-300\"} 1"));
+    assert_non_null(strstr(metrics, "cuzk_srs_loads_total{circuit=\"test-400\"} 1"));
+    free(metrics);
+    engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +391,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
