@@ -38,10 +38,10 @@ static const key_def keys[] = {
     {"srs", "param_cache", T_STR, F(param_cache), "directory of .params / .vk files"},
     {"srs", "preload", T_IDS, F(preload),
      "circuit ids loaded when the daemon starts, in the background, with their recorded shapes: "
-     "[\"porep-32g\", \"window-32g\"]"},
+     "[\"porep-32g\", \"wpost-32g\"]"},
     {"srs", "pinned", T_IDS, F(pinned),
      "circuit ids loaded when the daemon starts and never evicted for memory (residency.h): "
-     "[\"window-32g\", \"winning-32g\"]"},
+     "[\"wpost-32g\", \"winning-32g\"]"},
     {"srs", "swap_after", T_SECONDS, F(srs_swap_after_s),
      "a load that waits this long drains a set whose jobs have its priority (residency.h)"},
     {"memory", "total_budget", T_BUDGET, F(total_budget), "\"auto\" or a size"},

@@ -243,6 +243,8 @@ char *engine_metrics(engine_t *e)
     put(&t, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)e->budget.total);
     metric(&t, "cuzk_memory_used_bytes", "gauge", "Bytes reserved in the budget.");
     put(&t, "cuzk_memory_used_bytes %llu\n", (unsigned long long)budget_in_use);
+    metric(&t, "cuzk_memory_peak_bytes", "gauge", "The most the budget held so far.");
+    put(&t, "cuzk_memory_peak_bytes %llu\n", (unsigned long long)budget_peak(&e->budget));
     metric(&t, "cuzk_memory_pool_bytes", "gauge",
            "Of the bytes reserved, synthesized partitions' storage kept for reuse.");
     pool_stats ps = pool_get_stats(&e->pool);
