@@ -15,7 +15,9 @@
 #   BUNDLE  scripts/bundle.sh's folder or a build folder (default gpu-bundle
 #           if it exists, else build)
 #   -t      replay time in seconds (default 300); requests still running
-#           then are waited for (at most 10 minutes more)
+#           then are waited for (at most 10 minutes more); 0: only make the
+#           inputs and parameters (a first call on a machine with a time
+#           limit per command)
 #   -m      memory.total_budget (default "auto")
 #   -b      gpus.backend (default auto)
 #   -w      work folder BASE/mixed (inputs and parameters, kept for the next
@@ -27,7 +29,8 @@
 #           at 20 s)
 #   -p      partitions per deadline (default 4: sectors 2 x PARTS)
 #   -n      seconds between Winning PoSts (default 30)
-#   -c -s   PoRep / SnapDeals requests kept in flight (default 2 / 1)
+#   -c -s   PoRep / SnapDeals requests kept in flight (default 2 / 1; 0: no
+#           such stream, its inputs not made)
 #   -i      srs.pinned, comma list of circuit ids (default: the two PoSt
 #           circuits); "" for none
 #   -r      srs.preload, comma list (default none)
@@ -112,14 +115,26 @@ gen() { # kind size file [args]: gen-vanilla unless the file is there
 sparse=
 case $PS in 32GiB | 64GiB) sparse=--sparse ;; esac
 gen porep "$PS" "$WORK/porep-$PS.json" $sparse --seed 1
-gen snap-prove "$SS" "$WORK/snap-$SS.json" --seed 41
+[ "$CS" = 0 ] || gen snap-prove "$SS" "$WORK/snap-$SS.json" --seed 41
 gen window-post "$WS" "$WORK/wpost-$WS-$PARTS.json" --seed 31 --sectors $((2 * PARTS))
 gen winning-post "$NS" "$WORK/winning-$NS.json" --seed 21
-for k in "porep $PS" "update $SS" "window-post $WS" "winning-post $NS"; do
+SETUPS=("porep $PS" "window-post $WS" "winning-post $NS")
+[ "$CS" = 0 ] || SETUPS+=("update $SS")
+for k in "${SETUPS[@]}"; do
     set -- $k
     "$BIN/cuzk" setup --kind "$1" --sector-size "$2" --param-cache "$WORK/params" \
         >>"$LOGS/setup.out" 2>&1 || die "cuzk setup --kind $1 $2 failed (setup.out)"
 done
+# Curio sends each partition its own sectors' vanilla proofs: the file's
+# JSON array split two sectors a partition (the PoSt partition size below
+# 32GiB) into WORK/wpost-SIZE-PARTS-P.json.
+python3 - "$WORK/wpost-$WS-$PARTS.json" "$PARTS" <<'PY' || die "cannot split the Window PoSt vanilla"
+import json, sys
+blobs = json.load(open(sys.argv[1]))
+for p in range(int(sys.argv[2])):
+    json.dump(blobs[2 * p:2 * p + 2], open(sys.argv[1][:-5] + "-%d.json" % p, "w"))
+PY
+[ "$TIME" = 0 ] && { echo "mixed: inputs and parameters ready in $WORK"; exit 0; }
 WRND=$(value randomness "$WORK/wpost-$WS-$PARTS.txt")
 NRND=$(value randomness "$WORK/winning-$NS.txt")
 
@@ -174,7 +189,7 @@ stream() { # slot kind: requests one after the other until END
         i=$((i + 1))
         case $2 in
         porep) one "porep-$1-$i" porep normal --c1 "$WORK/porep-$PS.json" --sector-num 1 ;;
-        snap) one "snap-$1-$i" snap normal --vanilla "$WORK/snap-$SS.json" $(comms "$WORK/snap-$SS.txt") ;;
+        snap) one "snap-$1-$i" snap normal --sector-size "$SS" --vanilla "$WORK/snap-$SS.json" $(comms "$WORK/snap-$SS.txt") ;;
         esac
     done
 }
@@ -185,12 +200,12 @@ every() { # period first kind: a deadline or a winning PoSt every period s
         n=$((n + 1))
         if [ "$3" = wpost ]; then
             for p in $(seq 0 $((PARTS - 1))); do
-                one "wpost-$n-$p" wpost high --vanilla "$WORK/wpost-$WS-$PARTS.json" \
+                one "wpost-$n-$p" wpost high --sector-size "$WS" --vanilla "$WORK/wpost-$WS-$PARTS-$p.json" \
                     --randomness "$WRND" --partition "$p" &
             done
             wait
         else
-            one "winning-$n" winning critical --vanilla "$WORK/winning-$NS.json" --randomness "$NRND"
+            one "winning-$n" winning critical --sector-size "$NS" --vanilla "$WORK/winning-$NS.json" --randomness "$NRND"
         fi
         next=$((next + $1 * 1000))
     done
@@ -264,7 +279,8 @@ DLS=$(awk '$1 == "wpost" { split($2, a, "-"); d = a[2]; if (!(d in s) || $3 < s[
 say "Window PoSt deadlines, first request to last proof (s): $(echo $DLS | sed 's/ /, /g')"
 say "Parameter loads: $(per_set cuzk_srs_loads_total); evictions: $(per_set cuzk_srs_evictions_total); seconds loading: $(per_set cuzk_srs_load_seconds_total)"
 say "Memory: budget $((BUDGET >> 20)) MiB, budget peak $((PEAK >> 20)) MiB, peak RSS $(($(metric cuzk_process_resident_peak_bytes) >> 20)) MiB, peak device memory $(awk '{ split($3, g, ","); if (g[1] > m) m = g[1] } END { print m + 0 }' "$LOGS/samples.txt") MiB"
-BUSY=$("$BIN/cuzk-bench" timeline "$LOGS/daemon.log" 2>/dev/null | grep -i busy | head -1)
+BUSY=$("$BIN/cuzk-bench" timeline "$LOGS/daemon.log" 2>/dev/null |
+    awk '/^device/ { sub(":", "", $2); printf "%sdevice %s %s", s, $2, $(NF - 3); s = ", " }')
 say "GPU busy: ${BUSY:-n/a} (TIMELINE); nvidia-smi mean utilization $(awk '{ split($3, g, ","); if (g[2] != "") { s += g[2]; n++ } } END { print n ? sprintf("%.0f%%", s / n) : "n/a" }' "$LOGS/samples.txt")"
 say "Verification (cuzk verify, independent of the daemon): $VOK accepted, $VBAD rejected"
 FAILED=$(awk '$5 != 0' "$REQ" | wc -l)

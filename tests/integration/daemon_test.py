@@ -277,11 +277,18 @@ def test_priorities(d):
 
 
 def test_srs(d):
-    """PreloadSRS / EvictSRS really load and free; tiers follow."""
+    """PreloadSRS / EvictSRS really load and free; tiers follow, and the residency
+    counters (SRSStatus fields 100-107) count the load and the eviction."""
     cid = "test-4096"
     d.stub.EvictSRS(pb.EvictSrsRequest(circuit_id=cid))
+
+    def entry():
+        return next(s for s in d.stub.GetStatus(pb.GetStatusRequest()).loaded_srs if s.circuit_id == cid)
+
     p = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid))
     assert not p.already_loaded, p
+    s0 = entry()
+    assert s0.loads >= 1 and s0.load_seconds >= 0 and not s0.pinned and not s0.loading, s0
     p = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid))
     assert p.already_loaded and p.load_time_ms < 100, p
     before = metric(d, "cuzk_memory_used_bytes")
@@ -290,6 +297,9 @@ def test_srs(d):
     assert metric(d, "cuzk_memory_used_bytes") == before - e.freed_bytes
     tiers = {s.circuit_id: s.tier for s in d.stub.GetStatus(pb.GetStatusRequest()).loaded_srs}
     assert tiers[cid] == pb.SRSStatus.COLD, tiers
+    s1 = entry()
+    assert s1.evictions == s0.evictions + 1 and s1.loads == s0.loads, (s0, s1)
+    assert metric(d, 'cuzk_srs_evictions_total{circuit="%s"}' % cid) == s1.evictions
     e = d.stub.EvictSRS(pb.EvictSrsRequest(circuit_id=cid))
     assert not e.was_loaded and e.freed_bytes == 0, e
     for bad in ("porep-999g", "test-5", ""):
@@ -463,7 +473,7 @@ def test_preload_config(root, params):
     """srs.preload: the daemon loads the circuit and records its shape as it starts, so the
     first proof records nothing; an unknown id stops the start with a message naming it."""
     cid = "test-%d" % SMALL
-    d = Daemon(root, "preload", params, srs={"preload": [cid]})
+    d = Daemon(root, "preload", params, srs={"preload": [cid], "pinned": ["test-4096"]})
     try:
 
         def warm():
@@ -477,6 +487,9 @@ def test_preload_config(root, params):
         log, line = d.log(), "srs %s: recording the circuit's shape" % cid
         assert log.count(line) == 1, "the shape was recorded %d times:\n%s" % (log.count(line), log)
         assert log.find(line) < log.find("srs.preload %s: loaded" % cid), log
+        wait_until(lambda: "srs.pinned test-4096: loaded" in d.log(), "the pinned set's load")
+        pinned = [s for s in d.stub.GetStatus(pb.GetStatusRequest()).loaded_srs if s.pinned]
+        assert [s.circuit_id for s in pinned] == ["test-4096"], pinned
     finally:
         d.stop()
     bad = os.path.join(root, "preload-bad.toml")
