@@ -10,12 +10,13 @@
 #   scripts/mixed.sh [-t SECONDS] [-m BUDGET] [-b BACKEND] [-w BASE]
 #                    [-P SIZE] [-S SIZE] [-W SIZE] [-N SIZE]
 #                    [-d SECONDS] [-p PARTS] [-n SECONDS] [-c N] [-s N]
-#                    [-i IDS] [-r IDS] [BUNDLE]
+#                    [-i IDS] [-r IDS] [-T SECONDS] [BUNDLE]
 #
 #   BUNDLE  scripts/bundle.sh's folder or a build folder (default gpu-bundle
 #           if it exists, else build)
 #   -t      replay time in seconds (default 300); requests still running
-#           then are waited for (at most 10 minutes more); 0: only make the
+#           then are waited for (at most -T seconds more, default 600), the
+#           daemon stopped, the proofs verified; 0: only make the
 #           inputs and parameters (a first call on a machine with a time
 #           limit per command)
 #   -m      memory.total_budget (default "auto")
@@ -53,8 +54,8 @@
 set -u
 ARGS="$*"
 TIME=300 MEM=auto BACKEND=auto BASE=data PS=2KiB SS=2KiB WS=2KiB NS=2KiB
-DL=120 PARTS=4 WIN=30 CP=2 CS=1 PIN=- PRE=
-while getopts t:m:b:w:P:S:W:N:d:p:n:c:s:i:r:h opt; do
+DL=120 PARTS=4 WIN=30 CP=2 CS=1 PIN=- PRE= TAIL=600
+while getopts t:m:b:w:P:S:W:N:d:p:n:c:s:i:r:T:h opt; do
     case $opt in
     t) TIME=$OPTARG ;;
     m) MEM=$OPTARG ;;
@@ -71,6 +72,7 @@ while getopts t:m:b:w:P:S:W:N:d:p:n:c:s:i:r:h opt; do
     s) CS=$OPTARG ;;
     i) PIN=$OPTARG ;;
     r) PRE=$OPTARG ;;
+    T) TAIL=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -193,7 +195,8 @@ stream() { # slot kind: requests one after the other until END
         esac
     done
 }
-every() { # period first kind: a deadline or a winning PoSt every period s
+every() { # period first kind: a deadline or a winning PoSt every period s,
+    # on time whether or not the previous one has finished
     local n=0 next=$((T0 + $2 * 1000))
     while [ "$next" -lt "$END" ]; do
         sleep "$(awk -v d=$((next - $(ms))) 'BEGIN { print (d > 0 ? d / 1000 : 0) }')"
@@ -203,12 +206,13 @@ every() { # period first kind: a deadline or a winning PoSt every period s
                 one "wpost-$n-$p" wpost high --sector-size "$WS" --vanilla "$WORK/wpost-$WS-$PARTS-$p.json" \
                     --randomness "$WRND" --partition "$p" &
             done
-            wait
         else
-            one "winning-$n" winning critical --sector-size "$NS" --vanilla "$WORK/winning-$NS.json" --randomness "$NRND"
+            one "winning-$n" winning critical --sector-size "$NS" --vanilla "$WORK/winning-$NS.json" \
+                --randomness "$NRND" &
         fi
         next=$((next + $1 * 1000))
     done
+    wait
 }
 REPLAY=
 for s in $(seq "$CP"); do stream "$s" porep & REPLAY="$REPLAY $!"; done
@@ -217,7 +221,7 @@ every "$DL" 20 wpost &
 REPLAY="$REPLAY $!"
 every "$WIN" 5 winning &
 REPLAY="$REPLAY $!"
-TAIL_END=$(($(now) + TIME + 600))
+TAIL_END=$(($(now) + TIME + TAIL))
 alive() { for p in $REPLAY; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
 while alive && [ "$(now)" -lt "$TAIL_END" ]; do sleep 1; done
 "$BIN/cuzk-bench" -a "unix://$SOCK" metrics >"$LOGS/metrics.txt" 2>&1
@@ -263,7 +267,7 @@ say ""
 say "Machine: $(machine). Started $STARTED; command: scripts/mixed.sh $ARGS"
 say "Sizes: PoRep $PS, SnapDeals $SS, Window PoSt $WS ($PARTS partitions per deadline every ${DL} s), Winning PoSt $NS (every ${WIN} s); PoRep $CP / Snap $CS in flight; replay ${TIME} s (${WALL} s with the tail); srs.pinned [$PIN], srs.preload [$PRE]; backend $BACKEND."
 say ""
-say "| kind | requests | failed | p50 s | p99 s | max s | proofs/min |"
+say "| kind | requests | failed | p50 s | p99 s | max s | proofs/min (whole run) |"
 say "|---|---|---|---|---|---|---|"
 for k in porep snap wpost winning; do
     awk -v k=$k -v wall="$WALL" '$1 == k { n++; if ($5 != 0) f++; else { l[++m] = ($4 - $3) / 1000 } }
@@ -274,8 +278,9 @@ for k in porep snap wpost winning; do
         tee -a "$REPORT"
 done
 say ""
-DLS=$(awk '$1 == "wpost" { split($2, a, "-"); d = a[2]; if (!(d in s) || $3 < s[d]) s[d] = $3; if ($4 > e[d]) e[d] = $4 }
-    END { for (d in s) printf "%d:%.1f\n", d, (e[d] - s[d]) / 1000 }' "$REQ" | sort -n)
+DLS=$(awk '$1 == "wpost" { split($2, a, "-"); d = a[2]; if ($5 != 0) bad[d] = 1
+        if (!(d in s) || $3 < s[d]) s[d] = $3; if ($4 > e[d]) e[d] = $4 }
+    END { for (d in s) if (d in bad) printf "%d:failed\n", d; else printf "%d:%.1f\n", d, (e[d] - s[d]) / 1000 }' "$REQ" | sort -n)
 say "Window PoSt deadlines, first request to last proof (s): $(echo $DLS | sed 's/ /, /g')"
 say "Parameter loads: $(per_set cuzk_srs_loads_total); evictions: $(per_set cuzk_srs_evictions_total); seconds loading: $(per_set cuzk_srs_load_seconds_total)"
 say "Memory: budget $((BUDGET >> 20)) MiB, budget peak $((PEAK >> 20)) MiB, peak RSS $(($(metric cuzk_process_resident_peak_bytes) >> 20)) MiB, peak device memory $(awk '{ split($3, g, ","); if (g[1] > m) m = g[1] } END { print m + 0 }' "$LOGS/samples.txt") MiB"
@@ -284,7 +289,7 @@ BUSY=$("$BIN/cuzk-bench" timeline "$LOGS/daemon.log" 2>/dev/null |
 say "GPU busy: ${BUSY:-n/a} (TIMELINE); nvidia-smi mean utilization $(awk '{ split($3, g, ","); if (g[2] != "") { s += g[2]; n++ } } END { print n ? sprintf("%.0f%%", s / n) : "n/a" }' "$LOGS/samples.txt")"
 say "Verification (cuzk verify, independent of the daemon): $VOK accepted, $VBAD rejected"
 FAILED=$(awk '$5 != 0' "$REQ" | wc -l)
-SLOW=$(echo "$DLS" | awk -F: '$2 > 60' | wc -l)
+SLOW=$(echo "$DLS" | awk -F: '$2 == "failed" || $2 > 60' | wc -l)
 OK=1
 [ "$FAILED" = 0 ] || { OK=0; say "GOAL MISSED: $FAILED request(s) failed (LOGS/req-*.out)"; }
 [ "$VBAD" = 0 ] || { OK=0; say "GOAL MISSED: $VBAD proof(s) rejected"; }

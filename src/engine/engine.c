@@ -81,7 +81,7 @@ void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
     memcpy(j->error, msg, sizeof msg);
     j->state = JOB_DONE;
     j->status = status;
-    if (j->demand) srs_demand(&e->srs, &j->circ.info, j->priority, -1);
+    if (j->demand) srs_demand(&e->srs, j->circuit_id, j->priority, -1);
     j->demand = false;
     j->t_done = now_ms();
     if (status != ENGINE_COMPLETED) {
@@ -405,7 +405,7 @@ int engine_submit(engine_t *e, const engine_request *req, char job_id[ENGINE_ID_
         if (j->error[0]) {
             engine_finish_job(e, j, ENGINE_FAILED, "%s", j->error);
         } else {
-            srs_demand(&e->srs, &j->circ.info, j->priority, +1);
+            srs_demand(&e->srs, j->circuit_id, j->priority, +1);
             j->demand = true;
             schedule(e, j);
         }

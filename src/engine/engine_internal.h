@@ -6,7 +6,8 @@
  * One mutex (e->lock) guards jobs, the scheduler queue, the batcher, the
  * GPU queue and the counters; the budget and the SRS manager have their
  * own locks and are never called with e->lock held when they may block
- * (the partition pool too).
+ * (the partition pool too); srs_demand, whose lock is a leaf, is called
+ * under it.
  * A job lives in the job list from submission until its result expires
  * (result_ttl after it finished, no waiter, no work item still holding
  * it). A work item is one partition of every job of a batch; it holds a

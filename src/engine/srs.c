@@ -43,6 +43,7 @@ void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_i
 {
     memset(m, 0, sizeof *m);
     pthread_mutex_init(&m->lock, NULL);
+    pthread_mutex_init(&m->demand_lock, NULL);
     pthread_cond_init(&m->changed, NULL);
     m->budget = b;
     snprintf(m->dir, sizeof m->dir, "%s", param_cache);
@@ -85,11 +86,17 @@ static const residency_set *const *snapshot(srs_manager *m)
         v->loaded = e->loaded, v->loading = e->loading;
         v->pinned = e->pinned, v->preload = e->preload, v->draining = e->draining;
         v->refs = e->refs;
-        memcpy(v->demand, e->demand, sizeof v->demand);
+        memset(v->demand, 0, sizeof v->demand);
         v->bytes = e->loaded ? e->bytes : e->want_bytes;
         v->last_used_ms = e->last_used_ms;
         m->view_ptr[i] = v;
     }
+    pthread_mutex_lock(&m->demand_lock);
+    for (size_t k = 0; k < m->n_demand; k++)
+        for (size_t i = 0; i < m->n; i++)
+            if (!strcmp(m->demand[k].circuit_id, m->entries[i]->info.circuit_id))
+                memcpy(m->view[i].demand, m->demand[k].n, sizeof m->view[i].demand);
+    pthread_mutex_unlock(&m->demand_lock);
     return m->view_ptr;
 }
 
@@ -162,8 +169,9 @@ void srs_destroy(srs_manager *m)
         free(m->entries[i]);
     }
     free(m->entries);
-    free(m->view), free(m->view_ptr), free(m->drain);
+    free(m->view), free(m->view_ptr), free(m->drain), free(m->demand);
     pthread_mutex_destroy(&m->lock);
+    pthread_mutex_destroy(&m->demand_lock);
     pthread_cond_destroy(&m->changed);
 }
 
@@ -465,14 +473,32 @@ uint64_t srs_evict_idle(void *manager, uint64_t need)
     return freed;
 }
 
-void srs_demand(srs_manager *m, const engine_circuit_info *info, int priority, int delta)
+/* The circuit's row of the demand table, added if new (demand_lock
+ * held); NULL when out of memory. */
+static struct srs_demand_row *demand_row(srs_manager *m, const char *circuit_id)
+{
+    for (size_t k = 0; k < m->n_demand; k++)
+        if (!strcmp(m->demand[k].circuit_id, circuit_id)) return &m->demand[k];
+    if (m->n_demand == m->cap_demand) {
+        size_t cap = m->cap_demand ? 2 * m->cap_demand : 8;
+        struct srs_demand_row *grown = realloc(m->demand, cap * sizeof *grown);
+        if (!grown) return NULL;
+        m->demand = grown, m->cap_demand = cap;
+    }
+    struct srs_demand_row *r = &m->demand[m->n_demand++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->circuit_id, sizeof r->circuit_id, "%s", circuit_id);
+    return r;
+}
+
+void srs_demand(srs_manager *m, const char *circuit_id, int priority, int delta)
 {
     if (priority < 0 || priority >= RESIDENCY_PRIOS) return;
-    pthread_mutex_lock(&m->lock);
-    srs_entry *e = find_or_add(m, info);
-    if (e && delta > 0) e->demand[priority]++;
-    if (e && delta < 0 && e->demand[priority]) e->demand[priority]--;
-    pthread_mutex_unlock(&m->lock);
+    pthread_mutex_lock(&m->demand_lock);
+    struct srs_demand_row *r = demand_row(m, circuit_id);
+    if (r && delta > 0) r->n[priority]++;
+    if (r && delta < 0 && r->n[priority]) r->n[priority]--;
+    pthread_mutex_unlock(&m->demand_lock);
 }
 
 bool srs_is_loaded(srs_manager *m, const char *circuit_id)

@@ -47,7 +47,6 @@ typedef struct srs_entry {
      * waiting for its memory (waiting, since, of want_bytes) */
     bool pinned, preload, draining, waiting;
     struct srs_entry *drain_for;
-    uint32_t demand[RESIDENCY_PRIOS];
     uint64_t want_bytes, wait_since_ms;
     uint64_t loads, evictions, load_ms; /* loads finished, evictions, time loading */
 } srs_entry;
@@ -69,6 +68,14 @@ typedef struct srs_manager {
     residency_set *view;
     const residency_set **view_ptr;
     bool *drain;
+    /* jobs queued or running per circuit and priority (srs_demand), under
+     * demand_lock alone: a leaf lock, taken under the engine's lock */
+    pthread_mutex_t demand_lock;
+    struct srs_demand_row {
+        char circuit_id[ENGINE_ID_MAX];
+        uint32_t n[RESIDENCY_PRIOS];
+    } * demand;
+    size_t n_demand, cap_demand;
 } srs_manager;
 
 /* unloaded (may be NULL) is called with each parameter set just before it
@@ -94,9 +101,10 @@ void srs_destroy(srs_manager *m);
 /* The operator's residency lists (srs.pinned, srs.preload); swap_after_ms:
  * the residency rule 5 wait before a set of equal rank is drained. */
 void srs_set_residency(srs_manager *m, const cuzk_config *cfg, uint64_t swap_after_ms);
-/* A job of the given priority on info's circuit queued (delta +1) or
- * finished (-1): the set's rank (residency.h rule 3). */
-void srs_demand(srs_manager *m, const engine_circuit_info *info, int priority, int delta);
+/* A job of the given priority on the circuit queued (delta +1) or
+ * finished (-1): the set's rank (residency.h rule 3). Takes only a leaf
+ * lock of its own, so the engine calls it under its lock. */
+void srs_demand(srs_manager *m, const char *circuit_id, int priority, int delta);
 
 /* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:
  * then the file must exist; else it writes the missing file, on the

@@ -93,8 +93,7 @@ static void acquire(fixture *f, int i, srs_entry **e)
 
 static void demand(fixture *f, int i, int priority)
 {
-    engine_circuit_info info = info_for(ids[i]);
-    srs_demand(&f->m, &info, priority, +1);
+    srs_demand(&f->m, ids[i], priority, +1);
 }
 
 /* The pure rules: rank, the victim order, pinned and busy sets kept. */
@@ -173,7 +172,7 @@ static void test_eviction_order(void **state)
     srs_release(&f->m, e[0]);
     usleep(2000);
     srs_release(&f->m, e[1]);
-    srs_demand(&f->m, &e[1]->info, ENGINE_PRIO_LOW, -1);
+    srs_demand(&f->m, ids[1], ENGINE_PRIO_LOW, -1);
     assert_int_equal(srs_evict_idle(&f->m, 1), f->bytes[0]);
     assert_true(entry(f, 1)->loaded);
     assert_int_equal(entry(f, 0)->evictions, 3);

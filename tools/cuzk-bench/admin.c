@@ -69,10 +69,15 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
         printf("queue:     %-22s pending=%u in_progress=%u\n", s->queues[i]->proof_kind,
                s->queues[i]->pending, s->queues[i]->in_progress);
     for (size_t i = 0; i < s->n_loaded_srs; i++) {
-        unsigned tier = s->loaded_srs[i]->tier;
-        printf("srs:       %-16s %-4s %llu bytes refs=%u\n", s->loaded_srs[i]->circuit_id,
-               tier < 3 ? tiers[tier] : "?", (unsigned long long)s->loaded_srs[i]->size_bytes,
-               s->loaded_srs[i]->ref_count);
+        const Cuzk__V1__SRSStatus *r = s->loaded_srs[i];
+        unsigned tier = r->tier;
+        printf("srs:       %-16s %-4s %llu bytes refs=%u loads=%llu evictions=%llu "
+               "loading=%.1f s priority=%u%s%s%s%s\n",
+               r->circuit_id, tier < 3 ? tiers[tier] : "?", (unsigned long long)r->size_bytes,
+               r->ref_count, (unsigned long long)r->loads, (unsigned long long)r->evictions,
+               r->load_seconds, r->priority, r->pinned ? " pinned" : "",
+               r->preloaded ? " preloaded" : "", r->loading ? " loading" : "",
+               r->draining ? " draining" : "");
     }
 }
 
