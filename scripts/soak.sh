@@ -37,7 +37,7 @@ args=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
-    -d | -b | -s | --seed | --clients | --kinds | --fault-every)
+    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every)
         [ $# -ge 2 ] || { echo "soak.sh: $1 needs a value" >&2; exit 2; }
         args="$args $1 $2"
         shift 2

@@ -25,6 +25,7 @@ import random
 import sys
 import threading
 import time
+import traceback
 
 from soak_check import Checker
 from soak_client import Client
@@ -54,6 +55,7 @@ def parse():
     p.add_argument("--clients", type=int, default=3)
     p.add_argument("--kinds", default="porep,winning,window,snap,test",
                    help="the kinds sent (test circuits are always sent)")
+    p.add_argument("--faults", help="only these faults (soak_faults.py's method names)")
     p.add_argument("--fault-every", type=float, default=4.0, help="mean seconds between faults")
     return p.parse_args()
 
@@ -81,6 +83,7 @@ class Soak:
         self.tight_epochs = 0
         self.stop = threading.Event()
         self.late, self.max_status_ms, self.status_calls = 0, 0.0, 0
+        self.driver_errors = []
 
     def write_config(self, tight=False):
         tables = {
@@ -128,15 +131,17 @@ class Soak:
 
     def fault_loop(self, faults, calm_after):
         """Every fault once, in a random order, then faults drawn by weight."""
-        weighted = faults.all()
-        quiet = [(w, f) for w, f in weighted if f not in (faults.sigkill, faults.sigterm)]
+        weighted = faults.all(self.a.faults.split(",") if self.a.faults else None)
+        quiet = [(w, f) for w, f in weighted if f.__name__ not in ("sigkill", "sigterm")]
         first = [f for _, f in weighted]
         self.rng.shuffle(first)
-        while not self.stop.wait(self.rng.expovariate(1 / self.a.fault_every)):
-            if first:
-                first.pop()()
-            else:
-                choose(self.rng, quiet if time.time() > calm_after else weighted)()
+        while weighted and not self.stop.wait(self.rng.expovariate(1 / self.a.fault_every)):
+            f = first.pop() if first else choose(self.rng, quiet if time.time() > calm_after
+                                                 else weighted)
+            try:
+                f()
+            except Exception:  # noqa: BLE001 - the soak's own error: reported, and it fails
+                self.driver_errors.append(traceback.format_exc())
 
     def status_loop(self):
         while not self.stop.wait(0.5):
@@ -207,6 +212,7 @@ class Soak:
         problems = list(self.ledger.wrong)
         problems += ["crash: " + c for c in self.daemon.crashes]
         problems += ["core dump: " + c for c in self.daemon.core_dumps()]
+        problems += ["the soak's own error in a fault:\n" + e for e in self.driver_errors]
         if after is None:
             problems.append("the daemon was not running after the load")
         else:

@@ -275,14 +275,21 @@ class Faults:
         self.daemon.drain()
         self.soak.restart()
 
-    def all(self):
-        """(weight, fault) of every fault."""
-        return [(3, self.disconnect), (3, self.deadline), (2, self.await_timeout),
-                (2, lambda: self.cancel(False)), (2, lambda: self.cancel(True)),
-                (2, self.resubmit), (2, self.random_bytes), (2, self.truncated),
-                (2, self.wrong_kind), (2, self.altered), (1, self.oversized),
-                (1, self.sigkill), (1, self.sigterm), (1, self.corrupt_params),
-                (0.3, self.full_disk)]
+    def cancel_queued(self):
+        self.cancel(False)
+
+    def cancel_running(self):
+        self.cancel(True)
+
+    def all(self, names=None):
+        """(weight, fault) of every fault, or of those named."""
+        every = [(3, self.disconnect), (3, self.deadline), (2, self.await_timeout),
+                 (2, self.cancel_queued), (2, self.cancel_running),
+                 (2, self.resubmit), (2, self.random_bytes), (2, self.truncated),
+                 (2, self.wrong_kind), (2, self.altered), (1, self.oversized),
+                 (1, self.sigkill), (1, self.sigterm), (1, self.corrupt_params),
+                 (0.3, self.full_disk)]
+        return [(w, f) for w, f in every if names is None or f.__name__ in names]
 
 
 def choose(rng, weighted):
