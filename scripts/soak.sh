@@ -22,8 +22,9 @@
 # its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
 # $CUZK_BUILD/param-cache: development parameters are made there on first
 # use and kept), PYTHON (a python3 with grpcio and protobuf; default
-# /usr/bin/python3, Debian's python3-grpcio, else python3 on the PATH, e.g.
-# with PYTHONPATH set to wheels installed with pip --target).
+# /usr/bin/python3, Debian's python3-grpcio; else the Python that
+# scripts/soak-python.sh packed into $CUZK_BUILD/python; else python3 on
+# the PATH, e.g. with PYTHONPATH set to wheels installed with pip --target).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${CUZK_BUILD:-$here/build}" && pwd)
@@ -48,7 +49,7 @@ while [ $# -gt 0 ]; do
         shift 2
         ;;
     -h | --help)
-        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -71,10 +72,16 @@ else
     work=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-soak.XXXXXX")
 fi
 py=${PYTHON:-/usr/bin/python3}
+if [ -z "${PYTHON:-}" ] && [ -x "$build/python/bin/python3" ]; then # scripts/soak-python.sh
+    py=$build/python/bin/python3
+    PYTHONHOME=$build/python PYTHONPATH=$build/python/packages
+    PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python
+    export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION
+fi
 [ -x "$py" ] || py=python3
 "$py" -c 'import grpc, google.protobuf' 2>/dev/null || {
-    echo "soak.sh: $py has no grpcio / protobuf: install python3-grpcio, or set PYTHON and" \
-        "PYTHONPATH to wheels (docs/performance.md, the soak runs, says how)" >&2
+    echo "soak.sh: $py has no grpcio / protobuf: install python3-grpcio, or pack a Python" \
+        "with scripts/soak-python.sh into \$CUZK_BUILD" >&2
     exit 2
 }
 set +e

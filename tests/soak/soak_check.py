@@ -10,6 +10,7 @@ that no other request returned them.
 
 import os
 import queue
+import shlex
 import subprocess
 import threading
 
@@ -36,8 +37,10 @@ class Checker:
             self.unverifiable += 1
             return
         cmd = os.path.join(self.dir, r.rid + ".cmd")
+        lib = os.environ.get("LD_LIBRARY_PATH")  # a scripts/bundle.sh folder's programs
         with open(cmd, "w") as f:
-            f.write(command_line(argv) + "\n")
+            f.write(("env LD_LIBRARY_PATH=%s " % shlex.quote(lib) if lib else "")
+                    + command_line(argv) + "\n")
         self.q.put((r, argv))
 
     def run(self):
