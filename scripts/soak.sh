@@ -1,5 +1,6 @@
 #!/bin/sh
 # soak.sh [-d SECONDS] [-o DIR] [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
+#         [--inputs DIR] [--prepare] [--kinds LIST] [--faults LIST]
 #
 # Starts cuzk-daemon (the systemd unit's command, with --test-circuits and
 # --dev-params) and drives it for SECONDS (default 180) with a random mix of
@@ -15,8 +16,11 @@
 #
 # -o DIR keeps everything in DIR: DIR/ok/<request_id>.bin and .cmd (one
 # line of shell that runs `cuzk verify` on it, exit 0 when valid), the
-# daemon's log and configuration, the inputs. Without -o a temporary
-# folder is used and removed when the soak passes.
+# daemon's log and configuration, the inputs (elsewhere with --inputs DIR,
+# kept and reused by the next run). Without -o a temporary folder is used
+# and removed when the soak passes. --prepare makes the inputs and the
+# parameters (the warm-up) and stops. --kinds / --faults narrow the run
+# (tests/soak/soak_faults.py's names).
 #
 # Environment: CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
 # its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
@@ -38,7 +42,7 @@ args=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
-    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every)
+    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs)
         [ $# -ge 2 ] || { echo "soak.sh: $1 needs a value" >&2; exit 2; }
         args="$args $1 $2"
         shift 2
@@ -48,8 +52,12 @@ while [ $# -gt 0 ]; do
         out=$2
         shift 2
         ;;
+    --prepare)
+        args="$args $1"
+        shift
+        ;;
     -h | --help)
-        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)

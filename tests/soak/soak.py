@@ -55,6 +55,9 @@ def parse():
     p.add_argument("--clients", type=int, default=3)
     p.add_argument("--kinds", default="porep,winning,window,snap,test",
                    help="the kinds sent (test circuits are always sent)")
+    p.add_argument("--inputs", help="where the inputs are made and kept (default WORK/inputs)")
+    p.add_argument("--prepare", action="store_true",
+                   help="make the inputs and parameters (the warm-up), then stop")
     p.add_argument("--faults", help="only these faults (soak_faults.py's method names)")
     p.add_argument("--fault-every", type=float, default=4.0, help="mean seconds between faults")
     return p.parse_args()
@@ -178,7 +181,8 @@ class Soak:
     def run(self):
         a = self.a
         print("soak: making inputs (%s)" % a.size, flush=True)
-        self.templates = soak_inputs.make_all(self.pb, a.tools, os.path.join(a.work, "inputs"),
+        inputs = os.path.abspath(a.inputs or os.path.join(a.work, "inputs"))
+        self.templates = soak_inputs.make_all(self.pb, a.tools, inputs,
                                               os.path.abspath(a.param_cache), a.size, a.seed,
                                               a.kinds.split(","))
         self.write_config()
@@ -187,6 +191,10 @@ class Soak:
         before = self.warm_up()
         print("soak: warm-up %.0f s; daemon RSS %d MiB, %d files, %d threads"
               % (time.time() - t0, before[0] / MiB, before[1], before[2]), flush=True)
+        if a.prepare:
+            rc = self.daemon.drain()
+            print("soak: prepared (inputs, parameters); daemon exit %s" % rc)
+            return 0 if rc == 0 else 1
         start = time.time()
         faults = Faults(self.pb, self, self.rng)
         threads = [threading.Thread(target=self.client_loop) for _ in range(a.clients)]

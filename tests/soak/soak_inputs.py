@@ -57,9 +57,15 @@ def _run(argv):
 
 
 def _gen_vanilla(tools, work, kind, size, seed, *extra):
-    path = os.path.join(work, "%s-%d.json" % (kind, seed))
-    out = _run([os.path.join(tools, "cuzk-bench"), "gen-vanilla", kind, "--sector-size", size,
-                "--seed", str(seed), "-o", path] + list(extra))
+    """gen-vanilla's blobs and printed values; kept in work and reused by a later run."""
+    path = os.path.join(work, "%s-%s-%d.json" % (kind, size, seed))
+    if not os.path.exists(path + ".txt"):
+        out = _run([os.path.join(tools, "cuzk-bench"), "gen-vanilla", kind, "--sector-size", size,
+                    "--seed", str(seed), "-o", path] + list(extra))
+        with open(path + ".txt", "w") as f:
+            f.write(out)
+    with open(path + ".txt") as f:
+        out = f.read()
     values = {}
     for line in out.splitlines():
         parts = line.split()
@@ -89,9 +95,12 @@ def _altered_c1(wrapper):
 
 
 def porep(pb, tools, work, cache, size, seed):
-    path = os.path.join(work, "c1-%d.json" % seed)
-    _run([os.path.join(tools, "cuzk-seal"), "seal", "--sector-size", size, "--seed", str(seed),
-          "--c1", path, "-o", path + ".sector"])
+    """A sealed sector's C1 (kept in work, its sector in PATH.sector, reused by a later run)."""
+    path = os.path.join(work, "c1-%s-%d.json" % (size, seed))
+    if not os.path.exists(path):
+        _run([os.path.join(tools, "cuzk-seal"), "seal", "--sector-size", size, "--seed",
+              str(seed), "--c1", path + ".tmp", "-o", path + ".sector"])
+        os.replace(path + ".tmp", path)
     with open(path, "rb") as f:
         wrapper = f.read()
     bare = json.loads(base64.b64decode(json.loads(wrapper)["Phase1Out"]))
@@ -108,8 +117,8 @@ def _verify_kind(tools, cache, kind, size):
             "--param-cache", cache]
 
 
-def winning(pb, tools, work, cache, size, seed):
-    path, blobs, v = _gen_vanilla(tools, work, "winning-post", size, seed)
+def winning(pb, tools, work, cache, size, seed, *sealed):
+    path, blobs, v = _gen_vanilla(tools, work, "winning-post", size, seed, *sealed)
     rnd = bytes.fromhex(v["randomness"])
     fields = dict(proof_kind=pb.WINNING_POST, vanilla_proofs=blobs, randomness=rnd,
                   registered_proof=int(v["registered_proof"]), sector_size=SIZES[size])
@@ -119,9 +128,10 @@ def winning(pb, tools, work, cache, size, seed):
                     dict(fields, vanilla_proofs=_altered_blobs(blobs)))
 
 
-def window(pb, tools, work, cache, size, seed):
+def window(pb, tools, work, cache, size, seed, *sealed):
     """A window PoSt of one sector: one partition request, verified on its own."""
-    path, blobs, v = _gen_vanilla(tools, work, "window-post", size, seed, "--sectors", "1")
+    path, blobs, v = _gen_vanilla(tools, work, "window-post", size, seed, "--sectors", "1",
+                                  *sealed)
     fields = dict(proof_kind=pb.WINDOW_POST_PARTITION, vanilla_proofs=blobs, partition_index=0,
                   randomness=bytes.fromhex(v["randomness"]),
                   registered_proof=int(v["registered_proof"]))
@@ -131,8 +141,8 @@ def window(pb, tools, work, cache, size, seed):
                     dict(fields, vanilla_proofs=_altered_blobs(blobs)))
 
 
-def snap(pb, tools, work, cache, size, seed):
-    _, blobs, v = _gen_vanilla(tools, work, "snap-prove", size, seed)
+def snap(pb, tools, work, cache, size, seed, *sealed):
+    _, blobs, v = _gen_vanilla(tools, work, "snap-prove", size, seed, *sealed)
     names = ("comm_r_old", "comm_r_new", "comm_d_new")
     fields = dict(proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proofs=blobs,
                   registered_proof=int(v["registered_proof"]), sector_size=SIZES[size],
@@ -153,13 +163,21 @@ def test_circuit(pb, constraints, partitions, seed):
 
 
 def make_all(pb, tools, work, cache, size, seed, kinds):
-    """The templates of one run: two sectors of each Filecoin kind asked for, three test
-    circuits."""
+    """The templates of one run, with three test circuits: at 2KiB two sectors of each
+    Filecoin kind asked for, each sealed on its own; above, one sector sealed by cuzk-seal
+    (minutes at 512MiB) whose C1 is the PoRep and whose replica the PoSt and SnapDeals
+    vanilla proofs open (gen-vanilla --sealed)."""
     os.makedirs(work, exist_ok=True)
     out = []
     makers = {"porep": porep, "winning": winning, "window": window, "snap": snap}
+    if size != "2KiB":
+        first = porep(pb, tools, work, cache, size, seed * 100 + 1)
+        sealed = ("--sealed", first.verify[first.verify.index("--c1") + 1] + ".sector")
+        out += [first] if "porep" in kinds else []
+        out += [makers[k](pb, tools, work, cache, size, seed * 100 + 1, *sealed)
+                for k in ("winning", "window", "snap") if k in kinds]
     for k, name in enumerate(("porep", "winning", "window", "snap")):
-        if name not in kinds:
+        if name not in kinds or size != "2KiB":
             continue
         for j in range(2):
             out.append(makers[name](pb, tools, work, cache, size, seed * 100 + 10 * k + j + 1))
