@@ -8,7 +8,7 @@ DESTDIR    ?=
 # The installed programs (CMake targets tool_<name>).
 PROGRAMS   = tool_cuzk tool_cuzk-daemon tool_cuzk-bench tool_cuzk-seal
 
-.PHONY: all deps build configure test test-unit test-asan bench run install uninstall fuzz format clean
+.PHONY: all deps build configure test test-unit test-asan bench run install uninstall fuzz fuzz-run soak format clean
 
 all: build
 
@@ -61,6 +61,19 @@ uninstall:
 fuzz: deps
 	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCUZK_FUZZ=ON -DCUZK_CUDA=OFF >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
+
+# Each fuzz target for SECONDS (default 60) from its committed seed corpus
+# (tests/fuzz/corpus/<target>/, new inputs go to build-fuzz/corpus/<target>/),
+# one after the other: executions, corpus size and findings (crash files in
+# build-fuzz/findings/<target>/) per target; exit 1 when any target found one.
+SECONDS ?= 60
+fuzz-run: fuzz
+	@scripts/fuzz-run.sh build-fuzz $(SECONDS)
+
+# The soak (scripts/soak.sh -h): SOAK_ARGS, e.g. SOAK_ARGS="-d 3600 -o soak-out".
+SOAK_ARGS ?= -d 180
+soak: build
+	CUZK_BUILD=$(BUILD) scripts/soak.sh $(SOAK_ARGS)
 
 format:
 	@find include src tests bench tools -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | xargs clang-format -i

@@ -16,7 +16,9 @@
 # The CUDA runtime is linked statically by CMake; libcuda.so (the driver)
 # is the target's own and is never copied. Extra FILEs (e.g. a sealed C1
 # that spares the target the sealing) are copied to DIR as they are.
-# DIR/MANIFEST says what was packed, from which commit, and the size.
+# DIR/proto-py (the build's Python gRPC stubs) serves scripts/soak.sh run
+# with CUZK_BUILD=DIR. DIR/MANIFEST says what was packed, from which
+# commit, and the size.
 set -eu
 [ $# -ge 1 ] || { echo "usage: bundle.sh DIR [BUILD_DIR] [FILE...]" >&2; exit 2; }
 DIR=$1
@@ -48,6 +50,8 @@ missing=$(for p in $PROGRAMS; do ldd "$BUILD/tools/$p"; done | grep 'not found' 
 [ -z "$missing" ] || fail "unresolved libraries: $missing"
 
 for f in "$@"; do cp "$f" "$DIR/"; done
+# The Python stubs of proving.proto, for scripts/soak.sh (CUZK_BUILD=DIR).
+[ -d "$BUILD/proto-py" ] && cp -r "$BUILD/proto-py" "$DIR/"
 
 src=$(dirname "$0")/..
 {

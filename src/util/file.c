@@ -1,10 +1,11 @@
-/* file.c - whole-file reads and atomic writes (see include/cuzk/file.h). */
+/* file.c - whole-file reads, atomic writes and mkdir -p (see include/cuzk/file.h). */
 #include "cuzk/file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cuzk_read_file(const char *path, uint8_t **data, size_t *len, size_t max, cuzk_err *err)
 {
@@ -64,5 +65,34 @@ int cuzk_write_file(const char *path, const void *data, size_t len, cuzk_err *er
         if (rc) remove(tmp);
     }
     free(tmp);
+    return rc;
+}
+
+/* mkdir of path[0..end) when it is missing; anything but a folder there fails. */
+static int make_dir(char *path, size_t end, cuzk_err *err)
+{
+    char saved = path[end];
+    path[end] = 0;
+    struct stat st;
+    int rc = CUZK_OK;
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        rc = cuzk_errf(err, CUZK_EIO, "%s: cannot create the folder: %s", path, strerror(errno));
+    else if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        rc = cuzk_errf(err, CUZK_EIO, "%s: not a folder", path);
+    path[end] = saved;
+    return rc;
+}
+
+int cuzk_make_dirs(const char *dir, cuzk_err *err)
+{
+    size_t n = strlen(dir);
+    if (!n) return cuzk_errf(err, CUZK_EINVAL, "an empty folder name");
+    char *path = malloc(n + 1);
+    if (!path) return cuzk_errf(err, CUZK_ENOMEM, "%s: out of memory", dir);
+    memcpy(path, dir, n + 1);
+    int rc = CUZK_OK;
+    for (size_t i = 1; !rc && i <= n; i++)
+        if (i == n || (path[i] == '/' && path[i - 1] != '/')) rc = make_dir(path, i, err);
+    free(path);
     return rc;
 }

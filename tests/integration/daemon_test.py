@@ -500,6 +500,30 @@ def test_preload_config(root, params):
     assert p.returncode != 0 and "srs.preload: no circuit 'porep-999g'" in p.stderr, (p.returncode, p.stderr)
 
 
+def test_missing_param_cache(root, params):
+    """Issue 25: a param cache that does not exist yet is made at the start (with its parents)
+    and development parameters are written into it; one that cannot be made stops the start
+    with a message naming it."""
+    missing = os.path.join(root, "new-cache", "deeper", "params")
+    d = Daemon(root, "missing-cache", missing)
+    try:
+        assert os.path.isdir(missing), "the daemon did not make " + missing
+        r = d.stub.Prove(pb.ProveRequest(submit=request(pb.WINNING_POST, 1024, 1)), timeout=120).result
+        assert r.status == Status.COMPLETED, r
+        assert os.path.exists(os.path.join(missing, "cuzk-test-1024-dev.params")), os.listdir(missing)
+    finally:
+        d.stop()
+    blocker = os.path.join(root, "a-file")
+    open(blocker, "w").close()
+    bad = os.path.join(root, "cache-bad.toml")
+    with open(bad, "w") as f:
+        f.write('[daemon]\nlisten = "unix://%s/bad2.sock"\n[srs]\nparam_cache = "%s/sub"\n'
+                % (root, blocker))
+    p = subprocess.run([DAEMON, "-c", bad, "--dev-params"], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0, p.stderr
+    assert "srs.param_cache: %s: not a folder" % blocker in p.stderr, p.stderr
+
+
 MAIN_TESTS = [
     test_status,
     test_prove,
@@ -513,7 +537,7 @@ MAIN_TESTS = [
     test_load,
     test_metrics_and_http,
 ]
-OWN_TESTS = [test_batching, test_shutdown, test_preload_config]
+OWN_TESTS = [test_batching, test_shutdown, test_preload_config, test_missing_param_cache]
 
 
 def free_port():

@@ -15,7 +15,9 @@
  * (filecoin/providers.h) are always registered; their parameters must be
  * in srs.param_cache under the official names. --dev-params lets them
  * make DEVELOPMENT parameters (not a trusted setup) for a missing file
- * instead: for tests and demos, never on by default.
+ * instead: for tests and demos, never on by default. With either flag the
+ * param cache folder is made at the start (mkdir -p), or the start refused
+ * naming it, since development parameters are written there.
  * --test-circuits registers the synthetic "test-<constraints>" circuit
  * family (engine_provider.h) for tests and benchmarks; it is never on by
  * default.
@@ -29,6 +31,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
+#include "cuzk/file.h"
 #include "cuzk/filecoin/providers.h"
 #include "cuzk/server.h"
 
@@ -41,7 +44,8 @@ static const char usage[] =
     "      --log-level L       error, warn, info or debug (overrides logging.level)\n"
     "      --test-circuits     serve the synthetic test-<constraints> circuits (tests only)\n"
     "      --dev-params        make DEVELOPMENT parameters (not a trusted setup) for\n"
-    "                          circuits whose parameter file is missing (tests, demos)\n"
+    "                          circuits whose parameter file is missing (tests, demos);\n"
+    "                          srs.param_cache is made if it does not exist\n"
     "      --print-default-config  print the defaults as TOML and exit\n";
 
 typedef struct options {
@@ -98,6 +102,10 @@ static int configure(const options *o, cuzk_config *cfg)
  * providers every request of their kind. */
 static int register_providers(engine_t *e, const cuzk_config *cfg, const options *o, cuzk_err *err)
 {
+    /* Development parameters are written into the cache: make it now, or
+     * refuse to start naming it, rather than fail every job later. */
+    if ((o->test_circuits || o->dev_params) && cuzk_make_dirs(cfg->param_cache, err))
+        return cuzk_err_prefix(err, "srs.param_cache: ");
     if (o->test_circuits && engine_register_provider(e, &engine_test_provider, err)) return -1;
     const char *dev = o->dev_params ? cfg->param_cache : NULL;
     if (engine_register_provider(e, fc_porep_provider(dev), err) ||

@@ -1,0 +1,104 @@
+#!/bin/sh
+# soak.sh [-d SECONDS] [-o DIR] [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
+#         [--inputs DIR] [--prepare] [--kinds LIST] [--faults LIST]
+#
+# Starts cuzk-daemon (the systemd unit's command, with --test-circuits and
+# --dev-params) and drives it for SECONDS (default 180) with a random mix of
+# PoRep, Winning / Window PoSt, SnapDeals (at SIZE, default 2KiB) and test
+# circuits from several clients while injecting faults: disconnects,
+# cancels, expired deadlines, resubmitted request ids, malformed requests,
+# SIGKILL and SIGTERM with restarts, too small memory budgets. Every
+# COMPLETED proof is checked by `cuzk verify` as it runs. The last line is
+#   soak: N requests, N answered, N completed, N refused with a status,
+#         lost N, wrong N, faults: ...
+# and the exit status is 0 only when lost and wrong are 0
+# (tests/soak/soak.py says what is checked).
+#
+# -o DIR keeps everything in DIR: DIR/ok/<request_id>.bin and .cmd (one
+# line of shell that runs `cuzk verify` on it, exit 0 when valid), the
+# daemon's log and configuration, the inputs (elsewhere with --inputs DIR,
+# kept and reused by the next run). Without -o a temporary folder is used
+# and removed when the soak passes. --prepare makes the inputs and the
+# parameters (the warm-up) and stops. --kinds / --faults narrow the run
+# (tests/soak/soak_faults.py's names).
+#
+# Environment: CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
+# its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
+# $CUZK_BUILD/param-cache: development parameters are made there on first
+# use and kept), PYTHON (a python3 with grpcio and protobuf; default
+# /usr/bin/python3, Debian's python3-grpcio; else the Python that
+# scripts/soak-python.sh packed into $CUZK_BUILD/python; else python3 on
+# the PATH, e.g. with PYTHONPATH set to wheels installed with pip --target).
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${CUZK_BUILD:-$here/build}" && pwd)
+tools=$build/tools
+if [ -x "$build/bin/cuzk-daemon" ]; then # a scripts/bundle.sh folder
+    tools=$build/bin
+    LD_LIBRARY_PATH=$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH
+fi
+args=""
+out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs)
+        [ $# -ge 2 ] || { echo "soak.sh: $1 needs a value" >&2; exit 2; }
+        args="$args $1 $2"
+        shift 2
+        ;;
+    -o)
+        [ $# -ge 2 ] || { echo "soak.sh: -o needs a folder" >&2; exit 2; }
+        out=$2
+        shift 2
+        ;;
+    --prepare)
+        args="$args $1"
+        shift
+        ;;
+    -h | --help)
+        sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "soak.sh: unknown option $1 (see --help)" >&2
+        exit 2
+        ;;
+    esac
+done
+for f in cuzk cuzk-daemon cuzk-bench cuzk-seal; do
+    [ -x "$tools/$f" ] || { echo "soak.sh: $tools/$f missing (make build)" >&2; exit 2; }
+done
+[ -f "$build/proto-py/cuzk/v1/proving_pb2.py" ] ||
+    { echo "soak.sh: $build/proto-py missing (make build)" >&2; exit 2; }
+cache=${CUZK_PARAM_CACHE:-$build/param-cache}
+mkdir -p "$cache"
+if [ -n "$out" ]; then
+    mkdir -p "$out"
+    work=$(cd "$out" && pwd)
+else
+    work=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-soak.XXXXXX")
+fi
+py=${PYTHON:-/usr/bin/python3}
+if [ -z "${PYTHON:-}" ] && [ -x "$build/python/bin/python3" ]; then # scripts/soak-python.sh
+    py=$build/python/bin/python3
+    PYTHONHOME=$build/python PYTHONPATH=$build/python/packages
+    PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python
+    export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION
+fi
+[ -x "$py" ] || py=python3
+"$py" -c 'import grpc, google.protobuf' 2>/dev/null || {
+    echo "soak.sh: $py has no grpcio / protobuf: install python3-grpcio, or pack a Python" \
+        "with scripts/soak-python.sh into \$CUZK_BUILD" >&2
+    exit 2
+}
+set +e
+# shellcheck disable=SC2086 # the options are words
+"$py" "$here/tests/soak/soak.py" --tools "$tools" --proto-py "$build/proto-py" \
+    --unit "$here/dist/cuzk-daemon.service.in" --work "$work" --param-cache "$cache" $args
+rc=$?
+set -e
+if [ -z "$out" ]; then
+    if [ "$rc" = 0 ]; then rm -rf "$work"; else echo "soak.sh: kept $work" >&2; fi
+fi
+exit "$rc"

@@ -1,0 +1,257 @@
+"""soak.py - drives cuzk-daemon with a mixed load while faults are injected; counts what was lost.
+
+usage: soak.py --tools DIR --unit FILE --work DIR --param-cache DIR [-d SECONDS] [-o DIR]
+               [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
+
+Run through scripts/soak.sh. The daemon (soak_daemon.py) serves the
+Filecoin kinds at SIZE with development parameters and the test circuits.
+A warm-up proves one template of each kind (making the parameters on first use)
+and records the daemon's RSS, open files and threads; then CLIENTS threads
+send random templates at random priorities, through Prove or SubmitProof +
+AwaitProof, while one thread injects a random fault every few seconds
+(soak_faults.py; each kind once first, in a random order) and another asks GetStatus twice a second (an answer
+slower than 1 s is counted as late; the daemon must not exit unasked).
+The daemon is not killed or drained in the last quarter of the run, so
+the resources are compared on one epoch's daemon after the load: RSS
+within 25% + 64 MiB, open files within 8, threads within 4 of the
+warm-up's. Exit status 0 only when nothing was lost, nothing was wrong
+(soak_ledger.py), the daemon never crashed, left no core dump, and its
+resources came back.
+"""
+
+import argparse
+import os
+import random
+import sys
+import threading
+import time
+import traceback
+
+from soak_check import Checker
+from soak_client import Client
+from soak_daemon import Daemon, unit_command, write_config
+from soak_faults import Faults, choose
+import soak_inputs
+
+MiB = 1 << 20
+OPTIONS = [("grpc.max_send_message_length", 320 * MiB),
+           ("grpc.max_receive_message_length", 320 * MiB)]
+# PoRep 2KiB is ~20x a PoSt's constraints: sent less often.
+KIND_WEIGHTS = {"test": 4, "porep": 1, "winning": 2, "window": 2, "snap": 2}
+
+
+def parse():
+    p = argparse.ArgumentParser()
+    p.add_argument("--tools", required=True)
+    p.add_argument("--proto-py", required=True)
+    p.add_argument("--unit", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--param-cache", required=True)
+    p.add_argument("-d", "--duration", type=float, default=180)
+    p.add_argument("-o", "--out")
+    p.add_argument("-b", "--backend", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("-s", "--size", default="2KiB", choices=sorted(soak_inputs.SIZES))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--clients", type=int, default=3)
+    p.add_argument("--kinds", default="porep,winning,window,snap,test",
+                   help="the kinds sent (test circuits are always sent)")
+    p.add_argument("--inputs", help="where the inputs are made and kept (default WORK/inputs)")
+    p.add_argument("--prepare", action="store_true",
+                   help="make the inputs and parameters (the warm-up), then stop")
+    p.add_argument("--faults", help="only these faults (soak_faults.py's method names)")
+    p.add_argument("--fault-every", type=float, default=4.0, help="mean seconds between faults")
+    return p.parse_args()
+
+
+class Soak:
+    def __init__(self, a, pb, pbg):
+        self.a, self.pb = a, pb
+        self.rng = random.Random(a.seed)
+        self.root = os.path.abspath(a.out or a.work)
+        os.makedirs(a.work, exist_ok=True)
+        from soak_ledger import Ledger
+        self.ledger = Ledger("soak%d" % a.seed)
+        self.checker = Checker(self.root, self.ledger)
+        self.config = os.path.join(os.path.abspath(a.work), "cuzk.toml")
+        sock = os.path.join(os.path.abspath(a.work), "d.sock")
+        command = unit_command(a.unit, os.path.join(a.tools, "cuzk-daemon"), self.config)
+        command += ["--test-circuits", "--dev-params"]
+        self.daemon = Daemon(pb, pbg, command, sock, os.path.join(os.path.abspath(a.work),
+                                                                   "daemon.log"), OPTIONS)
+        self.client = Client(pb, self.daemon, self.ledger, self.checker)
+        self.sock = sock
+        self.param_cache = os.path.abspath(a.param_cache)
+        self.work = os.path.abspath(a.work)
+        self.command = command
+        self.tight_epochs = 0
+        self.stop = threading.Event()
+        self.late, self.max_status_ms, self.status_calls = 0, 0.0, 0
+        self.driver_errors = []
+
+    def write_config(self, tight=False):
+        tables = {
+            "daemon": {"listen": "unix://" + self.sock, "shutdown_grace": "20s"},
+            "srs": {"param_cache": os.path.abspath(self.a.param_cache)},
+            "memory": {"total_budget": "48MiB" if tight else "4GiB"},
+            "gpus": {"backend": self.a.backend},
+            "scheduler": {"max_batch_size": self.rng.choice([1, 2, 3]), "max_batch_wait_ms": 500},
+            "logging": {"level": "info"},
+        }
+        write_config(self.config, tables)
+
+    def side_daemon(self, root, cache):
+        """A second daemon (the same command) on its own socket, config and param cache."""
+        sock, config = os.path.join(root, "d.sock"), os.path.join(root, "cuzk.toml")
+        write_config(config, {"daemon": {"listen": "unix://" + sock},
+                              "srs": {"param_cache": cache},
+                              "memory": {"total_budget": "1GiB"},
+                              "gpus": {"backend": "cpu"}})
+        command = [config if c == self.config else c for c in self.command]
+        d = Daemon(self.pb, self.daemon.pbg, command, sock, os.path.join(root, "daemon.log"),
+                   OPTIONS)
+        d.start()
+        return d
+
+    def restart(self):
+        time.sleep(1)  # the unit's RestartSec, shortened
+        tight = self.rng.random() < 0.25
+        self.write_config(tight)
+        if tight:
+            self.ledger.fault("epochs with a too small memory budget")
+        self.daemon.start()
+
+    def pick(self):
+        have = {t.kind for t in self.templates}
+        kinds = [k for k in KIND_WEIGHTS if k in have for _ in range(KIND_WEIGHTS[k])]
+        kind = self.rng.choice(kinds)
+        return self.rng.choice([t for t in self.templates if t.kind == kind])
+
+    def client_loop(self):
+        while not self.stop.is_set():
+            t = self.pick()
+            r = self.ledger.new(t, t.fields)
+            self.client.send(r, priority=self.rng.randrange(1, 5), submit=self.rng.random() < 0.5)
+
+    def fault_loop(self, faults, calm_after):
+        """Every fault once, in a random order, then faults drawn by weight."""
+        weighted = faults.all(self.a.faults.split(",") if self.a.faults else None)
+        quiet = [(w, f) for w, f in weighted if f.__name__ not in ("sigkill", "sigterm")]
+        first = [f for _, f in weighted]
+        self.rng.shuffle(first)
+        while weighted and not self.stop.wait(self.rng.expovariate(1 / self.a.fault_every)):
+            f = first.pop() if first else choose(self.rng, quiet if time.time() > calm_after
+                                                 else weighted)
+            try:
+                f()
+            except Exception:  # noqa: BLE001 - the soak's own error: reported, and it fails
+                self.driver_errors.append(traceback.format_exc())
+
+    def status_loop(self):
+        while not self.stop.wait(0.5):
+            if self.daemon.check_alive():
+                self.restart()
+                continue
+            if not self.daemon.up:
+                continue
+            epoch, stub, t0 = self.daemon.epoch, self.daemon.stub, time.time()
+            try:
+                stub.GetStatus(self.pb.GetStatusRequest(), timeout=10)
+            except Exception:  # noqa: BLE001 - any failure while it serves is late
+                if self.daemon.epoch != epoch or not self.daemon.up:
+                    continue
+            ms = (time.time() - t0) * 1e3
+            self.status_calls += 1
+            self.max_status_ms = max(self.max_status_ms, ms)
+            if ms > 1000:
+                self.late += 1
+
+    def warm_up(self):
+        """One proof of each kind (parameters made on first use), then the resources."""
+        first = {}
+        for t in self.templates:
+            first.setdefault(t.kind, t)
+        for t in first.values():
+            r = self.ledger.new(t, t.fields)
+            self.client.send(r)
+            if r.answer is None or r.answer[0] != "completed":
+                raise RuntimeError("warm-up %s: %s" % (t.name, r.answer))
+        time.sleep(2)
+        return self.daemon.resources()
+
+    def run(self):
+        a = self.a
+        print("soak: making inputs (%s)" % a.size, flush=True)
+        inputs = os.path.abspath(a.inputs or os.path.join(a.work, "inputs"))
+        self.templates = soak_inputs.make_all(self.pb, a.tools, inputs,
+                                              os.path.abspath(a.param_cache), a.size, a.seed,
+                                              a.kinds.split(","))
+        self.write_config()
+        self.daemon.start()
+        t0 = time.time()
+        before = self.warm_up()
+        print("soak: warm-up %.0f s; daemon RSS %d MiB, %d files, %d threads"
+              % (time.time() - t0, before[0] / MiB, before[1], before[2]), flush=True)
+        if a.prepare:
+            rc = self.daemon.drain()
+            print("soak: prepared (inputs, parameters); daemon exit %s" % rc)
+            return 0 if rc == 0 else 1
+        start = time.time()
+        faults = Faults(self.pb, self, self.rng)
+        threads = [threading.Thread(target=self.client_loop) for _ in range(a.clients)]
+        threads.append(threading.Thread(target=self.fault_loop,
+                                        args=(faults, start + 0.75 * a.duration)))
+        prober = threading.Thread(target=self.status_loop)
+        for th in threads + [prober]:
+            th.start()
+        while time.time() - start < a.duration:
+            time.sleep(1)
+        self.stop.set()
+        for th in threads:
+            th.join()
+        prober.join()
+        self.checker.finish()
+        time.sleep(3)
+        after = self.daemon.resources() if self.daemon.proc.poll() is None else None
+        rc = self.daemon.drain()
+        return self.report(time.time() - start, before, after, rc)
+
+    def report(self, seconds, before, after, rc):
+        sent, answered, done, refused, lost = self.ledger.totals()
+        problems = list(self.ledger.wrong)
+        problems += ["crash: " + c for c in self.daemon.crashes]
+        problems += ["core dump: " + c for c in self.daemon.core_dumps()]
+        problems += ["the soak's own error in a fault:\n" + e for e in self.driver_errors]
+        if after is None:
+            problems.append("the daemon was not running after the load")
+        else:
+            rss_ok = after[0] <= before[0] * 1.25 + 64 * MiB
+            if not (rss_ok and after[1] <= before[1] + 8 and after[2] <= before[2] + 4):
+                problems.append("resources did not come back: before %s, after %s" % (before, after))
+            print("soak: resources before/after the load: RSS %d/%d MiB, files %d/%d, threads %d/%d"
+                  % (before[0] / MiB, after[0] / MiB, before[1], after[1], before[2], after[2]))
+        print("soak: %.0f s, %d proofs verified by cuzk verify, %d test-circuit proofs (daemon-verified);"
+              " GetStatus: %d calls, %d slower than 1 s, slowest %.0f ms; final SIGTERM exit %s"
+              % (seconds, self.checker.verified, self.checker.unverifiable, self.status_calls,
+                 self.late, self.max_status_ms, rc))
+        for msg, n in self.ledger.refusals.most_common(12):
+            print("soak: refused %5d x %s" % (n, msg))
+        for p in problems[:50]:
+            print("soak: WRONG " + p)
+        for rid in lost[:50]:
+            print("soak: LOST " + rid)
+        faults = ", ".join("%s %d" % (k, v) for k, v in sorted(self.ledger.faults.items()))
+        print("soak: %d requests, %d answered, %d completed, %d refused with a status, lost %d, "
+              "wrong %d, faults: %s" % (sent, answered, done, refused, len(lost), len(problems), faults))
+        return 0 if not lost and not problems else 1
+
+
+def main():
+    a = parse()
+    sys.path.insert(0, a.proto_py)
+    from cuzk.v1 import proving_pb2 as pb
+    from cuzk.v1 import proving_pb2_grpc as pbg
+    sys.exit(Soak(a, pb, pbg).run())
+
+
+if __name__ == "__main__":
+    main()
