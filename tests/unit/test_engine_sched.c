@@ -69,9 +69,9 @@ static void test_critical_overtakes_and_fifo(void **state)
     /* Two PoRep jobs (seq 0, 1), three partitions each, then a CRITICAL job. */
     for (int i = 0; i < 6; i++) {
         porep[i] = i;
-        sched_push(&q, (sched_key){2, (uint64_t)(i / 3), (uint32_t)(i % 3)}, &porep[i]);
+        sched_push(&q, (sched_key){2, (uint64_t)(i / 3), (uint32_t)(i % 3), 0}, &porep[i]);
     }
-    sched_push(&q, (sched_key){4, 2, 0}, &winning);
+    sched_push(&q, (sched_key){4, 2, 0, 0}, &winning);
     assert_ptr_equal(sched_pop(&q), &winning);
     for (int i = 0; i < 6; i++) assert_ptr_equal(sched_pop(&q), &porep[i]);
     sched_free(&q);
