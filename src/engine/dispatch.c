@@ -20,7 +20,7 @@ int dispatch_priority(const sched_key *key, uint64_t now, uint64_t aging_ms)
 {
     if (key->priority >= ENGINE_PRIO_NORMAL || !aging_ms) return key->priority;
     return now >= key->since_ms && now - key->since_ms >= aging_ms ? ENGINE_PRIO_NORMAL
-                                                                  : key->priority;
+                                                                   : key->priority;
 }
 
 typedef struct age_ctx {
@@ -83,7 +83,8 @@ bool dispatch_gpu_room(const engine_t *e, const work_item *it)
 {
     uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;
     size_t same_or_higher = 0;
-    for (size_t i = 0; i < e->gpuq_n; i++) same_or_higher += e->gpuq[i]->key.priority >= it->key.priority;
+    for (size_t i = 0; i < e->gpuq_n; i++)
+        same_or_higher += e->gpuq[i]->key.priority >= it->key.priority;
     return same_or_higher < depth * e->in_service;
 }
 

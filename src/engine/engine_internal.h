@@ -102,7 +102,7 @@ struct engine {
     work_item **gpuq; /* FIFO of synthesized items */
     size_t gpuq_n, gpuq_cap;
     size_t gpu_idle; /* prover workers holding their device, waiting for an item */
-    size_t synthesizing, proving, in_pipeline; /* items past the scheduler */
+    size_t synthesizing, proving, in_pipeline;   /* items past the scheduler */
     size_t synth_prio[ENGINE_PRIO_CRITICAL + 1]; /* items in synthesis per priority (dispatch.c) */
 
     budget budget;

@@ -94,8 +94,7 @@ const sched_key *sched_first(const sched_queue *q)
     return q->n ? &q->heap[0].key : NULL;
 }
 
-size_t sched_rekey(sched_queue *q, bool (*update)(sched_key *key, void *item, void *ctx),
-                   void *ctx)
+size_t sched_rekey(sched_queue *q, bool (*update)(sched_key *key, void *item, void *ctx), void *ctx)
 {
     size_t changed = 0;
     for (size_t i = 0; i < q->n; i++) changed += update(&q->heap[i].key, q->heap[i].item, ctx);
