@@ -29,8 +29,9 @@
  *    it proves) only while no partition of higher priority waits anywhere
  *    (the scheduler queue, in synthesis, the GPU queue). So a start being
  *    fed stops at once when higher-priority work arrives, and that work
- *    runs next, after at most the partition whose kernels are running (on
- *    a backend without a feed, after the start's partitions).
+ *    runs next, after at most the partition whose kernels are running and
+ *    the one already taken to upload under them (on a backend without a
+ *    feed, after the start's partitions).
  *
  * All functions are called with the engine lock held.
  */

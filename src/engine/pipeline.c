@@ -13,29 +13,31 @@
  *   assembler places the 192 bytes at the partition's slot and completes
  *   the job once every partition is in).
  *
- * A synthesis worker takes the first item (priority, then job age, then
- * partition), acquires the circuit's SRS, reserves the partition's memory
- * in the budget (blocking) and synthesizes the item's circuits, one per job
- * of the batch, in parallel, into storage taken from the partition pool
- * where an entry has room (pool.h; its bytes count towards the
- * reservation). As soon as backend->start returns, the prover gives a/b/c
- * and the assignments to the pool, which keeps their bytes of the
- * reservation, and releases the rest. Cancelled jobs are dropped
- * from an item at each stage boundary; an item left without jobs is freed.
- * With pipeline.enabled = false a synthesis worker waits until the previous
+ * Which item goes where next is dispatch.c's policy (dispatch.h states
+ * its rules): the order of both queues (priority with aging, then job age,
+ * then partition), which items the HIGH+ synthesis workers take, when the
+ * GPU queue has room for an item, and whether a start takes more items.
+ *
+ * A synthesis worker takes the first item it may, acquires the circuit's
+ * SRS, reserves the partition's memory in the budget (blocking) and
+ * synthesizes the item's circuits, one per job of the batch, in parallel,
+ * into storage taken from the partition pool where an entry has room
+ * (pool.h; its bytes count towards the reservation). As soon as backend->start returns, the prover
+ * gives a/b/c and the assignments to the pool, which keeps their bytes of the reservation, and
+ * releases the rest. Cancelled jobs are dropped from an item at each stage boundary; an item left
+ * without jobs is freed. With pipeline.enabled = false a synthesis worker waits until the previous
  * item has been proven, so synthesis and proving never overlap.
  *
  * Several devices: each has its own prover workers, all taking from the
  * one GPU queue, so the partitions of a job and the items of a batch
  * spread over the devices as they free up, and a partition (one item) is
  * proved on one device. The queue holds pipeline.max_gpu_queue_depth
- * items per device in service. A start that fails with CUZK_EDEVICE takes
- * its device out of service (the device failed: a launch, a copy, a lost
- * context; an out-of-memory error fails the job and the device stays): its
- * workers end, and the item, its circuits and memory still with it, goes
- * back to the queue for the other devices. With no device left in service
- * every queued and later partition fails with the devices' errors, and the
- * daemon keeps answering.
+ * items per device in service and priority (dispatch.h). A start that
+ * fails with CUZK_EDEVICE takes its device out of service (the device failed: a launch, a copy, a
+ * lost context; an out-of-memory error fails the job and the device stays): its workers end, and
+ * the item, its circuits and memory still with it, goes back to the queue for the other devices.
+ * With no device left in service every queued and later partition fails with the devices' errors,
+ * and the daemon keeps answering.
  */
 #include <omp.h>
 #include <stdio.h>
