@@ -18,6 +18,7 @@
  *    partitions, so such a partition is synthesized at once even when
  *    every other worker is busy with a large PoRep partition or waits
  *    for room in the GPU queue; the other workers take any partition.
+ *    (None with pipeline.enabled = false, where one worker does all.)
  * 4. GPU queue slots. The queue holds pipeline.max_gpu_queue_depth
  *    partitions per device in service, counted per priority: a partition
  *    waits for room only while that many of its own priority or higher
