@@ -100,7 +100,7 @@ inputs() {
             { bad "gen-vanilla porep: $(tail -1 "$LOGS/gen-a.out")"; return 1; }
     fi
     if ! ls "$WORK/params"/*stacked-proof-of-replication*.params >/dev/null 2>&1; then
-        boxed 420 "$BIN/cuzk" setup --kind porep --sector-size "$SIZE" \
+        boxed "$BUDGET" "$BIN/cuzk" setup --kind porep --sector-size "$SIZE" \
             --param-cache "$WORK/params" >"$LOGS/setup-porep.out" 2>&1 ||
             { bad "cuzk setup porep: $(tail -1 "$LOGS/setup-porep.out")"; return 1; }
     fi
@@ -162,7 +162,7 @@ post() {
     [ "$kind" = winning ] && t=winning-post prio=critical || t=window-post prio=high
     v=$POST/$t
     echo "sent $(ms)" >"$LOGS/$tag.out"
-    boxed 300 "$BIN/cuzk-bench" -a "unix://$SOCK" single -t "$kind" --vanilla "$v.json" \
+    boxed "$BUDGET" "$BIN/cuzk-bench" -a "unix://$SOCK" single -t "$kind" --vanilla "$v.json" \
         --randomness "$(value randomness "$v.txt")" --registered-proof \
         "$(value registered_proof "$v.txt")" --sector-size 2KiB --priority "$prio" \
         -o "$PROOFS/$tag.bin" >>"$LOGS/$tag.out" 2>&1 || echo "exit $?" >>"$LOGS/$tag.out"
@@ -194,7 +194,7 @@ batch() {
     mkdir -p "$PROOFS/$1"
     local b0
     b0=$(ms)
-    boxed $((COUNT * 60 + 60)) "$BIN/cuzk-bench" -a "unix://$SOCK" batch -t porep --c1 "$A" \
+    boxed "$BUDGET" "$BIN/cuzk-bench" -a "unix://$SOCK" batch -t porep --c1 "$A" \
         --sector-num 1 -c "$COUNT" -j "$J" -o "$PROOFS/$1" >"$LOGS/$1.out" 2>&1 ||
         bad "batch $1 (exit $?): $(tail -1 "$LOGS/$1.out")"
     echo "$b0 $(ms)" >"$LOGS/$1.span"
@@ -247,7 +247,7 @@ tput() {
 
 if inputs && daemon_start; then
     say "- daemon: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
-    boxed 300 "$BIN/cuzk-bench" -a "unix://$SOCK" single -t porep --c1 "$A" --sector-num 1 \
+    boxed "$BUDGET" "$BIN/cuzk-bench" -a "unix://$SOCK" single -t porep --c1 "$A" --sector-num 1 \
         -o "$PROOFS/first.bin" >"$LOGS/first.out" 2>&1 || bad "first PoRep: $(tail -1 "$LOGS/first.out")"
     say "- first PoRep (parameters loaded): $(grep -m1 '^timings' "$LOGS/first.out")"
     for i in 0 1 2 3 4; do post winning "idle-win-$i"; post wpost "idle-wpost-$i"; done
