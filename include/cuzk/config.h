@@ -60,6 +60,8 @@ typedef struct cuzk_config {
     bool pipeline_enabled;
     uint32_t synthesis_concurrency, max_parallel_synthesis, max_gpu_queue_depth;
     uint32_t partitions_per_start; /* queued partitions of one circuit a device takes at once */
+    uint32_t priority_synthesis;   /* synthesis workers for HIGH and CRITICAL only (dispatch.h) */
+    uint64_t aging_ms;             /* LOW counts as NORMAL after this wait; 0: never */
     /* [logging] */
     char log_level[16]; /* error, warn, info, debug */
 } cuzk_config;

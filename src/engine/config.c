@@ -70,6 +70,10 @@ static const key_def keys[] = {
      "partitions of one circuit a device proves in one start, queued when it starts or, on the "
      "CUDA backend, while it proves (the next one's upload under this one's kernels); 1 = one at "
      "a time"},
+    {"pipeline", "priority_synthesis", T_U32, F(priority_synthesis),
+     "synthesis workers beside synthesis_concurrency that take only HIGH and CRITICAL partitions"},
+    {"pipeline", "aging_ms", T_U64, F(aging_ms),
+     "a LOW partition waiting this long counts as NORMAL (0 = never)"},
     {"logging", "level", T_STR, F(log_level), "error, warn, info, debug"},
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -94,6 +98,8 @@ void cuzk_config_default(cuzk_config *c)
     c->synthesis_concurrency = 0; /* auto, pipeline.c */
     c->max_gpu_queue_depth = 2;
     c->partitions_per_start = 8;
+    c->priority_synthesis = 1;
+    c->aging_ms = 60000;
     strcpy(c->log_level, "info");
 }
 

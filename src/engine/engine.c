@@ -343,8 +343,8 @@ static uint32_t queue_position(engine_t *e, const job *me)
     uint32_t ahead = 0;
     for (const job *j = e->jobs; j; j = j->next)
         if (j != me && j->state == JOB_QUEUED &&
-            sched_before(&(sched_key){j->priority, j->seq, 0},
-                         &(sched_key){me->priority, me->seq, 0}))
+            sched_before(&(sched_key){.priority = j->priority, .seq = j->seq},
+                         &(sched_key){.priority = me->priority, .seq = me->seq}))
             ahead++;
     return ahead;
 }

@@ -104,7 +104,8 @@ struct engine {
     work_item **gpuq; /* FIFO of synthesized items */
     size_t gpuq_n, gpuq_cap;
     size_t gpu_idle; /* prover workers holding their device, waiting for an item */
-    size_t synthesizing, proving, in_pipeline; /* items past the scheduler */
+    size_t synthesizing, proving, in_pipeline;   /* items past the scheduler */
+    size_t synth_prio[ENGINE_PRIO_CRITICAL + 1]; /* items in synthesis per priority (dispatch.c) */
 
     budget budget;
     srs_manager srs;
@@ -115,7 +116,7 @@ struct engine {
     uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
 
     pthread_t *synth_threads, *gpu_threads, timer_thread, preload_thread; /* 0: none */
-    void *gpu_args; /* pipeline.c's per-prover-thread arguments */
+    void *gpu_args, *synth_args; /* pipeline.c's per-thread arguments */
     size_t n_synth, n_gpu;
     bool stopping, stop, destroyed;
 

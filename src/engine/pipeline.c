@@ -13,29 +13,31 @@
  *   assembler places the 192 bytes at the partition's slot and completes
  *   the job once every partition is in).
  *
- * A synthesis worker takes the first item (priority, then job age, then
- * partition), acquires the circuit's SRS, reserves the partition's memory
- * in the budget (blocking) and synthesizes the item's circuits, one per job
- * of the batch, in parallel, into storage taken from the partition pool
- * where an entry has room (pool.h; its bytes count towards the
- * reservation). As soon as backend->start returns, the prover gives a/b/c
- * and the assignments to the pool, which keeps their bytes of the
- * reservation, and releases the rest. Cancelled jobs are dropped
- * from an item at each stage boundary; an item left without jobs is freed.
- * With pipeline.enabled = false a synthesis worker waits until the previous
+ * Which item goes where next is dispatch.c's policy (dispatch.h states
+ * its rules): the order of both queues (priority with aging, then job age,
+ * then partition), which items the HIGH+ synthesis workers take, when the
+ * GPU queue has room for an item, and whether a start takes more items.
+ *
+ * A synthesis worker takes the first item it may, acquires the circuit's
+ * SRS, reserves the partition's memory in the budget (blocking) and
+ * synthesizes the item's circuits, one per job of the batch, in parallel,
+ * into storage taken from the partition pool where an entry has room
+ * (pool.h; its bytes count towards the reservation). As soon as backend->start returns, the prover
+ * gives a/b/c and the assignments to the pool, which keeps their bytes of the reservation, and
+ * releases the rest. Cancelled jobs are dropped from an item at each stage boundary; an item left
+ * without jobs is freed. With pipeline.enabled = false a synthesis worker waits until the previous
  * item has been proven, so synthesis and proving never overlap.
  *
  * Several devices: each has its own prover workers, all taking from the
  * one GPU queue, so the partitions of a job and the items of a batch
  * spread over the devices as they free up, and a partition (one item) is
  * proved on one device. The queue holds pipeline.max_gpu_queue_depth
- * items per device in service. A start that fails with CUZK_EDEVICE takes
- * its device out of service (the device failed: a launch, a copy, a lost
- * context; an out-of-memory error fails the job and the device stays): its
- * workers end, and the item, its circuits and memory still with it, goes
- * back to the queue for the other devices. With no device left in service
- * every queued and later partition fails with the devices' errors, and the
- * daemon keeps answering.
+ * items per device in service and priority (dispatch.h). A start that
+ * fails with CUZK_EDEVICE takes its device out of service (the device failed: a launch, a copy, a
+ * lost context; an out-of-memory error fails the job and the device stays): its workers end, and
+ * the item, its circuits and memory still with it, goes back to the queue for the other devices.
+ * With no device left in service every queued and later partition fails with the devices' errors,
+ * and the daemon keeps answering.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -44,6 +46,7 @@
 #include <string.h>
 
 #include "cuzk/engine_log.h"
+#include "dispatch.h"
 #include "engine_internal.h"
 
 static uint64_t now_ms(void)
@@ -87,11 +90,12 @@ int engine_enqueue_group(engine_t *e, job **jobs, size_t n)
 {
     size_t parts = 0;
     int prio = 0;
-    uint64_t seq = UINT64_MAX;
+    uint64_t seq = UINT64_MAX, since = UINT64_MAX;
     for (size_t i = 0; i < n; i++) {
         if (jobs[i]->circ.n_partitions > parts) parts = jobs[i]->circ.n_partitions;
         if (jobs[i]->priority > prio) prio = jobs[i]->priority;
         if (jobs[i]->seq < seq) seq = jobs[i]->seq;
+        if (jobs[i]->t_submit < since) since = jobs[i]->t_submit;
     }
     for (uint32_t p = 0; p < parts; p++) {
         work_item *it = calloc(1, sizeof *it);
@@ -103,7 +107,7 @@ int engine_enqueue_group(engine_t *e, job **jobs, size_t n)
                 jobs[i]->items_live++;
             }
         label_item(it);
-        it->key = (sched_key){prio, seq, p};
+        it->key = (sched_key){prio, seq, p, since};
         if (sched_push(&e->queue, it->key, it)) {
             engine_item_free(e, it);
             return CUZK_ENOMEM;
@@ -229,8 +233,9 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     uint64_t t0 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     int threads = (int)e->cfg.synthesis_threads;
-    if (!threads && shape && e->n_synth > 1) { /* the cores shared by the workers' teams */
-        threads = omp_get_num_procs() / (int)e->n_synth;
+    int workers = (int)engine_synthesis_workers(&e->cfg, e->backend);
+    if (!threads && shape && workers > 1) { /* the cores shared by the workers' teams */
+        threads = omp_get_num_procs() / workers;
         if (threads < 1) threads = 1;
     }
     if (threads) omp_set_num_threads(threads);
@@ -244,9 +249,10 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     return rc;
 }
 
-static bool synth_may_take(engine_t *e)
+static bool synth_may_take(engine_t *e, bool priority_only)
 {
-    if (!e->queue.n) return false;
+    dispatch_age(e);
+    if (!dispatch_synth_takes(e, priority_only)) return false;
     return e->cfg.pipeline_enabled || e->in_pipeline == 0;
 }
 
@@ -271,11 +277,13 @@ static void fail_no_device(engine_t *e, work_item *it)
     fail_item(e, it, &err);
 }
 
-/* Takes the next item with live jobs, marks them running (lock held). */
-static work_item *take_item(engine_t *e)
+/* Takes the next item with live jobs that a worker (priority_only:
+ * dispatch.h's rule 3) may take, marks them running (lock held). */
+static work_item *take_item(engine_t *e, bool priority_only)
 {
     while (!e->stop) {
-        while (!e->stop && !synth_may_take(e)) pthread_cond_wait(&e->work_cv, &e->lock);
+        while (!e->stop && !synth_may_take(e, priority_only))
+            pthread_cond_wait(&e->work_cv, &e->lock);
         if (e->stop) break;
         work_item *it = sched_pop(&e->queue);
         if (!drop_finished(e, it)) {
@@ -293,6 +301,7 @@ static work_item *take_item(engine_t *e)
             if (j->state == JOB_QUEUED) j->state = JOB_RUNNING, j->t_start = t;
         }
         e->in_pipeline++;
+        dispatch_synth_taken(e, it);
         return it;
     }
     return NULL;
@@ -333,8 +342,7 @@ static int gpuq_insert(engine_t *e, work_item *it)
     }
     /* Ordered like the scheduler (stable), so a CRITICAL partition also
      * overtakes NORMAL ones already synthesized. */
-    size_t at = e->gpuq_n;
-    while (at > 0 && sched_before(&it->key, &e->gpuq[at - 1]->key)) at--;
+    size_t at = dispatch_gpu_place(e, it);
     memmove(e->gpuq + at + 1, e->gpuq + at, (e->gpuq_n - at) * sizeof *e->gpuq);
     e->gpuq[at] = it;
     e->gpuq_n++;
@@ -343,25 +351,30 @@ static int gpuq_insert(engine_t *e, work_item *it)
     return CUZK_OK;
 }
 
-/* Waits for room (max_gpu_queue_depth per device in service), then
- * queues the item; CUZK_EDEVICE when no device is left (lock held). */
+/* Waits for room (dispatch.h's rule 4), then queues the item;
+ * CUZK_EDEVICE when no device is left (lock held). */
 static int gpuq_push(engine_t *e, work_item *it)
 {
-    uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;
-    while (!e->stop && e->in_service && e->gpuq_n >= depth * e->in_service)
+    while (!e->stop && e->in_service && !dispatch_gpu_room(e, it))
         pthread_cond_wait(&e->work_cv, &e->lock);
     if (e->stop) return CUZK_ECANCELLED;
     if (!e->in_service) return CUZK_EDEVICE;
     return gpuq_insert(e, it);
 }
 
+typedef struct synth_arg {
+    engine_t *e;
+    bool priority_only; /* one of pipeline.priority_synthesis */
+} synth_arg;
+
 static void *synthesis_worker(void *arg)
 {
-    engine_t *e = arg;
+    engine_t *e = ((synth_arg *)arg)->e;
+    bool priority_only = ((synth_arg *)arg)->priority_only;
     prctl(PR_SET_NAME, "cuzk-synth"); /* its OpenMP team's threads take the name too */
     pthread_mutex_lock(&e->lock);
     work_item *it;
-    while ((it = take_item(e))) {
+    while ((it = take_item(e, priority_only))) {
         e->synthesizing++;
         pthread_mutex_unlock(&e->lock);
         cuzk_err err = {0};
@@ -374,10 +387,12 @@ static void *synthesis_worker(void *arg)
         }
         if (rc) fail_item(e, it, &err);
         if (rc || !drop_finished(e, it)) {
+            dispatch_synth_done(e, it);
             retire_item(e, it);
             continue;
         }
         rc = gpuq_push(e, it);
+        dispatch_synth_done(e, it);
         if (rc == CUZK_EDEVICE) fail_no_device(e, it);
         if (rc) retire_item(e, it);
     }
@@ -449,15 +464,17 @@ static void chain_add(chain *c, work_item *it)
 }
 
 /* Whether the queue's first item may join the chain now (lock held): the
- * same circuit's parameters, room left, none proved alone, and one queued
- * item left for each other device waiting idle. */
+ * same circuit's parameters, room left, none proved alone, one queued
+ * item left for each other device waiting idle, and nothing of higher
+ * priority waiting (dispatch.h's rule 5). */
 static bool chain_takes(const engine_t *e, const chain *c, size_t room)
 {
     if (!e->gpuq_n || c->n >= c->max || e->stop) return false;
     const work_item *it = e->gpuq[0];
     if (it->alone) return c->n == 0;
     if (c->n == 0) return true;
-    return !c->it[0]->alone && it->srs == c->it[0]->srs && it->n <= room && e->gpuq_n > e->gpu_idle;
+    return !c->it[0]->alone && it->srs == c->it[0]->srs && it->n <= room &&
+           e->gpuq_n > e->gpu_idle && dispatch_start_takes(e, it);
 }
 
 /* Moves the first live item of the GPU queue into c, and after it the next
@@ -484,6 +501,7 @@ static size_t chain_more(void *ctx, const cs_prover **circuits, size_t room)
     engine_t *e = c->e;
     work_item *it = NULL;
     pthread_mutex_lock(&e->lock);
+    dispatch_age(e);
     while (!it && c->n_dead < CHAIN_MAX && chain_takes(e, c, room)) {
         it = gpuq_pop(e);
         if (!drop_finished(e, it)) c->dead[c->n_dead++] = it, it = NULL;
@@ -734,7 +752,7 @@ static void *prover_worker(void *arg)
         chain c = {.e = e, .d = d, .n = 0};
         c.max = e->cfg.partitions_per_start ? e->cfg.partitions_per_start : 1;
         if (c.max > CHAIN_MAX) c.max = CHAIN_MAX;
-        if (any) take_chain(e, &c);
+        if (any) dispatch_age(e), take_chain(e, &c);
         pthread_cond_broadcast(&e->work_cv);
         e->proving += c.n;
         d->held += c.n;
@@ -767,28 +785,47 @@ size_t engine_synthesis_workers(const cuzk_config *c, const engine_backend *b)
     return c->pipeline_enabled ? n : 1;
 }
 
+/* The synthesis workers: engine_synthesis_workers' that take any
+ * partition, then pipeline.priority_synthesis that take only HIGH and
+ * CRITICAL ones (dispatch.h's rule 3; none when the pipeline is off). */
+static size_t start_synthesis(engine_t *e, size_t *want)
+{
+    size_t any = engine_synthesis_workers(&e->cfg, e->backend);
+    *want = any + (e->cfg.pipeline_enabled ? e->cfg.priority_synthesis : 0);
+    synth_arg *args = calloc(*want, sizeof *args);
+    e->synth_threads = calloc(*want, sizeof(pthread_t));
+    e->synth_args = args;
+    if (!args || !e->synth_threads) return 0;
+    size_t started = 0;
+    for (; started < *want; started++) {
+        args[started] = (synth_arg){e, started >= any};
+        if (pthread_create(&e->synth_threads[started], NULL, synthesis_worker, &args[started]))
+            break;
+    }
+    return started;
+}
+
 int engine_pipeline_start(engine_t *e, cuzk_err *err)
 {
     uint32_t per_device = e->cfg.gpu_workers_per_device ? e->cfg.gpu_workers_per_device : 1;
-    e->n_synth = engine_synthesis_workers(&e->cfg, e->backend);
+    size_t want_synth;
+    e->n_synth = start_synthesis(e, &want_synth);
     e->n_gpu = e->n_devices * per_device;
-    e->synth_threads = calloc(e->n_synth, sizeof(pthread_t));
     e->gpu_threads = calloc(e->n_gpu, sizeof(pthread_t));
     prover_arg *args = calloc(e->n_gpu, sizeof *args);
     e->gpu_args = args;
-    if (!e->synth_threads || !e->gpu_threads || !args)
+    if (!e->synth_threads || !e->synth_args || !e->gpu_threads || !args) {
+        e->n_gpu = 0;
         return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
-    size_t started_synth = 0, started_gpu = 0;
-    for (; started_synth < e->n_synth; started_synth++)
-        if (pthread_create(&e->synth_threads[started_synth], NULL, synthesis_worker, e)) break;
+    }
+    size_t started_gpu = 0;
     for (; started_gpu < e->n_gpu; started_gpu++) {
         args[started_gpu] = (prover_arg){e, &e->devices[started_gpu % e->n_devices]};
         if (pthread_create(&e->gpu_threads[started_gpu], NULL, prover_worker, &args[started_gpu]))
             break;
     }
-    e->n_synth = started_synth, e->n_gpu = started_gpu;
-    if (started_synth < engine_synthesis_workers(&e->cfg, e->backend) ||
-        started_gpu < e->n_devices * per_device)
+    e->n_gpu = started_gpu;
+    if (e->n_synth < want_synth || started_gpu < e->n_devices * per_device)
         return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start worker threads");
     return CUZK_OK;
 }
@@ -800,7 +837,8 @@ void engine_pipeline_join(engine_t *e)
     free(e->synth_threads);
     free(e->gpu_threads);
     free(e->gpu_args);
+    free(e->synth_args);
     e->synth_threads = e->gpu_threads = NULL;
-    e->gpu_args = NULL;
+    e->gpu_args = e->synth_args = NULL;
     e->n_synth = e->n_gpu = 0;
 }

@@ -1,7 +1,7 @@
 /*
  * sched.c - the priority heap of sched.h (array heap, sift up and down).
  * Removal by predicate compacts the array and re-heapifies bottom-up, O(n),
- * which is what a cancel costs.
+ * which is what a cancel costs; so does rewriting keys (sched_rekey).
  */
 #include "sched.h"
 
@@ -87,4 +87,18 @@ size_t sched_remove_if(sched_queue *q, bool (*drop)(void *item, void *ctx), void
     q->n = kept;
     for (size_t i = kept / 2; i-- > 0;) sift_down(q, i);
     return n - kept;
+}
+
+const sched_key *sched_first(const sched_queue *q)
+{
+    return q->n ? &q->heap[0].key : NULL;
+}
+
+size_t sched_rekey(sched_queue *q, bool (*update)(sched_key *key, void *item, void *ctx), void *ctx)
+{
+    size_t changed = 0;
+    for (size_t i = 0; i < q->n; i++) changed += update(&q->heap[i].key, q->heap[i].item, ctx);
+    if (changed)
+        for (size_t i = q->n / 2; i-- > 0;) sift_down(q, i);
+    return changed;
 }

@@ -4,6 +4,7 @@
  * submission sequence number), then partition index (lowest first). So a
  * Winning PoSt partition overtakes every queued PoRep partition, and an
  * older job's partitions go before a younger one's of the same priority.
+ * Keys may change in place (sched_rekey: aging raises a priority).
  * Not thread-safe: the engine's lock guards it.
  */
 #ifndef CUZK_ENGINE_SCHED_H
@@ -17,6 +18,7 @@ typedef struct sched_key {
     int priority;       /* higher first */
     uint64_t seq;       /* lower (older) first */
     uint32_t partition; /* lower first */
+    uint64_t since_ms;  /* the job's submission: what aging (dispatch.h) counts from */
 } sched_key;
 
 typedef struct sched_entry {
@@ -38,6 +40,12 @@ void *sched_pop(sched_queue *q);
 /* Removes every item for which drop(item, ctx) is true, calling it once per
  * item; returns how many were removed. */
 size_t sched_remove_if(sched_queue *q, bool (*drop)(void *item, void *ctx), void *ctx);
+/* The first item's key, or NULL when empty. */
+const sched_key *sched_first(const sched_queue *q);
+/* Lets update(key, item, ctx) rewrite each item's key (it returns whether
+ * it did), then restores the heap order; returns how many changed. */
+size_t sched_rekey(sched_queue *q, bool (*update)(sched_key *key, void *item, void *ctx),
+                   void *ctx);
 /* True when a goes before b. */
 bool sched_before(const sched_key *a, const sched_key *b);
 

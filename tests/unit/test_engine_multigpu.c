@@ -42,7 +42,20 @@ static struct {
     bool fed;           /* the backend takes a feed (fed_backend) */
     size_t fed_fail_at; /* a fed start refuses its circuit number fed_fail_at (1-based), once */
     unsigned fed_starts, fed_more;
-} fake = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    /* hold: a start waits (a plain one before proving, a fed one before
+     * asking its feed for more) until it turns false, as one whose
+     * kernels run. */
+    bool hold;
+    unsigned held; /* starts waiting now */
+    pthread_cond_t released;
+    /* Each circuit proved, in order: its circuit (the parameters' H
+     * length) and which start proved it. */
+    struct {
+        size_t n_h;
+        unsigned start;
+    } log[256];
+    size_t n_log;
+} fake = {.mu = PTHREAD_MUTEX_INITIALIZER, .released = PTHREAD_COND_INITIALIZER};
 
 static void fake_reset(unsigned delay_ms)
 {
@@ -54,8 +67,34 @@ static void fake_reset(unsigned delay_ms)
     fake.max_n = 0;
     fake.fed_fail_at = 0;
     fake.fed_starts = fake.fed_more = 0;
+    fake.hold = false;
+    fake.n_log = 0;
     fake.delay_ms = delay_ms;
     pthread_mutex_unlock(&fake.mu);
+}
+
+/* Releases the starts held (hold: false). */
+static void fake_release(void)
+{
+    pthread_mutex_lock(&fake.mu);
+    fake.hold = false;
+    pthread_cond_broadcast(&fake.released);
+    pthread_mutex_unlock(&fake.mu);
+}
+
+/* Waits while fake.hold (fake.mu held). */
+static void fake_wait_release(void)
+{
+    fake.held++;
+    while (fake.hold) pthread_cond_wait(&fake.released, &fake.mu);
+    fake.held--;
+}
+
+/* Logs n circuits of pk proved by start number `start` (fake.mu held). */
+static void fake_log(const groth16_params *pk, size_t n, unsigned start)
+{
+    for (size_t i = 0; i < n && fake.n_log < 256; i++)
+        fake.log[fake.n_log].n_h = pk->n_h, fake.log[fake.n_log++].start = start;
 }
 
 static int fake_devices(size_t *n, char names[][128], uint64_t *vram_total, size_t max)
@@ -77,7 +116,8 @@ static int fake_start(int device, const groth16_params *pk, const cs_prover *cir
     int fail = fake.fail[device];
     if (fail == CUZK_ENOMEM) fake.fail[device] = 0;
     if (!fail && ++fake.running > fake.max_running) fake.max_running = fake.running;
-    unsigned delay = fake.delay_ms;
+    unsigned delay = fake.delay_ms, start = fake.starts[device];
+    if (!fail) fake_wait_release();
     pthread_mutex_unlock(&fake.mu);
     if (fail == CUZK_EDEVICE)
         return cuzk_errf(err, fail, "fake device %d: lost (injected)", device);
@@ -87,6 +127,7 @@ static int fake_start(int device, const groth16_params *pk, const cs_prover *cir
     pthread_mutex_lock(&fake.mu);
     fake.running--;
     fake.proved[device] += rc ? 0 : (unsigned)n; /* partitions: a start may take several */
+    if (!rc) fake_log(pk, n, start);
     pthread_mutex_unlock(&fake.mu);
     return rc;
 }
@@ -126,7 +167,7 @@ static int fed_start(int device, const groth16_params *pk, const cs_prover *circ
     if (!h) return cuzk_errf(err, CUZK_ENOMEM, "fed: out of memory");
     pthread_mutex_lock(&fake.mu);
     fake.starts[device]++;
-    fake.fed_starts++;
+    unsigned start = ++fake.fed_starts;
     size_t fail_at = fake.fed_fail_at;
     unsigned delay = fake.delay_ms;
     pthread_mutex_unlock(&fake.mu);
@@ -141,9 +182,16 @@ static int fed_start(int device, const groth16_params *pk, const cs_prover *circ
                 break;
             }
             rc = groth16_prove(&h->proofs[h->n], pk, &circuits[i], 1, NULL, NULL, err);
-            if (!rc) feed->consumed(feed->ctx, h->n++);
+            if (rc) break;
+            pthread_mutex_lock(&fake.mu);
+            fake_log(pk, 1, start);
+            pthread_mutex_unlock(&fake.mu);
+            feed->consumed(feed->ctx, h->n++);
         }
         usleep(delay * 1000);
+        pthread_mutex_lock(&fake.mu);
+        fake_wait_release();
+        pthread_mutex_unlock(&fake.mu);
         if (!rc) m = h->n < 64 ? feed->more(feed->ctx, &circuits, feed->max - h->n) : 0;
         pthread_mutex_lock(&fake.mu);
         fake.fed_more += !rc && m;
@@ -205,20 +253,30 @@ static void put32(uint8_t *p, uint32_t v)
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int submit(engine_t *e, uint32_t parts, uint32_t seed, char id[ENGINE_ID_MAX])
+/* A job of `parts` partitions of the test circuit of n constraints. */
+static int submit_as(engine_t *e, uint32_t n, uint32_t parts, uint32_t seed, int priority,
+                     char id[ENGINE_ID_MAX])
 {
     uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
     memcpy(rec, ENGINE_TEST_MAGIC, 8);
-    put32(rec + 8, N);
+    put32(rec + 8, n);
     put32(rec + 12, parts);
     put32(rec + 16, seed);
     put32(rec + 24, 0xffffffffu);
-    engine_request r = {
-        .kind = ENGINE_POREP, .priority = ENGINE_PRIO_NORMAL, .vanilla_proof = {rec, sizeof rec}};
+    engine_request r = {.kind =
+                            priority == ENGINE_PRIO_CRITICAL ? ENGINE_WINNING_POST : ENGINE_POREP,
+                        .priority = priority,
+                        .vanilla_proof = {rec, sizeof rec}};
     return engine_submit(e, &r, id, NULL, NULL);
 }
 
-static uint32_t per_start; /* pipeline.partitions_per_start; 0: the default */
+static int submit(engine_t *e, uint32_t parts, uint32_t seed, char id[ENGINE_ID_MAX])
+{
+    return submit_as(e, N, parts, seed, ENGINE_PRIO_NORMAL, id);
+}
+
+static uint32_t per_start;                /* pipeline.partitions_per_start; 0: the default */
+static void (*configure)(cuzk_config *c); /* a test's own settings (NULL: none) */
 
 /* An engine on the test backend and a fresh param cache; devices: the
  * gpus.devices list (n of them, 0: all); budget 0: 256 MiB. */
@@ -235,6 +293,7 @@ static int start_budget(fixture *f, const int *devices, size_t n, uint64_t budge
     if (per_start) c.partitions_per_start = per_start;
     if (n) memcpy(c.devices, devices, n * sizeof *devices);
     c.n_devices = n;
+    if (configure) configure(&c);
     int rc = engine_create(&f->e, &c, fake.fed ? &fed_backend : &fake_backend, err);
     if (!rc) rc = engine_register_provider(f->e, &engine_test_provider, err);
     return rc;
@@ -492,6 +551,191 @@ static void test_fed(void **state)
     fake.fed = false;
 }
 
+#define N_CRIT 256 /* constraints of the CRITICAL job's circuit: other parameters */
+
+/* Polls GetStatus until the GPU queue holds `depth` partitions; false
+ * after 20 s. */
+static bool gpu_queue_reaches(engine_t *e, uint32_t depth)
+{
+    for (int k = 0; k < 2000; k++) {
+        engine_status_t s;
+        assert_int_equal(engine_status(e, &s, NULL), 0);
+        uint32_t d = s.gpu_queue_depth;
+        engine_status_free(&s);
+        if (d == depth) return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* Waits until a start is held with its first circuits proved; returns
+ * how many it proved (each one the start began with). */
+static size_t wait_held_start(void)
+{
+    for (int k = 0; k < 2000; k++) {
+        pthread_mutex_lock(&fake.mu);
+        size_t n = fake.n_log;
+        unsigned held = fake.held;
+        pthread_mutex_unlock(&fake.mu);
+        if (held) return n;
+        usleep(10000);
+    }
+    fail_msg("no start began");
+    return 0;
+}
+
+static void submit_low_jobs(engine_t *e, char ids[3][ENGINE_ID_MAX])
+{
+    for (uint32_t k = 0; k < 3; k++)
+        assert_int_equal(submit_as(e, N, 8, 100 + 8 * k, ENGINE_PRIO_LOW, ids[k]), 0);
+}
+
+static void await_checked(fixture *f, const char *id, uint32_t n, uint32_t parts, uint32_t seed)
+{
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    if (r.status != ENGINE_COMPLETED) fail_msg("job %s failed: %s", id, r.error);
+    check_test_proofs(f->dir, n, &r, parts, seed);
+    engine_result_free(&r);
+}
+
+/* The index in the log of the first circuit not of the LOW jobs' circuit. */
+static size_t first_critical(void)
+{
+    for (size_t i = 0; i < fake.n_log; i++)
+        if (fake.log[i].n_h != fake.log[0].n_h) return i;
+    fail_msg("the CRITICAL partition was never proved");
+    return 0;
+}
+
+static void depth_two(cuzk_config *c)
+{
+    c->max_gpu_queue_depth = 2;
+}
+
+/* Three LOW jobs of 8 partitions fill the GPU queue (2 slots) while the
+ * device's fed start is held after the partitions it began with, as if
+ * their kernels ran: a CRITICAL job sent then is synthesized (the HIGH+
+ * worker) and enters the full queue, and once the start goes on it takes
+ * no more LOW partitions: the CRITICAL partition is the next proved;
+ * every proof verifies. */
+static void test_critical_next(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    fixture f;
+    fake_reset(0);
+    fake.fed = true;
+    fake.hold = true;
+    configure = depth_two;
+    assert_int_equal(start(&f, dev0, 1, NULL), 0);
+    char low[3][ENGINE_ID_MAX], crit[ENGINE_ID_MAX];
+    submit_low_jobs(f.e, low);
+    size_t before = wait_held_start();
+    assert_true(gpu_queue_reaches(f.e, 2));
+    assert_int_equal(submit_as(f.e, N_CRIT, 1, 7, ENGINE_PRIO_CRITICAL, crit), 0);
+    if (!gpu_queue_reaches(f.e, 3)) {
+        fake_release();
+        fail_msg("the CRITICAL partition waited for a GPU queue slot held by LOW ones");
+    }
+    fake_release();
+    await_checked(&f, crit, N_CRIT, 1, 7);
+    for (uint32_t k = 0; k < 3; k++) await_checked(&f, low[k], N, 8, 100 + 8 * k);
+    size_t at = first_critical();
+    if (at != before)
+        fail_msg("the CRITICAL partition came after %zu LOW ones, %zu of them taken after it "
+                 "was sent",
+                 at, at - before);
+    stop(&f);
+    configure = NULL;
+    fake.fed = false;
+}
+
+static void no_priority_worker(cuzk_config *c)
+{
+    c->max_gpu_queue_depth = 2;
+    c->priority_synthesis = 0;
+}
+
+/* As above without the HIGH+ synthesis worker, so the CRITICAL job waits
+ * in the scheduler queue while the two workers wait for GPU queue room
+ * with LOW partitions: a start being fed takes no more LOW partitions
+ * while it waits, so every start before the CRITICAL one (after the
+ * held one) proves one. */
+static void test_feed_stops(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    fixture f;
+    fake_reset(20);
+    fake.fed = true;
+    fake.hold = true;
+    configure = no_priority_worker;
+    assert_int_equal(start(&f, dev0, 1, NULL), 0);
+    char low[3][ENGINE_ID_MAX], crit[ENGINE_ID_MAX];
+    submit_low_jobs(f.e, low);
+    size_t before = wait_held_start();
+    assert_true(gpu_queue_reaches(f.e, 2));
+    usleep(200000); /* the workers synthesize their next LOW partitions and wait for room */
+    assert_int_equal(submit_as(f.e, N_CRIT, 1, 9, ENGINE_PRIO_CRITICAL, crit), 0);
+    fake_release();
+    await_checked(&f, crit, N_CRIT, 1, 9);
+    for (uint32_t k = 0; k < 3; k++) await_checked(&f, low[k], N, 8, 100 + 8 * k);
+    size_t at = first_critical();
+    for (size_t i = before; i < at; i++)
+        if (fake.log[i].start == fake.log[i - 1].start)
+            fail_msg("a start took LOW partitions %zu and %zu while a CRITICAL one waited", i - 1,
+                     i);
+    stop(&f);
+    configure = NULL;
+    fake.fed = false;
+}
+
+static void fast_aging(cuzk_config *c)
+{
+    c->aging_ms = 300;
+}
+
+/* A LOW job under a steady stream of NORMAL ones (six of four partitions
+ * always outstanding, more than the pipeline holds, so the scheduler
+ * queue never runs out of NORMAL work): with pipeline.aging_ms 300 it
+ * counts as NORMAL after 300 ms and, older than the NORMAL jobs sent
+ * after it, completes while the stream goes on. */
+static void test_low_ages(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    fixture f;
+    fake_reset(5);
+    configure = fast_aging;
+    assert_int_equal(start(&f, dev0, 1, NULL), 0);
+    enum { OUT = 6, STREAM = 80 };
+    char normal[OUT][ENGINE_ID_MAX], low[ENGINE_ID_MAX];
+    for (uint32_t k = 0; k < OUT; k++) assert_int_equal(submit(f.e, 4, 200 + k, normal[k]), 0);
+    assert_int_equal(submit_as(f.e, N, 2, 300, ENGINE_PRIO_LOW, low), 0);
+    int low_done_at = -1;
+    for (uint32_t k = 0; k < STREAM && low_done_at < 0; k++) {
+        engine_result r;
+        assert_int_equal(engine_await(f.e, normal[k % OUT], 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_COMPLETED);
+        engine_result_free(&r);
+        assert_int_equal(submit(f.e, 4, 200 + OUT + k, normal[k % OUT]), 0);
+        assert_int_equal(engine_await(f.e, low, 1, &r, NULL, NULL, NULL), 0);
+        if (r.status == ENGINE_COMPLETED) low_done_at = (int)k;
+        engine_result_free(&r);
+    }
+    if (low_done_at < 0) fail_msg("the LOW job waited through %d NORMAL jobs", STREAM);
+    await_checked(&f, low, N, 2, 300);
+    for (uint32_t k = 0; k < OUT; k++) {
+        engine_result r;
+        assert_int_equal(engine_await(f.e, normal[k], 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_COMPLETED);
+        engine_result_free(&r);
+    }
+    stop(&f);
+    configure = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +746,9 @@ int main(void)
         cmocka_unit_test(test_out_of_memory_keeps_device),
         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_fed),
+        cmocka_unit_test(test_critical_next),
+        cmocka_unit_test(test_feed_stops),
+        cmocka_unit_test(test_low_ages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

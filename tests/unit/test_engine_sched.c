@@ -1,11 +1,14 @@
 /*
  * test_engine_sched.c - the scheduler's priority heap (src/engine/sched.h)
  * against a sort of the same keys: priority first, then age (FIFO within a
- * priority), then partition; removal by predicate keeps the heap ordered.
+ * priority), then partition; removal by predicate keeps the heap ordered;
+ * keys rewritten in place (sched_rekey) are re-ordered; the dispatch
+ * policy's aging rule (dispatch.h, rule 2) with numbers.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/dispatch.h"
 #include "engine/sched.h"
 #include "testutil.h"
 
@@ -69,9 +72,9 @@ static void test_critical_overtakes_and_fifo(void **state)
     /* Two PoRep jobs (seq 0, 1), three partitions each, then a CRITICAL job. */
     for (int i = 0; i < 6; i++) {
         porep[i] = i;
-        sched_push(&q, (sched_key){2, (uint64_t)(i / 3), (uint32_t)(i % 3)}, &porep[i]);
+        sched_push(&q, (sched_key){2, (uint64_t)(i / 3), (uint32_t)(i % 3), 0}, &porep[i]);
     }
-    sched_push(&q, (sched_key){4, 2, 0}, &winning);
+    sched_push(&q, (sched_key){4, 2, 0, 0}, &winning);
     assert_ptr_equal(sched_pop(&q), &winning);
     for (int i = 0; i < 6; i++) assert_ptr_equal(sched_pop(&q), &porep[i]);
     sched_free(&q);
@@ -105,12 +108,62 @@ static void test_remove_if(void **state)
     free(e);
 }
 
+/* Rule 2: LOW counts as NORMAL once it waited aging_ms, not a
+ * millisecond before; nothing else moves, and aging 0 never ages. */
+static void test_aging_rule(void **state)
+{
+    (void)state;
+    sched_key low = {.priority = ENGINE_PRIO_LOW, .seq = 1, .since_ms = 1000};
+    assert_int_equal(dispatch_priority(&low, 1000, 300), ENGINE_PRIO_LOW);
+    assert_int_equal(dispatch_priority(&low, 1299, 300), ENGINE_PRIO_LOW);
+    assert_int_equal(dispatch_priority(&low, 1300, 300), ENGINE_PRIO_NORMAL);
+    assert_int_equal(dispatch_priority(&low, 1000000, 300), ENGINE_PRIO_NORMAL);
+    assert_int_equal(dispatch_priority(&low, 1000000, 0), ENGINE_PRIO_LOW);
+    assert_int_equal(dispatch_priority(&low, 999, 300), ENGINE_PRIO_LOW); /* clock before it */
+    for (int p = ENGINE_PRIO_NORMAL; p <= ENGINE_PRIO_CRITICAL; p++) {
+        sched_key k = {.priority = p, .since_ms = 0};
+        assert_int_equal(dispatch_priority(&k, 1000000, 300), p);
+    }
+}
+
+static bool age_all(sched_key *key, void *item, void *ctx)
+{
+    (void)item, (void)ctx;
+    if (key->priority != ENGINE_PRIO_LOW) return false;
+    key->priority = ENGINE_PRIO_NORMAL;
+    return true;
+}
+
+/* A LOW job (seq 0) behind NORMAL ones (seq 1..3) and a CRITICAL one:
+ * once its keys are raised to NORMAL it goes before the younger NORMAL
+ * jobs, still after the CRITICAL one. */
+static void test_rekey_reorders(void **state)
+{
+    (void)state;
+    sched_queue q;
+    sched_init(&q);
+    int low[2] = {0, 1}, normal[3] = {2, 3, 4}, critical = 5;
+    for (int i = 0; i < 2; i++)
+        sched_push(&q, (sched_key){ENGINE_PRIO_LOW, 0, (uint32_t)i, 0}, &low[i]);
+    for (int i = 0; i < 3; i++)
+        sched_push(&q, (sched_key){ENGINE_PRIO_NORMAL, (uint64_t)i + 1, 0, 0}, &normal[i]);
+    sched_push(&q, (sched_key){ENGINE_PRIO_CRITICAL, 4, 0, 0}, &critical);
+    assert_int_equal(sched_first(&q)->priority, ENGINE_PRIO_CRITICAL);
+    assert_int_equal(sched_rekey(&q, age_all, NULL), 2);
+    int *want[] = {&critical, &low[0], &low[1], &normal[0], &normal[1], &normal[2]};
+    for (size_t i = 0; i < 6; i++) assert_ptr_equal(sched_pop(&q), want[i]);
+    assert_null(sched_first(&q));
+    sched_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pop_order_matches_sort),
         cmocka_unit_test(test_critical_overtakes_and_fifo),
         cmocka_unit_test(test_remove_if),
+        cmocka_unit_test(test_aging_rule),
+        cmocka_unit_test(test_rekey_reorders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

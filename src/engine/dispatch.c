@@ -1,0 +1,113 @@
+/*
+ * dispatch.c - the dispatch policy of dispatch.h (its rules are stated
+ * there). Aging rewrites a partition's key where it waits (the scheduler's
+ * heap is re-ordered, the GPU queue's sorted array re-sorted), so every
+ * other rule reads one priority; the partitions in synthesis are counted
+ * per priority, for rule 5's "waits anywhere".
+ */
+#include "dispatch.h"
+
+#include <string.h>
+
+#define PRIO_LEVELS (ENGINE_PRIO_CRITICAL + 1)
+
+static int clamp_priority(int p)
+{
+    return p < 0 ? 0 : p >= PRIO_LEVELS ? PRIO_LEVELS - 1 : p;
+}
+
+int dispatch_priority(const sched_key *key, uint64_t now, uint64_t aging_ms)
+{
+    if (key->priority >= ENGINE_PRIO_NORMAL || !aging_ms) return key->priority;
+    return now >= key->since_ms && now - key->since_ms >= aging_ms ? ENGINE_PRIO_NORMAL
+                                                                   : key->priority;
+}
+
+typedef struct age_ctx {
+    uint64_t now, aging_ms;
+} age_ctx;
+
+/* sched_rekey's update: the heap's copy of the key and the item's own. */
+static bool age_key(sched_key *key, void *item, void *ctx)
+{
+    const age_ctx *a = ctx;
+    int p = dispatch_priority(key, a->now, a->aging_ms);
+    if (p == key->priority) return false;
+    key->priority = p;
+    ((work_item *)item)->key.priority = p;
+    return true;
+}
+
+/* Insertion sort of the GPU queue (short, and nearly sorted: only the
+ * aged partitions move), stable. */
+static void sort_gpuq(engine_t *e)
+{
+    for (size_t i = 1; i < e->gpuq_n; i++) {
+        work_item *it = e->gpuq[i];
+        size_t at = i;
+        while (at > 0 && sched_before(&it->key, &e->gpuq[at - 1]->key)) {
+            e->gpuq[at] = e->gpuq[at - 1];
+            at--;
+        }
+        e->gpuq[at] = it;
+    }
+}
+
+void dispatch_age(engine_t *e)
+{
+    age_ctx a = {srs_now_ms(), e->cfg.aging_ms};
+    if (!a.aging_ms) return;
+    sched_rekey(&e->queue, age_key, &a);
+    size_t changed = 0;
+    for (size_t i = 0; i < e->gpuq_n; i++) changed += age_key(&e->gpuq[i]->key, e->gpuq[i], &a);
+    if (changed) sort_gpuq(e);
+}
+
+bool dispatch_synth_takes(const engine_t *e, bool priority_only)
+{
+    const sched_key *first = sched_first(&e->queue);
+    return first && (!priority_only || first->priority >= ENGINE_PRIO_HIGH);
+}
+
+void dispatch_synth_taken(engine_t *e, const work_item *it)
+{
+    e->synth_prio[clamp_priority(it->key.priority)]++;
+}
+
+void dispatch_synth_done(engine_t *e, const work_item *it)
+{
+    e->synth_prio[clamp_priority(it->key.priority)]--;
+}
+
+bool dispatch_gpu_room(const engine_t *e, const work_item *it)
+{
+    uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;
+    size_t same_or_higher = 0;
+    for (size_t i = 0; i < e->gpuq_n; i++)
+        same_or_higher += e->gpuq[i]->key.priority >= it->key.priority;
+    return same_or_higher < depth * e->in_service;
+}
+
+size_t dispatch_gpu_place(const engine_t *e, const work_item *it)
+{
+    size_t at = e->gpuq_n;
+    while (at > 0 && sched_before(&it->key, &e->gpuq[at - 1]->key)) at--;
+    return at;
+}
+
+/* The highest priority of the partitions waiting before a device: in the
+ * scheduler queue (its first) and in synthesis (the GPU queue's first is
+ * the one asked about). */
+static int highest_waiting(const engine_t *e)
+{
+    const sched_key *first = sched_first(&e->queue);
+    int p = first ? first->priority : 0;
+    for (int q = PRIO_LEVELS - 1; q > p; q--)
+        if (e->synth_prio[q]) return q;
+    return p;
+}
+
+bool dispatch_start_takes(const engine_t *e, const work_item *next)
+{
+    return highest_waiting(e) <= next->key.priority;
+}

@@ -1,0 +1,70 @@
+/*
+ * dispatch.h - the dispatch policy: which queued partition goes where
+ * next. The pipeline (pipeline.c) asks it and keeps no priority rule of
+ * its own. The rules:
+ *
+ * 1. Order. A partition's place is its effective priority (CRITICAL
+ *    first), then its job's age (submission order), then its index: in
+ *    the scheduler queue, in the GPU queue, and for a device that takes
+ *    its next start.
+ * 2. Aging. A partition below NORMAL (LOW) that has waited
+ *    pipeline.aging_ms (60 s by default; 0: never) since its job was
+ *    submitted counts as NORMAL from then on; being older than the NORMAL
+ *    work sent after it, it goes first among NORMAL. Nothing ages above
+ *    NORMAL: HIGH and CRITICAL work always goes before aged work. The
+ *    rise is checked each time a queue is read (dispatch_age), and kept.
+ * 3. Synthesis. pipeline.priority_synthesis workers (1 by default) beside
+ *    the pipeline.synthesis_concurrency ones take only HIGH and CRITICAL
+ *    partitions, so such a partition is synthesized at once even when
+ *    every other worker is busy with a large PoRep partition or waits
+ *    for room in the GPU queue; the other workers take any partition.
+ *    (None with pipeline.enabled = false, where one worker does all.)
+ * 4. GPU queue slots. The queue holds pipeline.max_gpu_queue_depth
+ *    partitions per device in service, counted per priority: a partition
+ *    waits for room only while that many of its own priority or higher
+ *    are queued. Lower-priority partitions never hold a slot a higher one
+ *    needs (the queue may then hold that many per priority level; their
+ *    memory is reserved in the budget all the same).
+ * 5. Starts. A device takes the queue's first partition, and more of the
+ *    same parameters (pipeline.partitions_per_start; on a fed backend while
+ *    it proves) only while no partition of higher priority waits anywhere
+ *    (the scheduler queue, in synthesis, the GPU queue). So a start being
+ *    fed stops at once when higher-priority work arrives, and that work
+ *    runs next, after at most the partition whose kernels are running and
+ *    the one already taken to upload under them (on a backend without a
+ *    feed, after the start's partitions).
+ *
+ * All functions are called with the engine lock held.
+ */
+#ifndef CUZK_ENGINE_DISPATCH_H
+#define CUZK_ENGINE_DISPATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine_internal.h"
+
+/* Rule 2: key's priority now (now: srs_now_ms). */
+int dispatch_priority(const sched_key *key, uint64_t now, uint64_t aging_ms);
+/* Rule 2 applied to every queued partition, in the scheduler queue and in
+ * the GPU queue, keeping both in order. */
+void dispatch_age(engine_t *e);
+/* Rule 3: whether a synthesis worker (priority_only: one of the
+ * pipeline.priority_synthesis workers) may take the scheduler queue's
+ * first partition. */
+bool dispatch_synth_takes(const engine_t *e, bool priority_only);
+/* Rule 3's bookkeeping: a partition leaves the scheduler queue for a
+ * synthesis worker (taken) or leaves that worker (done: queued for a
+ * device, failed or cancelled). */
+void dispatch_synth_taken(engine_t *e, const work_item *it);
+void dispatch_synth_done(engine_t *e, const work_item *it);
+/* Rule 4: whether it may enter the GPU queue now. */
+bool dispatch_gpu_room(const engine_t *e, const work_item *it);
+/* Rule 1: where it goes in the GPU queue (after its equals). */
+size_t dispatch_gpu_place(const engine_t *e, const work_item *it);
+/* Rule 5: whether a start holding partitions already may take next, the
+ * GPU queue's first, too. */
+bool dispatch_start_takes(const engine_t *e, const work_item *next);
+
+#endif
