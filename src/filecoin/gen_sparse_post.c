@@ -15,9 +15,12 @@
  * pseudo-random too. A leaf is pseudo-random as well: a CC sector's
  * replica node is its last layer's label, a hash of the whole sector.
  *
- * PRF(tag, a, b) = SHA256(key || tag || a || b), each a u64 little-endian,
- * top two bits cleared (a field element), with key = SHA256("cuzk sparse
- * post sector" || sector id || seed, u64 little-endian). Per sector the
+ * PRF(tag, a, b): four u64 words, word w = mix(key_w ^ mix(x + w)) with x =
+ * mix(mix(mix(tag) ^ a) ^ b), mix splitmix64's finalizer, little-endian,
+ * top two bits cleared (a field element); key_w the words of SHA256("cuzk
+ * sparse post sector" || sector id || seed, u64 little-endian). Not a
+ * cryptographic PRF (test data needs none): a SHA-256 per node cost a
+ * fifth of the generation (9.5 -> 7.6 CPU-s for a 32GiB partition). Per sector the
  * work is about 90 Poseidon hashes (32GiB Window PoSt: 10 paths of 10
  * arity-8 levels meeting near the root) and its memory a few KiB, so a
  * full 2349-sector partition takes seconds; sectors run in parallel
@@ -47,14 +50,23 @@ typedef struct sparse_sector {
     vanilla_node value[VANILLA_MAX_LEVELS + 1][MAX_OPEN];
 } sparse_sector;
 
+/* splitmix64's finalizer: a bijection of u64 that mixes every bit. */
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 static void prf(const sparse_sector *s, uint64_t tag, uint64_t a, uint64_t b, vanilla_node *out)
 {
-    uint8_t msg[32 + 24];
-    memcpy(msg, s->key, 32);
-    const uint64_t words[3] = {tag, a, b};
-    for (int w = 0; w < 3; w++)
-        for (int i = 0; i < 8; i++) msg[32 + 8 * w + i] = (uint8_t)(words[w] >> (8 * i));
-    SHA256(msg, sizeof msg, out->b);
+    uint64_t x = mix(mix(mix(tag) ^ a) ^ b);
+    for (int w = 0; w < 4; w++) {
+        uint64_t k = 0, v;
+        for (int i = 0; i < 8; i++) k |= (uint64_t)s->key[8 * w + i] << (8 * i);
+        v = mix(k ^ mix(x + (uint64_t)w));
+        for (int i = 0; i < 8; i++) out->b[8 * w + i] = (uint8_t)(v >> (8 * i));
+    }
     out->b[31] &= 0x3f;
 }
 
