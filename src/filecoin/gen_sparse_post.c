@@ -20,11 +20,11 @@
  * top two bits cleared (a field element); key_w the words of SHA256("cuzk
  * sparse post sector" || sector id || seed, u64 little-endian). Not a
  * cryptographic PRF (test data needs none): a SHA-256 per node cost a
- * fifth of the generation (9.5 -> 7.6 CPU-s for a 32GiB partition). Per sector the
- * work is about 90 Poseidon hashes (32GiB Window PoSt: 10 paths of 10
- * arity-8 levels meeting near the root) and its memory a few KiB, so a
- * full 2349-sector partition takes seconds; sectors run in parallel
- * (OpenMP).
+ * fifth of the generation (9.5 -> 7.6 CPU-s for a 32GiB partition).
+ *
+ * Per sector the work is about 86 Poseidon hashes (32GiB Window PoSt: 10
+ * paths of 10 arity-8 levels meeting near the root), nearly all of the
+ * time, and its memory a few KiB; sectors run in parallel (OpenMP).
  */
 #include <openssl/sha.h>
 #include <stdlib.h>
