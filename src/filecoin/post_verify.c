@@ -7,8 +7,10 @@
  * one per challenge (the derived leaf, the proof's root, the path), run
  * in parallel (OpenMP, dynamic schedule in chunks of a sector's tasks, so
  * a thread mostly walks one sector's paths in a row). Every task runs in
- * full and keeps its first failure; the reported one is the first in
- * task order, so the message does not depend on the thread count.
+ * full and keeps its first failure; tasks after the first failure found
+ * so far are skipped (a bad request is answered once the tasks before its
+ * fault are done), and the reported one is the first in task order, so
+ * the message does not depend on the thread count.
  *
  * Poseidon is nearly all the work: a 32GiB Window PoSt partition opens
  * 2349 x 10 leaves on paths of 10 arity-8 levels. The paths of one sector
@@ -199,6 +201,18 @@ static uint64_t derived_leaf(const fc_post_request *q, const vanilla_post_sector
     return post_leaf_challenge(q->randomness, p->sector_id, index, q->shape->nodes);
 }
 
+/* Task j of a sector: 0 the sector's own checks, 1 + c its challenge c. */
+static void run_task(post_task *t, size_t j)
+{
+    if (!j) {
+        check_sector(t);
+    } else if (j - 1 < t->p->n_proofs && same_geometry(&t->p->tree, &t->q->shape->tree)) {
+        t->challenge = j - 1;
+        t->leaf = derived_leaf(t->q, t->p, t->sector, j - 1);
+        check_challenge(t);
+    }
+}
+
 static int check_request(const fc_post_request *q, size_t n, cuzk_err *err)
 {
     if (q->kind != VANILLA_POST_WINNING && q->kind != VANILLA_POST_WINDOW)
@@ -224,19 +238,16 @@ int fc_post_vanilla_verify(const fc_post_request *q, const vanilla_post_sector *
         path_memo *memo = memo_new(&geometry, q->shape->nodes);
 #pragma omp for schedule(dynamic, per)
         for (size_t k = 0; k < tasks; k++) {
-            size_t i = k / per, j = k % per;
-            post_task t = {q, &sectors[i], i, SIZE_MAX, 0, memo, {0}};
-            if (!j) {
-                check_sector(&t);
-            } else if (j - 1 < sectors[i].n_proofs &&
-                       same_geometry(&sectors[i].tree, &q->shape->tree)) {
-                t.challenge = j - 1;
-                t.leaf = derived_leaf(q, &sectors[i], i, j - 1);
-                check_challenge(&t);
-            }
+            size_t seen;
+#pragma omp atomic read
+            seen = first;
+            if (k > seen) continue; /* a failure before this one is known */
+            post_task t = {q, &sectors[k / per], k / per, SIZE_MAX, 0, memo, {0}};
+            run_task(&t, k % per);
             if (t.err.code) {
 #pragma omp critical(fc_post_vanilla_verify)
                 if (k < first) {
+#pragma omp atomic write
                     first = k;
                     first_err = t.err;
                 }

@@ -8,8 +8,8 @@
  * message naming the sector, the challenge and the fault: a path sibling,
  * a sibling that is not a field element, the opened leaf's index, the
  * proof's root, comm_r, another randomness, the other challenge indexing,
- * a proof count short; of two faults the first in (sector, challenge)
- * order is named. Requests the check cannot take are CUZK_EINVAL.
+ * a proof count short; of two faults, or of faults in every sector, the
+ * first in (sector, challenge) order is named. Requests the check cannot take are CUZK_EINVAL.
  */
 #include "testutil.h"
 
@@ -181,6 +181,12 @@ static void alter_two(vanilla_post_sector *v)
     v[1].proofs[7].hashes[0].b[0] ^= 1;
 }
 
+static void alter_every(vanilla_post_sector *v)
+{
+    for (size_t i = 0; i < N_WINDOW; i++)
+        for (size_t j = 2; j < v[i].n_proofs; j++) v[i].proofs[j].hashes[0].b[1] ^= 1;
+}
+
 static void test_alterations(void **state)
 {
     (void)state;
@@ -194,6 +200,7 @@ static void test_alterations(void **state)
         {"comm_r", alter_comm_r, "PoSt sector 1 (id 201): comm_r is not Poseidon(comm_c, "},
         {"count", alter_count, "PoSt sector 1 (id 201): 9 inclusion proofs, Window PoSt "},
         {"first of two", alter_two, "sector 1 (id 201), challenge 7"},
+        {"every sector", alter_every, "PoSt sector 0 (id 200), challenge 2 (leaf "},
     };
     uint8_t rnd[32];
     randomness(rnd, 3);

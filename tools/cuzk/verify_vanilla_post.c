@@ -165,4 +165,4 @@ const cli_command cli_verify_vanilla_window = {
     "usage: cuzk verify-vanilla window-post --sector-size SIZE --vanilla FILE\n"
     "           --randomness HEX [--registered-proof V1_2|V1]\n\n"
     "The file's sector i is sector i of the proving set (V1 indexes challenges by\n"
-    "it; V1_2, FIP-0061 and the default, does not).\n" POST_CHECKS};
+    "it; V1_2, FIP-0061 and the default, does not).\n\n" POST_CHECKS};

@@ -40,8 +40,8 @@ typedef struct fc_post_request {
  * sector 7 (id 1234), challenge 3 (leaf 56789): the tree-R path does not
  * hash to comm_r_last"; CUZK_EINVAL for a bad request (kind, no sectors,
  * Winning PoSt with more than one). Sectors and their challenges are
- * checked in parallel (OpenMP), every one in full; the message does not
- * depend on the thread count.
+ * checked in parallel (OpenMP), each in full, none after a failure already
+ * found; the message does not depend on the thread count.
  */
 int fc_post_vanilla_verify(const fc_post_request *q, const vanilla_post_sector *sectors, size_t n,
                            cuzk_err *err);
