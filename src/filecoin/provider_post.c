@@ -23,6 +23,14 @@
  * partition k, the sector index offset by k x sectors since the request
  * carries only this partition's sectors.
  *
+ * Before any circuit is built, the sector proofs go through the native
+ * check (post_verify.h, as cuzk verify-vanilla does): every challenge's
+ * leaf against the randomness and sector id, every path against
+ * comm_r_last, comm_r against comm_c and comm_r_last; a bad request is
+ * answered at once with the first fault (sector, challenge, what). The
+ * blobs are read unchecked (VANILLA_POST_UNCHECKED) so that the check
+ * names every such fault its way.
+ *
  * Partition sizes are counted once per sector size on the blank circuit
  * (90,750 constraints at 2KiB, 370,590 at 32GiB: a fraction of a second)
  * and kept for the process.
@@ -33,6 +41,7 @@
 
 #include "cuzk/filecoin/circuits.h"
 #include "cuzk/filecoin/porep.h"
+#include "cuzk/filecoin/post_verify.h"
 #include "cuzk/filecoin/providers.h"
 #include "provider_internal.h"
 
@@ -94,6 +103,21 @@ static int build(engine_circuits *out, winning_state *s, size_t index, const van
     return rc ? rc : fcp_partition_size(FC_CIRCUIT_WINNING_POST, index, &out->size, err);
 }
 
+/* The one sector proof, read and checked natively (post_verify.h). */
+static int winning_sector(vanilla_post_sector *v, size_t index, const engine_bytes *blob,
+                          const vanilla_node *rnd, cuzk_err *err)
+{
+    post_shape shape;
+    int rc = vanilla_post_sector_parse(v, VANILLA_POST_WINNING | VANILLA_POST_UNCHECKED,
+                                       fcp_sizes[index], blob->data, blob->len, err);
+    if (rc) return rc;
+    fc_post_request q = {.kind = VANILLA_POST_WINNING, .shape = &shape, .randomness = rnd->b};
+    if (!(rc = post_shape_for_size(&shape, VANILLA_POST_WINNING, fcp_sizes[index], err)))
+        rc = fc_post_vanilla_verify(&q, v, 1, err);
+    if (rc) vanilla_post_sector_free(v);
+    return rc;
+}
+
 static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -105,8 +129,7 @@ static int winning_prepare(const engine_request *req, engine_circuits *out, cuzk
     if (rc) return rc;
     winning_state *s = calloc(1, sizeof *s);
     if (!s) return cuzk_errf(err, CUZK_ENOMEM, "winning PoSt: out of memory");
-    rc = vanilla_post_sector_parse(&s->sector, VANILLA_POST_WINNING, fcp_sizes[index], blob.data,
-                                   blob.len, err);
+    rc = winning_sector(&s->sector, index, &blob, &rnd, err);
     if (rc) {
         free(s);
         return rc;
@@ -198,10 +221,16 @@ static int window_build(engine_circuits *out, const engine_request *req, size_t 
     if (!s || !(s->sectors = calloc(req->n_vanilla_proofs, sizeof *s->sectors)))
         return cuzk_errf(err, CUZK_ENOMEM, "window PoSt: out of memory");
     for (size_t i = 0; i < req->n_vanilla_proofs; i++, s->n++)
-        if ((rc = vanilla_post_sector_parse(&s->sectors[i], VANILLA_POST_WINDOW, fcp_sizes[index],
-                                            req->vanilla_proofs[i].data, req->vanilla_proofs[i].len,
-                                            err)))
+        if ((rc = vanilla_post_sector_parse(
+                 &s->sectors[i], VANILLA_POST_WINDOW | VANILLA_POST_UNCHECKED, fcp_sizes[index],
+                 req->vanilla_proofs[i].data, req->vanilla_proofs[i].len, err)))
             return cuzk_err_prefix(err, "sector proof %zu: ", i), rc;
+    fc_post_request q = {.kind = VANILLA_POST_WINDOW,
+                         .shape = &sh,
+                         .api_version = api,
+                         .randomness = rnd->b,
+                         .first_sector = req->partition_index * sh.sectors};
+    if ((rc = fc_post_vanilla_verify(&q, s->sectors, s->n, err))) return rc;
     if ((rc = post_circuit_init(&s->circuit, VANILLA_POST_WINDOW, &sh, s->sectors, s->n, err)))
         return rc;
     out->n_partitions = 1;

@@ -17,7 +17,11 @@ Winning PoSt, Window PoSt (three sectors: two partition requests) and
 SnapDeals 2KiB vanilla proofs from `cuzk-bench gen-vanilla` are proved
 through Prove as Curio sends them (vanilla_proofs, randomness,
 commitments, registered_proof), each proof verified independently with
-`cuzk verify --kind ...` and rejected for other public inputs.
+`cuzk verify --kind ...` and rejected for other public inputs; a Winning
+PoSt blob with one path sibling altered and a Window PoSt partition with
+one sector's comm_c altered are refused by the daemon's native check at
+once (well under a second), the message naming sector, challenge and
+fault.
 
 usage: daemon_porep_test.py BUILD_DIR
 """
@@ -25,6 +29,7 @@ usage: daemon_porep_test.py BUILD_DIR
 import base64
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -185,6 +190,24 @@ def verify_kind(kind, proof, args):
     return v.returncode
 
 
+def refused_kind(d, kind, message, **kw):
+    """A request the daemon's native check refuses: FAILED with message, in under a second."""
+    req = pb.SubmitProofRequest(request_id="vanilla-bad-" + uuid.uuid4().hex, proof_kind=kind, **kw)
+    t0 = time.time()
+    r = d.stub.Prove(pb.ProveRequest(submit=req), timeout=PROVE_TIMEOUT).result
+    ms = (time.time() - t0) * 1000
+    assert r.status == Status.FAILED and re.search(message, r.error_message), (message, r)
+    assert ms < 1000, "refused after %.0f ms" % ms
+    print("     refused in %.0f ms: %s" % (ms, r.error_message), flush=True)
+
+
+def flipped(blob, offset):
+    """blob with byte offset (from the end when negative) xored with 1."""
+    b = bytearray(blob)
+    b[offset] ^= 1
+    return bytes(b)
+
+
 def other_randomness(hexstr):
     return "00" + hexstr[2:]
 
@@ -198,6 +221,12 @@ def test_winning_post(d, sector, other):
     args = ["--vanilla", path, "--randomness"]
     assert verify_kind("winning-post", proof, args + [v["randomness"]]) == 0
     assert verify_kind("winning-post", proof, args + [other_randomness(v["randomness"])]) == 1
+    # 2KiB blob: the first proof's level 0 siblings start at byte 140.
+    refused_kind(d, pb.WINNING_POST,
+                 r"PoSt sector 0 \(id 1\), challenge 0 \(leaf \d+\): the tree-R path does not "
+                 r"hash to comm_r_last",
+                 vanilla_proofs=[flipped(blobs[0], 140)], randomness=bytes.fromhex(v["randomness"]),
+                 registered_proof=int(v["registered_proof"]), sector_size=2048)
 
 
 def test_window_post(d, sector, other):
@@ -211,6 +240,12 @@ def test_window_post(d, sector, other):
     args = ["--vanilla", path, "--randomness", v["randomness"]]
     assert verify_kind("window-post", proof, args) == 0
     assert verify_kind("window-post", proof, args + ["--registered-proof", "V1"]) == 1
+    # Partition 1's one sector (id 3) with comm_c (64 bytes before the end) altered.
+    refused_kind(d, pb.WINDOW_POST_PARTITION,
+                 r"PoSt sector 0 \(id 3\): comm_r is not Poseidon\(comm_c, comm_r_last\)",
+                 vanilla_proofs=[flipped(blobs[2], -64)], partition_index=1,
+                 randomness=bytes.fromhex(v["randomness"]),
+                 registered_proof=int(v["registered_proof"]))
 
 
 def test_snap_update(d, sector, other):

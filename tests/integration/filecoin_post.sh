@@ -6,7 +6,8 @@
 # parameters under the official file names (cached in BUILD/param-cache
 # between runs), `cuzk prove --kind` proves every partition, `cuzk verify
 # --kind` accepts the proof, and rejects it for other public inputs
-# (another randomness; Window PoSt's V1 challenges instead of V1_2).
+# (another randomness; Window PoSt's V1 challenges instead of V1_2); the
+# same for sparse committed-capacity sectors (gen-vanilla --sparse).
 # Usage: filecoin_post.sh BUILD_DIR SOURCE_DIR
 set -eu
 BUILD=$(cd "$1" && pwd)
@@ -58,4 +59,24 @@ set -- --kind window-post --sector-size 2KiB --param-cache "$CACHE" --vanilla wi
 "$CUZK" verify "$@" --proof window.proof
 passed=$((passed + 1))
 rejects "V1 challenges" "$@" --registered-proof V1 --proof window.proof
+
+# Sparse committed-capacity sectors (gen-vanilla --sparse: test data, only
+# the challenged paths computed) prove and verify the same way.
+"$BENCH" gen-vanilla winning-post --sector-size 2KiB --sparse --seed 22 -o winning-sparse.json \
+    >winning-sparse.txt
+RND=$(value randomness winning-sparse.txt)
+set -- --kind winning-post --sector-size 2KiB --param-cache "$CACHE" --vanilla winning-sparse.json \
+    --randomness "$RND"
+"$CUZK" prove "$@" -o winning-sparse.proof
+"$CUZK" verify "$@" --proof winning-sparse.proof
+passed=$((passed + 1))
+"$BENCH" gen-vanilla window-post --sector-size 2KiB --sparse --seed 32 --sectors 3 \
+    -o window-sparse.json >window-sparse.txt
+RND=$(value randomness window-sparse.txt)
+set -- --kind window-post --sector-size 2KiB --param-cache "$CACHE" --vanilla window-sparse.json \
+    --randomness "$RND"
+"$CUZK" prove "$@" -o window-sparse.proof
+"$CUZK" verify "$@" --proof window-sparse.proof
+passed=$((passed + 1))
+rejects "sparse, V1 challenges" "$@" --registered-proof V1 --proof window-sparse.proof
 echo "filecoin_post: $passed passed, 0 failed"

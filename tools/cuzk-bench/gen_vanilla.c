@@ -13,7 +13,12 @@
  *   winning-post  one FallbackPoStSectorProof (66 challenges);
  *   window-post   one per sector of --sectors N (seeds seed.., sector ids
  *                 sector-id..), challenged as the registered proof says
- *                 (V1_2: FIP-0061 indexes, or V1);
+ *                 (V1_2: FIP-0061 indexes, or V1); above 512MiB, or at
+ *                 any size with --sparse, both are proofs of sparse
+ *                 committed-capacity sectors (gen.h fc_sparse_post_sectors: test
+ *                 data, only the challenged paths computed), Window PoSt
+ *                 then a full partition (2349 sectors at 32GiB) unless
+ *                 --sectors says otherwise;
  *   snap-prove    new data from the seed encoded into the sector: one
  *                 PartitionProof per partition.
  *
@@ -39,8 +44,10 @@
 #define TAG_RANDOMNESS 0x72616e646f6dULL   /* "random" */
 #define TAG_NEW_DATA   0x6e657764617461ULL /* "newdata" */
 
-/* Above this size PoRep C1s are sparse: sealing would take hours. */
+/* Above this size PoRep C1s and PoSt proofs are sparse: sealing would take hours. */
 #define SEALED_MAX_SIZE (512ull << 20)
+/* --sectors not given: 1, or a sparse Window PoSt's full partition. */
+#define SECTORS_UNSET UINT64_MAX
 
 typedef struct gen_opts {
     const char *size, *out, *data, *proof, *sealed;
@@ -50,7 +57,7 @@ typedef struct gen_opts {
 
 static int parse(gen_opts *o, int argc, char **argv)
 {
-    *o = (gen_opts){.seed = 1, .sector_id = 1, .miner = 1000, .sectors = 1};
+    *o = (gen_opts){.seed = 1, .sector_id = 1, .miner = 1000, .sectors = SECTORS_UNSET};
     for (int i = 2; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--sparse")) {
@@ -77,10 +84,15 @@ static int parse(gen_opts *o, int argc, char **argv)
     }
     if (!o->size || !o->out) return bench_usage("%s", "gen-vanilla needs --sector-size and -o");
     if (!o->sectors) return bench_usage("%s", "gen-vanilla: --sectors must be at least 1");
-    if (o->sparse && strcmp(argv[1], "porep"))
-        return bench_usage("%s", "gen-vanilla: --sparse is for porep");
-    if (o->sealed && o->sectors != 1)
+    if (o->sectors != SECTORS_UNSET && o->sectors > (1u << 20))
+        return bench_usage("%s", "gen-vanilla: --sectors is at most 1048576");
+    if (o->sparse && !strcmp(argv[1], "snap-prove"))
+        return bench_usage("%s",
+                           "gen-vanilla: --sparse is for porep, winning-post and window-post");
+    if (o->sealed && o->sectors != SECTORS_UNSET && o->sectors != 1)
         return bench_usage("%s", "gen-vanilla: --sealed DIR is one sector (no --sectors)");
+    if (o->sealed && o->sparse)
+        return bench_usage("%s", "gen-vanilla: --sealed DIR is a sealed sector (no --sparse)");
     return BENCH_OK;
 }
 
@@ -210,27 +222,64 @@ static int post_sector(vanilla_blobs *b, const gen_opts *o, const fc_porep_confi
     return rc;
 }
 
+/* n sparse sectors' proofs (gen.h fc_sparse_post_sectors) into b; prints each id and comm_r. */
+static int post_sparse(vanilla_blobs *b, const gen_opts *o, int kind, const post_shape *sh, int api,
+                       const uint8_t rnd[32], size_t n, cuzk_err *err)
+{
+    vanilla_post_sector *v = calloc(n, sizeof *v);
+    if (!v) return cuzk_errf(err, CUZK_ENOMEM, "out of memory for %zu sector proofs", n);
+    fc_sparse_post g = {.kind = kind,
+                        .shape = sh,
+                        .api_version = api,
+                        .randomness = rnd,
+                        .seed = o->seed,
+                        .sector_id = o->sector_id};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = fc_sparse_post_sectors(v, n, &g, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    for (size_t i = 0; !rc && i < n; i++) {
+        void *blob = NULL;
+        size_t len = 0;
+        if (!(rc = vanilla_post_sector_encode(&blob, &len, &v[i], err)))
+            rc = vanilla_blobs_add(b, blob, len, err);
+        free(blob);
+        printf("sector_id %llu\n", (unsigned long long)v[i].sector_id);
+        print_hex("comm_r", v[i].comm_r.b);
+    }
+    for (size_t i = 0; i < n; i++) vanilla_post_sector_free(&v[i]);
+    free(v);
+    if (!rc)
+        fprintf(stderr, "sparse PoSt: %zu sector proof(s) computed in %.2f s\n", n,
+                seconds(&t0, &t1));
+    return rc;
+}
+
 static int gen_post(const gen_opts *o, const fc_porep_config *cfg, int kind, cuzk_err *err)
 {
     bool win = kind == VANILLA_POST_WINNING;
     bool v1 = o->proof && !strcmp(o->proof, "V1");
+    bool sparse = !o->sealed && (o->sparse || cfg->sector_size > SEALED_MAX_SIZE);
     if (o->proof && !v1 && strcmp(o->proof, "V1_2"))
         return cuzk_errf(err, CUZK_EINVAL, "--registered-proof for PoSt is V1 or V1_2, not '%s'",
                          o->proof);
-    if (win && (o->sectors != 1 || v1))
+    if (win && ((o->sectors != SECTORS_UNSET && o->sectors != 1) || v1))
         return cuzk_errf(err, CUZK_EINVAL, "Winning PoSt proves one sector (StackedDrgWinningV1)");
     post_shape sh;
     int rc = post_shape_for_size(&sh, kind, cfg->sector_size, err);
     if (rc) return rc;
+    uint64_t n = o->sectors != SECTORS_UNSET ? o->sectors : sparse && !win ? sh.sectors : 1;
     uint8_t rnd[32];
     fc_test_bytes(rnd, o->seed, TAG_RANDOMNESS);
     /* StackedDrgWinning<size>V1: 0..4, StackedDrgWindow<size>V1: 5..9, V1_2: 10..14. */
     int id = size_index(cfg->sector_size) + (win ? 0 : v1 ? 5 : 10);
+    int api = v1 || win ? FC_API_V1_1 : FC_API_V1_2;
     print_hex("randomness", rnd);
     printf("registered_proof %d\nsector_size %llu\n", id, (unsigned long long)cfg->sector_size);
     vanilla_blobs b = {0};
-    for (uint64_t i = 0; !rc && i < o->sectors; i++)
-        rc = post_sector(&b, o, cfg, kind, &sh, v1 || win ? FC_API_V1_1 : FC_API_V1_2, rnd, i, err);
+    if (sparse) rc = post_sparse(&b, o, kind, &sh, api, rnd, n, err);
+    for (uint64_t i = 0; !sparse && !rc && i < n; i++)
+        rc = post_sector(&b, o, cfg, kind, &sh, api, rnd, i, err);
     if (!rc) rc = write_blobs(o->out, &b, err);
     vanilla_blobs_free(&b);
     return rc;

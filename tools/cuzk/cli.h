@@ -70,6 +70,8 @@ extern const cli_command cli_setup, cli_prove, cli_verify, cli_params_info;
 extern const cli_command cli_prove_porep, cli_verify_porep;
 /* `cuzk verify-vanilla porep` (verify_vanilla.c). */
 extern const cli_command cli_verify_vanilla_porep;
+/* `cuzk verify-vanilla winning-post | window-post` (verify_vanilla_post.c). */
+extern const cli_command cli_verify_vanilla_winning, cli_verify_vanilla_window;
 
 /* `cuzk setup --kind ...`: development parameters for a Filecoin circuit. */
 int cli_fc_setup(const cli_opts *o);

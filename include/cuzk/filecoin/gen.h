@@ -10,7 +10,8 @@
  * shapes: 2KiB, 8MiB, 512MiB), and PoRep's C1 is seal.h's fc_sealed_c1.
  * PoRep C1s of any size, 32GiB and 64GiB too, come from sparse
  * committed-capacity sectors (fc_sparse_c1): only the challenged nodes
- * and their parents are computed, everything else is pseudo-random.
+ * and their parents are computed, everything else is pseudo-random; so do
+ * PoSt sector proofs (fc_sparse_post_sectors: only the challenged paths).
  * Trees here are fc_ptree: Poseidon trees of any por_shape (8-ary base
  * levels, optional sub and top levels, so the circuit tests' shapes work
  * too), with the base trees over contiguous leaf ranges as merkletree
@@ -152,6 +153,33 @@ void fc_test_bytes(uint8_t out[32], uint64_t seed, uint64_t tag);
  * refused (CUZK_EUNSUPPORTED).
  */
 int fc_sparse_c1(vanilla_c1 *c1, const fc_test_sector *t, cuzk_err *err);
+
+/* ---- sparse committed-capacity sectors for PoSt (gen_sparse_post.c) ---- */
+
+/* A set of sparse sectors' PoSt proofs: sector i has seed + i, id sector_id + i. */
+typedef struct fc_sparse_post {
+    int kind;                  /* enum vanilla_post_kind */
+    const post_shape *shape;   /* post_shape_for_size's (a Filecoin sector size) */
+    int api_version;           /* enum fc_api_version, as fc_gen_post_sector */
+    const uint8_t *randomness; /* 32 bytes */
+    uint64_t seed, sector_id;
+    uint64_t first_sector; /* Window PoSt V1: sector 0's index in the proving set */
+} fc_sparse_post;
+
+/*
+ * The FallbackPoStSectorProofs of n sparse committed-capacity sectors
+ * (Winning PoSt: n = 1) of any size, 32GiB and 64GiB included (TEST DATA:
+ * no sector behind them): the challenged leaves are those of a sealed
+ * sector with the same id under the same randomness (fc_gen_post_sector's
+ * indexing); tree-R-last is computed only along their paths, every other
+ * node and every leaf pseudo-random from (sector id, seed), so the paths
+ * hash to comm_r_last and comm_r = Poseidon-2(comm_c, comm_r_last): proofs
+ * that prove and verify as a sealed sector's. About 90 Poseidon hashes a
+ * Window PoSt sector; sectors in parallel (OpenMP). Free each out[i] with
+ * vanilla_post_sector_free.
+ */
+int fc_sparse_post_sectors(vanilla_post_sector *out, size_t n, const fc_sparse_post *g,
+                           cuzk_err *err);
 
 /* ---- sealed replicas, as PoSt and SnapDeals provers hold them (gen_replica.c) ---- */
 

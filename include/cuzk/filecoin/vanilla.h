@@ -214,7 +214,15 @@ int vanilla_c1_synthetic(vanilla_c1 *c1, int registered_proof, cuzk_rng *g, cuzk
 
 /* ---- Fallback PoSt (bincode FallbackPoStSectorProof) -------------------- */
 
-enum vanilla_post_kind { VANILLA_POST_WINNING, VANILLA_POST_WINDOW };
+enum vanilla_post_kind {
+    VANILLA_POST_WINNING,
+    VANILLA_POST_WINDOW,
+    /* Or'ed into the parser's kind: the shape is read and checked, but not
+     * the consistency inside the proof (comm_r = Poseidon(comm_c,
+     * comm_r_last), the proofs' roots), for a caller that checks the proof
+     * itself (post_verify.h fc_post_vanilla_verify) and names the faults. */
+    VANILLA_POST_UNCHECKED = 0x10,
+};
 
 typedef struct vanilla_post_sector {
     uint64_t sector_id;
