@@ -17,7 +17,8 @@
  *     (H, L, A, B_G1), the MSM workspace of the largest array in one call
  *     and, for a batch, a second a/b/c buffer. B_G2 then stays on the
  *     device too when its points and its MSM's workspace fit in what is
- *     left (else the CPU does B_G2, as always).
+ *     left, with PLAN_G2_HEADROOM beside them for its MSM (the rule of
+ *     before the plan; else the CPU does B_G2, as always).
  *  4. Otherwise streamed mode. The MSMs run in calls of at most `chunk`
  *     points, the largest power of two (PLAN_MIN_CHUNK at least) whose
  *     MSM workspace plus the stream's two chunk buffers take at most half
@@ -49,6 +50,7 @@ extern "C" {
 #define PLAN_MIN_CHUNK    ((size_t)1 << 10) /* a multiple of 64: bitmap words */
 #define G1_POINT          sizeof(g1_affine_t)
 #define MIB               1048576.0
+#define PLAN_G2_HEADROOM  ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
 
 static std::mutex plan_mu;
 static size_t plan_cap; /* 0: none */
@@ -127,7 +129,7 @@ static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, b
     pl->chunk = max_n;
     pl->machinery = ws;
     pl->abc_buffers = batch ? 2 : 1;
-    size_t g2 = pl->bytes[RES_B_G2] + gpu_msm_workspace_for(pk->n_b_g2, 1);
+    size_t g2 = pl->bytes[RES_B_G2] + PLAN_G2_HEADROOM;
     pl->resident[RES_B_G2] = pk->n_b_g2 && used + g2 <= pl->budget;
     pl->use = used + (pl->resident[RES_B_G2] ? g2 : 0);
     return true;
