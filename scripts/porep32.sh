@@ -4,7 +4,7 @@
 # measured, in one or two time-boxed commands.
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [-m BUDGET] [-P N] [-Q N] [-R] [-F]
+#                      [-b BACKEND] [-m BUDGET] [-P N] [-Q N] [-R] [-F] [-G GIB]
 #                      [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
@@ -44,6 +44,11 @@
 #   -F        synthesis.witness_only = false: the prover backend's full
 #             synthesis (a, b, c on the host) instead of the witness-only
 #             path (a, b, c from the recorded shape on the device), for an A/B
+#   -G        a smaller card emulated for real: cuzk-gpu-hold (tests/gpu,
+#             in BUNDLE or BUNDLE/tests/gpu) takes all but GIB GiB of device
+#             0's free memory before the daemon starts and holds it until
+#             the daemon is stopped; nothing else is set (the daemon plans
+#             with what it finds free)
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
@@ -57,8 +62,8 @@
 set -u
 ARGS="$*"
 PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true WITNESS=true
-PER_START= DEPTH=
-while getopts p:t:w:n:j:b:m:P:Q:RFh opt; do
+PER_START= DEPTH= HOLD_GIB=
+while getopts p:t:w:n:j:b:m:P:Q:RFG:h opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -71,6 +76,7 @@ while getopts p:t:w:n:j:b:m:P:Q:RFh opt; do
     Q) DEPTH=$OPTARG ;;
     R) REUSE=false ;;
     F) WITNESS=false ;;
+    G) HOLD_GIB=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -122,7 +128,32 @@ PY
 ru() { awk -v f="$2" '{ if (f == "wall") print $1; else if (f == "cpu") printf "%.1f\n", $2 + $3;
     else if (f == "rss") printf "%.2f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
 
-trap stop_daemon EXIT
+# The memory holder of -G: started before the daemon, stopped after it.
+HOLDER=
+hold_start() {
+    [ -n "$HOLD_GIB" ] || return 0
+    local root=${BIN%/*} tool=
+    for tool in "$root/cuzk-gpu-hold" "$root/tests/gpu/cuzk-gpu-hold"; do
+        [ -x "$tool" ] && break
+    done
+    [ -x "$tool" ] || { bad "-G: no cuzk-gpu-hold in $root or $root/tests/gpu"; return 1; }
+    "$tool" "$HOLD_GIB" >"$LOGS/hold.out" 2>&1 &
+    HOLDER=$!
+    local i=0
+    until grep -q '^held' "$LOGS/hold.out"; do
+        i=$((i + 1))
+        kill -0 "$HOLDER" 2>/dev/null && [ $i -lt 600 ] || { bad "-G: $(cat "$LOGS/hold.out")"; return 1; }
+        sleep 0.1
+    done
+    say "- device memory held by cuzk-gpu-hold: $(cat "$LOGS/hold.out")"
+}
+hold_stop() {
+    [ -n "$HOLDER" ] || return 0
+    kill "$HOLDER" 2>/dev/null
+    wait "$HOLDER" 2>/dev/null
+    HOLDER=
+}
+trap 'stop_daemon; hold_stop' EXIT
 trap 'exit 130' INT TERM
 
 say "# PoRep $SIZE through cuzk-daemon ($STARTED)"
@@ -267,7 +298,9 @@ if has prove; then
         say "- page cache NOT dropped (not root): the first load may be warm"
     fi
     mkdir -p "$WORK/proofs"
-    if ! daemon_start; then
+    if ! hold_start; then
+        :
+    elif ! daemon_start; then
         bad "cuzk-daemon did not start: $(tail -3 "$LOGS/daemon.log")"
     else
         say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
@@ -302,11 +335,14 @@ if has prove; then
         peak=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1048576 }' /proc/"$PID"/status 2>/dev/null)
         "$BIN/cuzk-bench" -a "unix://$SOCK" status >"$LOGS/status.out" 2>&1
         stop_daemon
+        hold_stop
+        grep 'plan:' "$LOGS/status.out" | sed 's/^ */- device memory plan: /' | tee -a "$REPORT"
         say "- daemon peak RSS (VmHWM): ${peak:-?} GiB"
-        awk '{ if ($2 > r) r = $2; split($3, g, ","); if (g[1] > m) m = g[1];
+        held=$(awk '/^held/ { print $2 }' "$LOGS/hold.out" 2>/dev/null)
+        awk -v held="${held:-0}" '{ if ($2 > r) r = $2; split($3, g, ","); if (g[1] > m) m = g[1];
                if (g[2] != "") { s += g[2]; n++ } }
-             END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB, nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
-                   r / 1048576, m / 1024, n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
+             END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB (less %.1f GiB held by -G), nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
+                   r / 1048576, (m - held) / 1024, held / 1024, n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
         "$BIN/cuzk-bench" timeline "$LOGS/daemon.log" >"$LOGS/timeline.out" 2>&1 &&
             sed 's/^/  /' "$LOGS/timeline.out" | tee -a "$REPORT"
         say ""

@@ -45,7 +45,8 @@ typedef struct cuzk_config {
     int devices[CONFIG_MAX_DEVICES];
     size_t n_devices; /* 0 = every device of the backend */
     uint32_t gpu_threads, gpu_workers_per_device;
-    char backend[16]; /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
+    char backend[16];       /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
+    uint64_t device_memory; /* per device the GPU prover plans with; 0 = what is free */
     /* [scheduler] */
     uint32_t max_batch_size;
     uint64_t max_batch_wait_ms;

@@ -56,6 +56,12 @@ struct engine_backend {
      * finish is then given the count in all (NULL: start alone). */
     int (*start_fed)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                      const engine_feed *feed, void **handle, cuzk_err *err);
+    /* Optional: caps the device memory the backend uses per device
+     * (gpus.device_memory; 0: what is free). */
+    void (*device_memory)(uint64_t bytes);
+    /* Optional: one line of the device's memory plan (what stays on the
+     * device, what streams) for the status. */
+    void (*plan)(int device, char *out, size_t len);
 };
 
 /* groth16_prove on the CPU, one "device". */

@@ -119,6 +119,12 @@ int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, 
 /* Device memory held by the MSM's working space (kept between calls and
  * grown to the largest MSM so far), in bytes. */
 size_t gpu_msm_workspace_bytes(void);
+/* The workspace an MSM of n points takes at the default window (G1, or
+ * G2 when g2), in bytes; SIZE_MAX past the MSM's limits. */
+size_t gpu_msm_workspace_for(size_t n, int g2);
+/* Frees the current device's MSM workspace when it holds more than max
+ * bytes (the next MSM makes what it needs). */
+void gpu_msm_workspace_trim(size_t max);
 int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs, unsigned min_threads,
                        cuzk_err *err);
 /* Phase timing of the MSMs (cuzk-gpu-bench): when on, each MSM records

@@ -27,6 +27,7 @@
 #ifndef CUZK_GPU_PROVE_H
 #define CUZK_GPU_PROVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cuzk/err.h"
@@ -106,6 +107,31 @@ size_t gpu_shape_device_bytes(int device);
  * device (the next proof makes them again). */
 void gpu_prove_release(void);
 
+/* Caps the device memory the prover plans with on every device (bytes;
+ * 0: none, what is free): gpus.device_memory. */
+void gpu_prove_set_device_memory(size_t bytes);
+/* The residency plan of the last start on a device (src/gpu/prove/
+ * residency.cu): which parameter arrays stay on the device (H, L, A,
+ * B_G1, B_G2) and which stream from host memory, and the figures. */
+enum { GPU_PLAN_ARRAYS = 5 };
+typedef struct gpu_prove_plan_info {
+    bool made;                      /* a start has planned on the device */
+    bool too_small;                 /* it could not: the device has less than need */
+    bool resident[GPU_PLAN_ARRAYS]; /* H, L, A, B_G1, B_G2 (B_G2 not kept: CPU) */
+    size_t budget;                  /* device bytes it planned with */
+    size_t use;                     /* of which the plan takes */
+    size_t need;                    /* the least a proof of that shape runs in */
+    size_t streamed;                /* bytes streamed per partition */
+    size_t chunk;                   /* points per MSM call / streamed chunk */
+    unsigned abc_buffers;           /* a/b/c buffers (2: the next circuit loads early) */
+} gpu_prove_plan_info;
+void gpu_prove_device_plan(int device, gpu_prove_plan_info *out);
+/* One line: "resident=H,L,A,B_G1,B_G2 streamed=- streamed_per_partition=0 MiB ..." */
+void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p);
+/* The device memory a proof of domain 2^lg needs at least with every
+ * parameter array streamed (plus witness_bytes for the witness-only
+ * path): what the daemon compares with each device at start. */
+size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes);
 /* Pinned host memory the prover's staging pools take on each device it
  * proves on (allocated on its first proof there). */
 size_t gpu_prove_pinned_bytes_per_device(void);

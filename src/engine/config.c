@@ -53,6 +53,9 @@ static const key_def keys[] = {
     {"gpus", "gpu_threads", T_U32, F(gpu_threads), "prover threads, 0 = all cores"},
     {"gpus", "gpu_workers_per_device", T_U32, F(gpu_workers_per_device), "prover workers"},
     {"gpus", "backend", T_STR, F(backend), "auto (CUDA when usable), cuda or cpu"},
+    {"gpus", "device_memory", T_SIZE, F(device_memory),
+     "device memory the GPU prover uses per device, e.g. \"16GiB\"; 0 = what is free (parameters "
+     "that do not fit stream from host memory)"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
     {"scheduler", "max_batch_wait_ms", T_U64, F(max_batch_wait_ms), "flush a partial batch"},
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},

@@ -237,6 +237,7 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
         *out = NULL;
         return err ? err->code : CUZK_EINVAL;
     }
+    if (e->backend->device_memory) e->backend->device_memory(cfg->device_memory);
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->gpu_cv, NULL);

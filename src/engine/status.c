@@ -98,6 +98,7 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
         snprintf(d->name, sizeof d->name, "%s", e->devices[i].name);
         d->vram_total = d->vram_free = e->devices[i].vram_total;
         if (e->backend->vram_free) e->backend->vram_free(d->ordinal, &d->vram_free);
+        if (e->backend->plan) e->backend->plan(d->ordinal, d->plan, sizeof d->plan);
         snprintf(d->current_job, sizeof d->current_job, "%s", e->devices[i].current_job);
         snprintf(d->current_kind, sizeof d->current_kind, "%s",
                  d->current_job[0] ? engine_kind_name(e->devices[i].current_kind) : "");
@@ -340,6 +341,8 @@ char *engine_status_json(engine_t *e)
             i ? "," : "", d->ordinal, d->name, d->state, d->current_job, d->queued,
             (unsigned long long)d->busy_ms, (unsigned long long)d->partitions);
         json_string(&t, d->error);
+        put(&t, "\",\"plan\":\"");
+        json_string(&t, d->plan);
         put(&t, "\"}");
     }
     pthread_mutex_lock(&e->lock);

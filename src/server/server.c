@@ -334,6 +334,7 @@ static void status_reply(call *c, const engine_status_t *s)
         gpus[i].queued_partitions = s->devices[i].queued;
         gpus[i].busy_ms = s->devices[i].busy_ms;
         gpus[i].partitions_proved = s->devices[i].partitions;
+        gpus[i].memory_plan = (char *)s->devices[i].plan;
         gpu_ptrs[out.n_gpus++] = &gpus[i];
     }
     for (size_t i = 0; i < s->n_srs; i++) {

@@ -53,6 +53,8 @@ typedef enum {
     cudaErrorDevicesUnavailable = 46,
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorLaunchFailure = 719,
 } cudaError_t;
 typedef enum {
@@ -73,6 +75,8 @@ typedef struct host_event *cudaEvent_t;
 #define cudaInitDeviceFlagsAreValid    1
 #define cudaEventDisableTiming         2
 #define cudaHostAllocDefault           0
+#define cudaHostRegisterPortable       1
+#define cudaHostRegisterReadOnly       8
 
 struct cudaDeviceProp {
     char name[256];
@@ -158,6 +162,25 @@ static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned)
 {
     *p = malloc(bytes);
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+/* Page-locked host ranges (cudaHostRegister), process-wide as in CUDA:
+ * registering a range twice fails; host_pin_calls counts registrations
+ * made, host_pin_fail makes them fail (memory that cannot be pinned). */
+extern std::atomic<long long> host_pin_calls, host_pins_live;
+extern std::atomic<bool> host_pin_fail;
+bool host_pin_add(const void *p);
+bool host_pin_remove(const void *p);
+static inline cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned)
+{
+    if (!p || !bytes) return cudaErrorInvalidValue;
+    if (host_pin_fail.load()) return cudaErrorInvalidValue;
+    if (!host_pin_add(p)) return cudaErrorHostMemoryAlreadyRegistered;
+    host_pin_calls++;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaHostUnregister(void *p)
+{
+    return host_pin_remove(p) ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
 }
 /* Synchronous copies: one side on the current device. */
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind kind)

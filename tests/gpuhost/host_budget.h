@@ -45,6 +45,13 @@ long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
  * circuits' preps may): the same result for either. */
 long long host_upload_pair_check(size_t bytes, int delay_us);
 
+/* Host ranges page-locked so far (cudaHostRegister calls that worked),
+ * those locked now, and whether registering fails (memory that cannot
+ * be locked). */
+long long host_pin_count(void);
+long long host_pins_held(void);
+void host_pin_refuse(bool refuse);
+
 /* How many device preps (prep_launch_scatter) have run. */
 long long host_prep_scatters(void);
 

@@ -64,6 +64,25 @@ extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf
     return g1_msm(out, (const g1_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
 
+/* The stand-in MSM takes no device memory; the plan's figures use a
+ * model of the real one's (16 bytes of sort pairs per point and window of
+ * about 16 bits, plus the buckets), so that its chunks shrink with the
+ * budget as on a device. */
+extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
+{
+    return n ? 16 * 16 * n + ((size_t)16 << (g2 ? 11 : 10)) : 0;
+}
+
+extern "C" void gpu_msm_workspace_trim(size_t max)
+{
+    (void)max;
+}
+
+extern "C" size_t gpu_msm_workspace_bytes(void)
+{
+    return 0;
+}
+
 extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
                               unsigned window, cuzk_err *err)
 {
@@ -188,14 +207,16 @@ int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t
 }
 
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
-                 cuzk_err *err)
+                 size_t lo, cuzk_err *err)
 {
     int rc = bases_check("gather", out, n * sizeof *out, idx, n * sizeof *idx, n, err);
     if (!rc && n && host_owner(bases, sizeof *bases) != host_current_device)
         rc = cuzk_errf(err, CUZK_EDEVICE, "gpu: gather from bases of another device");
-    if (rc) return rc;
-    for (size_t k = 0; k < n; k++) out[k] = bases[idx[k]];
-    return CUZK_OK;
+    for (size_t k = 0; k < n && !rc; k++)
+        if (idx[k] < lo || host_owner(&bases[idx[k] - lo], sizeof *bases) != host_current_device)
+            rc = cuzk_errf(err, CUZK_EDEVICE, "gpu: gather index %u outside its chunk", idx[k]);
+    for (size_t k = 0; k < n && !rc; k++) out[k] = bases[idx[k] - lo];
+    return rc;
 }
 
 int shape_launch_eval(const shape_view *v, const fr_t *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err)
@@ -409,4 +430,19 @@ extern "C" long long host_upload_pair_check(size_t bytes, int delay_us)
     t.join();
     host_dma_delay_us = 0;
     return bad[0] ? bad[0] : bad[1];
+}
+
+extern "C" long long host_pin_count(void)
+{
+    return host_pin_calls.load();
+}
+
+extern "C" long long host_pins_held(void)
+{
+    return host_pins_live.load();
+}
+
+extern "C" void host_pin_refuse(bool refuse)
+{
+    host_pin_fail = refuse;
 }

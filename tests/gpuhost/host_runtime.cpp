@@ -7,6 +7,7 @@
  * on the stand-in.
  */
 #include <map>
+#include <set>
 
 std::atomic<int> host_device_count{1};
 std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
@@ -50,4 +51,24 @@ int host_owner(const void *p, size_t bytes)
     uintptr_t a = (uintptr_t)p, lo = it->first;
     return a >= lo && a - lo + bytes <= (it->second.bytes ? it->second.bytes : 1) ? it->second.dev
                                                                                   : -1;
+}
+
+std::atomic<long long> host_pin_calls{0}, host_pins_live{0};
+std::atomic<bool> host_pin_fail{false};
+static std::set<uintptr_t> host_pins;
+
+bool host_pin_add(const void *p)
+{
+    std::lock_guard<std::mutex> g(host_reg_mu);
+    if (!host_pins.insert((uintptr_t)p).second) return false;
+    host_pins_live++;
+    return true;
+}
+
+bool host_pin_remove(const void *p)
+{
+    std::lock_guard<std::mutex> g(host_reg_mu);
+    if (!host_pins.erase((uintptr_t)p)) return false;
+    host_pins_live--;
+    return true;
 }

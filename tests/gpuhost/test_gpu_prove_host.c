@@ -7,6 +7,9 @@
  * with room for one circuit's parameters only, proofs alternating between
  * two parameter sets evict each other and stay correct; with room for
  * none, proving fails with an out-of-memory error instead of aborting;
+ * the residency plan under caps and a small device (every parameter
+ * array resident, all streamed in chunks, some of each, page-locked once
+ * per array or staged: the same proof bytes; too small: an error);
  * a slow link, under which the H step overlaps the upload; and two
  * devices (the stand-in checks that every copy and kernel gets memory of
  * its own device): proofs on both at once, each device's parameter copy
@@ -108,6 +111,102 @@ static void check_memory_policy(void)
         groth16_params_free(&p[k]);
         cs_prover_free(&w[k]);
     }
+}
+
+/* The plan of the last start on device 0, checked against the mode
+ * expected: every G1 array resident; H and L (the largest) streamed in
+ * chunks; some of each. Returns the arrays streamed. */
+enum { ALL_KEPT, STREAMED, MIXED };
+static int check_mode(const char *what, int mode, size_t n_h)
+{
+    gpu_prove_plan_info pl;
+    gpu_prove_device_plan(0, &pl);
+    int kept = 0;
+    for (int k = 0; k < 4; k++) kept += pl.resident[k];
+    bool ok = pl.made && (mode == ALL_KEPT   ? kept == 4 && pl.streamed == 0
+                          : mode == STREAMED ? !pl.resident[0] && !pl.resident[1] && pl.chunk < n_h
+                                             : kept > 0 && kept < 4 && pl.streamed > 0);
+    char line[256];
+    gpu_prove_format_plan(line, sizeof line, &pl);
+    if (!ok) failures++;
+    printf("%s%s: %s\n", ok ? "" : "FAIL ", what, line);
+    return 4 - kept;
+}
+
+/* Proves w[0..n) on the GPU and the CPU (r = s = 1): byte-identical. */
+static void prove_cmp(const char *what, const groth16_params *p, const cs_prover *w, size_t n)
+{
+    fr_t rs[8] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof g[4], c[4];
+    cuzk_err err = {0};
+    if (gpu_groth16_prove(g, p, w, n, rs, NULL, &err))
+        return (void)(failures++, printf("FAIL %s: %s\n", what, err.msg));
+    if (groth16_prove(c, p, w, n, rs, NULL, &err))
+        return (void)(failures++, printf("FAIL cpu: %s\n", err.msg));
+    if (memcmp(g, c, n * sizeof *g)) failures++, printf("FAIL %s: GPU proof != CPU proof\n", what);
+}
+
+/* The residency plan (residency.cu) under caps (gpus.device_memory) and a
+ * small device: every array resident; every array streamed in chunks
+ * (double-buffered from page-locked host memory, and staged when the
+ * memory cannot be locked); some of each; a batch with one a/b/c buffer:
+ * all byte-identical to the CPU. The host copy is page-locked once per
+ * array, not per proof, and let go with the parameters; a cap below what
+ * even streaming needs is an out-of-memory error naming the device. */
+static void check_residency(void)
+{
+    size_t n = 3000;
+    cs_circuit c = {chain, &n};
+    groth16_params p;
+    cs_prover w[3];
+    cuzk_err err = {0};
+    if (groth16_setup_dev(&p, c, 5, &err) || cs_synthesize_prover(&w[0], c, NULL, &err))
+        return (void)(failures++, printf("FAIL setup: %s\n", err.msg));
+    w[1] = w[2] = w[0];
+    size_t need = gpu_prove_min_device_memory(12, 0), g1 = (p.n_h + p.n_l + p.n_a + p.n_b_g1) * 96;
+    gpu_prove_release();
+    prove_cmp("resident", &p, w, 1);
+    check_mode("resident (no cap)", ALL_KEPT, p.n_h);
+    long long pins0 = host_pin_count();
+    gpu_prove_set_device_memory(need + need / 8);
+    for (int k = 0; k < 3; k++) prove_cmp("streamed", &p, w, 1);
+    int streamed = check_mode("streamed (cap just above the least)", STREAMED, p.n_h);
+    long long pins = host_pin_count() - pins0;
+    if (pins != streamed || host_pins_held() != streamed)
+        failures++, printf("FAIL: %lld page locks over 3 streamed proofs, %lld held (want %d)\n",
+                           pins, host_pins_held(), streamed);
+    prove_cmp("streamed batch", &p, w, 3);
+    gpu_prove_plan_info pl;
+    gpu_prove_device_plan(0, &pl);
+    if (pl.abc_buffers != 1)
+        failures++, printf("FAIL: %u a/b/c buffers at the least\n", pl.abc_buffers);
+    gpu_prove_set_device_memory(need + g1 / 2 + need / 4);
+    prove_cmp("mixed", &p, w, 3);
+    check_mode("mixed (cap with room for some arrays)", MIXED, p.n_h);
+    gpu_prove_params_free(&p);
+    if (host_pins_held() != 0)
+        failures++,
+            printf("FAIL: %lld page locks left after the parameters went\n", host_pins_held());
+    host_pin_refuse(true);
+    gpu_prove_set_device_memory(need + need / 8);
+    prove_cmp("streamed, staged (memory that cannot be locked)", &p, w, 1);
+    check_mode("streamed, staged", STREAMED, p.n_h);
+    host_pin_refuse(false);
+    gpu_prove_set_device_memory(need / 2);
+    int rc = gpu_groth16_prove((groth16_proof[1]){0}, &p, w, 1, NULL, NULL, &err);
+    if (rc != CUZK_ENOMEM || !strstr(err.msg, "device 0 too small"))
+        failures++, printf("FAIL: under the least gave rc %d (%s)\n", rc, err.msg);
+    else
+        printf("residency: below the least: %s\n", err.msg);
+    gpu_prove_set_device_memory(0);
+    gpu_prove_release();
+    host_budget_allow((long long)(need + need / 4));
+    prove_cmp("streamed on a small device (no cap)", &p, w, 1);
+    check_mode("small device", STREAMED, p.n_h);
+    host_budget_allow(1LL << 40);
+    gpu_prove_params_free(&p);
+    groth16_params_free(&p);
+    cs_prover_free(&w[0]);
 }
 
 /* A slow link: the H step starts while a, b, c are still coming up, so
@@ -468,6 +567,7 @@ int main(int argc, char **argv)
     cuzk_rng_seed(&g, seed);
     failures += gpu_prove_checks(&g, 1);
     check_memory_policy();
+    check_residency();
     check_slow_link();
     check_upload();
     check_shapes(&g);

@@ -64,6 +64,7 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
         printf("           state=%s partitions_held=%u busy=%.1f s partitions_proved=%llu%s%s\n",
                g->state[0] ? g->state : "-", g->queued_partitions, (double)g->busy_ms / 1e3,
                (unsigned long long)g->partitions_proved, g->error[0] ? " error: " : "", g->error);
+        if (g->memory_plan && g->memory_plan[0]) printf("           plan: %s\n", g->memory_plan);
     }
     for (size_t i = 0; i < s->n_queues; i++)
         printf("queue:     %-22s pending=%u in_progress=%u\n", s->queues[i]->proof_kind,

@@ -578,6 +578,34 @@ static int msm_host_buffers(typename msm_host<F>::jac *out, const void *bases, c
     return rc;
 }
 
+extern "C" void gpu_msm_workspace_trim(size_t max)
+{
+    int dev;
+    if (cu_device(&dev, NULL)) return;
+    std::lock_guard<std::mutex> hold(msm_work[dev].lock);
+    msm_ws *w = &msm_work[dev];
+    if (w->bytes <= max) return;
+    cudaFree(w->mem);
+    w->mem = NULL;
+    w->bytes = 0;
+}
+
+extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
+{
+    msm_plan p;
+    if (n == 0) return 0;
+    if (n >= MSM_MAX_N) return SIZE_MAX;
+    const msm_aff_cfg *aff = &msm_aff[g2 != 0];
+    size_t point = g2 ? sizeof(xyzz_d<fp2_d>) : sizeof(xyzz_d<fp_d>);
+    size_t affine = g2 ? sizeof(affine_d<fp2_d>) : sizeof(affine_d<fp_d>);
+    unsigned c = msm_default_window(n, g2 != 0);
+    pthread_mutex_lock(&msm_lock);
+    msm_aff_cfg cfg = *aff;
+    pthread_mutex_unlock(&msm_lock);
+    if (msm_make_plan(&p, n, c, point, affine, &cfg, NULL)) return SIZE_MAX;
+    return p.bytes;
+}
+
 extern "C" size_t gpu_msm_workspace_bytes(void)
 {
     int dev;

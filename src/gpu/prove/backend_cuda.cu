@@ -13,9 +13,16 @@
  * its buffers, parameters and staging pools per device (gpu_prove.h), so
  * the devices prove at once. Nothing here touches NCCL or NVLink: each
  * device works alone on its own partitions.
+ *
+ * A device too small for a proof even with every parameter streamed (its
+ * plan says too_small: residency.cu) proves that start on the CPU instead
+ * (groth16_prove, the CPU backend's prover), said once per device as a
+ * warning naming the memory needed and had, so its jobs are slower, never
+ * failed; gpus.device_memory caps the memory the prover plans with.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <mutex>
 
@@ -87,11 +94,63 @@ static void use_device(int device)
         std::call_once(device_ready[device], make_blocking, device);
 }
 
+/* A start's handle: the device's pending proofs, or the proofs the CPU
+ * made when the device is too small for them. */
+struct cuda_handle {
+    gpu_prove_pending *gpu;
+    groth16_proof *cpu;
+    size_t n;
+};
+static std::once_flag too_small_said[CU_MAX_DEVICES];
+
+/* Whether a start failed because the device is too small (its plan). */
+static bool too_small(int device, int rc)
+{
+    gpu_prove_plan_info p;
+    if (rc != CUZK_ENOMEM || device < 0 || device >= CU_MAX_DEVICES) return false;
+    gpu_prove_device_plan(device, &p);
+    return p.too_small;
+}
+
+/* The start's circuits proved on the CPU into h (the device too small). */
+static int cpu_instead(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                       cuda_handle *h, const cuzk_err *why, cuzk_err *err)
+{
+    std::call_once(too_small_said[device], [device, why] {
+        engine_log(LOG_WARN, "cuda backend: %s; its partitions are proved on the CPU", why->msg);
+    });
+    h->cpu = (groth16_proof *)calloc(n ? n : 1, sizeof *h->cpu);
+    if (!h->cpu) return cuzk_errf(err, CUZK_ENOMEM, "cuda backend: out of memory");
+    h->n = n;
+    return groth16_prove(h->cpu, pk, circuits, n, NULL, NULL, err);
+}
+
+/* The handle of a start that returned rc (h->gpu set when 0), the CPU's
+ * proofs in place of a device too small; *handle set on success. */
+static int start_done(int rc, int device, const groth16_params *pk, const cs_prover *circuits,
+                      size_t n, cuda_handle *h, void **handle, cuzk_err *err)
+{
+    if (too_small(device, rc)) {
+        cuzk_err why = *err;
+        rc = cpu_instead(device, pk, circuits, n, h, &why, err);
+    }
+    if (rc) {
+        free(h->cpu);
+        free(h);
+        return rc;
+    }
+    *handle = h;
+    return CUZK_OK;
+}
+
 static int cuda_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                       void **handle, cuzk_err *err)
 {
     use_device(device);
-    return gpu_prove_start((gpu_prove_pending **)handle, device, pk, circuits, n, NULL, err);
+    cuda_handle *h = (cuda_handle *)calloc(1, sizeof *h);
+    if (!h) return cuzk_errf(err, CUZK_ENOMEM, "cuda backend: out of memory");
+    int rc = gpu_prove_start(&h->gpu, device, pk, circuits, n, NULL, err);
+    return start_done(rc, device, pk, circuits, n, h, handle, err);
 }
 
 static int cuda_start_fed(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
@@ -99,29 +158,50 @@ static int cuda_start_fed(int device, const groth16_params *pk, const cs_prover 
 {
     use_device(device);
     gpu_prove_feed f = {feed->ctx, feed->max, feed->more, feed->consumed};
-    return gpu_prove_start_fed((gpu_prove_pending **)handle, device, pk, circuits, n, &f, err);
+    cuda_handle *h = (cuda_handle *)calloc(1, sizeof *h);
+    if (!h) return cuzk_errf(err, CUZK_ENOMEM, "cuda backend: out of memory");
+    int rc = gpu_prove_start_fed(&h->gpu, device, pk, circuits, n, &f, err);
+    return start_done(rc, device, pk, circuits, n, h, handle, err);
 }
 
-static int cuda_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err)
+/* The GPU start's proofs: B_G2 and assembly, each partition's timings
+ * logged. */
+static int gpu_finish(gpu_prove_pending *p, groth16_proof *proofs, size_t n, cuzk_err *err)
 {
-    if (gpu_prove_count((gpu_prove_pending *)handle) != n) {
-        size_t have = gpu_prove_count((gpu_prove_pending *)handle);
-        gpu_prove_discard((gpu_prove_pending *)handle);
+    if (gpu_prove_count(p) != n) {
+        size_t have = gpu_prove_count(p);
+        gpu_prove_discard(p);
         return cuzk_errf(err, CUZK_EINVAL, "cuda backend: %zu proofs asked of a start of %zu", n,
                          have);
     }
     groth16_timings *t = (groth16_timings *)calloc(n ? n : 1, sizeof *t);
     if (!t) {
-        gpu_prove_discard((gpu_prove_pending *)handle);
+        gpu_prove_discard(p);
         return cuzk_errf(err, CUZK_ENOMEM, "cuda backend: out of memory");
     }
-    int rc = gpu_prove_finish((gpu_prove_pending *)handle, proofs, t, err);
+    int rc = gpu_prove_finish(p, proofs, t, err);
     for (size_t i = 0; !rc && i < n; i++) {
         char line[320];
         gpu_prove_format_timings(line, sizeof line, &t[i]);
         engine_log(LOG_INFO, "gpu prove: circuit %zu/%zu: %s", i + 1, n, line);
     }
     free(t);
+    return rc;
+}
+
+static int cuda_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err)
+{
+    cuda_handle *h = (cuda_handle *)handle;
+    int rc = CUZK_OK;
+    if (h->gpu)
+        rc = gpu_finish(h->gpu, proofs, n, err);
+    else if (h->n != n)
+        rc = cuzk_errf(err, CUZK_EINVAL, "cuda backend: %zu proofs asked of a start of %zu", n,
+                       h->n);
+    else
+        memcpy(proofs, h->cpu, n * sizeof *proofs);
+    free(h->cpu);
+    free(h);
     return rc;
 }
 
@@ -151,7 +231,23 @@ static uint64_t cuda_host_bytes(int device)
     return gpu_prove_pinned_bytes_per_device();
 }
 
+static void cuda_device_memory(uint64_t bytes)
+{
+    gpu_prove_set_device_memory((size_t)bytes);
+}
+
+/* The plan of the device's last start (gpu_prove_device_plan). */
+static void cuda_plan(int device, char *out, size_t len)
+{
+    gpu_prove_plan_info p;
+    gpu_prove_device_plan(device, &p);
+    if (p.made)
+        gpu_prove_format_plan(out, len, &p);
+    else if (len)
+        out[0] = 0;
+}
+
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda",          cuda_devices,     cuda_start,
-    cuda_finish,     cuda_vram_free,   cuda_params_unloaded,
-    cuda_host_bytes, gpu_shape_forget, cuda_start_fed};
+    "cuda",         cuda_devices,         cuda_start,      cuda_finish,
+    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes, gpu_shape_forget,
+    cuda_start_fed, cuda_device_memory,   cuda_plan};

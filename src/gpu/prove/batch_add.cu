@@ -2,6 +2,9 @@
  * batch_add.cu - the bitmap batch addition of the split MSM (the sum of
  * the bases whose scalar is 1) and the gather of the tail's bases.
  *
+ * The gather reads a chunk of the bases (stream.cu): indexes relative to
+ * the chunk's first point, lo.
+ *
  * Batch addition, in G1 (L, A, B_G1) and G2 (B_G2, when its points fit
  * on the device): each thread sums its run of bitmap words
  * (batch_add.cuh); a block then sums its threads' accumulators by a tree
@@ -122,17 +125,17 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
 
 template <class A>
 __global__ void gather_kernel(A *out, const A *__restrict__ bases, const uint32_t *__restrict__ idx,
-                              size_t n)
+                              size_t n, size_t lo)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n) out[k] = bases[idx[k]];
+    if (k < n) out[k] = bases[idx[k] - lo];
 }
 
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
-                 cuzk_err *err)
+                 size_t lo, cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n);
+    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n, lo);
     CU_LAUNCH(err, "gather_kernel");
     return CUZK_OK;
 }
@@ -141,7 +144,7 @@ int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t
                     cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n);
+    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n, (size_t)0);
     CU_LAUNCH(err, "gather_kernel (G2)");
     return CUZK_OK;
 }

@@ -82,6 +82,7 @@
 
 #include "gpu/prove/prep_dev.cuh"
 #include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/residency.cuh"
 
 static std::mutex prove_mu[CU_MAX_DEVICES];
 
@@ -150,18 +151,6 @@ struct gpu_prove_pending {
     size_t n;
     prove_one *c;
 };
-
-/* *out = sum scalars[i] bases[i] over n device points and scalars. */
-static int dev_msm(g1_jac_t *out, const prove_g1_aff *bases, const void *scalars, size_t n,
-                   cuzk_err *err)
-{
-    if (n == 0) {
-        g1_jac_set_inf(out);
-        return CUZK_OK;
-    }
-    gpu_buf vb = {(void *)bases, n * sizeof(g1_affine_t)}, vs = {(void *)scalars, n * sizeof(fr_t)};
-    return gpu_msm_g1_dev(out, &vb, &vs, n, 0, err);
-}
 
 /* Whether the device NTT computes H (else the CPU's H scalars go up). */
 static bool h_on_device(const groth16_params *pk, unsigned lg)
@@ -263,23 +252,12 @@ static int job_upload(prove_ws *ws, job_dev *d, const groth16_msm_job *j, const 
     return rc;
 }
 
-/* The tail of a split job: its bases gathered, the MSM. */
-static int tail_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases,
-                    const groth16_msm_job *j, const job_dev *d, const groth16_params *pk,
-                    cuzk_err *err)
-{
-    size_t nt = j->n_tail;
-    int rc = prove_dev_grow(&ws->tb, &ws->tb_cap, nt * sizeof(g1_affine_t), pk, err);
-    prove_g1_aff *tb = (prove_g1_aff *)ws->tb;
-    if (!rc) rc = prove_gather(tb, bases, d->idx, nt, err);
-    if (!rc) rc = dev_msm(out, tb, d->scal, nt, err);
-    return rc;
-}
-
-/* One G1 MSM of the CPU prover's job on the device; its data from *d
- * when prep put it there, else uploaded now (and *d set). */
-static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases, const groth16_msm_job *j,
-                   job_dev *d, const groth16_params *pk, groth16_timings *t, cuzk_err *err)
+/* One G1 MSM of the CPU prover's job on the device, over bases resident
+ * or streamed in chunks of the plan's size; its data from *d when prep
+ * put it there, else uploaded now (and *d set). */
+static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_points *bases, size_t chunk,
+                   const groth16_msm_job *j, job_dev *d, const groth16_params *pk,
+                   groth16_timings *t, cuzk_err *err)
 {
     if (j->n >= ((size_t)1 << 31))
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: an MSM of %zu points", j->n);
@@ -291,18 +269,17 @@ static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_g1_aff *bases, const
             if (!rc) rc = prove_upload(STAGE_FG, ws->scal, j->scalars, j->n * sizeof(fr_t), err);
             d->scal = (fr_t *)ws->scal;
         }
-        if (!rc) rc = dev_msm(out, bases, d->scal, j->n, err);
+        if (!rc) rc = prove_stream_msm(out, bases, d->scal, j->n, chunk, pk, err);
         t->tail_msm_ms += groth16_now_ms() - t0;
         return rc;
     }
     g1_jac_t ones, tail;
     int rc = d->bits ? CUZK_OK : job_upload(ws, d, j, pk, err);
-    if (!rc) rc = prove_batch_add(&ones, bases, d->bits, j->n, err);
-    double t1 = groth16_now_ms();
-    t->batch_add_ms += t1 - t0;
-    if (!rc) rc = tail_msm(ws, &tail, bases, j, d, pk, err);
+    prove_split sj = {d->bits, d->scal, d->idx, j->n, j->n_tail};
+    if (!rc)
+        rc = prove_stream_split(&ones, &tail, bases, &sj, chunk, &ws->tb, &ws->tb_cap, pk,
+                                &t->batch_add_ms, &t->tail_msm_ms, err);
     if (!rc) g1_jac_add(out, &ones, &tail);
-    t->tail_msm_ms += groth16_now_ms() - t1;
     return rc;
 }
 
@@ -319,6 +296,8 @@ struct prove_run {
     int device;
     prove_ws *ws; /* the device's */
     unsigned lg;
+    prove_plan plan; /* residency.cu's, for this start */
+    size_t nabc;     /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
     prove_srs srs;
     std::thread *prep, *load;
     bool stop; /* no more helpers start (under mu) */
@@ -471,7 +450,7 @@ static void load_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
-        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % 2], (char *)r->ws->wit, r->p->pk,
+        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % r->nabc], (char *)r->ws->wit, r->p->pk,
                               r->circ[i], r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     bool preps = c->dev_prep;
@@ -540,17 +519,17 @@ static bool feed_more(prove_run *r, std::unique_lock<std::mutex> &lk)
 
 /* Starts circuit k's helpers as soon as the loader before it is done (one
  * staging pool) and the a/b/c buffer it fills is free (circuit k - 2's H
- * MSM is over): called by whichever of the two comes last, loader k - 1
- * as it ends or the prover thread after that MSM, so the upload of the
- * next circuit runs under all of this one's kernels. A helper that cannot
- * start is that circuit's error. */
+ * MSM is over; k - 1's when the plan allows one buffer only): called by whichever of the two comes
+ * last, loader k - 1 as it ends or the prover thread after that MSM, so the upload of the next
+ * circuit runs under all of this one's kernels. A helper that cannot start is that circuit's error.
+ */
 static void try_spawn(prove_run *r, size_t k)
 {
     prove_one *c = r->p->c;
     {
         std::unique_lock<std::mutex> lk(r->mu);
         if (k >= r->cap || k > r->p->n || r->stop || c[k].spawned ||
-            (k > 0 && !c[k - 1].load_done) || (k > 1 && !c[k - 2].h_free))
+            (k > 0 && !c[k - 1].load_done) || (k >= r->nabc && !c[k - r->nabc].h_free))
             return;
         if (k == r->p->n && (!feed_more(r, lk) || c[k].spawned)) return;
         c[k].spawned = true;
@@ -589,13 +568,13 @@ static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
 /* The H step of circuit i: when its loader is still busy, the rows that
  * have landed are transformed during the rest of the upload; when it is
  * done, all of gpu_ntt_h_dev at once. Then the H MSM, after which circuit
- * i + 2's helpers may start (its a/b/c buffer is free). */
+ * i + nabc's helpers may start (its a/b/c buffer is free). */
 static int h_step(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
     const groth16_params *pk = r->p->pk;
     double t0 = groth16_now_ms();
-    char *d = (char *)r->ws->abc[i % 2];
+    char *d = (char *)r->ws->abc[i % r->nabc];
     bool device = h_on_device(pk, r->lg), progressive;
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -608,11 +587,12 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
     if (!rc && progressive) rc = gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err);
     if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
-    if (!rc) rc = dev_msm(&c->m.h, r->srs.h, d, pk->n_h, err);
+    if (!rc)
+        rc = prove_stream_msm(&c->m.h, &r->srs.h, (const fr_t *)d, pk->n_h, r->plan.chunk, pk, err);
     c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
     if (!rc) {
         helper_done(r, &c->h_free);
-        try_spawn(r, i + 2);
+        try_spawn(r, i + r->nabc);
     }
     return rc;
 }
@@ -649,17 +629,19 @@ static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
     return rc;
 }
 
-/* B_G2 on the device, when pk's B_G2 points fit there (prove_srs_g2),
+/* B_G2 on the device, when the plan keeps B_G2 and its points fit there
+ * (prove_srs_g2),
  * over what B_G1's job left on the device (c->jd[2]): its bitmap, tail
  * scalars and indexes (split), or its scalars (not split). When they do
  * not fit, finish runs it on the CPU: a job made on the device comes back
  * to the host for it. */
-static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, cuzk_err *err)
+static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, bool kept,
+                        cuzk_err *err)
 {
     double t0 = groth16_now_ms();
     const groth16_msm_job *j = &c->jobs.b;
-    const prove_g2_aff *g2;
-    int rc = prove_srs_g2(&g2, pk, err);
+    const prove_g2_aff *g2 = NULL;
+    int rc = kept ? prove_srs_g2(&g2, pk, err) : CUZK_OK;
     if (!rc && !g2 && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
     if (rc || !g2) return rc;
     size_t n = j->split ? j->n_tail : j->n;
@@ -692,10 +674,11 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     join_thread(&r->prep[i]);
     int rc = helper_rc(c->prep_rc, &c->prep_err, err);
     prove_ws *ws = r->ws;
-    if (!rc) rc = job_msm(ws, &c->m.l, r->srs.l, &c->jobs.l, &c->jd[0], pk, &c->t, err);
-    if (!rc) rc = job_msm(ws, &c->m.a, r->srs.a, &c->jobs.a, &c->jd[1], pk, &c->t, err);
-    if (!rc) rc = job_msm(ws, &c->m.b1, r->srs.b_g1, &c->jobs.b, &c->jd[2], pk, &c->t, err);
-    if (!rc) rc = b2_on_device(ws, c, pk, err);
+    size_t ch = r->plan.chunk;
+    if (!rc) rc = job_msm(ws, &c->m.l, &r->srs.l, ch, &c->jobs.l, &c->jd[0], pk, &c->t, err);
+    if (!rc) rc = job_msm(ws, &c->m.a, &r->srs.a, ch, &c->jobs.a, &c->jd[1], pk, &c->t, err);
+    if (!rc) rc = job_msm(ws, &c->m.b1, &r->srs.b_g1, ch, &c->jobs.b, &c->jd[2], pk, &c->t, err);
+    if (!rc) rc = b2_on_device(ws, c, pk, r->plan.resident[RES_B_G2], err);
     helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
@@ -733,6 +716,46 @@ static bool next_circuit(prove_run *r, size_t i)
     return i < r->p->n;
 }
 
+/* Device memory the prover holds on device dev and may reuse. */
+static size_t held_bytes(int dev)
+{
+    const prove_ws *ws = &prove_wss[dev];
+    size_t caps[] = {ws->abc_cap[0], ws->abc_cap[1], ws->jobs_cap[0], ws->jobs_cap[1],
+                     ws->scal_cap,   ws->idx_cap,    ws->tb_cap,      ws->bits_cap,
+                     ws->tb2_cap,    ws->wit_cap,    ws->prep_cap};
+    size_t b = prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
+               gpu_msm_workspace_bytes();
+    for (size_t k = 0; k < sizeof caps / sizeof *caps; k++) b += caps[k];
+    return b;
+}
+
+/* The start's plan (residency.cu) from the device's budget, and what
+ * the plan no longer wants given back: a second a/b/c buffer, an MSM
+ * workspace larger than its chunk's, other parameter sets when their
+ * room is needed. */
+static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
+{
+    int dev = r->device;
+    const groth16_params *pk = r->p->pk;
+    size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
+    size_t extra = wit + prove_shape_bytes(dev);
+    int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
+    if (!rc) {
+        rc = prove_plan_make(&r->plan, pk, r->lg, extra, r->p->n > 1 || r->feed, budget, dev, err);
+        prove_plan_remember(&r->plan, dev);
+    }
+    if (rc) return rc;
+    r->nabc = r->plan.abc_buffers;
+    prove_ws *ws = r->ws;
+    if (r->nabc < 2 && ws->abc[1]) cudaFree(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
+    if (r->plan.streamed || r->plan.chunk < pk->n_h) {
+        gpu_msm_workspace_trim(gpu_msm_workspace_for(r->plan.chunk, 0));
+        cudaFree(ws->tb2), ws->tb2 = NULL, ws->tb2_cap = 0;
+    }
+    if (other && other + r->plan.use > budget) prove_srs_evict(dev, pk);
+    return CUZK_OK;
+}
+
 /* The a/b/c buffers (two for a batch or a fed start), the parameters, the
  * helpers of circuit 0, then every circuit, those fed included, each
  * reported consumed to the feed once done; every helper is joined on
@@ -741,14 +764,14 @@ static int prove_all(prove_run *r, cuzk_err *err)
 {
     gpu_prove_pending *p = r->p;
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
-    int rc = CUZK_OK;
-    for (int k = 0; !rc && k < (p->n > 1 || r->feed ? 2 : 1); k++)
-        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
     size_t wit = 0; /* one buffer: loaders run one at a time */
     for (size_t i = 0; i < p->n; i++)
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
+    int rc = plan_start(r, wit, err);
+    for (size_t k = 0; !rc && k < r->nabc; k++)
+        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
     if (!rc && wit) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
-    if (!rc) rc = prove_srs_get(&r->srs, p->pk, err);
+    if (!rc) rc = prove_srs_get(&r->srs, p->pk, &r->plan, err);
     for (size_t i = 0; !rc && i < p->n; i++) { /* before the loaders need them */
         if (r->circ[i]->shape) rc = prove_shape_ready(r->circ[i]->shape, p->pk, err);
         p->c[i].dev_prep = preps_on_device(r, r->circ[i]);
@@ -946,11 +969,13 @@ static void release_device(int dev, const void *unused)
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal, &ws->idx,
                      &ws->tb,     &ws->bits,   &ws->tb2,     &ws->wit,     &ws->prep};
     const size_t n = sizeof bufs / sizeof *bufs;
-    bool any = prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0;
+    bool any =
+        prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 || prove_stream_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
     if (!any || cudaSetDevice(dev) != cudaSuccess) return;
     prove_srs_evict(dev, NULL);
     prove_shape_evict(dev, NULL);
+    prove_stream_release(dev);
     for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
     memset(ws, 0, sizeof *ws);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */

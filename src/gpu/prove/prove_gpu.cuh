@@ -58,18 +58,61 @@ int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err 
 /* Zeroes device memory on pool `which`'s stream (no default-stream wait). */
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 
-/* The device copies of one params' G1 points. */
+/* A parameter array of G1 points as the plan (residency.cuh) left it:
+ * on the device (dev), else streamed from its host copy (host; pinned:
+ * page-locked, host_pin.cu). */
+typedef struct prove_points {
+    const prove_g1_aff *dev;
+    const g1_affine_t *host;
+    bool pinned;
+} prove_points;
+/* One params' G1 arrays on the current device. */
 typedef struct prove_srs {
-    const prove_g1_aff *h, *l, *a, *b_g1;
+    prove_points h, l, a, b_g1;
 } prove_srs;
-/* Finds pk's points on the current device or uploads them there. */
-int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err);
+struct prove_plan;
+/* Finds pk's entry on the current device or makes it: the arrays the
+ * plan keeps resident uploaded (those it streams freed from the device
+ * and page-locked on the host, once per entry). */
+int prove_srs_get(prove_srs *out, const groth16_params *pk, const prove_plan *plan, cuzk_err *err);
+/* Device bytes held by pk's entry on device dev (0: none). */
+size_t prove_srs_bytes_of(int dev, const groth16_params *pk);
+
+/* Page-locks [p, p + bytes) for DMA unless it already is (counting its
+ * holders); false when it cannot be (the caller stages instead). */
+bool prove_pin(const void *p, size_t bytes);
+/* One holder of p lets go; the last unlocks it. */
+void prove_unpin(const void *p);
+
+/* A split job's data on the device: bitmap of n bits, nt tail scalars and
+ * their ascending indexes. */
+typedef struct prove_split {
+    const uint64_t *bits;
+    const fr_t *scal;
+    const uint32_t *idx;
+    size_t n, nt;
+} prove_split;
+/* *out = sum of scal[i] times point i, i < n, in MSM calls of at most
+ * chunk points, the points resident or streamed (stream.cu). */
+int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
+                     size_t chunk, const groth16_params *keep, cuzk_err *err);
+/* A split job the same way: *ones = the batch addition over its bitmap,
+ * *tail = the MSM of its tail (bases gathered into *tb, grown to at most
+ * a chunk); the times of each added to *ba_ms and *tail_ms (a streamed
+ * chunk's wait for its copy in neither). */
+int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
+                       const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
+                       const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err);
+/* Frees device dev's stream ring; its size. */
+void prove_stream_release(int dev);
+size_t prove_stream_bytes(int dev);
 /* Frees every entry of device dev's cache but keep's (NULL: all); returns
  * the bytes freed. */
 size_t prove_srs_evict(int dev, const groth16_params *keep);
 /* *out = pk's B_G2 points on the device (pk's entry must exist), uploaded
  * now if free device memory leaves G2_HEADROOM beside them; NULL when it
- * does not (B_G2 then stays on the CPU). */
+ * does not (B_G2 then stays on the CPU). Asked only when the plan keeps
+ * B_G2 resident. */
 int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err);
 /* Frees the B_G2 points of device dev's entries; returns the bytes freed. */
 size_t prove_srs_drop_g2(int dev);
@@ -91,9 +134,10 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
                     cuzk_err *err);
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
                        cuzk_err *err);
-/* out[k] = bases[idx[k]] for k < n (all on the device). */
+/* out[k] = bases[idx[k] - lo] for k < n (all on the device; every idx[k]
+ * at least lo). */
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
-                 cuzk_err *err);
+                 size_t lo, cuzk_err *err);
 int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
                     cuzk_err *err);
 

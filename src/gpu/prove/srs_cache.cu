@@ -13,6 +13,11 @@
  * (prove_srs_g2) and are the first to go when memory runs short; without
  * them the CPU does all of B_G2.
  *
+ * Which arrays an entry holds is the plan's to say (residency.cu): each
+ * start brings its entry in line with its plan, uploading what it keeps
+ * and freeing what it streams; a streamed array's host copy is page-locked
+ * once, for the entry's life (prove_pin), and let go when the entry goes.
+ *
  * Each device has a cache of its own (device.cuh): a params proven on two
  * GPUs is uploaded to each from the one host copy, and each device's
  * entries are evicted by that device's shortage alone. The current device
@@ -21,6 +26,7 @@
 #include <string.h>
 
 #include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/residency.cuh"
 
 #define SRS_SLOTS  8
 #define SRS_ARRAYS 4 /* h, l, a, b_g1 */
@@ -35,10 +41,11 @@ struct srs_entry {
     const g1_affine_t *host[SRS_ARRAYS];
     size_t n[SRS_ARRAYS];
     g1_affine_t first[SRS_ARRAYS], last[SRS_ARRAYS];
-    prove_g1_aff *dev[SRS_ARRAYS];
-    prove_g2_aff *b_g2; /* optional (prove_srs_g2) */
-    size_t bytes;       /* all of the above */
-    uint64_t used;      /* srs_clock at the last use */
+    prove_g1_aff *dev[SRS_ARRAYS]; /* NULL: streamed */
+    bool pinned[SRS_ARRAYS];       /* holds a page lock on host[k] */
+    prove_g2_aff *b_g2;            /* optional (prove_srs_g2) */
+    size_t bytes;                  /* all of the above */
+    uint64_t used;                 /* srs_clock at the last use */
 };
 static srs_entry srs_devs[CU_MAX_DEVICES][SRS_SLOTS];
 static uint64_t srs_clock[CU_MAX_DEVICES];
@@ -69,7 +76,10 @@ static bool srs_matches(const srs_entry *s, const groth16_params *pk)
 
 static void srs_drop(srs_entry *s)
 {
-    for (int k = 0; k < SRS_ARRAYS; k++) cudaFree(s->dev[k]);
+    for (int k = 0; k < SRS_ARRAYS; k++) {
+        cudaFree(s->dev[k]);
+        if (s->pinned[k]) prove_unpin(s->host[k]);
+    }
     cudaFree(s->b_g2);
     memset(s, 0, sizeof *s);
 }
@@ -101,27 +111,47 @@ size_t prove_srs_evict(int dev, const groth16_params *keep)
     return freed;
 }
 
-static int srs_load(srs_entry *s, const groth16_params *pk, cuzk_err *err)
+/* Brings entry s of pk in line with the plan: a kept array uploaded when
+ * missing, a streamed one freed and its host copy page-locked. */
+static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *plan, cuzk_err *err)
+{
+    const g1_affine_t *p[SRS_ARRAYS];
+    size_t n[SRS_ARRAYS];
+    srs_arrays(pk, p, n);
+    int rc = CUZK_OK;
+    for (int k = 0; !rc && k < SRS_ARRAYS; k++) {
+        size_t bytes = n[k] * sizeof(g1_affine_t);
+        if (!plan->resident[k]) {
+            if (s->dev[k]) cudaFree(s->dev[k]), s->bytes -= bytes;
+            s->dev[k] = NULL;
+            if (!s->pinned[k]) s->pinned[k] = prove_pin(p[k], bytes);
+            continue;
+        }
+        if (s->dev[k]) continue;
+        rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
+        if (!rc) rc = prove_upload(STAGE_FG, s->dev[k], p[k], bytes, err);
+        if (rc)
+            cudaFree(s->dev[k]), s->dev[k] = NULL;
+        else
+            s->bytes += bytes;
+    }
+    return rc;
+}
+
+static void srs_new(srs_entry *s, const groth16_params *pk)
 {
     const g1_affine_t *p[SRS_ARRAYS];
     size_t n[SRS_ARRAYS];
     srs_arrays(pk, p, n);
     s->pk = pk;
-    int rc = CUZK_OK;
-    for (int k = 0; !rc && k < SRS_ARRAYS; k++) {
-        size_t bytes = n[k] * sizeof(g1_affine_t);
+    for (int k = 0; k < SRS_ARRAYS; k++) {
         s->host[k] = p[k];
         s->n[k] = n[k];
-        rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
-        if (!rc) rc = prove_upload(STAGE_FG, s->dev[k], p[k], bytes, err);
-        if (!rc && n[k]) s->first[k] = p[k][0], s->last[k] = p[k][n[k] - 1];
-        s->bytes += bytes;
+        if (n[k]) s->first[k] = p[k][0], s->last[k] = p[k][n[k] - 1];
     }
-    if (rc) srs_drop(s);
-    return rc;
 }
 
-int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
+int prove_srs_get(prove_srs *out, const groth16_params *pk, const prove_plan *plan, cuzk_err *err)
 {
     int dev;
     int rc = cu_device(&dev, err);
@@ -135,12 +165,25 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, cuzk_err *err)
         for (int i = 0; i < SRS_SLOTS; i++) /* a free slot, else the least recently used */
             if (!s || !srs[i].pk || (s->pk && srs[i].used < s->used)) s = &srs[i];
         if (s->pk) srs_drop(s);
-        rc = srs_load(s, pk, err);
-        if (rc) return rc;
+        srs_new(s, pk);
+    }
+    rc = srs_fit(s, pk, plan, err);
+    if (rc) {
+        srs_drop(s);
+        return rc;
     }
     s->used = ++srs_clock[dev];
-    out->h = s->dev[0], out->l = s->dev[1], out->a = s->dev[2], out->b_g1 = s->dev[3];
+    prove_points *o[SRS_ARRAYS] = {&out->h, &out->l, &out->a, &out->b_g1};
+    for (int k = 0; k < SRS_ARRAYS; k++) *o[k] = {s->dev[k], s->host[k], s->pinned[k]};
     return CUZK_OK;
+}
+
+size_t prove_srs_bytes_of(int dev, const groth16_params *pk)
+{
+    size_t b = 0;
+    for (int i = 0; i < SRS_SLOTS; i++)
+        if (srs_devs[dev][i].pk == pk) b += srs_devs[dev][i].bytes;
+    return b;
 }
 
 int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err)

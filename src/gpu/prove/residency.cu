@@ -1,0 +1,224 @@
+/*
+ * residency.cu - the residency policy of the GPU prover: from the device
+ * memory a start may use, what stays on the device and what streams.
+ *
+ * The rules, in order:
+ *  1. The budget is the memory free on the device now plus what the
+ *     prover already holds there (its parameter cache, buffers and MSM
+ *     workspace, which it may reuse or give back), at most the configured
+ *     cap (gpus.device_memory, gpu_prove_set_device_memory).
+ *  2. Working memory comes first: one a/b/c buffer (three rows of the
+ *     domain), the witness of the witness-only path, and a headroom of
+ *     1/32 of the budget (at least PLAN_HEADROOM_PER bytes per domain
+ *     position: 1 GiB at 2^27) for the jobs' bitmaps and tails, the NTT
+ *     tables and the device prep (each of which falls back to the host or
+ *     to uploads on the spot when short).
+ *  3. Resident mode when everything fits beside that: the four G1 arrays
+ *     (H, L, A, B_G1), the MSM workspace of the largest array in one call
+ *     and, for a batch, a second a/b/c buffer. B_G2 then stays on the
+ *     device too when its points and its MSM's workspace fit in what is
+ *     left, with PLAN_G2_HEADROOM beside them for its MSM (the rule of
+ *     before the plan; else the CPU does B_G2, as always).
+ *  4. Otherwise streamed mode. The MSMs run in calls of at most `chunk`
+ *     points, the largest power of two (PLAN_MIN_CHUNK at least) whose
+ *     MSM workspace plus the stream's two chunk buffers take at most half
+ *     of what the working memory leaves (all of it when half holds not
+ *     even PLAN_MIN_CHUNK); a streamed array's points cross in such
+ *     chunks, double-buffered. When even PLAN_MIN_CHUNK does not fit, the
+ *     device is too small: CUZK_ENOMEM naming what was needed.
+ *  5. In streamed mode, of the G1 arrays the set kept resident is the one
+ *     of most bytes that fits in the rest: every partition reads every
+ *     array once, so an array kept saves its own size of transfer per
+ *     partition (ties: fewer arrays). B_G2 is not kept (CPU).
+ *  6. A batch gets a second a/b/c buffer when the room left holds it, so
+ *     the next circuit's upload overlaps this one's kernels; else the
+ *     loader of circuit i + 1 waits for circuit i's H MSM.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <mutex>
+
+#include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/residency.cuh"
+
+extern "C" {
+#include "cuzk/gpu.h"
+}
+
+#define PLAN_HEADROOM_PER 8                 /* bytes per domain position, at least */
+#define PLAN_MIN_CHUNK    ((size_t)1 << 10) /* a multiple of 64: bitmap words */
+#define G1_POINT          sizeof(g1_affine_t)
+#define MIB               1048576.0
+#define PLAN_G2_HEADROOM  ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
+
+static std::mutex plan_mu;
+static size_t plan_cap; /* 0: none */
+static prove_plan plan_last[CU_MAX_DEVICES];
+
+extern "C" void gpu_prove_set_device_memory(size_t bytes)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    plan_cap = bytes;
+}
+
+int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err)
+{
+    size_t free_b = 0, total = 0;
+    cudaError_t e = cudaMemGetInfo(&free_b, &total);
+    if (e != cudaSuccess) return cu_fail(e, err, "cudaMemGetInfo", __FILE__, __LINE__);
+    (void)dev;
+    size_t b = free_b + held;
+    std::lock_guard<std::mutex> g(plan_mu);
+    *budget = plan_cap && plan_cap < b ? plan_cap : b;
+    return CUZK_OK;
+}
+
+void prove_plan_last(prove_plan *pl, int dev)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    *pl = plan_last[dev];
+}
+
+void prove_plan_remember(const prove_plan *pl, int dev)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    plan_last[dev] = *pl;
+}
+
+/* The MSM workspace and the stream's two chunk buffers for chunk points. */
+static size_t machinery(size_t chunk)
+{
+    return gpu_msm_workspace_for(chunk, 0) + 2 * chunk * G1_POINT;
+}
+
+/* Rule 4: the largest power-of-two chunk whose machinery fits in room;
+ * 0 when PLAN_MIN_CHUNK does not. */
+static size_t chunk_for(size_t room, size_t max_n)
+{
+    size_t c = PLAN_MIN_CHUNK;
+    if (machinery(c) > room) return 0;
+    while (c < max_n && machinery(2 * c) <= room) c *= 2;
+    return c;
+}
+
+/* Rule 5: resident[] := the subset of G1 arrays of most bytes within room. */
+static void keep_most(prove_plan *pl, size_t room)
+{
+    size_t best = 0;
+    unsigned best_set = 0;
+    for (unsigned set = 1; set < 1u << RES_B_G2; set++) {
+        size_t b = 0;
+        for (int k = 0; k < RES_B_G2; k++)
+            if (set >> k & 1) b += pl->bytes[k];
+        if (b <= room &&
+            (b > best || (b == best && __builtin_popcount(set) < __builtin_popcount(best_set))))
+            best = b, best_set = set;
+    }
+    for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = best_set >> k & 1;
+}
+
+/* Rule 3: all G1 arrays resident, chunk the largest array, when it fits. */
+static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, bool batch,
+                          const groth16_params *pk)
+{
+    size_t ws = gpu_msm_workspace_for(max_n, 0);
+    size_t used = pl->work + g1 + ws + (batch ? abc : 0);
+    if (used > pl->budget) return false;
+    for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
+    pl->chunk = max_n;
+    pl->machinery = ws;
+    pl->abc_buffers = batch ? 2 : 1;
+    size_t g2 = pl->bytes[RES_B_G2] + PLAN_G2_HEADROOM;
+    pl->resident[RES_B_G2] = pk->n_b_g2 && used + g2 <= pl->budget;
+    pl->use = used + (pl->resident[RES_B_G2] ? g2 : 0);
+    return true;
+}
+
+int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
+                    bool batch, size_t budget, int dev, cuzk_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->budget = budget;
+    size_t n[RES_ARRAYS] = {pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2}, max_n = 1, g1 = 0;
+    for (int k = 0; k < RES_B_G2; k++) {
+        pl->bytes[k] = n[k] * G1_POINT;
+        g1 += pl->bytes[k];
+        if (n[k] > max_n) max_n = n[k];
+    }
+    pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
+    size_t abc = 3 * ((size_t)1 << lg) * sizeof(fr_t), head = budget / 32;
+    size_t least = PLAN_HEADROOM_PER << lg;
+    pl->work = abc + witness + (head > least ? head : least);
+    pl->need = abc + witness + least + machinery(PLAN_MIN_CHUNK);
+    if (plan_resident(pl, g1, max_n, abc, batch, pk)) return CUZK_OK;
+    size_t avail = budget > pl->work ? budget - pl->work : 0;
+    pl->chunk = chunk_for(avail / 2, max_n);
+    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n);
+    pl->too_small = !pl->chunk;
+    if (!pl->chunk)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "gpu prove: out of memory: device %d too small: a proof of 2^%u needs "
+                         "%zu KiB of device memory even with every parameter streamed, %zu KiB "
+                         "usable",
+                         dev, lg, pl->need >> 10, budget >> 10);
+    pl->machinery = machinery(pl->chunk);
+    size_t room = avail - pl->machinery;
+    keep_most(pl, room);
+    pl->abc_buffers = 1;
+    for (int k = 0; k < RES_B_G2; k++) {
+        if (pl->resident[k])
+            room -= pl->bytes[k];
+        else
+            pl->streamed += pl->bytes[k];
+    }
+    if (batch && room >= abc) pl->abc_buffers = 2;
+    pl->use = budget - room + (pl->abc_buffers - 1) * abc;
+    return CUZK_OK;
+}
+
+extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (device < 0 || device >= CU_MAX_DEVICES) return;
+    prove_plan pl;
+    prove_plan_last(&pl, device);
+    out->made = pl.budget != 0;
+    out->too_small = pl.too_small;
+    for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
+    out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
+    out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+}
+
+extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p)
+{
+    static const char *names[RES_ARRAYS] = {"H", "L", "A", "B_G1", "B_G2"};
+    char kept[64] = "", streamed[64] = "";
+    for (int k = 0; k < RES_ARRAYS; k++) {
+        char *to = p->resident[k] ? kept : streamed;
+        if (!p->resident[k] && k == RES_B_G2) continue; /* the CPU's, not streamed */
+        size_t n = strlen(to);
+        snprintf(to + n, sizeof kept - n, "%s%s", n ? "," : "", names[k]);
+    }
+    if (!p->made) {
+        snprintf(out, len, "plan=none");
+        return;
+    }
+    if (p->too_small) {
+        snprintf(out, len, "too_small: needs %.1f MiB, has %.1f MiB usable: proving on the CPU",
+                 p->need / MIB, p->budget / MIB);
+        return;
+    }
+    snprintf(out, len,
+             "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
+             "abc_buffers=%u budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
+             kept[0] ? kept : "-", streamed[0] ? streamed : "-",
+             p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->abc_buffers,
+             p->budget / MIB, p->use / MIB, p->need / MIB);
+}
+
+extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes)
+{
+    size_t abc = 3 * ((size_t)1 << lg) * sizeof(fr_t);
+    return abc + witness_bytes + (PLAN_HEADROOM_PER << lg) + machinery(PLAN_MIN_CHUNK);
+}

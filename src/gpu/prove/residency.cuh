@@ -1,0 +1,55 @@
+/*
+ * residency.cuh - the device-memory plan of a start (residency.cu): which
+ * of the parameters' arrays stay on the device and which are streamed
+ * from host memory, how many points one MSM call and one streamed chunk
+ * take, and how many a/b/c buffers the H step keeps. The prover asks it
+ * once per start (prove_gpu.cu) and does what it says; the parameter
+ * cache (srs_cache.cu) and the stream (stream.cu) take its figures.
+ */
+#ifndef CUZK_GPU_PROVE_RESIDENCY_CUH
+#define CUZK_GPU_PROVE_RESIDENCY_CUH
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#undef FP_ZERO
+#define FP_ZERO cuzk_fp_zero_unused
+extern "C" {
+#include "cuzk/err.h"
+#include "cuzk/groth16.h"
+}
+#undef FP_ZERO
+
+/* The arrays of a parameter set, in the order of the plan's tables. */
+enum { RES_H, RES_L, RES_A, RES_B_G1, RES_B_G2, RES_ARRAYS };
+
+typedef struct prove_plan {
+    size_t budget;             /* device bytes the start may use */
+    size_t work;               /* a/b/c buffers, witness, headroom */
+    size_t bytes[RES_ARRAYS];  /* each array's size */
+    bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: CPU) */
+    unsigned abc_buffers;      /* 1 or 2 (the next circuit loads under this one) */
+    size_t chunk;              /* points per MSM call and per streamed chunk */
+    size_t machinery;          /* MSM workspace and stream ring at that chunk */
+    size_t streamed;           /* bytes streamed per partition */
+    size_t need;               /* the least budget a proof of this shape runs in */
+    size_t use;                /* what the plan takes of the budget */
+    bool too_small;            /* the budget is under need: no plan */
+} prove_plan;
+
+/* The plan for proving circuits of pk with a domain of 2^lg, `witness`
+ * device bytes per circuit (the witness-only path, else 0), a batch (more
+ * than one circuit: a second a/b/c buffer pays) or not, within `budget`
+ * device bytes. CUZK_ENOMEM, naming the device and the bytes needed and
+ * had, when even streaming everything does not fit. */
+int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
+                    bool batch, size_t budget, int dev, cuzk_err *err);
+/* The device bytes a start on device dev may use: what is free now plus
+ * `held` (what the prover already holds there and may reuse), at most
+ * the configured cap (gpu_prove_set_device_memory). */
+int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err);
+/* The plan last made on device dev (zeroed before the first). */
+void prove_plan_last(prove_plan *pl, int dev);
+void prove_plan_remember(const prove_plan *pl, int dev);
+
+#endif

@@ -1,0 +1,212 @@
+/*
+ * stream.cu - the G1 MSMs of the prover over a parameter array that is
+ * either resident on the device or streamed from its host copy, in calls
+ * of at most `chunk` points (the plan's, residency.cu).
+ *
+ * A pass (stream_pass) hands each chunk [lo, lo + len) of the array's
+ * points, as device memory, to a step: a resident array's own points, or
+ * a streamed array's copied into one half of a ring of two chunk buffers
+ * (per device, kept between proofs). The copy of chunk k + 1 is issued
+ * on the ring's own non-blocking stream before the step of chunk k runs
+ * on the default stream, so the DMA runs under chunk k's kernels; each
+ * step returns with its kernels done, so the half that chunk k + 2 will
+ * fill is free by then. From page-locked host memory (host_pin.cu) the
+ * copy is one cudaMemcpyAsync; from memory that could not be locked it
+ * goes through the staging pool (prove_upload), before chunk k's step.
+ * The steps:
+ *   msm    sum of scal[i] P[i]: one MSM per chunk, the sums added;
+ *   split  a split job: the batch addition over the chunk's bitmap words
+ *          (chunks are multiples of 64 points), and the tail entries whose
+ *          index falls in the chunk (a run of the ascending tail indexes,
+ *          found on a host copy of them) gathered from the chunk and
+ *          summed by one MSM over their tail scalars.
+ * With one chunk (the whole array resident and the MSM workspace there)
+ * this is exactly the one batch addition, gather and MSM of before. The
+ * sums are group elements, so any split into chunks gives the same proof
+ * bytes.
+ */
+#include <stdlib.h>
+
+#include <algorithm>
+
+#include "gpu/prove/prove_gpu.cuh"
+
+struct stream_ring {
+    void *mem;
+    size_t cap;
+    cudaStream_t st;
+    cudaEvent_t ev[2];
+};
+static stream_ring rings[CU_MAX_DEVICES]; /* under the device's prover lock */
+
+typedef int (*chunk_step)(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len, cuzk_err *err);
+
+static int ring_ready(stream_ring *r, size_t chunk, const groth16_params *keep, cuzk_err *err)
+{
+    if (!r->st) {
+        CU(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking), err, "stream (copy stream)");
+        for (int k = 0; k < 2; k++)
+            CU(cudaEventCreateWithFlags(&r->ev[k], cudaEventDisableTiming), err, "stream event");
+    }
+    return prove_dev_grow(&r->mem, &r->cap, 2 * chunk * sizeof(g1_affine_t), keep, err);
+}
+
+/* Chunk k of pts (n points) into ring half k % 2. */
+static int issue(stream_ring *r, const prove_points *pts, size_t chunk, size_t k, size_t n,
+                 cuzk_err *err)
+{
+    size_t lo = k * chunk, len = std::min(chunk, n - lo), bytes = len * sizeof(g1_affine_t);
+    char *d = (char *)r->mem + (k % 2) * chunk * sizeof(g1_affine_t);
+    if (!pts->pinned) return prove_upload(STAGE_FG, d, pts->host + lo, bytes, err);
+    CU(cudaMemcpyAsync(d, pts->host + lo, bytes, cudaMemcpyHostToDevice, r->st), err,
+       "stream chunk copy");
+    CU(cudaEventRecord(r->ev[k % 2], r->st), err, "stream chunk event");
+    return CUZK_OK;
+}
+
+/* step(ctx, chunk's points, lo, len) for every chunk of the first n
+ * points of pts. */
+static int stream_pass(const prove_points *pts, size_t n, size_t chunk, const groth16_params *keep,
+                       chunk_step step, void *ctx, cuzk_err *err)
+{
+    size_t nc = (n + chunk - 1) / chunk;
+    int rc = CUZK_OK;
+    if (pts->dev) {
+        for (size_t k = 0; !rc && k < nc; k++)
+            rc = step(ctx, pts->dev + k * chunk, k * chunk, std::min(chunk, n - k * chunk), err);
+        return rc;
+    }
+    int dev;
+    rc = cu_device(&dev, err);
+    stream_ring *r = &rings[dev];
+    if (!rc) rc = ring_ready(r, chunk, keep, err);
+    if (!rc) rc = issue(r, pts, chunk, 0, n, err);
+    for (size_t k = 0; !rc && k < nc; k++) {
+        cudaError_t e = pts->pinned ? cudaEventSynchronize(r->ev[k % 2]) : cudaSuccess;
+        if (e != cudaSuccess) rc = cu_fail(e, err, "stream chunk copy", __FILE__, __LINE__);
+        if (!rc && k + 1 < nc) rc = issue(r, pts, chunk, k + 1, n, err);
+        const prove_g1_aff *p =
+            (const prove_g1_aff *)((char *)r->mem + (k % 2) * chunk * sizeof(g1_affine_t));
+        if (!rc) rc = step(ctx, p, k * chunk, std::min(chunk, n - k * chunk), err);
+    }
+    cudaError_t e = pts->pinned && r->st ? cudaStreamSynchronize(r->st) : cudaSuccess;
+    if (e != cudaSuccess && !rc) rc = cu_fail(e, err, "stream chunk copy", __FILE__, __LINE__);
+    return rc;
+}
+
+/* acc += sum of scal[k] pts[k], k < len (device memory). */
+static int msm_add(g1_jac_t *acc, const prove_g1_aff *pts, const fr_t *scal, size_t len,
+                   cuzk_err *err)
+{
+    if (len == 0) return CUZK_OK;
+    g1_jac_t part;
+    gpu_buf vb = {(void *)pts, len * sizeof(g1_affine_t)}, vs = {(void *)scal, len * sizeof(fr_t)};
+    int rc = gpu_msm_g1_dev(&part, &vb, &vs, len, 0, err);
+    if (!rc) g1_jac_add(acc, acc, &part);
+    return rc;
+}
+
+struct msm_ctx {
+    g1_jac_t acc;
+    const fr_t *scal;
+};
+
+static int msm_step(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len, cuzk_err *err)
+{
+    msm_ctx *m = (msm_ctx *)ctx;
+    return msm_add(&m->acc, pts, m->scal + lo, len, err);
+}
+
+int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
+                     size_t chunk, const groth16_params *keep, cuzk_err *err)
+{
+    msm_ctx m;
+    g1_jac_set_inf(&m.acc);
+    m.scal = scal;
+    int rc = n ? stream_pass(pts, n, chunk, keep, msm_step, &m, err) : CUZK_OK;
+    *out = m.acc;
+    return rc;
+}
+
+struct split_ctx {
+    g1_jac_t ones, tail;
+    const uint64_t *bits;
+    const fr_t *tscal;
+    const uint32_t *tidx, *hidx; /* hidx: host copy (NULL: one chunk) */
+    size_t nt;
+    prove_g1_aff *tb;
+    double ba_ms, tail_ms;
+};
+
+static int split_step(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len, cuzk_err *err)
+{
+    split_ctx *s = (split_ctx *)ctx;
+    g1_jac_t part;
+    double m0 = groth16_now_ms();
+    int rc = prove_batch_add(&part, pts, s->bits + lo / 64, len, err);
+    double m1 = groth16_now_ms();
+    s->ba_ms += m1 - m0;
+    if (rc) return rc;
+    g1_jac_add(&s->ones, &s->ones, &part);
+    size_t t0 = 0, t1 = s->nt;
+    if (s->hidx) {
+        t0 = (size_t)(std::lower_bound(s->hidx, s->hidx + s->nt, (uint32_t)lo) - s->hidx);
+        t1 = (size_t)(std::lower_bound(s->hidx + t0, s->hidx + s->nt, (uint64_t)(lo + len)) -
+                      s->hidx);
+    }
+    if (t1 == t0) return CUZK_OK;
+    rc = prove_gather(s->tb, pts, s->tidx + t0, t1 - t0, lo, err);
+    if (!rc) rc = msm_add(&s->tail, s->tb, s->tscal + t0, t1 - t0, err);
+    s->tail_ms += groth16_now_ms() - m1;
+    return rc;
+}
+
+/* The host copy of n ascending device indexes (*out, malloc'ed). */
+static int host_indexes(uint32_t **out, const uint32_t *d, size_t n, cuzk_err *err)
+{
+    *out = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
+    if (!*out) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (tail indexes)");
+    CU(cudaMemcpy(*out, d, n * sizeof(uint32_t), cudaMemcpyDeviceToHost), err, "tail indexes");
+    for (size_t k = 1; k < n; k++)
+        if ((*out)[k] <= (*out)[k - 1])
+            return cuzk_errf(err, CUZK_EINVAL, "gpu prove: tail index %zu (%u) not above the last",
+                             k, (*out)[k]);
+    return CUZK_OK;
+}
+
+int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
+                       const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
+                       const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err)
+{
+    split_ctx s;
+    s.ba_ms = s.tail_ms = 0;
+    g1_jac_set_inf(&s.ones);
+    g1_jac_set_inf(&s.tail);
+    s.bits = j->bits, s.tscal = j->scal, s.tidx = j->idx, s.hidx = NULL, s.nt = j->nt;
+    size_t nc = (j->n + chunk - 1) / chunk, most = std::min(j->nt, chunk);
+    int rc = nc > 1 && chunk % 64
+                 ? cuzk_errf(err, CUZK_EINVAL, "gpu prove: chunk of %zu points", chunk)
+                 : CUZK_OK;
+    uint32_t *hidx = NULL;
+    if (!rc && nc > 1 && j->nt) rc = host_indexes(&hidx, j->idx, j->nt, err);
+    s.hidx = hidx;
+    if (!rc) rc = prove_dev_grow(tb, tb_cap, most * sizeof(g1_affine_t), keep, err);
+    s.tb = (prove_g1_aff *)*tb;
+    if (!rc && j->n) rc = stream_pass(pts, j->n, chunk, keep, split_step, &s, err);
+    free(hidx);
+    *ones = s.ones, *tail = s.tail;
+    *ba_ms += s.ba_ms, *tail_ms += s.tail_ms;
+    return rc;
+}
+
+void prove_stream_release(int dev)
+{
+    cudaFree(rings[dev].mem);
+    rings[dev].mem = NULL;
+    rings[dev].cap = 0;
+}
+
+size_t prove_stream_bytes(int dev)
+{
+    return rings[dev].cap;
+}
