@@ -426,9 +426,9 @@ static void fill_result(const job *j, engine_result *out)
     }
     uint64_t start = j->t_start ? j->t_start : j->t_done;
     out->queue_ms = start - j->t_submit;
-    out->srs_ms = j->srs_ms;
-    out->synthesis_ms = j->synth_ms;
-    out->gpu_ms = j->gpu_ms;
+    out->srs_ms = span_total(&j->srs, j->t_submit, j->t_done);
+    out->synthesis_ms = span_total(&j->synth, j->t_submit, j->t_done);
+    out->gpu_ms = span_total(&j->gpu, j->t_submit, j->t_done);
     out->total_ms = j->t_done - j->t_submit;
 }
 
