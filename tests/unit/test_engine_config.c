@@ -42,7 +42,7 @@ static const char full[] = "# every key\n"
                            "shutdown_grace = \"2m\"\n"
                            "[srs]\n"
                            "param_cache = \"/data/params # not a comment\"\n"
-                           "preload = [\"porep-32g\", \"window-32g\" ]\n"
+                           "preload = [\"porep-32g\", \"wpost-32g\" ]\n"
                            "[memory]\n"
                            "total_budget = \"200GiB\"\n"
                            "safety_margin = \"8GiB\"\n"
@@ -79,7 +79,7 @@ static void test_every_key(void **state)
     assert_string_equal(c.param_cache, "/data/params # not a comment");
     assert_int_equal(c.n_preload, 2);
     assert_string_equal(c.preload[0], "porep-32g");
-    assert_string_equal(c.preload[1], "window-32g");
+    assert_string_equal(c.preload[1], "wpost-32g");
     assert_int_equal(c.total_budget, 200ull << 30);
     assert_int_equal(cuzk_config_budget(&c), 200ull << 30);
     assert_int_equal(c.safety_margin, 8ull << 30);

@@ -446,7 +446,7 @@ static void test_preload_shape(void **state)
 /* srs.preload: the engine loads the listed circuit in the background
  * once started (parameters and shape: the SRS entry grows past the
  * parameters alone, which an explicit preload without the shape shows);
- * an id no provider knows stops the start, naming it. */
+ * an id no provider knows stops the start, naming it and the ids there are. */
 static void test_preload_config(void **state)
 {
     fixture *f = *state;
@@ -474,6 +474,7 @@ static void test_preload_config(void **state)
     f->e = engine_on(f, &c);
     assert_int_equal(engine_start_preload(f->e, &err), ENGINE_ENOTFOUND);
     assert_non_null(strstr(err.msg, "srs.preload: no circuit 'test-nope'"));
+    assert_non_null(strstr(err.msg, "circuit ids: test-N (N constraints, 129..1048576)"));
 }
 
 /* Timings that add up: a job of 8 partitions on a fresh param cache,
