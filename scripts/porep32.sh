@@ -94,65 +94,6 @@ A=$WORK/c1-a.json B=$WORK/c1-b.json
 SOCK=/tmp/cuzk-porep32-$$.sock
 PID= SAMPLER= FAILED=0
 
-say() { echo "$*" | tee -a "$REPORT"; }
-bad() {
-    FAILED=1
-    say "FAILED: $*"
-}
-has() { case ",$PHASES," in *",$1,"*) return 0 ;; esac; return 1; }
-
-# Runs a command under `timeout` (never past the deadline) and appends
-# "wall_s user_s sys_s maxrss_kib exit" of it and its children to $LOGS/$1.rusage;
-# stdout and stderr go to $LOGS/$1.out / .err.
-measured() {
-    local name=$1 limit=$2
-    shift 2
-    [ "$limit" -le "$(left)" ] || limit=$(left)
-    [ "$limit" -gt 0 ] || { echo "0 0 0 0 124" >"$LOGS/$name.rusage"; return 124; }
-    python3 - "$LOGS/$name" "$limit" "$@" <<'PY'
-import resource, subprocess, sys, time
-base, limit, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-t = time.time()
-with open(base + ".out", "w") as o, open(base + ".err", "w") as e:
-    try:
-        rc = subprocess.call(["timeout", "-k", "5", str(limit)] + cmd, stdout=o, stderr=e)
-    except OSError as x:
-        e.write(str(x) + "\n"); rc = 127
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(base + ".rusage", "w") as f:
-    f.write("%.2f %.2f %.2f %d %d\n" % (time.time() - t, u.ru_utime, u.ru_stime, u.ru_maxrss, rc))
-sys.exit(rc)
-PY
-}
-# Fields of a .rusage file: wall, cpu (user + sys), rss in GiB, exit.
-ru() { awk -v f="$2" '{ if (f == "wall") print $1; else if (f == "cpu") printf "%.1f\n", $2 + $3;
-    else if (f == "rss") printf "%.2f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
-
-# The memory holder of -G: started before the daemon, stopped after it.
-HOLDER=
-hold_start() {
-    [ -n "$HOLD_GIB" ] || return 0
-    local root=${BIN%/*} tool=
-    for tool in "$root/cuzk-gpu-hold" "$root/tests/gpu/cuzk-gpu-hold"; do
-        [ -x "$tool" ] && break
-    done
-    [ -x "$tool" ] || { bad "-G: no cuzk-gpu-hold in $root or $root/tests/gpu"; return 1; }
-    "$tool" "$HOLD_GIB" >"$LOGS/hold.out" 2>&1 &
-    HOLDER=$!
-    local i=0
-    until grep -q '^held' "$LOGS/hold.out"; do
-        i=$((i + 1))
-        kill -0 "$HOLDER" 2>/dev/null && [ $i -lt 600 ] || { bad "-G: $(cat "$LOGS/hold.out")"; return 1; }
-        sleep 0.1
-    done
-    say "- device memory held by cuzk-gpu-hold: $(cat "$LOGS/hold.out")"
-}
-hold_stop() {
-    [ -n "$HOLDER" ] || return 0
-    kill "$HOLDER" 2>/dev/null
-    wait "$HOLDER" 2>/dev/null
-    HOLDER=
-}
 trap 'stop_daemon; hold_stop' EXIT
 trap 'exit 130' INT TERM
 
@@ -229,49 +170,7 @@ ${DEPTH:+max_gpu_queue_depth = $DEPTH}
 CONF
     "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
     PID=$!
-    local i=0
-    until "$BIN/cuzk-bench" -a "unix://$SOCK" status >/dev/null 2>&1; do
-        i=$((i + 1))
-        kill -0 "$PID" 2>/dev/null && [ $i -lt 300 ] || return 1
-        sleep 0.1
-    done
-    (
-        while kill -0 "$PID" 2>/dev/null; do
-            echo "$(ms) $(awk '/^VmRSS/ { print $2 }' /proc/"$PID"/status 2>/dev/null)" \
-                "$(nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits \
-                    2>/dev/null | head -1 | tr -d ' ')"
-            sleep 0.5
-        done
-    ) >"$LOGS/samples.txt" &
-    SAMPLER=$!
-}
-cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$PID"/stat 2>/dev/null || echo 0; }
-# "tid name ticks" of every live thread of the daemon (user + system).
-thread_ticks() {
-    python3 - "$PID" <<'PY'
-import os, sys
-d = "/proc/%s/task" % sys.argv[1]
-for t in os.listdir(d):
-    try:
-        s = open("%s/%s/stat" % (d, t)).read()
-    except OSError:
-        continue
-    f = s[s.rindex(")") + 2:].split()
-    print(t, s[s.index("(") + 1:s.rindex(")")].replace(" ", "_"), int(f[11]) + int(f[12]))
-PY
-}
-# The batch's CPU by thread name (the engine names its synthesis workers,
-# whose OpenMP teams inherit the name, and its prover workers), from
-# snapshots before ($1) and after ($2); threads that ended meanwhile (the
-# prover's per-circuit loaders and staging copies, among others) are the
-# rest of the process total ($3 ticks). Per proof ($4 proofs).
-thread_split() {
-    awk -v total="$3" -v n="$4" -v hz="$(getconf CLK_TCK)" '
-        FNR == NR { before[$1] = $3; next }
-        { d = $3 - before[$1]; by[$2] += d; sum += d }
-        END { line = ""; for (k in by) if (by[k] > 0)
-                  line = line sprintf("%s %.1f, ", k, by[k] / hz / n)
-              printf "%sthreads that ended %.1f\n", line, (total - sum) / hz / n }' "$1" "$2"
+    daemon_up "unix://$SOCK"
 }
 field() { sed -n "s/.*$2=\([0-9]*\) ms.*/\1/p" "$LOGS/$1.out" | head -1; }
 single() { # name file
@@ -279,7 +178,7 @@ single() { # name file
         --sector-num 1 -o "$2"
     local rc=$?
     if [ $rc != 0 ]; then
-        bad "single $1 (exit $rc): $(tail -2 "$LOGS/$1.out" "$LOGS/$1.err" | grep -v '^$' | tail -1)"
+        bad "single $1 (exit $rc): $(tail -q -n 2 "$LOGS/$1.out" "$LOGS/$1.err" | grep -v '^$' | tail -1)"
         return 1
     fi
     say "- $1: $(ru "$1" wall) s wall; daemon: total $(field "$1" total) ms, srs load" \
@@ -338,11 +237,7 @@ if has prove; then
         hold_stop
         grep 'plan:' "$LOGS/status.out" | sed 's/^ */- device memory plan: /' | tee -a "$REPORT"
         say "- daemon peak RSS (VmHWM): ${peak:-?} GiB"
-        held=$(awk '/^held/ { print $2 }' "$LOGS/hold.out" 2>/dev/null)
-        awk -v held="${held:-0}" '{ if ($2 > r) r = $2; split($3, g, ","); if (g[1] > m) m = g[1];
-               if (g[2] != "") { s += g[2]; n++ } }
-             END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB (less %.1f GiB held by -G), nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
-                   r / 1048576, (m - held) / 1024, held / 1024, n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
+        samples_summary
         "$BIN/cuzk-bench" timeline "$LOGS/daemon.log" >"$LOGS/timeline.out" 2>&1 &&
             sed 's/^/  /' "$LOGS/timeline.out" | tee -a "$REPORT"
         say ""

@@ -1,8 +1,11 @@
 # run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
-# porep32.sh, multigpu.sh): where the programs are, the clock against a
-# deadline, a command boxed by it, one line describing the machine, the
-# PoRep circuit id of a sector size, the PoRep run scripts' common start,
-# and stopping the daemon a script started.
+# porep32.sh, kinds32.sh, multigpu.sh): where the programs are, the clock
+# against a deadline, a command boxed by it, one line describing the
+# machine, the circuit id of a kind and sector size, the run scripts'
+# common start, and stopping the daemon a script started; for porep32.sh
+# and kinds32.sh also the report ($REPORT, $FAILED), measured commands
+# ($LOGS), the started daemon's samples and CPU ($PID) and -G's device
+# memory holder (HOLD_GIB).
 
 # use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
 # (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
@@ -61,18 +64,21 @@ machine() {
     echo "$(uname -n), ${cpu:-unknown CPU} x $(nproc) threads, $mem RAM, GPU: ${gpu:-none}"
 }
 
-# porep_circuit NAME SIZE: CIRCUIT := the daemon's PoRep circuit id of a
-# sector size; exits 2 naming the script for another size.
-porep_circuit() {
-    case $2 in
-    2KiB) CIRCUIT=porep-2k ;;
-    8MiB) CIRCUIT=porep-8m ;;
-    512MiB) CIRCUIT=porep-512m ;;
-    32GiB) CIRCUIT=porep-32g ;;
-    64GiB) CIRCUIT=porep-64g ;;
-    *) echo "$1: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $2" >&2; exit 2 ;;
+# kind_circuit NAME PREFIX SIZE: CIRCUIT := the daemon's circuit id of a
+# kind (its id's prefix: porep, winning, wpost, snap; cuzk-daemon
+# --list-circuits) and sector size; exits 2 naming the script for another
+# size.
+kind_circuit() {
+    case $3 in
+    2KiB) CIRCUIT=$2-2k ;;
+    8MiB) CIRCUIT=$2-8m ;;
+    512MiB) CIRCUIT=$2-512m ;;
+    32GiB) CIRCUIT=$2-32g ;;
+    64GiB) CIRCUIT=$2-64g ;;
+    *) echo "$1: SIZE is 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $3" >&2; exit 2 ;;
     esac
 }
+porep_circuit() { kind_circuit "$1" porep "$2"; }
 
 # run_begin NAME [BUNDLE] [SIZE]: the PoRep run scripts' start: BUNDLE
 # (default gpu-bundle if it exists, else build) and SIZE (default 32GiB)
@@ -86,4 +92,124 @@ run_begin() {
     STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
     use_bundle "$1" "$BUNDLE"
     porep_circuit "$1" "$SIZE"
+}
+
+# ---- the report, measured commands, the daemon's samples (porep32.sh, kinds32.sh) ----
+
+say() { echo "$*" | tee -a "$REPORT"; }
+bad() {
+    FAILED=1
+    say "FAILED: $*"
+}
+has() { case ",$PHASES," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# Runs a command under `timeout` (never past the deadline) and appends
+# "wall_s user_s sys_s maxrss_kib exit" of it and its children to $LOGS/$1.rusage;
+# stdout and stderr go to $LOGS/$1.out / .err.
+measured() {
+    local name=$1 limit=$2
+    shift 2
+    [ "$limit" -le "$(left)" ] || limit=$(left)
+    [ "$limit" -gt 0 ] || { echo "0 0 0 0 124" >"$LOGS/$name.rusage"; return 124; }
+    python3 - "$LOGS/$name" "$limit" "$@" <<'PY'
+import resource, subprocess, sys, time
+base, limit, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+t = time.time()
+with open(base + ".out", "w") as o, open(base + ".err", "w") as e:
+    try:
+        rc = subprocess.call(["timeout", "-k", "5", str(limit)] + cmd, stdout=o, stderr=e)
+    except OSError as x:
+        e.write(str(x) + "\n"); rc = 127
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(base + ".rusage", "w") as f:
+    f.write("%.2f %.2f %.2f %d %d\n" % (time.time() - t, u.ru_utime, u.ru_stime, u.ru_maxrss, rc))
+sys.exit(rc)
+PY
+}
+# Fields of a .rusage file: wall, cpu (user + sys), rss in GiB, exit.
+ru() { awk -v f="$2" '{ if (f == "wall") print $1; else if (f == "cpu") printf "%.1f\n", $2 + $3;
+    else if (f == "rss") printf "%.2f\n", $4 / 1048576; else print $5 }' "$LOGS/$1.rusage"; }
+
+# daemon_up ADDR: waits up to 30 s for the daemon $PID to answer status at
+# ADDR (1 when it exits or does not), then samples its RSS and the
+# device's memory and utilization every 0.5 s into $LOGS/samples.txt.
+daemon_up() {
+    local i=0
+    until "$BIN/cuzk-bench" -a "$1" status >/dev/null 2>&1; do
+        i=$((i + 1))
+        kill -0 "$PID" 2>/dev/null && [ $i -lt 300 ] || return 1
+        sleep 0.1
+    done
+    (
+        while kill -0 "$PID" 2>/dev/null; do
+            echo "$(ms) $(awk '/^VmRSS/ { print $2 }' /proc/"$PID"/status 2>/dev/null)" \
+                "$(nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits \
+                    2>/dev/null | head -1 | tr -d ' ')"
+            sleep 0.5
+        done
+    ) >"$LOGS/samples.txt" &
+    SAMPLER=$!
+}
+# The samples' peaks: one report line; device memory less what -G's
+# holder took ($LOGS/hold.out).
+samples_summary() {
+    local held
+    held=$(awk '/^held/ { print $2 }' "$LOGS/hold.out" 2>/dev/null)
+    awk -v held="${held:-0}" '{ if ($2 > r) r = $2; split($3, g, ","); if (g[1] > m) m = g[1];
+           if (g[2] != "") { s += g[2]; n++ } }
+         END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB (less %.1f GiB held by -G), nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
+               r / 1048576, (m - held) / 1024, held / 1024, n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
+}
+# The memory holder of -G: started before the daemon, stopped after it.
+HOLDER=
+hold_start() {
+    [ -n "${HOLD_GIB:-}" ] || return 0
+    local root=${BIN%/*} tool=
+    for tool in "$root/cuzk-gpu-hold" "$root/tests/gpu/cuzk-gpu-hold"; do
+        [ -x "$tool" ] && break
+    done
+    [ -x "$tool" ] || { bad "-G: no cuzk-gpu-hold in $root or $root/tests/gpu"; return 1; }
+    "$tool" "$HOLD_GIB" >"$LOGS/hold.out" 2>&1 &
+    HOLDER=$!
+    local i=0
+    until grep -q '^held' "$LOGS/hold.out"; do
+        i=$((i + 1))
+        kill -0 "$HOLDER" 2>/dev/null && [ $i -lt 600 ] || { bad "-G: $(cat "$LOGS/hold.out")"; return 1; }
+        sleep 0.1
+    done
+    say "- device memory held by cuzk-gpu-hold: $(cat "$LOGS/hold.out")"
+}
+hold_stop() {
+    [ -n "$HOLDER" ] || return 0
+    kill "$HOLDER" 2>/dev/null
+    wait "$HOLDER" 2>/dev/null
+    HOLDER=
+}
+cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$PID"/stat 2>/dev/null || echo 0; }
+# "tid name ticks" of every live thread of the daemon (user + system).
+thread_ticks() {
+    python3 - "$PID" <<'PY'
+import os, sys
+d = "/proc/%s/task" % sys.argv[1]
+for t in os.listdir(d):
+    try:
+        s = open("%s/%s/stat" % (d, t)).read()
+    except OSError:
+        continue
+    f = s[s.rindex(")") + 2:].split()
+    print(t, s[s.index("(") + 1:s.rindex(")")].replace(" ", "_"), int(f[11]) + int(f[12]))
+PY
+}
+# The batch's CPU by thread name (the engine names its synthesis workers,
+# whose OpenMP teams inherit the name, and its prover workers), from
+# snapshots before ($1) and after ($2); threads that ended meanwhile (the
+# prover's per-circuit loaders and staging copies, among others) are the
+# rest of the process total ($3 ticks). Per proof ($4 proofs).
+thread_split() {
+    awk -v total="$3" -v n="$4" -v hz="$(getconf CLK_TCK)" '
+        FNR == NR { before[$1] = $3; next }
+        { d = $3 - before[$1]; by[$2] += d; sum += d }
+        END { line = ""; for (k in by) if (by[k] > 0)
+                  line = line sprintf("%s %.1f, ", k, by[k] / hz / n)
+              printf "%sthreads that ended %.1f\n", line, (total - sum) / hz / n }' "$1" "$2"
 }

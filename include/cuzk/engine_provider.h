@@ -64,6 +64,9 @@ struct engine_provider {
     int (*prepare)(const engine_request *req, engine_circuits *out, cuzk_err *err);
     /* Fills info for a circuit id this provider owns, else returns false. */
     bool (*lookup)(const char *circuit_id, engine_circuit_info *info);
+    /* The circuit ids it owns, comma-separated, into buf (cap bytes, NUL
+     * terminated): for the message naming an unknown id. */
+    void (*ids)(char *buf, size_t cap);
     /* Optional: development parameters for a circuit whose file is absent,
      * written into the cache at the SRS manager's path and then read as any
      * other file. NULL: the file must exist. */

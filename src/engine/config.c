@@ -37,8 +37,8 @@ static const key_def keys[] = {
     {"daemon", "shutdown_grace", T_SECONDS, F(shutdown_grace_s), "SIGTERM: time to finish"},
     {"srs", "param_cache", T_STR, F(param_cache), "directory of .params / .vk files"},
     {"srs", "preload", T_IDS, F(preload),
-     "circuit ids loaded when the daemon starts, in the background, with their recorded shapes: "
-     "[\"porep-32g\", \"wpost-32g\"]"},
+     "circuit ids (cuzk-daemon --list-circuits) loaded when the daemon starts, in the background, "
+     "with their recorded shapes, e.g. [\"porep-32g\", \"wpost-32g\"]"},
     {"srs", "pinned", T_IDS, F(pinned),
      "circuit ids loaded when the daemon starts and never evicted for memory (residency.h): "
      "[\"wpost-32g\", \"winning-32g\"]"},

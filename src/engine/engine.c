@@ -433,9 +433,9 @@ static void fill_result(const job *j, engine_result *out)
     }
     uint64_t start = j->t_start ? j->t_start : j->t_done;
     out->queue_ms = start - j->t_submit;
-    out->srs_ms = j->srs_ms;
-    out->synthesis_ms = j->synth_ms;
-    out->gpu_ms = j->gpu_ms;
+    out->srs_ms = span_total(&j->srs, j->t_submit, j->t_done);
+    out->synthesis_ms = span_total(&j->synth, j->t_submit, j->t_done);
+    out->gpu_ms = span_total(&j->gpu, j->t_submit, j->t_done);
     out->total_ms = j->t_done - j->t_submit;
 }
 
@@ -519,16 +519,20 @@ static const engine_provider *provider_for(engine_t *e, const char *circuit_id,
     return NULL;
 }
 
-/* ENGINE_ENOTFOUND naming circuit_id and the families there are. */
+/* ENGINE_ENOTFOUND naming circuit_id and the circuit ids there are. */
 static int unknown_circuit(engine_t *e, const char *circuit_id, cuzk_err *err)
 {
-    char families[256] = "";
-    for (size_t i = 0, off = 0; i < e->n_providers && off < sizeof families; i++)
-        off += (size_t)snprintf(families + off, sizeof families - off, "%s%s", i ? ", " : "",
-                                e->providers[i]->name);
-    return cuzk_errf(err, ENGINE_ENOTFOUND, "no circuit '%s' in this daemon (circuit families: %s)",
-                     circuit_id,
-                     families[0] ? families : "none; the Filecoin circuits are not built in");
+    char ids[384] = "";
+    for (size_t i = 0, off = 0; i < e->n_providers && off + 3 < sizeof ids; i++) {
+        if (!e->providers[i]->ids) continue;
+        if (off) off += (size_t)snprintf(ids + off, sizeof ids - off, ", ");
+        e->providers[i]->ids(ids + off, sizeof ids - off);
+        off += strlen(ids + off);
+    }
+    return cuzk_errf(err, ENGINE_ENOTFOUND,
+                     "no circuit '%s' in this daemon (circuit ids: %s; cuzk-daemon "
+                     "--list-circuits shows them by proof kind and sector size)",
+                     circuit_id, ids[0] ? ids : "none; the Filecoin circuits are not built in");
 }
 
 int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,

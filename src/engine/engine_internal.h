@@ -27,6 +27,7 @@
 #include "cuzk/engine_provider.h"
 #include "pool.h"
 #include "sched.h"
+#include "span.h"
 #include "srs.h"
 
 #define ENGINE_MAX_PROVIDERS 8
@@ -50,7 +51,10 @@ typedef struct job {
     uint32_t waiters;
     uint8_t *proof; /* n_partitions * 192 bytes */
     char error[512];
-    uint64_t t_submit, t_start, t_done, srs_ms, synth_ms, gpu_ms;
+    uint64_t t_submit, t_start, t_done;
+    /* Wall-clock spans of its partitions (span.h): waiting for the
+     * parameters and the shape, synthesis, on a device (start to finish). */
+    span_set srs, synth, gpu;
     struct job *next;
 } job;
 
@@ -60,10 +64,12 @@ typedef struct work_item {
     uint32_t partition;
     sched_key key; /* its place in the scheduler and in the GPU queue */
     srs_entry *srs;
-    cs_prover *provers;        /* n, once synthesized */
-    uint64_t reserved;         /* budget bytes held for the provers */
-    uint64_t srs_ms, synth_ms; /* added to the jobs' timings under the lock */
-    bool alone;                /* proved in a start of its own (a failed start of several, again) */
+    cs_prover *provers; /* n, once synthesized */
+    uint64_t reserved;  /* budget bytes held for the provers */
+    /* ms: parameters and shape waited for, synthesis; added to the jobs'
+     * spans under the lock */
+    uint64_t srs_t0, srs_t1, synth_t0, synth_t1;
+    bool alone; /* proved in a start of its own (a failed start of several, again) */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 

@@ -214,23 +214,24 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     cs_circuit circuits[BATCH_MAX];
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     srs_shape_req req = {circuits[0], item_cancelled, it}; /* recorded beside a load */
+    it->srs_t0 = it->srs_t1 = now_ms();
     int rc = srs_acquire_shaped(&e->srs, &j0->circ.info, j0->provider->setup_dev,
-                                e->cfg.witness_only ? &req : NULL, &it->srs, &it->srs_ms, err);
+                                e->cfg.witness_only ? &req : NULL, &it->srs, NULL, err);
+    it->srs_t1 = now_ms();
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
     const cs_shape *shape = NULL;
     if (item_cancelled(it)) return cuzk_errf(err, CUZK_ECANCELLED, "cancelled");
     if (e->cfg.witness_only) {
         cuzk_err why;
-        uint64_t ms = 0;
-        shape = srs_shape(&e->srs, it->srs, circuits[0], item_cancelled, it, &ms, &why);
-        it->srs_ms += ms;
+        shape = srs_shape(&e->srs, it->srs, circuits[0], item_cancelled, it, NULL, &why);
+        it->srs_t1 = now_ms();
         if (why.code == CUZK_ECANCELLED) return cuzk_errf(err, CUZK_ECANCELLED, "cancelled");
     }
     if (!(it->provers = calloc(it->n, sizeof *it->provers)))
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
     if ((rc = reserve_item(e, it, &j0->circ.size, shape != NULL, err))) return rc;
     count_reused(e, it);
-    uint64_t t0 = now_ms();
+    it->synth_t0 = it->synth_t1 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
     int threads = (int)e->cfg.synthesis_threads;
     int workers = (int)engine_synthesis_workers(&e->cfg, e->backend);
@@ -243,9 +244,9 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
         rc = synthesize_witnesses(it->provers, circuits, it->n, shape, &j0->circ.size, err);
     else
         rc = cs_synthesize_batch_into(it->provers, circuits, it->n, err);
-    it->synth_ms = now_ms() - t0;
+    it->synth_t1 = now_ms();
     engine_timeline("SYNTH_END", it->label, "partition=%u,ms=%llu", it->partition,
-                    (unsigned long long)it->synth_ms);
+                    (unsigned long long)(it->synth_t1 - it->synth_t0));
     return rc;
 }
 
@@ -382,8 +383,8 @@ static void *synthesis_worker(void *arg)
         pthread_mutex_lock(&e->lock);
         e->synthesizing--;
         for (size_t i = 0; i < it->n; i++) {
-            it->jobs[i]->srs_ms += it->srs_ms;
-            it->jobs[i]->synth_ms += it->synth_ms;
+            span_add(&it->jobs[i]->srs, it->srs_t0, it->srs_t1);
+            span_add(&it->jobs[i]->synth, it->synth_t0, it->synth_t1);
         }
         if (rc) fail_item(e, it, &err);
         if (rc || !drop_finished(e, it)) {
@@ -449,7 +450,8 @@ typedef struct chain {
     engine_t *e;
     device *d;
     work_item *it[CHAIN_MAX];
-    size_t first[CHAIN_MAX]; /* each item's first circuit in the start */
+    size_t first[CHAIN_MAX];    /* each item's first circuit in the start */
+    uint64_t joined[CHAIN_MAX]; /* ms: when each item joined (its device time from there) */
     size_t n, circuits, max, n_released;
     work_item *dead[CHAIN_MAX]; /* fed items found without live jobs: retired after */
     size_t n_dead;
@@ -459,6 +461,7 @@ typedef struct chain {
 static void chain_add(chain *c, work_item *it)
 {
     c->first[c->n] = c->circuits;
+    c->joined[c->n] = now_ms();
     c->it[c->n++] = it;
     c->circuits += it->n;
 }
@@ -634,13 +637,13 @@ static int verify_partition(const work_item *it, size_t i, const groth16_proof *
                           c->n_inputs, err);
 }
 
-/* Delivery of job i's verified (vrc 0) or refused partition proof (lock
- * held). */
+/* Delivery of job i's verified (vrc 0) or refused partition proof, proved
+ * on its device from t0 to t1 (ms; lock held). */
 static void deliver(engine_t *e, work_item *it, size_t i, const groth16_proof *proof, int vrc,
-                    const cuzk_err *verr, uint64_t gpu_ms)
+                    const cuzk_err *verr, uint64_t t0, uint64_t t1)
 {
     job *j = it->jobs[i];
-    j->gpu_ms += gpu_ms;
+    span_add(&j->gpu, t0, t1);
     if (j->state == JOB_DONE) return;
     if (vrc) {
         engine_finish_job(e, j, ENGINE_FAILED, "partition %u: self-verification failed: %s",
@@ -683,6 +686,7 @@ static void finalize_chain(engine_t *e, device *d, chain *c)
     uint64_t gpu_ms = 0;
     bool device_failed, feed = e->backend->start_fed != NULL && !c->it[0]->alone;
     int rc = prove_chain(e, d, c, feed, proofs, &gpu_ms, &device_failed, &err);
+    uint64_t t1 = now_ms();
     pthread_mutex_lock(&e->lock);
     for (size_t k = 0; k < c->n_dead; k++) retire_item(e, c->dead[k]);
     c->n_dead = 0;
@@ -722,7 +726,7 @@ static void finalize_chain(engine_t *e, device *d, chain *c)
             fail_item(e, it, &err);
         else
             for (size_t i = 0; i < it->n; i++, at++)
-                deliver(e, it, i, &proofs[at], vrc[at], &verr[at], gpu_ms / c->n);
+                deliver(e, it, i, &proofs[at], vrc[at], &verr[at], c->joined[k], t1);
         retire_item(e, it);
     }
     pthread_mutex_unlock(&e->lock);

@@ -150,6 +150,12 @@ static bool test_lookup(const char *circuit_id, engine_circuit_info *info)
     return true;
 }
 
+static void test_ids(char *buf, size_t cap)
+{
+    snprintf(buf, cap, "test-N (N constraints, %d..%u)", TEST_MIN_CONSTRAINTS,
+             TEST_MAX_CONSTRAINTS);
+}
+
 static int test_setup_dev(const char *circuit_id, const char *params_path,
                           const groth16_setup_backend *be, cuzk_err *err)
 {
@@ -180,6 +186,7 @@ const engine_provider engine_test_provider = {
     .claims = test_claims,
     .prepare = test_prepare,
     .lookup = test_lookup,
+    .ids = test_ids,
     .setup_dev = test_setup_dev,
     .blank = test_blank,
     .blank_free = free,

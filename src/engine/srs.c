@@ -295,6 +295,21 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
     return rc;
 }
 
+static void params_path(const srs_manager *m, const srs_entry *e, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s.params", m->dir, e->info.param_name);
+}
+
+/* Whether load() can succeed as far as the file goes: it exists, or
+ * setup_dev makes it. */
+static bool loadable(const srs_manager *m, const srs_entry *e, engine_setup_dev_fn setup_dev)
+{
+    char path[1024];
+    struct stat st;
+    params_path(m, e, path, sizeof path);
+    return setup_dev || stat(path, &st) == 0;
+}
+
 /* Reads or makes the parameters (no lock held: the entry is `loading`, so
  * only this thread touches its params); charges *bytes to the budget;
  * *read_ms: the time reading them, after their memory was had. */
@@ -302,7 +317,7 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
                 uint64_t *read_ms, cuzk_err *err)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s.params", m->dir, e->info.param_name);
+    params_path(m, e, path, sizeof path);
     struct stat st;
     int rc;
     if (stat(path, &st) != 0) {
@@ -370,10 +385,12 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
     int rc = CUZK_OK;
     if (!e->loaded) {
         e->loading = true;
-        /* no one else reads or records e's shape while it loads */
+        /* no one else reads or records e's shape while it loads; none is
+         * recorded for a load that fails at once (no file: a 32 GiB shape
+         * takes minutes and gigabytes) */
         shape_beside b = {m, e, req};
         pthread_t t;
-        bool beside = req && !e->shape && !e->shape_failed &&
+        bool beside = req && !e->shape && !e->shape_failed && loadable(m, e, setup_dev) &&
                       pthread_create(&t, NULL, shape_beside_thread, &b) == 0;
         pthread_mutex_unlock(&m->lock);
         uint64_t bytes = 0, read_ms = 0;

@@ -83,6 +83,11 @@ const char *fc_circuit_id(fc_circuit_kind kind, uint64_t sector_size)
     return (unsigned)kind < FC_CIRCUIT_KINDS && i >= 0 ? ids[kind][i] : NULL;
 }
 
+uint64_t fc_sector_size_at(size_t i)
+{
+    return i < N_SIZES ? sizes[i] : 0;
+}
+
 int fc_circuit_parse(const char *id, fc_circuit_kind *kind, uint64_t *sector_size)
 {
     for (int k = 0; k < FC_CIRCUIT_KINDS; k++)

@@ -87,6 +87,15 @@ bool fcp_lookup(fc_circuit_kind kind, const char *circuit_id, engine_circuit_inf
     return fcp_name_circuit(info, kind, size, NULL) == CUZK_OK;
 }
 
+void fcp_ids(fc_circuit_kind kind, char *buf, size_t cap)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; fc_sector_size_at(i) && off < cap; i++)
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", i ? ", " : "",
+                                fc_circuit_id(kind, fc_sector_size_at(i)));
+}
+
 void fcp_set_dev_dir(const char *dir)
 {
     snprintf(dev_dir, sizeof dev_dir, "%s", dir);

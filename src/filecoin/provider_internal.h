@@ -17,6 +17,8 @@ int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t s
                      cuzk_err *err);
 /* lookup for one kind: whether circuit_id is kind's, with its info. */
 bool fcp_lookup(fc_circuit_kind kind, const char *circuit_id, engine_circuit_info *info);
+/* The kind's circuit ids, every sector size, comma-separated (engine_provider's ids). */
+void fcp_ids(fc_circuit_kind kind, char *buf, size_t cap);
 /* Sector sizes by registered PoSt / update proof id within a group:
  * 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (ids 0..4 for Winning PoSt and for
  * RegisteredUpdateProof). */

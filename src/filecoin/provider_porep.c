@@ -143,6 +143,11 @@ static bool porep_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_POREP, circuit_id, info);
 }
 
+static void porep_ids(char *buf, size_t cap)
+{
+    fcp_ids(FC_CIRCUIT_POREP, buf, cap);
+}
+
 static int porep_setup_dev(const char *circuit_id, const char *params_path,
                            const groth16_setup_backend *be, cuzk_err *err)
 {
@@ -154,6 +159,7 @@ static const engine_provider porep_provider = {
     .claims = porep_claims,
     .prepare = porep_prepare,
     .lookup = porep_lookup,
+    .ids = porep_ids,
     .blank = fcp_blank,
     .blank_free = free,
 };
@@ -163,6 +169,7 @@ static const engine_provider porep_provider_dev = {
     .claims = porep_claims,
     .prepare = porep_prepare,
     .lookup = porep_lookup,
+    .ids = porep_ids,
     .blank = fcp_blank,
     .blank_free = free,
     .setup_dev = porep_setup_dev,

@@ -264,6 +264,11 @@ static bool window_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_WINDOW_POST, circuit_id, info);
 }
 
+static void window_ids(char *buf, size_t cap)
+{
+    fcp_ids(FC_CIRCUIT_WINDOW_POST, buf, cap);
+}
+
 static int window_setup_dev(const char *circuit_id, const char *params_path,
                             const groth16_setup_backend *be, cuzk_err *err)
 {
@@ -275,6 +280,7 @@ static const engine_provider window_provider = {
     .claims = window_claims,
     .prepare = window_prepare,
     .lookup = window_lookup,
+    .ids = window_ids,
     .blank = fcp_blank,
     .blank_free = free,
 };
@@ -284,6 +290,7 @@ static const engine_provider window_provider_dev = {
     .claims = window_claims,
     .prepare = window_prepare,
     .lookup = window_lookup,
+    .ids = window_ids,
     .blank = fcp_blank,
     .blank_free = free,
     .setup_dev = window_setup_dev,
@@ -303,6 +310,11 @@ static bool winning_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_WINNING_POST, circuit_id, info);
 }
 
+static void winning_ids(char *buf, size_t cap)
+{
+    fcp_ids(FC_CIRCUIT_WINNING_POST, buf, cap);
+}
+
 static int winning_setup_dev(const char *circuit_id, const char *params_path,
                              const groth16_setup_backend *be, cuzk_err *err)
 {
@@ -314,6 +326,7 @@ static const engine_provider winning_provider = {
     .claims = winning_claims,
     .prepare = winning_prepare,
     .lookup = winning_lookup,
+    .ids = winning_ids,
     .blank = fcp_blank,
     .blank_free = free,
 };
@@ -323,6 +336,7 @@ static const engine_provider winning_provider_dev = {
     .claims = winning_claims,
     .prepare = winning_prepare,
     .lookup = winning_lookup,
+    .ids = winning_ids,
     .blank = fcp_blank,
     .blank_free = free,
     .setup_dev = winning_setup_dev,

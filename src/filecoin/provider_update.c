@@ -131,6 +131,11 @@ static bool update_lookup(const char *circuit_id, engine_circuit_info *info)
     return fcp_lookup(FC_CIRCUIT_UPDATE, circuit_id, info);
 }
 
+static void update_ids(char *buf, size_t cap)
+{
+    fcp_ids(FC_CIRCUIT_UPDATE, buf, cap);
+}
+
 static int update_setup_dev(const char *circuit_id, const char *params_path,
                             const groth16_setup_backend *be, cuzk_err *err)
 {
@@ -142,6 +147,7 @@ static const engine_provider update_provider = {
     .claims = update_claims,
     .prepare = update_prepare,
     .lookup = update_lookup,
+    .ids = update_ids,
     .blank = fcp_blank,
     .blank_free = free,
 };
@@ -151,6 +157,7 @@ static const engine_provider update_provider_dev = {
     .claims = update_claims,
     .prepare = update_prepare,
     .lookup = update_lookup,
+    .ids = update_ids,
     .blank = fcp_blank,
     .blank_free = free,
     .setup_dev = update_setup_dev,

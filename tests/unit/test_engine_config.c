@@ -42,7 +42,7 @@ static const char full[] = "# every key\n"
                            "shutdown_grace = \"2m\"\n"
                            "[srs]\n"
                            "param_cache = \"/data/params # not a comment\"\n"
-                           "preload = [\"porep-32g\", \"window-32g\" ]\n"
+                           "preload = [\"porep-32g\", \"wpost-32g\" ]\n"
                            "pinned = [\"winning-32g\"]\n"
                            "swap_after = \"3m\"\n"
                            "[memory]\n"
@@ -81,7 +81,7 @@ static void test_every_key(void **state)
     assert_string_equal(c.param_cache, "/data/params # not a comment");
     assert_int_equal(c.n_preload, 2);
     assert_string_equal(c.preload[0], "porep-32g");
-    assert_string_equal(c.preload[1], "window-32g");
+    assert_string_equal(c.preload[1], "wpost-32g");
     assert_int_equal(c.n_pinned, 1);
     assert_string_equal(c.pinned[0], "winning-32g");
     assert_int_equal(c.srs_swap_after_s, 180);

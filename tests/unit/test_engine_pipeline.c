@@ -10,7 +10,9 @@
  * (the storage goes back rather than being held while waiting); PreloadSRS
  * recording the circuit's shape with its parameters on the witness-only
  * path, so that the proofs after it record nothing; srs.preload loading
- * its circuits in the background and refusing an unknown one.
+ * its circuits in the background and refusing an unknown one; the
+ * result's timings as wall-clock spans within its total when partitions
+ * wait for the parameters and synthesize in parallel.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -98,6 +100,18 @@ static void short_lived(cuzk_config *c)
 {
     c->result_ttl_s = 1;
     c->pipeline_enabled = false;
+}
+
+/* Eight synthesis workers: eight partitions wait for one parameter load
+ * at once. */
+static void wide(cuzk_config *c)
+{
+    c->synthesis_concurrency = 8;
+}
+
+static int setup_wide(void **state)
+{
+    return start(state, wide);
 }
 
 static int setup_short_lived(void **state)
@@ -432,7 +446,7 @@ static void test_preload_shape(void **state)
 /* srs.preload: the engine loads the listed circuit in the background
  * once started (parameters and shape: the SRS entry grows past the
  * parameters alone, which an explicit preload without the shape shows);
- * an id no provider knows stops the start, naming it. */
+ * an id no provider knows stops the start, naming it and the ids there are. */
 static void test_preload_config(void **state)
 {
     fixture *f = *state;
@@ -460,6 +474,35 @@ static void test_preload_config(void **state)
     f->e = engine_on(f, &c);
     assert_int_equal(engine_start_preload(f->e, &err), ENGINE_ENOTFOUND);
     assert_non_null(strstr(err.msg, "srs.preload: no circuit 'test-nope'"));
+    assert_non_null(strstr(err.msg, "circuit ids: test-N (N constraints, 129..1048576)"));
+}
+
+/* Timings that add up: a job of 8 partitions on a fresh param cache,
+ * whose 8 synthesis workers all wait for the one development setup and
+ * load of its parameters, then synthesize side by side: each timing is
+ * a wall-clock span of the job's life, at most its total (summed over
+ * the partitions, the parameter wait alone came to about 8 times the
+ * setup, several times the total); queue and parameter wait do not
+ * overlap, the parameter wait is most of the time before synthesis. */
+static void test_timings(void **state)
+{
+    fixture *f = *state;
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 8, 45, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 8, 45);
+    print_message("total %llu ms: queue %llu, srs %llu, synthesis %llu, gpu %llu\n",
+                  (unsigned long long)r.total_ms, (unsigned long long)r.queue_ms,
+                  (unsigned long long)r.srs_ms, (unsigned long long)r.synthesis_ms,
+                  (unsigned long long)r.gpu_ms);
+    assert_true(r.srs_ms > 0 && r.gpu_ms > 0); /* synthesis: about a millisecond */
+    assert_true(r.queue_ms <= r.total_ms);
+    assert_true(r.srs_ms <= r.total_ms);
+    assert_true(r.synthesis_ms <= r.total_ms);
+    assert_true(r.gpu_ms <= r.total_ms);
+    assert_true(r.queue_ms + r.srs_ms <= r.total_ms);
+    engine_result_free(&r);
 }
 
 /* A job whose partition 1 has a witness that fails constraint 130: on
@@ -514,6 +557,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_preload_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timings, setup_wide, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -257,7 +257,9 @@ static void test_shape_beside_load(void **state)
     engine_circuit_info missing = info_for("test-512");
     calls = nc.calls;
     assert_int_equal(srs_acquire_shaped(&f->m, &missing, NULL, &req, &e, NULL, &err), CUZK_EIO);
-    assert_true(nc.calls > calls); /* recorded beside the load, then freed with it */
+    /* no file and no way to make it: the load fails at once, so no shape is
+     * recorded beside it (a 32 GiB shape takes minutes and gigabytes) */
+    assert_int_equal(nc.calls, calls);
     assert_int_equal(budget_used(&f->b), 0);
     engine_srs_status *st;
     size_t n = srs_list(&f->m, &st);

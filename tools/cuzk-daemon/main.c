@@ -3,6 +3,7 @@
  *
  *   cuzk-daemon -c cuzk.toml [-l unix:///path|host:port] [--log-level L]
  *   cuzk-daemon --print-default-config
+ *   cuzk-daemon --list-circuits
  *
  * Reads the config, starts the engine (CPU prover backend), the gRPC
  * server and the optional HTTP status page, then waits for SIGINT or
@@ -35,9 +36,11 @@
 #include "cuzk/filecoin/providers.h"
 #include "cuzk/server.h"
 
+#include "circuits.h"
+
 static const char usage[] =
     "usage: cuzk-daemon -c cuzk.toml [-l unix:///path|host:port] [--log-level L]\n"
-    "       cuzk-daemon --print-default-config\n"
+    "       cuzk-daemon --print-default-config | --list-circuits\n"
     "\n"
     "  -c, --config FILE       TOML configuration (see --print-default-config)\n"
     "  -l, --listen ADDR       overrides daemon.listen\n"
@@ -46,7 +49,9 @@ static const char usage[] =
     "      --dev-params        make DEVELOPMENT parameters (not a trusted setup) for\n"
     "                          circuits whose parameter file is missing (tests, demos);\n"
     "                          srs.param_cache is made if it does not exist\n"
-    "      --print-default-config  print the defaults as TOML and exit\n";
+    "      --print-default-config  print the defaults as TOML and exit\n"
+    "      --list-circuits     print the circuit ids (srs.preload, PreloadSRS) by proof\n"
+    "                          kind and sector size, and their parameter files, and exit\n";
 
 typedef struct options {
     const char *config, *listen, *log_level;
@@ -61,6 +66,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return fputs(usage, stdout), 1;
         if (!strcmp(a, "--print-default-config")) return cuzk_config_print_default(stdout), 1;
+        if (!strcmp(a, "--list-circuits")) return list_circuits(stdout), 1;
         if (!strcmp(a, "--test-circuits") || !strcmp(a, "--dev-params")) {
             *(!strcmp(a, "--dev-params") ? &o->dev_params : &o->test_circuits) = true;
             continue;

@@ -14,6 +14,7 @@
 #ifndef CUZK_FILECOIN_PARAM_NAMES_H
 #define CUZK_FILECOIN_PARAM_NAMES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum fc_circuit_kind {
@@ -30,6 +31,10 @@ const char *fc_param_name(fc_circuit_kind kind, uint64_t sector_size);
 
 /* "porep-32g", "winning-2k", ...; NULL for an unknown size. */
 const char *fc_circuit_id(fc_circuit_kind kind, uint64_t sector_size);
+
+/* The i-th sector size with parameters (ascending: 2KiB, 8MiB, 512MiB,
+ * 32GiB, 64GiB), 0 past the last. */
+uint64_t fc_sector_size_at(size_t i);
 
 /* The kind and sector size of a circuit id; 0 on success, -1 if unknown. */
 int fc_circuit_parse(const char *id, fc_circuit_kind *kind, uint64_t *sector_size);
