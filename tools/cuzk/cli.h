@@ -70,6 +70,8 @@ extern const cli_command cli_setup, cli_prove, cli_verify, cli_params_info;
 extern const cli_command cli_prove_porep, cli_verify_porep;
 /* `cuzk verify-vanilla porep` (verify_vanilla.c). */
 extern const cli_command cli_verify_vanilla_porep;
+/* `cuzk verify-vanilla update` (verify_vanilla_update.c). */
+extern const cli_command cli_verify_vanilla_update;
 
 /* `cuzk setup --kind ...`: development parameters for a Filecoin circuit. */
 int cli_fc_setup(const cli_opts *o);

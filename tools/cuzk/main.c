@@ -13,9 +13,19 @@
 
 /* Two-word commands before the one-word ones they start with. */
 static const cli_command *const commands[] = {
-    &cli_prove_porep,    &cli_verify_porep,   &cli_verify_vanilla_porep, &cli_setup,
-    &cli_prove,          &cli_verify,         &cli_params_info,          &cli_snarkjs_prove,
-    &cli_snarkjs_verify, &cli_snarkjs_import, &cli_snarkjs_setup,        &cli_circuit_info,
+    &cli_prove_porep,
+    &cli_verify_porep,
+    &cli_verify_vanilla_porep,
+    &cli_setup,
+    &cli_prove,
+    &cli_verify,
+    &cli_params_info,
+    &cli_snarkjs_prove,
+    &cli_snarkjs_verify,
+    &cli_snarkjs_import,
+    &cli_snarkjs_setup,
+    &cli_circuit_info,
+    &cli_verify_vanilla_update,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
