@@ -3,7 +3,7 @@
  * fc_sparse_update) against the dense generator over the same sector.
  *
  * At 2KiB, 4KiB (sub arity 2), 32KiB (sub 8, top 2), 8MiB (4 partitions,
- * 86 challenges, 128 apex leaves, h = 10 below the tree's top) and for
+ * 128 apex leaves, h = 10 below the tree's top) and for
  * the Poseidon variant, fc_gen_update over fc_sparse_update_sector's
  * whole sector (every tree built over every leaf, independently of the
  * sparse code's keyed levels) gives byte for byte the sparse update's

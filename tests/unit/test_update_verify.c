@@ -3,7 +3,7 @@
  * good and altered proofs.
  *
  * Good: a dense 2KiB update (fc_gen_update over random replica and data)
- * and a sparse 8MiB one (4 partitions, 86 challenges, 128 apex leaves)
+ * and a sparse 8MiB one (4 partitions of 10 challenges, 128 apex leaves)
  * pass. Each kind of fault is refused with CUZK_EVERIFY and the message
  * naming partition, challenge, node and what: a tree-R-old / tree-R-new /
  * tree-D-new sibling or leaf changed, a sibling not below r, a path for
@@ -190,8 +190,8 @@ static void test_first_in_order(void **state)
     fixture f;
     sparse_8mib(&f);
     f.u.parts[3].challenges[1].r_old.hashes[4].b[0] ^= 1;
-    f.u.parts[1].challenges[80].r_new.hashes[4].b[0] ^= 1;
-    expect_fault(&f, "update partition 1, challenge 80 (node ", "tree-R-new");
+    f.u.parts[1].challenges[8].r_new.hashes[4].b[0] ^= 1;
+    expect_fault(&f, "update partition 1, challenge 8 (node ", "tree-R-new");
     f.u.parts[1].comm_c.b[0] ^= 1;
     expect_fault(&f, "update partition 1: ", "comm_r_old");
     fc_update_free(&f.u);

@@ -100,7 +100,9 @@ static int verify_vanilla_update(const cli_opts *o)
     vanilla_blobs b = {0};
     vanilla_update_partition *parts = NULL;
     size_t n = 0;
-    if (vanilla_blobs_read(&b, o->vanilla, &err) || read_parts(&parts, &n, &b, size, &s, &err)) {
+    if (vanilla_blobs_read(&b, o->vanilla, &err)) { /* the message names the file */
+        rc = cli_fail(&err);
+    } else if (read_parts(&parts, &n, &b, size, &s, &err)) {
         cuzk_err_prefix(&err, "%s: ", o->vanilla);
         rc = cli_fail(&err);
     } else {
