@@ -72,8 +72,9 @@ typedef struct stree {
 typedef struct sector {
     prf_key key;
     uint64_t period;
-    unsigned shift; /* challenge_bits - h: rho's group is i >> shift */
-    fr_t *rho;      /* per group */
+    unsigned shift;                         /* challenge_bits - h: rho's group is i >> shift */
+    fr_t *rho;                              /* per group */
+    fr_t old[MAX_PERIOD], data[MAX_PERIOD]; /* one period of each */
     vanilla_node comm_c;
 } sector;
 
@@ -102,20 +103,23 @@ static void sector_init(sector *x, const update_shape *s, unsigned h, uint64_t s
     uint64_t group = 1ull << x->shift;
     x->period = group < MAX_PERIOD ? group : MAX_PERIOD;
     prf(&x->key, PRF_COMM_C, 0, &x->comm_c);
+    for (uint64_t i = 0; i < x->period; i++) {
+        vanilla_node n;
+        prf(&x->key, PRF_OLD, i, &n);
+        fr_from_bytes_le(&x->old[i], n.b);
+        prf(&x->key, PRF_DATA, i, &n);
+        fr_from_bytes_le(&x->data[i], n.b);
+    }
 }
 
 static void leaf_old(const sector *x, uint64_t i, fr_t *out)
 {
-    vanilla_node n;
-    prf(&x->key, PRF_OLD, i % x->period, &n);
-    fr_from_bytes_le(out, n.b);
+    *out = x->old[i % x->period];
 }
 
 static void leaf_data(const sector *x, uint64_t i, fr_t *out)
 {
-    vanilla_node n;
-    prf(&x->key, PRF_DATA, i % x->period, &n);
-    fr_from_bytes_le(out, n.b);
+    *out = x->data[i % x->period];
 }
 
 /* ---- keyed levels ---- */
