@@ -18,7 +18,7 @@
  *                 PartitionProof per partition; above 512MiB, or at any
  *                 size with --sparse, the update of a structured test
  *                 sector instead (gen.h fc_sparse_update: test data made
- *                 in a fraction of a second).
+ *                 in under a CPU-second at 32GiB).
  *
  * PoSt and SnapDeals files are Curio's format (vanilla.h vanilla_blobs: a
  * JSON array of base64 bincode blobs). The values a prover request and a

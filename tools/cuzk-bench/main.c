@@ -63,7 +63,7 @@ static const char usage[] =
     "                       sealed sector can answer (they are refused sparse)\n"
     "  gen-vanilla snap-prove --sector-size 32GiB|64GiB [--sparse] [--seed N] -o FILE\n"
     "                       TEST DATA: a SnapDeals update of a structured test sector,\n"
-    "                       every partition proved, in a fraction of a second at any\n"
+    "                       every partition proved, in under a CPU-second at any\n"
     "                       size (the default above 512MiB; --sparse forces it below):\n"
     "                       old replica and new data pseudo-random from the seed with a\n"
     "                       period of 64 nodes, every tree and opening real, the\n"

@@ -119,7 +119,7 @@ int fc_update_partition_alloc(vanilla_update_partition *p, const update_shape *s
 
 /*
  * The update, with every partition's proof, of a structured test sector
- * of any size (32GiB and 64GiB too) in a fraction of a second (TEST DATA:
+ * of any size (32GiB and 64GiB too) in under a CPU-second (TEST DATA:
  * no sealed sector behind it): old replica and new data pseudo-random from
  * the seed with a period P (P = min(64, 2^(challenge_bits - h)) nodes),
  * comm_c pseudo-random, every tree the true tree over its leaves, only
