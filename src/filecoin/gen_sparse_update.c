@@ -129,6 +129,8 @@ static uint64_t residues(const stree *t, size_t l)
     return t->width[l] >= t->period ? 1 : t->period / t->width[l];
 }
 
+/* Node j of level l's key: j itself once a node spans whole groups
+ * (W >= group), else its group and j mod P/W (1 when W >= P). */
 static uint64_t key_of(const stree *t, size_t l, uint64_t j)
 {
     uint64_t w = t->width[l];
