@@ -10,13 +10,17 @@
  * Partition k's circuit is update_circuit_init over its partition proof
  * with the public inputs of (k, h, commitments), h being filecoin-proofs'
  * SectorUpdateConfig h = storage-proofs-update h_default(nodes) = hs[3]
- * (1 up to 32KiB, 10 above). Same-circuit requests may batch.
+ * (1 up to 32KiB, 10 above). Before any circuit, every partition proof
+ * is checked natively (update_verify.h: openings, challenge indexes,
+ * encoding), so a bad request fails in milliseconds with its fault named,
+ * as PoRep's C1 check does. Same-circuit requests may batch.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/filecoin/circuits.h"
 #include "cuzk/filecoin/providers.h"
+#include "cuzk/filecoin/update_verify.h"
 #include "provider_internal.h"
 
 /* SectorUpdateConfig::from_porep_config: h = h_default(nodes) = hs(nodes)[3]. */
@@ -84,18 +88,28 @@ static int alloc_state(engine_circuits *out, size_t n, size_t n_inputs, cuzk_err
     return CUZK_OK;
 }
 
+/* Every partition proof parsed, then checked natively (update_verify.h):
+ * a proof no circuit can satisfy is refused here, its fault named. */
+static int parse_all(update_state *s, const update_shape *shape, const update_public *pub,
+                     const engine_bytes *blobs, size_t n, uint64_t sector_size, cuzk_err *err)
+{
+    for (size_t k = 0; k < n; k++, s->n++) {
+        int rc = vanilla_update_parse(&s->parts[k], sector_size, blobs[k].data, blobs[k].len, err);
+        if (rc) {
+            cuzk_err_prefix(err, "partition %zu: ", k);
+            return rc;
+        }
+    }
+    return fc_update_verify(shape, pub, s->parts, n, err);
+}
+
 static int build(engine_circuits *out, const update_shape *shape, update_public *pub,
                  const engine_bytes *blobs, size_t n, uint64_t sector_size, cuzk_err *err)
 {
     int rc = alloc_state(out, n, UPDATE_PUBLIC_INPUTS, err);
     update_state *s = out->state;
+    if (!rc) rc = parse_all(s, shape, pub, blobs, n, sector_size, err);
     for (size_t k = 0; !rc && k < n; k++) {
-        rc = vanilla_update_parse(&s->parts[k], sector_size, blobs[k].data, blobs[k].len, err);
-        if (rc) {
-            cuzk_err_prefix(err, "partition %zu: ", k);
-            break;
-        }
-        s->n = k + 1;
         pub->k = k;
         if ((rc = update_circuit_init(&s->circuits[k], shape, &s->parts[k], pub, err))) break;
         out->partitions[k] = update_circuit_get(&s->circuits[k]);

@@ -21,7 +21,9 @@ commitments, registered_proof), each proof verified independently with
 PoSt blob with one path sibling altered and a Window PoSt partition with
 one sector's comm_c altered are refused by the daemon's native check at
 once (well under a second), the message naming sector, challenge and
-fault.
+fault; a SnapDeals
+partition proof with an apex leaf altered is refused by the daemon's native
+check (update_verify.h) within two seconds, the fault named.
 
 usage: daemon_porep_test.py BUILD_DIR
 """
@@ -249,7 +251,8 @@ def test_window_post(d, sector, other):
 
 
 def test_snap_update(d, sector, other):
-    """SnapDeals 2KiB through Prove verifies with cuzk verify --kind update."""
+    """SnapDeals 2KiB through Prove verifies with cuzk verify --kind update; an altered partition
+    proof is refused by the native check, fault named."""
     _, blobs, v = gen_vanilla("snap-prove", 53)
     comms = {k: bytes.fromhex(v[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
     proof = prove_kind(d, pb.SNAP_DEALS_UPDATE, vanilla_proofs=blobs,
@@ -260,6 +263,20 @@ def test_snap_update(d, sector, other):
     assert verify_kind("update", proof, args) == 0
     swapped = args[:3] + [v["comm_r_old"]] + args[4:]  # comm_r_new := comm_r_old
     assert verify_kind("update", proof, swapped) == 1
+    # An apex leaf altered (a blob opens with comm_c, then the apex leaf count and the leaves):
+    # the native check refuses it before synthesis, in milliseconds, naming the fault.
+    altered = bytearray(blobs[0])
+    altered[40] ^= 1
+    req = pb.SubmitProofRequest(request_id="snap-altered-" + uuid.uuid4().hex,
+                                proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proofs=[bytes(altered)],
+                                registered_proof=int(v["registered_proof"]), sector_size=2048,
+                                **comms)
+    t0 = time.time()
+    r = d.stub.Prove(pb.ProveRequest(submit=req), timeout=PROVE_TIMEOUT).result
+    took = time.time() - t0
+    want = "update partition 0: the apex leaves do not hash to comm_d_new"
+    assert r.status == Status.FAILED and want in r.error_message, r
+    assert took < 2, "an altered SnapDeals proof took %.2f s to refuse" % took
 
 
 def altered_sibling(bare):

@@ -25,10 +25,13 @@
  * indexes) are prepared with the inputs post_public_inputs gives for the
  * same sectors as chunk k of a longer list; bad proof ids are refused.
  *
- * SnapDeals: a synthetic 2KiB partition proof (well formed, proves
- * nothing) is prepared into snap-2k with update_public_inputs' inputs for
- * h = hs[3] (not under CUZK_TEST_QUICK: the size count takes seconds);
- * wrong commitments, counts and proof ids are refused.
+ * SnapDeals: a sparse 2KiB update's partition proof (gen.h
+ * fc_sparse_update) is prepared into snap-2k with update_public_inputs'
+ * inputs for h = hs[3] (not under CUZK_TEST_QUICK: the size count takes
+ * seconds); wrong commitments, counts and proof ids are refused, and so,
+ * by the native check (update_verify.h) with partition, challenge, node
+ * and fault named, are another comm_r_new, an altered apex leaf, an
+ * altered tree-R-new sibling and a random well-formed partition proof.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -445,18 +448,26 @@ static void test_window(void **state)
 
 /* ---- SnapDeals ---- */
 
+/* Partition 0 of u encoded, with one byte flipped at `flip` (none when SIZE_MAX). */
+static void update_blob(void **blob, size_t *len, const fc_update *u, size_t flip)
+{
+    assert_int_equal(vanilla_update_encode(blob, len, &u->parts[0], NULL), 0);
+    if (flip != SIZE_MAX) ((uint8_t *)*blob)[flip] ^= 1;
+}
+
 static void test_update(void **state)
 {
     (void)state;
     cuzk_rng g;
     test_rng(&g);
-    vanilla_update_partition part;
-    assert_int_equal(vanilla_update_synthetic(&part, KIB2, &g, NULL), 0);
+    update_shape s;
+    fc_update u;
+    assert_int_equal(update_shape_for_size(&s, KIB2, NULL), 0);
+    assert_int_equal(fc_sparse_update(&u, &s, s.hs[3], 7, NULL), 0);
     void *blob;
     size_t len;
-    assert_int_equal(vanilla_update_encode(&blob, &len, &part, NULL), 0);
-    uint8_t comm[3][32], big[32];
-    for (int i = 0; i < 3; i++) random_fr_bytes(comm[i], &g);
+    update_blob(&blob, &len, &u, SIZE_MAX);
+    uint8_t big[32];
     memset(big, 0xff, sizeof big);
     const engine_provider *p = fc_update_provider(NULL);
     engine_bytes b[2] = {{blob, len}, {blob, len}};
@@ -464,9 +475,9 @@ static void test_update(void **state)
                           .sector_size = KIB2,
                           .vanilla_proofs = b,
                           .n_vanilla_proofs = 1,
-                          .comm_r_old = {comm[0], 32},
-                          .comm_r_new = {comm[1], 32},
-                          .comm_d_new = {comm[2], 32}};
+                          .comm_r_old = {u.comm_r_old.b, 32},
+                          .comm_r_new = {u.comm_r_new.b, 32},
+                          .comm_d_new = {u.comm_d_new.b, 32}};
     if (!quick()) {
         engine_circuits c;
         cuzk_err err = {0};
@@ -474,12 +485,7 @@ static void test_update(void **state)
         assert_string_equal(c.info.circuit_id, "snap-2k");
         assert_int_equal(c.n_partitions, 1);
         assert_int_equal(c.n_inputs, UPDATE_PUBLIC_INPUTS);
-        update_shape s;
-        assert_int_equal(update_shape_for_size(&s, KIB2, NULL), 0);
-        update_public pub = {.k = 0, .h = s.hs[3]};
-        memcpy(pub.comm_r_old.b, comm[0], 32);
-        memcpy(pub.comm_r_new.b, comm[1], 32);
-        memcpy(pub.comm_d_new.b, comm[2], 32);
+        update_public pub = fc_update_public(&u, 0);
         fr_t want[UPDATE_PUBLIC_INPUTS];
         assert_int_equal(update_public_inputs(want, &s, &pub, NULL), 0);
         assert_memory_equal(want, c.inputs, sizeof want);
@@ -490,19 +496,45 @@ static void test_update(void **state)
     expect_refused(p, &req, "2 partition proofs");
     req.n_vanilla_proofs = 1, req.comm_d_new.data = big;
     expect_refused(p, &req, "comm_d_new is zero or not a canonical");
-    req.comm_d_new.data = comm[2], req.comm_r_new.len = 31;
+    req.comm_d_new.data = u.comm_d_new.b, req.comm_r_new.len = 31;
     expect_refused(p, &req, "comm_r_new: 31 bytes");
     req.comm_r_new.len = 32, req.registered_proof = 9;
     expect_refused(p, &req, "not a SnapDeals update proof");
-    b[0].len = len - 1;
     req.registered_proof = 0;
+    /* the native check (update_verify.h) before any circuit: the fault named */
+    req.comm_r_new.data = u.comm_r_old.b;
+    expect_refused(p, &req, "update partition 0: comm_r_new is not Poseidon(comm_c");
+    req.comm_r_new.data = u.comm_r_new.b;
+    void *altered;
+    size_t alen;
+    update_blob(&altered, &alen, &u, 40 + 3 * 32); /* apex leaf 3 */
+    b[0] = (engine_bytes){altered, alen};
+    expect_refused(p, &req, "update partition 0: the apex leaves do not hash to comm_d_new");
+    free(altered);
+    u.parts[0].challenges[4].r_new.hashes[2].b[0] ^= 1;
+    update_blob(&altered, &alen, &u, SIZE_MAX);
+    b[0] = (engine_bytes){altered, alen};
+    char want[128];
+    snprintf(want, sizeof want,
+             "update partition 0, challenge 4 (node %llu): the tree-R-new path does not hash",
+             (unsigned long long)u.parts[0].challenges[4].r_new.index);
+    expect_refused(p, &req, want);
+    free(altered);
+    vanilla_update_partition part; /* random, well formed: proves nothing */
+    assert_int_equal(vanilla_update_synthetic(&part, KIB2, &g, NULL), 0);
+    update_blob(&altered, &alen, &(fc_update){.parts = &part}, SIZE_MAX);
+    b[0] = (engine_bytes){altered, alen};
+    expect_refused(p, &req, "update partition 0: comm_r_old is not Poseidon(comm_c");
+    free(altered);
+    vanilla_update_free(&part);
+    b[0] = (engine_bytes){blob, len - 1};
     engine_circuits c;
     assert_int_not_equal(prepare(p, &req, &c, NULL), 0);
     engine_circuit_info info;
     assert_true(p->lookup("snap-64g", &info));
     assert_false(p->lookup("porep-64g", &info));
     free(blob);
-    vanilla_update_free(&part);
+    fc_update_free(&u);
 }
 
 int main(void)

@@ -20,14 +20,17 @@
  *                 then a full partition (2349 sectors at 32GiB) unless
  *                 --sectors says otherwise;
  *   snap-prove    new data from the seed encoded into the sector: one
- *                 PartitionProof per partition.
+ *                 PartitionProof per partition; above 512MiB, or at any
+ *                 size with --sparse, the update of a structured test
+ *                 sector instead (gen.h fc_sparse_update: test data made
+ *                 in under a CPU-second at 32GiB).
  *
  * PoSt and SnapDeals files are Curio's format (vanilla.h vanilla_blobs: a
  * JSON array of base64 bincode blobs). The values a prover request and a
  * verifier need besides the blobs are printed on stdout, one "name value"
  * per line (32-byte values as hex of their little-endian bytes):
  * randomness, registered_proof, sector_size, per sector sector_id and
- * comm_r; for SnapDeals comm_r_old, comm_d_new, comm_r_new; for PoRep
+ * comm_r; for SnapDeals h, comm_r_old, comm_d_new, comm_r_new; for PoRep
  * comm_r (sparse: comm_d, replica_id and comm_r). Progress and the sparse
  * C1's timing go to stderr.
  */
@@ -86,9 +89,6 @@ static int parse(gen_opts *o, int argc, char **argv)
     if (!o->sectors) return bench_usage("%s", "gen-vanilla: --sectors must be at least 1");
     if (o->sectors != SECTORS_UNSET && o->sectors > (1u << 20))
         return bench_usage("%s", "gen-vanilla: --sectors is at most 1048576");
-    if (o->sparse && !strcmp(argv[1], "snap-prove"))
-        return bench_usage("%s",
-                           "gen-vanilla: --sparse is for porep, winning-post and window-post");
     if (o->sealed && o->sectors != SECTORS_UNSET && o->sectors != 1)
         return bench_usage("%s", "gen-vanilla: --sealed DIR is one sector (no --sectors)");
     if (o->sealed && o->sparse)
@@ -315,8 +315,44 @@ static int snap_write(const gen_opts *o, const fc_update *u, cuzk_err *err)
     return rc;
 }
 
+static void snap_print(const fc_update *u, uint64_t sector_size)
+{
+    printf("registered_proof %d\nsector_size %llu\nh %u\n", size_index(sector_size),
+           (unsigned long long)sector_size, u->h);
+    print_hex("comm_r_old", u->comm_r_old.b);
+    print_hex("comm_d_new", u->comm_d_new.b);
+    print_hex("comm_r_new", u->comm_r_new.b);
+}
+
+/* The update of a structured test sector (gen.h fc_sparse_update). */
+static int gen_snap_sparse(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
+{
+    if (o->sealed || o->data)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "a sparse update makes its own sector and data "
+                         "(no --sealed or --data)");
+    update_shape sh;
+    fc_update u = {0};
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = update_shape_for_size(&sh, cfg->sector_size, err);
+    if (!rc) rc = fc_sparse_update(&u, &sh, sh.hs[3], o->seed, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!rc) rc = snap_write(o, &u, err);
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    if (!rc) {
+        snap_print(&u, cfg->sector_size);
+        fprintf(stderr, "sparse %s update: %u partitions computed in %.2f s, written in %.2f s\n",
+                vanilla_shape_for_size(cfg->sector_size)->name, sh.partitions, seconds(&t0, &t1),
+                seconds(&t1, &t2));
+    }
+    fc_update_free(&u);
+    return rc;
+}
+
 static int gen_snap(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err)
 {
+    if (o->sparse || cfg->sector_size > SEALED_MAX_SIZE) return gen_snap_sparse(o, cfg, err);
     update_shape sh;
     fc_replica r = {0};
     fr_t *data = NULL;
@@ -329,13 +365,7 @@ static int gen_snap(const gen_opts *o, const fc_porep_config *cfg, cuzk_err *err
         rc = fc_gen_update(&u, &sh, sh.hs[3], r.nodes, &r.comm_c, data, fc_progress_bar, NULL, err);
     }
     if (!rc) rc = snap_write(o, &u, err);
-    if (!rc) {
-        printf("registered_proof %d\nsector_size %llu\n", size_index(cfg->sector_size),
-               (unsigned long long)cfg->sector_size);
-        print_hex("comm_r_old", u.comm_r_old.b);
-        print_hex("comm_d_new", u.comm_d_new.b);
-        print_hex("comm_r_new", u.comm_r_new.b);
-    }
+    if (!rc) snap_print(&u, cfg->sector_size);
     fc_update_free(&u);
     free(data);
     fc_replica_free(&r);

@@ -72,6 +72,8 @@ extern const cli_command cli_prove_porep, cli_verify_porep;
 extern const cli_command cli_verify_vanilla_porep;
 /* `cuzk verify-vanilla winning-post | window-post` (verify_vanilla_post.c). */
 extern const cli_command cli_verify_vanilla_winning, cli_verify_vanilla_window;
+/* `cuzk verify-vanilla update` (verify_vanilla_update.c). */
+extern const cli_command cli_verify_vanilla_update;
 
 /* `cuzk setup --kind ...`: development parameters for a Filecoin circuit. */
 int cli_fc_setup(const cli_opts *o);

@@ -18,6 +18,7 @@ static const cli_command *const commands[] = {
     &cli_verify_vanilla_porep,
     &cli_verify_vanilla_winning,
     &cli_verify_vanilla_window,
+    &cli_verify_vanilla_update,
     &cli_setup,
     &cli_prove,
     &cli_verify,

@@ -12,6 +12,9 @@
  * committed-capacity sectors (fc_sparse_c1): only the challenged nodes
  * and their parents are computed, everything else is pseudo-random; so do
  * PoSt sector proofs (fc_sparse_post_sectors: only the challenged paths).
+ * SnapDeals updates of any size come from structured test sectors
+ * (fc_sparse_update: periodic old replica and new data, whose trees have
+ * few distinct nodes).
  * Trees here are fc_ptree: Poseidon trees of any por_shape (8-ary base
  * levels, optional sub and top levels, so the circuit tests' shapes work
  * too), with the base trees over contiguous leaf ranges as merkletree
@@ -112,6 +115,23 @@ update_public fc_update_public(const fc_update *u, uint64_t k);
 /* An empty, shaped partition proof for any update_shape (Filecoin's sizes
  * as vanilla_update_alloc lays them out; free with vanilla_update_free). */
 int fc_update_partition_alloc(vanilla_update_partition *p, const update_shape *s, cuzk_err *err);
+
+/* ---- sparse SnapDeals updates (gen_sparse_update.c) ---- */
+
+/*
+ * The update, with every partition's proof, of a structured test sector
+ * of any size (32GiB and 64GiB too) in under a CPU-second (TEST DATA:
+ * no sealed sector behind it): old replica and new data pseudo-random from
+ * the seed with a period P (P = min(64, 2^(challenge_bits - h)) nodes),
+ * comm_c pseudo-random, every tree the true tree over its leaves, only
+ * each level's few distinct nodes computed. u->replica_new stays NULL;
+ * everything else is exactly fc_gen_update's over fc_sparse_update_sector's
+ * sector. Why not pseudo-random wherever unopened: gen_sparse_update.c.
+ */
+int fc_sparse_update(fc_update *u, const update_shape *s, unsigned h, uint64_t seed, cuzk_err *err);
+/* That sector whole: s->nodes old replica and new data nodes, and comm_c. */
+int fc_sparse_update_sector(fr_t *replica_old, fr_t *data_new, vanilla_node *comm_c,
+                            const update_shape *s, unsigned h, uint64_t seed, cuzk_err *err);
 
 /* ---- test sectors (gen_sector.c) ---- */
 
