@@ -27,6 +27,10 @@ typedef struct engine_circuit_info {
      * cache, check_cache.h): custom files. The official Filecoin files are
      * read unchecked, as bellperson does. */
     bool check_params;
+    /* A simulated kind (src/sim): its stand-in file is charged to the
+     * budget as sim_bytes, and its load takes at least sim_load_ms once
+     * the memory is had. 0: the file's size, as long as the read takes. */
+    uint64_t sim_bytes, sim_load_ms;
 } engine_circuit_info;
 
 /*
@@ -44,6 +48,10 @@ typedef struct engine_circuits {
     fr_t *inputs;
     size_t n_inputs;
     cs_capacity size;
+    /* A simulated kind (src/sim): the shape a partition is charged for in
+     * the budget, where it differs from the stand-in circuit synthesized
+     * (all zero: size). */
+    cs_capacity charge;
     bool batchable; /* PoRep / Snap: same-circuit requests may batch */
     void *state;
     void (*release)(struct engine_circuits *c);

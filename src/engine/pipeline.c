@@ -229,7 +229,8 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     }
     if (!(it->provers = calloc(it->n, sizeof *it->provers)))
         return cuzk_errf(err, CUZK_ENOMEM, "out of memory");
-    if ((rc = reserve_item(e, it, &j0->circ.size, shape != NULL, err))) return rc;
+    const cs_capacity *charge = j0->circ.charge.constraints ? &j0->circ.charge : &j0->circ.size;
+    if ((rc = reserve_item(e, it, charge, shape != NULL, err))) return rc;
     count_reused(e, it);
     it->synth_t0 = it->synth_t1 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);

@@ -310,6 +310,17 @@ static bool loadable(const srs_manager *m, const srs_entry *e, engine_setup_dev_
     return setup_dev || stat(path, &st) == 0;
 }
 
+/* A simulated kind's load (engine_circuit_info.sim_load_ms): the rest
+ * of its modeled read time, from t0, slept. */
+static void sim_read_time(const srs_entry *e, uint64_t t0)
+{
+    uint64_t done = srs_now_ms() - t0;
+    if (e->info.sim_load_ms <= done) return;
+    uint64_t ms = e->info.sim_load_ms - done;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts)) continue;
+}
+
 /* Reads or makes the parameters (no lock held: the entry is `loading`, so
  * only this thread touches its params); charges *bytes to the budget;
  * *read_ms: the time reading them, after their memory was had. */
@@ -329,7 +340,7 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
             return cuzk_errf(err, CUZK_EIO, "circuit %s: the development setup left no %s",
                              e->info.circuit_id, path);
     }
-    *bytes = (uint64_t)st.st_size;
+    *bytes = e->info.sim_bytes ? e->info.sim_bytes : (uint64_t)st.st_size;
     if ((rc = reserve_for_load(m, e, *bytes, err))) return rc;
     uint64_t t0 = srs_now_ms();
     load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
@@ -345,6 +356,7 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
         groth16_params_free(&e->params);
         budget_release(m->budget, *bytes);
     }
+    if (!rc) sim_read_time(e, t0);
     *read_ms = srs_now_ms() - t0;
     return rc;
 }
