@@ -1,7 +1,9 @@
 /*
  * budget.c - the memory budget (budget.h): a counter under a mutex and a
- * condition variable signalled by every release. A waiter re-checks about
- * every 100 ms so a cancellation is noticed without a release.
+ * condition variable signalled by every release and by every waiter that
+ * leaves; the waiters in a list, each asking whether one before it would
+ * fit (goes_now). A waiter re-checks about every 100 ms so a cancellation
+ * is noticed without a release.
  */
 #include "budget.h"
 
@@ -14,6 +16,8 @@ void budget_init(budget *b, uint64_t total, budget_evictor evict, void *ctx)
     b->total = total;
     b->used = b->peak = 0;
     b->waiting = 0;
+    b->waiters = NULL;
+    b->tickets = 0;
     b->closed = false;
     b->evict = evict;
     b->evict_ctx = ctx;
@@ -28,6 +32,28 @@ void budget_destroy(budget *b)
 static bool fits(const budget *b, uint64_t bytes)
 {
     return b->used + bytes <= b->total;
+}
+
+/* Whether a reservation of bytes at priority, arrived as ticket
+ * (UINT64_MAX: a newcomer, not waiting), may take memory now: it fits
+ * and no waiter before it fits (lock held). */
+static bool goes_now(const budget *b, uint64_t bytes, int priority, uint64_t ticket)
+{
+    if (!fits(b, bytes)) return false;
+    for (const budget_waiter *w = b->waiters; w; w = w->next)
+        if (w->ticket != ticket &&
+            (w->priority > priority || (w->priority == priority && w->ticket < ticket)) &&
+            fits(b, w->bytes))
+            return false;
+    return true;
+}
+
+static void unlink_waiter(budget *b, const budget_waiter *me)
+{
+    budget_waiter **at = &b->waiters;
+    while (*at != me) at = &(*at)->next;
+    *at = me->next;
+    pthread_cond_broadcast(&b->freed); /* the waiters after it may go now */
 }
 
 static void take(budget *b, uint64_t bytes)
@@ -48,7 +74,7 @@ static void wait_a_little(budget *b)
     b->waiting--;
 }
 
-int budget_reserve(budget *b, uint64_t bytes, bool (*cancelled)(void *), void *ctx,
+int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(void *), void *ctx,
                    const char *what, cuzk_err *err)
 {
     if (bytes > b->total)
@@ -56,27 +82,34 @@ int budget_reserve(budget *b, uint64_t bytes, bool (*cancelled)(void *), void *c
                          "%s needs %llu MiB, more than the whole budget (%llu MiB)", what,
                          (unsigned long long)(bytes >> 20), (unsigned long long)(b->total >> 20));
     pthread_mutex_lock(&b->lock);
-    while (!b->closed && !fits(b, bytes)) {
+    budget_waiter me = {bytes, b->tickets++, priority, b->waiters};
+    b->waiters = &me;
+    while (!b->closed && !goes_now(b, bytes, priority, me.ticket)) {
         if (cancelled && cancelled(ctx)) break;
-        uint64_t need = b->used + bytes - b->total;
-        pthread_mutex_unlock(&b->lock);
-        uint64_t freed = b->evict ? b->evict(b->evict_ctx, need) : 0;
-        pthread_mutex_lock(&b->lock);
-        if (!freed && !fits(b, bytes)) wait_a_little(b);
+        uint64_t freed = 0;
+        if (!fits(b, bytes)) {
+            uint64_t need = b->used + bytes - b->total;
+            pthread_mutex_unlock(&b->lock);
+            freed = b->evict ? b->evict(b->evict_ctx, need) : 0;
+            pthread_mutex_lock(&b->lock);
+        }
+        if (!freed && !goes_now(b, bytes, priority, me.ticket)) wait_a_little(b);
     }
     int rc = CUZK_OK;
-    if (b->closed || !fits(b, bytes))
+    if (b->closed || !goes_now(b, bytes, priority, me.ticket))
         rc = cuzk_errf(err, CUZK_ECANCELLED, "%s: cancelled while waiting for memory", what);
     else
         take(b, bytes);
+    unlink_waiter(b, &me);
     pthread_mutex_unlock(&b->lock);
     return rc;
 }
 
-bool budget_try_reserve(budget *b, uint64_t bytes)
+bool budget_try_reserve(budget *b, uint64_t bytes, int priority)
 {
     pthread_mutex_lock(&b->lock);
-    bool ok = !b->closed && fits(b, bytes);
+    /* after every waiter of its priority: it arrived last */
+    bool ok = !b->closed && goes_now(b, bytes, priority, UINT64_MAX);
     if (ok) take(b, bytes);
     pthread_mutex_unlock(&b->lock);
     return ok;

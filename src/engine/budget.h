@@ -4,6 +4,14 @@
  * reservation that does not fit asks the evictor (the SRS manager drops
  * idle parameters) and then blocks until releases make room; one larger
  * than the whole budget fails at once instead of waiting forever.
+ *
+ * Waiters go in priority order: a reservation (waiting, or a newcomer)
+ * takes memory only while no waiter before it, of a higher priority or of
+ * the same priority and waiting longer, would fit in what is free. So
+ * when memory frees, the highest-priority waiter it is enough for has it
+ * first; a waiter that does not fit yet holds no one back (it cannot
+ * block the releases it waits for: its memory comes from the evictor and
+ * the residency policy's drains, srs.h).
  */
 #ifndef CUZK_ENGINE_BUDGET_H
 #define CUZK_ENGINE_BUDGET_H
@@ -19,11 +27,20 @@
  * lock held. */
 typedef uint64_t (*budget_evictor)(void *ctx, uint64_t need);
 
+/* A reservation waiting (on its thread's stack, linked under the lock). */
+typedef struct budget_waiter {
+    uint64_t bytes, ticket; /* ticket: its arrival, older lower */
+    int priority;
+    struct budget_waiter *next;
+} budget_waiter;
+
 typedef struct budget {
     pthread_mutex_t lock;
     pthread_cond_t freed;
     uint64_t total, used, peak;
     uint32_t waiting;
+    budget_waiter *waiters;
+    uint64_t tickets;
     bool closed; /* reservations fail: the engine is stopping */
     budget_evictor evict;
     void *evict_ctx;
@@ -31,12 +48,15 @@ typedef struct budget {
 
 void budget_init(budget *b, uint64_t total, budget_evictor evict, void *ctx);
 void budget_destroy(budget *b);
-/* Blocks until bytes fit (CUZK_ENOMEM when they never can, CUZK_ECANCELLED
- * once closed or when cancelled(ctx) turns true; cancelled may be NULL). */
-int budget_reserve(budget *b, uint64_t bytes, bool (*cancelled)(void *), void *ctx,
+/* Blocks until bytes fit and no waiter before it (priority: higher
+ * first, the engine's job priorities) fits (CUZK_ENOMEM when they never
+ * can, CUZK_ECANCELLED once closed or when cancelled(ctx) turns true;
+ * cancelled may be NULL). */
+int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(void *), void *ctx,
                    const char *what, cuzk_err *err);
-/* Reserves bytes only if they fit now (no eviction, no wait). */
-bool budget_try_reserve(budget *b, uint64_t bytes);
+/* Reserves bytes only if they fit now and no waiter of the same or a
+ * higher priority fits (no eviction, no wait). */
+bool budget_try_reserve(budget *b, uint64_t bytes, int priority);
 void budget_release(budget *b, uint64_t bytes);
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);

@@ -206,7 +206,7 @@ static int init_devices(engine_t *e, cuzk_err *err)
     uint64_t bytes = 0;
     for (size_t i = 0; e->backend->host_bytes && i < e->n_devices; i++)
         bytes += e->backend->host_bytes(e->devices[i].ordinal);
-    int rc = bytes ? budget_reserve(&e->budget, bytes, NULL, NULL, "the devices' host memory", err)
+    int rc = bytes ? budget_reserve(&e->budget, bytes, 0, NULL, NULL, "the devices' host memory", err)
                    : CUZK_OK;
     if (rc)
         return cuzk_err_prefix(err, "%zu device(s) of backend %s: ", e->n_devices,

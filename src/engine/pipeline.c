@@ -172,13 +172,14 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
     uint64_t took[BATCH_MAX], ntt, bytes = partition_bytes(e, size, witness, &ntt) * it->n;
     uint64_t storage = bytes - ntt * it->n, pooled = take_pooled(e, it, size, witness, took);
     uint64_t more = ntt * it->n + (storage > pooled ? storage - pooled : 0);
-    if (budget_try_reserve(&e->budget, more)) {
+    if (budget_try_reserve(&e->budget, more, it->key.priority)) {
         it->reserved = pooled + more;
         return CUZK_OK;
     }
     for (size_t i = 0; i < it->n; i++)
         budget_release(&e->budget, pool_put(&e->pool, &it->provers[i], took[i]));
-    int rc = budget_reserve(&e->budget, bytes, item_cancelled, it, it->label, err);
+    int rc =
+        budget_reserve(&e->budget, bytes, it->key.priority, item_cancelled, it, it->label, err);
     if (rc) return rc;
     pooled = take_pooled(e, it, size, witness, took);
     uint64_t excess = pooled < storage ? pooled : storage;

@@ -92,7 +92,7 @@ uint64_t pool_put(prover_pool *p, cs_prover *s, uint64_t avail)
 {
     if (p->max) cs_prover_trim(s);
     uint64_t bytes = cs_prover_storage_bytes(s);
-    if (!p->max || !bytes || (bytes > avail && !budget_try_reserve(p->budget, bytes - avail))) {
+    if (!p->max || !bytes || (bytes > avail && !budget_try_reserve(p->budget, bytes - avail, 0))) {
         cs_prover_free(s);
         return avail;
     }

@@ -41,6 +41,7 @@ static bool test_claims(const engine_request *req)
 
 static void name_circuit(engine_circuit_info *info, uint32_t constraints)
 {
+    memset(info, 0, sizeof *info);
     snprintf(info->circuit_id, sizeof info->circuit_id, "test-%" PRIu32, constraints);
     snprintf(info->param_name, sizeof info->param_name, "cuzk-test-%" PRIu32 "-dev", constraints);
     info->check_params = true;

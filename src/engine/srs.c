@@ -126,6 +126,17 @@ static uint64_t unload(srs_manager *m, srs_entry *e)
     return e->bytes + drop_shape(m, e);
 }
 
+static size_t index_of(const srs_manager *m, const srs_entry *e);
+
+/* e's rank now (residency rule 3): the priority its memory waits at. */
+static int rank_of(srs_manager *m, srs_entry *e)
+{
+    pthread_mutex_lock(&m->lock);
+    int rank = residency_rank(snapshot(m)[index_of(m, e)]);
+    pthread_mutex_unlock(&m->lock);
+    return rank;
+}
+
 const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
                           bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why)
 {
@@ -137,8 +148,9 @@ const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
         engine_log(LOG_INFO, "srs %s: recording the circuit's shape", e->info.circuit_id);
         int rc = cs_shape_record(&s, circuit, why);
         uint64_t bytes = rc ? 0 : cs_shape_bytes(s);
-        if (!rc && !budget_try_reserve(m->budget, bytes))
-            rc = budget_reserve(m->budget, bytes, cancelled, ctx, e->info.circuit_id, why);
+        int rank = rank_of(m, e);
+        if (!rc && !budget_try_reserve(m->budget, bytes, rank))
+            rc = budget_reserve(m->budget, bytes, rank, cancelled, ctx, e->info.circuit_id, why);
         if (rc) {
             cs_shape_free(s);
             /* a cancelled wait says nothing about the circuit: asked again */
@@ -280,8 +292,9 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
         return rc;
     }
     e->want_bytes = bytes, e->waiting = true, e->wait_since_ms = srs_now_ms();
+    int rank = residency_rank(&m->view[index_of(m, e)]); /* the snapshot's, just taken */
     pthread_mutex_unlock(&m->lock);
-    int rc = budget_reserve(m->budget, bytes, NULL, NULL, e->info.circuit_id, err);
+    int rc = budget_reserve(m->budget, bytes, rank, NULL, NULL, e->info.circuit_id, err);
     pthread_mutex_lock(&m->lock);
     e->waiting = false;
     for (size_t i = 0; i < m->n; i++)

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cuzk/engine_log.h"
@@ -73,6 +74,7 @@ int fcp_name_circuit(engine_circuit_info *info, fc_circuit_kind kind, uint64_t s
     if (!id || !param)
         return cuzk_errf(err, CUZK_EINVAL, "no Filecoin parameters for a %" PRIu64 "-byte sector",
                          sector_size);
+    memset(info, 0, sizeof *info);
     snprintf(info->circuit_id, sizeof info->circuit_id, "%s", id);
     snprintf(info->param_name, sizeof info->param_name, "%s", param);
     info->check_params = false; /* official files: read unchecked */

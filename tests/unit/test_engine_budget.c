@@ -2,7 +2,10 @@
  * test_engine_budget.c - the memory budget (src/engine/budget.h): exact
  * accounting, immediate failure beyond the total, blocking until a release,
  * the evictor asked before waiting, cancellation and close; the
- * non-blocking budget_try_reserve.
+ * non-blocking budget_try_reserve; waiters served in priority order (a
+ * HIGH waiter has the memory before LOW ones that waited longer, equal
+ * priorities in arrival order, a newcomer never ahead of a waiter that
+ * fits, a waiter that does not fit holding no one back).
  */
 #include <pthread.h>
 #include <string.h>
@@ -17,6 +20,7 @@ typedef struct waiter {
     int rc;
     int done;
     bool cancel;
+    int priority;
 } waiter;
 
 static bool waiter_cancelled(void *ctx)
@@ -27,7 +31,7 @@ static bool waiter_cancelled(void *ctx)
 static void *reserve_thread(void *arg)
 {
     waiter *w = arg;
-    w->rc = budget_reserve(w->b, w->bytes, waiter_cancelled, w, "test", NULL);
+    w->rc = budget_reserve(w->b, w->bytes, w->priority, waiter_cancelled, w, "test", NULL);
     __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -41,7 +45,7 @@ static bool always(void *ctx)
 /* Reserves only if it fits now (a reservation cancelled before it waits). */
 static bool try_reserve(budget *b, uint64_t bytes)
 {
-    return budget_reserve(b, bytes, always, NULL, "try", NULL) == 0;
+    return budget_reserve(b, bytes, 0, always, NULL, "try", NULL) == 0;
 }
 
 static void test_accounting(void **state)
@@ -50,13 +54,13 @@ static void test_accounting(void **state)
     budget b;
     cuzk_err err;
     budget_init(&b, 1000, NULL, NULL);
-    assert_int_equal(budget_reserve(&b, 600, NULL, NULL, "a", &err), 0);
+    assert_int_equal(budget_reserve(&b, 600, 0, NULL, NULL, "a", &err), 0);
     assert_true(try_reserve(&b, 400));
     assert_false(try_reserve(&b, 1));
     assert_int_equal(budget_used(&b), 1000);
     budget_release(&b, 400);
     assert_int_equal(budget_used(&b), 600);
-    assert_int_equal(budget_reserve(&b, 1001, NULL, NULL, "huge", &err), CUZK_ENOMEM);
+    assert_int_equal(budget_reserve(&b, 1001, 0, NULL, NULL, "huge", &err), CUZK_ENOMEM);
     assert_non_null(strstr(err.msg, "huge"));
     assert_int_equal(b.peak, 1000);
     budget_destroy(&b);
@@ -68,7 +72,7 @@ static void test_blocks_until_release(void **state)
     budget b;
     budget_init(&b, 100, NULL, NULL);
     assert_true(try_reserve(&b, 80));
-    waiter w = {&b, 50, -1, 0, false};
+    waiter w = {&b, 50, -1, 0, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &w);
     usleep(150 * 1000);
@@ -103,11 +107,11 @@ static void test_evictor_first(void **state)
     budget_init(&b, 100, evict, &s);
     assert_true(try_reserve(&b, 70)); /* the evictable 70 */
     /* budget_try_reserve neither evicts nor waits */
-    assert_true(budget_try_reserve(&b, 30));
-    assert_false(budget_try_reserve(&b, 1));
+    assert_true(budget_try_reserve(&b, 30, 0));
+    assert_false(budget_try_reserve(&b, 1, 0));
     assert_int_equal(s.asked, 0);
     budget_release(&b, 30);
-    assert_int_equal(budget_reserve(&b, 60, NULL, NULL, "x", NULL), 0);
+    assert_int_equal(budget_reserve(&b, 60, 0, NULL, NULL, "x", NULL), 0);
     assert_int_equal(s.asked, 30); /* 70 + 60 - 100 */
     assert_int_equal(budget_used(&b), 60);
     budget_destroy(&b);
@@ -119,32 +123,108 @@ static void test_cancel_and_close(void **state)
     budget b;
     budget_init(&b, 100, NULL, NULL);
     assert_true(try_reserve(&b, 100));
-    waiter w = {&b, 10, -1, 0, false};
+    waiter w = {&b, 10, -1, 0, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &w);
     usleep(50 * 1000);
     __atomic_store_n(&w.cancel, true, __ATOMIC_RELEASE);
     pthread_join(t, NULL);
     assert_int_equal(w.rc, CUZK_ECANCELLED);
-    waiter w2 = {&b, 10, -1, 0, false};
+    waiter w2 = {&b, 10, -1, 0, false, 0};
     pthread_create(&t, NULL, reserve_thread, &w2);
     usleep(50 * 1000);
     budget_close(&b);
     pthread_join(t, NULL);
     assert_int_equal(w2.rc, CUZK_ECANCELLED);
     budget_release(&b, 50);
-    assert_false(budget_try_reserve(&b, 10)); /* closed */
+    assert_false(budget_try_reserve(&b, 10, 0)); /* closed */
     assert_int_equal(budget_used(&b), 50);
+    budget_destroy(&b);
+}
+
+static bool done(waiter *w)
+{
+    return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE);
+}
+
+/* Waits up to 5 s for n of the waiters to be linked in the budget. */
+static void until_waiting(budget *b, uint32_t n)
+{
+    for (int i = 0; i < 5000; i++) {
+        pthread_mutex_lock(&b->lock);
+        uint32_t k = 0;
+        for (const budget_waiter *w = b->waiters; w; w = w->next) k++;
+        pthread_mutex_unlock(&b->lock);
+        if (k >= n) return;
+        usleep(1000);
+    }
+    fail_msg("%u waiters expected", n);
+}
+
+/* Memory that frees goes to the highest-priority waiter it is enough for:
+ * a HIGH waiter that came last has it before four LOW ones (each round;
+ * unordered, the LOW ones would win four times in five), then the LOW
+ * ones in the order they came. */
+static void test_priority_order(void **state)
+{
+    (void)state;
+    budget b;
+    budget_init(&b, 100, NULL, NULL);
+    for (int round = 0; round < 3; round++) {
+        assert_true(budget_try_reserve(&b, 100, 0));
+        waiter w[5];
+        pthread_t t[5];
+        for (int i = 0; i < 5; i++) {
+            w[i] = (waiter){&b, 60, -1, 0, false, i == 4 ? 3 : 1};
+            pthread_create(&t[i], NULL, reserve_thread, &w[i]);
+            until_waiting(&b, (uint32_t)i + 1); /* arrival order: w[0] first */
+        }
+        budget_release(&b, 100);
+        for (int i = 0; i < 300 && !done(&w[4]); i++) usleep(1000);
+        usleep(50 * 1000); /* a LOW one that went would be done by now too */
+        assert_true(done(&w[4]));
+        for (int i = 0; i < 4; i++) assert_false(done(&w[i]));
+        for (int i = 0; i < 4; i++) { /* then the LOW ones, oldest first */
+            budget_release(&b, 60);
+            for (int k = 0; k < 3000 && !done(&w[i]); k++) usleep(1000);
+            assert_true(done(&w[i]));
+            for (int j = i + 1; j < 4; j++) assert_false(done(&w[j]));
+        }
+        for (int i = 0; i < 5; i++) pthread_join(t[i], NULL), assert_int_equal(w[i].rc, 0);
+        budget_release(&b, 60);
+        assert_int_equal(budget_used(&b), 0);
+    }
+    budget_destroy(&b);
+}
+
+/* A newcomer waits behind a waiter of its priority or higher that fits,
+ * not behind one that does not fit yet. */
+static void test_newcomer_and_big_waiter(void **state)
+{
+    (void)state;
+    budget b;
+    budget_init(&b, 100, NULL, NULL);
+    assert_true(budget_try_reserve(&b, 90, 0));
+    waiter big = {&b, 80, -1, 0, false, 3};
+    pthread_t t;
+    pthread_create(&t, NULL, reserve_thread, &big);
+    until_waiting(&b, 1);
+    assert_true(budget_try_reserve(&b, 10, 1));  /* the HIGH 80 does not fit: no one held */
+    budget_release(&b, 80);                      /* 80 free: the HIGH waiter's */
+    assert_false(budget_try_reserve(&b, 10, 2)); /* a NORMAL newcomer waits */
+    pthread_join(t, NULL);
+    assert_int_equal(big.rc, 0);
+    assert_int_equal(budget_used(&b), 100);
+    budget_release(&b, 100);
     budget_destroy(&b);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_accounting),
-        cmocka_unit_test(test_blocks_until_release),
-        cmocka_unit_test(test_evictor_first),
-        cmocka_unit_test(test_cancel_and_close),
+        cmocka_unit_test(test_accounting),     cmocka_unit_test(test_blocks_until_release),
+        cmocka_unit_test(test_evictor_first),  cmocka_unit_test(test_cancel_and_close),
+        cmocka_unit_test(test_priority_order), cmocka_unit_test(test_newcomer_and_big_waiter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
