@@ -110,7 +110,8 @@ int engine_register_provider(engine_t *e, const engine_provider *p, cuzk_err *er
  * CUZK_EINVAL for a malformed request (unspecified kind, no vanilla proof),
  * ENGINE_ESHUTDOWN after shutdown began. A request no provider can prove
  * still becomes a job, FAILED with the reason. queue_position counts the
- * queued jobs ahead of this one (may be NULL).
+ * queued jobs ahead of this one in the dispatch policy's order (priority,
+ * a LOW job aged to NORMAL counted as NORMAL, then age; may be NULL).
  */
 int engine_submit(engine_t *e, const engine_request *req, char job_id[ENGINE_ID_MAX],
                   uint32_t *queue_position, cuzk_err *err);

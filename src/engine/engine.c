@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cuzk/engine_log.h"
+#include "dispatch.h"
 #include "engine_internal.h"
 
 static uint64_t now_ms(void)
@@ -206,8 +207,9 @@ static int init_devices(engine_t *e, cuzk_err *err)
     uint64_t bytes = 0;
     for (size_t i = 0; e->backend->host_bytes && i < e->n_devices; i++)
         bytes += e->backend->host_bytes(e->devices[i].ordinal);
-    int rc = bytes ? budget_reserve(&e->budget, bytes, 0, NULL, NULL, "the devices' host memory", err)
-                   : CUZK_OK;
+    int rc = bytes
+                 ? budget_reserve(&e->budget, bytes, 0, NULL, NULL, "the devices' host memory", err)
+                 : CUZK_OK;
     if (rc)
         return cuzk_err_prefix(err, "%zu device(s) of backend %s: ", e->n_devices,
                                e->backend->name);
@@ -339,14 +341,26 @@ static void prepare_job(engine_t *e, job *j, const engine_request *req)
     if (!(j->proof = calloc(1, bytes))) snprintf(j->error, sizeof j->error, "out of memory");
 }
 
+/* A job's place in the queues now: its effective priority (LOW aged to
+ * NORMAL, dispatch.h rule 2), then its age. */
+static sched_key job_key(const engine_t *e, const job *j, uint64_t now)
+{
+    sched_key k = {.priority = j->priority, .seq = j->seq, .since_ms = j->t_submit};
+    k.priority = dispatch_priority(&k, now, e->cfg.aging_ms);
+    return k;
+}
+
+/* The queued jobs the dispatch policy puts before me now. */
 static uint32_t queue_position(engine_t *e, const job *me)
 {
+    uint64_t now = now_ms();
+    sched_key mine = job_key(e, me, now);
     uint32_t ahead = 0;
-    for (const job *j = e->jobs; j; j = j->next)
-        if (j != me && j->state == JOB_QUEUED &&
-            sched_before(&(sched_key){.priority = j->priority, .seq = j->seq},
-                         &(sched_key){.priority = me->priority, .seq = me->seq}))
-            ahead++;
+    for (const job *j = e->jobs; j; j = j->next) {
+        if (j == me || j->state != JOB_QUEUED) continue;
+        sched_key theirs = job_key(e, j, now);
+        ahead += sched_before(&theirs, &mine);
+    }
     return ahead;
 }
 

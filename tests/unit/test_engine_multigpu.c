@@ -254,8 +254,9 @@ static void put32(uint8_t *p, uint32_t v)
 }
 
 /* A job of `parts` partitions of the test circuit of n constraints. */
-static int submit_as(engine_t *e, uint32_t n, uint32_t parts, uint32_t seed, int priority,
-                     char id[ENGINE_ID_MAX])
+/* A test-family job; *pos (may be NULL): its queue position. */
+static int submit_at(engine_t *e, uint32_t n, uint32_t parts, uint32_t seed, int priority,
+                     char id[ENGINE_ID_MAX], uint32_t *pos)
 {
     uint8_t rec[ENGINE_TEST_RECORD_BYTES] = {0};
     memcpy(rec, ENGINE_TEST_MAGIC, 8);
@@ -267,7 +268,13 @@ static int submit_as(engine_t *e, uint32_t n, uint32_t parts, uint32_t seed, int
                             priority == ENGINE_PRIO_CRITICAL ? ENGINE_WINNING_POST : ENGINE_POREP,
                         .priority = priority,
                         .vanilla_proof = {rec, sizeof rec}};
-    return engine_submit(e, &r, id, NULL, NULL);
+    return engine_submit(e, &r, id, pos, NULL);
+}
+
+static int submit_as(engine_t *e, uint32_t n, uint32_t parts, uint32_t seed, int priority,
+                     char id[ENGINE_ID_MAX])
+{
+    return submit_at(e, n, parts, seed, priority, id, NULL);
 }
 
 static int submit(engine_t *e, uint32_t parts, uint32_t seed, char id[ENGINE_ID_MAX])
@@ -736,6 +743,39 @@ static void test_low_ages(void **state)
     configure = NULL;
 }
 
+/* The queue position SubmitProof answers follows the aging rule: a LOW
+ * job is behind a NORMAL one sent after it until it has waited
+ * pipeline.aging_ms, then ahead of every NORMAL job sent later (the
+ * device held, so the queued jobs stay queued). */
+static void test_queue_position_ages(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    fixture f;
+    fake_reset(0);
+    fake.hold = true;
+    configure = fast_aging;
+    assert_int_equal(start(&f, dev0, 1, NULL), 0);
+    char normal[3][ENGINE_ID_MAX], low[ENGINE_ID_MAX], n1[ENGINE_ID_MAX], n2[ENGINE_ID_MAX];
+    for (uint32_t k = 0; k < 3; k++) assert_int_equal(submit(f.e, 8, 400 + 8 * k, normal[k]), 0);
+    wait_held_start();
+    usleep(200000); /* the workers hold what they took and wait for room */
+    uint32_t p_low, p1, p2;
+    assert_int_equal(submit_at(f.e, N, 2, 500, ENGINE_PRIO_LOW, low, &p_low), 0);
+    assert_int_equal(submit_at(f.e, N, 2, 510, ENGINE_PRIO_NORMAL, n1, &p1), 0);
+    assert_int_equal(p1, p_low); /* the LOW job is not ahead of it yet */
+    usleep(400000);              /* > aging_ms */
+    assert_int_equal(submit_at(f.e, N, 2, 520, ENGINE_PRIO_NORMAL, n2, &p2), 0);
+    fake_release();
+    if (p2 != p1 + 2) fail_msg("queue position %u after aging, expected %u", p2, p1 + 2);
+    for (uint32_t k = 0; k < 3; k++) await_checked(&f, normal[k], N, 8, 400 + 8 * k);
+    await_checked(&f, low, N, 2, 500);
+    await_checked(&f, n1, N, 2, 510);
+    await_checked(&f, n2, N, 2, 520);
+    stop(&f);
+    configure = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -749,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_critical_next),
         cmocka_unit_test(test_feed_stops),
         cmocka_unit_test(test_low_ages),
+        cmocka_unit_test(test_queue_position_ages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
