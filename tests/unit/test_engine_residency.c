@@ -23,57 +23,33 @@
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
 #include "engine_proofs.h"
-#include "engine/srs.h"
+#include "srs_fixture.h"
 #include "testutil.h"
 
-typedef struct fixture {
-    char dir[64];
-    budget b;
-    srs_manager m;
-    uint64_t bytes[3]; /* test-256, test-300, test-400's parameters */
-} fixture;
+typedef srs_fixture fixture; /* bytes: test-256, test-300, test-400's parameters */
 
 static const char *const ids[3] = {"test-256", "test-300", "test-400"};
 
-static engine_circuit_info info_for(const char *id)
-{
-    engine_circuit_info info;
-    assert_true(engine_test_provider.lookup(id, &info));
-    return info;
-}
-
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    strcpy(f->dir, "/tmp/cuzk-test-res.XXXXXX");
-    if (!mkdtemp(f->dir)) return -1;
-    setenv("XDG_CACHE_HOME", f->dir, 1);
-    budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
-    srs_init(&f->m, &f->b, f->dir, 0, NULL, "cpu");
+    fixture *f = srs_fixture_new("res", NULL);
+    if (!f) return -1;
+    *state = f;
     /* every set made once (its file written), its size noted, evicted */
     for (int i = 0; i < 3; i++) {
-        engine_circuit_info info = info_for(ids[i]);
+        engine_circuit_info info = srs_fixture_info(ids[i]);
         srs_entry *e;
         cuzk_err err;
         if (srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e, NULL, &err)) return -1;
         f->bytes[i] = e->bytes;
         srs_release(&f->m, e);
     }
-    if (srs_evict_idle(&f->m, UINT64_MAX) != f->bytes[0] + f->bytes[1] + f->bytes[2]) return -1;
-    *state = f;
-    return 0;
+    return srs_evict_idle(&f->m, UINT64_MAX) == f->bytes[0] + f->bytes[1] + f->bytes[2] ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    srs_destroy(&f->m);
-    budget_destroy(&f->b);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
-    free(f);
-    return rc;
+    return srs_fixture_free(*state);
 }
 
 static srs_entry *entry(fixture *f, int i)
@@ -86,7 +62,7 @@ static srs_entry *entry(fixture *f, int i)
 
 static void acquire(fixture *f, int i, srs_entry **e)
 {
-    engine_circuit_info info = info_for(ids[i]);
+    engine_circuit_info info = srs_fixture_info(ids[i]);
     cuzk_err err;
     assert_int_equal(srs_acquire(&f->m, &info, NULL, e, NULL, &err), 0);
 }
@@ -206,7 +182,7 @@ static void test_pinned(void **state)
     assert_int_equal(budget_used(&f->b), f->bytes[1] + f->bytes[2]);
     srs_evict_idle(&f->m, UINT64_MAX);
     f->b.total = f->bytes[1] + f->bytes[2] - 1;
-    engine_circuit_info info = info_for(ids[2]);
+    engine_circuit_info info = srs_fixture_info(ids[2]);
     cuzk_err err;
     assert_int_equal(srs_acquire(&f->m, &info, NULL, &e, NULL, &err), CUZK_ENOMEM);
     assert_non_null(strstr(err.msg, "test-400: its parameters"));
@@ -229,7 +205,7 @@ typedef struct user {
 static void *user_thread(void *arg)
 {
     user *u = arg;
-    engine_circuit_info info = info_for(ids[u->set]);
+    engine_circuit_info info = srs_fixture_info(ids[u->set]);
     cuzk_err err;
     u->rc = srs_acquire(&u->f->m, &info, NULL, &u->e, NULL, &err);
     __atomic_store_n(&u->done, true, __ATOMIC_RELEASE);

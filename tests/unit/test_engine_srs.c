@@ -20,7 +20,7 @@
 #include "cuzk/file.h"
 #include "cuzk/params.h"
 #include "test_points.h"
-#include "engine/srs.h"
+#include "srs_fixture.h"
 #include "testutil.h"
 
 /* The unload hook's record: which parameter sets, in order, and whether
@@ -36,43 +36,18 @@ static void record_unload(const groth16_params *pk)
     unloaded_whole = unloaded_whole && pk->h && pk->n_h > 0;
 }
 
-typedef struct fixture {
-    char dir[64];
-    budget b;
-    srs_manager m;
-} fixture;
+typedef srs_fixture fixture;
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    strcpy(f->dir, "/tmp/cuzk-test-srs.XXXXXX");
-    if (!mkdtemp(f->dir)) return -1;
-    setenv("XDG_CACHE_HOME", f->dir, 1); /* the digest cache of checked files */
-    budget_init(&f->b, 64 << 20, srs_evict_idle, &f->m);
-    srs_init(&f->m, &f->b, f->dir, 0, record_unload, "cpu");
     n_unloaded = 0;
     unloaded_whole = true;
-    *state = f;
-    return 0;
+    return (*state = srs_fixture_new("srs", record_unload)) ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    srs_destroy(&f->m);
-    budget_destroy(&f->b);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    int rc = system(cmd);
-    free(f);
-    return rc;
-}
-
-static engine_circuit_info info_for(const char *id)
-{
-    engine_circuit_info info;
-    assert_true(engine_test_provider.lookup(id, &info));
-    return info;
+    return srs_fixture_free(*state);
 }
 
 static const engine_srs_status *find_status(engine_srs_status *s, size_t n, const char *id)
@@ -95,7 +70,7 @@ static int tier_of(srs_manager *m, const char *id)
 static void test_load_refcount_evict(void **state)
 {
     fixture *f = *state;
-    engine_circuit_info info = info_for("test-256");
+    engine_circuit_info info = srs_fixture_info("test-256");
     srs_entry *a, *b;
     uint64_t ms;
     cuzk_err err;
@@ -133,7 +108,7 @@ static void test_load_refcount_evict(void **state)
 static void test_reload_from_file(void **state)
 {
     fixture *f = *state;
-    engine_circuit_info info = info_for("test-300");
+    engine_circuit_info info = srs_fixture_info("test-300");
     srs_entry *e;
     cuzk_err err;
     assert_int_equal(srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e, NULL, &err), 0);
@@ -156,7 +131,7 @@ static void test_reload_from_file(void **state)
 static void test_custom_file_checked(void **state)
 {
     fixture *f = *state;
-    engine_circuit_info info = info_for("test-300");
+    engine_circuit_info info = srs_fixture_info("test-300");
     assert_true(info.check_params);
     srs_entry *e;
     cuzk_err err;
@@ -189,7 +164,7 @@ static void test_custom_file_checked(void **state)
 static void test_missing_file(void **state)
 {
     fixture *f = *state;
-    engine_circuit_info info = info_for("test-512");
+    engine_circuit_info info = srs_fixture_info("test-512");
     srs_entry *e;
     cuzk_err err;
     assert_int_equal(srs_acquire(&f->m, &info, NULL, &e, NULL, &err), CUZK_EIO);
@@ -225,7 +200,7 @@ static void test_shape_beside_load(void **state)
     nc.syn = (cs_synthetic){300, 7};
     nc.inner = cs_synthetic_circuit(&nc.syn);
     srs_shape_req req = {{noted_synthesize, &nc}, NULL, NULL};
-    engine_circuit_info info = info_for("test-256");
+    engine_circuit_info info = srs_fixture_info("test-256");
     srs_entry *e, *e2;
     cuzk_err err, why;
     assert_int_equal(
@@ -254,7 +229,7 @@ static void test_shape_beside_load(void **state)
     assert_int_equal(budget_used(&f->b), 0);
     assert_null(e->shape);
 
-    engine_circuit_info missing = info_for("test-512");
+    engine_circuit_info missing = srs_fixture_info("test-512");
     calls = nc.calls;
     assert_int_equal(srs_acquire_shaped(&f->m, &missing, NULL, &req, &e, NULL, &err), CUZK_EIO);
     /* no file and no way to make it: the load fails at once, so no shape is
@@ -276,7 +251,7 @@ static void test_lru_under_pressure(void **state)
     const char *ids[3] = {"test-256", "test-300", "test-400"};
     cuzk_err err;
     for (int i = 0; i < 3; i++) {
-        engine_circuit_info info = info_for(ids[i]);
+        engine_circuit_info info = srs_fixture_info(ids[i]);
         assert_int_equal(
             srs_acquire(&f->m, &info, engine_test_provider.setup_dev, &e[i], NULL, &err), 0);
         usleep(2000);
