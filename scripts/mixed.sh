@@ -90,19 +90,13 @@ mkdir -p "$LOGS" "$WORK/proofs" "$WORK/params"
 SOCK=$WORK/cuzk.sock
 REPORT=$LOGS/report.md
 : >"$REPORT"
-say() { echo "$*" | tee -a "$REPORT"; }
 die() { say "mixed: $*"; stop_daemon; exit 1; }
 
-# sfx SIZE: the circuit ids' size suffix.
-sfx() {
-    case $1 in
-    2KiB) echo 2k ;; 8MiB) echo 8m ;; 512MiB) echo 512m ;; 32GiB) echo 32g ;; 64GiB) echo 64g ;;
-    *) echo "mixed: sector size 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, not $1" >&2; exit 2 ;;
-    esac
-}
-[ "$PIN" = - ] && PIN="winning-$(sfx "$NS"),wpost-$(sfx "$WS")"
+if [ "$PIN" = - ]; then
+    kind_circuit mixed winning "$NS" && PIN=$CIRCUIT
+    kind_circuit mixed wpost "$WS" && PIN="$PIN,$CIRCUIT"
+fi
 ids() { echo "$1" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i != "") printf "%s\"%s\"", (n++ ? ", " : ""), $i }'; }
-value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
 comms() { awk '$1 ~ /^comm_/ { gsub("_", "-", $1); printf " --%s %s", $1, $2 }' "$1"; }
 
 # ---- inputs: vanilla proofs and parameters, made once per size ----
@@ -155,20 +149,7 @@ backend = "$BACKEND"
 CONF
 "$BIN/cuzk-daemon" -c "$WORK/cuzk.toml" 2>"$LOGS/daemon.log" &
 PID=$!
-for _ in $(seq 600); do
-    "$BIN/cuzk-bench" -a "unix://$SOCK" status >/dev/null 2>&1 && break
-    kill -0 "$PID" 2>/dev/null || die "cuzk-daemon exited: $(tail -1 "$LOGS/daemon.log")"
-    sleep 0.1
-done
-(
-    while kill -0 "$PID" 2>/dev/null; do
-        echo "$(ms) $(awk '/^VmRSS/ { print $2 }' /proc/"$PID"/status 2>/dev/null)" \
-            "$(nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits \
-                2>/dev/null | head -1 | tr -d ' ')"
-        sleep 0.5
-    done
-) >"$LOGS/samples.txt" &
-SAMPLER=$!
+daemon_up "unix://$SOCK" || die "cuzk-daemon did not answer: $(tail -1 "$LOGS/daemon.log")"
 
 # ---- the replay ----
 T0=$(ms)
@@ -283,10 +264,11 @@ DLS=$(awk '$1 == "wpost" { split($2, a, "-"); d = a[2]; if ($5 != 0) bad[d] = 1
     END { for (d in s) if (d in bad) printf "%d:failed\n", d; else printf "%d:%.1f\n", d, (e[d] - s[d]) / 1000 }' "$REQ" | sort -n)
 say "Window PoSt deadlines, first request to last proof (s): $(echo $DLS | sed 's/ /, /g')"
 say "Parameter loads: $(per_set cuzk_srs_loads_total); evictions: $(per_set cuzk_srs_evictions_total); seconds loading: $(per_set cuzk_srs_load_seconds_total)"
-say "Memory: budget $((BUDGET >> 20)) MiB, budget peak $((PEAK >> 20)) MiB, peak RSS $(($(metric cuzk_process_resident_peak_bytes) >> 20)) MiB, peak device memory $(awk '{ split($3, g, ","); if (g[1] > m) m = g[1] } END { print m + 0 }' "$LOGS/samples.txt") MiB"
+say "Memory: budget $((BUDGET >> 20)) MiB, budget peak $((PEAK >> 20)) MiB, peak RSS $(($(metric cuzk_process_resident_peak_bytes) >> 20)) MiB (metrics)"
+samples_summary
 BUSY=$("$BIN/cuzk-bench" timeline "$LOGS/daemon.log" 2>/dev/null |
     awk '/^device/ { sub(":", "", $2); printf "%sdevice %s %s", s, $2, $(NF - 3); s = ", " }')
-say "GPU busy: ${BUSY:-n/a} (TIMELINE); nvidia-smi mean utilization $(awk '{ split($3, g, ","); if (g[2] != "") { s += g[2]; n++ } } END { print n ? sprintf("%.0f%%", s / n) : "n/a" }' "$LOGS/samples.txt")"
+say "GPU busy: ${BUSY:-n/a} (TIMELINE)"
 say "Verification (cuzk verify, independent of the daemon): $VOK accepted, $VBAD rejected"
 FAILED=$(awk '$5 != 0' "$REQ" | wc -l)
 SLOW=$(echo "$DLS" | awk -F: '$2 == "failed" || $2 > 60' | wc -l)

@@ -71,11 +71,6 @@ A=$WORK/c1-a.json
 SOCK=/tmp/cuzk-priority-$$.sock
 PID= SAMPLER= FAILED=0 SENDERS=
 
-say() { echo "$*" | tee -a "$REPORT"; }
-bad() {
-    FAILED=1
-    say "FAILED: $*"
-}
 cleanup() {
     for p in $SENDERS; do kill "$p" 2>/dev/null; done
     stop_daemon
@@ -92,7 +87,6 @@ say "command: scripts/priority.sh $ARGS  (budget $BUDGET s, batches of $COUNT x 
 say ""
 
 # ---- inputs and parameters (reused when present) ----
-value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
 inputs() {
     if [ ! -s "$A" ]; then
         boxed 120 "$BIN/cuzk-bench" gen-vanilla porep --sparse --sector-size "$SIZE" --seed 1 \
@@ -139,20 +133,7 @@ ${DEPTH:+max_gpu_queue_depth = $DEPTH}
 CONF
     "$BIN/cuzk-daemon" -c "$LOGS/cuzk.toml" 2>"$LOGS/daemon.log" &
     PID=$!
-    local i=0
-    until "$BIN/cuzk-bench" -a "unix://$SOCK" status >/dev/null 2>&1; do
-        i=$((i + 1))
-        kill -0 "$PID" 2>/dev/null && [ $i -lt 300 ] || return 1
-        sleep 0.1
-    done
-    (
-        while kill -0 "$PID" 2>/dev/null; do
-            echo "$(ms) $(nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits \
-                2>/dev/null | head -1 | tr -d ' ')"
-            sleep 0.5
-        done
-    ) >"$LOGS/samples.txt" &
-    SAMPLER=$!
+    daemon_up "unix://$SOCK"
 }
 
 # post KIND TAG: one PoSt request (winning at CRITICAL, window at HIGH); its
@@ -276,7 +257,8 @@ if inputs && daemon_start; then
     say ""
     b=($(tput base)) l=($(tput load))
     lo=$(cut -d' ' -f1 "$LOGS/load.span") hi=$(cut -d' ' -f2 "$LOGS/load.span")
-    util=$(awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi && $2 != "" { s += $2; n++ }
+    util=$(awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi { split($3, g, ",") }
+        $1 >= lo && $1 <= hi && g[2] != "" { s += g[2]; n++ }
         END { if (n) printf "%.0f%% (%d samples)", s / n, n; else print "n/a (no nvidia-smi)" }' \
         "$LOGS/samples.txt")
     say "## PoRep $SIZE throughput"

@@ -1,11 +1,12 @@
 # run-common.sh - sourced by the GPU-machine run scripts (throughput.sh,
-# porep32.sh, kinds32.sh, multigpu.sh): where the programs are, the clock
-# against a deadline, a command boxed by it, one line describing the
-# machine, the circuit id of a kind and sector size, the run scripts'
-# common start, and stopping the daemon a script started; for porep32.sh
-# and kinds32.sh also the report ($REPORT, $FAILED), measured commands
-# ($LOGS), the started daemon's samples and CPU ($PID) and -G's device
-# memory holder (HOLD_GIB).
+# porep32.sh, kinds32.sh, multigpu.sh, priority.sh, mixed.sh): where the
+# programs are, the clock against a deadline, a command boxed by it, one
+# line describing the machine, the circuit id of a kind and sector size,
+# the run scripts' common start, a value of a "key value" file, and
+# stopping the daemon a script started; for porep32.sh, kinds32.sh,
+# priority.sh and mixed.sh also the report ($REPORT, $FAILED), measured
+# commands ($LOGS), the started daemon's samples and CPU ($PID) and -G's
+# device memory holder (HOLD_GIB).
 
 # use_bundle NAME BUNDLE: BIN := BUNDLE/bin of a scripts/bundle.sh folder
 # (its lib/ put on LD_LIBRARY_PATH) or BUNDLE/tools of a build folder;
@@ -80,6 +81,10 @@ kind_circuit() {
 }
 porep_circuit() { kind_circuit "$1" porep "$2"; }
 
+# value KEY FILE: the second field of FILE's first line whose first is KEY
+# (gen-vanilla's summaries: randomness, registered_proof, comm_*).
+value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+
 # run_begin NAME [BUNDLE] [SIZE]: the PoRep run scripts' start: BUNDLE
 # (default gpu-bundle if it exists, else build) and SIZE (default 32GiB)
 # resolved through use_bundle and porep_circuit, the clock started
@@ -94,7 +99,7 @@ run_begin() {
     porep_circuit "$1" "$SIZE"
 }
 
-# ---- the report, measured commands, the daemon's samples (porep32.sh, kinds32.sh) ----
+# ---- the report, measured commands, the daemon's samples (porep32.sh, kinds32.sh, priority.sh, mixed.sh) ----
 
 say() { echo "$*" | tee -a "$REPORT"; }
 bad() {
