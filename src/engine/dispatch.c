@@ -7,6 +7,7 @@
  */
 #include "dispatch.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define PRIO_LEVELS (ENGINE_PRIO_CRITICAL + 1)
@@ -63,10 +64,32 @@ void dispatch_age(engine_t *e)
     if (changed) sort_gpuq(e);
 }
 
-bool dispatch_synth_takes(const engine_t *e, bool priority_only)
+/* Rule 6's walk in rule 1's order; the items passed over go back into
+ * the queue (whose storage they just left: the pushes cannot fail). */
+work_item *dispatch_synth_next(engine_t *e, bool priority_only,
+                               bool (*ready)(engine_t *e, const work_item *it))
 {
-    const sched_key *first = sched_first(&e->queue);
-    return first && (!priority_only || first->priority >= ENGINE_PRIO_HIGH);
+    work_item **skipped = malloc((e->queue.n ? e->queue.n : 1) * sizeof *skipped), *found = NULL;
+    if (!skipped) { /* rule 6 waived: the worker meets the load itself */
+        const sched_key *first = sched_first(&e->queue);
+        bool may = first && (!priority_only || first->priority >= ENGINE_PRIO_HIGH);
+        return may ? sched_pop(&e->queue) : NULL;
+    }
+    size_t n = 0;
+    uint64_t now = srs_now_ms();
+    for (const sched_key *first; !found && (first = sched_first(&e->queue));) {
+        if (priority_only && first->priority < ENGINE_PRIO_HIGH) break;
+        work_item *it = sched_pop(&e->queue);
+        if (ready(e, it)) {
+            found = it;
+        } else {
+            if (!it->unready_ms) it->unready_ms = now;
+            skipped[n++] = it;
+        }
+    }
+    for (size_t i = 0; i < n; i++) sched_push(&e->queue, skipped[i]->key, skipped[i]);
+    free(skipped);
+    return found;
 }
 
 void dispatch_synth_taken(engine_t *e, const work_item *it)

@@ -33,6 +33,12 @@
  *    runs next, after at most the partition whose kernels are running and
  *    the one already taken to upload under them (on a backend without a
  *    feed, after the start's partitions).
+ * 6. Parameters. A synthesis worker takes the first partition (by rules 1
+ *    and 3) whose parameter set is ready: loaded, not loading, not being
+ *    drained. A partition whose set is not ready stays queued and its
+ *    set's load runs on a thread of its own (loader.h), so no worker
+ *    waits for a load, or for the memory a load waits for, while other
+ *    work could be synthesized. It still counts as waiting for rule 5.
  *
  * All functions are called with the engine lock held.
  */
@@ -50,10 +56,12 @@ int dispatch_priority(const sched_key *key, uint64_t now, uint64_t aging_ms);
 /* Rule 2 applied to every queued partition, in the scheduler queue and in
  * the GPU queue, keeping both in order. */
 void dispatch_age(engine_t *e);
-/* Rule 3: whether a synthesis worker (priority_only: one of the
- * pipeline.priority_synthesis workers) may take the scheduler queue's
- * first partition. */
-bool dispatch_synth_takes(const engine_t *e, bool priority_only);
+/* Rules 3 and 6: the partition a synthesis worker (priority_only: one of
+ * the pipeline.priority_synthesis workers) takes now, out of the
+ * scheduler queue, or NULL; ready(e, item) says whether the item's
+ * parameters are ready (and starts their load when not). */
+struct work_item *dispatch_synth_next(engine_t *e, bool priority_only,
+                                      bool (*ready)(engine_t *e, const struct work_item *it));
 /* Rule 3's bookkeeping: a partition leaves the scheduler queue for a
  * synthesis worker (taken) or leaves that worker (done: queued for a
  * device, failed or cancelled). */

@@ -673,6 +673,7 @@ void engine_shutdown(engine_t *e, uint64_t grace_ms)
     budget_close(&e->budget);
     if (e->preload_thread) pthread_join(e->preload_thread, NULL); /* after its load, if any */
     e->preload_thread = 0;
+    loader_join(e);
     engine_pipeline_join(e);
     if (e->timer_thread) pthread_join(e->timer_thread, NULL);
     e->timer_thread = 0;

@@ -25,6 +25,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/engine_backend.h"
 #include "cuzk/engine_provider.h"
+#include "loader.h"
 #include "pool.h"
 #include "sched.h"
 #include "span.h"
@@ -69,7 +70,8 @@ typedef struct work_item {
     /* ms: parameters and shape waited for, synthesis; added to the jobs'
      * spans under the lock */
     uint64_t srs_t0, srs_t1, synth_t0, synth_t1;
-    bool alone; /* proved in a start of its own (a failed start of several, again) */
+    uint64_t unready_ms; /* first left queued for its parameters' load (loader.h); 0: never */
+    bool alone;          /* proved in a start of its own (a failed start of several, again) */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
@@ -122,6 +124,7 @@ struct engine {
     uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
 
     pthread_t *synth_threads, *gpu_threads, timer_thread, preload_thread; /* 0: none */
+    loader loads;                /* parameter loads for queued partitions (loader.h) */
     void *gpu_args, *synth_args; /* pipeline.c's per-thread arguments */
     size_t n_synth, n_gpu;
     bool stopping, stop, destroyed;

@@ -215,7 +215,7 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     cs_circuit circuits[BATCH_MAX];
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     srs_shape_req req = {circuits[0], item_cancelled, it}; /* recorded beside a load */
-    it->srs_t0 = it->srs_t1 = now_ms();
+    it->srs_t0 = it->unready_ms ? it->unready_ms : now_ms();
     int rc = srs_acquire_shaped(&e->srs, &j0->circ.info, j0->provider->setup_dev,
                                 e->cfg.witness_only ? &req : NULL, &it->srs, NULL, err);
     it->srs_t1 = now_ms();
@@ -252,11 +252,12 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     return rc;
 }
 
-static bool synth_may_take(engine_t *e, bool priority_only)
+/* The next item a worker may take (dispatch.h rules 3 and 6), or NULL. */
+static work_item *synth_next(engine_t *e, bool priority_only)
 {
     dispatch_age(e);
-    if (!dispatch_synth_takes(e, priority_only)) return false;
-    return e->cfg.pipeline_enabled || e->in_pipeline == 0;
+    if (!e->cfg.pipeline_enabled && e->in_pipeline) return NULL;
+    return dispatch_synth_next(e, priority_only, loader_ready);
 }
 
 static void fail_item(engine_t *e, work_item *it, const cuzk_err *err)
@@ -285,10 +286,10 @@ static void fail_no_device(engine_t *e, work_item *it)
 static work_item *take_item(engine_t *e, bool priority_only)
 {
     while (!e->stop) {
-        while (!e->stop && !synth_may_take(e, priority_only))
+        work_item *it = NULL;
+        while (!e->stop && !(it = synth_next(e, priority_only)))
             pthread_cond_wait(&e->work_cv, &e->lock);
         if (e->stop) break;
-        work_item *it = sched_pop(&e->queue);
         if (!drop_finished(e, it)) {
             engine_item_free(e, it);
             continue;
@@ -298,7 +299,9 @@ static work_item *take_item(engine_t *e, bool priority_only)
             engine_item_free(e, it);
             continue;
         }
-        uint64_t t = now_ms();
+        /* its jobs' start: when it first waited for its parameters' load
+         * (their srs span, synthesize_item), else now */
+        uint64_t t = it->unready_ms ? it->unready_ms : now_ms();
         for (size_t i = 0; i < it->n; i++) {
             job *j = it->jobs[i];
             if (j->state == JOB_QUEUED) j->state = JOB_RUNNING, j->t_start = t;

@@ -552,6 +552,15 @@ bool srs_is_loaded(srs_manager *m, const char *circuit_id)
     return loaded;
 }
 
+bool srs_ready(srs_manager *m, const char *circuit_id)
+{
+    pthread_mutex_lock(&m->lock);
+    srs_entry *e = find(m, circuit_id);
+    bool ready = e && e->loaded && !e->loading && !e->draining;
+    pthread_mutex_unlock(&m->lock);
+    return ready;
+}
+
 size_t srs_list(srs_manager *m, engine_srs_status **out)
 {
     pthread_mutex_lock(&m->lock);

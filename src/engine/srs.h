@@ -136,6 +136,10 @@ int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t
 uint64_t srs_evict_idle(void *manager, uint64_t need);
 /* Whether the circuit is loaded now. */
 bool srs_is_loaded(srs_manager *m, const char *circuit_id);
+/* Whether a partition of the circuit would find its parameters at once:
+ * loaded, not loading, not draining (a leaf lock: called under the
+ * engine's). */
+bool srs_ready(srs_manager *m, const char *circuit_id);
 /* A snapshot for GetStatus (malloc'd array). */
 size_t srs_list(srs_manager *m, engine_srs_status **out);
 /* Milliseconds on CLOCK_MONOTONIC (shared by the engine). */
