@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/engine_backend.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
 #include "engine_proofs.h"
@@ -358,6 +359,134 @@ static void test_engine_start_lists(void **state)
     engine_destroy(e);
 }
 
+/* A backend that proves on the CPU, each start held while `held_on`
+ * (as a partition whose kernels run); `holding` counts the starts held. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool held_on;
+    unsigned holding;
+} hold = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0};
+
+static int held_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                      void **handle, cuzk_err *err)
+{
+    pthread_mutex_lock(&hold.mu);
+    hold.holding++;
+    while (hold.held_on) pthread_cond_wait(&hold.cv, &hold.mu);
+    hold.holding--;
+    pthread_mutex_unlock(&hold.mu);
+    return engine_cpu_backend.start(device, pk, circuits, n, handle, err);
+}
+
+static void hold_set(bool on)
+{
+    pthread_mutex_lock(&hold.mu);
+    hold.held_on = on;
+    pthread_cond_broadcast(&hold.cv);
+    pthread_mutex_unlock(&hold.mu);
+}
+
+static unsigned holding(void)
+{
+    pthread_mutex_lock(&hold.mu);
+    unsigned n = hold.holding;
+    pthread_mutex_unlock(&hold.mu);
+    return n;
+}
+
+static int one_device(size_t *n, char names[][128], uint64_t *vram_total, size_t max)
+{
+    return engine_cpu_backend.devices(n, names, vram_total, max);
+}
+
+static int held_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *err)
+{
+    return engine_cpu_backend.finish(handle, proofs, n, err);
+}
+
+static const engine_backend held_backend = {
+    .name = "held", .devices = one_device, .start = held_start, .finish = held_finish};
+
+static int submit_test(engine_t *e, uint32_t n, uint32_t parts, uint32_t seed, int priority,
+                       char id[ENGINE_ID_MAX])
+{
+    uint8_t rec[ENGINE_TEST_RECORD_BYTES] = "CUZKTEST";
+    for (int i = 0; i < 4; i++)
+        rec[8 + i] = (uint8_t)(n >> 8 * i), rec[12 + i] = (uint8_t)(parts >> 8 * i),
+                rec[16 + i] = (uint8_t)(seed >> 8 * i), rec[24 + i] = 0xff;
+    engine_request req = {.kind =
+                              priority == ENGINE_PRIO_CRITICAL ? ENGINE_WINNING_POST : ENGINE_POREP,
+                          .priority = priority,
+                          .vanilla_proof = {rec, sizeof rec}};
+    return engine_submit(e, &req, id, NULL, NULL);
+}
+
+static uint32_t gpu_queue(engine_t *e)
+{
+    engine_status_t s;
+    assert_int_equal(engine_status(e, &s, NULL), 0);
+    uint32_t d = s.gpu_queue_depth;
+    engine_status_free(&s);
+    return d;
+}
+
+static void await_test(engine_t *e, const char *dir, const char *id, uint32_t n, uint32_t parts,
+                       uint32_t seed)
+{
+    engine_result r;
+    assert_int_equal(engine_await(e, id, 60000, &r, NULL, NULL, NULL), 0);
+    if (r.status != ENGINE_COMPLETED) fail_msg("job %s: %s", id, r.error);
+    check_test_proofs(dir, n, &r, parts, seed);
+    engine_result_free(&r);
+}
+
+/* Dispatch rule 6: a HIGH job whose set must load, and whose load waits
+ * for the memory a running NORMAL partition holds, takes no synthesis
+ * worker meanwhile: a CRITICAL job of a resident (pinned) set sent then
+ * is synthesized at once (it reaches the GPU queue while the NORMAL start
+ * is held); before the rule, the HIGH job's partitions held both
+ * workers inside srs_acquire until the load, and the CRITICAL one waited
+ * for it. Then all three complete and verify. */
+static void test_load_takes_no_worker(void **state)
+{
+    fixture *f = *state;
+    engine_log_set_level("error");
+    uint64_t smaller = f->bytes[1] < f->bytes[2] ? f->bytes[1] : f->bytes[2];
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    /* test-256 pinned beside test-300 or test-400, not both */
+    c.total_budget =
+        f->bytes[0] + (f->bytes[1] > f->bytes[2] ? f->bytes[1] : f->bytes[2]) + smaller / 2;
+    strcpy(c.pinned[0], ids[0]), c.n_pinned = 1;
+    c.synthesis_concurrency = 1; /* and the one HIGH+ worker */
+    engine_t *e;
+    cuzk_err err;
+    assert_int_equal(engine_create(&e, &c, &held_backend, &err), 0);
+    assert_int_equal(engine_register_provider(e, &engine_test_provider, &err), 0);
+    assert_int_equal(engine_start_preload(e, &err), 0);
+    for (int i = 0; i < 30000 && !loaded(e, ids[0]); i++) usleep(1000);
+    assert_true(loaded(e, ids[0]));
+    hold_set(true);
+    char normal[ENGINE_ID_MAX], high[ENGINE_ID_MAX], crit[ENGINE_ID_MAX];
+    assert_int_equal(submit_test(e, 300, 1, 11, ENGINE_PRIO_NORMAL, normal), 0);
+    for (int i = 0; i < 30000 && !holding(); i++) usleep(1000);
+    assert_true(holding());
+    assert_int_equal(submit_test(e, 400, 2, 21, ENGINE_PRIO_HIGH, high), 0);
+    usleep(300 * 1000); /* its load waits for the held partition's memory */
+    assert_false(loaded(e, ids[2]));
+    assert_int_equal(submit_test(e, 256, 1, 31, ENGINE_PRIO_CRITICAL, crit), 0);
+    bool queued = false;
+    for (int i = 0; i < 3000 && !(queued = gpu_queue(e) == 1); i++) usleep(1000);
+    hold_set(false);
+    if (!queued) fail_msg("the CRITICAL partition was not synthesized while a load waited");
+    await_test(e, f->dir, crit, 256, 1, 31);
+    await_test(e, f->dir, normal, 300, 1, 11);
+    await_test(e, f->dir, high, 400, 2, 21);
+    engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +496,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_takes_no_worker, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
