@@ -1,0 +1,117 @@
+/*
+ * test_engine_sim.c - the SIMULATED 32 GiB mix (sim.h) as a CI check:
+ * Curio's day on a 128 GiB host with one 139 GiB device, through the
+ * engine's scheduler, budget and residency code, time 20x; 300 simulated
+ * seconds (200 in the sanitizer build, CUZK_TEST_QUICK).
+ * Two replays: the recommended configuration (both PoSt sets pinned) and
+ * one where every Window PoSt deadline has to load its 61 GB first. Each
+ * holds: nothing failed, every partition proof verified again here, the
+ * budget's peak within the budget, and the bounds the dispatch and
+ * residency rules promise: a Winning PoSt (CRITICAL) waits at most for
+ * the PoRep partition whose kernels run and the one taken to upload
+ * under them, plus a parameter upload to the device; a deadline completes
+ * within 60 s when its set is resident, and when not, within its load's
+ * time after a lower set's read under way, plus the drain and its four
+ * partitions. (The issue's goals of
+ * 0.5 s for the Winning PoSt and 60 s for a deadline that loads are
+ * beyond these rules: docs/performance.md has the simulated figures.)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/engine_log.h"
+#include "cuzk/sim.h"
+#include "testutil.h"
+
+static bool quick(void)
+{
+    return getenv("CUZK_TEST_QUICK") != NULL;
+}
+
+static void replay(sim_mix *m, const char *pinned, sim_report *r)
+{
+    sim_mix_default(m);
+    m->speed = 20;
+    m->seconds = quick() ? 200 : 300;
+    m->pinned = pinned;
+    char dir[] = "/tmp/cuzk-test-sim.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    m->param_cache = dir;
+    engine_log_set_level("error");
+    cuzk_err err;
+    assert_int_equal(sim_mix_run(m, r, &err), 0);
+    sim_report_print(m, r, stdout);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* What every replay holds. */
+static void check_common(const sim_report *r)
+{
+    const sim_kind *k = sim_kinds_32g;
+    uint32_t partitions = 0;
+    for (int i = 0; i < SIM_KINDS; i++) {
+        if (r->kinds[i].failed)
+            fail_msg("%u %s request(s) failed: %s", r->kinds[i].failed, k[i].name, r->first_error);
+        assert_true(r->kinds[i].requests > 0);
+        partitions += r->kinds[i].requests * k[i].partitions;
+    }
+    assert_int_equal(r->rejected, 0);
+    assert_int_equal(r->verified, partitions);
+    assert_true(r->budget_peak <= r->budget);
+    /* the parameters were charged at their real sizes */
+    assert_true(r->budget_peak > k[SIM_POREP].param_bytes + k[SIM_WINNING].param_bytes);
+    /* a CRITICAL request waits for at most two PoRep partitions and an
+     * upload of the largest set to the device, beside its own time */
+    double upload = (double)k[SIM_WPOST].param_bytes / 25e9;
+    double bound =
+        k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s + 2 * k[SIM_POREP].gpu_s + upload + 0.5;
+    if (r->kinds[SIM_WINNING].p99_s > bound)
+        fail_msg("Winning PoSt p99 %.2f s, over %.2f s", r->kinds[SIM_WINNING].p99_s, bound);
+    assert_true(r->deadlines >= 2);
+    for (uint32_t d = 0; d < r->deadlines; d++) assert_true(r->deadline_s[d] >= 0);
+}
+
+/* Both PoSt sets pinned: every deadline within 60 s, no PoSt load after
+ * the start. */
+static void test_pinned(void **state)
+{
+    (void)state;
+    sim_mix m;
+    sim_report r;
+    replay(&m, "winning,wpost", &r);
+    check_common(&r);
+    if (r.deadline_max_s > 60) fail_msg("a deadline took %.1f s", r.deadline_max_s);
+    assert_int_equal(r.loads[SIM_WPOST], 1);
+    assert_int_equal(r.evictions[SIM_WPOST], 0);
+}
+
+/* Window PoSt not pinned: its set is evicted for PoRep and SnapDeals
+ * between deadlines and each deadline loads it again: its HIGH rank
+ * drains the NORMAL sets at once, but a NORMAL set's read already under
+ * way runs to its end first (PoRep's, the longest, 38 s); then its own
+ * read, and its partitions right after. */
+static void test_deadline_loads(void **state)
+{
+    (void)state;
+    sim_mix m;
+    sim_report r;
+    replay(&m, "winning", &r);
+    check_common(&r);
+    assert_true(r.loads[SIM_WPOST] >= r.deadlines);
+    double bound = sim_kinds_32g[SIM_POREP].load_s + sim_kinds_32g[SIM_WPOST].load_s + 20;
+    if (r.deadline_max_s > bound)
+        fail_msg("a deadline took %.1f s, over a PoRep read, its own and 20 s (%.1f s)",
+                 r.deadline_max_s, bound);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pinned),
+        cmocka_unit_test(test_deadline_loads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
