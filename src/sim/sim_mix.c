@@ -202,6 +202,12 @@ static bool kinds_to_ids(const char *list, char ids[][CONFIG_ID_MAX], size_t *n,
 static int make_config(const sim_mix *m, cuzk_config *c, cuzk_err *err)
 {
     cuzk_config_default(c);
+    if (m->host_bytes <= c->safety_margin)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "simulated mix: a host of %llu MiB, not above the "
+                         "safety margin (memory.safety_margin, %llu MiB)",
+                         (unsigned long long)(m->host_bytes >> 20),
+                         (unsigned long long)(c->safety_margin >> 20));
     snprintf(c->param_cache, sizeof c->param_cache, "%s", m->param_cache);
     c->total_budget = m->host_bytes - c->safety_margin; /* "auto" on that host */
     if (!kinds_to_ids(m->pinned, c->pinned, &c->n_pinned, err) ||
@@ -416,6 +422,11 @@ static void free_run(sim_run *r)
 int sim_mix_run(const sim_mix *m, sim_report *out, cuzk_err *err)
 {
     memset(out, 0, sizeof *out);
+    if (m->speed <= 0 || m->seconds <= 0 || m->device.bytes <= m->device.working ||
+        m->device.upload_gbs <= 0)
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "simulated mix: speed, seconds and upload rate above 0, and the device "
+                         "larger than its working memory");
     cuzk_config c;
     int rc = make_config(m, &c, err);
     if (!rc) rc = cuzk_make_dirs(m->param_cache, err);

@@ -99,9 +99,10 @@ int main(int argc, char **argv)
     engine_log_set_level("warn");
     sim_report r;
     cuzk_err err;
-    if (sim_mix_run(&m, &r, &err)) {
+    int rc = sim_mix_run(&m, &r, &err);
+    if (rc) {
         fprintf(stderr, "cuzk-sim: %s\n", err.msg);
-        return 1;
+        return rc == CUZK_EINVAL ? 2 : 1;
     }
     sim_report_print(&m, &r, stdout);
     uint32_t failed = 0;
