@@ -89,6 +89,7 @@ typedef struct sim_mix {
     uint32_t deadline_parts; /* Window PoSt partitions per deadline, sent at once */
     double winning_first_s, winning_every_s;
     const char *pinned, *preload; /* srs.pinned / srs.preload: comma lists of kind names */
+    double swap_after_s;          /* srs.swap_after (0: the daemon's default) */
     const char *param_cache;      /* the stand-ins' development parameters (made if absent) */
 } sim_mix;
 

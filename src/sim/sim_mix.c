@@ -217,6 +217,7 @@ static int make_config(const sim_mix *m, cuzk_config *c, cuzk_err *err)
     c->synthesis_concurrency = 4; /* pipeline.c's auto on a GPU backend */
     c->aging_ms = (uint64_t)((double)c->aging_ms / m->speed);
     c->max_batch_wait_ms = (uint64_t)((double)c->max_batch_wait_ms / m->speed);
+    if (m->swap_after_s > 0) c->srs_swap_after_s = (uint64_t)m->swap_after_s;
     double swap = (double)c->srs_swap_after_s / m->speed,
            idle = (double)c->eviction_min_idle_s / m->speed;
     c->srs_swap_after_s = swap < 1 ? 1 : (uint64_t)swap;
@@ -459,6 +460,14 @@ int sim_mix_run(const sim_mix *m, sim_report *out, cuzk_err *err)
 
 static const char *const kind_titles[SIM_KINDS] = {"porep", "snap", "wpost", "winning"};
 
+/* The srs.swap_after the replay ran with (simulated seconds). */
+static double swap_after_of(const sim_mix *m)
+{
+    cuzk_config c;
+    cuzk_config_default(&c);
+    return m->swap_after_s > 0 ? m->swap_after_s : (double)c.srs_swap_after_s;
+}
+
 void sim_report_print(const sim_mix *m, const sim_report *r, FILE *f)
 {
     fprintf(f, "# SIMULATED: the 32 GiB mix on one host (cuzk-sim)\n\n");
@@ -472,9 +481,10 @@ void sim_report_print(const sim_mix *m, const sim_report *r, FILE *f)
     fprintf(f,
             "Mix: PoRep %u / SnapDeals %u in flight, a Window PoSt deadline of %u partitions "
             "every %.0f s (first at %.0f s), a Winning PoSt every %.0f s; %.0f s replayed "
-            "(%.0f s with the tail); srs.pinned [%s], srs.preload [%s].\n",
+            "(%.0f s with the tail); srs.pinned [%s], srs.preload [%s], srs.swap_after %.0f s.\n",
             m->porep_inflight, m->snap_inflight, m->deadline_parts, m->deadline_every_s,
-            m->deadline_first_s, m->winning_every_s, m->seconds, r->wall_s, m->pinned, m->preload);
+            m->deadline_first_s, m->winning_every_s, m->seconds, r->wall_s, m->pinned, m->preload,
+            swap_after_of(m));
     fprintf(f, "Model (sim_model.c): ");
     for (int k = 0; k < SIM_KINDS; k++) {
         const sim_kind *s = &sim_kinds_32g[k];

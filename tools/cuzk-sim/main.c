@@ -19,7 +19,8 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: cuzk-sim [-t SECONDS] [-x SPEED] [-m HOST] [-g DEVICE] [-c N] [-s N]\n"
-        "                [-d SECONDS] [-p PARTS] [-n SECONDS] [-i KINDS] [-r KINDS] [-w DIR]\n"
+        "                [-d SECONDS] [-p PARTS] [-n SECONDS] [-i KINDS] [-r KINDS] [-a SECONDS]\n"
+        "                [-w DIR]\n"
         "  -t  simulated seconds replayed (default 3600)\n"
         "  -x  simulated seconds per real second (default 10)\n"
         "  -m  the host's memory (default 128GiB; the budget is \"auto\"'s)\n"
@@ -30,6 +31,7 @@ static void usage(FILE *f)
         "  -n  seconds between Winning PoSts (default 30)\n"
         "  -i  srs.pinned, kinds: porep, snap, wpost, winning (default winning,wpost; \"\" none)\n"
         "  -r  srs.preload, kinds (default none)\n"
+        "  -a  srs.swap_after in seconds (default the daemon's, 120)\n"
         "  -w  the stand-in circuits' parameters (default data/sim-params, made if absent)\n");
 }
 
@@ -46,7 +48,7 @@ int main(int argc, char **argv)
     sim_mix m;
     sim_mix_default(&m);
     int opt;
-    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:w:h")) != -1) {
+    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:h")) != -1) {
         switch (opt) {
         case 't':
             m.seconds = atof(optarg);
@@ -77,6 +79,9 @@ int main(int argc, char **argv)
             break;
         case 'i':
             m.pinned = optarg;
+            break;
+        case 'a':
+            m.swap_after_s = atof(optarg);
             break;
         case 'r':
             m.preload = optarg;
