@@ -162,8 +162,8 @@ samples_summary() {
     held=$(awk '/^held/ { print $2 }' "$LOGS/hold.out" 2>/dev/null)
     awk -v held="${held:-0}" '{ if ($2 > r) r = $2; split($3, g, ","); if (g[1] > m) m = g[1];
            if (g[2] != "") { s += g[2]; n++ } }
-         END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB (less %.1f GiB held by -G), nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
-               r / 1048576, (m - held) / 1024, held / 1024, n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
+         END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB%s, nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
+               r / 1048576, (m - held) / 1024, held ? sprintf(" (less %.1f GiB held by -G)", held / 1024) : "", n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
 }
 # The memory holder of -G: started before the daemon, stopped after it.
 HOLDER=
