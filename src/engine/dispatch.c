@@ -77,12 +77,15 @@ work_item *dispatch_synth_next(engine_t *e, bool priority_only,
     }
     size_t n = 0;
     uint64_t now = srs_now_ms();
+    const char *unready = NULL; /* the circuit last found not ready: a job's partitions follow */
     for (const sched_key *first; !found && (first = sched_first(&e->queue));) {
         if (priority_only && first->priority < ENGINE_PRIO_HIGH) break;
         work_item *it = sched_pop(&e->queue);
-        if (ready(e, it)) {
+        const char *id = it->jobs[0]->circuit_id;
+        if ((!unready || strcmp(unready, id)) && ready(e, it)) {
             found = it;
         } else {
+            unready = id;
             if (!it->unready_ms) it->unready_ms = now;
             skipped[n++] = it;
         }
