@@ -137,6 +137,25 @@ static int rank_of(srs_manager *m, srs_entry *e)
     return rank;
 }
 
+/* Whether a shape of `bytes` can ever fit beside its own parameters and
+ * the pinned sets of other circuits (a wait for it could otherwise last
+ * forever: its parameters, being loaded, cannot be evicted for it);
+ * CUZK_ENOMEM naming the sizes when not. */
+static int shape_can_fit(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err *why)
+{
+    pthread_mutex_lock(&m->lock);
+    uint64_t own = e->loaded ? e->bytes : e->want_bytes;
+    uint64_t pinned = residency_fixed_bytes(snapshot(m), m->n, index_of(m, e));
+    pthread_mutex_unlock(&m->lock);
+    if (bytes + own + pinned <= m->budget->total) return CUZK_OK;
+    return cuzk_errf(why, CUZK_ENOMEM,
+                     "%s: its shape (%llu MiB) can never fit beside its parameters (%llu MiB) "
+                     "and the pinned sets (%llu MiB) in the budget (%llu MiB)",
+                     e->info.circuit_id, (unsigned long long)(bytes >> 20),
+                     (unsigned long long)(own >> 20), (unsigned long long)(pinned >> 20),
+                     (unsigned long long)(m->budget->total >> 20));
+}
+
 const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
                           bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why)
 {
@@ -149,6 +168,7 @@ const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
         int rc = cs_shape_record(&s, circuit, why);
         uint64_t bytes = rc ? 0 : cs_shape_bytes(s);
         int rank = rank_of(m, e);
+        if (!rc) rc = shape_can_fit(m, e, bytes, why);
         if (!rc && !budget_try_reserve(m->budget, bytes, rank))
             rc = budget_reserve(m->budget, bytes, rank, cancelled, ctx, e->info.circuit_id, why);
         if (rc) {

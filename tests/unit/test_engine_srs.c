@@ -244,6 +244,35 @@ static void test_shape_beside_load(void **state)
     free(st);
 }
 
+/* A load with an uncancellable shape request (a preload's) whose shape
+ * can never fit beside its parameters: the shape is given up at once (the
+ * circuit proves through full synthesis) instead of waiting forever with
+ * the parameters' memory held, and the load completes. */
+static void test_shape_never_fits(void **state)
+{
+    fixture *f = *state;
+    cs_synthetic syn = {256, 0};
+    srs_shape_req req = {cs_synthetic_circuit(&syn), NULL, NULL};
+    engine_circuit_info info = srs_fixture_info("test-256");
+    srs_entry *e;
+    cuzk_err err, why;
+    assert_int_equal(
+        srs_acquire_shaped(&f->m, &info, engine_test_provider.setup_dev, &req, &e, NULL, &err), 0);
+    uint64_t params = e->bytes, shape = e->shape_bytes;
+    assert_true(shape > 0);
+    srs_release(&f->m, e);
+    bool was;
+    uint64_t freed;
+    assert_int_equal(srs_evict(&f->m, "test-256", &was, &freed, &err), 0);
+    f->b.total = params + shape - 1;
+    assert_int_equal(srs_acquire_shaped(&f->m, &info, NULL, &req, &e, NULL, &err), 0);
+    assert_null(e->shape);
+    assert_true(e->shape_failed);
+    assert_null(srs_shape(&f->m, e, req.circuit, NULL, NULL, NULL, &why));
+    assert_int_equal(budget_used(&f->b), params);
+    srs_release(&f->m, e);
+}
+
 static void test_lru_under_pressure(void **state)
 {
     fixture *f = *state;
@@ -287,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lru_under_pressure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shape_beside_load, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shape_never_fits, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
