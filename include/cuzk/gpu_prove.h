@@ -123,6 +123,7 @@ typedef struct gpu_prove_plan_info {
     size_t need;                    /* the least a proof of that shape runs in */
     size_t streamed;                /* bytes streamed per partition */
     size_t chunk;                   /* points per MSM call / streamed chunk */
+    size_t chunk_g2;                /* points per B_G2 MSM call (B_G2 on the device) */
     unsigned abc_buffers;           /* a/b/c buffers (2: the next circuit loads early) */
 } gpu_prove_plan_info;
 void gpu_prove_device_plan(int device, gpu_prove_plan_info *out);

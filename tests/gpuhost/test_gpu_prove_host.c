@@ -465,9 +465,14 @@ static void check_shapes(cuzk_rng *g)
     cs_prover_free(&p);
 }
 
-/* The witness-only path (jobs made on the device, prep_dev.cuh) under a
- * device budget that leaves no room for B_G2's points: the CPU does B_G2
- * in finish from the B job fetched back, and the proof is the CPU's. */
+/* B_G2 under caps stepping down from a 64 MiB device's plan's use to the
+ * least a proof needs, on the
+ * witness-only path (the B job made on the device): each proof equals the
+ * CPU's; along the way the plan must keep B_G2 on the device in MSM calls
+ * of fewer points than it has (rule 3 of residency.cu), run there
+ * (timings: nothing after the GPU's part), and then, with the G1 arrays
+ * still resident, leave B_G2 to the CPU, which gets the device's B job
+ * back. */
 static void check_witness_b2_host(cuzk_rng *g)
 {
     groth16_params pk;
@@ -478,21 +483,52 @@ static void check_witness_b2_host(cuzk_rng *g)
     fr_t rs[2] = {FR_ONE, FR_ONE};
     groth16_proof pg, pc;
     groth16_timings t = {0};
-    if (!rc) {
-        gpu_prove_release();
-        host_budget_allow(64 << 20);
-        rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
-        host_budget_allow(1LL << 40);
-    }
+    gpu_prove_plan_info pl;
     if (!rc) rc = groth16_prove(&pc, &pk, &w, 1, rs, NULL, &err);
-    if (rc)
-        failures++, printf("FAIL b2 on the host: %s\n", err.msg);
-    else if (memcmp(&pg, &pc, sizeof pg))
-        failures++, printf("FAIL b2 on the host: GPU proof != CPU proof\n");
-    else if (!(t.total_ms > t.gpu_total_ms))
-        failures++, printf("FAIL b2 on the host: B_G2 ran on the device\n");
-    else
-        printf("witness path, B_G2 on the CPU from the device's B job: == CPU\n");
+    if (!rc) { /* a 64 MiB device: the walk starts from its plan's use */
+        gpu_prove_release();
+        gpu_prove_set_device_memory(64 << 20);
+        rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
+    }
+    gpu_prove_device_plan(0, &pl);
+    char line[256];
+    gpu_prove_format_plan(line, sizeof line, &pl);
+    printf("witness path, 64 MiB: %s (B_G2 %zu points)\n", line, pk.n_b_g2);
+    size_t use = pl.use, step = (pl.use - pl.need) / 48 + 1; /* down to the least */
+    bool chunked = false, cpu = false;
+    for (size_t k = 1; !rc && k <= 48 && step * k < use; k++) {
+        gpu_prove_set_device_memory(use - k * step);
+        t = (groth16_timings){0};
+        if ((rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err))) break;
+        gpu_prove_device_plan(0, &pl);
+        if (memcmp(&pg, &pc, sizeof pg)) {
+            failures++, printf("FAIL b2 (cap %zu): GPU proof != CPU proof\n", use - k * step);
+            break;
+        }
+        if (getenv("CUZK_TEST_VERBOSE")) {
+            gpu_prove_format_plan(line, sizeof line, &pl);
+            printf("  cap %zu: %s\n", use - k * step, line);
+        }
+        if (!pl.resident[0]) break; /* H streamed: past what this checks */
+        bool on_cpu = t.total_ms > t.gpu_total_ms;
+        if (pl.resident[4] == on_cpu)
+            failures++, printf("FAIL b2: the plan %s B_G2, the CPU %s it\n",
+                               pl.resident[4] ? "kept" : "left", on_cpu ? "ran" : "did not run");
+        if (pl.resident[4] && pl.chunk_g2 < pk.n_b_g2 && !chunked) {
+            chunked = true;
+            printf("witness path, B_G2 kept in MSM calls of %zu of %zu points: == CPU\n",
+                   pl.chunk_g2, pk.n_b_g2);
+        }
+        if (!pl.resident[4] && !cpu) {
+            cpu = true;
+            printf("witness path, G1 resident, B_G2 on the CPU from the device's B job: == CPU\n");
+        }
+    }
+    gpu_prove_set_device_memory(0);
+    if (rc) failures++, printf("FAIL b2: %s\n", err.msg);
+    if (!rc && (!chunked || !cpu))
+        failures++, printf("FAIL b2: caps down from %zu never %s\n", use,
+                           !chunked ? "kept B_G2 in smaller calls" : "left B_G2 to the CPU");
     gpu_prove_params_free(&pk);
     if (shape) gpu_shape_forget(shape);
     cs_shape_free(shape);

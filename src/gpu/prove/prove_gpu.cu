@@ -630,35 +630,45 @@ static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
 }
 
 /* B_G2 on the device, when the plan keeps B_G2 and its points fit there
- * (prove_srs_g2),
- * over what B_G1's job left on the device (c->jd[2]): its bitmap, tail
- * scalars and indexes (split), or its scalars (not split). When they do
- * not fit, finish runs it on the CPU: a job made on the device comes back
- * to the host for it. */
-static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, bool kept,
+ * (prove_srs_g2, with room for the plan's machinery beside them), over
+ * what B_G1's job left on the device (c->jd[2]): its bitmap, tail
+ * scalars and indexes (split), or its scalars (not split), in MSM calls
+ * of at most the plan's chunk_g2 points (a split job's tail points
+ * gathered chunk by chunk). When they do not fit, finish runs it on the
+ * CPU: a job made on the device comes back to the host for it. */
+static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
                         cuzk_err *err)
 {
     double t0 = groth16_now_ms();
     const groth16_msm_job *j = &c->jobs.b;
     const prove_g2_aff *g2 = NULL;
-    int rc = kept ? prove_srs_g2(&g2, pk, err) : CUZK_OK;
+    size_t chunk = pl->chunk_g2;
+    int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, pk, pl->g2_room, err) : CUZK_OK;
     if (!rc && !g2 && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
     if (rc || !g2) return rc;
     size_t n = j->split ? j->n_tail : j->n;
-    const prove_g2_aff *bases = g2;
-    g2_jac_t ones, tail;
+    g2_jac_t ones, tail, part;
     g2_jac_set_inf(&ones);
+    g2_jac_set_inf(&tail);
     const job_dev *d = &c->jd[2];
     if (j->split) {
         rc = prove_batch_add_g2(&ones, g2, d->bits, j->n, err);
-        if (!rc) rc = prove_dev_grow(&ws->tb2, &ws->tb2_cap, n * sizeof(g2_affine_t), pk, err);
-        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx, n, err);
-        bases = (const prove_g2_aff *)ws->tb2;
+        size_t most = n < chunk ? n : chunk;
+        if (!rc && n)
+            rc = prove_dev_grow(&ws->tb2, &ws->tb2_cap, most * sizeof(g2_affine_t), pk, err);
     }
-    gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)};
-    gpu_buf vs = {(void *)d->scal, n * sizeof(fr_t)};
-    g2_jac_set_inf(&tail);
-    if (!rc && n) rc = gpu_msm_g2_dev(&tail, &vb, &vs, n, 0, err);
+    for (size_t lo = 0; !rc && lo < n; lo += chunk) {
+        size_t len = n - lo < chunk ? n - lo : chunk;
+        const prove_g2_aff *bases = g2 + lo;
+        if (j->split) {
+            rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx + lo, len, err);
+            bases = (const prove_g2_aff *)ws->tb2;
+        }
+        gpu_buf vb = {(void *)bases, len * sizeof(g2_affine_t)};
+        gpu_buf vs = {(void *)(d->scal + lo), len * sizeof(fr_t)};
+        if (!rc) rc = gpu_msm_g2_dev(&part, &vb, &vs, len, 0, err);
+        if (!rc) g2_jac_add(&tail, &tail, &part);
+    }
     if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
     c->b2_done = !rc;
     c->t.b_g2_msm_ms = groth16_now_ms() - t0;
@@ -678,7 +688,7 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = job_msm(ws, &c->m.l, &r->srs.l, ch, &c->jobs.l, &c->jd[0], pk, &c->t, err);
     if (!rc) rc = job_msm(ws, &c->m.a, &r->srs.a, ch, &c->jobs.a, &c->jd[1], pk, &c->t, err);
     if (!rc) rc = job_msm(ws, &c->m.b1, &r->srs.b_g1, ch, &c->jobs.b, &c->jd[2], pk, &c->t, err);
-    if (!rc) rc = b2_on_device(ws, c, pk, r->plan.resident[RES_B_G2], err);
+    if (!rc) rc = b2_on_device(ws, c, pk, &r->plan, err);
     helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);

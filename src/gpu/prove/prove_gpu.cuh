@@ -110,10 +110,11 @@ size_t prove_stream_bytes(int dev);
  * the bytes freed. */
 size_t prove_srs_evict(int dev, const groth16_params *keep);
 /* *out = pk's B_G2 points on the device (pk's entry must exist), uploaded
- * now if free device memory leaves G2_HEADROOM beside them; NULL when it
- * does not (B_G2 then stays on the CPU). Asked only when the plan keeps
- * B_G2 resident. */
-int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err);
+ * now if free device memory leaves `room` bytes beside them (the plan's
+ * g2_room: the machinery of B_G2's MSM calls); NULL when it does not
+ * (B_G2 then stays on the CPU). Asked only when the plan keeps B_G2
+ * resident. */
+int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room, cuzk_err *err);
 /* Frees the B_G2 points of device dev's entries; returns the bytes freed. */
 size_t prove_srs_drop_g2(int dev);
 /* Device memory held by device dev's cache. */

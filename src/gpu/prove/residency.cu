@@ -14,11 +14,18 @@
  *     tables and the device prep (each of which falls back to the host or
  *     to uploads on the spot when short).
  *  3. Resident mode when everything fits beside that: the four G1 arrays
- *     (H, L, A, B_G1), the MSM workspace of the largest array in one call
- *     and, for a batch, a second a/b/c buffer. B_G2 then stays on the
- *     device too when its points and its MSM's workspace fit in what is
- *     left, with PLAN_G2_HEADROOM beside them for its MSM (the rule of
- *     before the plan; else the CPU does B_G2, as always).
+ *     (H, L, A, B_G1) and the MSM workspace of the largest array in one
+ *     call. B_G2 then stays on the device too when its points fit with
+ *     the machinery of its MSM calls: a gather buffer of chunk_g2 G2
+ *     points and what the G2 MSM's workspace at chunk_g2 adds to the G1
+ *     one (they share it). chunk_g2 is the largest power of two that
+ *     fits, at most the array, at least PLAN_G2_MIN_CHUNK (or a quarter
+ *     of a smaller array). B_G2 outranks a batch's second a/b/c buffer:
+ *     the CPU's B_G2 of a 2^27 Window PoSt partition (92M points) took
+ *     130 s on the H200's 16-core host (2026-12-03), the second buffer
+ *     saves an upload's overlap. So: both when B_G2 gets a chunk of at
+ *     least PLAN_G2_GOOD_CHUNK beside the second buffer; else B_G2 alone,
+ *     the second buffer only if room is left; else the CPU does B_G2.
  *  4. Otherwise streamed mode. The MSMs run in calls of at most `chunk`
  *     points, the largest power of two (PLAN_MIN_CHUNK at least) whose
  *     MSM workspace plus the stream's two chunk buffers take at most half
@@ -46,11 +53,13 @@ extern "C" {
 #include "cuzk/gpu.h"
 }
 
-#define PLAN_HEADROOM_PER 8                 /* bytes per domain position, at least */
-#define PLAN_MIN_CHUNK    ((size_t)1 << 10) /* a multiple of 64: bitmap words */
-#define G1_POINT          sizeof(g1_affine_t)
-#define MIB               1048576.0
-#define PLAN_G2_HEADROOM  ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
+#define PLAN_HEADROOM_PER  8                 /* bytes per domain position, at least */
+#define PLAN_MIN_CHUNK     ((size_t)1 << 10) /* a multiple of 64: bitmap words */
+#define G1_POINT           sizeof(g1_affine_t)
+#define MIB                1048576.0
+#define G2_POINT           sizeof(g2_affine_t)
+#define PLAN_G2_MIN_CHUNK  ((size_t)1 << 20) /* B_G2's MSM calls: at least */
+#define PLAN_G2_GOOD_CHUNK ((size_t)1 << 22) /* enough to share room with a batch */
 
 static std::mutex plan_mu;
 static size_t plan_cap; /* 0: none */
@@ -118,20 +127,53 @@ static void keep_most(prove_plan *pl, size_t room)
     for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = best_set >> k & 1;
 }
 
-/* Rule 3: all G1 arrays resident, chunk the largest array, when it fits. */
+/* Rule 3: B_G2's MSM calls of c points: the gather buffer and what their
+ * workspace adds to the G1 MSMs' ws. */
+static size_t g2_machinery(size_t c, size_t ws)
+{
+    size_t w = gpu_msm_workspace_for(c, 1);
+    if (w == SIZE_MAX) return SIZE_MAX; /* past the MSM's limits */
+    return c * G2_POINT + (w > ws ? w - ws : 0);
+}
+
+/* Rule 3: the largest power-of-two chunk of B_G2 (n points) whose points
+ * and machinery fit in room, at least `least`; 0 when none does. */
+static size_t g2_chunk_for(size_t room, size_t n, size_t ws, size_t least)
+{
+    size_t most = 1, bytes = n * G2_POINT;
+    while (most < n) most *= 2;
+    if (least > most) least = most;
+    if (!n || bytes > room) return 0;
+    size_t c = least;
+    if (g2_machinery(c, ws) > room - bytes) return 0; /* SIZE_MAX included */
+    while (c < most && g2_machinery(2 * c, ws) <= room - bytes) c *= 2;
+    return c;
+}
+
+/* Rule 3: all G1 arrays resident, chunk the largest array, when it fits;
+ * then B_G2 and a batch's second a/b/c buffer in that order. */
 static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, bool batch,
                           const groth16_params *pk)
 {
     size_t ws = gpu_msm_workspace_for(max_n, 0);
-    size_t used = pl->work + g1 + ws + (batch ? abc : 0);
+    size_t used = pl->work + g1 + ws;
     if (used > pl->budget) return false;
     for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
     pl->chunk = max_n;
     pl->machinery = ws;
-    pl->abc_buffers = batch ? 2 : 1;
-    size_t g2 = pl->bytes[RES_B_G2] + PLAN_G2_HEADROOM;
-    pl->resident[RES_B_G2] = pk->n_b_g2 && used + g2 <= pl->budget;
-    pl->use = used + (pl->resident[RES_B_G2] ? g2 : 0);
+    size_t left = pl->budget - used, n2 = pk->n_b_g2;
+    size_t least = 1;
+    while (least < PLAN_G2_MIN_CHUNK && 2 * least <= n2 / 4) least *= 2;
+    size_t c2 = batch && left > abc ? g2_chunk_for(left - abc, n2, ws, PLAN_G2_GOOD_CHUNK) : 0;
+    bool two = batch && c2;
+    if (!c2) c2 = g2_chunk_for(left, n2, ws, least);
+    size_t g2 = c2 ? pl->bytes[RES_B_G2] + g2_machinery(c2, ws) : 0;
+    if (batch && !two && left >= g2 + abc) two = true;
+    pl->resident[RES_B_G2] = c2 != 0;
+    pl->chunk_g2 = c2;
+    pl->g2_room = c2 ? g2_machinery(c2, ws) : 0;
+    pl->abc_buffers = two ? 2 : 1;
+    pl->use = used + g2 + (two ? abc : 0);
     return true;
 }
 
@@ -188,6 +230,7 @@ extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
     for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
     out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
     out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    out->chunk_g2 = pl.chunk_g2;
 }
 
 extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p)
@@ -211,10 +254,10 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     }
     snprintf(out, len,
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
-             "abc_buffers=%u budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
+             "b_g2_chunk_points=%zu abc_buffers=%u budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
-             p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->abc_buffers,
-             p->budget / MIB, p->use / MIB, p->need / MIB);
+             p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->chunk_g2,
+             p->abc_buffers, p->budget / MIB, p->use / MIB, p->need / MIB);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes)

@@ -30,6 +30,8 @@ typedef struct prove_plan {
     bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: CPU) */
     unsigned abc_buffers;      /* 1 or 2 (the next circuit loads under this one) */
     size_t chunk;              /* points per MSM call and per streamed chunk */
+    size_t chunk_g2;           /* points per B_G2 MSM call (B_G2 kept; else 0) */
+    size_t g2_room;            /* device bytes B_G2's MSM calls take beside its points */
     size_t machinery;          /* MSM workspace and stream ring at that chunk */
     size_t streamed;           /* bytes streamed per partition */
     size_t need;               /* the least budget a proof of this shape runs in */
