@@ -748,7 +748,8 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     int dev = r->device;
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
-    size_t extra = wit + prove_shape_bytes(dev);
+    size_t extra = wit + prove_shape_bytes(dev); /* and the start's shape, before it is up */
+    if (r->p->n && r->circ[0]->shape) extra += prove_shape_upload_bytes(dev, r->circ[0]->shape);
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
         rc = prove_plan_make(&r->plan, pk, r->lg, extra, r->p->n > 1 || r->feed, budget, dev, err);

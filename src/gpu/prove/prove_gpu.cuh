@@ -129,6 +129,8 @@ size_t prove_shape_evict(int dev, const cs_shape *keep);
 int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *err);
 /* Device memory held by device dev's shapes (its prover lock held). */
 size_t prove_shape_bytes(int dev);
+/* What prove_shape_ready(s) would upload to device dev (0: s is there). */
+size_t prove_shape_upload_bytes(int dev, const cs_shape *s);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,

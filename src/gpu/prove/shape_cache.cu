@@ -219,6 +219,13 @@ extern "C" void gpu_shape_forget(const cs_shape *s)
     prove_each_device(shape_forget_on, s);
 }
 
+size_t prove_shape_upload_bytes(int dev, const cs_shape *s)
+{
+    for (int i = 0; i < SHAPE_SLOTS; i++)
+        if (shape_matches(&shape_devs[dev][i], s)) return 0;
+    return shape_layout(s).bytes;
+}
+
 size_t prove_shape_bytes(int dev)
 {
     size_t b = 0;
