@@ -218,6 +218,22 @@ static void check_prod(size_t constraints, size_t seeds, int pattern, size_t n, 
     compare(what, c, n, in, 2, g);
 }
 
+/* A product circuit's development parameters and its prover backend's
+ * a, b, c (the full-synthesis path). */
+static int make_prod(groth16_params *pk, cs_prover *w, size_t constraints, size_t seeds,
+                     int pattern, cuzk_rng *g, cuzk_err *err)
+{
+    prod_circuit p = {constraints, seeds, pattern, cuzk_rng_u64(g), cuzk_rng_u64(g)};
+    cs_circuit c = {prod_synthesize, &p};
+    memset(w, 0, sizeof *w);
+    int rc = groth16_setup_dev(pk, c, cuzk_rng_u64(g), err);
+    if (rc) {
+        memset(pk, 0, sizeof *pk);
+        return rc;
+    }
+    return cs_synthesize_prover(w, c, NULL, err);
+}
+
 static void check_synthetic(size_t constraints, cuzk_rng *g)
 {
     cs_synthetic s = {constraints, cuzk_rng_u64(g)};
@@ -722,6 +738,126 @@ static void check_engine_devices(size_t n_dev)
     gpu_check_engine_done(e, dir);
 }
 
+/* The log of pk's domain (its H holds one point less). */
+static unsigned h_log(const groth16_params *pk)
+{
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < pk->n_h + 1) lg++;
+    return lg;
+}
+
+/* The least cap (gpus.device_memory) under which the plan for pk's
+ * circuits (domain 2^lg, extra device bytes of witness and shape) keeps
+ * `rows` rows of a, b, c on the device, every array resident or not:
+ * stepping up from the least by 1/64ths of plan arithmetic; 0 when no
+ * cap gives that mode. */
+static size_t cap_for(const groth16_params *pk, unsigned lg, size_t extra, unsigned rows,
+                      bool resident)
+{
+    size_t least = gpu_prove_min_device_memory(lg, extra);
+    for (size_t cap = least; cap < 4096 * least; cap += cap / 64 + 1) {
+        gpu_prove_plan_info pl;
+        cuzk_err err = {0};
+        if (gpu_prove_plan_for(&pl, pk, lg, extra, false, cap, &err)) continue;
+        if (pl.abc_rows == rows && (pl.streamed == 0) == resident) return cap;
+    }
+    return 0;
+}
+
+/* w proved alone and as a batch of two under each mode of the H step:
+ * three rows with every array resident, three streamed, two rows, one
+ * row (its rows parked on the host); each GPU proof byte for byte the
+ * CPU's, the plan of the single proof the mode asked for. */
+static void check_modes_of(const char *what, const groth16_params *pk, const cs_prover *w,
+                           size_t extra)
+{
+    static const struct {
+        unsigned rows;
+        bool resident;
+        const char *name;
+    } modes[] = {{3, true, "resident"},
+                 {3, false, "streamed, 3 rows"},
+                 {2, false, "streamed, 2 rows"},
+                 {1, false, "streamed, 1 row + host park"}};
+    unsigned lg = h_log(pk);
+    cuzk_err err = {0};
+    int rc = CUZK_OK;
+    cs_prover two[2] = {*w, *w};
+    fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof cpu[2], gpu[2];
+    if (rc || groth16_prove(cpu, pk, two, 2, rs, NULL, &err)) return;
+    for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
+        size_t cap = cap_for(pk, lg, extra, modes[k].rows, modes[k].resident);
+        CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
+        if (!cap) continue;
+        gpu_prove_set_device_memory(cap);
+        rc = gpu_groth16_prove(gpu, pk, w, 1, rs, NULL, &err);
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        CHECK(!rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu), "%s, %s: rc %d (%s), GPU == CPU: %d",
+              what, modes[k].name, rc, err.msg, !rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu));
+        CHECK(pl.abc_rows == modes[k].rows && (pl.streamed == 0) == modes[k].resident &&
+                  (pl.park != 0) == (modes[k].rows == 1),
+              "%s, %s: the plan kept %u rows, streamed %zu bytes, parked %zu", what, modes[k].name,
+              pl.abc_rows, pl.streamed, pl.park);
+        rc = gpu_groth16_prove(gpu, pk, two, 2, rs, NULL, &err);
+        CHECK(!rc && !memcmp(gpu, cpu, sizeof gpu), "%s, %s, batch of 2: rc %d (%s)", what,
+              modes[k].name, rc, err.msg);
+        char line[256];
+        gpu_prove_format_plan(line, sizeof line, &pl);
+        printf("h modes: %s, %s (cap %zu KiB): 1 and 2 proofs == CPU: %s\n", what, modes[k].name,
+               cap >> 10, line);
+    }
+    gpu_prove_set_device_memory(0);
+}
+
+/* The H step's modes (residency.cu rule 4) with a small chunk goal, so
+ * that these small circuits reach each: the product circuit (a, b, c
+ * uploaded from the host) and the witness-only one (evaluated from its
+ * shape on the device, checked in pieces); an unsatisfied witness with
+ * one and two rows refused naming its constraint. */
+static void check_h_modes(cuzk_rng *g)
+{
+    gpu_prove_set_chunk_goal(1024);
+    gpu_prove_release();
+    groth16_params pk;
+    cs_prover w;
+    cuzk_err err = {0};
+    int rc = make_prod(&pk, &w, 3000, 500, PAT_RANDOM, g, &err);
+    CHECK(!rc, "h modes: product circuit: %s", err.msg);
+    if (!rc) check_modes_of("product circuit", &pk, &w, 0);
+    gpu_prove_params_free(&pk);
+    groth16_params_free(&pk);
+    cs_prover_free(&w);
+    for (int satisfied = 1; satisfied >= 0; satisfied--) {
+        cs_shape *shape;
+        rc = gpu_check_witness_circuit(g, satisfied, &pk, &shape, &w, &err);
+        CHECK(!rc, "h modes: witness circuit: %s", err.msg);
+        size_t extra =
+            rc ? 0 : (w.num_inputs + w.num_aux) * sizeof(fr_t) + gpu_shape_upload_bytes(shape);
+        unsigned lg = rc ? 0 : h_log(&pk);
+        if (!rc && satisfied) check_modes_of("witness path", &pk, &w, extra);
+        for (unsigned rows = 1; !rc && !satisfied && rows <= 2; rows++) {
+            size_t cap = cap_for(&pk, lg, extra, rows, false);
+            gpu_prove_set_device_memory(cap);
+            groth16_proof proof;
+            int prc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
+            CHECK(cap && prc == CUZK_EINVAL && strstr(err.msg, "constraint 130 is not satisfied"),
+                  "h modes: unsatisfied witness with %u rows: rc %d (%s)", rows, prc, err.msg);
+            gpu_prove_set_device_memory(0);
+        }
+        if (!rc && !satisfied)
+            printf("h modes: an unsatisfied witness with 1 and 2 rows: %s\n", err.msg);
+        gpu_prove_params_free(&pk);
+        if (shape) gpu_shape_forget(shape);
+        cs_shape_free(shape);
+        cs_prover_free(&w);
+        groth16_params_free(&pk);
+    }
+    gpu_prove_set_chunk_goal(0);
+    gpu_prove_release();
+}
+
 int gpu_prove_device_checks(cuzk_rng *g)
 {
     int before = failures;
@@ -754,6 +890,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_snarkjs(g);
     check_wrong_shape(g);
     check_unsatisfied(g);
+    check_h_modes(g);
     check_feed(g);
     check_engine();
     return failures;

@@ -390,18 +390,30 @@ static int ntt_h_row(ntt_dev *d, fr_d *x, unsigned n, int row, cuzk_err *err)
     return rc ? rc : ntt_stages<false, false>(d, x, n, NO_SCALE, NO_SCALE, err);
 }
 
-/* a := a b / z on the coset, back to (bit-reversed) coefficients, less c's
- * row, then to natural order. */
-static int ntt_h_finish(ntt_dev *d, fr_d *a, const fr_d *b, const fr_d *c, unsigned n,
-                        cuzk_err *err)
+/* x[0, count) := a b / z, a's factor first: x holds a and y b, or, when
+ * x_is_b, the other way round. */
+static int ntt_h_mul(fr_d *x, const fr_d *y, size_t count, bool x_is_b, unsigned n, cuzk_err *err)
 {
     fr_t z;
     ntt_z_inv(&z, n);
     fr_d zd;
     memcpy(&zd, &z, sizeof zd);
-    ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, 1u << n, zd);
+    if (!count) return CUZK_OK;
+    if (x_is_b)
+        ntt_h_pointwise_b<<<cu_blocks(count, 256), 256>>>(x, y, (uint32_t)count, zd);
+    else
+        ntt_h_pointwise<<<cu_blocks(count, 256), 256>>>(x, y, (uint32_t)count, zd);
     CU_LAUNCH(err, "ntt_h_pointwise");
-    int rc = ntt_stages<true, true>(d, a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
+    return CUZK_OK;
+}
+
+/* a := a b / z on the coset, back to (bit-reversed) coefficients, less c's
+ * row, then to natural order. */
+static int ntt_h_finish(ntt_dev *d, fr_d *a, const fr_d *b, const fr_d *c, unsigned n,
+                        cuzk_err *err)
+{
+    int rc = ntt_h_mul(a, b, (size_t)1 << n, false, n, err);
+    if (!rc) rc = ntt_stages<true, true>(d, a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
     if (!rc) rc = ntt_bitrev_run(a, c, n, err);
     if (!rc) CU_WAIT(err, "ntt h");
     return rc;
@@ -462,6 +474,61 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
         rc =
             ntt_h_finish(d, (fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
     ntt_release(d);
+    return rc;
+}
+
+static int ntt_h_piece_args(const gpu_buf *x, const gpu_buf *y, size_t count, unsigned n,
+                            cuzk_err *err)
+{
+    int rc = ntt_check_args(NULL, n, err);
+    if (!rc && (count > ((size_t)1 << n) || x->bytes < count * sizeof(fr_d) ||
+                y->bytes < count * sizeof(fr_d)))
+        rc = cuzk_errf(err, CUZK_EINVAL, "gpu ntt h: a piece of %zu elements past its buffers",
+                       count);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_mul_dev(gpu_buf *x, const gpu_buf *y, size_t count, bool x_is_b,
+                                 unsigned log_n, cuzk_err *err)
+{
+    int rc = ntt_h_piece_args(x, y, count, log_n, err);
+    if (!rc) rc = ntt_h_mul((fr_d *)x->ptr, (const fr_d *)y->ptr, count, x_is_b, log_n, err);
+    if (!rc) CU_WAIT(err, "ntt h mul");
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_product_dev(gpu_buf *a, unsigned log_n, cuzk_err *err)
+{
+    int rc = ntt_check_args(a, log_n, err);
+    if (rc) return rc;
+    ntt_dev *d;
+    if ((rc = ntt_acquire(&d, err))) return rc;
+    rc = ntt_ensure_twiddles(d, log_n, err);
+    if (!rc)
+        rc = ntt_stages<true, true>(d, (fr_d *)a->ptr, log_n, NO_SCALE, {SCALE_GINV_OVER_N, true},
+                                    err);
+    if (!rc) CU_WAIT(err, "ntt h product");
+    ntt_release(d);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_sub_dev(gpu_buf *x, const gpu_buf *c, size_t count, cuzk_err *err)
+{
+    int rc = ntt_h_piece_args(x, c, count, NTT_MAX_LOG, err);
+    if (rc || !count) return rc;
+    ntt_h_sub<<<cu_blocks(count, 256), 256>>>((fr_d *)x->ptr, (const fr_d *)c->ptr,
+                                              (uint32_t)count);
+    CU_LAUNCH(err, "ntt_h_sub");
+    CU_WAIT(err, "ntt h sub");
+    return CUZK_OK;
+}
+
+extern "C" int gpu_ntt_h_bitrev_dev(gpu_buf *a, const gpu_buf *c, unsigned log_n, cuzk_err *err)
+{
+    int rc = ntt_check_args(a, log_n, err);
+    if (!rc && c) rc = ntt_check_args(c, log_n, err);
+    if (!rc) rc = ntt_bitrev_run((fr_d *)a->ptr, c ? (const fr_d *)c->ptr : NULL, log_n, err);
+    if (!rc) CU_WAIT(err, "ntt h bitrev");
     return rc;
 }
 

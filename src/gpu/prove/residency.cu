@@ -7,32 +7,45 @@
  *     prover already holds there (its parameter cache, buffers and MSM
  *     workspace, which it may reuse or give back), at most the configured
  *     cap (gpus.device_memory, gpu_prove_set_device_memory).
- *  2. Working memory comes first: one a/b/c buffer (three rows of the
- *     domain), the witness of the witness-only path, and a headroom of
- *     1/32 of the budget (at least PLAN_HEADROOM_PER bytes per domain
- *     position: 1 GiB at 2^27) for the jobs' bitmaps and tails, the NTT
- *     tables and the device prep (each of which falls back to the host or
- *     to uploads on the spot when short).
- *  3. Resident mode when everything fits beside that: the four G1 arrays
- *     (H, L, A, B_G1), the MSM workspace of the largest array in one call
- *     and, for a batch, a second a/b/c buffer. B_G2 then stays on the
- *     device too when its points and its MSM's workspace fit in what is
- *     left, with PLAN_G2_HEADROOM beside them for its MSM (the rule of
+ *  2. Working memory comes first: the rows of a, b, c the H step keeps on
+ *     the device (three rows of the domain; fewer under rule 4), the
+ *     witness and circuit shapes of the witness-only path (counted
+ *     whether or not they are on the device yet: a cold start uploads its
+ *     shape after planning), and a headroom of 1/32 of the budget (at
+ *     least PLAN_HEADROOM_PER bytes per domain position: 1 GiB at 2^27)
+ *     for the jobs' bitmaps and tails, the NTT tables and the device prep
+ *     (each of which falls back to the host or to uploads on the spot
+ *     when short).
+ *  3. Resident mode when everything fits beside three rows: the four G1
+ *     arrays (H, L, A, B_G1), the MSM workspace of the largest array in
+ *     one call and, for a batch, a second a/b/c buffer. B_G2 then stays on
+ *     the device too when its points and its MSM's workspace fit in what
+ *     is left, with PLAN_G2_HEADROOM beside them for its MSM (the rule of
  *     before the plan; else the CPU does B_G2, as always).
  *  4. Otherwise streamed mode. The MSMs run in calls of at most `chunk`
  *     points, the largest power of two (PLAN_MIN_CHUNK at least) whose
  *     MSM workspace plus the stream's two chunk buffers take at most half
  *     of what the working memory leaves (all of it when half holds not
  *     even PLAN_MIN_CHUNK); a streamed array's points cross in such
- *     chunks, double-buffered. When even PLAN_MIN_CHUNK does not fit, the
- *     device is too small: CUZK_ENOMEM naming what was needed.
+ *     chunks, double-buffered. The H step keeps the most rows of 3, 2, 1
+ *     with which that chunk reaches PLAN_GOOD_CHUNK (or the largest
+ *     array); when none does, 1 row (the largest chunk). With 2 rows the
+ *     H step evaluates or uploads each row when its turn comes (c after
+ *     the product a b, into b's row) and checks the witness's constraints
+ *     in pieces; with 1 row it also parks c's and a's transformed rows in
+ *     page-locked host memory (2 rows, allocated once per device and
+ *     kept) and brings them back a piece at a time. A piece is `chunk`
+ *     rows in the stream's ring (free while the H step runs: one prover
+ *     thread does both). When even 1 row and PLAN_MIN_CHUNK do not fit,
+ *     the device is too small: CUZK_ENOMEM naming what was needed.
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
  *     partition (ties: fewer arrays). B_G2 is not kept (CPU).
- *  6. A batch gets a second a/b/c buffer when the room left holds it, so
- *     the next circuit's upload overlaps this one's kernels; else the
- *     loader of circuit i + 1 waits for circuit i's H MSM.
+ *  6. A batch gets a second a/b/c buffer when the H step keeps three rows
+ *     and the room left holds three more, so the next circuit's upload
+ *     overlaps this one's kernels; else the loader of circuit i + 1 waits
+ *     for circuit i's H MSM.
  */
 #include <stdio.h>
 #include <string.h>
@@ -48,12 +61,27 @@ extern "C" {
 
 #define PLAN_HEADROOM_PER 8                 /* bytes per domain position, at least */
 #define PLAN_MIN_CHUNK    ((size_t)1 << 10) /* a multiple of 64: bitmap words */
-#define G1_POINT          sizeof(g1_affine_t)
-#define MIB               1048576.0
-#define PLAN_G2_HEADROOM  ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
+/* The chunk the rows give way for (rule 4). Each MSM call has a fixed
+ * cost of about 2 ms on the H200 (its window reduction, Horner and
+ * waits): the 32 GiB PoRep at 24 GiB free with 32768-point chunks (three
+ * rows kept) took 28 s per partition (about 13,000 calls), against
+ * 6.5 ns a point in one call of 2^24 (108 ms) and 5.35 ns at 2^27 (718 ms,
+ * docs/performance.md). At 2^22 a partition's 427M streamed points are
+ * about 100 calls: their fixed cost is ~0.2 s, under the PCIe time. */
+#define PLAN_GOOD_CHUNK  ((size_t)1 << 22)
+#define G1_POINT         sizeof(g1_affine_t)
+#define MIB              1048576.0
+#define PLAN_G2_HEADROOM ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
 
 static std::mutex plan_mu;
-static size_t plan_cap; /* 0: none */
+static size_t plan_cap;  /* 0: none */
+static size_t plan_goal; /* 0: PLAN_GOOD_CHUNK */
+
+extern "C" void gpu_prove_set_chunk_goal(size_t points)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    plan_goal = points;
+}
 static prove_plan plan_last[CU_MAX_DEVICES];
 
 extern "C" void gpu_prove_set_device_memory(size_t bytes)
@@ -135,6 +163,34 @@ static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, b
     return true;
 }
 
+/* Rule 4's chunk and rows: the chunk for work's leftover; false when not
+ * even PLAN_MIN_CHUNK fits. */
+static bool plan_chunk(prove_plan *pl, size_t max_n)
+{
+    size_t avail = pl->budget > pl->work ? pl->budget - pl->work : 0;
+    pl->chunk = chunk_for(avail / 2, max_n);
+    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n);
+    return pl->chunk != 0;
+}
+
+/* Rule 4: the most rows whose chunk reaches PLAN_GOOD_CHUNK (or max_n),
+ * else one row; pl->work and chunk set for them. */
+static bool plan_rows(prove_plan *pl, size_t row, size_t fixed, size_t max_n)
+{
+    size_t good;
+    {
+        std::lock_guard<std::mutex> g(plan_mu);
+        good = plan_goal ? plan_goal : PLAN_GOOD_CHUNK;
+    }
+    if (max_n < good) good = max_n;
+    for (unsigned rows = 3; rows >= 1; rows--) {
+        pl->abc_rows = rows;
+        pl->work = rows * row + fixed;
+        if (plan_chunk(pl, max_n) && (pl->chunk >= good || rows == 1)) return true;
+    }
+    return false;
+}
+
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
                     bool batch, size_t budget, int dev, cuzk_err *err)
 {
@@ -147,23 +203,23 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         if (n[k] > max_n) max_n = n[k];
     }
     pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
-    size_t abc = 3 * ((size_t)1 << lg) * sizeof(fr_t), head = budget / 32;
-    size_t least = PLAN_HEADROOM_PER << lg;
-    pl->work = abc + witness + (head > least ? head : least);
-    pl->need = abc + witness + least + machinery(PLAN_MIN_CHUNK);
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
+    size_t least = PLAN_HEADROOM_PER << lg, fixed = witness + (head > least ? head : least);
+    pl->abc_rows = 3;
+    pl->work = abc + fixed;
+    pl->need = row + witness + least + machinery(PLAN_MIN_CHUNK);
     if (plan_resident(pl, g1, max_n, abc, batch, pk)) return CUZK_OK;
-    size_t avail = budget > pl->work ? budget - pl->work : 0;
-    pl->chunk = chunk_for(avail / 2, max_n);
-    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n);
-    pl->too_small = !pl->chunk;
-    if (!pl->chunk)
+    pl->too_small = !plan_rows(pl, row, fixed, max_n);
+    if (pl->too_small)
         return cuzk_errf(err, CUZK_ENOMEM,
                          "gpu prove: out of memory: device %d too small: a proof of 2^%u needs "
                          "%zu KiB of device memory even with every parameter streamed, %zu KiB "
                          "usable",
                          dev, lg, pl->need >> 10, budget >> 10);
     pl->machinery = machinery(pl->chunk);
-    size_t room = avail - pl->machinery;
+    if (pl->abc_rows < 3) pl->piece = pl->chunk < ((size_t)1 << lg) ? pl->chunk : (size_t)1 << lg;
+    if (pl->abc_rows == 1) pl->park = 2 * row;
+    size_t room = budget - pl->work - pl->machinery;
     keep_most(pl, room);
     pl->abc_buffers = 1;
     for (int k = 0; k < RES_B_G2; k++) {
@@ -172,9 +228,19 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         else
             pl->streamed += pl->bytes[k];
     }
-    if (batch && room >= abc) pl->abc_buffers = 2;
+    if (batch && pl->abc_rows == 3 && room >= abc) pl->abc_buffers = 2;
     pl->use = budget - room + (pl->abc_buffers - 1) * abc;
     return CUZK_OK;
+}
+
+static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
+{
+    out->made = pl.budget != 0;
+    out->too_small = pl.too_small;
+    for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
+    out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
+    out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    out->abc_rows = pl.abc_rows, out->park = pl.park;
 }
 
 extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
@@ -183,11 +249,17 @@ extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
     if (device < 0 || device >= CU_MAX_DEVICES) return;
     prove_plan pl;
     prove_plan_last(&pl, device);
-    out->made = pl.budget != 0;
-    out->too_small = pl.too_small;
-    for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
-    out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
-    out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    plan_info(out, pl);
+}
+
+extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
+                                  size_t extra_bytes, bool batch, size_t budget, cuzk_err *err)
+{
+    memset(out, 0, sizeof *out);
+    prove_plan pl;
+    int rc = prove_plan_make(&pl, pk, lg, extra_bytes, batch, budget, -1, err);
+    plan_info(out, pl);
+    return rc;
 }
 
 extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p)
@@ -211,14 +283,15 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     }
     snprintf(out, len,
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
-             "abc_buffers=%u budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
+             "abc_buffers=%u abc_rows=%u host_park_mib=%.1f budget_mib=%.1f use_mib=%.1f "
+             "need_mib=%.1f",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
              p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->abc_buffers,
-             p->budget / MIB, p->use / MIB, p->need / MIB);
+             p->abc_rows, p->park / MIB, p->budget / MIB, p->use / MIB, p->need / MIB);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes)
 {
-    size_t abc = 3 * ((size_t)1 << lg) * sizeof(fr_t);
-    return abc + witness_bytes + (PLAN_HEADROOM_PER << lg) + machinery(PLAN_MIN_CHUNK);
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t);
+    return row + witness_bytes + (PLAN_HEADROOM_PER << lg) + machinery(PLAN_MIN_CHUNK);
 }

@@ -2,7 +2,7 @@
  * residency.cuh - the device-memory plan of a start (residency.cu): which
  * of the parameters' arrays stay on the device and which are streamed
  * from host memory, how many points one MSM call and one streamed chunk
- * take, and how many a/b/c buffers the H step keeps. The prover asks it
+ * take, how many a/b/c buffers and rows of them the H step keeps. The prover asks it
  * once per start (prove_gpu.cu) and does what it says; the parameter
  * cache (srs_cache.cu) and the stream (stream.cu) take its figures.
  */
@@ -29,6 +29,9 @@ typedef struct prove_plan {
     size_t bytes[RES_ARRAYS];  /* each array's size */
     bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: CPU) */
     unsigned abc_buffers;      /* 1 or 2 (the next circuit loads under this one) */
+    unsigned abc_rows;         /* rows of a/b/c the H step keeps on the device: 3, 2, 1 */
+    size_t piece;              /* rows per piece of the H step with fewer than 3 (else 0) */
+    size_t park;               /* host bytes the H step parks rows in (1 row: two rows) */
     size_t chunk;              /* points per MSM call and per streamed chunk */
     size_t machinery;          /* MSM workspace and stream ring at that chunk */
     size_t streamed;           /* bytes streamed per partition */
