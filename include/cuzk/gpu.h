@@ -111,6 +111,12 @@ int gpu_ntt_h_product_dev(gpu_buf *a, unsigned log_n, cuzk_err *err);
 int gpu_ntt_h_sub_dev(gpu_buf *x, const gpu_buf *c, size_t count, cuzk_err *err);
 int gpu_ntt_h_bitrev_dev(gpu_buf *a, const gpu_buf *c, unsigned log_n, cuzk_err *err);
 
+/* Device bytes the NTT's tables take for transforms of 2^log_n (its
+ * twiddles, kept at the largest size used: 2 GiB at 2^27, and the scale
+ * tables), and what they hold on the current device now. */
+size_t gpu_ntt_tables_for(unsigned log_n);
+size_t gpu_ntt_tables_bytes(void);
+
 /* G1 multi-scalar multiplication: *out = sum scalars[i] * bases[i]
  * (Pippenger with signed windows of `window` bits; 0 picks by n).
  * Bases at infinity are allowed. The _dev form takes device buffers of

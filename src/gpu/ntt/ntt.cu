@@ -93,6 +93,12 @@ static void ntt_release(ntt_dev *d)
     d->lock.unlock();
 }
 
+/* Twiddles for 2^n: w^k, k = 0 .. 2^(n - 1). */
+static size_t ntt_twiddle_bytes(unsigned n)
+{
+    return n ? (((size_t)1 << (n - 1)) + 1) * sizeof(fr_d) : 0;
+}
+
 static int ntt_ensure_twiddles(ntt_dev *d, unsigned n, cuzk_err *err)
 {
     if (d->tw && d->tw_log >= n) return CUZK_OK;
@@ -101,7 +107,7 @@ static int ntt_ensure_twiddles(ntt_dev *d, unsigned n, cuzk_err *err)
     fr_t w;
     fr_from_canonical(&w, NTT_ROOT);
     for (unsigned i = n; i < NTT_TWO_ADICITY; i++) fr_sqr(&w, &w);
-    uint64_t count = (1ull << (n - 1)) + 1;
+    uint64_t count = ntt_twiddle_bytes(n) / sizeof(fr_d);
     CU(cudaMalloc(&d->tw, count * sizeof(fr_d)), err, "ntt twiddle table alloc");
     fr_d wd;
     memcpy(&wd, &w, sizeof wd);
@@ -163,6 +169,22 @@ static int ntt_ensure_scale(ntt_dev *d, enum ntt_scale_kind kind, unsigned n, cu
 
 static unsigned ntt_block = NTT_THREADS; /* gpu_ntt_set_block (radix 2 only) */
 static unsigned ntt_radix = 8;           /* gpu_ntt_set_radix */
+
+extern "C" size_t gpu_ntt_tables_for(unsigned log_n)
+{
+    return ntt_twiddle_bytes(log_n) + (size_t)SCALE_KINDS * (2 << NTT_SCALE_LO) * sizeof(fr_d);
+}
+
+extern "C" size_t gpu_ntt_tables_bytes(void)
+{
+    ntt_dev *d;
+    if (ntt_acquire(&d, NULL)) return 0;
+    size_t b = d->tw ? ntt_twiddle_bytes(d->tw_log) : 0;
+    for (int k = 0; k < SCALE_KINDS; k++)
+        if (d->sc[k]) b += (2 << NTT_SCALE_LO) * sizeof(fr_d);
+    ntt_release(d);
+    return b;
+}
 
 extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
 {

@@ -138,8 +138,10 @@ int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, siz
 /* a_j b_j = c_j for every constraint of s over the device witness w,
  * evaluated `piece` rows at a time (a multiple of SHAPE_BLOCK) into tmp
  * (3 piece rows): the first that fails is the error, as in
- * gpu_shape_eval_dev. */
-int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, cuzk_err *err);
+ * gpu_shape_eval_dev. With host (else NULL) each piece of a, b, c is
+ * also copied there, row k at host + k row_bytes. */
+int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+                      size_t row_bytes, cuzk_err *err);
 /* The device bytes s takes when uploaded (one allocation). */
 size_t prove_shape_bytes_for(const cs_shape *s);
 /* Device memory held by device dev's shapes (its prover lock held). */

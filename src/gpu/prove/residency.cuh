@@ -31,7 +31,8 @@ typedef struct prove_plan {
     unsigned abc_buffers;      /* 1 or 2 (the next circuit loads under this one) */
     unsigned abc_rows;         /* rows of a/b/c the H step keeps on the device: 3, 2, 1 */
     size_t piece;              /* rows per piece of the H step with fewer than 3 (else 0) */
-    size_t park;               /* host bytes the H step parks rows in (1 row: two rows) */
+    size_t park;               /* host bytes the H step parks rows in (1 row: 2 or 3 rows) */
+    bool witness_shared;       /* the witness and the one row share device memory */
     size_t chunk;              /* points per MSM call and per streamed chunk */
     size_t machinery;          /* MSM workspace and stream ring at that chunk */
     size_t streamed;           /* bytes streamed per partition */
@@ -41,12 +42,13 @@ typedef struct prove_plan {
 } prove_plan;
 
 /* The plan for proving circuits of pk with a domain of 2^lg, `witness`
- * device bytes per circuit (the witness-only path, else 0), a batch (more
- * than one circuit: a second a/b/c buffer pays) or not, within `budget`
- * device bytes. CUZK_ENOMEM, naming the device and the bytes needed and
- * had, when even streaming everything does not fit. */
+ * device bytes per circuit (the witness-only path, else 0) and `shapes`
+ * bytes of their shapes on the device, a batch (more than one circuit: a
+ * second a/b/c buffer pays) or not, within `budget` device bytes.
+ * CUZK_ENOMEM, naming the device and the bytes needed and had, when even
+ * streaming everything does not fit. */
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    bool batch, size_t budget, int dev, cuzk_err *err);
+                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err);
 /* The device bytes a start on device dev may use: what is free now plus
  * `held` (what the prover already holds there and may reuse), at most
  * the configured cap (gpu_prove_set_device_memory). */

@@ -228,7 +228,20 @@ int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, siz
     return rc;
 }
 
-int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, cuzk_err *err)
+/* Rows [lo, end) of a, b, c in tmp (pieces of `piece`) to host rows. */
+static int shape_piece_down(char *host, size_t row_bytes, const fr_t *tmp, size_t piece, size_t lo,
+                            size_t end, cuzk_err *err)
+{
+    CU_WAIT(err, "shape_eval_kernel");
+    for (int k = 0; k < 3; k++)
+        CU(cudaMemcpy(host + k * row_bytes + lo * sizeof(fr_t), tmp + k * piece,
+                      (end - lo) * sizeof(fr_t), cudaMemcpyDeviceToHost),
+           err, "shape piece download");
+    return CUZK_OK;
+}
+
+int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+                      size_t row_bytes, cuzk_err *err)
 {
     shape_entry *x = NULL;
     int rc = shape_entry_for_check(&x, s, err);
@@ -239,6 +252,7 @@ int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece,
             rc = shape_launch_eval(&x->view, w, k, lo, end, tmp + k * piece, err);
         if (!rc)
             rc = shape_launch_check(tmp, tmp + piece, tmp + 2 * piece, end - lo, lo, x->first, err);
+        if (!rc && host) rc = shape_piece_down(host, row_bytes, tmp, piece, lo, end, err);
     }
     return rc ? rc : shape_verdict(x, s, err);
 }
