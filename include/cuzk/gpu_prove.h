@@ -143,7 +143,7 @@ int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsig
                        cuzk_err *err);
 /* The chunk (points per MSM call) for which the plan of a streamed start
  * gives up rows of a, b, c on the device (residency.cu rule 4; 0: the
- * default, 2^22): a knob for the tests, whose small circuits reach every
+ * default, 2^21): a knob for the tests, whose small circuits reach every
  * mode with a small goal, and for tuning on a device. */
 void gpu_prove_set_chunk_goal(size_t points);
 /* The device bytes a circuit shape takes there (one allocation). */

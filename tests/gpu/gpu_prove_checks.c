@@ -32,6 +32,7 @@
 #include "cuzk/engine_provider.h"
 #include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/filecoin/porep_sizes.h"
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/snarkjs.h"
@@ -865,37 +866,43 @@ static void check_h_modes(cuzk_rng *g)
     gpu_prove_release();
 }
 
-/* The plan (pure arithmetic, gpu_prove_plan_for) for a 32 GiB PoRep
- * partition as the daemon proves it: the witness-only path at 2^27, the
- * array lengths of `cuzk circuit-info --kind porep --sector-size 32GiB`
- * (130,169,893 aux, 328 inputs, A aux density 129,753,292, B 1 +
- * 33,112,281), its shape's 4.8 GB on the device. A 16 GiB and a 24 GiB
- * card, each less 1 GiB for the CUDA context and what else holds memory
- * there: both plans fit with MSM chunks of 2^20 points or more, in fewer
- * than three rows of a, b, c; three rows with the witness, the shape and
- * the NTT's tables would not fit at all (the plan before the H step in
- * pieces: too small for the first, 32768-point chunks for the second). */
+/* The plan (pure arithmetic, gpu_prove_plan_for) for a 32 GiB and a
+ * 64 GiB PoRep partition as the daemon proves them: the witness-only
+ * path at 2^27 with the sizes of porep_sizes.h (cuzk circuit-info's
+ * counts, the shape's bytes on the device). A 16 GiB and a 24 GiB card,
+ * each less 1 GiB for the CUDA context and what else holds memory there:
+ * every plan fits with MSM chunks of 2^20 points or more, in fewer than
+ * three rows of a, b, c; three rows beside the witness, the shape, the
+ * NTT's tables and the least headroom would not fit at all (the plan
+ * before the H step in pieces: too small for the first, 32768-point
+ * chunks for the second). */
 static void check_plan_porep32(void)
 {
-    groth16_params pk;
-    memset(&pk, 0, sizeof pk);
-    pk.n_h = ((size_t)1 << 27) - 1, pk.n_l = 130169893, pk.n_a = 328 + 129753292;
-    pk.n_b_g1 = pk.n_b_g2 = 1 + 33112281;
-    size_t wit = (328 + 130169893) * sizeof(fr_t), shape = 4800000000u;
-    size_t row = ((size_t)1 << 27) * sizeof(fr_t), gib = (size_t)1 << 30;
-    size_t three = 3 * row + wit + shape + gpu_ntt_tables_for(27) + gib;
-    const size_t budgets[] = {15 * gib, 23 * gib};
-    for (int k = 0; k < 2; k++) {
-        gpu_prove_plan_info pl;
-        cuzk_err err = {0};
-        int rc = gpu_prove_plan_for(&pl, &pk, 27, wit, shape, true, budgets[k], &err);
-        char line[320];
-        gpu_prove_format_plan(line, sizeof line, &pl);
-        CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3,
-              "porep 32GiB plan in %zu GiB: rc %d (%s): %s", budgets[k] / gib, rc, err.msg, line);
-        CHECK(three > budgets[k], "porep 32GiB: three rows (%zu MiB) fit in %zu GiB", three >> 20,
-              budgets[k] / gib);
-        printf("plan: 32GiB PoRep in %zu GiB: %s\n", budgets[k] / gib, line);
+    const uint64_t sectors[] = {32ull << 30, 64ull << 30};
+    size_t gib = (size_t)1 << 30, budgets[] = {15 * gib, 23 * gib};
+    for (int i = 0; i < 2; i++) {
+        const porep_sizes *s = porep_sizes_find(sectors[i]);
+        CHECK(s, "no sizes of a %llu-byte PoRep", (unsigned long long)sectors[i]);
+        if (!s) continue;
+        groth16_params pk;
+        porep_sizes_params(s, &pk);
+        unsigned lg = porep_sizes_domain_log(s);
+        size_t wit = porep_sizes_witness_bytes(s), row = ((size_t)1 << lg) * sizeof(fr_t);
+        size_t three = 3 * row + wit + s->shape_bytes + gpu_ntt_tables_for(lg) + ((size_t)8 << lg);
+        for (int k = 0; k < 2; k++) {
+            gpu_prove_plan_info pl;
+            cuzk_err err = {0};
+            int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, s->shape_bytes, true, budgets[k], &err);
+            char line[320];
+            gpu_prove_format_plan(line, sizeof line, &pl);
+            CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3,
+                  "porep %uGiB plan in %zu GiB: rc %d (%s): %s", (unsigned)(sectors[i] >> 30),
+                  budgets[k] / gib, rc, err.msg, line);
+            CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,
+                  budgets[k] / gib);
+            printf("plan: %uGiB PoRep in %zu GiB: %s\n", (unsigned)(sectors[i] >> 30),
+                   budgets[k] / gib, line);
+        }
     }
 }
 

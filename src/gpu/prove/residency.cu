@@ -74,9 +74,12 @@ extern "C" {
  * waits): the 32 GiB PoRep at 24 GiB free with 32768-point chunks (three
  * rows kept) took 28 s per partition (about 13,000 calls), against
  * 6.5 ns a point in one call of 2^24 (108 ms) and 5.35 ns at 2^27 (718 ms,
- * docs/performance.md). At 2^22 a partition's 427M streamed points are
- * about 100 calls: their fixed cost is ~0.2 s, under the PCIe time. */
-#define PLAN_GOOD_CHUNK  ((size_t)1 << 22)
+ * docs/performance.md). A partition streams 427M points: in chunks of
+ * 2^21 about 200 calls, ~0.4 s of fixed cost, ~0.2 s more than at 2^22;
+ * one row less costs 8 GiB each way over PCIe per partition (~0.35 s on
+ * the H200) and the host memory to park them, so rows are given up only
+ * below 2^21 (an estimate from these figures, to be measured). */
+#define PLAN_GOOD_CHUNK  ((size_t)1 << 21)
 #define G1_POINT         sizeof(g1_affine_t)
 #define MIB              1048576.0
 #define PLAN_G2_HEADROOM ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
@@ -230,7 +233,8 @@ static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t);
     size_t fixed = shapes + gpu_ntt_tables_for(lg) + (PLAN_HEADROOM_PER << lg);
-    return mode_work(last_mode(witness), row, witness, fixed) + machinery(PLAN_MIN_CHUNK);
+    size_t work = mode_work(last_mode(witness), row, witness, fixed), m = machinery(PLAN_MIN_CHUNK);
+    return m > SIZE_MAX - work ? SIZE_MAX : work + m;
 }
 
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
