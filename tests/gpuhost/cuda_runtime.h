@@ -163,6 +163,11 @@ static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned)
     *p = malloc(bytes);
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
+static inline cudaError_t cudaFreeHost(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
 /* Page-locked host ranges (cudaHostRegister), process-wide as in CUDA:
  * registering a range twice fails; host_pin_calls counts registrations
  * made, host_pin_fail makes them fail (memory that cannot be pinned). */

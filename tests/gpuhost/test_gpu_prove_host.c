@@ -163,7 +163,8 @@ static void check_residency(void)
     if (groth16_setup_dev(&p, c, 5, &err) || cs_synthesize_prover(&w[0], c, NULL, &err))
         return (void)(failures++, printf("FAIL setup: %s\n", err.msg));
     w[1] = w[2] = w[0];
-    size_t need = gpu_prove_min_device_memory(12, 0), g1 = (p.n_h + p.n_l + p.n_a + p.n_b_g1) * 96;
+    size_t need = gpu_prove_min_device_memory(12, 0, 0),
+           g1 = (p.n_h + p.n_l + p.n_a + p.n_b_g1) * 96;
     gpu_prove_release();
     prove_cmp("resident", &p, w, 1);
     check_mode("resident (no cap)", ALL_KEPT, p.n_h);

@@ -115,6 +115,9 @@ void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
 struct prove_ws {
     void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2, *wit, *prep;
     size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap, wit_cap, prep_cap;
+    char *park; /* host rows of the H step with one row on the device (h_pieces) */
+    size_t park_cap;
+    bool park_pinned; /* park page-locked (cudaHostAlloc), else malloc'ed */
 };
 static prove_ws prove_wss[CU_MAX_DEVICES]; /* one per device, under its prover lock */
 
@@ -160,12 +163,24 @@ static bool h_on_device(const groth16_params *pk, unsigned lg)
 
 struct prove_run;
 static void row_loaded(prove_run *r, prove_one *c);
+static bool h_in_pieces(const prove_run *r);
 
 /* Bytes of a circuit's witness on the device ([inputs || aux]) when it
  * takes the witness-only path, else 0. */
 static size_t witness_bytes(const cs_prover *w)
 {
     return w->shape ? (w->num_inputs + w->num_aux) * sizeof(fr_t) : 0;
+}
+
+/* The witness-only path's loader when the H step evaluates the rows
+ * itself (h_in_pieces): the checked assignment into d (ws->wit). */
+static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
+{
+    int rc = groth16_shape_check(w, err);
+    size_t in = w->num_inputs * sizeof(fr_t);
+    if (!rc) rc = prove_upload(STAGE_BG, d, w->input_assignment, in, err);
+    if (!rc) rc = prove_upload(STAGE_BG, d + in, w->aux_assignment, w->num_aux * sizeof(fr_t), err);
+    return rc;
 }
 
 /* The witness-only path's loader: the assignment into d (ws->wit), then a, b,
@@ -198,6 +213,8 @@ static int load_abc(prove_run *r, prove_one *c, char *buf, char *wit, const grot
     int rc = groth16_h_domain(&lw, pk, w, err);
     if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    if (!rc && h_in_pieces(r) && w->shape) return load_witness(w, wit, err);
+    if (!rc && h_in_pieces(r)) return CUZK_OK; /* the H step uploads each row in its turn */
     if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, c, buf, wit, w, row, err);
     if (!rc && h_on_device(pk, lg)) {
         const fr_t *src[3] = {w->a, w->b, w->c};
@@ -297,7 +314,9 @@ struct prove_run {
     prove_ws *ws; /* the device's */
     unsigned lg;
     prove_plan plan; /* residency.cu's, for this start */
-    size_t nabc;     /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
+    char *wit;       /* the witness buffer: ws->wit, or ws->abc[0] when the plan shares it */
+    size_t wit_cap;
+    size_t nabc; /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
     prove_srs srs;
     std::thread *prep, *load;
     bool stop; /* no more helpers start (under mu) */
@@ -416,7 +435,7 @@ static void device_prep(prove_run *r, size_t i)
     prep_jobs pj;
     const cs_prover *w = r->circ[i];
     c->prep_rc =
-        prep_on_device(&pj, w, (const fr_t *)ws->wit, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
+        prep_on_device(&pj, w, (const fr_t *)r->wit, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
     groth16_msm_job *jobs[3] = {&c->jobs.l, &c->jobs.a, &c->jobs.b};
     for (int k = 0; !c->prep_rc && k < 3; k++) {
         jobs[k]->n = pj.n[k], jobs[k]->n_tail = pj.n_tail[k], jobs[k]->split = pj.out[k].split;
@@ -437,7 +456,7 @@ static int fed_fits(prove_run *r, size_t i, cuzk_err *err)
     const cs_prover *w = r->circ[i];
     bool known = !w->shape;
     for (size_t k = 0; k < r->n0 && !known; k++) known = r->ready[k] == w->shape;
-    if (!known || witness_bytes(w) > r->ws->wit_cap)
+    if (!known || witness_bytes(w) > r->wit_cap)
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: a fed circuit of another shape");
     return CUZK_OK;
 }
@@ -450,8 +469,8 @@ static void load_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
-        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % r->nabc], (char *)r->ws->wit, r->p->pk,
-                              r->circ[i], r->lg, &c->load_err);
+        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % r->nabc], r->wit, r->p->pk, r->circ[i],
+                              r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     bool preps = c->dev_prep;
     if (preps && c->load_rc)
@@ -565,6 +584,124 @@ static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
     return CUZK_OK;
 }
 
+/* Whether the H step keeps fewer than three rows on the device (the
+ * plan's abc_rows, residency.cu rule 4) and so runs in pieces. */
+static bool h_in_pieces(const prove_run *r)
+{
+    return r->plan.abc_rows < 3 && h_on_device(r->p->pk, r->lg);
+}
+
+/* Row k (0, 1, 2: a, b, c) of w into device row x, zero-padded to the
+ * domain, and its transform (gpu_ntt_h_row_dev): from the host rows the
+ * H step parked (parked), else evaluated from w's shape over the witness
+ * on the device, or uploaded from w's own rows. */
+static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                    cuzk_err *err)
+{
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    const fr_t *src[3] = {w->a, w->b, w->c};
+    int rc = CUZK_OK;
+    if (parked)
+        CU(cudaMemcpy(x, parked, used, cudaMemcpyHostToDevice), err, "h row upload");
+    else if (w->shape)
+        rc = prove_shape_rows(w->shape, (const fr_t *)r->wit, k, 0, w->num_constraints, (fr_t *)x,
+                              err);
+    else
+        rc = prove_upload(STAGE_FG, x, src[k], used, err);
+    if (!rc) rc = prove_zero(STAGE_FG, x + used, row - used, err);
+    gpu_buf v = {x, row};
+    if (!rc) rc = gpu_ntt_h_row_dev(&v, r->lg, k, err);
+    return rc;
+}
+
+/* Device row x := x op the host row h, a piece (the plan's) at a time
+ * through the scratch: op the product a b / z with x holding b (mul), or
+ * less c. */
+static int row_combine(prove_run *r, char *x, const char *h, bool mul, cuzk_err *err)
+{
+    size_t n = (size_t)1 << r->lg, piece = r->plan.piece;
+    void *tmp;
+    int rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
+    for (size_t lo = 0; !rc && lo < n; lo += piece) {
+        size_t len = piece < n - lo ? piece : n - lo, bytes = len * sizeof(fr_t);
+        CU(cudaMemcpy(tmp, h + lo * sizeof(fr_t), bytes, cudaMemcpyHostToDevice), err,
+           "h piece upload");
+        gpu_buf vx = {x + lo * sizeof(fr_t), bytes}, vt = {tmp, bytes};
+        rc = mul ? gpu_ntt_h_mul_dev(&vx, &vt, len, true, r->lg, err)
+                 : gpu_ntt_h_sub_dev(&vx, &vt, len, err);
+    }
+    return rc;
+}
+
+/* The host rows the H step parks two rows in (one row on the device):
+ * page-locked once per device and kept, plain memory if that fails. */
+static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
+{
+    if (ws->park_cap >= bytes) return CUZK_OK;
+    if (ws->park_pinned)
+        cudaFreeHost(ws->park);
+    else
+        free(ws->park);
+    ws->park = NULL, ws->park_cap = 0;
+    ws->park_pinned = cudaHostAlloc((void **)&ws->park, bytes, cudaHostAllocDefault) == cudaSuccess;
+    if (!ws->park_pinned) {
+        cudaGetLastError();
+        ws->park = (char *)malloc(bytes);
+    }
+    if (!ws->park)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "gpu prove: out of host memory (%zu bytes for the H step)", bytes);
+    ws->park_cap = bytes;
+    return CUZK_OK;
+}
+
+/* Device row x to host h (the kernels before it done). */
+static int park_row(char *h, const char *x, size_t bytes, cuzk_err *err)
+{
+    CU(cudaMemcpy(h, x, bytes, cudaMemcpyDeviceToHost), err, "h row park");
+    return CUZK_OK;
+}
+
+/* The H step with two rows on the device (d: a, then the product; d +
+ * row: b, then c) or one (d; c's and a's transformed rows parked on the
+ * host and combined with b's a piece at a time; when the witness shares
+ * d, the check's pieces of a, b, c parked first and the rows brought
+ * back from there): the same field elements as gpu_ntt_h_dev (ntt.h's
+ * finish in parts). A witness-only circuit's constraints are checked
+ * first, in pieces. h lands in d. */
+static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
+{
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
+    gpu_buf v0 = {d, row}, v1 = {d + row, row};
+    prove_ws *ws = r->ws;
+    bool one = r->plan.abc_rows < 2, shared = one && r->plan.witness_shared && w->shape;
+    int rc = one ? park_ready(ws, r->plan.park, err) : CUZK_OK;
+    void *tmp;
+    if (!rc && w->shape) rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
+    if (!rc && w->shape)
+        rc = prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
+                               shared ? ws->park : NULL, row, err);
+    if (!rc && !one) {
+        rc = row_fill(r, w, 0, d, NULL, err);
+        if (!rc) rc = row_fill(r, w, 1, d + row, NULL, err);
+        if (!rc) rc = gpu_ntt_h_mul_dev(&v0, &v1, (size_t)1 << r->lg, false, r->lg, err);
+        if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
+        if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);
+        return rc ? rc : gpu_ntt_h_bitrev_dev(&v0, &v1, r->lg, err);
+    }
+    char *pa = ws->park, *pc = ws->park + (shared ? 2 : 1) * row;
+    const char *raw[3] = {shared ? pa : NULL, shared ? pa + row : NULL, shared ? pc : NULL};
+    if (!rc) rc = row_fill(r, w, 2, d, raw[2], err);
+    if (!rc) rc = park_row(pc, d, row, err);
+    if (!rc) rc = row_fill(r, w, 0, d, raw[0], err);
+    if (!rc) rc = park_row(pa, d, row, err);
+    if (!rc) rc = row_fill(r, w, 1, d, raw[1], err);
+    if (!rc) rc = row_combine(r, d, pa, true, err);
+    if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
+    if (!rc) rc = row_combine(r, d, pc, false, err);
+    return rc ? rc : gpu_ntt_h_bitrev_dev(&v0, NULL, r->lg, err);
+}
+
 /* The H step of circuit i: when its loader is still busy, the rows that
  * have landed are transformed during the rest of the upload; when it is
  * done, all of gpu_ntt_h_dev at once. Then the H MSM, after which circuit
@@ -575,7 +712,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     const groth16_params *pk = r->p->pk;
     double t0 = groth16_now_ms();
     char *d = (char *)r->ws->abc[i % r->nabc];
-    bool device = h_on_device(pk, r->lg), progressive;
+    bool pieces = h_in_pieces(r), device = h_on_device(pk, r->lg) && !pieces, progressive;
     {
         std::lock_guard<std::mutex> g(r->mu);
         progressive = device && !c->load_done;
@@ -585,6 +722,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = helper_rc(c->load_rc, &c->load_err, err);
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
+    if (!rc && pieces) rc = h_pieces(r, r->circ[i], d, err);
     if (!rc && progressive) rc = gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err);
     if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
     if (!rc)
@@ -734,8 +872,29 @@ static size_t held_bytes(int dev)
                      ws->scal_cap,   ws->idx_cap,    ws->tb_cap,      ws->bits_cap,
                      ws->tb2_cap,    ws->wit_cap,    ws->prep_cap};
     size_t b = prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
-               gpu_msm_workspace_bytes();
+               gpu_msm_workspace_bytes() + gpu_ntt_tables_bytes();
     for (size_t k = 0; k < sizeof caps / sizeof *caps; k++) b += caps[k];
+    return b;
+}
+
+/* Device bytes of an a/b/c buffer under the plan: its rows, or the
+ * witness (wit bytes) when that shares the one row and is larger. */
+static size_t abc_bytes(const prove_run *r, size_t wit)
+{
+    size_t rows = r->plan.abc_rows * ((size_t)1 << r->lg) * sizeof(fr_t);
+    return r->plan.witness_shared && wit > rows ? wit : rows;
+}
+
+/* Device bytes of the start's circuit shapes (each once), whether or not
+ * they are on the device yet: a cold start uploads them after planning. */
+static size_t shapes_bytes(const prove_run *r)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < r->n0; i++) {
+        bool seen = !r->ready[i];
+        for (size_t k = 0; k < i && !seen; k++) seen = r->ready[k] == r->ready[i];
+        if (!seen) b += prove_shape_bytes_for(r->ready[i]);
+    }
     return b;
 }
 
@@ -748,17 +907,19 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     int dev = r->device;
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
-    size_t extra = wit + prove_shape_bytes(dev); /* and the start's shape, before it is up */
-    if (r->p->n && r->circ[0]->shape) extra += prove_shape_upload_bytes(dev, r->circ[0]->shape);
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
-        rc = prove_plan_make(&r->plan, pk, r->lg, extra, r->p->n > 1 || r->feed, budget, dev, err);
+        rc = prove_plan_make(&r->plan, pk, r->lg, wit, shapes_bytes(r), r->p->n > 1 || r->feed,
+                             budget, dev, err);
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;
     r->nabc = r->plan.abc_buffers;
     prove_ws *ws = r->ws;
     if (r->nabc < 2 && ws->abc[1]) cudaFree(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
+    size_t rows = abc_bytes(r, wit);
+    if (ws->abc_cap[0] > rows) cudaFree(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
+    if (r->plan.witness_shared && ws->wit) cudaFree(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
     if (r->plan.streamed || r->plan.chunk < pk->n_h) {
         gpu_msm_workspace_trim(gpu_msm_workspace_for(r->plan.chunk, 0));
         cudaFree(ws->tb2), ws->tb2 = NULL, ws->tb2_cap = 0;
@@ -774,14 +935,16 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
 static int prove_all(prove_run *r, cuzk_err *err)
 {
     gpu_prove_pending *p = r->p;
-    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     size_t wit = 0; /* one buffer: loaders run one at a time */
     for (size_t i = 0; i < p->n; i++)
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
     int rc = plan_start(r, wit, err);
     for (size_t k = 0; !rc && k < r->nabc; k++)
-        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
-    if (!rc && wit) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
+        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], abc_bytes(r, wit), p->pk, err);
+    bool shared = r->plan.witness_shared;
+    if (!rc && wit && !shared) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
+    r->wit = (char *)(shared ? r->ws->abc[0] : r->ws->wit);
+    r->wit_cap = shared ? r->ws->abc_cap[0] : r->ws->wit_cap;
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, &r->plan, err);
     for (size_t i = 0; !rc && i < p->n; i++) { /* before the loaders need them */
         if (r->circ[i]->shape) rc = prove_shape_ready(r->circ[i]->shape, p->pk, err);
@@ -988,6 +1151,10 @@ static void release_device(int dev, const void *unused)
     prove_shape_evict(dev, NULL);
     prove_stream_release(dev);
     for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
+    if (ws->park_pinned)
+        cudaFreeHost(ws->park);
+    else
+        free(ws->park);
     memset(ws, 0, sizeof *ws);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
 }

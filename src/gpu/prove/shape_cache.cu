@@ -107,6 +107,16 @@ static shape_plan shape_layout(const cs_shape *s)
     return p;
 }
 
+size_t prove_shape_bytes_for(const cs_shape *s)
+{
+    return shape_layout(s).bytes;
+}
+
+extern "C" size_t gpu_shape_upload_bytes(const cs_shape *s)
+{
+    return prove_shape_bytes_for(s);
+}
+
 static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_params *keep_pk,
                       cuzk_err *err)
 {
@@ -172,25 +182,79 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth1
     return CUZK_OK;
 }
 
-extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_t *b, fr_t *c,
-                                  cuzk_err *err)
+/* s's entry on the current device, its check word reset. */
+static int shape_entry_for_check(shape_entry **x, const cs_shape *s, cuzk_err *err)
 {
     int dev;
     int rc = cu_device(&dev, err);
-    shape_entry *x = NULL;
-    if (!rc) rc = shape_get(&x, dev, s, NULL, err);
-    if (!rc) {
-        CU(cudaMemsetAsync(x->first, 0xff, sizeof *x->first, 0), err, "shape check reset");
-        rc = shape_launch_eval(&x->view, w, a, b, c, err);
-    }
-    if (!rc) rc = shape_launch_check(a, b, c, s->num_constraints, x->first, err);
-    if (rc) return rc;
+    if (!rc) rc = shape_get(x, dev, s, NULL, err);
+    if (!rc)
+        CU(cudaMemsetAsync((*x)->first, 0xff, sizeof *(*x)->first, 0), err, "shape check reset");
+    return rc;
+}
+
+/* Waits for the check's kernels; its verdict. */
+static int shape_verdict(const shape_entry *x, const cs_shape *s, cuzk_err *err)
+{
     CU_WAIT(err, "shape_eval_kernel");
     unsigned long long first;
     CU(cudaMemcpy(&first, x->first, sizeof first, cudaMemcpyDeviceToHost), err, "shape check");
     if (first < s->num_constraints)
         return cuzk_errf(err, CUZK_EINVAL, "constraint %llu is not satisfied", first);
     return CUZK_OK;
+}
+
+extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_t *b, fr_t *c,
+                                  cuzk_err *err)
+{
+    shape_entry *x = NULL;
+    int rc = shape_entry_for_check(&x, s, err);
+    fr_t *out[3] = {a, b, c};
+    size_t n = s->num_constraints;
+    for (int k = 0; !rc && k < 3; k++) rc = shape_launch_eval(&x->view, w, k, 0, n, out[k], err);
+    if (!rc) rc = shape_launch_check(a, b, c, n, 0, x->first, err);
+    return rc ? rc : shape_verdict(x, s, err);
+}
+
+int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, size_t end, fr_t *out,
+                     cuzk_err *err)
+{
+    int dev;
+    shape_entry *x = NULL;
+    int rc = cu_device(&dev, err);
+    if (!rc) rc = shape_get(&x, dev, s, NULL, err);
+    if (!rc) rc = shape_launch_eval(&x->view, w, which, lo, end, out, err);
+    if (!rc) CU_WAIT(err, "shape_eval_kernel");
+    return rc;
+}
+
+/* Rows [lo, end) of a, b, c in tmp (pieces of `piece`) to host rows. */
+static int shape_piece_down(char *host, size_t row_bytes, const fr_t *tmp, size_t piece, size_t lo,
+                            size_t end, cuzk_err *err)
+{
+    CU_WAIT(err, "shape_eval_kernel");
+    for (int k = 0; k < 3; k++)
+        CU(cudaMemcpy(host + k * row_bytes + lo * sizeof(fr_t), tmp + k * piece,
+                      (end - lo) * sizeof(fr_t), cudaMemcpyDeviceToHost),
+           err, "shape piece download");
+    return CUZK_OK;
+}
+
+int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+                      size_t row_bytes, cuzk_err *err)
+{
+    shape_entry *x = NULL;
+    int rc = shape_entry_for_check(&x, s, err);
+    size_t n = s->num_constraints;
+    for (size_t lo = 0; !rc && lo < n; lo += piece) {
+        size_t end = lo + piece < n ? lo + piece : n;
+        for (int k = 0; !rc && k < 3; k++)
+            rc = shape_launch_eval(&x->view, w, k, lo, end, tmp + k * piece, err);
+        if (!rc)
+            rc = shape_launch_check(tmp, tmp + piece, tmp + 2 * piece, end - lo, lo, x->first, err);
+        if (!rc && host) rc = shape_piece_down(host, row_bytes, tmp, piece, lo, end, err);
+    }
+    return rc ? rc : shape_verdict(x, s, err);
 }
 
 int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *err)
@@ -217,13 +281,6 @@ static void shape_forget_on(int dev, const void *s)
 extern "C" void gpu_shape_forget(const cs_shape *s)
 {
     prove_each_device(shape_forget_on, s);
-}
-
-size_t prove_shape_upload_bytes(int dev, const cs_shape *s)
-{
-    for (int i = 0; i < SHAPE_SLOTS; i++)
-        if (shape_matches(&shape_devs[dev][i], s)) return 0;
-    return shape_layout(s).bytes;
 }
 
 size_t prove_shape_bytes(int dev)
