@@ -5,12 +5,12 @@
  * The work is a list of tasks, per sector one for the sector itself
  * (proof count, geometry, comm_r = Poseidon-2(comm_c, comm_r_last)) and
  * one per challenge (the derived leaf, the proof's root, the path), run
- * in parallel (OpenMP, dynamic schedule in chunks of a sector's tasks, so
- * a thread mostly walks one sector's paths in a row). Every task runs in
- * full and keeps its first failure; tasks after the first failure found
- * so far are skipped (a bad request is answered once the tasks before its
- * fault are done), and the reported one is the first in task order, so
- * the message does not depend on the thread count.
+ * in parallel by groups of GROUP_SECTORS sectors (OpenMP, dynamic
+ * schedule): a group's paths are hashed together, then its tasks run in
+ * order. Every task runs in full and keeps its first failure; groups after
+ * the first failure found so far are skipped (a bad request is answered
+ * once the groups before its fault are done), and the reported one is the
+ * first in task order, so the message does not depend on the thread count.
  *
  * Poseidon is nearly all the work: a 32GiB Window PoSt partition opens
  * 2349 x 10 leaves on paths of 10 arity-8 levels. The paths of

@@ -20,7 +20,7 @@
  * Multiplicands must have limbs below 2^52 (IFMA reads 52 bits), so every
  * sum is normalised (carries propagated) before it is multiplied.
  * Conversions: an fr_t (x 2^256) times 16 is x 2^260; the output, below
- * 2r, is reduced once and divided by 16 with one scalar multiplication.
+ * 2.03 r, is reduced and divided by 16 with one scalar multiplication.
  *
  * Widths above LANES_MAX_WIDTH (arity 11 and below are the ones Filecoin
  * batches) fall back to poseidon_hash, as does a CPU without IFMA. The
@@ -33,7 +33,7 @@
 #include <string.h>
 
 #define M52 ((UINT64_C(1) << 52) - 1)
-/* r / R < 0.0284, so a width-12 dot product stays below 2.03 r < 2^256 (to_fr's 4 limbs) and
+/* r / R < 0.0284, so a width-12 dot product stays below 2.03 r < 2^256 (from_lane's 4 limbs) and
  * below 3r (a multiplicand); arities 1..11. */
 #define LANES_MAX_WIDTH 12
 
@@ -42,7 +42,7 @@ typedef struct lane_fe {
     uint64_t l[5];
 } lane_fe;
 
-/* c's preprocessed constants in lane form, and the modulus. */
+/* c's preprocessed constants in lane form. */
 struct poseidon_lanes {
     lane_fe *keys;       /* compressed_constants */
     lane_fe *mds;        /* t * t */
