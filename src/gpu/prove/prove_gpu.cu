@@ -66,7 +66,11 @@
  *
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
  * bitmap) grow to the largest proof seen on their device and stay
- * allocated. Every thread that calls CUDA for a start (the prover thread,
+ * allocated. A start that runs out of device memory under a plan that
+ * fit, before its feed consumed a circuit, releases what the prover holds
+ * on the device and runs again with a budget 1/8 lower (residency.cu
+ * rule 1), at most START_RETRIES times. With fewer than three rows of
+ * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a start (the prover thread,
  * prep, loader, the staging pools' copy threads) first makes the start's
  * device current.
  */
@@ -84,7 +88,12 @@
 #include "gpu/prove/prove_gpu.cuh"
 #include "gpu/prove/residency.cuh"
 
+extern "C" {
+#include "cuzk/engine_log.h"
+}
+
 static std::mutex prove_mu[CU_MAX_DEVICES];
+#define START_RETRIES 2 /* a start out of memory tries again with a smaller plan */
 
 void prove_lock(int dev)
 {
@@ -318,6 +327,7 @@ struct prove_run {
     size_t wit_cap;
     size_t nabc; /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
     prove_srs srs;
+    size_t consumed; /* circuits reported consumed to the feed */
     std::thread *prep, *load;
     bool stop; /* no more helpers start (under mu) */
     std::mutex mu;
@@ -944,7 +954,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
     for (size_t i = 0; !rc && next_circuit(r, i); i++) {
         rc = prove_one_circuit(r, i, err);
         if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", i);
-        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i);
+        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i), r->consumed++;
     }
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -956,6 +966,24 @@ static int prove_all(prove_run *r, cuzk_err *err)
         join_thread(&r->load[i]);
     }
     return rc;
+}
+
+static void release_device(int dev, const void *unused);
+
+/* A start out of device memory under a plan that fit (residency.cu rule
+ * 1): its device's budget lowered, everything the prover holds there
+ * released and the circuits' device-side state cleared, so that
+ * prove_all can run them again. Fed circuits not yet consumed stay. */
+static void start_again(prove_run *r, const cuzk_err *why)
+{
+    engine_log(LOG_WARN, "gpu prove: device %d: %s; trying again with a smaller plan", r->device,
+               why ? why->msg : "out of memory");
+    prove_plan_short(r->device, r->plan.budget);
+    release_device(r->device, NULL);
+    for (size_t i = 0; i < r->p->n; i++) {
+        groth16_jobs_free(&r->p->c[i].jobs);
+        memset(&r->p->c[i], 0, sizeof r->p->c[i]);
+    }
 }
 
 static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, size_t cap,
@@ -978,8 +1006,14 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     r.load = new (std::nothrow) std::thread[cap];
     if (r.circ && r.ready && r.prep && r.load) {
         for (size_t i = 0; i < p->n; i++) r.circ[i] = &circuits[i], r.ready[i] = circuits[i].shape;
-        r.stop = false;
-        rc = prove_all(&r, err);
+        r.consumed = 0;
+        for (int tries = 0;; tries++) {
+            r.stop = false;
+            rc = prove_all(&r, err);
+            if (rc != CUZK_ENOMEM || r.plan.too_small || r.consumed || tries == START_RETRIES)
+                break;
+            start_again(&r, err);
+        }
     } else {
         rc = cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory");
     }
@@ -1149,9 +1183,17 @@ static void release_device(int dev, const void *unused)
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
 }
 
+/* release_device, and the budget lowered by starts that ran short there
+ * forgotten. */
+static void release_and_forget(int dev, const void *unused)
+{
+    release_device(dev, unused);
+    prove_plan_forget(dev);
+}
+
 extern "C" void gpu_prove_release(void)
 {
-    prove_each_device(release_device, NULL);
+    prove_each_device(release_and_forget, NULL);
 }
 
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)
