@@ -70,8 +70,8 @@
  * fit, before its feed consumed a circuit, releases what the prover holds
  * on the device and runs again with a budget 1/8 lower (residency.cu
  * rule 1), at most START_RETRIES times. With fewer than three rows of
- * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a start (the prover thread,
- * prep, loader, the staging pools' copy threads) first makes the start's
+ * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a
+ * start (the prover thread, prep, loader, the staging pools' copy threads) first makes the start's
  * device current.
  */
 #include <omp.h>
@@ -602,11 +602,11 @@ static bool h_in_pieces(const prove_run *r)
 }
 
 /* Row k (0, 1, 2: a, b, c) of w into device row x, zero-padded to the
- * domain, and its transform (gpu_ntt_h_row_dev): from the host rows the
- * H step parked (parked), else evaluated from w's shape over the witness
- * on the device, or uploaded from w's own rows. */
-static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
-                    cuzk_err *err)
+ * domain: from the host rows the H step parked (parked), else evaluated
+ * from w's shape over the witness on the device, or uploaded from w's own
+ * rows. */
+static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                   cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
     const fr_t *src[3] = {w->a, w->b, w->c};
@@ -618,10 +618,16 @@ static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char
                               err);
     else
         rc = prove_upload(STAGE_FG, x, src[k], used, err);
-    if (!rc) rc = prove_zero(STAGE_FG, x + used, row - used, err);
-    gpu_buf v = {x, row};
-    if (!rc) rc = gpu_ntt_h_row_dev(&v, r->lg, k, err);
-    return rc;
+    return rc ? rc : prove_zero(STAGE_FG, x + used, row - used, err);
+}
+
+/* row_put and the row's transform (gpu_ntt_h_row_dev). */
+static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                    cuzk_err *err)
+{
+    gpu_buf v = {x, ((size_t)1 << r->lg) * sizeof(fr_t)};
+    int rc = row_put(r, w, k, x, parked, err);
+    return rc ? rc : gpu_ntt_h_row_dev(&v, r->lg, k, err);
 }
 
 /* Device row x := x op the host row h, a piece (the plan's) at a time
@@ -675,10 +681,11 @@ static int park_row(char *h, const char *x, size_t bytes, cuzk_err *err)
 /* The H step with two rows on the device (d: a, then the product; d +
  * row: b, then c) or one (d; c's and a's transformed rows parked on the
  * host and combined with b's a piece at a time; when the witness shares
- * d, the check's pieces of a, b, c parked first and the rows brought
- * back from there): the same field elements as gpu_ntt_h_dev (ntt.h's
- * finish in parts). A witness-only circuit's constraints are checked
- * first, in pieces. h lands in d. */
+ * d, the pieces of a, b, c parked first and the rows brought back from
+ * there): the same field elements as gpu_ntt_h_dev (ntt.h's finish in
+ * parts). A witness-only circuit's constraints are checked before any
+ * transform: with two rows c's pieces against a and b in their rows,
+ * with one a, b, c in pieces. h lands in d. */
 static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
@@ -688,12 +695,17 @@ static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
     int rc = one ? park_ready(ws, r->plan.park, err) : CUZK_OK;
     void *tmp;
     if (!rc && w->shape) rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
-    if (!rc && w->shape)
+    if (!rc && w->shape && one)
         rc = prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
                                shared ? ws->park : NULL, row, err);
-    if (!rc && !one) {
-        rc = row_fill(r, w, 0, d, NULL, err);
-        if (!rc) rc = row_fill(r, w, 1, d + row, NULL, err);
+    if (!rc && !one) { /* a and b raw, checked against c's pieces, then transformed */
+        rc = row_put(r, w, 0, d, NULL, err);
+        if (!rc) rc = row_put(r, w, 1, d + row, NULL, err);
+        if (!rc && w->shape)
+            rc = prove_shape_check_c(w->shape, (const fr_t *)r->wit, (const fr_t *)d,
+                                     (const fr_t *)(d + row), (fr_t *)tmp, r->plan.piece, err);
+        if (!rc) rc = gpu_ntt_h_row_dev(&v0, r->lg, 0, err);
+        if (!rc) rc = gpu_ntt_h_row_dev(&v1, r->lg, 1, err);
         if (!rc) rc = gpu_ntt_h_mul_dev(&v0, &v1, (size_t)1 << r->lg, false, r->lg, err);
         if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
         if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);

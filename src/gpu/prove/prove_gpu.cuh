@@ -142,6 +142,11 @@ int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, siz
  * also copied there, row k at host + k row_bytes. */
 int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
                       size_t row_bytes, cuzk_err *err);
+/* The same check with a and b already evaluated on the device (rows of
+ * the constraint count at least): only c is, a piece at a time into tmp
+ * (one piece row). */
+int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
+                        size_t piece, cuzk_err *err);
 /* The device bytes s takes when uploaded (one allocation). */
 size_t prove_shape_bytes_for(const cs_shape *s);
 /* Device memory held by device dev's shapes (its prover lock held). */

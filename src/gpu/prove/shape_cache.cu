@@ -240,6 +240,20 @@ static int shape_piece_down(char *host, size_t row_bytes, const fr_t *tmp, size_
     return CUZK_OK;
 }
 
+int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
+                        size_t piece, cuzk_err *err)
+{
+    shape_entry *x = NULL;
+    int rc = shape_entry_for_check(&x, s, err);
+    size_t n = s->num_constraints;
+    for (size_t lo = 0; !rc && lo < n; lo += piece) {
+        size_t end = lo + piece < n ? lo + piece : n;
+        rc = shape_launch_eval(&x->view, w, 2, lo, end, tmp, err);
+        if (!rc) rc = shape_launch_check(a + lo, b + lo, tmp, end - lo, lo, x->first, err);
+    }
+    return rc ? rc : shape_verdict(x, s, err);
+}
+
 int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
                       size_t row_bytes, cuzk_err *err)
 {
