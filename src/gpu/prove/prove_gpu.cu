@@ -649,8 +649,10 @@ static int row_combine(prove_run *r, char *x, const char *h, bool mul, cuzk_err 
     return rc;
 }
 
-/* The host rows the H step parks two rows in (one row on the device):
- * page-locked once per device and kept, plain memory if that fails. */
+/* The host memory the H step parks rows in with one row on the device
+ * (two rows, three when the witness shares it): page-locked once per
+ * device and kept (grown when a plan asks more), plain memory if that
+ * fails. */
 static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
 {
     if (ws->park_cap >= bytes) return CUZK_OK;

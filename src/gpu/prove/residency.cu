@@ -40,7 +40,8 @@
  *     largest array) is taken, else the last that fits (the largest
  *     chunk). With 2 rows the H step evaluates or uploads each row when
  *     its turn comes (c after the product a b, into b's row) and checks
- *     the witness's constraints in pieces; with 1 it also parks c's and
+ *     the witness's constraints by c's pieces against a and b in their
+ *     rows; with 1 (the check by pieces of a, b, c) it also parks c's and
  *     a's transformed rows in page-locked host memory (allocated once per
  *     device and kept) and brings them back a piece at a time; when the
  *     witness shares the row, the check's pieces of a, b, c go to the
