@@ -767,11 +767,12 @@ static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t 
     return 0;
 }
 
-/* w proved alone and as a batch of two under each mode of the H step:
- * three rows with every array resident, three streamed, two rows, one
- * row (its rows parked on the host), one row the witness shares (the
- * witness-only path); each GPU proof byte for byte the CPU's, the plan of
- * the single proof the mode asked for. */
+/* w proved under each mode of the H step: three rows with every array
+ * resident, three streamed, two rows, one row (its rows parked on the
+ * host), one row the witness shares (the witness-only path); with fewer
+ * than three rows also as a batch of two (one a/b/c buffer, the next
+ * circuit's loader behind this one's H step); each GPU proof byte for
+ * byte the CPU's, the plan of the single proof the mode asked for. */
 static void check_modes_of(const char *what, const groth16_params *pk, const cs_prover *w,
                            size_t wit, size_t shape)
 {
@@ -806,13 +807,14 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
                   (pl.streamed == 0) == modes[k].resident && (pl.park != 0) == (modes[k].rows == 1),
               "%s, %s: the plan kept %u rows (shared %d), streamed %zu bytes, parked %zu", what,
               modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.park);
-        rc = gpu_groth16_prove(gpu, pk, two, 2, rs, NULL, &err);
-        CHECK(!rc && !memcmp(gpu, cpu, sizeof gpu), "%s, %s, batch of 2: rc %d (%s)", what,
-              modes[k].name, rc, err.msg);
+        if (modes[k].rows < 3) { /* three rows: check_residency's batches */
+            rc = gpu_groth16_prove(gpu, pk, two, 2, rs, NULL, &err);
+            CHECK(!rc && !memcmp(gpu, cpu, sizeof gpu), "%s, %s, batch of 2: rc %d (%s)", what,
+                  modes[k].name, rc, err.msg);
+        }
         char line[256];
         gpu_prove_format_plan(line, sizeof line, &pl);
-        printf("h modes: %s, %s (cap %zu KiB): 1 and 2 proofs == CPU: %s\n", what, modes[k].name,
-               cap >> 10, line);
+        printf("h modes: %s, %s (cap %zu KiB): == CPU: %s\n", what, modes[k].name, cap >> 10, line);
     }
     gpu_prove_set_device_memory(0);
 }

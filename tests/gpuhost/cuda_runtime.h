@@ -237,6 +237,12 @@ static inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st)
     if (ev->device != dev) return cudaErrorInvalidResourceHandle;
     return host_call(dev);
 }
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, unsigned)
+{
+    int dev = st ? st->device : host_current_device;
+    if (ev->device != dev) return cudaErrorInvalidResourceHandle;
+    return host_call(dev);
+}
 static inline cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
     return host_call(ev->device);

@@ -66,8 +66,12 @@
  *
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
  * bitmap) grow to the largest proof seen on their device and stay
- * allocated. Every thread that calls CUDA for a start (the prover thread,
- * prep, loader, the staging pools' copy threads) first makes the start's
+ * allocated. A start that runs out of device memory under a plan that
+ * fit, before its feed consumed a circuit, releases what the prover holds
+ * on the device and runs again with a budget 1/8 lower (residency.cu
+ * rule 1), at most START_RETRIES times. With fewer than three rows of
+ * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a
+ * start (the prover thread, prep, loader, the staging pools' copy threads) first makes the start's
  * device current.
  */
 #include <omp.h>
@@ -84,7 +88,12 @@
 #include "gpu/prove/prove_gpu.cuh"
 #include "gpu/prove/residency.cuh"
 
+extern "C" {
+#include "cuzk/engine_log.h"
+}
+
 static std::mutex prove_mu[CU_MAX_DEVICES];
+#define START_RETRIES 2 /* a start out of memory tries again with a smaller plan */
 
 void prove_lock(int dev)
 {
@@ -318,6 +327,7 @@ struct prove_run {
     size_t wit_cap;
     size_t nabc; /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
     prove_srs srs;
+    size_t consumed; /* circuits reported consumed to the feed */
     std::thread *prep, *load;
     bool stop; /* no more helpers start (under mu) */
     std::mutex mu;
@@ -592,11 +602,11 @@ static bool h_in_pieces(const prove_run *r)
 }
 
 /* Row k (0, 1, 2: a, b, c) of w into device row x, zero-padded to the
- * domain, and its transform (gpu_ntt_h_row_dev): from the host rows the
- * H step parked (parked), else evaluated from w's shape over the witness
- * on the device, or uploaded from w's own rows. */
-static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
-                    cuzk_err *err)
+ * domain: from the host rows the H step parked (parked), else evaluated
+ * from w's shape over the witness on the device, or uploaded from w's own
+ * rows. */
+static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                   cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
     const fr_t *src[3] = {w->a, w->b, w->c};
@@ -608,10 +618,16 @@ static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char
                               err);
     else
         rc = prove_upload(STAGE_FG, x, src[k], used, err);
-    if (!rc) rc = prove_zero(STAGE_FG, x + used, row - used, err);
-    gpu_buf v = {x, row};
-    if (!rc) rc = gpu_ntt_h_row_dev(&v, r->lg, k, err);
-    return rc;
+    return rc ? rc : prove_zero(STAGE_FG, x + used, row - used, err);
+}
+
+/* row_put and the row's transform (gpu_ntt_h_row_dev). */
+static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                    cuzk_err *err)
+{
+    gpu_buf v = {x, ((size_t)1 << r->lg) * sizeof(fr_t)};
+    int rc = row_put(r, w, k, x, parked, err);
+    return rc ? rc : gpu_ntt_h_row_dev(&v, r->lg, k, err);
 }
 
 /* Device row x := x op the host row h, a piece (the plan's) at a time
@@ -633,8 +649,10 @@ static int row_combine(prove_run *r, char *x, const char *h, bool mul, cuzk_err 
     return rc;
 }
 
-/* The host rows the H step parks two rows in (one row on the device):
- * page-locked once per device and kept, plain memory if that fails. */
+/* The host memory the H step parks rows in with one row on the device
+ * (two rows, three when the witness shares it): page-locked once per
+ * device and kept (grown when a plan asks more), plain memory if that
+ * fails. */
 static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
 {
     if (ws->park_cap >= bytes) return CUZK_OK;
@@ -665,10 +683,11 @@ static int park_row(char *h, const char *x, size_t bytes, cuzk_err *err)
 /* The H step with two rows on the device (d: a, then the product; d +
  * row: b, then c) or one (d; c's and a's transformed rows parked on the
  * host and combined with b's a piece at a time; when the witness shares
- * d, the check's pieces of a, b, c parked first and the rows brought
- * back from there): the same field elements as gpu_ntt_h_dev (ntt.h's
- * finish in parts). A witness-only circuit's constraints are checked
- * first, in pieces. h lands in d. */
+ * d, the pieces of a, b, c parked first and the rows brought back from
+ * there): the same field elements as gpu_ntt_h_dev (ntt.h's finish in
+ * parts). A witness-only circuit's constraints are checked before any
+ * transform: with two rows c's pieces against a and b in their rows,
+ * with one a, b, c in pieces. h lands in d. */
 static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
@@ -678,12 +697,17 @@ static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
     int rc = one ? park_ready(ws, r->plan.park, err) : CUZK_OK;
     void *tmp;
     if (!rc && w->shape) rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
-    if (!rc && w->shape)
+    if (!rc && w->shape && one)
         rc = prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
                                shared ? ws->park : NULL, row, err);
-    if (!rc && !one) {
-        rc = row_fill(r, w, 0, d, NULL, err);
-        if (!rc) rc = row_fill(r, w, 1, d + row, NULL, err);
+    if (!rc && !one) { /* a and b raw, checked against c's pieces, then transformed */
+        rc = row_put(r, w, 0, d, NULL, err);
+        if (!rc) rc = row_put(r, w, 1, d + row, NULL, err);
+        if (!rc && w->shape)
+            rc = prove_shape_check_c(w->shape, (const fr_t *)r->wit, (const fr_t *)d,
+                                     (const fr_t *)(d + row), (fr_t *)tmp, r->plan.piece, err);
+        if (!rc) rc = gpu_ntt_h_row_dev(&v0, r->lg, 0, err);
+        if (!rc) rc = gpu_ntt_h_row_dev(&v1, r->lg, 1, err);
         if (!rc) rc = gpu_ntt_h_mul_dev(&v0, &v1, (size_t)1 << r->lg, false, r->lg, err);
         if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
         if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);
@@ -954,7 +978,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
     for (size_t i = 0; !rc && next_circuit(r, i); i++) {
         rc = prove_one_circuit(r, i, err);
         if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", i);
-        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i);
+        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i), r->consumed++;
     }
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -966,6 +990,24 @@ static int prove_all(prove_run *r, cuzk_err *err)
         join_thread(&r->load[i]);
     }
     return rc;
+}
+
+static void release_device(int dev, const void *unused);
+
+/* A start out of device memory under a plan that fit (residency.cu rule
+ * 1): its device's budget lowered, everything the prover holds there
+ * released and the circuits' device-side state cleared, so that
+ * prove_all can run them again. Fed circuits not yet consumed stay. */
+static void start_again(prove_run *r, const cuzk_err *why)
+{
+    engine_log(LOG_WARN, "gpu prove: device %d: %s; trying again with a smaller plan", r->device,
+               why ? why->msg : "out of memory");
+    prove_plan_short(r->device, r->plan.budget);
+    release_device(r->device, NULL);
+    for (size_t i = 0; i < r->p->n; i++) {
+        groth16_jobs_free(&r->p->c[i].jobs);
+        memset(&r->p->c[i], 0, sizeof r->p->c[i]);
+    }
 }
 
 static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, size_t cap,
@@ -988,8 +1030,14 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     r.load = new (std::nothrow) std::thread[cap];
     if (r.circ && r.ready && r.prep && r.load) {
         for (size_t i = 0; i < p->n; i++) r.circ[i] = &circuits[i], r.ready[i] = circuits[i].shape;
-        r.stop = false;
-        rc = prove_all(&r, err);
+        r.consumed = 0;
+        for (int tries = 0;; tries++) {
+            r.stop = false;
+            rc = prove_all(&r, err);
+            if (rc != CUZK_ENOMEM || r.plan.too_small || r.consumed || tries == START_RETRIES)
+                break;
+            start_again(&r, err);
+        }
     } else {
         rc = cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory");
     }
@@ -1159,9 +1207,17 @@ static void release_device(int dev, const void *unused)
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
 }
 
+/* release_device, and the budget lowered by starts that ran short there
+ * forgotten. */
+static void release_and_forget(int dev, const void *unused)
+{
+    release_device(dev, unused);
+    prove_plan_forget(dev);
+}
+
 extern "C" void gpu_prove_release(void)
 {
-    prove_each_device(release_device, NULL);
+    prove_each_device(release_and_forget, NULL);
 }
 
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)

@@ -138,11 +138,17 @@ int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, siz
                      cuzk_err *err);
 /* a_j b_j = c_j for every constraint of s over the device witness w,
  * evaluated `piece` rows at a time (a multiple of SHAPE_BLOCK) into tmp
- * (3 piece rows): the first that fails is the error, as in
+ * (3 piece rows; 6 with host): the first that fails is the error, as in
  * gpu_shape_eval_dev. With host (else NULL) each piece of a, b, c is
- * also copied there, row k at host + k row_bytes. */
+ * also copied there, row k at host + k row_bytes, the copy of one piece
+ * under the kernels of the next; all landed on return. */
 int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
                       size_t row_bytes, cuzk_err *err);
+/* The same check with a and b already evaluated on the device (rows of
+ * the constraint count at least): only c is, a piece at a time into tmp
+ * (one piece row). */
+int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
+                        size_t piece, cuzk_err *err);
 /* The device bytes s takes when uploaded (one allocation). */
 size_t prove_shape_bytes_for(const cs_shape *s);
 /* Device memory held by device dev's shapes (its prover lock held). */

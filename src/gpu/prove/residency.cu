@@ -6,7 +6,11 @@
  *  1. The budget is the memory free on the device now plus what the
  *     prover already holds there (its parameter cache, buffers and MSM
  *     workspace, which it may reuse or give back), at most the configured
- *     cap (gpus.device_memory, gpu_prove_set_device_memory).
+ *     cap (gpus.device_memory, gpu_prove_set_device_memory), less what
+ *     earlier starts there found missing: a start that runs out of device
+ *     memory under a plan that fit (memory the plan does not see: another
+ *     process, fragmentation) lowers its device's budget by 1/8 and tries
+ *     again, at most twice (prove_gpu.cu); gpu_prove_release forgets it.
  *  2. Working memory comes first: the rows of a, b, c the H step keeps on
  *     the device (three rows of the domain; fewer under rule 4), the
  *     witness and circuit shapes of the witness-only path (counted
@@ -43,7 +47,8 @@
  *     largest array) is taken, else the last that fits (the largest
  *     chunk). With 2 rows the H step evaluates or uploads each row when
  *     its turn comes (c after the product a b, into b's row) and checks
- *     the witness's constraints in pieces; with 1 it also parks c's and
+ *     the witness's constraints by c's pieces against a and b in their
+ *     rows; with 1 (the check by pieces of a, b, c) it also parks c's and
  *     a's transformed rows in page-locked host memory (allocated once per
  *     device and kept) and brings them back a piece at a time; when the
  *     witness shares the row, the check's pieces of a, b, c go to the
@@ -103,6 +108,7 @@ extern "C" void gpu_prove_set_chunk_goal(size_t points)
     plan_goal = points;
 }
 static prove_plan plan_last[CU_MAX_DEVICES];
+static size_t plan_slack[CU_MAX_DEVICES]; /* rule 1: what starts found missing */
 
 extern "C" void gpu_prove_set_device_memory(size_t bytes)
 {
@@ -115,11 +121,24 @@ int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err)
     size_t free_b = 0, total = 0;
     cudaError_t e = cudaMemGetInfo(&free_b, &total);
     if (e != cudaSuccess) return cu_fail(e, err, "cudaMemGetInfo", __FILE__, __LINE__);
-    (void)dev;
     size_t b = free_b + held;
     std::lock_guard<std::mutex> g(plan_mu);
-    *budget = plan_cap && plan_cap < b ? plan_cap : b;
+    b = plan_cap && plan_cap < b ? plan_cap : b;
+    size_t slack = dev >= 0 && dev < CU_MAX_DEVICES ? plan_slack[dev] : 0;
+    *budget = b > slack ? b - slack : 0;
     return CUZK_OK;
+}
+
+void prove_plan_short(int dev, size_t budget)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    if (dev >= 0 && dev < CU_MAX_DEVICES) plan_slack[dev] += budget / 8;
+}
+
+void prove_plan_forget(int dev)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    if (dev >= 0 && dev < CU_MAX_DEVICES) plan_slack[dev] = 0;
 }
 
 void prove_plan_last(prove_plan *pl, int dev)

@@ -53,8 +53,14 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
                     size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err);
 /* The device bytes a start on device dev may use: what is free now plus
  * `held` (what the prover already holds there and may reuse), at most
- * the configured cap (gpu_prove_set_device_memory). */
+ * the configured cap (gpu_prove_set_device_memory), less what earlier
+ * starts found missing (prove_plan_short). */
 int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err);
+/* A start on dev ran out of memory under a plan of `budget` bytes that
+ * fit: later budgets there are 1/8 of it smaller (rule 1); forget: no
+ * longer (gpu_prove_release). */
+void prove_plan_short(int dev, size_t budget);
+void prove_plan_forget(int dev);
 /* The plan last made on device dev (zeroed before the first). */
 void prove_plan_last(prove_plan *pl, int dev);
 void prove_plan_remember(const prove_plan *pl, int dev);
