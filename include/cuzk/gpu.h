@@ -96,6 +96,26 @@ int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *
 int gpu_ntt_h_row_dev(gpu_buf *x, unsigned log_n, int row, cuzk_err *err);
 int gpu_ntt_h_finish_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n, cuzk_err *err);
 int gpu_ntt_h(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, unsigned log_n, cuzk_err *err);
+/* The finish in parts (ntt.h's ntt_groth16_h_mul / _product / _sub), for
+ * the prover's H step on a device that cannot hold the three rows at
+ * once: gpu_ntt_h_mul_dev makes x's first count elements a b / (7^n - 1)
+ * (a's factor first; x holds a and y b, or, when x_is_b, the other way
+ * round), gpu_ntt_h_product_dev takes the whole product row to its
+ * bit-reversed coefficients, gpu_ntt_h_sub_dev subtracts count elements
+ * of c's row, gpu_ntt_h_bitrev_dev puts the row in natural order, less c
+ * when c is given whole (else NULL). Each returns with its kernels done.
+ * mul over the row, product, bitrev less c: gpu_ntt_h_finish_dev. */
+int gpu_ntt_h_mul_dev(gpu_buf *x, const gpu_buf *y, size_t count, bool x_is_b, unsigned log_n,
+                      cuzk_err *err);
+int gpu_ntt_h_product_dev(gpu_buf *a, unsigned log_n, cuzk_err *err);
+int gpu_ntt_h_sub_dev(gpu_buf *x, const gpu_buf *c, size_t count, cuzk_err *err);
+int gpu_ntt_h_bitrev_dev(gpu_buf *a, const gpu_buf *c, unsigned log_n, cuzk_err *err);
+
+/* Device bytes the NTT's tables take for transforms of 2^log_n (its
+ * twiddles, kept at the largest size used: 2 GiB at 2^27, and the scale
+ * tables), and what they hold on the current device now. */
+size_t gpu_ntt_tables_for(unsigned log_n);
+size_t gpu_ntt_tables_bytes(void);
 
 /* G1 multi-scalar multiplication: *out = sum scalars[i] * bases[i]
  * (Pippenger with signed windows of `window` bits; 0 picks by n).

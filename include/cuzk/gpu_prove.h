@@ -123,15 +123,37 @@ typedef struct gpu_prove_plan_info {
     size_t need;                    /* the least a proof of that shape runs in */
     size_t streamed;                /* bytes streamed per partition */
     size_t chunk;                   /* points per MSM call / streamed chunk */
+    size_t chunk_g2;                /* points per B_G2 MSM call (B_G2 on the device) */
     unsigned abc_buffers;           /* a/b/c buffers (2: the next circuit loads early) */
+    unsigned abc_rows;              /* rows of a, b, c on the device (3; 2, 1: H in pieces) */
+    size_t park;                    /* host bytes the H step parks rows in (1 row) */
+    bool witness_shared;            /* the witness shares the one row's device memory */
 } gpu_prove_plan_info;
 void gpu_prove_device_plan(int device, gpu_prove_plan_info *out);
 /* One line: "resident=H,L,A,B_G1,B_G2 streamed=- streamed_per_partition=0 MiB ..." */
 void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p);
+/* The plan a start would make (residency.cu) for circuits of pk (only
+ * its array lengths are read) with a domain of 2^lg, witness_bytes of
+ * witness (the witness-only path, else 0) and shape_bytes of circuit
+ * shapes on the device (gpu_shape_upload_bytes), a batch or not, within
+ * budget device bytes: plan arithmetic alone, no device touched.
+ * CUZK_ENOMEM naming what is needed when even streaming everything does
+ * not fit (out->too_small then). */
+int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
+                       size_t witness_bytes, size_t shape_bytes, bool batch, size_t budget,
+                       cuzk_err *err);
+/* The chunk (points per MSM call) for which the plan of a streamed start
+ * gives up rows of a, b, c on the device (residency.cu rule 4; 0: the
+ * default, 2^21): a knob for the tests, whose small circuits reach every
+ * mode with a small goal, and for tuning on a device. */
+void gpu_prove_set_chunk_goal(size_t points);
+/* The device bytes a circuit shape takes there (one allocation). */
+size_t gpu_shape_upload_bytes(const cs_shape *s);
 /* The device memory a proof of domain 2^lg needs at least with every
- * parameter array streamed (plus witness_bytes for the witness-only
- * path): what the daemon compares with each device at start. */
-size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes);
+ * parameter array streamed and the H step in its smallest mode, with
+ * witness_bytes and shape_bytes for the witness-only path (else 0):
+ * what the daemon compares with each device at start. */
+size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes);
 /* Pinned host memory the prover's staging pools take on each device it
  * proves on (allocated on its first proof there). */
 size_t gpu_prove_pinned_bytes_per_device(void);

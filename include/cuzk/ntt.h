@@ -23,6 +23,7 @@
 #ifndef CUZK_NTT_H
 #define CUZK_NTT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cuzk/err.h"
@@ -89,5 +90,16 @@ int ntt_groth16_h(const ntt_domain *d, fr_t *a, fr_t *b, fr_t *c, size_t len, cu
 int ntt_groth16_h_row(const ntt_domain *d, fr_t *x, size_t len, int row, cuzk_err *err);
 /* After the three rows: h into a (b and c are left as they are). */
 int ntt_groth16_h_finish(const ntt_domain *d, fr_t *a, const fr_t *b, const fr_t *c, cuzk_err *err);
+/* The finish in parts, for a prover that cannot hold the three rows at
+ * once (the GPU prover on a small device): ntt_groth16_h_mul makes
+ * elements [0, count) of x the products a b / z of the rows' elements
+ * (a's factor first): x holds a and y b, or, when x_is_b, the other way
+ * round (y then points at the matching piece of a); ntt_groth16_h_product
+ * takes the whole product row to its bit-reversed coefficients;
+ * ntt_groth16_h_sub subtracts the matching piece of c's row; then
+ * ntt_bit_reverse. The same field elements as ntt_groth16_h_finish. */
+void ntt_groth16_h_mul(const ntt_domain *d, fr_t *x, const fr_t *y, size_t count, bool x_is_b);
+int ntt_groth16_h_product(const ntt_domain *d, fr_t *a, cuzk_err *err);
+void ntt_groth16_h_sub(fr_t *x, const fr_t *c, size_t count);
 
 #endif

@@ -35,14 +35,15 @@ typedef struct poseidon_constants {
     unsigned arity, width; /* width = arity + 1 */
     unsigned full_rounds, half_full_rounds, partial_rounds;
     int strength;
-    fr_t domain_tag;            /* 2^arity - 1 (HashType::MerkleTree) or a custom tag */
-    fr_t *round_constants;      /* (RF + RP) * width, in Grain LFSR order */
-    fr_t *compressed_constants; /* RF * width + RP, neptune's compress_round_constants */
-    fr_t *mds;                  /* width * width: 1 / (i + width + j) */
-    fr_t *mds_inv;              /* its inverse */
-    fr_t *pre_sparse;           /* width * width, applied after the last initial full round */
-    fr_t *sparse_w_hat;         /* RP rows of width: first column of each sparse matrix */
-    fr_t *sparse_v_rest;        /* RP rows of width - 1: rest of its first row */
+    fr_t domain_tag;              /* 2^arity - 1 (HashType::MerkleTree) or a custom tag */
+    fr_t *round_constants;        /* (RF + RP) * width, in Grain LFSR order */
+    fr_t *compressed_constants;   /* RF * width + RP, neptune's compress_round_constants */
+    fr_t *mds;                    /* width * width: 1 / (i + width + j) */
+    fr_t *mds_inv;                /* its inverse */
+    fr_t *pre_sparse;             /* width * width, applied after the last initial full round */
+    fr_t *sparse_w_hat;           /* RP rows of width: first column of each sparse matrix */
+    fr_t *sparse_v_rest;          /* RP rows of width - 1: rest of its first row */
+    struct poseidon_lanes *lanes; /* the same for poseidon_hash_batch's lanes, or NULL */
 } poseidon_constants;
 
 /*
@@ -74,6 +75,17 @@ void poseidon_grain_constants(fr_t *out, size_t n, unsigned width, unsigned rf, 
 void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
 /* The same by the textbook permutation (neptune's Correct mode). */
 void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
+
+/*
+ * out[i] = Poseidon(in[i * arity .. (i + 1) * arity)) for i < n on the
+ * calling thread: eight at a time in the lanes of AVX-512 IFMA where the
+ * CPU has it and the arity is at most 11 (src/poseidon/hash_lanes.c), one
+ * by one with poseidon_hash otherwise. out may not overlap in.
+ */
+void poseidon_hash_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n);
+/* Turns poseidon_hash_batch's lanes on (when the CPU has them) or off, for
+ * tests and benchmarks; returns whether they are on. */
+bool poseidon_use_lanes(bool on);
 
 /* out[i] = Poseidon(in[i * arity .. (i + 1) * arity)) for i < n, spread
  * over the OpenMP threads (a tree level, a batch of columns). out may not

@@ -177,11 +177,14 @@ static int tree_level(const sparse *s, sparse_tree *t, unsigned h)
     }
     for (size_t j = 0; j < t->n[h]; j++)
         if (!n || idx[n - 1] != t->index[h][j] / a) idx[n++] = t->index[h][j] / a;
-#pragma omp parallel for schedule(dynamic, 16)
-    for (size_t j = 0; j < n; j++) {
-        vanilla_node children[16]; /* below 2^254: canonical */
-        for (unsigned k = 0; k < a; k++) tree_node(s, t, h, idx[j] * a + k, &children[k]);
-        fc_tree_hash_node(val[j].b, FC_TREE_POSEIDON, children[0].b, a);
+#pragma omp parallel for schedule(dynamic, 2)
+    for (size_t j = 0; j < n; j += 8) { /* eight a poseidon_hash_batch */
+        vanilla_node children[8 * 16];  /* below 2^254: canonical */
+        size_t b = n - j < 8 ? n - j : 8;
+        for (size_t p = 0; p < b; p++)
+            for (unsigned k = 0; k < a; k++)
+                tree_node(s, t, h, idx[j + p] * a + k, &children[p * a + k]);
+        fc_tree_hash_nodes(val[j].b, children[0].b, a, b);
     }
     t->n[h + 1] = n;
     t->index[h + 1] = idx;

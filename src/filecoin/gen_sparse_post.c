@@ -98,6 +98,8 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+#define BUILD_BATCH 8
+
 /* The tree over the n challenged leaves (any order, repeats allowed). */
 static void build(sparse_sector *s, const uint64_t *leaves, size_t n)
 {
@@ -114,13 +116,17 @@ static void build(sparse_sector *s, const uint64_t *leaves, size_t n)
         size_t k = 0;
         for (size_t j = 0; j < s->n[h]; j++) {
             uint64_t parent = s->index[h][j] / a;
-            if (k && s->index[h + 1][k - 1] == parent) continue;
-            vanilla_node children[16];
-            for (unsigned c = 0; c < a; c++) node(s, h, parent * a + c, &children[c]);
-            s->index[h + 1][k] = parent;
-            fc_tree_hash_node(s->value[h + 1][k++].b, FC_TREE_POSEIDON, children[0].b, a);
+            if (!k || s->index[h + 1][k - 1] != parent) s->index[h + 1][k++] = parent;
         }
         s->n[h + 1] = k;
+        for (size_t j = 0; j < k; j += BUILD_BATCH) { /* one poseidon_hash_batch a chunk */
+            vanilla_node children[BUILD_BATCH * 16];
+            size_t b = k - j < BUILD_BATCH ? k - j : BUILD_BATCH;
+            for (size_t p = 0; p < b; p++)
+                for (unsigned c = 0; c < a; c++)
+                    node(s, h, s->index[h + 1][j + p] * a + c, &children[p * a + c]);
+            fc_tree_hash_nodes(s->value[h + 1][j].b, children[0].b, a, b);
+        }
     }
 }
 

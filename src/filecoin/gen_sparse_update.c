@@ -180,12 +180,20 @@ static void stree_level(stree *t, size_t l)
 {
     unsigned a = por_shape_arity(&t->shape, l);
     vanilla_node *out = t->val[l + 1];
-#pragma omp parallel for schedule(static) if (t->count[l + 1] > 64)
-    for (uint64_t k = 0; k < t->count[l + 1]; k++) {
-        vanilla_node children[POR_MAX_ARITY];
-        uint64_t j = rep_of(t, l + 1, k);
-        for (unsigned c = 0; c < a; c++) children[c] = *node(t, l, j * a + c);
-        fc_tree_hash_node(out[k].b, t->hash, children[0].b, a);
+    uint64_t n = t->count[l + 1];
+#pragma omp parallel for schedule(static) if (n > 64)
+    for (uint64_t k = 0; k < n; k += 8) { /* Poseidon: eight a poseidon_hash_batch */
+        vanilla_node children[8 * POR_MAX_ARITY];
+        uint64_t b = n - k < 8 ? n - k : 8;
+        for (uint64_t p = 0; p < b; p++) {
+            uint64_t j = rep_of(t, l + 1, k + p);
+            for (unsigned c = 0; c < a; c++) children[p * a + c] = *node(t, l, j * a + c);
+        }
+        if (t->hash == FC_TREE_POSEIDON)
+            fc_tree_hash_nodes(out[k].b, children[0].b, a, b);
+        else
+            for (uint64_t p = 0; p < b; p++)
+                fc_tree_hash_node(out[k + p].b, t->hash, children[p * a].b, a);
     }
 }
 

@@ -5,20 +5,18 @@
  * The work is a list of tasks, per sector one for the sector itself
  * (proof count, geometry, comm_r = Poseidon-2(comm_c, comm_r_last)) and
  * one per challenge (the derived leaf, the proof's root, the path), run
- * in parallel (OpenMP, dynamic schedule in chunks of a sector's tasks, so
- * a thread mostly walks one sector's paths in a row). Every task runs in
- * full and keeps its first failure; tasks after the first failure found
- * so far are skipped (a bad request is answered once the tasks before its
- * fault are done), and the reported one is the first in task order, so
- * the message does not depend on the thread count.
+ * in parallel by groups of GROUP_SECTORS sectors (OpenMP, dynamic
+ * schedule): a group's paths are hashed together, then its tasks run in
+ * order. Every task runs in full and keeps its first failure; groups after
+ * the first failure found so far are skipped (a bad request is answered
+ * once the groups before its fault are done), and the reported one is the
+ * first in task order, so the message does not depend on the thread count.
  *
  * Poseidon is nearly all the work: a 32GiB Window PoSt partition opens
- * 2349 x 10 leaves on paths of 10 arity-8 levels. The paths of one sector
- * meet in its tree's top levels; a per-thread memo keyed by position
- * remembers, for the levels with at most MEMO_NODES nodes above, each
- * hash with its exact children and reuses it when a later path brings the
- * same children to the same place (so a forged sibling is never taken
- * for a remembered one), which saves about an eighth of the hashes.
+ * 2349 x 10 leaves on paths of 10 arity-8 levels. The paths of
+ * GROUP_SECTORS sectors go up together through path_roots.h (lanes of
+ * eight hashes, a memo of each sector tree's top levels, which saves about
+ * an eighth of the hashes) before their tasks run.
  */
 #include "cuzk/filecoin/post_verify.h"
 
@@ -30,24 +28,12 @@
 #include <string.h>
 
 #include "cuzk/filecoin/porep.h"
-#include "cuzk/filecoin/tree.h"
+#include "path_roots.h"
 #include "vanilla_internal.h"
 
-#define NB         32
-#define MEMO_NODES 512
-#define MAX_ARITY  16
-
-typedef struct memo_entry {
-    bool set;
-    uint8_t children[8 * NB];
-    uint8_t out[NB];
-} memo_entry;
-
-/* A thread's memo for one tree geometry. */
-typedef struct path_memo {
-    size_t first[VANILLA_MAX_LEVELS]; /* entry of level l's first parent; SIZE_MAX: none */
-    memo_entry *e;
-} path_memo;
+#define NB            32
+#define GROUP_SECTORS 4  /* Window PoSt: 40 paths a group, five full lane batches */
+#define MEMO_NODES    64 /* 10 paths a tree meet in its top three levels */
 
 /* One task's context and first failure (err.code 0 while none). */
 typedef struct post_task {
@@ -55,7 +41,7 @@ typedef struct post_task {
     const vanilla_post_sector *p;
     size_t sector, challenge; /* challenge SIZE_MAX: the sector task */
     uint64_t leaf;            /* the derived challenge */
-    path_memo *memo;
+    const path_job *path;     /* the challenge's path and root */
     cuzk_err err;
 } post_task;
 
@@ -73,64 +59,6 @@ __attribute__((format(printf, 2, 3))) static void fail(post_task *t, const char 
         snprintf(where + n, sizeof where - (size_t)n, ", challenge %zu (leaf %" PRIu64 ")",
                  t->challenge, t->leaf);
     cuzk_errf(&t->err, CUZK_EVERIFY, "%s: %s", where, what);
-}
-
-static path_memo *memo_new(const vanilla_tree *t, uint64_t leaves)
-{
-    path_memo *m = malloc(sizeof *m);
-    if (!m) return NULL;
-    size_t n = 0;
-    for (unsigned l = 0; l < t->levels; l++) {
-        uint64_t above = leaves / vanilla_level_weight(t, l + 1);
-        bool memo = above <= MEMO_NODES && t->arity[l] <= 8;
-        m->first[l] = memo ? n : SIZE_MAX;
-        if (memo) n += above;
-    }
-    if (!(m->e = calloc(n ? n : 1, sizeof *m->e))) {
-        free(m);
-        return NULL;
-    }
-    return m;
-}
-
-static void memo_free(path_memo *m)
-{
-    if (m) free(m->e);
-    free(m);
-}
-
-/* The root leaf and m's path hash to (Poseidon per level); false when the
- * leaf or a sibling is not a field element. */
-static bool path_root(uint8_t root[NB], const vanilla_merkle *m, const vanilla_tree *t,
-                      uint64_t leaves, path_memo *memo)
-{
-    uint8_t cur[NB], block[MAX_ARITY * NB];
-    if (!vanilla_node_canonical(&m->leaf)) return false;
-    memcpy(cur, m->leaf.b, NB);
-    for (unsigned l = 0; l < t->levels; l++) {
-        unsigned at, a = t->arity[l];
-        const vanilla_node *sib = vanilla_merkle_level(m, t, l, &at);
-        for (unsigned j = 0, s = 0; j < a; j++) {
-            if (j != at && !vanilla_node_canonical(&sib[s])) return false;
-            memcpy(block + j * NB, j == at ? cur : sib[s++].b, NB);
-        }
-        memo_entry *e = NULL;
-        if (memo && memo->first[l] != SIZE_MAX && m->index < leaves) {
-            e = memo->e + memo->first[l] + m->index / vanilla_level_weight(t, l + 1);
-            if (e->set && !memcmp(e->children, block, a * NB)) {
-                memcpy(cur, e->out, NB);
-                continue;
-            }
-        }
-        fc_tree_hash_node(cur, FC_TREE_POSEIDON, block, a);
-        if (e) {
-            e->set = true;
-            memcpy(e->children, block, a * NB);
-            memcpy(e->out, cur, NB);
-        }
-    }
-    memcpy(root, cur, NB);
-    return true;
 }
 
 /* Inclusion proofs per sector proof: Winning's 66 circuit sectors of one, or Window's 10. */
@@ -184,10 +112,9 @@ static void check_challenge(post_task *t)
              m->index);
     if (memcmp(&m->root, &p->comm_r_last, NB))
         fail(t, "the inclusion proof names a root other than comm_r_last");
-    uint8_t root[NB];
-    if (!path_root(root, m, &p->tree, t->q->shape->nodes, t->memo))
+    if (!t->path->ok)
         fail(t, "the opened leaf or its tree-R path holds a value that is not a field element");
-    else if (memcmp(root, p->comm_r_last.b, NB))
+    else if (memcmp(t->path->root.b, p->comm_r_last.b, NB))
         fail(t, "the tree-R path does not hash to comm_r_last");
 }
 
@@ -201,13 +128,23 @@ static uint64_t derived_leaf(const fc_post_request *q, const vanilla_post_sector
     return post_leaf_challenge(q->randomness, p->sector_id, index, q->shape->nodes);
 }
 
+/* The paths of p that are hashed and checked: none when they are not of the
+ * sector size's tree (its sector task says so), at most the challenge count. */
+static size_t checked_paths(const fc_post_request *q, const vanilla_post_sector *p)
+{
+    if (!same_geometry(&p->tree, &q->shape->tree)) return 0;
+    size_t want = proofs_per_sector(q);
+    return p->n_proofs < want ? p->n_proofs : want;
+}
+
 /* Task j of a sector: 0 the sector's own checks, 1 + c its challenge c. */
 static void run_task(post_task *t, size_t j)
 {
     if (!j) {
         check_sector(t);
-    } else if (j - 1 < t->p->n_proofs && same_geometry(&t->p->tree, &t->q->shape->tree)) {
+    } else if (j - 1 < checked_paths(t->q, t->p)) {
         t->challenge = j - 1;
+        t->path += j - 1;
         t->leaf = derived_leaf(t->q, t->p, t->sector, j - 1);
         check_challenge(t);
     }
@@ -224,38 +161,73 @@ static int check_request(const fc_post_request *q, size_t n, cuzk_err *err)
     return CUZK_OK;
 }
 
+/* What the sector groups share. */
+typedef struct post_run {
+    const fc_post_request *q;
+    const vanilla_post_sector *sectors;
+    size_t n, per; /* sectors; tasks per sector */
+    vanilla_tree geometry;
+    path_job *jobs; /* per - 1 for each sector */
+    size_t first;   /* the first failed task so far; n * per: none */
+    cuzk_err first_err;
+} post_run;
+
+/* Sector group g: its paths' roots, then its tasks in order. */
+static void run_group(post_run *r, size_t g, path_memo *memo)
+{
+    size_t s0 = g * GROUP_SECTORS, s1 = s0 + GROUP_SECTORS < r->n ? s0 + GROUP_SECTORS : r->n;
+    size_t seen;
+#pragma omp atomic read
+    seen = r->first;
+    if (s0 * r->per > seen) return; /* a failure before this group is known */
+    path_job *jobs = r->jobs + s0 * (r->per - 1);
+    size_t nj = 0;
+    for (size_t s = s0; s < s1; s++) {
+        const vanilla_post_sector *p = &r->sectors[s];
+        for (size_t c = 0, k = checked_paths(r->q, p); c < k; c++)
+            jobs[nj++] = (path_job){
+                .m = &p->proofs[c], .leaf = &p->proofs[c].leaf, .tree = (unsigned)(s - s0)};
+    }
+    path_roots(jobs, nj, &r->geometry, memo);
+    for (size_t s = s0; s < s1; s++) {
+        for (size_t j = 0; j < r->per; j++) {
+            post_task t = {r->q, &r->sectors[s], s, SIZE_MAX, 0, jobs, {0}};
+            run_task(&t, j);
+            size_t k = s * r->per + j;
+            if (t.err.code) {
+#pragma omp critical(fc_post_vanilla_verify)
+                if (k < r->first) {
+#pragma omp atomic write
+                    r->first = k;
+                    r->first_err = t.err;
+                }
+            }
+        }
+        jobs += checked_paths(r->q, &r->sectors[s]);
+    }
+}
+
 int fc_post_vanilla_verify(const fc_post_request *q, const vanilla_post_sector *sectors, size_t n,
                            cuzk_err *err)
 {
     int rc = check_request(q, n, err);
     if (rc) return rc;
-    size_t per = 1 + proofs_per_sector(q), tasks = n * per, first = tasks;
-    cuzk_err first_err = {0};
-    vanilla_tree geometry;
-    shape_tree(&geometry, &q->shape->tree);
+    post_run r = {q, sectors, n, 1 + proofs_per_sector(q), {0}, NULL, 0, {0}};
+    r.first = n * r.per;
+    shape_tree(&r.geometry, &q->shape->tree);
+    if (!(r.jobs = malloc(n * (r.per - 1) * sizeof *r.jobs)))
+        return cuzk_errf(err, CUZK_ENOMEM, "PoSt check: out of memory for %zu paths",
+                         n * (r.per - 1));
+    size_t groups = (n + GROUP_SECTORS - 1) / GROUP_SECTORS;
 #pragma omp parallel
     {
-        path_memo *memo = memo_new(&geometry, q->shape->nodes);
-#pragma omp for schedule(dynamic, per)
-        for (size_t k = 0; k < tasks; k++) {
-            size_t seen;
-#pragma omp atomic read
-            seen = first;
-            if (k > seen) continue; /* a failure before this one is known */
-            post_task t = {q, &sectors[k / per], k / per, SIZE_MAX, 0, memo, {0}};
-            run_task(&t, k % per);
-            if (t.err.code) {
-#pragma omp critical(fc_post_vanilla_verify)
-                if (k < first) {
-#pragma omp atomic write
-                    first = k;
-                    first_err = t.err;
-                }
-            }
-        }
-        memo_free(memo);
+        path_memo *memo = path_memo_new(&r.geometry, q->shape->nodes, GROUP_SECTORS, MEMO_NODES);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t g = 0; g < groups; g++) run_group(&r, g, memo);
+        path_memo_free(memo);
     }
-    if (first == tasks) return CUZK_OK;
-    if (err) *err = first_err;
-    return first_err.code;
+    free(r.jobs);
+    if (r.first == n * r.per) return CUZK_OK;
+    if (err) *err = r.first_err;
+    return r.first_err.code;
 }

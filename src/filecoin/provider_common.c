@@ -24,6 +24,38 @@ static char dev_dir[512];
 
 const uint64_t fcp_sizes[FCP_SIZES] = {2048ull, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
 
+/*
+ * One partition's size, {constraints with the input ones, inputs with ONE,
+ * aux}, of each kind at each of fcp_sizes, as `cuzk circuit-info --kind K
+ * --sector-size S --json` counted them (constraints_with_inputs, inputs,
+ * aux) on 2026-12-03 at f441cf2. Without it a daemon's first request of a
+ * kind and size counted the blank circuit before its job was even queued:
+ * 86 s for a 32 GiB Window PoSt partition on the H200's host. The size is
+ * the engine's hint (storage reserved and charged to the memory budget;
+ * the synthesis grows past it), so an entry that were wrong would cost
+ * accounting, not proofs. test_fc_providers counts every kind up to
+ * 512MiB and compares (the 32 and 64 GiB counts take minutes: same
+ * command, same day). PoRep has its own (provider_porep.c). An entry of 0
+ * is counted on first use.
+ */
+static const cs_capacity known_sizes[FC_CIRCUIT_KINDS][FCP_SIZES] = {
+    [FC_CIRCUIT_WINNING_POST] = {{90883, 133, 91674},
+                                 {230803, 133, 233442},
+                                 {300763, 133, 304326},
+                                 {370723, 133, 375210},
+                                 {391447, 133, 396000}},
+    [FC_CIRCUIT_WINDOW_POST] = {{21889, 23, 22128},
+                                {64289, 23, 65088},
+                                {85489, 23, 86568},
+                                {125305057, 25840, 126902376},
+                                {129913201, 25301, 131500200}},
+    [FC_CIRCUIT_UPDATE] = {{1705044, 5, 1703569},
+                           {10007508, 5, 9998039},
+                           {57450484, 5, 57401314},
+                           {81049504, 5, 80978488},
+                           {85006106, 5, 84931220}},
+};
+
 /* Counted partition sizes (guarded by size_lock); constraints 0: not yet. */
 static pthread_mutex_t size_lock = PTHREAD_MUTEX_INITIALIZER;
 static cs_capacity sizes[FC_CIRCUIT_KINDS][FCP_SIZES];
@@ -48,19 +80,27 @@ int fcp_request_size(const engine_request *req, const char *what, size_t *index,
     return cuzk_errf(err, CUZK_EINVAL, "no %s for a %" PRIu64 "-byte sector", what, size);
 }
 
+int fcp_partition_count(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err)
+{
+    fc_blank b;
+    cs_circuit circ;
+    cs_counts n;
+    int rc = fc_blank_circuit(&b, kind, fcp_sizes[index], &circ, err);
+    if (!rc) rc = cs_count(&n, circ, err);
+    if (!rc) *out = (cs_capacity){n.num_constraints, n.num_inputs, n.num_aux};
+    return rc;
+}
+
 int fcp_partition_size(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err)
 {
+    if (known_sizes[kind][index].constraints) {
+        *out = known_sizes[kind][index];
+        return CUZK_OK;
+    }
     pthread_mutex_lock(&size_lock);
     int rc = CUZK_OK;
     cs_capacity *c = &sizes[kind][index];
-    if (!c->constraints) {
-        fc_blank b;
-        cs_circuit circ;
-        cs_counts n;
-        rc = fc_blank_circuit(&b, kind, fcp_sizes[index], &circ, err);
-        if (!rc) rc = cs_count(&n, circ, err);
-        if (!rc) *c = (cs_capacity){n.num_constraints, n.num_inputs, n.num_aux};
-    }
+    if (!c->constraints) rc = fcp_partition_count(kind, index, c, err);
     *out = *c;
     pthread_mutex_unlock(&size_lock);
     return rc;

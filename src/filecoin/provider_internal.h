@@ -31,10 +31,13 @@ extern const uint64_t fcp_sizes[FCP_SIZES];
  * proof kind in messages.
  */
 int fcp_request_size(const engine_request *req, const char *what, size_t *index, cuzk_err *err);
-/* One partition's size for kind at fcp_sizes[index], counted once on the
- * blank circuit and kept (constraints include the input ones: an upper
- * bound for the engine's reservation). */
+/* One partition's size for kind at fcp_sizes[index] from the table of
+ * known sizes, else counted once on the blank circuit and kept
+ * (constraints include the input ones: an upper bound for the engine's
+ * reservation). */
 int fcp_partition_size(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err);
+/* The same counted now on the blank circuit (what the table must equal). */
+int fcp_partition_count(fc_circuit_kind kind, size_t index, cs_capacity *out, cuzk_err *err);
 /* Where development parameters' .vk files go (the param cache). */
 void fcp_set_dev_dir(const char *dir);
 /* Development parameters for circuit_id of kind written to params_path

@@ -32,10 +32,22 @@ static int hash_sha(EVP_MD_CTX *ctx, const EVP_MD *md, uint8_t out[32], const ui
  * leaf and node of these trees is below r). */
 static void hash_poseidon(uint8_t out[32], const uint8_t *children, unsigned arity)
 {
-    fr_t in[16], h;
-    for (unsigned i = 0; i < arity; i++) fr_from_bytes_le(&in[i], children + i * NB);
-    poseidon_hash(&h, poseidon_std(arity), in);
-    fr_to_bytes_le(out, &h);
+    fc_tree_hash_nodes(out, children, arity, 1);
+}
+
+#define BATCH 8 /* poseidon_hash_batch's lanes */
+
+void fc_tree_hash_nodes(uint8_t *out, const uint8_t *children, unsigned arity, size_t n)
+{
+    const poseidon_constants *c = poseidon_std(arity);
+    for (size_t j = 0; j < n; j += BATCH) {
+        size_t k = n - j < BATCH ? n - j : BATCH;
+        fr_t in[BATCH * 16], h[BATCH];
+        for (size_t i = 0; i < k * arity; i++)
+            fr_from_bytes_le(&in[i], children + (j * arity + i) * NB);
+        poseidon_hash_batch(h, c, in, k);
+        for (size_t i = 0; i < k; i++) fr_to_bytes_le(out + (j + i) * NB, &h[i]);
+    }
 }
 
 void fc_tree_hash_node(uint8_t out[32], int hash, const uint8_t *children, unsigned arity)
@@ -57,12 +69,12 @@ static int hash_row(int hash, unsigned arity, uint8_t *out, const uint8_t *in, u
         EVP_MD_CTX *ctx = md ? EVP_MD_CTX_new() : NULL;
         failed |= hash == FC_TREE_SHA256 && !ctx;
 #pragma omp for schedule(static)
-        for (uint64_t i = 0; i < count; i++) {
+        for (uint64_t i = 0; i < count; i += BATCH) {
+            uint64_t k = count - i < BATCH ? count - i : BATCH;
             const uint8_t *c = in + i * arity * NB;
-            if (hash == FC_TREE_POSEIDON)
-                hash_poseidon(out + i * NB, c, arity);
-            else if (ctx)
-                failed |= hash_sha(ctx, md, out + i * NB, c, arity) != 0;
+            if (hash == FC_TREE_POSEIDON) fc_tree_hash_nodes(out + i * NB, c, arity, k);
+            for (uint64_t j = 0; j < k && ctx; j++)
+                failed |= hash_sha(ctx, md, out + (i + j) * NB, c + j * arity * NB, arity) != 0;
         }
         EVP_MD_CTX_free(ctx);
         EVP_MD_free(md);

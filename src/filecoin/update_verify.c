@@ -17,7 +17,11 @@
  * Items run in parallel (OpenMP, dynamic schedule), each keeping its first
  * failure; the reported one is the first in item order (partition k's own
  * item before its challenges). Poseidon is nearly all the work: 32GiB has
- * 16 x 86 challenges of two 10-level arity-8 tree-R paths each.
+ * 16 x 86 challenges of two 10-level arity-8 tree-R paths each. Before the
+ * items, the Poseidon paths (tree-R-old, tree-R-new, and tree-D-new in the
+ * Poseidon variant) go up CHUNK challenges at a time through path_roots.h
+ * (lanes of eight hashes, a per-thread memo of each tree's top levels,
+ * which every partition's paths share).
  */
 #include "cuzk/filecoin/update_verify.h"
 
@@ -29,15 +33,22 @@
 
 #include "cuzk/filecoin/tree.h"
 #include "cuzk/poseidon.h"
+#include "path_roots.h"
 
-#define MSG 256
+#define MSG        256
+#define CHUNK      16  /* challenges whose paths go up together */
+#define MEMO_NODES 512 /* 16 x 86 paths a tree meet in its top four levels */
+
+/* The Poseidon paths of a challenge, and their trees in the memo. */
+enum { R_OLD, R_NEW, D_NEW, PATHS };
 
 typedef struct check {
     const update_shape *s;
     const update_public *pub;
     const vanilla_update_partition *parts;
     fr_t phi;
-    uint32_t *chal; /* [k * challenges + i] */
+    uint32_t *chal;  /* [k * challenges + i] */
+    path_job *paths; /* [(k * challenges + i) * PATHS + R_OLD..D_NEW] */
     char (*msg)[MSG];
 } check;
 
@@ -68,24 +79,24 @@ static bool same(const vanilla_node *a, const vanilla_node *b)
 }
 
 /*
- * The root that m's leaf and path hash to in t (hash: FC_TREE_SHA256 or
- * FC_TREE_POSEIDON), the node of row `row` of the path into *at (when at
- * is not NULL); false when the leaf or a sibling is not a field element.
+ * The root that m's leaf and path hash to in tree-D-new (binary SHA-256),
+ * the node of row `row` of the path into *at; false when the leaf or a
+ * sibling is not a field element.
  */
-static bool path_root(vanilla_node *root, const vanilla_merkle *m, const vanilla_tree *t, int hash,
-                      unsigned row, vanilla_node *at)
+static bool sha_root(vanilla_node *root, const vanilla_merkle *m, const vanilla_tree *t,
+                     unsigned row, vanilla_node *at)
 {
     vanilla_node block[16], cur = m->leaf;
     if (!vanilla_node_canonical(&cur)) return false;
     for (unsigned l = 0; l < t->levels; l++) {
-        if (at && l == row) *at = cur;
+        if (l == row) *at = cur;
         unsigned pos;
         const vanilla_node *sib = vanilla_merkle_level(m, t, l, &pos);
         for (unsigned j = 0, s = 0; j < t->arity[l]; j++) {
             if (j != pos && !vanilla_node_canonical(&sib[s])) return false;
             block[j] = j == pos ? cur : sib[s++];
         }
-        fc_tree_hash_node(cur.b, hash, block[0].b, t->arity[l]);
+        fc_tree_hash_node(cur.b, FC_TREE_SHA256, block[0].b, t->arity[l]);
     }
     *root = cur;
     return true;
@@ -157,14 +168,18 @@ static void check_partition(item *it)
 
 /* ---- a challenge item ---- */
 
-static void check_tree_r(item *it, const vanilla_merkle *m, const vanilla_node *root,
-                         const char *tree, const char *comm)
+/* Path p (R_OLD, R_NEW, D_NEW) of the item's challenge, hashed. */
+static const path_job *hashed_path(const item *it, int p)
 {
-    const vanilla_tree *t = &it->c->parts[it->k].tree_r;
-    vanilla_node got;
-    if (!path_root(&got, m, t, FC_TREE_POSEIDON, 0, NULL))
+    return &it->c->paths[(it->k * it->c->s->challenges + it->i) * PATHS + p];
+}
+
+static void check_tree_r(item *it, const vanilla_merkle *m, const path_job *path,
+                         const vanilla_node *root, const char *tree, const char *comm)
+{
+    if (!path->ok)
         fail(it, "the %s path has a leaf or sibling >= r", tree);
-    else if (!same(&got, root))
+    else if (!same(&path->root, root))
         fail(it, "the %s path does not hash to the root in %s", tree, comm);
     else if (!same(&m->root, root))
         fail(it, "the %s proof names another root", tree);
@@ -178,8 +193,10 @@ static void check_tree_d(item *it, const vanilla_merkle *m, uint32_t node)
     const vanilla_update_partition *p = &it->c->parts[it->k];
     unsigned to_apex = s->challenge_bits - s->partition_bits - s->apex_bits;
     vanilla_node got, apex;
-    int hash = s->poseidon ? FC_TREE_POSEIDON : FC_TREE_SHA256;
-    if (!path_root(&got, m, &p->tree_d, hash, to_apex, &apex)) {
+    bool ok =
+        s->poseidon ? hashed_path(it, D_NEW)->ok : sha_root(&got, m, &p->tree_d, to_apex, &apex);
+    if (s->poseidon) got = hashed_path(it, D_NEW)->root;
+    if (!ok) {
         fail(it, "the tree-D-new path has a leaf or sibling >= r");
         return;
     }
@@ -224,9 +241,11 @@ static void check_challenge(item *it)
         if (m[t]->index != node)
             fail(it, "the %s path is for node %" PRIu64 ", not the challenge", names[t],
                  m[t]->index);
-    check_tree_r(it, &ch->r_old, &p->challenges[0].r_old.root, "tree-R-old", "comm_r_old");
+    check_tree_r(it, &ch->r_old, hashed_path(it, R_OLD), &p->challenges[0].r_old.root, "tree-R-old",
+                 "comm_r_old");
     check_tree_d(it, &ch->d_new, node);
-    check_tree_r(it, &ch->r_new, &p->challenges[0].r_new.root, "tree-R-new", "comm_r_new");
+    check_tree_r(it, &ch->r_new, hashed_path(it, R_NEW), &p->challenges[0].r_new.root, "tree-R-new",
+                 "comm_r_new");
     if (!it->msg[0]) check_encoding(it, ch, node);
 }
 
@@ -266,6 +285,41 @@ static int check_shape(const update_shape *s, const update_public *pub,
     return CUZK_OK;
 }
 
+/* Chunk q of the challenges (CHUNK of one partition): its Poseidon paths'
+ * roots, tree-D-new's only in the Poseidon variant (where it has tree-R's
+ * geometry; else it is SHA-256, checked in check_tree_d). */
+static void hash_chunk(check *c, size_t q, path_memo *memo)
+{
+    const update_shape *s = c->s;
+    size_t chunks = (s->challenges + CHUNK - 1) / CHUNK, k = q / chunks, i0 = q % chunks * CHUNK;
+    size_t i1 = i0 + CHUNK < s->challenges ? i0 + CHUNK : s->challenges;
+    const vanilla_update_partition *p = &c->parts[k];
+    path_job jobs[CHUNK * PATHS];
+    size_t n = 0, at[CHUNK * PATHS];
+    for (size_t i = i0; i < i1; i++) {
+        const vanilla_update_challenge *ch = &p->challenges[i];
+        const vanilla_merkle *m[PATHS] = {&ch->r_old, &ch->r_new, &ch->d_new};
+        for (unsigned t = 0; t < (s->poseidon ? PATHS : D_NEW); t++) {
+            at[n] = (k * s->challenges + i) * PATHS + t;
+            jobs[n++] = (path_job){.m = m[t], .leaf = &m[t]->leaf, .tree = t};
+        }
+    }
+    path_roots(jobs, n, &p->tree_r, memo);
+    for (size_t j = 0; j < n; j++) c->paths[at[j]] = jobs[j];
+}
+
+static void hash_paths(check *c, size_t n)
+{
+    size_t chunks = n * ((c->s->challenges + CHUNK - 1) / CHUNK);
+#pragma omp parallel
+    {
+        path_memo *memo = path_memo_new(&c->parts[0].tree_r, c->s->nodes, PATHS, MEMO_NODES);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t q = 0; q < chunks; q++) hash_chunk(c, q, memo);
+        path_memo_free(memo);
+    }
+}
+
 static int run(check *c, size_t n, cuzk_err *err)
 {
     const update_shape *s = c->s;
@@ -277,6 +331,7 @@ static int run(check *c, size_t n, cuzk_err *err)
     update_phi(&c->phi, &cd, &cr);
     for (size_t k = 0; k < n; k++)
         update_challenges(c->chal + k * s->challenges, s, &comm_r_new, k);
+    hash_paths(c, n);
 #pragma omp parallel for schedule(dynamic, 2)
     for (size_t j = 0; j < items; j++) {
         item it = {c, j / per, j % per ? j % per - 1 : SIZE_MAX, c->msg[j]};
@@ -299,8 +354,10 @@ int fc_update_verify(const update_shape *s, const update_public *pub,
     check c = {.s = s, .pub = pub, .parts = parts};
     c.chal = malloc(n * s->challenges * sizeof(*c.chal));
     c.msg = malloc(n * (1 + (size_t)s->challenges) * sizeof(*c.msg));
-    rc = c.chal && c.msg ? run(&c, n, err)
-                         : cuzk_errf(err, CUZK_ENOMEM, "update check: out of memory");
+    c.paths = malloc(n * s->challenges * PATHS * sizeof(*c.paths));
+    rc = c.chal && c.msg && c.paths ? run(&c, n, err)
+                                    : cuzk_errf(err, CUZK_ENOMEM, "update check: out of memory");
+    free(c.paths);
     free(c.chal);
     free(c.msg);
     return rc;

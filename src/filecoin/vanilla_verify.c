@@ -36,11 +36,11 @@
  * is the first in (partition, challenge) order, so the message does not
  * depend on the thread count. Poseidon is nearly all the work: a 32GiB C1
  * has 180 x 16 tree-C and tree-R paths of 10 arity-8 levels and 2,700
- * column hashes (arity 11): 1.3 CPU-seconds on a random C1, whose paths
- * share nothing (test_vanilla_verify). A real C1's paths meet in their
- * trees' top levels, which a per-thread memo hashes once (below): a
- * sparse 32GiB C1 (gen.h fc_sparse_c1) takes 0.84 CPU-seconds on one
- * thread, 1.27 without the memo (2-core AMD EPYC VM, loaded, 2026-12-01).
+ * column hashes (arity 11). A challenge's 15 column hashes are one
+ * poseidon_hash_batch and its 16 paths go up together through
+ * path_roots.h (lanes of eight hashes; a per-thread memo of both trees'
+ * top levels, where a real C1's paths meet: by count it skips about
+ * 10,000 of a 32GiB C1's 28,800 path hashes).
  */
 #include "cuzk/filecoin/vanilla_verify.h"
 
@@ -56,6 +56,7 @@
 #include "cuzk/filecoin/tree.h"
 #include "cuzk/fr.h"
 #include "cuzk/poseidon.h"
+#include "path_roots.h"
 #include "vanilla_internal.h"
 
 #define N_COLUMNS (1 + VANILLA_DRG_PARENTS + VANILLA_EXP_PARENTS) /* c_x, then the parents */
@@ -71,38 +72,23 @@ typedef struct verify_ctx {
     const vanilla_node *comm_c, *comm_r_last;
 } verify_ctx;
 
-/*
- * The upper levels of tree-C and tree-R, remembered per thread: every path
- * of a tree ends in the same few nodes (32GiB: 2,700 tree-C paths share
- * 1 + 8 + 64 + 512 nodes in the top four levels), so a hash whose level
- * has at most MEMO_NODES nodes is kept with its exact children and
- * reused when a later path brings the same children to the same place.
- * By count, that skips about 10,000 of a 32GiB C1's 28,800 path hashes.
- * A level is memoized only where the tree has at most MEMO_NODES nodes, so
- * a thread's memo stays small (32GiB: 2 x 585 entries, 340 KB).
- */
+/* Levels of tree-C and tree-R with at most this many nodes are memoized
+ * (32GiB: 1 + 8 + 64 + 512 nodes a tree, 340 KB a thread). */
 #define MEMO_NODES 512
 
-typedef struct memo_entry {
-    bool set;
-    uint8_t children[8 * NB]; /* tree-R/C arities are at most 8 */
-    uint8_t out[NB];
-} memo_entry;
-
-typedef struct path_memo {
-    uint64_t leaves;                  /* paths of other positions (a bad C1's) pass it by */
-    size_t first[VANILLA_MAX_LEVELS]; /* entry of the first node above level l; SIZE_MAX: none */
-    size_t per_tree;                  /* entries per tree */
-    memo_entry *e;                    /* tree-C's, then tree-R's */
-} path_memo;
+/* Tree numbers in the memo. */
+enum { TREE_C, TREE_R };
 
 /* One challenge's check and its first failure (err.code 0 while none). */
 typedef struct challenge_check {
     const verify_ctx *v;
     const vanilla_porep_proof *p;
     size_t k, i;
-    uint64_t node;   /* the derived challenge */
-    path_memo *memo; /* this thread's, or NULL */
+    uint64_t node;                       /* the derived challenge */
+    vanilla_node column_leaf[N_COLUMNS]; /* each column's hash, when hashed[j] */
+    bool hashed[N_COLUMNS];              /* false: a row is not a field element */
+    path_job column_path[N_COLUMNS];     /* tree-C paths (ok false where not hashed) */
+    path_job replica_path;               /* the tree-R path */
     cuzk_err err;
 } challenge_check;
 
@@ -142,33 +128,6 @@ static const char *column_name(char buf[32], unsigned j)
 
 /* ---- hashing ---- */
 
-/* A memo for c1's tree-R shape (NULL when out of memory: no memo then). */
-static path_memo *memo_new(const vanilla_c1 *c1)
-{
-    path_memo *m = malloc(sizeof *m);
-    if (!m) return NULL;
-    const vanilla_tree *t = &c1->tree_r;
-    m->leaves = c1->shape->nodes;
-    m->per_tree = 0;
-    for (unsigned l = 0; l < t->levels; l++) {
-        uint64_t above = c1->shape->nodes / vanilla_level_weight(t, l + 1);
-        bool memo = above <= MEMO_NODES && t->arity[l] <= 8;
-        m->first[l] = memo ? m->per_tree : SIZE_MAX;
-        if (memo) m->per_tree += above;
-    }
-    if (!(m->e = calloc(2 * m->per_tree, sizeof *m->e))) {
-        free(m);
-        return NULL;
-    }
-    return m;
-}
-
-static void memo_free(path_memo *m)
-{
-    if (m) free(m->e);
-    free(m);
-}
-
 /* The children of level l of m's path, cur in its place, into block;
  * false when a sibling is not a field element. */
 static bool level_children(uint8_t *block, const vanilla_merkle *m, const vanilla_tree *t,
@@ -200,46 +159,35 @@ static bool sha_root(vanilla_node *root, const vanilla_merkle *m, const vanilla_
     return true;
 }
 
-/* The same in tree `tree` (0 tree-C, 1 tree-R) of Poseidon of each
- * level's arity, through memo's upper levels when memo is not NULL. */
-static bool poseidon_root(vanilla_node *root, const vanilla_merkle *m, const vanilla_tree *t,
-                          const vanilla_node *leaf, path_memo *memo, int tree)
+/* Each column's hash (Poseidon over its rows, arity = layers; one batch),
+ * then the 15 tree-C paths and the tree-R path, all through memo. */
+static void hash_paths(challenge_check *c, path_memo *memo)
 {
-    uint8_t cur[NB], block[16 * NB];
-    if (!vanilla_node_canonical(leaf)) return false;
-    memcpy(cur, leaf->b, NB);
-    for (unsigned l = 0; l < t->levels; l++) {
-        unsigned arity = t->arity[l];
-        if (!level_children(block, m, t, l, cur)) return false;
-        memo_entry *e = NULL;
-        if (memo && memo->first[l] != SIZE_MAX && m->index < memo->leaves) {
-            e = memo->e + (size_t)tree * memo->per_tree + memo->first[l] +
-                m->index / vanilla_level_weight(t, l + 1);
-            if (e->set && !memcmp(e->children, block, arity * NB)) {
-                memcpy(cur, e->out, NB);
-                continue;
-            }
-        }
-        fc_tree_hash_node(cur, FC_TREE_POSEIDON, block, arity);
-        if (e) {
-            e->set = true;
-            memcpy(e->children, block, arity * NB);
-            memcpy(e->out, cur, NB);
-        }
+    const vanilla_c1 *c1 = c->v->c1;
+    unsigned layers = c1->shape->layers;
+    fr_t rows[N_COLUMNS * POSEIDON_MAX_ARITY], out[N_COLUMNS];
+    unsigned which[N_COLUMNS], n = 0;
+    for (unsigned j = 0; j < N_COLUMNS; j++) {
+        const vanilla_column *col = column_of(c->p, j);
+        c->hashed[j] = true;
+        for (unsigned l = 0; l < layers && c->hashed[j]; l++)
+            c->hashed[j] = fr_from_bytes_le(&rows[n * layers + l], col->rows[l].b);
+        if (c->hashed[j]) which[n++] = j;
     }
-    memcpy(root->b, cur, NB);
-    return true;
-}
-
-/* Poseidon over a column's rows (arity = layers); false when a row is not a field element. */
-static bool column_hash(vanilla_node *out, const vanilla_column *col, unsigned layers)
-{
-    fr_t rows[POSEIDON_MAX_ARITY], h;
-    for (unsigned l = 0; l < layers; l++)
-        if (!fr_from_bytes_le(&rows[l], col->rows[l].b)) return false;
-    poseidon_hash(&h, poseidon_std(layers), rows);
-    fr_to_bytes_le(out->b, &h);
-    return true;
+    poseidon_hash_batch(out, poseidon_std(layers), rows, n);
+    path_job jobs[N_COLUMNS + 1];
+    for (unsigned k = 0; k < n; k++) {
+        unsigned j = which[k];
+        fr_to_bytes_le(c->column_leaf[j].b, &out[k]);
+        jobs[k] =
+            (path_job){.m = &column_of(c->p, j)->proof, .leaf = &c->column_leaf[j], .tree = TREE_C};
+    }
+    const vanilla_merkle *r = &c->p->comm_r_last;
+    jobs[n] = (path_job){.m = r, .leaf = &r->leaf, .tree = TREE_R};
+    path_roots(jobs, n + 1, &c1->tree_r, memo);
+    for (unsigned j = 0; j < N_COLUMNS; j++) c->column_path[j].ok = false;
+    for (unsigned k = 0; k < n; k++) c->column_path[which[k]] = jobs[k];
+    c->replica_path = jobs[n];
 }
 
 /* ---- the steps of one challenge ---- */
@@ -306,18 +254,16 @@ static void check_tree_d(challenge_check *c)
 /* 4: every column is in tree-C under comm_c. */
 static void check_columns(challenge_check *c)
 {
-    const vanilla_c1 *c1 = c->v->c1;
     for (unsigned j = 0; j < N_COLUMNS; j++) {
         const vanilla_column *col = column_of(c->p, j);
-        vanilla_node leaf, root;
+        const path_job *path = &c->column_path[j];
         char name[32];
-        bool hashed = column_hash(&leaf, col, c1->shape->layers);
-        if (!hashed || !poseidon_root(&root, &col->proof, &c1->tree_r, &leaf, c->memo, 0))
+        if (!path->ok)
             fail(c, "%s or its tree-C path holds a value that is not a field element",
                  column_name(name, j));
-        else if (!node_eq(&root, c->v->comm_c))
+        else if (!node_eq(&path->root, c->v->comm_c))
             fail(c, "the tree-C path of %s does not hash to comm_c", column_name(name, j));
-        if (hashed && !node_eq(&col->proof.leaf, &leaf))
+        if (c->hashed[j] && !node_eq(&col->proof.leaf, &c->column_leaf[j]))
             fail(c, "the tree-C proof of %s has a leaf that is not its column's hash",
                  column_name(name, j));
         if (!node_eq(&col->proof.root, c->v->comm_c))
@@ -378,10 +324,9 @@ static void check_encoding(challenge_check *c)
 {
     const vanilla_c1 *c1 = c->v->c1;
     const vanilla_merkle *r = &c->p->comm_r_last;
-    vanilla_node root;
-    if (!poseidon_root(&root, r, &c1->tree_r, &r->leaf, c->memo, 1))
+    if (!c->replica_path.ok)
         fail(c, "the replica leaf or its tree-R path holds a value that is not a field element");
-    else if (!node_eq(&root, c->v->comm_r_last))
+    else if (!node_eq(&c->replica_path.root, c->v->comm_r_last))
         fail(c, "the tree-R path does not hash to comm_r_last");
     if (!node_eq(&r->root, c->v->comm_r_last))
         fail(c, "the tree-R proof's root is not comm_r_last");
@@ -398,8 +343,9 @@ static void check_encoding(challenge_check *c)
              last);
 }
 
-static void check_challenge(challenge_check *c)
+static void check_challenge(challenge_check *c, path_memo *memo)
 {
+    hash_paths(c, memo);
     check_nodes(c);
     check_parents(c);
     check_tree_d(c);
@@ -467,12 +413,13 @@ int fc_porep_c1_verify(const vanilla_c1 *c1, cuzk_err *err)
     cuzk_err first_err = {0};
 #pragma omp parallel
     {
-        path_memo *memo = memo_new(c1);
+        path_memo *memo = path_memo_new(&c1->tree_r, c1->shape->nodes, 2, MEMO_NODES);
 #pragma omp for schedule(dynamic)
         for (size_t t = 0; t < n; t++) {
             size_t k = t / c1->challenges, i = t % c1->challenges;
-            challenge_check c = {&v, &c1->part[k][i], k, i, challenges[t], memo, {0}};
-            check_challenge(&c);
+            challenge_check c = {
+                .v = &v, .p = &c1->part[k][i], .k = k, .i = i, .node = challenges[t]};
+            check_challenge(&c, memo);
             if (c.err.code) {
 #pragma omp critical(fc_porep_c1_verify)
                 if (t < first) {
@@ -481,7 +428,7 @@ int fc_porep_c1_verify(const vanilla_c1 *c1, cuzk_err *err)
                 }
             }
         }
-        memo_free(memo);
+        path_memo_free(memo);
     }
     free(challenges);
     if (first == n) return CUZK_OK;

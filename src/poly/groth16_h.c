@@ -71,12 +71,36 @@ int ntt_groth16_h_row(const ntt_domain *d, fr_t *x, size_t len, int row, cuzk_er
     return rc ? failed(err, rc) : CUZK_OK;
 }
 
-int ntt_groth16_h_finish(const ntt_domain *d, fr_t *a, const fr_t *b, const fr_t *c, cuzk_err *err)
+void ntt_groth16_h_mul(const ntt_domain *d, fr_t *x, const fr_t *y, size_t count, bool x_is_b)
 {
-    mul_scaled(a, b, d->n, &d->t_coset_inv);
+    if (!x_is_b) {
+        mul_scaled(x, y, count, &d->t_coset_inv);
+        return;
+    }
+#pragma omp parallel for schedule(static) if (count >= 4096)
+    for (size_t i = 0; i < count; i++) {
+        fr_mul(&x[i], &y[i], &x[i]);
+        fr_mul(&x[i], &x[i], &d->t_coset_inv);
+    }
+}
+
+int ntt_groth16_h_product(const ntt_domain *d, fr_t *a, cuzk_err *err)
+{
     int rc =
         ntt_transform(d, a, NTT_INV, NTT_NATURAL, NTT_BITREV, &d->n_inv, NULL, &d->shift_inv, err);
-    if (rc) return failed(err, rc);
+    return rc ? failed(err, rc) : CUZK_OK;
+}
+
+void ntt_groth16_h_sub(fr_t *x, const fr_t *c, size_t count)
+{
+    sub_vec(x, c, count);
+}
+
+int ntt_groth16_h_finish(const ntt_domain *d, fr_t *a, const fr_t *b, const fr_t *c, cuzk_err *err)
+{
+    ntt_groth16_h_mul(d, a, b, d->n, false);
+    int rc = ntt_groth16_h_product(d, a, err);
+    if (rc) return rc;
     sub_vec(a, c, d->n);
     ntt_bit_reverse(a, d->log_n);
     return CUZK_OK;

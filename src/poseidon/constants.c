@@ -21,11 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "poseidon/lanes.h"
 #include "poseidon/matrix.h"
 
 void poseidon_constants_free(poseidon_constants *c)
 {
     if (!c) return;
+    poseidon_lanes_free(c);
     free(c->round_constants);
     free(c->compressed_constants);
     free(c->mds);
@@ -178,6 +180,10 @@ int poseidon_constants_new(poseidon_constants **out, unsigned arity, int strengt
                          rc == CUZK_ENOMEM ? "out of memory" : "singular matrix");
     }
     compress_constants(c);
+    if (poseidon_lanes_build(c)) {
+        poseidon_constants_free(c);
+        return cuzk_errf(err, CUZK_ENOMEM, "poseidon constants for arity %u: out of memory", arity);
+    }
     *out = c;
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ff/field_inline.h"
+#include "poseidon/lanes.h"
 
 static inline void sbox(fr_t *x)
 {
@@ -125,11 +126,27 @@ void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *pre
 
 /* ---- batches ---- */
 
+void poseidon_hash_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
+{
+    if (!poseidon_lanes_on()) {
+        for (size_t i = 0; i < n; i++) poseidon_hash(&out[i], c, &in[i * c->arity]);
+        return;
+    }
+    for (size_t i = 0; i < n; i += POSEIDON_LANES) {
+        size_t k = n - i < POSEIDON_LANES ? n - i : POSEIDON_LANES;
+        poseidon_lanes_hash(&out[i], c, &in[i * c->arity], k);
+    }
+}
+
 void poseidon_hash_many(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
 {
-    /* Static chunks: every hash costs the same. */
+    /* Static chunks of whole lane groups: every hash costs the same. */
+    size_t groups = (n + POSEIDON_LANES - 1) / POSEIDON_LANES;
 #pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) poseidon_hash(&out[i], c, &in[i * c->arity]);
+    for (size_t g = 0; g < groups; g++) {
+        size_t i = g * POSEIDON_LANES, k = n - i < POSEIDON_LANES ? n - i : POSEIDON_LANES;
+        poseidon_hash_batch(&out[i], c, &in[i * c->arity], k);
+    }
 }
 
 /* ---- hash_md ---- */

@@ -32,6 +32,8 @@
 #include "cuzk/engine_provider.h"
 #include "cuzk/filecoin/gen.h"
 #include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/filecoin/porep_sizes.h"
+#include "cuzk/gpu.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/snarkjs.h"
 #include "gpu_check.h"
@@ -216,6 +218,22 @@ static void check_prod(size_t constraints, size_t seeds, int pattern, size_t n, 
     char what[64];
     snprintf(what, sizeof what, "product/%s", pattern_names[pattern]);
     compare(what, c, n, in, 2, g);
+}
+
+/* A product circuit's development parameters and its prover backend's
+ * a, b, c (the full-synthesis path). */
+static int make_prod(groth16_params *pk, cs_prover *w, size_t constraints, size_t seeds,
+                     int pattern, cuzk_rng *g, cuzk_err *err)
+{
+    prod_circuit p = {constraints, seeds, pattern, cuzk_rng_u64(g), cuzk_rng_u64(g)};
+    cs_circuit c = {prod_synthesize, &p};
+    memset(w, 0, sizeof *w);
+    int rc = groth16_setup_dev(pk, c, cuzk_rng_u64(g), err);
+    if (rc) {
+        memset(pk, 0, sizeof *pk);
+        return rc;
+    }
+    return cs_synthesize_prover(w, c, NULL, err);
 }
 
 static void check_synthetic(size_t constraints, cuzk_rng *g)
@@ -722,6 +740,174 @@ static void check_engine_devices(size_t n_dev)
     gpu_check_engine_done(e, dir);
 }
 
+/* The log of pk's domain (its H holds one point less). */
+static unsigned h_log(const groth16_params *pk)
+{
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < pk->n_h + 1) lg++;
+    return lg;
+}
+
+/* The least cap (gpus.device_memory) under which the plan for pk's
+ * circuits (domain 2^lg, wit and shape device bytes) keeps `rows` rows
+ * of a, b, c on the device (the witness sharing the one row or not),
+ * every array resident or not: stepping up from the least by 1/64ths of
+ * plan arithmetic; 0 when no cap gives that mode. */
+static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+                      unsigned rows, bool shared, bool resident)
+{
+    size_t least = gpu_prove_min_device_memory(lg, wit, shape);
+    for (size_t cap = least; cap < 4096 * least; cap += cap / 64 + 1) {
+        gpu_prove_plan_info pl;
+        cuzk_err err = {0};
+        if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
+        if (pl.abc_rows == rows && pl.witness_shared == shared && (pl.streamed == 0) == resident)
+            return cap;
+    }
+    return 0;
+}
+
+/* w proved under each mode of the H step: three rows with every array
+ * resident, three streamed, two rows, one row (its rows parked on the
+ * host), one row the witness shares (the witness-only path); with fewer
+ * than three rows also as a batch of two (one a/b/c buffer, the next
+ * circuit's loader behind this one's H step); each GPU proof byte for
+ * byte the CPU's, the plan of the single proof the mode asked for. */
+static void check_modes_of(const char *what, const groth16_params *pk, const cs_prover *w,
+                           size_t wit, size_t shape)
+{
+    static const struct {
+        unsigned rows;
+        bool shared, resident;
+        const char *name;
+    } modes[] = {{3, false, true, "resident"},
+                 {3, false, false, "streamed, 3 rows"},
+                 {2, false, false, "streamed, 2 rows"},
+                 {1, false, false, "streamed, 1 row + host park"},
+                 {1, true, false, "streamed, 1 row shared with the witness + host park"}};
+    unsigned lg = h_log(pk);
+    cuzk_err err = {0};
+    int rc = CUZK_OK;
+    cs_prover two[2] = {*w, *w};
+    fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof cpu[2], gpu[2];
+    if (groth16_prove(cpu, pk, two, 2, rs, NULL, &err)) return;
+    for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
+        if (modes[k].shared && !wit) continue;
+        size_t cap = cap_for(pk, lg, wit, shape, modes[k].rows, modes[k].shared, modes[k].resident);
+        CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
+        if (!cap) continue;
+        gpu_prove_set_device_memory(cap);
+        rc = gpu_groth16_prove(gpu, pk, w, 1, rs, NULL, &err);
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        CHECK(!rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu), "%s, %s: rc %d (%s), GPU == CPU: %d",
+              what, modes[k].name, rc, err.msg, !rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu));
+        CHECK(pl.abc_rows == modes[k].rows && pl.witness_shared == modes[k].shared &&
+                  (pl.streamed == 0) == modes[k].resident && (pl.park != 0) == (modes[k].rows == 1),
+              "%s, %s: the plan kept %u rows (shared %d), streamed %zu bytes, parked %zu", what,
+              modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.park);
+        if (modes[k].rows < 3) { /* three rows: check_residency's batches */
+            rc = gpu_groth16_prove(gpu, pk, two, 2, rs, NULL, &err);
+            CHECK(!rc && !memcmp(gpu, cpu, sizeof gpu), "%s, %s, batch of 2: rc %d (%s)", what,
+                  modes[k].name, rc, err.msg);
+        }
+        char line[256];
+        gpu_prove_format_plan(line, sizeof line, &pl);
+        printf("h modes: %s, %s (cap %zu KiB): == CPU: %s\n", what, modes[k].name, cap >> 10, line);
+    }
+    gpu_prove_set_device_memory(0);
+}
+
+/* The H step's modes (residency.cu rule 4) with a small chunk goal, so
+ * that these small circuits reach each: the product circuit (a, b, c
+ * uploaded from the host) and the witness-only one (evaluated from its
+ * shape on the device, checked in pieces); an unsatisfied witness with
+ * one and two rows refused naming its constraint. */
+static void check_h_modes(cuzk_rng *g)
+{
+    gpu_prove_set_chunk_goal(1024);
+    gpu_prove_release();
+    groth16_params pk;
+    cs_prover w;
+    cuzk_err err = {0};
+    int rc = make_prod(&pk, &w, 3000, 500, PAT_RANDOM, g, &err);
+    CHECK(!rc, "h modes: product circuit: %s", err.msg);
+    if (!rc) check_modes_of("product circuit", &pk, &w, 0, 0);
+    gpu_prove_params_free(&pk);
+    groth16_params_free(&pk);
+    cs_prover_free(&w);
+    for (int satisfied = 1; satisfied >= 0; satisfied--) {
+        cs_shape *shape;
+        rc = gpu_check_witness_circuit(g, satisfied, &pk, &shape, &w, &err);
+        CHECK(!rc, "h modes: witness circuit: %s", err.msg);
+        size_t wit = rc ? 0 : (w.num_inputs + w.num_aux) * sizeof(fr_t);
+        size_t shb = rc ? 0 : gpu_shape_upload_bytes(shape);
+        unsigned lg = rc ? 0 : h_log(&pk);
+        if (!rc && satisfied) check_modes_of("witness path", &pk, &w, wit, shb);
+        for (unsigned m = 0; !rc && !satisfied && m < 3; m++) {
+            unsigned rows = m == 0 ? 2 : 1;
+            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false);
+            gpu_prove_set_device_memory(cap);
+            groth16_proof proof;
+            int prc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
+            CHECK(cap && prc == CUZK_EINVAL && strstr(err.msg, "constraint 130 is not satisfied"),
+                  "h modes: unsatisfied witness with %u rows (shared %d): rc %d (%s)", rows, m == 2,
+                  prc, err.msg);
+            gpu_prove_set_device_memory(0);
+        }
+        if (!rc && !satisfied)
+            printf("h modes: an unsatisfied witness with 2 rows, 1, 1 shared: %s\n", err.msg);
+        gpu_prove_params_free(&pk);
+        if (shape) gpu_shape_forget(shape);
+        cs_shape_free(shape);
+        cs_prover_free(&w);
+        groth16_params_free(&pk);
+    }
+    gpu_prove_set_chunk_goal(0);
+    gpu_prove_release();
+}
+
+/* The plan (pure arithmetic, gpu_prove_plan_for) for a 32 GiB and a
+ * 64 GiB PoRep partition as the daemon proves them: the witness-only
+ * path at 2^27 with the sizes of porep_sizes.h (cuzk circuit-info's
+ * counts, the shape's bytes on the device). A 16 GiB and a 24 GiB card,
+ * each less 1 GiB for the CUDA context and what else holds memory there:
+ * every plan fits with MSM chunks of 2^20 points or more, in fewer than
+ * three rows of a, b, c; three rows beside the witness, the shape, the
+ * NTT's tables and the least headroom would not fit at all (the plan
+ * before the H step in pieces: too small for the first, 32768-point
+ * chunks for the second). */
+static void check_plan_porep32(void)
+{
+    const uint64_t sectors[] = {32ull << 30, 64ull << 30};
+    size_t gib = (size_t)1 << 30, budgets[] = {15 * gib, 23 * gib};
+    for (int i = 0; i < 2; i++) {
+        const porep_sizes *s = porep_sizes_find(sectors[i]);
+        CHECK(s, "no sizes of a %llu-byte PoRep", (unsigned long long)sectors[i]);
+        if (!s) continue;
+        groth16_params pk;
+        porep_sizes_params(s, &pk);
+        unsigned lg = porep_sizes_domain_log(s);
+        size_t wit = porep_sizes_witness_bytes(s), row = ((size_t)1 << lg) * sizeof(fr_t);
+        size_t three = 3 * row + wit + s->shape_bytes + gpu_ntt_tables_for(lg) + ((size_t)8 << lg);
+        for (int k = 0; k < 2; k++) {
+            gpu_prove_plan_info pl;
+            cuzk_err err = {0};
+            int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, s->shape_bytes, true, budgets[k], &err);
+            char line[320];
+            gpu_prove_format_plan(line, sizeof line, &pl);
+            CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3,
+                  "porep %uGiB plan in %zu GiB: rc %d (%s): %s", (unsigned)(sectors[i] >> 30),
+                  budgets[k] / gib, rc, err.msg, line);
+            CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,
+                  budgets[k] / gib);
+            printf("plan: %uGiB PoRep in %zu GiB: %s\n", (unsigned)(sectors[i] >> 30),
+                   budgets[k] / gib, line);
+        }
+    }
+}
+
 int gpu_prove_device_checks(cuzk_rng *g)
 {
     int before = failures;
@@ -754,6 +940,8 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_snarkjs(g);
     check_wrong_shape(g);
     check_unsatisfied(g);
+    check_h_modes(g);
+    check_plan_porep32();
     check_feed(g);
     check_engine();
     return failures;

@@ -163,6 +163,11 @@ static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned)
     *p = malloc(bytes);
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
+static inline cudaError_t cudaFreeHost(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
 /* Page-locked host ranges (cudaHostRegister), process-wide as in CUDA:
  * registering a range twice fails; host_pin_calls counts registrations
  * made, host_pin_fail makes them fail (memory that cannot be pinned). */
@@ -227,6 +232,12 @@ static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
     return cudaSuccess;
 }
 static inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st)
+{
+    int dev = st ? st->device : host_current_device;
+    if (ev->device != dev) return cudaErrorInvalidResourceHandle;
+    return host_call(dev);
+}
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, unsigned)
 {
     int dev = st ? st->device : host_current_device;
     if (ev->device != dev) return cudaErrorInvalidResourceHandle;

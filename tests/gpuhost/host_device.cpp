@@ -147,6 +147,75 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
     return rc ? rc : h_host(v, log_n, -1, err);
 }
 
+/* The stand-in NTT (the CPU's) keeps no tables on the device; the plan
+ * counts a model of the real one's: its twiddles (ntt.cu's arithmetic),
+ * without the 5 MiB of scale tables that would dwarf the small budgets
+ * of the tests. */
+extern "C" size_t gpu_ntt_tables_for(unsigned log_n)
+{
+    return log_n ? (((size_t)1 << (log_n - 1)) + 1) * sizeof(fr_t) : 0;
+}
+
+extern "C" size_t gpu_ntt_tables_bytes(void)
+{
+    return 0;
+}
+
+/* The finish in parts: ntt.h's, over stand-in device memory. */
+static int h_piece_check(const char *what, const gpu_buf *x, const gpu_buf *y, size_t count,
+                         cuzk_err *err)
+{
+    if (x->bytes < count * sizeof(fr_t) || (y && y->bytes < count * sizeof(fr_t)))
+        return cuzk_errf(err, CUZK_EINVAL, "gpu ntt h: a piece of %zu elements past its buffers",
+                         count);
+    const void *p[2] = {x->ptr, y ? y->ptr : x->ptr};
+    size_t len[2] = {count * sizeof(fr_t), count * sizeof(fr_t)};
+    return count ? kernel_check(what, p, len, 2, err) : CUZK_OK;
+}
+
+extern "C" int gpu_ntt_h_mul_dev(gpu_buf *x, const gpu_buf *y, size_t count, bool x_is_b,
+                                 unsigned log_n, cuzk_err *err)
+{
+    int rc = h_piece_check("ntt h mul", x, y, count, err);
+    ntt_domain d;
+    if (!rc) rc = ntt_domain_init(&d, log_n, err);
+    if (rc) return rc;
+    ntt_groth16_h_mul(&d, (fr_t *)x->ptr, (const fr_t *)y->ptr, count, x_is_b);
+    ntt_domain_free(&d);
+    return CUZK_OK;
+}
+
+extern "C" int gpu_ntt_h_product_dev(gpu_buf *a, unsigned log_n, cuzk_err *err)
+{
+    int rc = h_buffers(&a, 1, log_n, err);
+    if (!rc) rc = h_piece_check("ntt h product", a, NULL, (size_t)1 << log_n, err);
+    ntt_domain d;
+    if (!rc) rc = ntt_domain_init(&d, log_n, err);
+    if (rc) return rc;
+    rc = ntt_groth16_h_product(&d, (fr_t *)a->ptr, err);
+    ntt_domain_free(&d);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_sub_dev(gpu_buf *x, const gpu_buf *c, size_t count, cuzk_err *err)
+{
+    int rc = h_piece_check("ntt h sub", x, c, count, err);
+    if (!rc) ntt_groth16_h_sub((fr_t *)x->ptr, (const fr_t *)c->ptr, count);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_bitrev_dev(gpu_buf *a, const gpu_buf *c, unsigned log_n, cuzk_err *err)
+{
+    size_t n = (size_t)1 << log_n;
+    int rc = h_buffers(&a, 1, log_n, err);
+    if (!rc && c) rc = h_buffers((gpu_buf *const *)&c, 1, log_n, err);
+    if (!rc) rc = h_piece_check("ntt h bitrev", a, c, n, err);
+    if (rc) return rc;
+    if (c) ntt_groth16_h_sub((fr_t *)a->ptr, (const fr_t *)c->ptr, n);
+    ntt_bit_reverse((fr_t *)a->ptr, log_n);
+    return CUZK_OK;
+}
+
 /* The kernel's threads one after another (batch_add.cuh), their sums
  * added as the blocks and the host do; one template for G1 and G2, the
  * host's XYZZ type X and its conversion to Jacobian given. */
@@ -219,33 +288,33 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
     return rc;
 }
 
-int shape_launch_eval(const shape_view *v, const fr_t *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err)
+int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
+                      fr_t *out, cuzk_err *err)
 {
-    size_t n = v->rows * sizeof(fr_t);
-    const void *p[4] = {w, a, b, c};
-    size_t len[4] = {v->cols * sizeof(fr_t), n, n, n};
-    int rc = kernel_check("shape eval", p, len, 4, err);
+    if (lo % SHAPE_BLOCK || end > v->rows || (end % SHAPE_BLOCK && end != v->rows))
+        return cuzk_errf(err, CUZK_EINVAL, "shape eval: rows [%zu, %zu) not whole blocks", lo, end);
+    if (lo >= end) return CUZK_OK;
+    const void *p[2] = {w, out};
+    size_t len[2] = {v->cols * sizeof(fr_t), (end - lo) * sizeof(fr_t)};
+    int rc = kernel_check("shape eval", p, len, 2, err);
     if (rc) return rc;
-    fr_t *out[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        const shape_matrix &m = v->m[i];
-        for (size_t blk = 0; blk < shape_blocks(v->rows); blk++) {
-            uint64_t e = m.start[blk], x = m.esc_start[blk];
-            for (size_t r = blk * SHAPE_BLOCK; r < v->rows && r < (blk + 1) * SHAPE_BLOCK; r++) {
-                fr_d acc = fr_d::zero();
-                for (uint64_t k = e; k < e + m.len[r]; k++) {
-                    shape_add_entry(acc, *v, m, (const fr_d *)w, k, x);
-                    x += m.code[k] == SHAPE_ESC;
-                }
-                e += m.len[r];
-                memcpy(&out[i][r], &acc, sizeof acc);
+    const shape_matrix &m = v->m[which];
+    for (size_t blk = lo / SHAPE_BLOCK; blk < shape_blocks(end); blk++) {
+        uint64_t e = m.start[blk], x = m.esc_start[blk];
+        for (size_t r = blk * SHAPE_BLOCK; r < end && r < (blk + 1) * SHAPE_BLOCK; r++) {
+            fr_d acc = fr_d::zero();
+            for (uint64_t k = e; k < e + m.len[r]; k++) {
+                shape_add_entry(acc, *v, m, (const fr_d *)w, k, x);
+                x += m.code[k] == SHAPE_ESC;
             }
+            e += m.len[r];
+            memcpy(&out[r - lo], &acc, sizeof acc);
         }
     }
     return CUZK_OK;
 }
 
-int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n, size_t lo,
                        unsigned long long *first, cuzk_err *err)
 {
     const void *p[4] = {a, b, c, first};
@@ -254,7 +323,7 @@ int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
     for (size_t j = 0; !rc && j < n; j++) {
         fr_t ab;
         fr_mul(&ab, &a[j], &b[j]);
-        if (!fr_eq(&ab, &c[j]) && j < *first) *first = j;
+        if (!fr_eq(&ab, &c[j]) && lo + j < *first) *first = lo + j;
     }
     return rc;
 }

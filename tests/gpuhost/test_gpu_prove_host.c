@@ -23,8 +23,9 @@
  * only path with no room for B_G2's points on the device: the B job the
  * device made comes back to the host for the CPU's B_G2, the same bytes;
  * and each device allocation of a batch refused in turn: the proofs the
- * CPU's or an out-of-memory error, the CPU's prep standing in where the
- * device prep's buffers are refused, nothing left on the device.
+ * CPU's, the CPU's prep standing in where the device prep's buffers are
+ * refused and the start tried again with a smaller plan where another
+ * allocation is, nothing left on the device.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -163,7 +164,8 @@ static void check_residency(void)
     if (groth16_setup_dev(&p, c, 5, &err) || cs_synthesize_prover(&w[0], c, NULL, &err))
         return (void)(failures++, printf("FAIL setup: %s\n", err.msg));
     w[1] = w[2] = w[0];
-    size_t need = gpu_prove_min_device_memory(12, 0), g1 = (p.n_h + p.n_l + p.n_a + p.n_b_g1) * 96;
+    size_t need = gpu_prove_min_device_memory(12, 0, 0),
+           g1 = (p.n_h + p.n_l + p.n_a + p.n_b_g1) * 96;
     gpu_prove_release();
     prove_cmp("resident", &p, w, 1);
     check_mode("resident (no cap)", ALL_KEPT, p.n_h);
@@ -465,9 +467,14 @@ static void check_shapes(cuzk_rng *g)
     cs_prover_free(&p);
 }
 
-/* The witness-only path (jobs made on the device, prep_dev.cuh) under a
- * device budget that leaves no room for B_G2's points: the CPU does B_G2
- * in finish from the B job fetched back, and the proof is the CPU's. */
+/* B_G2 under caps stepping down from a 64 MiB device's plan's use to the
+ * least a proof needs, on the
+ * witness-only path (the B job made on the device): each proof equals the
+ * CPU's; along the way the plan must keep B_G2 on the device in MSM calls
+ * of fewer points than it has (rule 3 of residency.cu), run there
+ * (timings: nothing after the GPU's part), and then, with the G1 arrays
+ * still resident, leave B_G2 to the CPU, which gets the device's B job
+ * back. */
 static void check_witness_b2_host(cuzk_rng *g)
 {
     groth16_params pk;
@@ -478,21 +485,52 @@ static void check_witness_b2_host(cuzk_rng *g)
     fr_t rs[2] = {FR_ONE, FR_ONE};
     groth16_proof pg, pc;
     groth16_timings t = {0};
-    if (!rc) {
-        gpu_prove_release();
-        host_budget_allow(64 << 20);
-        rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
-        host_budget_allow(1LL << 40);
-    }
+    gpu_prove_plan_info pl;
     if (!rc) rc = groth16_prove(&pc, &pk, &w, 1, rs, NULL, &err);
-    if (rc)
-        failures++, printf("FAIL b2 on the host: %s\n", err.msg);
-    else if (memcmp(&pg, &pc, sizeof pg))
-        failures++, printf("FAIL b2 on the host: GPU proof != CPU proof\n");
-    else if (!(t.total_ms > t.gpu_total_ms))
-        failures++, printf("FAIL b2 on the host: B_G2 ran on the device\n");
-    else
-        printf("witness path, B_G2 on the CPU from the device's B job: == CPU\n");
+    if (!rc) { /* a 64 MiB device: the walk starts from its plan's use */
+        gpu_prove_release();
+        gpu_prove_set_device_memory(64 << 20);
+        rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
+    }
+    gpu_prove_device_plan(0, &pl);
+    char line[256];
+    gpu_prove_format_plan(line, sizeof line, &pl);
+    printf("witness path, 64 MiB: %s (B_G2 %zu points)\n", line, pk.n_b_g2);
+    size_t use = pl.use, step = (pl.use - pl.need) / 48 + 1; /* down to the least */
+    bool chunked = false, cpu = false;
+    for (size_t k = 1; !rc && k <= 48 && step * k < use; k++) {
+        gpu_prove_set_device_memory(use - k * step);
+        t = (groth16_timings){0};
+        if ((rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err))) break;
+        gpu_prove_device_plan(0, &pl);
+        if (memcmp(&pg, &pc, sizeof pg)) {
+            failures++, printf("FAIL b2 (cap %zu): GPU proof != CPU proof\n", use - k * step);
+            break;
+        }
+        if (getenv("CUZK_TEST_VERBOSE")) {
+            gpu_prove_format_plan(line, sizeof line, &pl);
+            printf("  cap %zu: %s\n", use - k * step, line);
+        }
+        if (!pl.resident[0]) break; /* H streamed: past what this checks */
+        bool on_cpu = t.total_ms > t.gpu_total_ms;
+        if (pl.resident[4] == on_cpu)
+            failures++, printf("FAIL b2: the plan %s B_G2, the CPU %s it\n",
+                               pl.resident[4] ? "kept" : "left", on_cpu ? "ran" : "did not run");
+        if (pl.resident[4] && pl.chunk_g2 < pk.n_b_g2 && !chunked) {
+            chunked = true;
+            printf("witness path, B_G2 kept in MSM calls of %zu of %zu points: == CPU\n",
+                   pl.chunk_g2, pk.n_b_g2);
+        }
+        if (!pl.resident[4] && !cpu) {
+            cpu = true;
+            printf("witness path, G1 resident, B_G2 on the CPU from the device's B job: == CPU\n");
+        }
+    }
+    gpu_prove_set_device_memory(0);
+    if (rc) failures++, printf("FAIL b2: %s\n", err.msg);
+    if (!rc && (!chunked || !cpu))
+        failures++, printf("FAIL b2: caps down from %zu never %s\n", use,
+                           !chunked ? "kept B_G2 in smaller calls" : "left B_G2 to the CPU");
     gpu_prove_params_free(&pk);
     if (shape) gpu_shape_forget(shape);
     cs_shape_free(shape);
@@ -503,10 +541,11 @@ static void check_witness_b2_host(cuzk_rng *g)
 /* The witness-only path with each device allocation of a batch of two
  * proofs refused in turn (the prover's buffers and parameters released
  * before each try, so every allocation is made again): every try proves
- * both circuits as the CPU does or fails with an out-of-memory error; where
- * the device prep's buffers are refused the CPU's prep makes that
- * circuit's jobs and the proof is still the CPU's; nothing is left on the
- * device once released. */
+ * both circuits as the CPU does: where the device prep's buffers are
+ * refused the CPU's prep makes that circuit's jobs, where another
+ * allocation is the start runs out of memory and tries again with a
+ * smaller plan (residency.cu rule 1); nothing is left on the device once
+ * released. */
 static void check_witness_alloc_refused(cuzk_rng *g)
 {
     groth16_params pk;
@@ -544,14 +583,15 @@ static void check_witness_alloc_refused(cuzk_rng *g)
                                host_device_bytes(0) - base);
         if (all_made) break;
     }
-    if (!rc && !(cpu_prep && refused && proved > cpu_prep))
+    if (!rc && !(cpu_prep && !refused && proved == k && proved > cpu_prep))
         failures++, printf("FAIL alloc refused: of %lld tries %d proved (%d with the CPU's prep), "
                            "%d out of memory\n",
                            k, proved, cpu_prep, refused);
     else if (!rc)
         printf("witness path, each of %lld device allocations refused in turn: %d batches "
-               "proved == CPU (%d with the CPU's prep for a circuit), %d out of memory\n",
-               k - 1, proved, cpu_prep, refused);
+               "proved == CPU (%d with the CPU's prep for a circuit, the others after trying "
+               "again with a smaller plan where needed)\n",
+               k - 1, proved, cpu_prep);
     gpu_prove_params_free(&pk);
     if (shape) gpu_shape_forget(shape);
     cs_shape_free(shape);

@@ -10,38 +10,8 @@
 # its node and the fault; garbage, a truncated file, a missing file, a C1
 # short of a partition and a missing --c1 are exit 2.
 set -eu
-BUILD=$(cd "$1" && pwd)
-CUZK="$BUILD/tools/cuzk"
-SEAL="$BUILD/tools/cuzk-seal"
-BENCH="$BUILD/tools/cuzk-bench"
-WORK="$BUILD/verify-vanilla-work"
-mkdir -p "$WORK"
-cd "$WORK"
-passed=0
-failed=0
-
-# check NAME EXIT [MESSAGE] -- ARGS: cuzk verify-vanilla porep ARGS exits
-# EXIT, and its output holds MESSAGE when one is given.
-check() {
-    name=$1 want=$2 msg=$3
-    shift 4
-    set +e
-    "$CUZK" verify-vanilla porep "$@" >out.txt 2>&1
-    rc=$?
-    set -e
-    if [ "$rc" != "$want" ]; then
-        echo "FAIL $name: exit $rc, expected $want"
-        cat out.txt
-        failed=$((failed + 1))
-    elif [ -n "$msg" ] && ! grep -qF -- "$msg" out.txt; then
-        echo "FAIL $name: the output lacks '$msg'"
-        cat out.txt
-        failed=$((failed + 1))
-    else
-        echo "ok   $name: $(head -1 out.txt)"
-        passed=$((passed + 1))
-    fi
-}
+. "$2/tests/integration/lib/verify_vanilla.sh"
+vv_start "$1" verify-vanilla-work porep
 
 # alter IN OUT WHAT: writes IN's C1 with one alteration to OUT (the wrapper
 # kept, or bare JSON for WHAT=bare) and prints the message expected for it.
@@ -116,5 +86,4 @@ check "missing file" 2 "missing.json" -- --c1 missing.json
 alter c1.json short.json short >/dev/null
 check "a partition short" 2 "0 partitions, StackedDrg2KiBV1_1 has 1" -- --c1 short.json
 check "no --c1" 2 "missing --c1" --
-echo "verify_vanilla: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+vv_finish verify_vanilla

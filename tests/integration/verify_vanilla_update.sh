@@ -10,64 +10,21 @@
 # file, garbage, the wrong sector size, a bad commitment and a missing
 # option are exit 2. About 10 s on two cores.
 set -eu
-BUILD=$(cd "$1" && pwd)
-CUZK="$BUILD/tools/cuzk"
-BENCH="$BUILD/tools/cuzk-bench"
-WORK="$BUILD/verify-vanilla-update-work"
-mkdir -p "$WORK"
-cd "$WORK"
-passed=0
-failed=0
-
-# check NAME EXIT MESSAGE -- ARGS: cuzk verify-vanilla update ARGS exits
-# EXIT, and its output holds MESSAGE when one is given.
-check() {
-    name=$1 want=$2 msg=$3
-    shift 4
-    set +e
-    "$CUZK" verify-vanilla update "$@" >out.txt 2>&1
-    rc=$?
-    set -e
-    if [ "$rc" != "$want" ]; then
-        echo "FAIL $name: exit $rc, expected $want"
-        cat out.txt
-        failed=$((failed + 1))
-    elif [ -n "$msg" ] && ! grep -qF -- "$msg" out.txt; then
-        echo "FAIL $name: the output lacks '$msg'"
-        cat out.txt
-        failed=$((failed + 1))
-    else
-        echo "ok   $name: $(head -1 out.txt)"
-        passed=$((passed + 1))
-    fi
-}
+. "$2/tests/integration/lib/verify_vanilla.sh"
+vv_start "$1" verify-vanilla-update-work update
 
 # comms FILE: gen-vanilla's three commitments as cuzk options.
 comms() {
     awk '$1 ~ /^comm_/ { gsub("_", "-", $1); printf " --%s %s", $1, $2 }' "$1"
 }
 
-# alter IN OUT WHAT: IN with one bit of partition 0's blob flipped, to
-# OUT. A blob (bincode PartitionProof) opens with comm_c (32 bytes), then
-# the apex leaf count (8) and the apex leaves: WHAT comm_c or apex (leaf 0).
-alter() {
-    python3 - "$@" <<'PY'
-import base64, json, sys
-
-src, dst, what = sys.argv[1:4]
-blobs = [bytearray(base64.b64decode(b)) for b in json.load(open(src))]
-b = blobs[0]
-at = {"comm_c": 0, "apex": 40}[what]
-b[at] ^= 1
-json.dump([base64.b64encode(bytes(x)).decode() for x in blobs], open(dst, "w"))
-PY
-}
-
+# A blob (bincode PartitionProof) opens with comm_c (32 bytes), then the
+# apex leaf count (8) and the apex leaves (leaf 0 at byte 40).
 "$BENCH" gen-vanilla snap-prove --sector-size 2KiB --seed 61 -o sealed.json >sealed.txt 2>/dev/null
 "$BENCH" gen-vanilla snap-prove --sector-size 2KiB --sparse --seed 62 -o sparse.json >sparse.txt
 "$BENCH" gen-vanilla snap-prove --sector-size 8MiB --sparse --seed 63 -o s8m.json >s8m.txt
-/usr/bin/time -f "%e s wall, %U s user, %M KiB max RSS" \
-    "$BENCH" gen-vanilla snap-prove --sector-size 32GiB --seed 64 -o s32g.json >s32g.txt
+timed "gen-vanilla snap-prove 32GiB, one thread" s32g.txt -- \
+    "$BENCH" gen-vanilla snap-prove --sector-size 32GiB --seed 64 -o s32g.json
 echo "32GiB sparse update: $(wc -c <s32g.json) bytes"
 
 # shellcheck disable=SC2046 # the commitments are one option and value each
@@ -82,11 +39,11 @@ check "sparse 32GiB (timed)" 0 "16 partitions x 86" -- --sector-size 32GiB --van
 # shellcheck disable=SC2046
 check "other update's commitments" 1 "update partition 0: comm_r_old is not Poseidon" -- \
     --sector-size 2KiB --vanilla sealed.json $(comms sparse.txt)
-alter s8m.json apex.json apex
+alter_blob s8m.json apex.json 0 40
 # shellcheck disable=SC2046
 check "apex leaf altered" 1 "INVALID: apex.json: update partition 0: the apex leaves do not hash to comm_d_new" -- \
     --sector-size 8MiB --vanilla apex.json $(comms s8m.txt)
-alter s8m.json commc.json comm_c
+alter_blob s8m.json commc.json 0 0
 # shellcheck disable=SC2046
 check "comm_c altered" 1 "update partition 0: comm_r_old is not Poseidon(comm_c" -- \
     --sector-size 8MiB --vanilla commc.json $(comms s8m.txt)
@@ -109,5 +66,4 @@ check "bad commitment" 2 "--comm-r-old takes 64 hex digits" -- --sector-size 2Ki
     --vanilla sparse.json --comm-r-old 12 --comm-d-new 00 --comm-r-new 00
 check "missing --vanilla" 2 "--vanilla" -- --sector-size 2KiB
 
-echo "verify_vanilla_update: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+vv_finish verify_vanilla_update

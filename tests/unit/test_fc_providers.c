@@ -32,6 +32,11 @@
  * by the native check (update_verify.h) with partition, challenge, node
  * and fault named, are another comm_r_new, an altered apex leaf, an
  * altered tree-R-new sibling and a random well-formed partition proof.
+ *
+ * Sizes: the table of partition sizes the providers use instead of a
+ * count (provider_common.c) equals a count of the blank circuit for every
+ * PoSt size up to 512MiB and the 2KiB (and, not under CUZK_TEST_QUICK,
+ * 8MiB) SnapDeals update; a count that differed would fail it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +53,7 @@
 #include "cuzk/filecoin/update_circuit.h"
 #include "cuzk/groth16.h"
 #include "cuzk/params.h"
+#include "filecoin/provider_internal.h"
 #include "testutil.h"
 
 #define KIB2        2048ull
@@ -156,6 +162,28 @@ static void check_blank(const engine_provider *p, const char *id, cs_circuit par
     assert_memory_equal(want, got, 32);
     assert_int_not_equal(p->blank("porep-3k", &blank, &ctx, &err), 0);
     assert_non_null(strstr(err.msg, "porep-3k"));
+}
+
+static void test_known_sizes(void **state)
+{
+    (void)state;
+    const struct {
+        fc_circuit_kind kind;
+        size_t upto; /* fcp_sizes index, inclusive */
+    } cases[] = {{FC_CIRCUIT_WINNING_POST, FCP_SIZES - 1},
+                 {FC_CIRCUIT_WINDOW_POST, 2},
+                 {FC_CIRCUIT_UPDATE, quick() ? 0 : 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        for (size_t i = 0; i <= cases[k].upto; i++) {
+            cs_capacity known, counted;
+            cuzk_err err = {0};
+            assert_int_equal(fcp_partition_size(cases[k].kind, i, &known, &err), 0);
+            assert_int_equal(fcp_partition_count(cases[k].kind, i, &counted, &err), 0);
+            if (memcmp(&known, &counted, sizeof known))
+                fail_msg("kind %d size %zu: table {%zu, %zu, %zu}, counted {%zu, %zu, %zu}",
+                         cases[k].kind, i, known.constraints, known.inputs, known.aux,
+                         counted.constraints, counted.inputs, counted.aux);
+        }
 }
 
 static void test_porep(void **state)
@@ -540,9 +568,10 @@ static void test_update(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_porep),           cmocka_unit_test(test_porep_lookup),
-        cmocka_unit_test(test_winning_refused), cmocka_unit_test(test_winning_prove),
-        cmocka_unit_test(test_window),          cmocka_unit_test(test_update),
+        cmocka_unit_test(test_known_sizes),   cmocka_unit_test(test_porep),
+        cmocka_unit_test(test_porep_lookup),  cmocka_unit_test(test_winning_refused),
+        cmocka_unit_test(test_winning_prove), cmocka_unit_test(test_window),
+        cmocka_unit_test(test_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,9 +8,11 @@
  * and the four shapes of storage-proofs-porep/tests/stacked_circuit.rs
  * (1 challenge, 2 layers: 8 nodes binary tree 22 inputs 1,206,212; 8
  * nodes 8-ary 1,199,620; 32 nodes 8-4 1,296,576; 64 nodes 8-4-2
- * 1,346,982). A sealed 2KiB sector (fc_seal, fc_sealed_c1 from a seed,
- * through a c1.json file): its witness satisfies every constraint, the
- * circuit's public inputs equal those computed natively (challenges and
+ * 1,346,982); the 2KiB counts (8MiB and 512MiB when slow) are those of
+ * porep_sizes.h's table too, which is checked on its own. A sealed 2KiB
+ * sector (fc_seal, fc_sealed_c1 from a seed, through a c1.json file): its
+ * witness satisfies every constraint, the circuit's public inputs equal
+ * those computed natively (challenges and
  * graph parents), the circuit with values has the blank circuit's sizes
  * and densities, and a changed parent label breaks a constraint.
  *
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "cuzk/filecoin/porep_circuit.h"
+#include "cuzk/filecoin/porep_sizes.h"
 #include "cuzk/filecoin/sdr.h"
 #include "cuzk/filecoin/seal.h"
 
@@ -58,6 +61,19 @@ static const cs_counts *blank_2kib(void)
     return &k;
 }
 
+/* The counts k of a partition of `size` against porep_sizes.h's table
+ * (the GPU memory plan's: cuzk-bench plan, the daemon's device check). */
+static void check_sizes_table(uint64_t size, const cs_counts *k)
+{
+    const porep_sizes *t = porep_sizes_find(size);
+    assert_non_null(t);
+    assert_int_equal(t->constraints, k->num_constraints + k->num_inputs);
+    assert_int_equal(t->aux, k->num_aux);
+    assert_int_equal(t->inputs, k->num_inputs);
+    assert_int_equal(t->a_aux_density, k->a_aux_density);
+    assert_int_equal(t->b_density, k->b_input_density + k->b_aux_density);
+}
+
 static void test_count_2kib(void **state)
 {
     (void)state;
@@ -69,6 +85,33 @@ static void test_count_2kib(void **state)
     assert_int_equal(k.num_aux, 2685673);
     assert_int_equal(k.num_inputs, 40);
     assert_int_equal(porep_num_public_inputs(&s) + 1, 40);
+    check_sizes_table(2048, &k);
+}
+
+/* porep_sizes.h's table on its own: every size there, its domain the
+ * least power of two holding its constraints (2^27 at 32 and 64 GiB),
+ * its witness and parameter lengths as bellperson lays them out. */
+static void test_sizes_table(void **state)
+{
+    (void)state;
+    const uint64_t sizes[] = {2048, 8ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const porep_sizes *t = porep_sizes_find(sizes[i]);
+        assert_non_null(t);
+        unsigned lg = porep_sizes_domain_log(t);
+        assert_true(((size_t)1 << lg) >= t->constraints &&
+                    ((size_t)1 << (lg - 1)) < t->constraints);
+        if (sizes[i] >= (32ULL << 30)) assert_int_equal(lg, 27);
+        assert_int_equal(porep_sizes_witness_bytes(t), (t->inputs + t->aux) * sizeof(fr_t));
+        groth16_params pk;
+        porep_sizes_params(t, &pk);
+        assert_int_equal(pk.n_h, ((size_t)1 << lg) - 1);
+        assert_int_equal(pk.n_l, t->aux);
+        assert_int_equal(pk.n_a, t->inputs + t->a_aux_density);
+        assert_true(pk.n_b_g1 == t->b_density && pk.n_b_g2 == t->b_density);
+        assert_true(t->shape_bytes > 30 * t->constraints && t->shape_bytes < 45 * t->constraints);
+    }
+    assert_null(porep_sizes_find(4096));
 }
 
 /* reference/filecoin.md: 8MiB and 512MiB (slow; 32GiB and 64GiB are
@@ -88,6 +131,7 @@ static void test_count_8mib_512mib(void **state)
         assert_int_equal(k.num_constraints, want[i].constraints);
         assert_int_equal(k.num_aux, want[i].aux);
         assert_int_equal(k.num_inputs, 40);
+        check_sizes_table(want[i].size, &k);
     }
 }
 
@@ -283,13 +327,10 @@ static void test_tampered_vanilla(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_count_2kib),
-        cmocka_unit_test(test_count_8mib_512mib),
-        cmocka_unit_test(test_count_stacked_circuit_rs),
-        cmocka_unit_test(test_shape_errors),
-        cmocka_unit_test(test_public_inputs_32gib),
-        cmocka_unit_test(test_sealed_2kib),
-        cmocka_unit_test(test_sealed_2kib_kinds),
+        cmocka_unit_test(test_count_2kib),        cmocka_unit_test(test_sizes_table),
+        cmocka_unit_test(test_count_8mib_512mib), cmocka_unit_test(test_count_stacked_circuit_rs),
+        cmocka_unit_test(test_shape_errors),      cmocka_unit_test(test_public_inputs_32gib),
+        cmocka_unit_test(test_sealed_2kib),       cmocka_unit_test(test_sealed_2kib_kinds),
         cmocka_unit_test(test_tampered_vanilla),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,9 @@ int bench_gen_vanilla(int argc, char **argv);
 /* gen-vanilla test: a synthetic test-circuit request (daemon --test-circuits). */
 int bench_gen_test(int argc, char **argv);
 int bench_timeline(int argc, char **argv);
+/* plan --sector-size S [--device-memory M] [--batch]: the GPU memory plan
+ * of a PoRep partition (plan.c). */
+int bench_plan(int argc, char **argv);
 
 /* One unary call with a connection of its own; prints the gRPC error and
  * returns BENCH_FAILED unless the status is OK. */

@@ -11,6 +11,7 @@
  *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
  *              [--bad-partition K] -o FILE
  *   cuzk-bench timeline LOG      (GPU busy fraction from the TIMELINE lines)
+ *   cuzk-bench plan --sector-size SIZE [--device-memory M] [--batch]   (plan.c)
  *
  * ADDR is unix:///path, host:port or http://host:port (default
  * 127.0.0.1:9820). The input file is sent as the request's vanilla_proof
@@ -81,7 +82,13 @@ static const char usage[] =
     "                       an update; no sealed sector is behind it\n"
     "  gen-vanilla test --constraints N [--partitions P] [--seed S] [--bad-partition K] -o FILE\n"
     "                       a synthetic test-circuit request (daemon --test-circuits)\n"
-    "  timeline LOG         stage times and GPU busy fraction from a daemon log\n";
+    "  timeline LOG         stage times and GPU busy fraction from a daemon log\n"
+    "  plan --sector-size SIZE [--device-memory M] [--batch]\n"
+    "                       the GPU memory plan of a PoRep partition (no device needed):\n"
+    "                       the least device memory, and what stays resident, streams,\n"
+    "                       and the H step's rows on M (default: common cards' sizes);\n"
+    "                       M is what the daemon may use there (free memory or\n"
+    "                       gpus.device_memory)\n";
 
 int bench_usage(const char *fmt, const char *arg)
 {
@@ -120,5 +127,6 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "cancel")) return bench_cancel(addr, sub_argc, sub_argv);
     if (!strcmp(cmd, "gen-vanilla")) return bench_gen_vanilla(sub_argc, sub_argv);
     if (!strcmp(cmd, "timeline")) return bench_timeline(sub_argc, sub_argv);
+    if (!strcmp(cmd, "plan")) return bench_plan(sub_argc, sub_argv);
     return bench_usage("unknown command '%s'", cmd);
 }

@@ -6,7 +6,9 @@
  *   cuzk-daemon --list-circuits
  *
  * Reads the config, starts the engine (CPU prover backend), the gRPC
- * server and the optional HTTP status page, then waits for SIGINT or
+ * server and the optional HTTP status page, logs each GPU that is too
+ * small for 32 / 64 GiB PoRep partitions and by how much, or its plan
+ * for them (devices.c), then waits for SIGINT or
  * SIGTERM: it stops accepting calls, lets jobs finish for
  * daemon.shutdown_grace, fails the rest with a clear status, answers the
  * calls still open and exits 0. Signals are blocked in every thread and
@@ -37,6 +39,7 @@
 #include "cuzk/server.h"
 
 #include "circuits.h"
+#include "devices.h"
 
 static const char usage[] =
     "usage: cuzk-daemon -c cuzk.toml [-l unix:///path|host:port] [--log-level L]\n"
@@ -142,6 +145,7 @@ static int serve(const cuzk_config *cfg, const options *o, const sigset_t *signa
         engine_destroy(e);
         return 1;
     }
+    daemon_check_devices(e, cfg->device_memory);
     engine_log(LOG_INFO, "cuzk-daemon ready");
     int sig = 0;
     sigwait(signals, &sig);

@@ -15,6 +15,7 @@
 #ifndef CUZK_FILECOIN_TREE_H
 #define CUZK_FILECOIN_TREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/err.h"
@@ -58,6 +59,9 @@ void fc_tree_path(const fc_tree *t, uint64_t leaf, uint8_t *siblings, uint32_t *
  * (they must be canonical). For the odd node; whole rows go through
  * fc_tree_build. */
 void fc_tree_hash_node(uint8_t out[32], int hash, const uint8_t *children, unsigned arity);
+/* n Poseidon nodes at once on the calling thread (poseidon_hash_batch's
+ * lanes): node j from children[j * arity ..], canonical, arity <= 16. */
+void fc_tree_hash_nodes(uint8_t *out, const uint8_t *children, unsigned arity, size_t n);
 /* The root a leaf and such a path hash to (levels = rows - 1); 0, or
  * CUZK_ENOMEM when OpenSSL cannot provide SHA-256. */
 int fc_tree_root_from_path(uint8_t root[32], int hash, unsigned arity, const uint8_t leaf[32],

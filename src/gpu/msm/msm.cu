@@ -164,6 +164,28 @@ static void msm_plan_affine(msm_plan *p)
     p->aff_rounds = p->aff_pairs ? p->aff->rounds : 0;
 }
 
+/* CUB's temporaries for sorting n pairs by c-bit keys and scanning the
+ * bucket counts. CUB asks the device; where there is none and the caller
+ * only sizes (err NULL: gpu_msm_workspace_for, as cuzk-bench plan runs it
+ * on a host without a GPU), an estimate instead: the sort's alternate
+ * key and value buffers (8 bytes a pair) and 1 MiB of histograms, 1 MiB
+ * for the scan. */
+static int msm_cub_sizes(msm_plan *p, size_t n, unsigned c, cuzk_err *err)
+{
+    cudaError_t e =
+        cub::DeviceRadixSort::SortPairs(NULL, p->sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
+                                        (uint32_t *)NULL, (uint32_t *)NULL, (int)n, 0, (int)c);
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum(NULL, p->scan_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
+                                          (int)p->nb);
+    if (e == cudaSuccess) return CUZK_OK;
+    if (err) return cu_fail(e, err, "msm sort sizing", __FILE__, __LINE__);
+    cudaGetLastError();
+    p->sort_bytes = 8 * n + ((size_t)1 << 20);
+    p->scan_bytes = (size_t)1 << 20;
+    return CUZK_OK;
+}
+
 static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t affine,
                          const msm_aff_cfg *aff, cuzk_err *err)
 {
@@ -189,12 +211,8 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
     if (p->pairs >= ((size_t)1 << 32))
         return cuzk_errf(err, CUZK_EINVAL, "gpu msm: %zu points x %u windows exceed 2^32 pairs", n,
                          p->nwin);
-    CU(cub::DeviceRadixSort::SortPairs(NULL, p->sort_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
-                                       (uint32_t *)NULL, (uint32_t *)NULL, (int)n, 0, (int)c),
-       err, "msm sort sizing");
-    CU(cub::DeviceScan::ExclusiveSum(NULL, p->scan_bytes, (uint32_t *)NULL, (uint32_t *)NULL,
-                                     (int)p->nb),
-       err, "msm scan sizing");
+    int rc = msm_cub_sizes(p, n, c, err);
+    if (rc) return rc;
     size_t o = 0, nb = p->nb, pt = p->max_tasks * point;
     p->keys = o, o += cu_align256(p->pairs * 4);
     p->vals = o, o += cu_align256(p->pairs * 4);

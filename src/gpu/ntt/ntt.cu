@@ -93,6 +93,12 @@ static void ntt_release(ntt_dev *d)
     d->lock.unlock();
 }
 
+/* Twiddles for 2^n: w^k, k = 0 .. 2^(n - 1). */
+static size_t ntt_twiddle_bytes(unsigned n)
+{
+    return n ? (((size_t)1 << (n - 1)) + 1) * sizeof(fr_d) : 0;
+}
+
 static int ntt_ensure_twiddles(ntt_dev *d, unsigned n, cuzk_err *err)
 {
     if (d->tw && d->tw_log >= n) return CUZK_OK;
@@ -101,7 +107,7 @@ static int ntt_ensure_twiddles(ntt_dev *d, unsigned n, cuzk_err *err)
     fr_t w;
     fr_from_canonical(&w, NTT_ROOT);
     for (unsigned i = n; i < NTT_TWO_ADICITY; i++) fr_sqr(&w, &w);
-    uint64_t count = (1ull << (n - 1)) + 1;
+    uint64_t count = ntt_twiddle_bytes(n) / sizeof(fr_d);
     CU(cudaMalloc(&d->tw, count * sizeof(fr_d)), err, "ntt twiddle table alloc");
     fr_d wd;
     memcpy(&wd, &w, sizeof wd);
@@ -163,6 +169,22 @@ static int ntt_ensure_scale(ntt_dev *d, enum ntt_scale_kind kind, unsigned n, cu
 
 static unsigned ntt_block = NTT_THREADS; /* gpu_ntt_set_block (radix 2 only) */
 static unsigned ntt_radix = 8;           /* gpu_ntt_set_radix */
+
+extern "C" size_t gpu_ntt_tables_for(unsigned log_n)
+{
+    return ntt_twiddle_bytes(log_n) + (size_t)SCALE_KINDS * (2 << NTT_SCALE_LO) * sizeof(fr_d);
+}
+
+extern "C" size_t gpu_ntt_tables_bytes(void)
+{
+    ntt_dev *d;
+    if (ntt_acquire(&d, NULL)) return 0;
+    size_t b = d->tw ? ntt_twiddle_bytes(d->tw_log) : 0;
+    for (int k = 0; k < SCALE_KINDS; k++)
+        if (d->sc[k]) b += (2 << NTT_SCALE_LO) * sizeof(fr_d);
+    ntt_release(d);
+    return b;
+}
 
 extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
 {
@@ -390,18 +412,30 @@ static int ntt_h_row(ntt_dev *d, fr_d *x, unsigned n, int row, cuzk_err *err)
     return rc ? rc : ntt_stages<false, false>(d, x, n, NO_SCALE, NO_SCALE, err);
 }
 
-/* a := a b / z on the coset, back to (bit-reversed) coefficients, less c's
- * row, then to natural order. */
-static int ntt_h_finish(ntt_dev *d, fr_d *a, const fr_d *b, const fr_d *c, unsigned n,
-                        cuzk_err *err)
+/* x[0, count) := a b / z, a's factor first: x holds a and y b, or, when
+ * x_is_b, the other way round. */
+static int ntt_h_mul(fr_d *x, const fr_d *y, size_t count, bool x_is_b, unsigned n, cuzk_err *err)
 {
     fr_t z;
     ntt_z_inv(&z, n);
     fr_d zd;
     memcpy(&zd, &z, sizeof zd);
-    ntt_h_pointwise<<<cu_blocks((size_t)1 << n, 256), 256>>>(a, b, 1u << n, zd);
+    if (!count) return CUZK_OK;
+    if (x_is_b)
+        ntt_h_pointwise_b<<<cu_blocks(count, 256), 256>>>(x, y, (uint32_t)count, zd);
+    else
+        ntt_h_pointwise<<<cu_blocks(count, 256), 256>>>(x, y, (uint32_t)count, zd);
     CU_LAUNCH(err, "ntt_h_pointwise");
-    int rc = ntt_stages<true, true>(d, a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
+    return CUZK_OK;
+}
+
+/* a := a b / z on the coset, back to (bit-reversed) coefficients, less c's
+ * row, then to natural order. */
+static int ntt_h_finish(ntt_dev *d, fr_d *a, const fr_d *b, const fr_d *c, unsigned n,
+                        cuzk_err *err)
+{
+    int rc = ntt_h_mul(a, b, (size_t)1 << n, false, n, err);
+    if (!rc) rc = ntt_stages<true, true>(d, a, n, NO_SCALE, {SCALE_GINV_OVER_N, true}, err);
     if (!rc) rc = ntt_bitrev_run(a, c, n, err);
     if (!rc) CU_WAIT(err, "ntt h");
     return rc;
@@ -462,6 +496,61 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
         rc =
             ntt_h_finish(d, (fr_d *)a->ptr, (const fr_d *)b->ptr, (const fr_d *)c->ptr, log_n, err);
     ntt_release(d);
+    return rc;
+}
+
+static int ntt_h_piece_args(const gpu_buf *x, const gpu_buf *y, size_t count, unsigned n,
+                            cuzk_err *err)
+{
+    int rc = ntt_check_args(NULL, n, err);
+    if (!rc && (count > ((size_t)1 << n) || x->bytes < count * sizeof(fr_d) ||
+                y->bytes < count * sizeof(fr_d)))
+        rc = cuzk_errf(err, CUZK_EINVAL, "gpu ntt h: a piece of %zu elements past its buffers",
+                       count);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_mul_dev(gpu_buf *x, const gpu_buf *y, size_t count, bool x_is_b,
+                                 unsigned log_n, cuzk_err *err)
+{
+    int rc = ntt_h_piece_args(x, y, count, log_n, err);
+    if (!rc) rc = ntt_h_mul((fr_d *)x->ptr, (const fr_d *)y->ptr, count, x_is_b, log_n, err);
+    if (!rc) CU_WAIT(err, "ntt h mul");
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_product_dev(gpu_buf *a, unsigned log_n, cuzk_err *err)
+{
+    int rc = ntt_check_args(a, log_n, err);
+    if (rc) return rc;
+    ntt_dev *d;
+    if ((rc = ntt_acquire(&d, err))) return rc;
+    rc = ntt_ensure_twiddles(d, log_n, err);
+    if (!rc)
+        rc = ntt_stages<true, true>(d, (fr_d *)a->ptr, log_n, NO_SCALE, {SCALE_GINV_OVER_N, true},
+                                    err);
+    if (!rc) CU_WAIT(err, "ntt h product");
+    ntt_release(d);
+    return rc;
+}
+
+extern "C" int gpu_ntt_h_sub_dev(gpu_buf *x, const gpu_buf *c, size_t count, cuzk_err *err)
+{
+    int rc = ntt_h_piece_args(x, c, count, NTT_MAX_LOG, err);
+    if (rc || !count) return rc;
+    ntt_h_sub<<<cu_blocks(count, 256), 256>>>((fr_d *)x->ptr, (const fr_d *)c->ptr,
+                                              (uint32_t)count);
+    CU_LAUNCH(err, "ntt_h_sub");
+    CU_WAIT(err, "ntt h sub");
+    return CUZK_OK;
+}
+
+extern "C" int gpu_ntt_h_bitrev_dev(gpu_buf *a, const gpu_buf *c, unsigned log_n, cuzk_err *err)
+{
+    int rc = ntt_check_args(a, log_n, err);
+    if (!rc && c) rc = ntt_check_args(c, log_n, err);
+    if (!rc) rc = ntt_bitrev_run((fr_d *)a->ptr, c ? (const fr_d *)c->ptr : NULL, log_n, err);
+    if (!rc) CU_WAIT(err, "ntt h bitrev");
     return rc;
 }
 

@@ -590,4 +590,21 @@ __global__ void ntt_h_pointwise(fr_d *a, const fr_d *__restrict__ b, uint32_t co
     a[i] = a[i] * b[i] * zinv;
 }
 
+/* The same product into b's row, a's factor first (the H step in pieces:
+ * b on the device, a a piece at a time). */
+__global__ void ntt_h_pointwise_b(fr_d *b, const fr_d *__restrict__ a, uint32_t count, fr_d zinv)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    b[i] = a[i] * b[i] * zinv;
+}
+
+/* x = x - c (the H step in pieces: c's coefficients a piece at a time). */
+__global__ void ntt_h_sub(fr_d *x, const fr_d *__restrict__ c, uint32_t count)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    x[i] = x[i] - c[i];
+}
+
 #endif

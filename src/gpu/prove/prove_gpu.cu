@@ -66,8 +66,12 @@
  *
  * The working buffers (a/b/c twice, scalars, indexes, gathered bases,
  * bitmap) grow to the largest proof seen on their device and stay
- * allocated. Every thread that calls CUDA for a start (the prover thread,
- * prep, loader, the staging pools' copy threads) first makes the start's
+ * allocated. A start that runs out of device memory under a plan that
+ * fit, before its feed consumed a circuit, releases what the prover holds
+ * on the device and runs again with a budget 1/8 lower (residency.cu
+ * rule 1), at most START_RETRIES times. With fewer than three rows of
+ * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a
+ * start (the prover thread, prep, loader, the staging pools' copy threads) first makes the start's
  * device current.
  */
 #include <omp.h>
@@ -84,7 +88,12 @@
 #include "gpu/prove/prove_gpu.cuh"
 #include "gpu/prove/residency.cuh"
 
+extern "C" {
+#include "cuzk/engine_log.h"
+}
+
 static std::mutex prove_mu[CU_MAX_DEVICES];
+#define START_RETRIES 2 /* a start out of memory tries again with a smaller plan */
 
 void prove_lock(int dev)
 {
@@ -115,6 +124,9 @@ void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
 struct prove_ws {
     void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2, *wit, *prep;
     size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap, wit_cap, prep_cap;
+    char *park; /* host rows of the H step with one row on the device (h_pieces) */
+    size_t park_cap;
+    bool park_pinned; /* park page-locked (cudaHostAlloc), else malloc'ed */
 };
 static prove_ws prove_wss[CU_MAX_DEVICES]; /* one per device, under its prover lock */
 
@@ -160,12 +172,24 @@ static bool h_on_device(const groth16_params *pk, unsigned lg)
 
 struct prove_run;
 static void row_loaded(prove_run *r, prove_one *c);
+static bool h_in_pieces(const prove_run *r);
 
 /* Bytes of a circuit's witness on the device ([inputs || aux]) when it
  * takes the witness-only path, else 0. */
 static size_t witness_bytes(const cs_prover *w)
 {
     return w->shape ? (w->num_inputs + w->num_aux) * sizeof(fr_t) : 0;
+}
+
+/* The witness-only path's loader when the H step evaluates the rows
+ * itself (h_in_pieces): the checked assignment into d (ws->wit). */
+static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
+{
+    int rc = groth16_shape_check(w, err);
+    size_t in = w->num_inputs * sizeof(fr_t);
+    if (!rc) rc = prove_upload(STAGE_BG, d, w->input_assignment, in, err);
+    if (!rc) rc = prove_upload(STAGE_BG, d + in, w->aux_assignment, w->num_aux * sizeof(fr_t), err);
+    return rc;
 }
 
 /* The witness-only path's loader: the assignment into d (ws->wit), then a, b,
@@ -198,6 +222,8 @@ static int load_abc(prove_run *r, prove_one *c, char *buf, char *wit, const grot
     int rc = groth16_h_domain(&lw, pk, w, err);
     if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    if (!rc && h_in_pieces(r) && w->shape) return load_witness(w, wit, err);
+    if (!rc && h_in_pieces(r)) return CUZK_OK; /* the H step uploads each row in its turn */
     if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, c, buf, wit, w, row, err);
     if (!rc && h_on_device(pk, lg)) {
         const fr_t *src[3] = {w->a, w->b, w->c};
@@ -297,8 +323,11 @@ struct prove_run {
     prove_ws *ws; /* the device's */
     unsigned lg;
     prove_plan plan; /* residency.cu's, for this start */
-    size_t nabc;     /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
+    char *wit;       /* the witness buffer: ws->wit, or ws->abc[0] when the plan shares it */
+    size_t wit_cap;
+    size_t nabc; /* a/b/c buffers: circuit i loads into ws->abc[i % nabc] */
     prove_srs srs;
+    size_t consumed; /* circuits reported consumed to the feed */
     std::thread *prep, *load;
     bool stop; /* no more helpers start (under mu) */
     std::mutex mu;
@@ -416,7 +445,7 @@ static void device_prep(prove_run *r, size_t i)
     prep_jobs pj;
     const cs_prover *w = r->circ[i];
     c->prep_rc =
-        prep_on_device(&pj, w, (const fr_t *)ws->wit, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
+        prep_on_device(&pj, w, (const fr_t *)r->wit, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
     groth16_msm_job *jobs[3] = {&c->jobs.l, &c->jobs.a, &c->jobs.b};
     for (int k = 0; !c->prep_rc && k < 3; k++) {
         jobs[k]->n = pj.n[k], jobs[k]->n_tail = pj.n_tail[k], jobs[k]->split = pj.out[k].split;
@@ -437,7 +466,7 @@ static int fed_fits(prove_run *r, size_t i, cuzk_err *err)
     const cs_prover *w = r->circ[i];
     bool known = !w->shape;
     for (size_t k = 0; k < r->n0 && !known; k++) known = r->ready[k] == w->shape;
-    if (!known || witness_bytes(w) > r->ws->wit_cap)
+    if (!known || witness_bytes(w) > r->wit_cap)
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: a fed circuit of another shape");
     return CUZK_OK;
 }
@@ -450,8 +479,8 @@ static void load_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
-        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % r->nabc], (char *)r->ws->wit, r->p->pk,
-                              r->circ[i], r->lg, &c->load_err);
+        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % r->nabc], r->wit, r->p->pk, r->circ[i],
+                              r->lg, &c->load_err);
     c->t.upload_ms = groth16_now_ms() - t0;
     bool preps = c->dev_prep;
     if (preps && c->load_rc)
@@ -565,6 +594,138 @@ static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
     return CUZK_OK;
 }
 
+/* Whether the H step keeps fewer than three rows on the device (the
+ * plan's abc_rows, residency.cu rule 4) and so runs in pieces. */
+static bool h_in_pieces(const prove_run *r)
+{
+    return r->plan.abc_rows < 3 && h_on_device(r->p->pk, r->lg);
+}
+
+/* Row k (0, 1, 2: a, b, c) of w into device row x, zero-padded to the
+ * domain: from the host rows the H step parked (parked), else evaluated
+ * from w's shape over the witness on the device, or uploaded from w's own
+ * rows. */
+static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                   cuzk_err *err)
+{
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    const fr_t *src[3] = {w->a, w->b, w->c};
+    int rc = CUZK_OK;
+    if (parked)
+        CU(cudaMemcpy(x, parked, used, cudaMemcpyHostToDevice), err, "h row upload");
+    else if (w->shape)
+        rc = prove_shape_rows(w->shape, (const fr_t *)r->wit, k, 0, w->num_constraints, (fr_t *)x,
+                              err);
+    else
+        rc = prove_upload(STAGE_FG, x, src[k], used, err);
+    return rc ? rc : prove_zero(STAGE_FG, x + used, row - used, err);
+}
+
+/* row_put and the row's transform (gpu_ntt_h_row_dev). */
+static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
+                    cuzk_err *err)
+{
+    gpu_buf v = {x, ((size_t)1 << r->lg) * sizeof(fr_t)};
+    int rc = row_put(r, w, k, x, parked, err);
+    return rc ? rc : gpu_ntt_h_row_dev(&v, r->lg, k, err);
+}
+
+/* Device row x := x op the host row h, a piece (the plan's) at a time
+ * through the scratch: op the product a b / z with x holding b (mul), or
+ * less c. */
+static int row_combine(prove_run *r, char *x, const char *h, bool mul, cuzk_err *err)
+{
+    size_t n = (size_t)1 << r->lg, piece = r->plan.piece;
+    void *tmp;
+    int rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
+    for (size_t lo = 0; !rc && lo < n; lo += piece) {
+        size_t len = piece < n - lo ? piece : n - lo, bytes = len * sizeof(fr_t);
+        CU(cudaMemcpy(tmp, h + lo * sizeof(fr_t), bytes, cudaMemcpyHostToDevice), err,
+           "h piece upload");
+        gpu_buf vx = {x + lo * sizeof(fr_t), bytes}, vt = {tmp, bytes};
+        rc = mul ? gpu_ntt_h_mul_dev(&vx, &vt, len, true, r->lg, err)
+                 : gpu_ntt_h_sub_dev(&vx, &vt, len, err);
+    }
+    return rc;
+}
+
+/* The host memory the H step parks rows in with one row on the device
+ * (two rows, three when the witness shares it): page-locked once per
+ * device and kept (grown when a plan asks more), plain memory if that
+ * fails. */
+static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
+{
+    if (ws->park_cap >= bytes) return CUZK_OK;
+    if (ws->park_pinned)
+        cudaFreeHost(ws->park);
+    else
+        free(ws->park);
+    ws->park = NULL, ws->park_cap = 0;
+    ws->park_pinned = cudaHostAlloc((void **)&ws->park, bytes, cudaHostAllocDefault) == cudaSuccess;
+    if (!ws->park_pinned) {
+        cudaGetLastError();
+        ws->park = (char *)malloc(bytes);
+    }
+    if (!ws->park)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "gpu prove: out of host memory (%zu bytes for the H step)", bytes);
+    ws->park_cap = bytes;
+    return CUZK_OK;
+}
+
+/* Device row x to host h (the kernels before it done). */
+static int park_row(char *h, const char *x, size_t bytes, cuzk_err *err)
+{
+    CU(cudaMemcpy(h, x, bytes, cudaMemcpyDeviceToHost), err, "h row park");
+    return CUZK_OK;
+}
+
+/* The H step with two rows on the device (d: a, then the product; d +
+ * row: b, then c) or one (d; c's and a's transformed rows parked on the
+ * host and combined with b's a piece at a time; when the witness shares
+ * d, the pieces of a, b, c parked first and the rows brought back from
+ * there): the same field elements as gpu_ntt_h_dev (ntt.h's finish in
+ * parts). A witness-only circuit's constraints are checked before any
+ * transform: with two rows c's pieces against a and b in their rows,
+ * with one a, b, c in pieces. h lands in d. */
+static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
+{
+    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
+    gpu_buf v0 = {d, row}, v1 = {d + row, row};
+    prove_ws *ws = r->ws;
+    bool one = r->plan.abc_rows < 2, shared = one && r->plan.witness_shared && w->shape;
+    int rc = one ? park_ready(ws, r->plan.park, err) : CUZK_OK;
+    void *tmp;
+    if (!rc && w->shape) rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
+    if (!rc && w->shape && one)
+        rc = prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
+                               shared ? ws->park : NULL, row, err);
+    if (!rc && !one) { /* a and b raw, checked against c's pieces, then transformed */
+        rc = row_put(r, w, 0, d, NULL, err);
+        if (!rc) rc = row_put(r, w, 1, d + row, NULL, err);
+        if (!rc && w->shape)
+            rc = prove_shape_check_c(w->shape, (const fr_t *)r->wit, (const fr_t *)d,
+                                     (const fr_t *)(d + row), (fr_t *)tmp, r->plan.piece, err);
+        if (!rc) rc = gpu_ntt_h_row_dev(&v0, r->lg, 0, err);
+        if (!rc) rc = gpu_ntt_h_row_dev(&v1, r->lg, 1, err);
+        if (!rc) rc = gpu_ntt_h_mul_dev(&v0, &v1, (size_t)1 << r->lg, false, r->lg, err);
+        if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
+        if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);
+        return rc ? rc : gpu_ntt_h_bitrev_dev(&v0, &v1, r->lg, err);
+    }
+    char *pa = ws->park, *pc = ws->park + (shared ? 2 : 1) * row;
+    const char *raw[3] = {shared ? pa : NULL, shared ? pa + row : NULL, shared ? pc : NULL};
+    if (!rc) rc = row_fill(r, w, 2, d, raw[2], err);
+    if (!rc) rc = park_row(pc, d, row, err);
+    if (!rc) rc = row_fill(r, w, 0, d, raw[0], err);
+    if (!rc) rc = park_row(pa, d, row, err);
+    if (!rc) rc = row_fill(r, w, 1, d, raw[1], err);
+    if (!rc) rc = row_combine(r, d, pa, true, err);
+    if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
+    if (!rc) rc = row_combine(r, d, pc, false, err);
+    return rc ? rc : gpu_ntt_h_bitrev_dev(&v0, NULL, r->lg, err);
+}
+
 /* The H step of circuit i: when its loader is still busy, the rows that
  * have landed are transformed during the rest of the upload; when it is
  * done, all of gpu_ntt_h_dev at once. Then the H MSM, after which circuit
@@ -575,7 +736,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     const groth16_params *pk = r->p->pk;
     double t0 = groth16_now_ms();
     char *d = (char *)r->ws->abc[i % r->nabc];
-    bool device = h_on_device(pk, r->lg), progressive;
+    bool pieces = h_in_pieces(r), device = h_on_device(pk, r->lg) && !pieces, progressive;
     {
         std::lock_guard<std::mutex> g(r->mu);
         progressive = device && !c->load_done;
@@ -585,6 +746,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = helper_rc(c->load_rc, &c->load_err, err);
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
+    if (!rc && pieces) rc = h_pieces(r, r->circ[i], d, err);
     if (!rc && progressive) rc = gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err);
     if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
     if (!rc)
@@ -630,35 +792,45 @@ static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
 }
 
 /* B_G2 on the device, when the plan keeps B_G2 and its points fit there
- * (prove_srs_g2),
- * over what B_G1's job left on the device (c->jd[2]): its bitmap, tail
- * scalars and indexes (split), or its scalars (not split). When they do
- * not fit, finish runs it on the CPU: a job made on the device comes back
- * to the host for it. */
-static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, bool kept,
+ * (prove_srs_g2, with room for the plan's machinery beside them), over
+ * what B_G1's job left on the device (c->jd[2]): its bitmap, tail
+ * scalars and indexes (split), or its scalars (not split), in MSM calls
+ * of at most the plan's chunk_g2 points (a split job's tail points
+ * gathered chunk by chunk). When they do not fit, finish runs it on the
+ * CPU: a job made on the device comes back to the host for it. */
+static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
                         cuzk_err *err)
 {
     double t0 = groth16_now_ms();
     const groth16_msm_job *j = &c->jobs.b;
     const prove_g2_aff *g2 = NULL;
-    int rc = kept ? prove_srs_g2(&g2, pk, err) : CUZK_OK;
+    size_t chunk = pl->chunk_g2;
+    int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, pk, pl->g2_room, err) : CUZK_OK;
     if (!rc && !g2 && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
     if (rc || !g2) return rc;
     size_t n = j->split ? j->n_tail : j->n;
-    const prove_g2_aff *bases = g2;
-    g2_jac_t ones, tail;
+    g2_jac_t ones, tail, part;
     g2_jac_set_inf(&ones);
+    g2_jac_set_inf(&tail);
     const job_dev *d = &c->jd[2];
     if (j->split) {
         rc = prove_batch_add_g2(&ones, g2, d->bits, j->n, err);
-        if (!rc) rc = prove_dev_grow(&ws->tb2, &ws->tb2_cap, n * sizeof(g2_affine_t), pk, err);
-        if (!rc) rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx, n, err);
-        bases = (const prove_g2_aff *)ws->tb2;
+        size_t most = n < chunk ? n : chunk;
+        if (!rc && n)
+            rc = prove_dev_grow(&ws->tb2, &ws->tb2_cap, most * sizeof(g2_affine_t), pk, err);
     }
-    gpu_buf vb = {(void *)bases, n * sizeof(g2_affine_t)};
-    gpu_buf vs = {(void *)d->scal, n * sizeof(fr_t)};
-    g2_jac_set_inf(&tail);
-    if (!rc && n) rc = gpu_msm_g2_dev(&tail, &vb, &vs, n, 0, err);
+    for (size_t lo = 0; !rc && lo < n; lo += chunk) {
+        size_t len = n - lo < chunk ? n - lo : chunk;
+        const prove_g2_aff *bases = g2 + lo;
+        if (j->split) {
+            rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx + lo, len, err);
+            bases = (const prove_g2_aff *)ws->tb2;
+        }
+        gpu_buf vb = {(void *)bases, len * sizeof(g2_affine_t)};
+        gpu_buf vs = {(void *)(d->scal + lo), len * sizeof(fr_t)};
+        if (!rc) rc = gpu_msm_g2_dev(&part, &vb, &vs, len, 0, err);
+        if (!rc) g2_jac_add(&tail, &tail, &part);
+    }
     if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
     c->b2_done = !rc;
     c->t.b_g2_msm_ms = groth16_now_ms() - t0;
@@ -678,7 +850,7 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = job_msm(ws, &c->m.l, &r->srs.l, ch, &c->jobs.l, &c->jd[0], pk, &c->t, err);
     if (!rc) rc = job_msm(ws, &c->m.a, &r->srs.a, ch, &c->jobs.a, &c->jd[1], pk, &c->t, err);
     if (!rc) rc = job_msm(ws, &c->m.b1, &r->srs.b_g1, ch, &c->jobs.b, &c->jd[2], pk, &c->t, err);
-    if (!rc) rc = b2_on_device(ws, c, pk, r->plan.resident[RES_B_G2], err);
+    if (!rc) rc = b2_on_device(ws, c, pk, &r->plan, err);
     helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
@@ -724,8 +896,29 @@ static size_t held_bytes(int dev)
                      ws->scal_cap,   ws->idx_cap,    ws->tb_cap,      ws->bits_cap,
                      ws->tb2_cap,    ws->wit_cap,    ws->prep_cap};
     size_t b = prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
-               gpu_msm_workspace_bytes();
+               gpu_msm_workspace_bytes() + gpu_ntt_tables_bytes();
     for (size_t k = 0; k < sizeof caps / sizeof *caps; k++) b += caps[k];
+    return b;
+}
+
+/* Device bytes of an a/b/c buffer under the plan: its rows, or the
+ * witness (wit bytes) when that shares the one row and is larger. */
+static size_t abc_bytes(const prove_run *r, size_t wit)
+{
+    size_t rows = r->plan.abc_rows * ((size_t)1 << r->lg) * sizeof(fr_t);
+    return r->plan.witness_shared && wit > rows ? wit : rows;
+}
+
+/* Device bytes of the start's circuit shapes (each once), whether or not
+ * they are on the device yet: a cold start uploads them after planning. */
+static size_t shapes_bytes(const prove_run *r)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < r->n0; i++) {
+        bool seen = !r->ready[i];
+        for (size_t k = 0; k < i && !seen; k++) seen = r->ready[k] == r->ready[i];
+        if (!seen) b += prove_shape_bytes_for(r->ready[i]);
+    }
     return b;
 }
 
@@ -738,16 +931,19 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     int dev = r->device;
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
-    size_t extra = wit + prove_shape_bytes(dev);
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
-        rc = prove_plan_make(&r->plan, pk, r->lg, extra, r->p->n > 1 || r->feed, budget, dev, err);
+        rc = prove_plan_make(&r->plan, pk, r->lg, wit, shapes_bytes(r), r->p->n > 1 || r->feed,
+                             budget, dev, err);
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;
     r->nabc = r->plan.abc_buffers;
     prove_ws *ws = r->ws;
     if (r->nabc < 2 && ws->abc[1]) cudaFree(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
+    size_t rows = abc_bytes(r, wit);
+    if (ws->abc_cap[0] > rows) cudaFree(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
+    if (r->plan.witness_shared && ws->wit) cudaFree(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
     if (r->plan.streamed || r->plan.chunk < pk->n_h) {
         gpu_msm_workspace_trim(gpu_msm_workspace_for(r->plan.chunk, 0));
         cudaFree(ws->tb2), ws->tb2 = NULL, ws->tb2_cap = 0;
@@ -763,14 +959,16 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
 static int prove_all(prove_run *r, cuzk_err *err)
 {
     gpu_prove_pending *p = r->p;
-    size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     size_t wit = 0; /* one buffer: loaders run one at a time */
     for (size_t i = 0; i < p->n; i++)
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
     int rc = plan_start(r, wit, err);
     for (size_t k = 0; !rc && k < r->nabc; k++)
-        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], 3 * row, p->pk, err);
-    if (!rc && wit) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
+        rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], abc_bytes(r, wit), p->pk, err);
+    bool shared = r->plan.witness_shared;
+    if (!rc && wit && !shared) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
+    r->wit = (char *)(shared ? r->ws->abc[0] : r->ws->wit);
+    r->wit_cap = shared ? r->ws->abc_cap[0] : r->ws->wit_cap;
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, &r->plan, err);
     for (size_t i = 0; !rc && i < p->n; i++) { /* before the loaders need them */
         if (r->circ[i]->shape) rc = prove_shape_ready(r->circ[i]->shape, p->pk, err);
@@ -780,7 +978,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
     for (size_t i = 0; !rc && next_circuit(r, i); i++) {
         rc = prove_one_circuit(r, i, err);
         if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", i);
-        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i);
+        if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i), r->consumed++;
     }
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -792,6 +990,24 @@ static int prove_all(prove_run *r, cuzk_err *err)
         join_thread(&r->load[i]);
     }
     return rc;
+}
+
+static void release_device(int dev, const void *unused);
+
+/* A start out of device memory under a plan that fit (residency.cu rule
+ * 1): its device's budget lowered, everything the prover holds there
+ * released and the circuits' device-side state cleared, so that
+ * prove_all can run them again. Fed circuits not yet consumed stay. */
+static void start_again(prove_run *r, const cuzk_err *why)
+{
+    engine_log(LOG_WARN, "gpu prove: device %d: %s; trying again with a smaller plan", r->device,
+               why ? why->msg : "out of memory");
+    prove_plan_short(r->device, r->plan.budget);
+    release_device(r->device, NULL);
+    for (size_t i = 0; i < r->p->n; i++) {
+        groth16_jobs_free(&r->p->c[i].jobs);
+        memset(&r->p->c[i], 0, sizeof r->p->c[i]);
+    }
 }
 
 static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, size_t cap,
@@ -814,8 +1030,14 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     r.load = new (std::nothrow) std::thread[cap];
     if (r.circ && r.ready && r.prep && r.load) {
         for (size_t i = 0; i < p->n; i++) r.circ[i] = &circuits[i], r.ready[i] = circuits[i].shape;
-        r.stop = false;
-        rc = prove_all(&r, err);
+        r.consumed = 0;
+        for (int tries = 0;; tries++) {
+            r.stop = false;
+            rc = prove_all(&r, err);
+            if (rc != CUZK_ENOMEM || r.plan.too_small || r.consumed || tries == START_RETRIES)
+                break;
+            start_again(&r, err);
+        }
     } else {
         rc = cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory");
     }
@@ -977,13 +1199,25 @@ static void release_device(int dev, const void *unused)
     prove_shape_evict(dev, NULL);
     prove_stream_release(dev);
     for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
+    if (ws->park_pinned)
+        cudaFreeHost(ws->park);
+    else
+        free(ws->park);
     memset(ws, 0, sizeof *ws);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
 }
 
+/* release_device, and the budget lowered by starts that ran short there
+ * forgotten. */
+static void release_and_forget(int dev, const void *unused)
+{
+    release_device(dev, unused);
+    prove_plan_forget(dev);
+}
+
 extern "C" void gpu_prove_release(void)
 {
-    prove_each_device(release_device, NULL);
+    prove_each_device(release_and_forget, NULL);
 }
 
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)

@@ -103,6 +103,10 @@ int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, s
 int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
                        const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
                        const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err);
+/* *p = the current device's stream ring, grown to a chunk's two halves
+ * (at least 3 chunk rows of fr_t): scratch for the H step in pieces,
+ * which never runs beside a streamed MSM (one prover thread does both). */
+int prove_stream_scratch(void **p, size_t chunk, const groth16_params *keep, cuzk_err *err);
 /* Frees device dev's stream ring; its size. */
 void prove_stream_release(int dev);
 size_t prove_stream_bytes(int dev);
@@ -110,10 +114,11 @@ size_t prove_stream_bytes(int dev);
  * the bytes freed. */
 size_t prove_srs_evict(int dev, const groth16_params *keep);
 /* *out = pk's B_G2 points on the device (pk's entry must exist), uploaded
- * now if free device memory leaves G2_HEADROOM beside them; NULL when it
- * does not (B_G2 then stays on the CPU). Asked only when the plan keeps
- * B_G2 resident. */
-int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err);
+ * now if free device memory leaves `room` bytes beside them (the plan's
+ * g2_room: the machinery of B_G2's MSM calls); NULL when it does not
+ * (B_G2 then stays on the CPU). Asked only when the plan keeps B_G2
+ * resident. */
+int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room, cuzk_err *err);
 /* Frees the B_G2 points of device dev's entries; returns the bytes freed. */
 size_t prove_srs_drop_g2(int dev);
 /* Device memory held by device dev's cache. */
@@ -126,6 +131,26 @@ size_t prove_shape_evict(int dev, const cs_shape *keep);
  * before the loaders start, so that gpu_shape_eval_dev in a loader only
  * finds it and never allocates beside the prover's own work. */
 int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *err);
+/* out := rows [lo, end) of matrix `which` (0, 1, 2: A, B, C) of s times
+ * the device witness w, unchecked (lo a multiple of SHAPE_BLOCK, end one
+ * too or the constraint count); returns with the kernel done. */
+int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, size_t end, fr_t *out,
+                     cuzk_err *err);
+/* a_j b_j = c_j for every constraint of s over the device witness w,
+ * evaluated `piece` rows at a time (a multiple of SHAPE_BLOCK) into tmp
+ * (3 piece rows; 6 with host): the first that fails is the error, as in
+ * gpu_shape_eval_dev. With host (else NULL) each piece of a, b, c is
+ * also copied there, row k at host + k row_bytes, the copy of one piece
+ * under the kernels of the next; all landed on return. */
+int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+                      size_t row_bytes, cuzk_err *err);
+/* The same check with a and b already evaluated on the device (rows of
+ * the constraint count at least): only c is, a piece at a time into tmp
+ * (one piece row). */
+int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
+                        size_t piece, cuzk_err *err);
+/* The device bytes s takes when uploaded (one allocation). */
+size_t prove_shape_bytes_for(const cs_shape *s);
 /* Device memory held by device dev's shapes (its prover lock held). */
 size_t prove_shape_bytes(int dev);
 

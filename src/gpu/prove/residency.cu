@@ -6,34 +6,67 @@
  *  1. The budget is the memory free on the device now plus what the
  *     prover already holds there (its parameter cache, buffers and MSM
  *     workspace, which it may reuse or give back), at most the configured
- *     cap (gpus.device_memory, gpu_prove_set_device_memory).
- *  2. Working memory comes first: one a/b/c buffer (three rows of the
- *     domain), the witness of the witness-only path, and a headroom of
- *     1/32 of the budget (at least PLAN_HEADROOM_PER bytes per domain
- *     position: 1 GiB at 2^27) for the jobs' bitmaps and tails, the NTT
- *     tables and the device prep (each of which falls back to the host or
- *     to uploads on the spot when short).
- *  3. Resident mode when everything fits beside that: the four G1 arrays
- *     (H, L, A, B_G1), the MSM workspace of the largest array in one call
- *     and, for a batch, a second a/b/c buffer. B_G2 then stays on the
- *     device too when its points and its MSM's workspace fit in what is
- *     left, with PLAN_G2_HEADROOM beside them for its MSM (the rule of
- *     before the plan; else the CPU does B_G2, as always).
+ *     cap (gpus.device_memory, gpu_prove_set_device_memory), less what
+ *     earlier starts there found missing: a start that runs out of device
+ *     memory under a plan that fit (memory the plan does not see: another
+ *     process, fragmentation) lowers its device's budget by 1/8 and tries
+ *     again, at most twice (prove_gpu.cu); gpu_prove_release forgets it.
+ *  2. Working memory comes first: the rows of a, b, c the H step keeps on
+ *     the device (three rows of the domain; fewer under rule 4), the
+ *     witness and circuit shapes of the witness-only path (counted
+ *     whether or not they are on the device yet: a cold start uploads its
+ *     shape after planning), the NTT's tables at the domain's size (its
+ *     twiddles are 2 GiB at 2^27, made at the first transform; held ones
+ *     count in the budget of rule 1 too), and a headroom of 1/32 of the
+ *     budget (at least PLAN_HEADROOM_PER bytes per domain position: 1 GiB
+ *     at 2^27) for the jobs' bitmaps and tails and the device prep (each
+ *     of which falls back to the host or to uploads on the spot when
+ *     short).
+ *  3. Resident mode when everything fits beside three rows: the four G1
+ *     arrays (H, L, A, B_G1) and the MSM workspace of the largest array in
+ *     one call. B_G2 then stays on the device too when its points fit with
+ *     the machinery of its MSM calls: a gather buffer of chunk_g2 G2
+ *     points and what the G2 MSM's workspace at chunk_g2 adds to the G1
+ *     one (they share it). chunk_g2 is the largest power of two that
+ *     fits, at most the array, at least PLAN_G2_MIN_CHUNK (or a quarter
+ *     of a smaller array). B_G2 outranks a batch's second a/b/c buffer:
+ *     the CPU's B_G2 of a 2^27 Window PoSt partition (92M points) took
+ *     130 s on the H200's 16-core host (2026-12-03), the second buffer
+ *     saves an upload's overlap. So: both when B_G2 gets a chunk of at
+ *     least PLAN_G2_GOOD_CHUNK beside the second buffer; else B_G2 alone,
+ *     the second buffer only if room is left; else the CPU does B_G2.
  *  4. Otherwise streamed mode. The MSMs run in calls of at most `chunk`
  *     points, the largest power of two (PLAN_MIN_CHUNK at least) whose
- *     MSM workspace plus the stream's two chunk buffers take at most half
- *     of what the working memory leaves (all of it when half holds not
- *     even PLAN_MIN_CHUNK); a streamed array's points cross in such
- *     chunks, double-buffered. When even PLAN_MIN_CHUNK does not fit, the
- *     device is too small: CUZK_ENOMEM naming what was needed.
+ *     MSM workspace plus the stream's two chunk buffers and the tail
+ *     bases gathered from a chunk take at most half of what the working
+ *     memory leaves (all of it when half holds not even PLAN_MIN_CHUNK);
+ *     a streamed array's points cross in such chunks, double-buffered.
+ *     The H step's rows, in order of the device memory they take: 3; 2;
+ *     1 beside the witness; 1 that the witness shares (witness-only path).
+ *     The first with which the chunk reaches PLAN_GOOD_CHUNK (or the
+ *     largest array) is taken, else the last that fits (the largest
+ *     chunk). With 2 rows the H step evaluates or uploads each row when
+ *     its turn comes (c after the product a b, into b's row) and checks
+ *     the witness's constraints by c's pieces against a and b in their
+ *     rows; with 1 (the check by pieces of a, b, c) it also parks c's and
+ *     a's transformed rows in page-locked host memory (allocated once per
+ *     device and kept) and brings them back a piece at a time; when the
+ *     witness shares the row, the check's pieces of a, b, c go to the
+ *     host too (3 rows parked) before the row is used, and the rows come
+ *     back from there. A piece is `chunk` rows in the stream's ring (free
+ *     while the H step runs: one prover thread does both). When even the
+ *     last does not fit with PLAN_MIN_CHUNK, the device is too small:
+ *     CUZK_ENOMEM naming what was needed.
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
  *     partition (ties: fewer arrays). B_G2 is not kept (CPU).
- *  6. A batch gets a second a/b/c buffer when the room left holds it, so
- *     the next circuit's upload overlaps this one's kernels; else the
- *     loader of circuit i + 1 waits for circuit i's H MSM.
+ *  6. A batch gets a second a/b/c buffer when the H step keeps three rows
+ *     and the room left holds three more, so the next circuit's upload
+ *     overlaps this one's kernels; else the loader of circuit i + 1 waits
+ *     for circuit i's H MSM.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,13 +81,34 @@ extern "C" {
 
 #define PLAN_HEADROOM_PER 8                 /* bytes per domain position, at least */
 #define PLAN_MIN_CHUNK    ((size_t)1 << 10) /* a multiple of 64: bitmap words */
-#define G1_POINT          sizeof(g1_affine_t)
-#define MIB               1048576.0
-#define PLAN_G2_HEADROOM  ((size_t)8 << 30) /* beside B_G2: its MSM's workspace */
+/* The chunk the rows give way for (rule 4). Each MSM call has a fixed
+ * cost of about 2 ms on the H200 (its window reduction, Horner and
+ * waits): the 32 GiB PoRep at 24 GiB free with 32768-point chunks (three
+ * rows kept) took 28 s per partition (about 13,000 calls), against
+ * 6.5 ns a point in one call of 2^24 (108 ms) and 5.35 ns at 2^27 (718 ms,
+ * docs/performance.md). A partition streams 427M points: in chunks of
+ * 2^21 about 200 calls, ~0.4 s of fixed cost, ~0.2 s more than at 2^22;
+ * one row less costs 8 GiB each way over PCIe per partition (~0.35 s on
+ * the H200) and the host memory to park them, so rows are given up only
+ * below 2^21 (an estimate from these figures, to be measured). */
+#define PLAN_GOOD_CHUNK    ((size_t)1 << 21)
+#define G1_POINT           sizeof(g1_affine_t)
+#define MIB                1048576.0
+#define G2_POINT           sizeof(g2_affine_t)
+#define PLAN_G2_MIN_CHUNK  ((size_t)1 << 20) /* B_G2's MSM calls: at least */
+#define PLAN_G2_GOOD_CHUNK ((size_t)1 << 22) /* enough to share room with a batch */
 
 static std::mutex plan_mu;
-static size_t plan_cap; /* 0: none */
+static size_t plan_cap;  /* 0: none */
+static size_t plan_goal; /* 0: PLAN_GOOD_CHUNK */
+
+extern "C" void gpu_prove_set_chunk_goal(size_t points)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    plan_goal = points;
+}
 static prove_plan plan_last[CU_MAX_DEVICES];
+static size_t plan_slack[CU_MAX_DEVICES]; /* rule 1: what starts found missing */
 
 extern "C" void gpu_prove_set_device_memory(size_t bytes)
 {
@@ -67,11 +121,24 @@ int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err)
     size_t free_b = 0, total = 0;
     cudaError_t e = cudaMemGetInfo(&free_b, &total);
     if (e != cudaSuccess) return cu_fail(e, err, "cudaMemGetInfo", __FILE__, __LINE__);
-    (void)dev;
     size_t b = free_b + held;
     std::lock_guard<std::mutex> g(plan_mu);
-    *budget = plan_cap && plan_cap < b ? plan_cap : b;
+    b = plan_cap && plan_cap < b ? plan_cap : b;
+    size_t slack = dev >= 0 && dev < CU_MAX_DEVICES ? plan_slack[dev] : 0;
+    *budget = b > slack ? b - slack : 0;
     return CUZK_OK;
+}
+
+void prove_plan_short(int dev, size_t budget)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    if (dev >= 0 && dev < CU_MAX_DEVICES) plan_slack[dev] += budget / 8;
+}
+
+void prove_plan_forget(int dev)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    if (dev >= 0 && dev < CU_MAX_DEVICES) plan_slack[dev] = 0;
 }
 
 void prove_plan_last(prove_plan *pl, int dev)
@@ -86,10 +153,12 @@ void prove_plan_remember(const prove_plan *pl, int dev)
     plan_last[dev] = *pl;
 }
 
-/* The MSM workspace and the stream's two chunk buffers for chunk points. */
+/* The MSM workspace, the stream's two chunk buffers and the tail bases
+ * gathered from a chunk (stream.cu), for chunk points. */
 static size_t machinery(size_t chunk)
 {
-    return gpu_msm_workspace_for(chunk, 0) + 2 * chunk * G1_POINT;
+    size_t ws = gpu_msm_workspace_for(chunk, 0), ring = 3 * chunk * G1_POINT;
+    return ws > SIZE_MAX - ring ? SIZE_MAX : ws + ring; /* SIZE_MAX: past the MSM's limits */
 }
 
 /* Rule 4: the largest power-of-two chunk whose machinery fits in room;
@@ -118,25 +187,118 @@ static void keep_most(prove_plan *pl, size_t room)
     for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = best_set >> k & 1;
 }
 
-/* Rule 3: all G1 arrays resident, chunk the largest array, when it fits. */
+/* Rule 3: B_G2's MSM calls of c points: the gather buffer and what their
+ * workspace adds to the G1 MSMs' ws. */
+static size_t g2_machinery(size_t c, size_t ws)
+{
+    size_t w = gpu_msm_workspace_for(c, 1);
+    if (w == SIZE_MAX) return SIZE_MAX; /* past the MSM's limits */
+    return c * G2_POINT + (w > ws ? w - ws : 0);
+}
+
+/* Rule 3: the largest power-of-two chunk of B_G2 (n points) whose points
+ * and machinery fit in room, at least `least`; 0 when none does. */
+static size_t g2_chunk_for(size_t room, size_t n, size_t ws, size_t least)
+{
+    size_t most = 1, bytes = n * G2_POINT;
+    while (most < n) most *= 2;
+    if (least > most) least = most;
+    if (!n || bytes > room) return 0;
+    size_t c = least;
+    if (g2_machinery(c, ws) > room - bytes) return 0; /* SIZE_MAX included */
+    while (c < most && g2_machinery(2 * c, ws) <= room - bytes) c *= 2;
+    return c;
+}
+
+/* Rule 3: all G1 arrays resident, chunk the largest array, when it fits;
+ * then B_G2 and a batch's second a/b/c buffer in that order. */
 static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, bool batch,
                           const groth16_params *pk)
 {
     size_t ws = gpu_msm_workspace_for(max_n, 0);
-    size_t used = pl->work + g1 + ws + (batch ? abc : 0);
+    if (ws == SIZE_MAX) return false; /* past the MSM's limits in one call */
+    size_t used = pl->work + g1 + ws;
     if (used > pl->budget) return false;
     for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
     pl->chunk = max_n;
     pl->machinery = ws;
-    pl->abc_buffers = batch ? 2 : 1;
-    size_t g2 = pl->bytes[RES_B_G2] + PLAN_G2_HEADROOM;
-    pl->resident[RES_B_G2] = pk->n_b_g2 && used + g2 <= pl->budget;
-    pl->use = used + (pl->resident[RES_B_G2] ? g2 : 0);
+    size_t left = pl->budget - used, n2 = pk->n_b_g2, least = 1;
+    while (least < PLAN_G2_MIN_CHUNK && 2 * least <= n2 / 4) least *= 2;
+    size_t c2 = batch && left > abc ? g2_chunk_for(left - abc, n2, ws, PLAN_G2_GOOD_CHUNK) : 0;
+    bool two = batch && c2;
+    if (!c2) c2 = g2_chunk_for(left, n2, ws, least);
+    size_t g2 = c2 ? pl->bytes[RES_B_G2] + g2_machinery(c2, ws) : 0;
+    if (batch && !two && left >= g2 + abc) two = true;
+    pl->resident[RES_B_G2] = c2 != 0;
+    pl->chunk_g2 = c2;
+    pl->g2_room = c2 ? g2_machinery(c2, ws) : 0;
+    pl->abc_buffers = two ? 2 : 1;
+    pl->use = used + g2 + (two ? abc : 0);
     return true;
 }
 
+/* Rule 4's chunk and rows: the chunk for work's leftover; false when not
+ * even PLAN_MIN_CHUNK fits. */
+static bool plan_chunk(prove_plan *pl, size_t max_n)
+{
+    size_t avail = pl->budget > pl->work ? pl->budget - pl->work : 0;
+    pl->chunk = chunk_for(avail / 2, max_n);
+    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n);
+    return pl->chunk != 0;
+}
+
+/* Rule 4's modes of the H step: rows on the device, the witness sharing
+ * the row's memory. */
+static const struct {
+    unsigned rows;
+    bool shared;
+} plan_modes[] = {{3, false}, {2, false}, {1, false}, {1, true}};
+#define PLAN_MODES (sizeof plan_modes / sizeof *plan_modes)
+
+/* The working memory of mode m beside `fixed` (shapes, tables, headroom). */
+static size_t mode_work(size_t m, size_t row, size_t witness, size_t fixed)
+{
+    if (plan_modes[m].shared) return (row > witness ? row : witness) + fixed;
+    return plan_modes[m].rows * row + witness + fixed;
+}
+
+/* The last mode rule 4 may take (the shared one only with a witness). */
+static size_t last_mode(size_t witness)
+{
+    return witness ? PLAN_MODES - 1 : PLAN_MODES - 2;
+}
+
+/* Rule 4: the first mode whose chunk reaches PLAN_GOOD_CHUNK (or max_n),
+ * else the last that fits; pl's work, rows and chunk set for it. */
+static bool plan_rows(prove_plan *pl, size_t row, size_t witness, size_t fixed, size_t max_n)
+{
+    size_t good;
+    {
+        std::lock_guard<std::mutex> g(plan_mu);
+        good = plan_goal ? plan_goal : PLAN_GOOD_CHUNK;
+    }
+    if (max_n < good) good = max_n;
+    for (size_t m = 0; m <= last_mode(witness); m++) {
+        pl->abc_rows = plan_modes[m].rows;
+        pl->witness_shared = plan_modes[m].shared;
+        pl->work = mode_work(m, row, witness, fixed);
+        if (plan_chunk(pl, max_n) && (pl->chunk >= good || m == last_mode(witness))) return true;
+    }
+    return false;
+}
+
+/* The least budget a proof of 2^lg runs in (the last mode, the least
+ * headroom, PLAN_MIN_CHUNK). */
+static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
+{
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t);
+    size_t fixed = shapes + gpu_ntt_tables_for(lg) + (PLAN_HEADROOM_PER << lg);
+    size_t work = mode_work(last_mode(witness), row, witness, fixed), m = machinery(PLAN_MIN_CHUNK);
+    return m > SIZE_MAX - work ? SIZE_MAX : work + m;
+}
+
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    bool batch, size_t budget, int dev, cuzk_err *err)
+                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->budget = budget;
@@ -147,23 +309,24 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         if (n[k] > max_n) max_n = n[k];
     }
     pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
-    size_t abc = 3 * ((size_t)1 << lg) * sizeof(fr_t), head = budget / 32;
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
     size_t least = PLAN_HEADROOM_PER << lg;
-    pl->work = abc + witness + (head > least ? head : least);
-    pl->need = abc + witness + least + machinery(PLAN_MIN_CHUNK);
+    size_t fixed = shapes + gpu_ntt_tables_for(lg) + (head > least ? head : least);
+    pl->abc_rows = 3;
+    pl->work = mode_work(0, row, witness, fixed);
+    pl->need = plan_need(lg, witness, shapes);
     if (plan_resident(pl, g1, max_n, abc, batch, pk)) return CUZK_OK;
-    size_t avail = budget > pl->work ? budget - pl->work : 0;
-    pl->chunk = chunk_for(avail / 2, max_n);
-    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n);
-    pl->too_small = !pl->chunk;
-    if (!pl->chunk)
+    pl->too_small = !plan_rows(pl, row, witness, fixed, max_n);
+    if (pl->too_small)
         return cuzk_errf(err, CUZK_ENOMEM,
                          "gpu prove: out of memory: device %d too small: a proof of 2^%u needs "
-                         "%zu KiB of device memory even with every parameter streamed, %zu KiB "
+                         "%zu MiB of device memory even with every parameter streamed, %zu MiB "
                          "usable",
-                         dev, lg, pl->need >> 10, budget >> 10);
+                         dev, lg, (pl->need + (1 << 20) - 1) >> 20, budget >> 20);
     pl->machinery = machinery(pl->chunk);
-    size_t room = avail - pl->machinery;
+    if (pl->abc_rows < 3) pl->piece = pl->chunk < ((size_t)1 << lg) ? pl->chunk : (size_t)1 << lg;
+    if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
+    size_t room = budget - pl->work - pl->machinery;
     keep_most(pl, room);
     pl->abc_buffers = 1;
     for (int k = 0; k < RES_B_G2; k++) {
@@ -172,9 +335,20 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         else
             pl->streamed += pl->bytes[k];
     }
-    if (batch && room >= abc) pl->abc_buffers = 2;
+    if (batch && pl->abc_rows == 3 && room >= abc) pl->abc_buffers = 2;
     pl->use = budget - room + (pl->abc_buffers - 1) * abc;
     return CUZK_OK;
+}
+
+static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
+{
+    out->made = pl.budget != 0;
+    out->too_small = pl.too_small;
+    for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
+    out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
+    out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    out->abc_rows = pl.abc_rows, out->park = pl.park, out->witness_shared = pl.witness_shared;
+    out->chunk_g2 = pl.chunk_g2;
 }
 
 extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
@@ -183,11 +357,18 @@ extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
     if (device < 0 || device >= CU_MAX_DEVICES) return;
     prove_plan pl;
     prove_plan_last(&pl, device);
-    out->made = pl.budget != 0;
-    out->too_small = pl.too_small;
-    for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
-    out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
-    out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    plan_info(out, pl);
+}
+
+extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
+                                  size_t witness_bytes, size_t shape_bytes, bool batch,
+                                  size_t budget, cuzk_err *err)
+{
+    memset(out, 0, sizeof *out);
+    prove_plan pl;
+    int rc = prove_plan_make(&pl, pk, lg, witness_bytes, shape_bytes, batch, budget, -1, err);
+    plan_info(out, pl);
+    return rc;
 }
 
 extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p)
@@ -211,14 +392,15 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     }
     snprintf(out, len,
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
-             "abc_buffers=%u budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
+             "b_g2_chunk_points=%zu abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
+             "budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
-             p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->abc_buffers,
-             p->budget / MIB, p->use / MIB, p->need / MIB);
+             p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->chunk_g2,
+             p->abc_buffers, p->abc_rows, p->witness_shared ? "(witness_shared)" : "",
+             p->park / MIB, p->budget / MIB, p->use / MIB, p->need / MIB);
 }
 
-extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes)
+extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)
 {
-    size_t abc = 3 * ((size_t)1 << lg) * sizeof(fr_t);
-    return abc + witness_bytes + (PLAN_HEADROOM_PER << lg) + machinery(PLAN_MIN_CHUNK);
+    return plan_need(lg, witness_bytes, shape_bytes);
 }

@@ -2,7 +2,7 @@
  * residency.cuh - the device-memory plan of a start (residency.cu): which
  * of the parameters' arrays stay on the device and which are streamed
  * from host memory, how many points one MSM call and one streamed chunk
- * take, and how many a/b/c buffers the H step keeps. The prover asks it
+ * take, how many a/b/c buffers and rows of them the H step keeps. The prover asks it
  * once per start (prove_gpu.cu) and does what it says; the parameter
  * cache (srs_cache.cu) and the stream (stream.cu) take its figures.
  */
@@ -29,7 +29,13 @@ typedef struct prove_plan {
     size_t bytes[RES_ARRAYS];  /* each array's size */
     bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: CPU) */
     unsigned abc_buffers;      /* 1 or 2 (the next circuit loads under this one) */
+    unsigned abc_rows;         /* rows of a/b/c the H step keeps on the device: 3, 2, 1 */
+    size_t piece;              /* rows per piece of the H step with fewer than 3 (else 0) */
+    size_t park;               /* host bytes the H step parks rows in (1 row: 2 or 3 rows) */
+    bool witness_shared;       /* the witness and the one row share device memory */
     size_t chunk;              /* points per MSM call and per streamed chunk */
+    size_t chunk_g2;           /* points per B_G2 MSM call (B_G2 kept; else 0) */
+    size_t g2_room;            /* device bytes B_G2's MSM calls take beside its points */
     size_t machinery;          /* MSM workspace and stream ring at that chunk */
     size_t streamed;           /* bytes streamed per partition */
     size_t need;               /* the least budget a proof of this shape runs in */
@@ -38,16 +44,23 @@ typedef struct prove_plan {
 } prove_plan;
 
 /* The plan for proving circuits of pk with a domain of 2^lg, `witness`
- * device bytes per circuit (the witness-only path, else 0), a batch (more
- * than one circuit: a second a/b/c buffer pays) or not, within `budget`
- * device bytes. CUZK_ENOMEM, naming the device and the bytes needed and
- * had, when even streaming everything does not fit. */
+ * device bytes per circuit (the witness-only path, else 0) and `shapes`
+ * bytes of their shapes on the device, a batch (more than one circuit: a
+ * second a/b/c buffer pays) or not, within `budget` device bytes.
+ * CUZK_ENOMEM, naming the device and the bytes needed and had, when even
+ * streaming everything does not fit. */
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    bool batch, size_t budget, int dev, cuzk_err *err);
+                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err);
 /* The device bytes a start on device dev may use: what is free now plus
  * `held` (what the prover already holds there and may reuse), at most
- * the configured cap (gpu_prove_set_device_memory). */
+ * the configured cap (gpu_prove_set_device_memory), less what earlier
+ * starts found missing (prove_plan_short). */
 int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err);
+/* A start on dev ran out of memory under a plan of `budget` bytes that
+ * fit: later budgets there are 1/8 of it smaller (rule 1); forget: no
+ * longer (gpu_prove_release). */
+void prove_plan_short(int dev, size_t budget);
+void prove_plan_forget(int dev);
 /* The plan last made on device dev (zeroed before the first). */
 void prove_plan_last(prove_plan *pl, int dev);
 void prove_plan_remember(const prove_plan *pl, int dev);

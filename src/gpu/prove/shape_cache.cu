@@ -107,6 +107,16 @@ static shape_plan shape_layout(const cs_shape *s)
     return p;
 }
 
+size_t prove_shape_bytes_for(const cs_shape *s)
+{
+    return shape_layout(s).bytes;
+}
+
+extern "C" size_t gpu_shape_upload_bytes(const cs_shape *s)
+{
+    return prove_shape_bytes_for(s);
+}
+
 static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_params *keep_pk,
                       cuzk_err *err)
 {
@@ -172,25 +182,130 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth1
     return CUZK_OK;
 }
 
-extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_t *b, fr_t *c,
-                                  cuzk_err *err)
+/* s's entry on the current device, its check word reset. */
+static int shape_entry_for_check(shape_entry **x, const cs_shape *s, cuzk_err *err)
 {
     int dev;
     int rc = cu_device(&dev, err);
-    shape_entry *x = NULL;
-    if (!rc) rc = shape_get(&x, dev, s, NULL, err);
-    if (!rc) {
-        CU(cudaMemsetAsync(x->first, 0xff, sizeof *x->first, 0), err, "shape check reset");
-        rc = shape_launch_eval(&x->view, w, a, b, c, err);
-    }
-    if (!rc) rc = shape_launch_check(a, b, c, s->num_constraints, x->first, err);
-    if (rc) return rc;
+    if (!rc) rc = shape_get(x, dev, s, NULL, err);
+    if (!rc)
+        CU(cudaMemsetAsync((*x)->first, 0xff, sizeof *(*x)->first, 0), err, "shape check reset");
+    return rc;
+}
+
+/* Waits for the check's kernels; its verdict. */
+static int shape_verdict(const shape_entry *x, const cs_shape *s, cuzk_err *err)
+{
     CU_WAIT(err, "shape_eval_kernel");
     unsigned long long first;
     CU(cudaMemcpy(&first, x->first, sizeof first, cudaMemcpyDeviceToHost), err, "shape check");
     if (first < s->num_constraints)
         return cuzk_errf(err, CUZK_EINVAL, "constraint %llu is not satisfied", first);
     return CUZK_OK;
+}
+
+extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_t *b, fr_t *c,
+                                  cuzk_err *err)
+{
+    shape_entry *x = NULL;
+    int rc = shape_entry_for_check(&x, s, err);
+    fr_t *out[3] = {a, b, c};
+    size_t n = s->num_constraints;
+    for (int k = 0; !rc && k < 3; k++) rc = shape_launch_eval(&x->view, w, k, 0, n, out[k], err);
+    if (!rc) rc = shape_launch_check(a, b, c, n, 0, x->first, err);
+    return rc ? rc : shape_verdict(x, s, err);
+}
+
+int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, size_t end, fr_t *out,
+                     cuzk_err *err)
+{
+    int dev;
+    shape_entry *x = NULL;
+    int rc = cu_device(&dev, err);
+    if (!rc) rc = shape_get(&x, dev, s, NULL, err);
+    if (!rc) rc = shape_launch_eval(&x->view, w, which, lo, end, out, err);
+    if (!rc) CU_WAIT(err, "shape_eval_kernel");
+    return rc;
+}
+
+/* The copies of the check's pieces to the host, per device: a stream of
+ * their own and events that order them after the pieces' kernels and
+ * before a buffer set is used again (made on first use and kept, as the
+ * stream ring's, stream.cu). */
+struct shape_copier {
+    cudaStream_t st;
+    cudaEvent_t ready[2], copied[2];
+};
+static shape_copier copiers[CU_MAX_DEVICES]; /* under the device's prover lock */
+
+static int copier_ready(shape_copier *c, cuzk_err *err)
+{
+    if (c->st) return CUZK_OK;
+    for (int k = 0; k < 2; k++) {
+        if (!c->ready[k])
+            CU(cudaEventCreateWithFlags(&c->ready[k], cudaEventDisableTiming), err, "shape event");
+        if (!c->copied[k])
+            CU(cudaEventCreateWithFlags(&c->copied[k], cudaEventDisableTiming), err, "shape event");
+    }
+    CU(cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking), err, "shape copy stream");
+    return CUZK_OK;
+}
+
+/* Queues the copy of rows [lo, end) of a, b, c in buf (pieces of `piece`)
+ * to host rows, after the kernels queued so far, on c's stream; buffer
+ * set `set` is free again once c->copied[set] is reached. */
+static int shape_piece_down(shape_copier *c, int set, char *host, size_t row_bytes, const fr_t *buf,
+                            size_t piece, size_t lo, size_t end, cuzk_err *err)
+{
+    CU(cudaEventRecord(c->ready[set], 0), err, "shape piece event");
+    CU(cudaStreamWaitEvent(c->st, c->ready[set], 0), err, "shape piece wait");
+    for (int k = 0; k < 3; k++)
+        CU(cudaMemcpyAsync(host + k * row_bytes + lo * sizeof(fr_t), buf + k * piece,
+                           (end - lo) * sizeof(fr_t), cudaMemcpyDeviceToHost, c->st),
+           err, "shape piece download");
+    CU(cudaEventRecord(c->copied[set], c->st), err, "shape piece event");
+    return CUZK_OK;
+}
+
+int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
+                        size_t piece, cuzk_err *err)
+{
+    shape_entry *x = NULL;
+    int rc = shape_entry_for_check(&x, s, err);
+    size_t n = s->num_constraints;
+    for (size_t lo = 0; !rc && lo < n; lo += piece) {
+        size_t end = lo + piece < n ? lo + piece : n;
+        rc = shape_launch_eval(&x->view, w, 2, lo, end, tmp, err);
+        if (!rc) rc = shape_launch_check(a + lo, b + lo, tmp, end - lo, lo, x->first, err);
+    }
+    return rc ? rc : shape_verdict(x, s, err);
+}
+
+int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+                      size_t row_bytes, cuzk_err *err)
+{
+    shape_entry *x = NULL;
+    int rc = shape_entry_for_check(&x, s, err), dev = 0;
+    shape_copier *c = NULL;
+    if (!rc && host) rc = cu_device(&dev, err);
+    if (!rc && host) c = &copiers[dev], rc = copier_ready(c, err);
+    size_t n = s->num_constraints;
+    for (size_t lo = 0, k = 0; !rc && lo < n; lo += piece, k++) {
+        size_t end = lo + piece < n ? lo + piece : n;
+        int set = host ? (int)(k % 2) : 0; /* two sets when copying: evaluate one, copy the other */
+        fr_t *buf = tmp + set * 3 * piece;
+        if (host && k >= 2) CU(cudaEventSynchronize(c->copied[set]), err, "shape piece copy");
+        for (int m = 0; !rc && m < 3; m++)
+            rc = shape_launch_eval(&x->view, w, m, lo, end, buf + m * piece, err);
+        if (!rc)
+            rc = shape_launch_check(buf, buf + piece, buf + 2 * piece, end - lo, lo, x->first, err);
+        if (!rc && host) rc = shape_piece_down(c, set, host, row_bytes, buf, piece, lo, end, err);
+    }
+    if (c && c->st) {
+        cudaError_t e = cudaStreamSynchronize(c->st); /* the parked rows complete */
+        if (e != cudaSuccess && !rc) rc = cu_fail(e, err, "shape piece copy", __FILE__, __LINE__);
+    }
+    return rc ? rc : shape_verdict(x, s, err);
 }
 
 int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *err)

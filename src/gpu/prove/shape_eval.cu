@@ -53,14 +53,15 @@ static __device__ __forceinline__ fr_d warp_row(const shape_view &v, const shape
 }
 
 __global__ void __launch_bounds__(SHAPE_WARPS * 32)
-    shape_eval_kernel(shape_view v, int which, const fr_d *__restrict__ w, fr_d *out)
+    shape_eval_kernel(shape_view v, int which, const fr_d *__restrict__ w, size_t blk0, size_t end,
+                      fr_d *out)
 {
     const shape_matrix &m = v.m[which];
-    size_t blk = (size_t)blockIdx.x * SHAPE_WARPS + threadIdx.x / 32;
+    size_t blk = blk0 + (size_t)blockIdx.x * SHAPE_WARPS + threadIdx.x / 32;
     unsigned lane = threadIdx.x % 32;
-    if (blk * SHAPE_BLOCK >= v.rows) return; /* the whole warp */
+    if (blk * SHAPE_BLOCK >= end) return; /* the whole warp */
     size_t row = blk * SHAPE_BLOCK + lane;
-    uint32_t len = row < v.rows ? m.len[row] : 0, escapes = 0;
+    uint32_t len = row < end ? m.len[row] : 0, escapes = 0;
     uint64_t start = m.start[blk] + warp_exclusive(len, lane);
     if (len <= SHAPE_LONG)
         for (uint64_t e = start; e < start + len; e++) escapes += m.code[e] == SHAPE_ESC;
@@ -87,35 +88,34 @@ __global__ void __launch_bounds__(SHAPE_WARPS * 32)
                      __shfl_sync(FULL_MASK, x, r), lane, true, &n);
         if (lane == (unsigned)r) acc = sum;
     }
-    if (row < v.rows) out[row] = acc;
+    if (row < end) out[row - blk0 * SHAPE_BLOCK] = acc;
 }
 
 __global__ void shape_check_kernel(const fr_d *__restrict__ a, const fr_d *__restrict__ b,
-                                   const fr_d *__restrict__ c, size_t n, unsigned long long *first)
+                                   const fr_d *__restrict__ c, size_t n, size_t lo,
+                                   unsigned long long *first)
 {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < n && !(a[j] * b[j] == c[j])) atomicMin(first, (unsigned long long)j);
+    if (j < n && !(a[j] * b[j] == c[j])) atomicMin(first, (unsigned long long)(lo + j));
 }
 
-int shape_launch_eval(const shape_view *v, const fr_t *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err)
+int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
+                      fr_t *out, cuzk_err *err)
 {
-    fr_t *out[3] = {a, b, c};
-    size_t blocks = shape_blocks(v->rows);
-    if (!blocks) return CUZK_OK;
-    for (int i = 0; i < 3; i++) {
-        shape_eval_kernel<<<cu_blocks(blocks, SHAPE_WARPS), SHAPE_WARPS * 32>>>(
-            *v, i, (const fr_d *)w, (fr_d *)out[i]);
-        CU_LAUNCH(err, "shape_eval_kernel");
-    }
+    size_t blk0 = lo / SHAPE_BLOCK, blocks = shape_blocks(end) - blk0;
+    if (lo >= end) return CUZK_OK;
+    shape_eval_kernel<<<cu_blocks(blocks, SHAPE_WARPS), SHAPE_WARPS * 32>>>(
+        *v, which, (const fr_d *)w, blk0, end, (fr_d *)out);
+    CU_LAUNCH(err, "shape_eval_kernel");
     return CUZK_OK;
 }
 
-int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n, size_t lo,
                        unsigned long long *first, cuzk_err *err)
 {
     if (!n) return CUZK_OK;
     shape_check_kernel<<<cu_blocks(n, 256), 256>>>((const fr_d *)a, (const fr_d *)b,
-                                                   (const fr_d *)c, n, first);
+                                                   (const fr_d *)c, n, lo, first);
     CU_LAUNCH(err, "shape_check_kernel");
     return CUZK_OK;
 }

@@ -56,12 +56,15 @@ HD void shape_add_entry(fr_d &acc, const shape_view &v, const shape_matrix &m, c
     acc = (col & SHAPE_NEG) ? acc - t : acc + t;
 }
 
-/* Queues a, b, c := A, B, C times the device witness w (v's arrays on
- * the current device) on the default stream. */
-int shape_launch_eval(const shape_view *v, const fr_t *w, fr_t *a, fr_t *b, fr_t *c, cuzk_err *err);
-/* Queues *first := min(*first, every j < n with a_j b_j != c_j) (first is
- * device memory, set by the caller). */
-int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+/* Queues out[r - lo] := row r of matrix `which` (0, 1, 2: A, B, C) times
+ * the device witness w (v's arrays on the current device), for r in
+ * [lo, end), on the default stream: lo a multiple of SHAPE_BLOCK, end one
+ * too or v->rows. */
+int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
+                      fr_t *out, cuzk_err *err);
+/* Queues *first := min(*first, lo + every j < n with a_j b_j != c_j)
+ * (first is device memory, set by the caller). */
+int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n, size_t lo,
                        unsigned long long *first, cuzk_err *err);
 
 #endif

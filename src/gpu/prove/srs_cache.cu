@@ -30,11 +30,6 @@
 
 #define SRS_SLOTS  8
 #define SRS_ARRAYS 4 /* h, l, a, b_g1 */
-/* Device memory left free beside a B_G2 copy: the proofs' working memory
- * (MSM workspace, buffers) is already allocated when B_G2 is considered,
- * so this covers what later, larger proofs add before they reclaim the
- * B_G2 copies (prove_dev_alloc). */
-#define G2_HEADROOM ((size_t)8 << 30)
 
 struct srs_entry {
     const groth16_params *pk; /* NULL: free slot */
@@ -186,7 +181,7 @@ size_t prove_srs_bytes_of(int dev, const groth16_params *pk)
     return b;
 }
 
-int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *err)
+int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room, cuzk_err *err)
 {
     *out = NULL;
     int dev;
@@ -201,7 +196,7 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, cuzk_err *e
     }
     size_t bytes = pk->n_b_g2 * sizeof(g2_affine_t), free_bytes, total;
     CU(cudaMemGetInfo(&free_bytes, &total), err, "cudaMemGetInfo");
-    if (free_bytes < bytes + G2_HEADROOM) return CUZK_OK;
+    if (free_bytes < bytes + room) return CUZK_OK;
     void *d;
     if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) {
         cudaGetLastError(); /* no room after all: the CPU does B_G2 */

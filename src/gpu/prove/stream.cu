@@ -51,6 +51,15 @@ static int ring_ready(stream_ring *r, size_t chunk, const groth16_params *keep, 
     return prove_dev_grow(&r->mem, &r->cap, 2 * chunk * sizeof(g1_affine_t), keep, err);
 }
 
+int prove_stream_scratch(void **p, size_t chunk, const groth16_params *keep, cuzk_err *err)
+{
+    int dev;
+    int rc = cu_device(&dev, err);
+    if (!rc) rc = ring_ready(&rings[dev], chunk, keep, err);
+    *p = rc ? NULL : rings[dev].mem;
+    return rc;
+}
+
 /* Chunk k of pts (n points) into ring half k % 2. */
 static int issue(stream_ring *r, const prove_points *pts, size_t chunk, size_t k, size_t n,
                  cuzk_err *err)

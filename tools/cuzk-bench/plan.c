@@ -1,0 +1,86 @@
+/*
+ * plan.c - cuzk-bench plan: the GPU prover's device-memory plan for one
+ * PoRep partition (src/gpu/prove/residency.cu's arithmetic, through
+ * gpu_prove_plan_for) with a given device memory, no device needed: the
+ * arrays kept resident and streamed, the rows of a, b, c the H step keeps,
+ * the MSM chunk, the host memory parked; or, without --device-memory, the
+ * least memory a partition needs and the plan at the memory of common
+ * cards (README's table). The device memory is what the daemon may use
+ * there: the memory free at its first proof (or gpus.device_memory), less
+ * than the card's size by the CUDA context and whatever else runs there.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cuzk/config.h"
+#include "cuzk/filecoin/porep_sizes.h"
+#include "cuzk/gpu_prove.h"
+
+#define GIB (1024.0 * 1024 * 1024)
+
+#ifdef CUZK_HAVE_CUDA
+/* One line: the plan of s's partitions within budget bytes. */
+static void plan_line(const porep_sizes *s, const char *size, uint64_t budget, int batch)
+{
+    groth16_params pk;
+    porep_sizes_params(s, &pk);
+    gpu_prove_plan_info pl;
+    cuzk_err err = {0};
+    gpu_prove_plan_for(&pl, &pk, porep_sizes_domain_log(s), porep_sizes_witness_bytes(s),
+                       s->shape_bytes, batch, (size_t)budget, &err);
+    char line[400];
+    gpu_prove_format_plan(line, sizeof line, &pl);
+    printf("porep %s, %.1f GiB: %s\n", size, budget / GIB, line);
+}
+
+static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, int batch)
+{
+    unsigned lg = porep_sizes_domain_log(s);
+    size_t need = gpu_prove_min_device_memory(lg, porep_sizes_witness_bytes(s), s->shape_bytes);
+    printf("porep %s: domain 2^%u, witness %.2f GiB, shape %.2f GiB%s on the device; "
+           "least device memory %.2f GiB\n",
+           size, lg, porep_sizes_witness_bytes(s) / GIB, s->shape_bytes / GIB,
+           s->shape_estimated ? " (estimated)" : "", need / GIB);
+    static const unsigned cards[] = {8, 12, 16, 24, 32, 48, 80, 139};
+    if (memory) {
+        plan_line(s, size, memory, batch);
+        return BENCH_OK;
+    }
+    for (size_t i = 0; i < sizeof cards / sizeof *cards; i++)
+        plan_line(s, size, (uint64_t)cards[i] << 30, batch);
+    return BENCH_OK;
+}
+#endif
+
+int bench_plan(int argc, char **argv)
+{
+    const char *size = NULL, *mem = NULL;
+    int batch = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--batch")) {
+            batch = 1;
+        } else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) {
+            size = argv[++i];
+        } else if (!strcmp(argv[i], "--device-memory") && i + 1 < argc) {
+            mem = argv[++i];
+        } else {
+            return bench_usage("plan: unknown option or missing value: %s", argv[i]);
+        }
+    }
+    uint64_t sector = 0, memory = 0;
+    cuzk_err err = {0};
+    if (!size) return bench_usage("%s", "plan needs --sector-size");
+    if (cuzk_parse_size(size, &sector, &err) || (mem && cuzk_parse_size(mem, &memory, &err)))
+        return bench_usage("plan: %s", err.msg);
+    const porep_sizes *s = porep_sizes_find(sector);
+    if (!s)
+        return bench_usage("plan: no PoRep sector of %s (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", size);
+#ifdef CUZK_HAVE_CUDA
+    return plan_print(s, size, memory, batch);
+#else
+    (void)batch;
+    fprintf(stderr, "cuzk-bench plan: built without CUDA (no GPU prover to plan for)\n");
+    return BENCH_FAILED;
+#endif
+}
