@@ -73,9 +73,10 @@
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
- *     partition (ties: fewer arrays). B_G2 streams in chunks of chunk / 2
- *     points (the ring and gather buffer's bytes: G2 points are 192
- *     bytes), its MSM workspace counted in the machinery of rule 4; only
+ *     partition (ties: fewer arrays). B_G2 streams in chunks of at most
+ *     chunk / 2 points (the ring and gather buffer's bytes: G2 points are
+ *     192 bytes), as many as its MSM workspace fits in the G1 chunk's
+ *     (g2_stream_chunk), counted in the machinery of rule 4; only
  *     when not even PLAN_MIN_CHUNK fits with it does the chunk go without
  *     B_G2, which the CPU then does. B_G2 is never kept in streamed mode.
  *  6. A batch gets a second a/b/c buffer when the H step keeps three rows
@@ -160,15 +161,27 @@ void prove_plan_remember(const prove_plan *pl, int dev)
     plan_last[dev] = *pl;
 }
 
+/* Rule 5: the points per B_G2 chunk beside G1 chunks of `chunk`: the
+ * largest power of two up to chunk / 2 (the ring's and gather buffer's
+ * bytes) whose G2 MSM workspace fits in the G1 one, PLAN_MIN_CHUNK / 2
+ * at least (G2 buckets take twice the bytes: at the G1 chunk's half the
+ * G2 workspace would outgrow the G1 one and shrink every G1 call). */
+static size_t g2_stream_chunk(size_t chunk)
+{
+    size_t w1 = gpu_msm_workspace_for(chunk, 0), c2 = chunk / 2;
+    while (c2 > PLAN_MIN_CHUNK / 2 && gpu_msm_workspace_for(c2, 1) > w1) c2 /= 2;
+    return c2;
+}
+
 /* The MSM workspace, the stream's two chunk buffers and the tail bases
  * gathered from a chunk (stream.cu), for chunk points; with g2, B_G2
- * streamed in chunks of chunk / 2 points too (the same bytes of ring and
- * gather buffer; its MSM workspace if larger). */
+ * streamed in chunks of g2_stream_chunk points too (within the same ring
+ * and gather buffer; its MSM workspace if larger). */
 static size_t machinery(size_t chunk, bool g2)
 {
     size_t ws = gpu_msm_workspace_for(chunk, 0), ring = 3 * chunk * G1_POINT;
-    if (g2) {
-        size_t w2 = gpu_msm_workspace_for(chunk / 2, 1);
+    if (g2 && ws != SIZE_MAX) {
+        size_t w2 = gpu_msm_workspace_for(g2_stream_chunk(chunk), 1);
         if (w2 > ws) ws = w2;
     }
     return ws > SIZE_MAX - ring ? SIZE_MAX : ws + ring; /* SIZE_MAX: past the MSM's limits */
@@ -428,7 +441,7 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
     pl->machinery = machinery(pl->chunk, pl->g2_streamed);
     pl->tb_bytes = pl->chunk * G1_POINT;
     pl->ring_bytes = 2 * pl->chunk * G1_POINT;
-    if (pl->g2_streamed) pl->chunk_g2 = pl->chunk / 2;
+    if (pl->g2_streamed) pl->chunk_g2 = g2_stream_chunk(pl->chunk);
     if (pl->abc_rows < 3) pl->piece = pl->chunk < ((size_t)1 << lg) ? pl->chunk : (size_t)1 << lg;
     if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
     size_t room = budget - pl->work - pl->machinery;
