@@ -117,13 +117,14 @@ enum { GPU_PLAN_ARRAYS = 5 };
 typedef struct gpu_prove_plan_info {
     bool made;                      /* a start has planned on the device */
     bool too_small;                 /* it could not: the device has less than need */
-    bool resident[GPU_PLAN_ARRAYS]; /* H, L, A, B_G1, B_G2 (B_G2 not kept: CPU) */
+    bool resident[GPU_PLAN_ARRAYS]; /* H, L, A, B_G1, B_G2 (else streamed; B_G2: see next) */
+    bool b_g2_streamed;             /* B_G2 streamed from host (not resident, not: CPU) */
     size_t budget;                  /* device bytes it planned with */
     size_t use;                     /* of which the plan takes */
     size_t need;                    /* the least a proof of that shape runs in */
     size_t streamed;                /* bytes streamed per partition */
     size_t chunk;                   /* points per MSM call / streamed chunk */
-    size_t chunk_g2;                /* points per B_G2 MSM call (B_G2 on the device) */
+    size_t chunk_g2;                /* points per B_G2 MSM call / streamed chunk (on device) */
     unsigned abc_buffers;           /* a/b/c buffers (2: the next circuit loads early) */
     unsigned abc_rows;              /* rows of a, b, c on the device (3; 2, 1: H in pieces) */
     size_t park;                    /* host bytes the H step parks rows in (1 row) */

@@ -748,43 +748,55 @@ static unsigned h_log(const groth16_params *pk)
     return lg;
 }
 
+/* Whether every G1 array of plan pl is resident. */
+static bool g1_resident(const gpu_prove_plan_info *pl)
+{
+    return pl->resident[0] && pl->resident[1] && pl->resident[2] && pl->resident[3];
+}
+
 /* The least cap (gpus.device_memory) under which the plan for pk's
  * circuits (domain 2^lg, wit and shape device bytes) keeps `rows` rows
  * of a, b, c on the device (the witness sharing the one row or not),
- * every array resident or not: stepping up from the least by 1/64ths of
+ * every G1 array resident or not, B_G2 streamed from host memory or not
+ * (then kept on the device): stepping up from the least by 1/64ths of
  * plan arithmetic; 0 when no cap gives that mode. */
 static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
-                      unsigned rows, bool shared, bool resident)
+                      unsigned rows, bool shared, bool resident, bool g2_streamed)
 {
     size_t least = gpu_prove_min_device_memory(lg, wit, shape);
     for (size_t cap = least; cap < 4096 * least; cap += cap / 64 + 1) {
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
         if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
-        if (pl.abc_rows == rows && pl.witness_shared == shared && (pl.streamed == 0) == resident)
+        if (pl.abc_rows == rows && pl.witness_shared == shared && g1_resident(&pl) == resident &&
+            (g2_streamed ? pl.b_g2_streamed : pl.resident[4]))
             return cap;
     }
     return 0;
 }
 
 /* w proved under each mode of the H step: three rows with every array
- * resident, three streamed, two rows, one row (its rows parked on the
- * host), one row the witness shares (the witness-only path); with fewer
- * than three rows also as a batch of two (one a/b/c buffer, the next
- * circuit's loader behind this one's H step); each GPU proof byte for
- * byte the CPU's, the plan of the single proof the mode asked for. */
+ * resident (B_G2 kept, then streamed from host memory), three streamed,
+ * two rows, one row (its rows parked on the host), one row the witness
+ * shares (the witness-only path), B_G2 streamed in each streamed mode;
+ * with fewer than three rows also as a batch of two (one a/b/c buffer,
+ * the next circuit's loader behind this one's H step); each GPU proof
+ * byte for byte the CPU's, the plan of the single proof the mode asked
+ * for, B_G2 run on the device (the timings: a CPU B_G2 adds to total_ms
+ * alone). */
 static void check_modes_of(const char *what, const groth16_params *pk, const cs_prover *w,
                            size_t wit, size_t shape)
 {
     static const struct {
         unsigned rows;
-        bool shared, resident;
+        bool shared, resident, g2_streamed;
         const char *name;
-    } modes[] = {{3, false, true, "resident"},
-                 {3, false, false, "streamed, 3 rows"},
-                 {2, false, false, "streamed, 2 rows"},
-                 {1, false, false, "streamed, 1 row + host park"},
-                 {1, true, false, "streamed, 1 row shared with the witness + host park"}};
+    } modes[] = {{3, false, true, false, "resident"},
+                 {3, false, true, true, "resident, B_G2 streamed"},
+                 {3, false, false, true, "streamed, 3 rows"},
+                 {2, false, false, true, "streamed, 2 rows"},
+                 {1, false, false, true, "streamed, 1 row + host park"},
+                 {1, true, false, true, "streamed, 1 row shared with the witness + host park"}};
     unsigned lg = h_log(pk);
     cuzk_err err = {0};
     int rc = CUZK_OK;
@@ -794,19 +806,26 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     if (groth16_prove(cpu, pk, two, 2, rs, NULL, &err)) return;
     for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
         if (modes[k].shared && !wit) continue;
-        size_t cap = cap_for(pk, lg, wit, shape, modes[k].rows, modes[k].shared, modes[k].resident);
+        size_t cap = cap_for(pk, lg, wit, shape, modes[k].rows, modes[k].shared, modes[k].resident,
+                             modes[k].g2_streamed);
         CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
         if (!cap) continue;
         gpu_prove_set_device_memory(cap);
-        rc = gpu_groth16_prove(gpu, pk, w, 1, rs, NULL, &err);
+        groth16_timings t = {0};
+        rc = gpu_groth16_prove(gpu, pk, w, 1, rs, &t, &err);
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
+        CHECK(rc || t.total_ms == t.gpu_total_ms, "%s, %s: B_G2 on the CPU (%.1f ms of %.1f)", what,
+              modes[k].name, t.b_g2_msm_ms, t.total_ms);
         CHECK(!rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu), "%s, %s: rc %d (%s), GPU == CPU: %d",
               what, modes[k].name, rc, err.msg, !rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu));
         CHECK(pl.abc_rows == modes[k].rows && pl.witness_shared == modes[k].shared &&
-                  (pl.streamed == 0) == modes[k].resident && (pl.park != 0) == (modes[k].rows == 1),
-              "%s, %s: the plan kept %u rows (shared %d), streamed %zu bytes, parked %zu", what,
-              modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.park);
+                  g1_resident(&pl) == modes[k].resident &&
+                  pl.b_g2_streamed == modes[k].g2_streamed &&
+                  pl.resident[4] == !modes[k].g2_streamed && (pl.park != 0) == (modes[k].rows == 1),
+              "%s, %s: the plan kept %u rows (shared %d), streamed %zu bytes (B_G2 %d), parked %zu",
+              what, modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.b_g2_streamed,
+              pl.park);
         if (modes[k].rows < 3) { /* three rows: check_residency's batches */
             rc = gpu_groth16_prove(gpu, pk, two, 2, rs, NULL, &err);
             CHECK(!rc && !memcmp(gpu, cpu, sizeof gpu), "%s, %s, batch of 2: rc %d (%s)", what,
@@ -847,7 +866,7 @@ static void check_h_modes(cuzk_rng *g)
         if (!rc && satisfied) check_modes_of("witness path", &pk, &w, wit, shb);
         for (unsigned m = 0; !rc && !satisfied && m < 3; m++) {
             unsigned rows = m == 0 ? 2 : 1;
-            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false);
+            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false, true);
             gpu_prove_set_device_memory(cap);
             groth16_proof proof;
             int prc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
@@ -874,7 +893,7 @@ static void check_h_modes(cuzk_rng *g)
  * counts, the shape's bytes on the device). A 16 GiB and a 24 GiB card,
  * each less 1 GiB for the CUDA context and what else holds memory there:
  * every plan fits with MSM chunks of 2^20 points or more, in fewer than
- * three rows of a, b, c; three rows beside the witness, the shape, the
+ * three rows of a, b, c, B_G2 streamed on the device; three rows beside the witness, the shape, the
  * NTT's tables and the least headroom would not fit at all (the plan
  * before the H step in pieces: too small for the first, 32768-point
  * chunks for the second). */
@@ -897,7 +916,8 @@ static void check_plan_porep32(void)
             int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, s->shape_bytes, true, budgets[k], &err);
             char line[320];
             gpu_prove_format_plan(line, sizeof line, &pl);
-            CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3,
+            CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3 &&
+                      pl.b_g2_streamed,
                   "porep %uGiB plan in %zu GiB: rc %d (%s): %s", (unsigned)(sectors[i] >> 30),
                   budgets[k] / gib, rc, err.msg, line);
             CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,

@@ -96,8 +96,10 @@ extern std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
 extern std::atomic<int> host_device_error[HOST_MAX_DEVICES];
 extern std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
 /* Counts cudaMalloc calls on a device down to one that is refused for
- * memory (0: none). */
+ * memory (0: none; -1: that one and every later one refused, when
+ * host_alloc_refuse_on says so). */
 extern std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
+extern std::atomic<bool> host_alloc_refuse_on[HOST_MAX_DEVICES];
 /* The calling thread's current device. */
 extern thread_local int host_current_device;
 /* Microseconds each asynchronous copy of 64 KiB or more takes at least
@@ -138,8 +140,11 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes)
     if (e != cudaSuccess) return e;
     if (host_device_used[dev].load() + (long long)bytes > host_device_limit[dev].load())
         return cudaErrorMemoryAllocation;
-    if (host_alloc_refuse_in[dev].load() > 0 && host_alloc_refuse_in[dev].fetch_sub(1) == 1)
+    if (host_alloc_refuse_in[dev].load() < 0) return cudaErrorMemoryAllocation;
+    if (host_alloc_refuse_in[dev].load() > 0 && host_alloc_refuse_in[dev].fetch_sub(1) == 1) {
+        if (host_alloc_refuse_on[dev].load()) host_alloc_refuse_in[dev] = -1;
         return cudaErrorMemoryAllocation;
+    }
     char *q = (char *)malloc(bytes ? bytes : 1);
     if (!q) return cudaErrorMemoryAllocation;
     host_device_used[dev] += (long long)bytes;

@@ -27,6 +27,9 @@ void host_device_fail(int dev, long long after_calls, bool lost);
  * memory, once; 0: none. host_alloc_refuse_pending: how many calls are
  * still to come before it (0: it happened, or none was set). */
 void host_alloc_refuse(int dev, long long k);
+/* The same, and every cudaMalloc on dev after the k-th refused too, until
+ * host_alloc_refuse(dev, 0). */
+void host_alloc_refuse_from(int dev, long long k);
 long long host_alloc_refuse_pending(int dev);
 /* Bytes allocated on device dev. */
 long long host_device_bytes(int dev);

@@ -266,19 +266,13 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
     return CUZK_OK;
 }
 
-int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
-                    cuzk_err *err)
+/* out[k] = bases[idx[k] - lo], each index at least lo and its base on
+ * the current device (a streamed chunk's: the ring's). */
+template <typename Aff>
+static int gather_on(const char *what, Aff *out, const Aff *bases, const uint32_t *idx, size_t n,
+                     size_t lo, cuzk_err *err)
 {
-    int rc = bases_check("gather g2", out, n * sizeof *out, idx, n * sizeof *idx, n, err);
-    if (rc) return rc;
-    for (size_t k = 0; k < n; k++) out[k] = bases[idx[k]];
-    return CUZK_OK;
-}
-
-int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
-                 size_t lo, cuzk_err *err)
-{
-    int rc = bases_check("gather", out, n * sizeof *out, idx, n * sizeof *idx, n, err);
+    int rc = bases_check(what, out, n * sizeof *out, idx, n * sizeof *idx, n, err);
     if (!rc && n && host_owner(bases, sizeof *bases) != host_current_device)
         rc = cuzk_errf(err, CUZK_EDEVICE, "gpu: gather from bases of another device");
     for (size_t k = 0; k < n && !rc; k++)
@@ -286,6 +280,18 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
             rc = cuzk_errf(err, CUZK_EDEVICE, "gpu: gather index %u outside its chunk", idx[k]);
     for (size_t k = 0; k < n && !rc; k++) out[k] = bases[idx[k] - lo];
     return rc;
+}
+
+int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
+                    size_t lo, cuzk_err *err)
+{
+    return gather_on("gather g2", out, bases, idx, n, lo, err);
+}
+
+int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
+                 size_t lo, cuzk_err *err)
+{
+    return gather_on("gather", out, bases, idx, n, lo, err);
 }
 
 int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
@@ -416,6 +422,7 @@ extern "C" void host_devices(int n)
         host_device_error[d] = cudaSuccess;
         host_device_calls_left[d] = 0;
         host_alloc_refuse_in[d] = 0;
+        host_alloc_refuse_on[d] = false;
     }
 }
 
@@ -427,6 +434,13 @@ extern "C" void host_device_fail(int dev, long long after_calls, bool lost)
 
 extern "C" void host_alloc_refuse(int dev, long long k)
 {
+    host_alloc_refuse_on[dev] = false;
+    host_alloc_refuse_in[dev] = k;
+}
+
+extern "C" void host_alloc_refuse_from(int dev, long long k)
+{
+    host_alloc_refuse_on[dev] = true;
     host_alloc_refuse_in[dev] = k;
 }
 

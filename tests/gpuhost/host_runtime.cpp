@@ -15,6 +15,7 @@ std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
 std::atomic<int> host_device_error[HOST_MAX_DEVICES];
 std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
 std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
+std::atomic<bool> host_alloc_refuse_on[HOST_MAX_DEVICES];
 thread_local int host_current_device;
 std::atomic<int> host_dma_delay_us{0};
 

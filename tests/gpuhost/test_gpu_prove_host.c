@@ -116,7 +116,8 @@ static void check_memory_policy(void)
 
 /* The plan of the last start on device 0, checked against the mode
  * expected: every G1 array resident; H and L (the largest) streamed in
- * chunks; some of each. Returns the arrays streamed. */
+ * chunks, B_G2 too; some of each. Returns the arrays streamed (B_G2
+ * included: their host copies are page-locked). */
 enum { ALL_KEPT, STREAMED, MIXED };
 static int check_mode(const char *what, int mode, size_t n_h)
 {
@@ -125,13 +126,30 @@ static int check_mode(const char *what, int mode, size_t n_h)
     int kept = 0;
     for (int k = 0; k < 4; k++) kept += pl.resident[k];
     bool ok = pl.made && (mode == ALL_KEPT   ? kept == 4 && pl.streamed == 0
-                          : mode == STREAMED ? !pl.resident[0] && !pl.resident[1] && pl.chunk < n_h
+                          : mode == STREAMED ? !pl.resident[0] && !pl.resident[1] &&
+                                                   pl.chunk < n_h && pl.b_g2_streamed
                                              : kept > 0 && kept < 4 && pl.streamed > 0);
     char line[256];
     gpu_prove_format_plan(line, sizeof line, &pl);
     if (!ok) failures++;
     printf("%s%s: %s\n", ok ? "" : "FAIL ", what, line);
-    return 4 - kept;
+    return 4 - kept + pl.b_g2_streamed;
+}
+
+/* One proof of w (r = s = 1) with its timings: B_G2 ran on the device
+ * (a CPU B_G2 adds to total_ms only) and the proof is the CPU's. */
+static void check_b2_on_device(const char *what, const groth16_params *p, const cs_prover *w)
+{
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    groth16_proof g, c;
+    groth16_timings t = {0};
+    cuzk_err err = {0};
+    if (gpu_groth16_prove(&g, p, w, 1, rs, &t, &err) || groth16_prove(&c, p, w, 1, rs, NULL, &err))
+        return (void)(failures++, printf("FAIL %s: %s\n", what, err.msg));
+    if (memcmp(&g, &c, sizeof g)) failures++, printf("FAIL %s: GPU proof != CPU proof\n", what);
+    if (t.total_ms != t.gpu_total_ms)
+        failures++, printf("FAIL %s: B_G2 on the CPU (total %.3f ms, GPU %.3f ms)\n", what,
+                           t.total_ms, t.gpu_total_ms);
 }
 
 /* Proves w[0..n) on the GPU and the CPU (r = s = 1): byte-identical. */
@@ -177,6 +195,7 @@ static void check_residency(void)
     if (pins != streamed || host_pins_held() != streamed)
         failures++, printf("FAIL: %lld page locks over 3 streamed proofs, %lld held (want %d)\n",
                            pins, host_pins_held(), streamed);
+    check_b2_on_device("streamed (B_G2 from page-locked memory)", &p, &w[0]);
     prove_cmp("streamed batch", &p, w, 3);
     gpu_prove_plan_info pl;
     gpu_prove_device_plan(0, &pl);
@@ -193,6 +212,7 @@ static void check_residency(void)
     gpu_prove_set_device_memory(need + need / 8);
     prove_cmp("streamed, staged (memory that cannot be locked)", &p, w, 1);
     check_mode("streamed, staged", STREAMED, p.n_h);
+    check_b2_on_device("streamed, staged (B_G2 too)", &p, &w[0]);
     host_pin_refuse(false);
     gpu_prove_set_device_memory(need / 2);
     int rc = gpu_groth16_prove((groth16_proof[1]){0}, &p, w, 1, NULL, NULL, &err);
@@ -471,9 +491,12 @@ static void check_shapes(cuzk_rng *g)
  * least a proof needs, on the
  * witness-only path (the B job made on the device): each proof equals the
  * CPU's; along the way the plan must keep B_G2 on the device in MSM calls
- * of fewer points than it has (rule 3 of residency.cu), run there
- * (timings: nothing after the GPU's part), and then, with the G1 arrays
- * still resident, leave B_G2 to the CPU, which gets the device's B job
+ * of fewer points than it has (rule 3 of residency.cu), then with the G1
+ * MSM calls shrunk below the largest array to keep it, then, with the G1
+ * arrays still resident, stream it from host memory; wherever the plan
+ * has B_G2 on the device (kept or streamed) it runs there (timings:
+ * nothing after the GPU's part), and where it leaves it to the CPU (a
+ * cap too small even for its stream), the CPU gets the device's B job
  * back. */
 static void check_witness_b2_host(cuzk_rng *g)
 {
@@ -497,7 +520,10 @@ static void check_witness_b2_host(cuzk_rng *g)
     gpu_prove_format_plan(line, sizeof line, &pl);
     printf("witness path, 64 MiB: %s (B_G2 %zu points)\n", line, pk.n_b_g2);
     size_t use = pl.use, step = (pl.use - pl.need) / 48 + 1; /* down to the least */
-    bool chunked = false, cpu = false;
+    bool chunked = false, shrunk = false, streamed = false;
+    size_t max_n = pk.n_h > pk.n_l ? pk.n_h : pk.n_l;
+    if (pk.n_a > max_n) max_n = pk.n_a;
+    if (pk.n_b_g1 > max_n) max_n = pk.n_b_g1;
     for (size_t k = 1; !rc && k <= 48 && step * k < use; k++) {
         gpu_prove_set_device_memory(use - k * step);
         t = (groth16_timings){0};
@@ -512,26 +538,104 @@ static void check_witness_b2_host(cuzk_rng *g)
             printf("  cap %zu: %s\n", use - k * step, line);
         }
         if (!pl.resident[0]) break; /* H streamed: past what this checks */
-        bool on_cpu = t.total_ms > t.gpu_total_ms;
-        if (pl.resident[4] == on_cpu)
+        bool on_cpu = t.total_ms > t.gpu_total_ms, on_dev = pl.resident[4] || pl.b_g2_streamed;
+        if (on_dev == on_cpu)
             failures++, printf("FAIL b2: the plan %s B_G2, the CPU %s it\n",
-                               pl.resident[4] ? "kept" : "left", on_cpu ? "ran" : "did not run");
+                               pl.resident[4] ? "kept"
+                               : on_dev       ? "streamed"
+                                              : "left",
+                               on_cpu ? "ran" : "did not run");
         if (pl.resident[4] && pl.chunk_g2 < pk.n_b_g2 && !chunked) {
             chunked = true;
             printf("witness path, B_G2 kept in MSM calls of %zu of %zu points: == CPU\n",
                    pl.chunk_g2, pk.n_b_g2);
         }
-        if (!pl.resident[4] && !cpu) {
-            cpu = true;
-            printf("witness path, G1 resident, B_G2 on the CPU from the device's B job: == CPU\n");
+        if (pl.resident[4] && pl.chunk < max_n && !shrunk) {
+            shrunk = true;
+            printf("witness path, B_G2 kept, G1 MSM calls shrunk to %zu of %zu points: == CPU\n",
+                   pl.chunk, max_n);
         }
+        if (pl.b_g2_streamed && !streamed) {
+            streamed = true;
+            printf("witness path, G1 resident, B_G2 streamed in chunks of %zu points on the "
+                   "device: == CPU\n",
+                   pl.chunk_g2);
+        }
+        if (!on_dev && !pl.b_g2_streamed)
+            printf("witness path, G1 resident, B_G2 on the CPU from the device's B job (cap %zu "
+                   "too small for its stream): == CPU\n",
+                   use - k * step);
     }
     gpu_prove_set_device_memory(0);
     if (rc) failures++, printf("FAIL b2: %s\n", err.msg);
-    if (!rc && (!chunked || !cpu))
+    if (!rc && (!chunked || !shrunk || !streamed))
         failures++, printf("FAIL b2: caps down from %zu never %s\n", use,
-                           !chunked ? "kept B_G2 in smaller calls" : "left B_G2 to the CPU");
+                           !chunked  ? "kept B_G2 in smaller calls"
+                           : !shrunk ? "shrank the G1 MSM calls to keep B_G2"
+                                     : "streamed B_G2 with the G1 arrays resident");
     gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    cs_prover_free(&w);
+    groth16_params_free(&pk);
+}
+
+/* The plan keeps B_G2 on the device but its upload finds no room (what
+ * the H200 showed on a 2^27 Window PoSt, the plan having undercounted the
+ * device memory of the G1 tails): with each allocation refused once in
+ * turn, one of them B_G2's upload, B_G2 streams from host memory instead
+ * and runs on the device (timings); with every allocation from one on
+ * refused, B_G2's upload included, the stream cannot be set up either and
+ * the CPU does B_G2 from the device's B job. Every proof the CPU's. */
+static void check_b2_upload_short(cuzk_rng *g)
+{
+    groth16_params pk;
+    cs_shape *shape;
+    cs_prover w;
+    cuzk_err err = {0};
+    int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &w, &err);
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    groth16_proof pc, pg;
+    if (!rc) rc = groth16_prove(&pc, &pk, &w, 1, rs, NULL, &err);
+    size_t g1 = (pk.n_h + pk.n_l + pk.n_a + pk.n_b_g1) * 96;
+    bool streamed = false, cpu = false, more = true;
+    for (long long k = 1; !rc && more && !(streamed && cpu) && k < 1000; k++) {
+        for (int from = 0; from < 2; from++) {
+            gpu_prove_release();
+            gpu_prove_params_free(&pk);
+            groth16_timings t = {0};
+            if (from)
+                host_alloc_refuse_from(0, k);
+            else
+                host_alloc_refuse(0, k);
+            int r = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
+            bool hit = host_alloc_refuse_pending(0) <= 0;
+            host_alloc_refuse(0, 0);
+            gpu_prove_plan_info pl;
+            gpu_prove_device_plan(0, &pl);
+            bool kept = gpu_prove_device_params_bytes(0) > g1, on_cpu = t.total_ms > t.gpu_total_ms;
+            if (!from && !hit) more = false; /* past the last allocation */
+            if (r && (r != CUZK_ENOMEM || !strstr(err.msg, "memory")))
+                failures++, printf("FAIL b2 short (alloc %lld%s refused): rc %d (%s)\n", k,
+                                   from ? " on" : "", r, err.msg);
+            if (r || !hit) continue;
+            if (memcmp(&pg, &pc, sizeof pg))
+                failures++, printf("FAIL b2 short (alloc %lld%s refused): GPU proof != CPU proof\n",
+                                   k, from ? " on" : "");
+            if (!pl.resident[4] || kept) continue;
+            streamed |= !from && !on_cpu;
+            cpu |= from && on_cpu;
+        }
+    }
+    gpu_prove_release();
+    gpu_prove_params_free(&pk);
+    if (rc) failures++, printf("FAIL b2 short: %s\n", err.msg);
+    if (!rc && (!streamed || !cpu))
+        failures++, printf("FAIL b2 short: B_G2 kept by the plan, its upload refused, never %s\n",
+                           !streamed ? "streamed" : "left to the CPU");
+    else if (!rc)
+        printf("witness path, B_G2 kept by the plan but its upload refused: streamed on the device "
+               "== CPU; with the stream refused too, the CPU's from the device's B job == CPU\n");
     if (shape) gpu_shape_forget(shape);
     cs_shape_free(shape);
     cs_prover_free(&w);
@@ -612,6 +716,7 @@ int main(int argc, char **argv)
     check_upload();
     check_shapes(&g);
     check_witness_b2_host(&g);
+    check_b2_upload_short(&g);
     check_witness_alloc_refused(&g);
     check_two_devices();
     host_devices(2);

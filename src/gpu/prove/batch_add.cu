@@ -141,10 +141,10 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
 }
 
 int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
-                    cuzk_err *err)
+                    size_t lo, cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n, (size_t)0);
+    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n, lo);
     CU_LAUNCH(err, "gather_kernel (G2)");
     return CUZK_OK;
 }

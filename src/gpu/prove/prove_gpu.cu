@@ -39,7 +39,8 @@
  *         when the job does not split)                      tail_msm_ms
  *         and B_G2 the same way over B_G1's bitmap, tail scalars and
  *         indexes (gpu_msm_g2_dev) when its points fit on the device
- *         (prove_srs_g2)                                    b_g2_msm_ms
+ *         (prove_srs_g2), else streamed from host memory like a G1 array
+ *         when the plan has room for that               b_g2_msm_ms
  * prep(i+1) and loader(i+1) start as soon as loader(i) is done and the
  * a/b/c buffer they fill (the other one) is free, circuit i-1's H MSM
  * over (try_spawn, from whichever of the two finishes last), so the next
@@ -791,21 +792,58 @@ static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
     return rc;
 }
 
+/* B_G2 streamed from its host copy (src; page-locked now if the plan
+ * meant to keep it but its upload found no room) through the stream's
+ * ring in calls of chunk_g2 points (stream.cu), over what B_G1's job
+ * left on the device (c->jd[2]); its tail bases gathered into the G1
+ * tails' buffer (ws->tb: the G1 MSMs are done by now). */
+static int b2_streamed(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
+                       const prove_points_g2 *src, cuzk_err *err)
+{
+    double t0 = groth16_now_ms(), ba = 0, tl = 0;
+    const groth16_msm_job *j = &c->jobs.b;
+    const job_dev *d = &c->jd[2];
+    prove_points_g2 pts = {NULL, src->host, src->pinned || prove_srs_pin_g2(pk)};
+    size_t chunk = pl->chunk_g2 < 64 ? 64 : pl->chunk_g2; /* bitmap words */
+    g2_jac_t ones, tail;
+    int rc;
+    if (j->split) {
+        prove_split sj = {d->bits, d->scal, d->idx, j->n, j->n_tail};
+        rc = prove_stream_split_g2(&ones, &tail, &pts, &sj, chunk, &ws->tb, &ws->tb_cap, pk, &ba,
+                                   &tl, err);
+        if (!rc) g2_jac_add(&ones, &ones, &tail);
+    } else {
+        rc = prove_stream_msm_g2(&ones, &pts, d->scal, j->n, chunk, pk, err);
+    }
+    if (!rc) c->m.b2 = ones;
+    c->b2_done = !rc;
+    c->t.b_g2_msm_ms = groth16_now_ms() - t0;
+    return rc;
+}
+
 /* B_G2 on the device, when the plan keeps B_G2 and its points fit there
  * (prove_srs_g2, with room for the plan's machinery beside them), over
  * what B_G1's job left on the device (c->jd[2]): its bitmap, tail
  * scalars and indexes (split), or its scalars (not split), in MSM calls
  * of at most the plan's chunk_g2 points (a split job's tail points
- * gathered chunk by chunk). When they do not fit, finish runs it on the
- * CPU: a job made on the device comes back to the host for it. */
+ * gathered chunk by chunk). Streamed (b2_streamed) when the plan streams
+ * it, or keeps it but its points found no room after all (then a
+ * shortage of device memory for the stream leaves it to the CPU too).
+ * Else finish runs it on the CPU: a job made on the device comes back to
+ * the host for it. */
 static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
-                        cuzk_err *err)
+                        const prove_points_g2 *src, cuzk_err *err)
 {
     double t0 = groth16_now_ms();
     const groth16_msm_job *j = &c->jobs.b;
     const prove_g2_aff *g2 = NULL;
     size_t chunk = pl->chunk_g2;
     int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, pk, pl->g2_room, err) : CUZK_OK;
+    if (!rc && !g2 && (pl->g2_streamed || pl->resident[RES_B_G2])) {
+        rc = b2_streamed(ws, c, pk, pl, src, err);
+        if (rc == CUZK_ENOMEM && !pl->g2_streamed) rc = CUZK_OK; /* the CPU's after all */
+        if (rc || c->b2_done) return rc;
+    }
     if (!rc && !g2 && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
     if (rc || !g2) return rc;
     size_t n = j->split ? j->n_tail : j->n;
@@ -823,7 +861,7 @@ static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, co
         size_t len = n - lo < chunk ? n - lo : chunk;
         const prove_g2_aff *bases = g2 + lo;
         if (j->split) {
-            rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx + lo, len, err);
+            rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx + lo, len, 0, err);
             bases = (const prove_g2_aff *)ws->tb2;
         }
         gpu_buf vb = {(void *)bases, len * sizeof(g2_affine_t)};
@@ -850,7 +888,7 @@ static int lab_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = job_msm(ws, &c->m.l, &r->srs.l, ch, &c->jobs.l, &c->jd[0], pk, &c->t, err);
     if (!rc) rc = job_msm(ws, &c->m.a, &r->srs.a, ch, &c->jobs.a, &c->jd[1], pk, &c->t, err);
     if (!rc) rc = job_msm(ws, &c->m.b1, &r->srs.b_g1, ch, &c->jobs.b, &c->jd[2], pk, &c->t, err);
-    if (!rc) rc = b2_on_device(ws, c, pk, &r->plan, err);
+    if (!rc) rc = b2_on_device(ws, c, pk, &r->plan, &r->srs.b_g2, err);
     helper_done(r, &c->lab_free);
     groth16_msm_job_free(&c->jobs.l);
     groth16_msm_job_free(&c->jobs.a);
@@ -945,9 +983,14 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     if (ws->abc_cap[0] > rows) cudaFree(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
     if (r->plan.witness_shared && ws->wit) cudaFree(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
     if (r->plan.streamed || r->plan.chunk < pk->n_h) {
-        gpu_msm_workspace_trim(gpu_msm_workspace_for(r->plan.chunk, 0));
-        cudaFree(ws->tb2), ws->tb2 = NULL, ws->tb2_cap = 0;
+        size_t w = gpu_msm_workspace_for(r->plan.chunk, 0), w2 = 0;
+        if (r->plan.resident[RES_B_G2] || r->plan.g2_streamed)
+            w2 = gpu_msm_workspace_for(r->plan.chunk_g2, 1);
+        gpu_msm_workspace_trim(w > w2 ? w : w2);
+        if (!r->plan.resident[RES_B_G2]) cudaFree(ws->tb2), ws->tb2 = NULL, ws->tb2_cap = 0;
     }
+    if (ws->tb_cap > r->plan.tb_bytes) cudaFree(ws->tb), ws->tb = NULL, ws->tb_cap = 0;
+    if (prove_stream_bytes(dev) > r->plan.ring_bytes) prove_stream_release(dev);
     if (other && other + r->plan.use > budget) prove_srs_evict(dev, pk);
     return CUZK_OK;
 }

@@ -66,9 +66,16 @@ typedef struct prove_points {
     const g1_affine_t *host;
     bool pinned;
 } prove_points;
-/* One params' G1 arrays on the current device. */
+/* B_G2 the same way (dev NULL: streamed from host, or left to the CPU). */
+typedef struct prove_points_g2 {
+    const prove_g2_aff *dev;
+    const g2_affine_t *host;
+    bool pinned;
+} prove_points_g2;
+/* One params' arrays on the current device. */
 typedef struct prove_srs {
     prove_points h, l, a, b_g1;
+    prove_points_g2 b_g2; /* host pinned when the plan streams it */
 } prove_srs;
 struct prove_plan;
 /* Finds pk's entry on the current device or makes it: the arrays the
@@ -103,6 +110,14 @@ int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, s
 int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
                        const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
                        const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err);
+/* The same two over B_G2 (its points in calls of chunk: ring halves and
+ * gathered bases of chunk G2 points). */
+int prove_stream_msm_g2(g2_jac_t *out, const prove_points_g2 *pts, const fr_t *scal, size_t n,
+                        size_t chunk, const groth16_params *keep, cuzk_err *err);
+int prove_stream_split_g2(g2_jac_t *ones, g2_jac_t *tail, const prove_points_g2 *pts,
+                          const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
+                          const groth16_params *keep, double *ba_ms, double *tail_ms,
+                          cuzk_err *err);
 /* *p = the current device's stream ring, grown to a chunk's two halves
  * (at least 3 chunk rows of fr_t): scratch for the H step in pieces,
  * which never runs beside a streamed MSM (one prover thread does both). */
@@ -119,6 +134,9 @@ size_t prove_srs_evict(int dev, const groth16_params *keep);
  * (B_G2 then stays on the CPU). Asked only when the plan keeps B_G2
  * resident. */
 int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room, cuzk_err *err);
+/* pk's B_G2 host copy page-locked for streaming (once per entry of the
+ * current device, held until the entry goes); false: staged instead. */
+bool prove_srs_pin_g2(const groth16_params *pk);
 /* Frees the B_G2 points of device dev's entries; returns the bytes freed. */
 size_t prove_srs_drop_g2(int dev);
 /* Device memory held by device dev's cache. */
@@ -164,6 +182,6 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,
                  size_t lo, cuzk_err *err);
 int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
-                    cuzk_err *err);
+                    size_t lo, cuzk_err *err);
 
 #endif

@@ -23,23 +23,41 @@
  *     of which falls back to the host or to uploads on the spot when
  *     short).
  *  3. Resident mode when everything fits beside three rows: the four G1
- *     arrays (H, L, A, B_G1) and the MSM workspace of the largest array in
- *     one call. B_G2 then stays on the device too when its points fit with
- *     the machinery of its MSM calls: a gather buffer of chunk_g2 G2
- *     points and what the G2 MSM's workspace at chunk_g2 adds to the G1
- *     one (they share it). chunk_g2 is the largest power of two that
- *     fits, at most the array, at least PLAN_G2_MIN_CHUNK (or a quarter
- *     of a smaller array). B_G2 outranks a batch's second a/b/c buffer:
- *     the CPU's B_G2 of a 2^27 Window PoSt partition (92M points) took
- *     130 s on the H200's 16-core host (2026-12-03), the second buffer
- *     saves an upload's overlap. So: both when B_G2 gets a chunk of at
- *     least PLAN_G2_GOOD_CHUNK beside the second buffer; else B_G2 alone,
- *     the second buffer only if room is left; else the CPU does B_G2.
+ *     arrays (H, L, A, B_G1) and their machinery at MSM calls of `chunk`
+ *     points: the MSM workspace at chunk and the gather buffer of the
+ *     split MSMs' tail bases (at most chunk points of 96 bytes: a dense
+ *     circuit's tails nearly fill the array, 12.9 GB at 2^27). B_G2 then
+ *     stays on the device too when its points fit with the machinery of
+ *     its MSM calls: a gather buffer of chunk_g2 G2 points and what the
+ *     G2 MSM's workspace at chunk_g2 adds to the G1 one (they share it).
+ *     chunk_g2 is the largest power of two that fits, at most the array,
+ *     at least PLAN_G2_MIN_CHUNK (or a quarter of a smaller array). B_G2
+ *     outranks a batch's second a/b/c buffer: the CPU's B_G2 of a 2^27
+ *     Window PoSt partition (92M points) took 130 s on the H200's 16-core
+ *     host (2026-12-03), the second buffer saves an upload's overlap. So:
+ *     both when B_G2 gets a chunk of at least PLAN_G2_GOOD_CHUNK beside
+ *     the second buffer; else B_G2 alone, the second buffer only if room
+ *     is left. chunk is the largest array first; when B_G2 does not fit
+ *     beside it, the G1 MSM calls shrink by powers of two (down to
+ *     1/PLAN_SHRINK_PART of the largest array, PLAN_MIN_CHUNK at least)
+ *     until it does: each call costs ~2 ms fixed on the H200, nothing
+ *     beside B_G2's 12-130 s on the CPU. When it fits at none, the largest
+ *     chunk at which the G1 arrays fit is taken and B_G2 streams from its
+ *     page-locked host copy in calls of chunk_g2 points through the
+ *     stream's ring (two halves of chunk_g2 G2 points, the gather buffer
+ *     grown to chunk_g2 G2 points if smaller, the G2 workspace's excess),
+ *     chunk_g2 the largest power of two that fits from PLAN_MIN_CHUNK / 2
+ *     up (the second a/b/c buffer if room is left after). When not even
+ *     that fits, streamed mode (rule 4) is planned instead if it streams
+ *     B_G2; else (no room for B_G2 in either) the CPU does B_G2. And when
+ *     B_G2's upload finds less free than planned (prove_srs_g2), it
+ *     streams; only a shortage for the stream too leaves it to the CPU.
  *  4. Otherwise streamed mode. The MSMs run in calls of at most `chunk`
  *     points, the largest power of two (PLAN_MIN_CHUNK at least) whose
  *     MSM workspace plus the stream's two chunk buffers and the tail
  *     bases gathered from a chunk take at most half of what the working
- *     memory leaves (all of it when half holds not even PLAN_MIN_CHUNK);
+ *     memory leaves (all of it when half holds not even PLAN_MIN_CHUNK),
+ *     B_G2's stream included (rule 5);
  *     a streamed array's points cross in such chunks, double-buffered.
  *     The H step's rows, in order of the device memory they take: 3; 2;
  *     1 beside the witness; 1 that the witness shares (witness-only path).
@@ -60,7 +78,12 @@
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
- *     partition (ties: fewer arrays). B_G2 is not kept (CPU).
+ *     partition (ties: fewer arrays). B_G2 streams in chunks of at most
+ *     chunk / 2 points (the ring and gather buffer's bytes: G2 points are
+ *     192 bytes), as many as its MSM workspace fits in the G1 chunk's
+ *     (g2_stream_chunk), counted in the machinery of rule 4; only
+ *     when not even PLAN_MIN_CHUNK fits with it does the chunk go without
+ *     B_G2, which the CPU then does. B_G2 is never kept in streamed mode.
  *  6. A batch gets a second a/b/c buffer when the H step keeps three rows
  *     and the room left holds three more, so the next circuit's upload
  *     overlaps this one's kernels; else the loader of circuit i + 1 waits
@@ -97,6 +120,10 @@ extern "C" {
 #define G2_POINT           sizeof(g2_affine_t)
 #define PLAN_G2_MIN_CHUNK  ((size_t)1 << 20) /* B_G2's MSM calls: at least */
 #define PLAN_G2_GOOD_CHUNK ((size_t)1 << 22) /* enough to share room with a batch */
+/* Rule 3 shrinks the G1 MSM calls of resident mode down to this part of
+ * the largest array (2^24 points at 2^27: ~8 calls of ~2 ms fixed cost
+ * each per array) before B_G2 leaves the device. */
+#define PLAN_SHRINK_PART 8
 
 static std::mutex plan_mu;
 static size_t plan_cap;  /* 0: none */
@@ -153,21 +180,39 @@ void prove_plan_remember(const prove_plan *pl, int dev)
     plan_last[dev] = *pl;
 }
 
+/* Rule 5: the points per B_G2 chunk beside G1 chunks of `chunk`: the
+ * largest power of two up to chunk / 2 (the ring's and gather buffer's
+ * bytes) whose G2 MSM workspace fits in the G1 one, PLAN_MIN_CHUNK / 2
+ * at least (G2 buckets take twice the bytes: at the G1 chunk's half the
+ * G2 workspace would outgrow the G1 one and shrink every G1 call). */
+static size_t g2_stream_chunk(size_t chunk)
+{
+    size_t w1 = gpu_msm_workspace_for(chunk, 0), c2 = chunk / 2;
+    while (c2 > PLAN_MIN_CHUNK / 2 && gpu_msm_workspace_for(c2, 1) > w1) c2 /= 2;
+    return c2;
+}
+
 /* The MSM workspace, the stream's two chunk buffers and the tail bases
- * gathered from a chunk (stream.cu), for chunk points. */
-static size_t machinery(size_t chunk)
+ * gathered from a chunk (stream.cu), for chunk points; with g2, B_G2
+ * streamed in chunks of g2_stream_chunk points too (within the same ring
+ * and gather buffer; its MSM workspace if larger). */
+static size_t machinery(size_t chunk, bool g2)
 {
     size_t ws = gpu_msm_workspace_for(chunk, 0), ring = 3 * chunk * G1_POINT;
+    if (g2 && ws != SIZE_MAX) {
+        size_t w2 = gpu_msm_workspace_for(g2_stream_chunk(chunk), 1);
+        if (w2 > ws) ws = w2;
+    }
     return ws > SIZE_MAX - ring ? SIZE_MAX : ws + ring; /* SIZE_MAX: past the MSM's limits */
 }
 
 /* Rule 4: the largest power-of-two chunk whose machinery fits in room;
  * 0 when PLAN_MIN_CHUNK does not. */
-static size_t chunk_for(size_t room, size_t max_n)
+static size_t chunk_for(size_t room, size_t max_n, bool g2)
 {
     size_t c = PLAN_MIN_CHUNK;
-    if (machinery(c) > room) return 0;
-    while (c < max_n && machinery(2 * c) <= room) c *= 2;
+    if (machinery(c, g2) > room) return 0;
+    while (c < max_n && machinery(2 * c, g2) <= room) c *= 2;
     return c;
 }
 
@@ -210,30 +255,107 @@ static size_t g2_chunk_for(size_t room, size_t n, size_t ws, size_t least)
     return c;
 }
 
-/* Rule 3: all G1 arrays resident, chunk the largest array, when it fits;
- * then B_G2 and a batch's second a/b/c buffer in that order. */
-static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, bool batch,
-                          const groth16_params *pk)
+/* Rule 3: B_G2 kept in the room `left` beside G1 machinery of workspace
+ * ws: its chunk_g2, and a batch's second a/b/c buffer (abc bytes) in the
+ * order of the rule; false when B_G2 does not fit. */
+static bool g2_kept(prove_plan *pl, size_t left, size_t ws, size_t abc, bool batch, size_t n2)
 {
-    size_t ws = gpu_msm_workspace_for(max_n, 0);
-    if (ws == SIZE_MAX) return false; /* past the MSM's limits in one call */
-    size_t used = pl->work + g1 + ws;
-    if (used > pl->budget) return false;
-    for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
-    pl->chunk = max_n;
-    pl->machinery = ws;
-    size_t left = pl->budget - used, n2 = pk->n_b_g2, least = 1;
+    size_t least = 1;
     while (least < PLAN_G2_MIN_CHUNK && 2 * least <= n2 / 4) least *= 2;
     size_t c2 = batch && left > abc ? g2_chunk_for(left - abc, n2, ws, PLAN_G2_GOOD_CHUNK) : 0;
     bool two = batch && c2;
     if (!c2) c2 = g2_chunk_for(left, n2, ws, least);
-    size_t g2 = c2 ? pl->bytes[RES_B_G2] + g2_machinery(c2, ws) : 0;
+    if (!c2) return false;
+    size_t g2 = pl->bytes[RES_B_G2] + g2_machinery(c2, ws);
     if (batch && !two && left >= g2 + abc) two = true;
-    pl->resident[RES_B_G2] = c2 != 0;
+    pl->resident[RES_B_G2] = true;
     pl->chunk_g2 = c2;
-    pl->g2_room = c2 ? g2_machinery(c2, ws) : 0;
+    pl->g2_room = g2_machinery(c2, ws);
     pl->abc_buffers = two ? 2 : 1;
-    pl->use = used + g2 + (two ? abc : 0);
+    pl->use += g2 + (two ? abc : 0);
+    return true;
+}
+
+/* Rule 3: B_G2 streamed in calls of c2 points beside G1 machinery of
+ * workspace ws and a gather buffer of tb bytes: the ring's two halves,
+ * what the gather buffer (shared) and the G2 workspace add. */
+static size_t g2_stream_machinery(size_t c2, size_t ws, size_t tb)
+{
+    size_t w = gpu_msm_workspace_for(c2, 1), g = c2 * G2_POINT;
+    if (w == SIZE_MAX) return SIZE_MAX;
+    return 2 * g + (g > tb ? g - tb : 0) + (w > ws ? w - ws : 0);
+}
+
+/* Rule 3: B_G2 streamed in the room `left`: the largest power-of-two
+ * chunk from PLAN_MIN_CHUNK / 2 (or the array, if smaller) that fits,
+ * then the second a/b/c buffer if room is left; false when none fits. */
+static bool g2_streams(prove_plan *pl, size_t left, size_t ws, size_t abc, bool batch, size_t n2)
+{
+    size_t most = 64, least = PLAN_MIN_CHUNK / 2; /* multiples of 64: bitmap words */
+    while (most < n2) most *= 2;
+    if (least > most) least = most;
+    size_t c2 = least;
+    if (!n2 || g2_stream_machinery(c2, ws, pl->tb_bytes) > left) return false;
+    while (c2 < most && g2_stream_machinery(2 * c2, ws, pl->tb_bytes) <= left) c2 *= 2;
+    size_t m = g2_stream_machinery(c2, ws, pl->tb_bytes);
+    pl->g2_streamed = true;
+    pl->chunk_g2 = c2;
+    pl->g2_room = m;
+    pl->streamed += pl->bytes[RES_B_G2];
+    pl->ring_bytes = 2 * c2 * G2_POINT;
+    if (c2 * G2_POINT > pl->tb_bytes) pl->tb_bytes = c2 * G2_POINT;
+    pl->abc_buffers = batch && left - m >= abc ? 2 : 1;
+    pl->use += m + (pl->abc_buffers - 1) * abc;
+    return true;
+}
+
+/* Rule 3: the G1 machinery of resident mode at MSM calls of c points:
+ * the workspace and the split MSMs' gathered tail bases (at most c). */
+static size_t resident_machinery(size_t c)
+{
+    size_t ws = gpu_msm_workspace_for(c, 0);
+    return ws == SIZE_MAX ? SIZE_MAX : ws + c * G1_POINT;
+}
+
+/* Rule 3: the next G1 chunk to try after c: the largest power of two
+ * below it, down to PLAN_SHRINK_PART of the largest array (max_n; at
+ * least PLAN_MIN_CHUNK); 0 past that. */
+static size_t next_chunk(size_t c, size_t max_n)
+{
+    size_t p = PLAN_MIN_CHUNK, floor_c = PLAN_MIN_CHUNK;
+    while (2 * floor_c <= max_n / PLAN_SHRINK_PART) floor_c *= 2;
+    while (2 * p < c) p *= 2;
+    return p < c && p >= floor_c ? p : 0;
+}
+
+/* Rule 3: all G1 arrays resident at the largest chunk (max_n, then
+ * powers of two below it) with which B_G2 is kept too; else at the
+ * largest chunk that fits, B_G2 streamed; else the CPU's. False when the
+ * G1 arrays fit at no chunk. */
+static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, bool batch,
+                          const groth16_params *pk)
+{
+    size_t first = 0, n2 = pk->n_b_g2;
+    for (size_t c = max_n; c; c = next_chunk(c, max_n)) {
+        size_t m = resident_machinery(c), used = pl->work + g1 + m;
+        if (m == SIZE_MAX || m > pl->budget || used > pl->budget) continue;
+        if (!first) first = c;
+        for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
+        pl->chunk = c;
+        pl->machinery = m;
+        pl->tb_bytes = c * G1_POINT;
+        pl->use = used;
+        if (g2_kept(pl, pl->budget - used, m - c * G1_POINT, abc, batch, n2)) return true;
+    }
+    if (!first) return false;
+    size_t m = resident_machinery(first), used = pl->work + g1 + m, left = pl->budget - used;
+    pl->chunk = first;
+    pl->machinery = m;
+    pl->tb_bytes = first * G1_POINT;
+    pl->use = used;
+    if (g2_streams(pl, left, m - first * G1_POINT, abc, batch, n2)) return true;
+    pl->abc_buffers = batch && left >= abc ? 2 : 1;
+    pl->use += (pl->abc_buffers - 1) * abc;
     return true;
 }
 
@@ -242,8 +364,12 @@ static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, b
 static bool plan_chunk(prove_plan *pl, size_t max_n)
 {
     size_t avail = pl->budget > pl->work ? pl->budget - pl->work : 0;
-    pl->chunk = chunk_for(avail / 2, max_n);
-    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n);
+    bool g2 = pl->bytes[RES_B_G2] != 0; /* B_G2 streamed if it can be, else the CPU's */
+    pl->chunk = g2 ? chunk_for(avail / 2, max_n, true) : 0;
+    if (!pl->chunk && g2) pl->chunk = chunk_for(avail, max_n, true);
+    pl->g2_streamed = pl->chunk != 0 && g2;
+    if (!pl->chunk) pl->chunk = chunk_for(avail / 2, max_n, false);
+    if (!pl->chunk) pl->chunk = chunk_for(avail, max_n, false);
     return pl->chunk != 0;
 }
 
@@ -293,7 +419,8 @@ static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t);
     size_t fixed = shapes + gpu_ntt_tables_for(lg) + (PLAN_HEADROOM_PER << lg);
-    size_t work = mode_work(last_mode(witness), row, witness, fixed), m = machinery(PLAN_MIN_CHUNK);
+    size_t work = mode_work(last_mode(witness), row, witness, fixed);
+    size_t m = machinery(PLAN_MIN_CHUNK, false);
     return m > SIZE_MAX - work ? SIZE_MAX : work + m;
 }
 
@@ -315,15 +442,25 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
     pl->abc_rows = 3;
     pl->work = mode_work(0, row, witness, fixed);
     pl->need = plan_need(lg, witness, shapes);
-    if (plan_resident(pl, g1, max_n, abc, batch, pk)) return CUZK_OK;
+    prove_plan base = *pl, kept;
+    bool resident = plan_resident(pl, g1, max_n, abc, batch, pk);
+    if (resident && (pl->resident[RES_B_G2] || pl->g2_streamed || !n[RES_B_G2])) return CUZK_OK;
+    if (resident) kept = *pl, *pl = base; /* B_G2 the CPU's: streamed mode, if it has B_G2 */
     pl->too_small = !plan_rows(pl, row, witness, fixed, max_n);
+    if (resident && (pl->too_small || !pl->g2_streamed)) {
+        *pl = kept;
+        return CUZK_OK;
+    }
     if (pl->too_small)
         return cuzk_errf(err, CUZK_ENOMEM,
                          "gpu prove: out of memory: device %d too small: a proof of 2^%u needs "
                          "%zu MiB of device memory even with every parameter streamed, %zu MiB "
                          "usable",
                          dev, lg, (pl->need + (1 << 20) - 1) >> 20, budget >> 20);
-    pl->machinery = machinery(pl->chunk);
+    pl->machinery = machinery(pl->chunk, pl->g2_streamed);
+    pl->tb_bytes = pl->chunk * G1_POINT;
+    pl->ring_bytes = 2 * pl->chunk * G1_POINT;
+    if (pl->g2_streamed) pl->chunk_g2 = g2_stream_chunk(pl->chunk);
     if (pl->abc_rows < 3) pl->piece = pl->chunk < ((size_t)1 << lg) ? pl->chunk : (size_t)1 << lg;
     if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
     size_t room = budget - pl->work - pl->machinery;
@@ -335,6 +472,7 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         else
             pl->streamed += pl->bytes[k];
     }
+    if (pl->g2_streamed) pl->streamed += pl->bytes[RES_B_G2];
     if (batch && pl->abc_rows == 3 && room >= abc) pl->abc_buffers = 2;
     pl->use = budget - room + (pl->abc_buffers - 1) * abc;
     return CUZK_OK;
@@ -349,6 +487,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
     out->abc_rows = pl.abc_rows, out->park = pl.park, out->witness_shared = pl.witness_shared;
     out->chunk_g2 = pl.chunk_g2;
+    out->b_g2_streamed = pl.g2_streamed;
 }
 
 extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
@@ -377,7 +516,7 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     char kept[64] = "", streamed[64] = "";
     for (int k = 0; k < RES_ARRAYS; k++) {
         char *to = p->resident[k] ? kept : streamed;
-        if (!p->resident[k] && k == RES_B_G2) continue; /* the CPU's, not streamed */
+        if (!p->resident[k] && k == RES_B_G2 && !p->b_g2_streamed) continue; /* the CPU's */
         size_t n = strlen(to);
         snprintf(to + n, sizeof kept - n, "%s%s", n ? "," : "", names[k]);
     }
@@ -395,9 +534,12 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              "b_g2_chunk_points=%zu abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
              "budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
-             p->resident[RES_B_G2] ? "device" : "cpu", p->streamed / MIB, p->chunk, p->chunk_g2,
-             p->abc_buffers, p->abc_rows, p->witness_shared ? "(witness_shared)" : "",
-             p->park / MIB, p->budget / MIB, p->use / MIB, p->need / MIB);
+             p->resident[RES_B_G2] ? "device"
+             : p->b_g2_streamed    ? "streamed"
+                                   : "cpu",
+             p->streamed / MIB, p->chunk, p->chunk_g2, p->abc_buffers, p->abc_rows,
+             p->witness_shared ? "(witness_shared)" : "", p->park / MIB, p->budget / MIB,
+             p->use / MIB, p->need / MIB);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)

@@ -27,16 +27,19 @@ typedef struct prove_plan {
     size_t budget;             /* device bytes the start may use */
     size_t work;               /* a/b/c buffers, witness, headroom */
     size_t bytes[RES_ARRAYS];  /* each array's size */
-    bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: CPU) */
+    bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: g2_streamed) */
+    bool g2_streamed;          /* B_G2 streamed from host (else, not resident: CPU) */
     unsigned abc_buffers;      /* 1 or 2 (the next circuit loads under this one) */
     unsigned abc_rows;         /* rows of a/b/c the H step keeps on the device: 3, 2, 1 */
     size_t piece;              /* rows per piece of the H step with fewer than 3 (else 0) */
     size_t park;               /* host bytes the H step parks rows in (1 row: 2 or 3 rows) */
     bool witness_shared;       /* the witness and the one row share device memory */
     size_t chunk;              /* points per MSM call and per streamed chunk */
-    size_t chunk_g2;           /* points per B_G2 MSM call (B_G2 kept; else 0) */
+    size_t chunk_g2;           /* points per B_G2 MSM call and chunk (B_G2 on the device) */
     size_t g2_room;            /* device bytes B_G2's MSM calls take beside its points */
-    size_t machinery;          /* MSM workspace and stream ring at that chunk */
+    size_t machinery;          /* MSM workspace, stream ring and gather buffer at that chunk */
+    size_t tb_bytes;           /* the gathered tail bases' buffer (G1, and B_G2 streamed) */
+    size_t ring_bytes;         /* the stream's ring (0: nothing streamed) */
     size_t streamed;           /* bytes streamed per partition */
     size_t need;               /* the least budget a proof of this shape runs in */
     size_t use;                /* what the plan takes of the budget */

@@ -11,7 +11,10 @@
  * recently used entries go first (prove_dev_alloc). B_G2's points (twice
  * the bytes of a G1 array) come up only while there is room for them
  * (prove_srs_g2) and are the first to go when memory runs short; without
- * them the CPU does all of B_G2.
+ * them B_G2 streams from its host copy, page-locked once per entry like a
+ * streamed G1 array (when the plan streams it, or prove_srs_pin_g2 when
+ * its upload found no room after all), and only a plan with no room for
+ * even that leaves B_G2 to the CPU.
  *
  * Which arrays an entry holds is the plan's to say (residency.cu): each
  * start brings its entry in line with its plan, uploading what it keeps
@@ -39,6 +42,7 @@ struct srs_entry {
     prove_g1_aff *dev[SRS_ARRAYS]; /* NULL: streamed */
     bool pinned[SRS_ARRAYS];       /* holds a page lock on host[k] */
     prove_g2_aff *b_g2;            /* optional (prove_srs_g2) */
+    bool pinned_g2;                /* holds a page lock on pk->b_g2 (B_G2 streamed) */
     size_t bytes;                  /* all of the above */
     uint64_t used;                 /* srs_clock at the last use */
 };
@@ -76,6 +80,7 @@ static void srs_drop(srs_entry *s)
         if (s->pinned[k]) prove_unpin(s->host[k]);
     }
     cudaFree(s->b_g2);
+    if (s->pinned_g2) prove_unpin(s->pk->b_g2);
     memset(s, 0, sizeof *s);
 }
 
@@ -130,6 +135,12 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
         else
             s->bytes += bytes;
     }
+    if (!rc && plan->g2_streamed) { /* its device copy, if any, is not in the plan */
+        if (s->b_g2) s->bytes -= pk->n_b_g2 * sizeof(g2_affine_t);
+        cudaFree(s->b_g2);
+        s->b_g2 = NULL;
+        if (!s->pinned_g2) s->pinned_g2 = prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t));
+    }
     return rc;
 }
 
@@ -170,6 +181,7 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, const prove_plan *pl
     s->used = ++srs_clock[dev];
     prove_points *o[SRS_ARRAYS] = {&out->h, &out->l, &out->a, &out->b_g1};
     for (int k = 0; k < SRS_ARRAYS; k++) *o[k] = {s->dev[k], s->host[k], s->pinned[k]};
+    out->b_g2 = {s->b_g2, pk->b_g2, s->pinned_g2};
     return CUZK_OK;
 }
 
@@ -211,6 +223,20 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room
     s->bytes += bytes;
     *out = s->b_g2;
     return CUZK_OK;
+}
+
+bool prove_srs_pin_g2(const groth16_params *pk)
+{
+    int dev;
+    if (cu_device(&dev, NULL)) return false;
+    srs_entry *srs = srs_devs[dev];
+    for (int i = 0; i < SRS_SLOTS; i++) {
+        srs_entry *s = &srs[i];
+        if (s->pk != pk) continue;
+        if (!s->pinned_g2) s->pinned_g2 = prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t));
+        return s->pinned_g2;
+    }
+    return false;
 }
 
 /* pk's entries on device dev, freed with dev current (its lock held). */

@@ -1,7 +1,9 @@
 /*
- * stream.cu - the G1 MSMs of the prover over a parameter array that is
+ * stream.cu - the MSMs of the prover over a parameter array that is
  * either resident on the device or streamed from its host copy, in calls
- * of at most `chunk` points (the plan's, residency.cu).
+ * of at most `chunk` points (the plan's, residency.cu): the G1 arrays and
+ * B_G2 alike (one pass and one step per kind, templates over the point
+ * type; a chunk's bytes are its points' size times its length).
  *
  * A pass (stream_pass) hands each chunk [lo, lo + len) of the array's
  * points, as device memory, to a step: a resident array's own points, or
@@ -31,6 +33,24 @@
 
 #include "gpu/prove/prove_gpu.cuh"
 
+/* An array as a pass reads it: on the device (dev), else from its host
+ * copy (host; pinned: page-locked), points of `size` bytes. */
+struct stream_src {
+    const char *dev, *host;
+    bool pinned;
+    size_t size;
+};
+
+static stream_src src_of(const prove_points *p)
+{
+    return {(const char *)p->dev, (const char *)p->host, p->pinned, sizeof(g1_affine_t)};
+}
+
+static stream_src src_of(const prove_points_g2 *p)
+{
+    return {(const char *)p->dev, (const char *)p->host, p->pinned, sizeof(g2_affine_t)};
+}
+
 struct stream_ring {
     void *mem;
     size_t cap;
@@ -39,63 +59,63 @@ struct stream_ring {
 };
 static stream_ring rings[CU_MAX_DEVICES]; /* under the device's prover lock */
 
-typedef int (*chunk_step)(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len, cuzk_err *err);
+typedef int (*chunk_step)(void *ctx, const void *pts, size_t lo, size_t len, cuzk_err *err);
 
-static int ring_ready(stream_ring *r, size_t chunk, const groth16_params *keep, cuzk_err *err)
+/* The ring grown to two halves of `half` bytes. */
+static int ring_ready(stream_ring *r, size_t half, const groth16_params *keep, cuzk_err *err)
 {
     if (!r->st) {
         CU(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking), err, "stream (copy stream)");
         for (int k = 0; k < 2; k++)
             CU(cudaEventCreateWithFlags(&r->ev[k], cudaEventDisableTiming), err, "stream event");
     }
-    return prove_dev_grow(&r->mem, &r->cap, 2 * chunk * sizeof(g1_affine_t), keep, err);
+    return prove_dev_grow(&r->mem, &r->cap, 2 * half, keep, err);
 }
 
 int prove_stream_scratch(void **p, size_t chunk, const groth16_params *keep, cuzk_err *err)
 {
     int dev;
     int rc = cu_device(&dev, err);
-    if (!rc) rc = ring_ready(&rings[dev], chunk, keep, err);
+    if (!rc) rc = ring_ready(&rings[dev], chunk * sizeof(g1_affine_t), keep, err);
     *p = rc ? NULL : rings[dev].mem;
     return rc;
 }
 
 /* Chunk k of pts (n points) into ring half k % 2. */
-static int issue(stream_ring *r, const prove_points *pts, size_t chunk, size_t k, size_t n,
+static int issue(stream_ring *r, const stream_src *pts, size_t chunk, size_t k, size_t n,
                  cuzk_err *err)
 {
-    size_t lo = k * chunk, len = std::min(chunk, n - lo), bytes = len * sizeof(g1_affine_t);
-    char *d = (char *)r->mem + (k % 2) * chunk * sizeof(g1_affine_t);
-    if (!pts->pinned) return prove_upload(STAGE_FG, d, pts->host + lo, bytes, err);
-    CU(cudaMemcpyAsync(d, pts->host + lo, bytes, cudaMemcpyHostToDevice, r->st), err,
-       "stream chunk copy");
+    size_t lo = k * chunk, len = std::min(chunk, n - lo), bytes = len * pts->size;
+    char *d = (char *)r->mem + (k % 2) * chunk * pts->size;
+    const char *h = pts->host + lo * pts->size;
+    if (!pts->pinned) return prove_upload(STAGE_FG, d, h, bytes, err);
+    CU(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, r->st), err, "stream chunk copy");
     CU(cudaEventRecord(r->ev[k % 2], r->st), err, "stream chunk event");
     return CUZK_OK;
 }
 
 /* step(ctx, chunk's points, lo, len) for every chunk of the first n
  * points of pts. */
-static int stream_pass(const prove_points *pts, size_t n, size_t chunk, const groth16_params *keep,
+static int stream_pass(const stream_src *pts, size_t n, size_t chunk, const groth16_params *keep,
                        chunk_step step, void *ctx, cuzk_err *err)
 {
-    size_t nc = (n + chunk - 1) / chunk;
+    size_t nc = (n + chunk - 1) / chunk, half = chunk * pts->size;
     int rc = CUZK_OK;
     if (pts->dev) {
         for (size_t k = 0; !rc && k < nc; k++)
-            rc = step(ctx, pts->dev + k * chunk, k * chunk, std::min(chunk, n - k * chunk), err);
+            rc = step(ctx, pts->dev + k * half, k * chunk, std::min(chunk, n - k * chunk), err);
         return rc;
     }
     int dev;
     rc = cu_device(&dev, err);
     stream_ring *r = &rings[dev];
-    if (!rc) rc = ring_ready(r, chunk, keep, err);
+    if (!rc) rc = ring_ready(r, half, keep, err);
     if (!rc) rc = issue(r, pts, chunk, 0, n, err);
     for (size_t k = 0; !rc && k < nc; k++) {
         cudaError_t e = pts->pinned ? cudaEventSynchronize(r->ev[k % 2]) : cudaSuccess;
         if (e != cudaSuccess) rc = cu_fail(e, err, "stream chunk copy", __FILE__, __LINE__);
         if (!rc && k + 1 < nc) rc = issue(r, pts, chunk, k + 1, n, err);
-        const prove_g1_aff *p =
-            (const prove_g1_aff *)((char *)r->mem + (k % 2) * chunk * sizeof(g1_affine_t));
+        const char *p = (const char *)r->mem + (k % 2) * half;
         if (!rc) rc = step(ctx, p, k * chunk, std::min(chunk, n - k * chunk), err);
     }
     cudaError_t e = pts->pinned && r->st ? cudaStreamSynchronize(r->st) : cudaSuccess;
@@ -103,60 +123,124 @@ static int stream_pass(const prove_points *pts, size_t n, size_t chunk, const gr
     return rc;
 }
 
+/* The kernels and group operations of each point type, for the steps. */
+static int batch_add(g1_jac_t *o, const prove_g1_aff *b, const uint64_t *bits, size_t n,
+                     cuzk_err *err)
+{
+    return prove_batch_add(o, b, bits, n, err);
+}
+static int batch_add(g2_jac_t *o, const prove_g2_aff *b, const uint64_t *bits, size_t n,
+                     cuzk_err *err)
+{
+    return prove_batch_add_g2(o, b, bits, n, err);
+}
+static int gather(prove_g1_aff *o, const prove_g1_aff *b, const uint32_t *idx, size_t n, size_t lo,
+                  cuzk_err *err)
+{
+    return prove_gather(o, b, idx, n, lo, err);
+}
+static int gather(prove_g2_aff *o, const prove_g2_aff *b, const uint32_t *idx, size_t n, size_t lo,
+                  cuzk_err *err)
+{
+    return prove_gather_g2(o, b, idx, n, lo, err);
+}
+static int msm_dev(g1_jac_t *o, const gpu_buf *vb, const gpu_buf *vs, size_t n, cuzk_err *err)
+{
+    return gpu_msm_g1_dev(o, vb, vs, n, 0, err);
+}
+static int msm_dev(g2_jac_t *o, const gpu_buf *vb, const gpu_buf *vs, size_t n, cuzk_err *err)
+{
+    return gpu_msm_g2_dev(o, vb, vs, n, 0, err);
+}
+static void jac_add(g1_jac_t *o, const g1_jac_t *p)
+{
+    g1_jac_add(o, o, p);
+}
+static void jac_add(g2_jac_t *o, const g2_jac_t *p)
+{
+    g2_jac_add(o, o, p);
+}
+static void jac_inf(g1_jac_t *o)
+{
+    g1_jac_set_inf(o);
+}
+static void jac_inf(g2_jac_t *o)
+{
+    g2_jac_set_inf(o);
+}
+
 /* acc += sum of scal[k] pts[k], k < len (device memory). */
-static int msm_add(g1_jac_t *acc, const prove_g1_aff *pts, const fr_t *scal, size_t len,
-                   cuzk_err *err)
+template <typename Aff, typename Jac>
+static int msm_add(Jac *acc, const Aff *pts, const fr_t *scal, size_t len, cuzk_err *err)
 {
     if (len == 0) return CUZK_OK;
-    g1_jac_t part;
-    gpu_buf vb = {(void *)pts, len * sizeof(g1_affine_t)}, vs = {(void *)scal, len * sizeof(fr_t)};
-    int rc = gpu_msm_g1_dev(&part, &vb, &vs, len, 0, err);
-    if (!rc) g1_jac_add(acc, acc, &part);
+    Jac part;
+    gpu_buf vb = {(void *)pts, len * sizeof(Aff)}, vs = {(void *)scal, len * sizeof(fr_t)};
+    int rc = msm_dev(&part, &vb, &vs, len, err);
+    if (!rc) jac_add(acc, &part);
     return rc;
 }
 
-struct msm_ctx {
-    g1_jac_t acc;
+template <typename Jac> struct msm_ctx {
+    Jac acc;
     const fr_t *scal;
 };
 
-static int msm_step(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len, cuzk_err *err)
+template <typename Aff, typename Jac>
+static int msm_step(void *ctx, const void *pts, size_t lo, size_t len, cuzk_err *err)
 {
-    msm_ctx *m = (msm_ctx *)ctx;
-    return msm_add(&m->acc, pts, m->scal + lo, len, err);
+    msm_ctx<Jac> *m = (msm_ctx<Jac> *)ctx;
+    return msm_add(&m->acc, (const Aff *)pts, m->scal + lo, len, err);
+}
+
+template <typename Aff, typename Jac>
+static int stream_msm(Jac *out, const stream_src *pts, const fr_t *scal, size_t n, size_t chunk,
+                      const groth16_params *keep, cuzk_err *err)
+{
+    msm_ctx<Jac> m;
+    jac_inf(&m.acc);
+    m.scal = scal;
+    int rc = n ? stream_pass(pts, n, chunk, keep, msm_step<Aff, Jac>, &m, err) : CUZK_OK;
+    *out = m.acc;
+    return rc;
 }
 
 int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
                      size_t chunk, const groth16_params *keep, cuzk_err *err)
 {
-    msm_ctx m;
-    g1_jac_set_inf(&m.acc);
-    m.scal = scal;
-    int rc = n ? stream_pass(pts, n, chunk, keep, msm_step, &m, err) : CUZK_OK;
-    *out = m.acc;
-    return rc;
+    stream_src src = src_of(pts);
+    return stream_msm<prove_g1_aff>(out, &src, scal, n, chunk, keep, err);
 }
 
-struct split_ctx {
-    g1_jac_t ones, tail;
+int prove_stream_msm_g2(g2_jac_t *out, const prove_points_g2 *pts, const fr_t *scal, size_t n,
+                        size_t chunk, const groth16_params *keep, cuzk_err *err)
+{
+    stream_src src = src_of(pts);
+    return stream_msm<prove_g2_aff>(out, &src, scal, n, chunk, keep, err);
+}
+
+template <typename Aff, typename Jac> struct split_ctx {
+    Jac ones, tail;
     const uint64_t *bits;
     const fr_t *tscal;
     const uint32_t *tidx, *hidx; /* hidx: host copy (NULL: one chunk) */
     size_t nt;
-    prove_g1_aff *tb;
+    Aff *tb;
     double ba_ms, tail_ms;
 };
 
-static int split_step(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len, cuzk_err *err)
+template <typename Aff, typename Jac>
+static int split_step(void *ctx, const void *p, size_t lo, size_t len, cuzk_err *err)
 {
-    split_ctx *s = (split_ctx *)ctx;
-    g1_jac_t part;
+    split_ctx<Aff, Jac> *s = (split_ctx<Aff, Jac> *)ctx;
+    const Aff *pts = (const Aff *)p;
+    Jac part;
     double m0 = groth16_now_ms();
-    int rc = prove_batch_add(&part, pts, s->bits + lo / 64, len, err);
+    int rc = batch_add(&part, pts, s->bits + lo / 64, len, err);
     double m1 = groth16_now_ms();
     s->ba_ms += m1 - m0;
     if (rc) return rc;
-    g1_jac_add(&s->ones, &s->ones, &part);
+    jac_add(&s->ones, &part);
     size_t t0 = 0, t1 = s->nt;
     if (s->hidx) {
         t0 = (size_t)(std::lower_bound(s->hidx, s->hidx + s->nt, (uint32_t)lo) - s->hidx);
@@ -164,7 +248,7 @@ static int split_step(void *ctx, const prove_g1_aff *pts, size_t lo, size_t len,
                       s->hidx);
     }
     if (t1 == t0) return CUZK_OK;
-    rc = prove_gather(s->tb, pts, s->tidx + t0, t1 - t0, lo, err);
+    rc = gather(s->tb, pts, s->tidx + t0, t1 - t0, lo, err);
     if (!rc) rc = msm_add(&s->tail, s->tb, s->tscal + t0, t1 - t0, err);
     s->tail_ms += groth16_now_ms() - m1;
     return rc;
@@ -183,14 +267,15 @@ static int host_indexes(uint32_t **out, const uint32_t *d, size_t n, cuzk_err *e
     return CUZK_OK;
 }
 
-int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
-                       const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
-                       const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err)
+template <typename Aff, typename Jac>
+static int stream_split(Jac *ones, Jac *tail, const stream_src *pts, const prove_split *j,
+                        size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
+                        double *ba_ms, double *tail_ms, cuzk_err *err)
 {
-    split_ctx s;
+    split_ctx<Aff, Jac> s;
     s.ba_ms = s.tail_ms = 0;
-    g1_jac_set_inf(&s.ones);
-    g1_jac_set_inf(&s.tail);
+    jac_inf(&s.ones);
+    jac_inf(&s.tail);
     s.bits = j->bits, s.tscal = j->scal, s.tidx = j->idx, s.hidx = NULL, s.nt = j->nt;
     size_t nc = (j->n + chunk - 1) / chunk, most = std::min(j->nt, chunk);
     int rc = nc > 1 && chunk % 64
@@ -199,13 +284,31 @@ int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
     uint32_t *hidx = NULL;
     if (!rc && nc > 1 && j->nt) rc = host_indexes(&hidx, j->idx, j->nt, err);
     s.hidx = hidx;
-    if (!rc) rc = prove_dev_grow(tb, tb_cap, most * sizeof(g1_affine_t), keep, err);
-    s.tb = (prove_g1_aff *)*tb;
-    if (!rc && j->n) rc = stream_pass(pts, j->n, chunk, keep, split_step, &s, err);
+    if (!rc) rc = prove_dev_grow(tb, tb_cap, most * sizeof(Aff), keep, err);
+    s.tb = (Aff *)*tb;
+    if (!rc && j->n) rc = stream_pass(pts, j->n, chunk, keep, split_step<Aff, Jac>, &s, err);
     free(hidx);
     *ones = s.ones, *tail = s.tail;
     *ba_ms += s.ba_ms, *tail_ms += s.tail_ms;
     return rc;
+}
+
+int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
+                       const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
+                       const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err)
+{
+    stream_src src = src_of(pts);
+    return stream_split<prove_g1_aff>(ones, tail, &src, j, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
+                                      err);
+}
+
+int prove_stream_split_g2(g2_jac_t *ones, g2_jac_t *tail, const prove_points_g2 *pts,
+                          const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
+                          const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err)
+{
+    stream_src src = src_of(pts);
+    return stream_split<prove_g2_aff>(ones, tail, &src, j, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
+                                      err);
 }
 
 void prove_stream_release(int dev)
