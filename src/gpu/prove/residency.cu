@@ -41,7 +41,12 @@
  *     beside it, the G1 MSM calls shrink by powers of two (down to
  *     1/PLAN_SHRINK_PART of the largest array, PLAN_MIN_CHUNK at least)
  *     until it does: each call costs ~2 ms fixed on the H200, nothing
- *     beside B_G2's 12-130 s on the CPU. When it fits at none, the largest
+ *     beside B_G2's 12-130 s on the CPU. For a batch the shrinking looks
+ *     first for a chunk at which B_G2 and the second a/b/c buffer both
+ *     fit (the full-memory 32 GiB PoRep: calls of 2^26 rather than one of
+ *     2^27, whose worst-case gather buffer of 12.9 GB would leave no room
+ *     for the buffer its steady 11.2 s a proof was measured with), then
+ *     for B_G2 alone. When it fits at none, the largest
  *     chunk at which the G1 arrays fit is taken and B_G2 streams from its
  *     page-locked host copy in calls of chunk_g2 points through the
  *     stream's ring (two halves of chunk_g2 G2 points, the gather buffer
@@ -336,17 +341,21 @@ static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, b
                           const groth16_params *pk)
 {
     size_t first = 0, n2 = pk->n_b_g2;
-    for (size_t c = max_n; c; c = next_chunk(c, max_n)) {
-        size_t m = resident_machinery(c), used = pl->work + g1 + m;
-        if (m == SIZE_MAX || m > pl->budget || used > pl->budget) continue;
-        if (!first) first = c;
-        for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
-        pl->chunk = c;
-        pl->machinery = m;
-        pl->tb_bytes = c * G1_POINT;
-        pl->use = used;
-        if (g2_kept(pl, pl->budget - used, m - c * G1_POINT, abc, batch, n2)) return true;
-    }
+    for (int pass = batch ? 0 : 1; pass < 2; pass++) /* 0: a batch's both first */
+        for (size_t c = max_n; c; c = next_chunk(c, max_n)) {
+            size_t m = resident_machinery(c), used = pl->work + g1 + m;
+            if (m == SIZE_MAX || m > pl->budget || used > pl->budget) continue;
+            if (!first) first = c;
+            for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
+            pl->chunk = c;
+            pl->machinery = m;
+            pl->tb_bytes = c * G1_POINT;
+            pl->use = used;
+            if (g2_kept(pl, pl->budget - used, m - c * G1_POINT, abc, batch, n2) &&
+                (pass || pl->abc_buffers == 2))
+                return true;
+            pl->resident[RES_B_G2] = false, pl->chunk_g2 = pl->g2_room = 0;
+        }
     if (!first) return false;
     size_t m = resident_machinery(first), used = pl->work + g1 + m, left = pl->budget - used;
     pl->chunk = first;
