@@ -752,7 +752,10 @@ static void *prover_worker(void *arg)
         e->gpu_idle++;
         while (!e->stop && !d->failed && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
         e->gpu_idle--;
-        bool any = e->gpuq_n && !d->failed;
+        /* Once stopped, nothing is taken (chain_takes): the items left in
+         * the queue, whose jobs engine_shutdown failed, are freed by
+         * engine_destroy, and the worker ends rather than spin on them. */
+        bool any = e->gpuq_n && !d->failed && !e->stop;
         chain c = {.e = e, .d = d, .n = 0};
         c.max = e->cfg.partitions_per_start ? e->cfg.partitions_per_start : 1;
         if (c.max > CHAIN_MAX) c.max = CHAIN_MAX;

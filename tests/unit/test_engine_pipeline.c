@@ -4,7 +4,8 @@
  * decoded and verified here against the verifying key read back from the
  * param cache and public inputs recomputed independently; idempotent
  * submission, await timeouts, cancellation, priorities, batching, verify
- * failures and shutdown; partitions synthesized into the storage of earlier
+ * failures and shutdown (also with partitions waiting in the GPU queue);
+ * partitions synthesized into the storage of earlier
  * ones (the partition pool), their proofs verified all the same, the pool
  * off, and a budget too tight for pooled storage plus the NTT buffers
  * (the storage goes back rather than being held while waiting); PreloadSRS
@@ -284,6 +285,57 @@ static void test_shutdown_fails_the_rest(void **state)
     assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 1, NULL, ids[0]), ENGINE_ESHUTDOWN);
 }
 
+typedef struct shutdown_arg {
+    engine_t *e;
+    volatile int done;
+} shutdown_arg;
+
+static void *shutdown_thread(void *arg)
+{
+    shutdown_arg *a = arg;
+    engine_shutdown(a->e, 0);
+    a->done = 1;
+    return NULL;
+}
+
+/* A shutdown whose grace ends while synthesized partitions wait in the GPU
+ * queue returns, and fails their jobs (the soak's SIGTERM drain once hung
+ * here: the prover workers, seeing a queue they could no longer take from,
+ * spun instead of ending). */
+static void test_shutdown_with_gpu_queue(void **state)
+{
+    fixture *f = *state;
+    char ids[2][ENGINE_ID_MAX];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(submit(f->e, ENGINE_POREP, 0, 16, (uint32_t)i + 1, NULL, ids[i]), 0);
+    uint32_t depth = 0;
+    for (int t = 0; t < 6000 && depth == 0; t++) {
+        engine_status_t s;
+        assert_int_equal(engine_status(f->e, &s, NULL), 0);
+        depth = s.gpu_queue_depth;
+        engine_status_free(&s);
+        if (!depth) usleep(10 * 1000);
+    }
+    assert_true(depth > 0);
+    shutdown_arg a = {f->e, 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, shutdown_thread, &a), 0);
+    for (int t = 0; t < 3000 && !a.done; t++) usleep(10 * 1000);
+    if (!a.done) {
+        /* Its workers still run: the engine cannot be torn down. */
+        fprintf(stderr, "engine_shutdown did not return within 30 s with a GPU queue\n");
+        _exit(1);
+    }
+    pthread_join(th, NULL);
+    engine_result r;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_await(f->e, ids[i], 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_FAILED);
+        assert_non_null(strstr(r.error, "shut down"));
+        engine_result_free(&r);
+    }
+}
+
 /* Without pipelining, and results dropped after result_ttl. */
 static void test_serial_and_expiry(void **state)
 {
@@ -551,6 +603,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch, setup_batch, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_with_gpu_queue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
