@@ -126,6 +126,32 @@ static uint64_t unload(srs_manager *m, srs_entry *e)
     return e->bytes + drop_shape(m, e);
 }
 
+/* A shape's wait for memory: it ends when the caller's cancelled() turns
+ * true, or when the shape can never fit beside its own circuit's
+ * parameters, which stay charged while the shape waits (those of the load
+ * it is recorded beside, or the loaded ones its user holds): waiting then
+ * would wait forever. */
+typedef struct shape_wait {
+    srs_manager *m;
+    srs_entry *e;
+    uint64_t bytes;
+    bool (*cancelled)(void *);
+    void *ctx;
+    uint64_t params; /* set when it can never fit */
+} shape_wait;
+
+static bool shape_wait_over(void *arg)
+{
+    shape_wait *w = arg;
+    if (w->cancelled && w->cancelled(w->ctx)) return true;
+    pthread_mutex_lock(&w->m->lock);
+    uint64_t params = w->e->loaded ? w->e->bytes : w->e->want_bytes;
+    pthread_mutex_unlock(&w->m->lock);
+    if (params + w->bytes <= w->m->budget->total) return false;
+    w->params = params;
+    return true;
+}
+
 const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
                           bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why)
 {
@@ -137,8 +163,17 @@ const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
         engine_log(LOG_INFO, "srs %s: recording the circuit's shape", e->info.circuit_id);
         int rc = cs_shape_record(&s, circuit, why);
         uint64_t bytes = rc ? 0 : cs_shape_bytes(s);
-        if (!rc && !budget_try_reserve(m->budget, bytes))
-            rc = budget_reserve(m->budget, bytes, cancelled, ctx, e->info.circuit_id, why);
+        if (!rc && !budget_try_reserve(m->budget, bytes)) {
+            shape_wait w = {m, e, bytes, cancelled, ctx, 0};
+            rc = budget_reserve(m->budget, bytes, shape_wait_over, &w, e->info.circuit_id, why);
+            if (rc && w.params)
+                rc = cuzk_errf(why, CUZK_ENOMEM,
+                               "its shape (%llu MiB) and parameters (%llu MiB) together exceed "
+                               "the memory budget (%llu MiB)",
+                               (unsigned long long)(bytes >> 20),
+                               (unsigned long long)(w.params >> 20),
+                               (unsigned long long)(m->budget->total >> 20));
+        }
         if (rc) {
             cs_shape_free(s);
             /* a cancelled wait says nothing about the circuit: asked again */

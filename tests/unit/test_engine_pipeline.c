@@ -8,7 +8,9 @@
  * partitions synthesized into the storage of earlier
  * ones (the partition pool), their proofs verified all the same, the pool
  * off, and a budget too tight for pooled storage plus the NTT buffers
- * (the storage goes back rather than being held while waiting); PreloadSRS
+ * (the storage goes back rather than being held while waiting), and one
+ * too small for the parameters with their shape or partition (the job
+ * fails rather than wait forever); PreloadSRS
  * recording the circuit's shape with its parameters on the witness-only
  * path, so that the proofs after it record nothing; srs.preload loading
  * its circuits in the background and refusing an unknown one; the
@@ -469,6 +471,35 @@ static void test_tight_budget(void **state)
     engine_status_free(&s);
 }
 
+/*
+ * A budget that holds the parameters with a few bytes to spare (the soak's
+ * too small budget): the witness-only path's shape, recorded beside the
+ * load, cannot fit beside the parameters, nor can the partition, and the
+ * job holds the parameters while it waits for either; it fails at once
+ * naming the budget instead of waiting forever (the soak's request that
+ * waited 13 minutes in such an epoch).
+ */
+static void test_budget_too_small(void **state)
+{
+    fixture *f = *state;
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    uint64_t srs = preloaded(f, false); /* the parameters alone */
+    engine_destroy(f->e);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.total_budget = srs + 4096;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 44, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "exceed the memory budget"));
+    engine_result_free(&r);
+}
+
 /* PreloadSRS on the witness-only path records the circuit's shape from
  * the provider's blank circuit with its parameters (the SRS entry's size
  * is both, and the shape equals a partition's: the proofs that follow
@@ -607,6 +638,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
