@@ -42,7 +42,7 @@ args=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
-    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs)
+    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs | --budget)
         [ $# -ge 2 ] || { echo "soak.sh: $1 needs a value" >&2; exit 2; }
         args="$args $1 $2"
         shift 2
@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
         out=$2
         shift 2
         ;;
-    --prepare)
+    --prepare | --seal | --every-fault)
         args="$args $1"
         shift
         ;;

@@ -9,7 +9,9 @@ never a proof that fails verification: random bytes and truncated messages
 on the wire, the wrong proof kind, altered vanilla data, oversized inputs.
 Daemon faults: SIGKILL and a restart with the unit's command, SIGTERM
 (drain, exit 0) and a restart; the restart picks the next epoch's batch
-size and, at times, a memory budget too small for the work (soak.py).
+size and, a quarter of the time, a memory budget too small for the work
+(soak.py); small_budget makes such an epoch on purpose, sends each kind
+into it, and restarts with the normal budget.
 """
 
 import os
@@ -43,17 +45,24 @@ class Faults:
     # ---- client faults ----
 
     def disconnect(self):
-        r = self.new()
-        epoch, stub = self.client.wait_up()
-        msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
-        fut = stub.Prove.future(msg, timeout=1800)
-        time.sleep(self.rng.uniform(0.05, 3))
-        if fut.cancel():
-            self.ledger.fault("disconnects")
-        else:
-            self.take_future(r, fut, epoch)
-        if r.answer is None:
-            self.client.send(r)
+        """Prove, then the call cancelled (the client gone) while the job is queued or
+        running; tried again, sooner, when the proof came back first (a fast kind)."""
+        for attempt in range(1, 5):
+            r = self.new()
+            epoch, stub = self.client.wait_up()
+            msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
+            fut = stub.Prove.future(msg, timeout=1800)
+            time.sleep(self.rng.uniform(0.02, 2.0 / attempt))
+            cancelled = fut.cancel()
+            if cancelled:
+                self.ledger.fault("disconnects")
+            else:
+                self.take_future(r, fut, epoch)
+            if r.answer is None:
+                self.client.send(r)
+            if cancelled:
+                return
+        self.ledger.fault("disconnects too late (the proof came first)")
 
     def take_future(self, r, fut, epoch):
         try:
@@ -64,18 +73,27 @@ class Faults:
             self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
 
     def deadline(self):
-        r = self.new()
-        epoch, stub = self.client.wait_up()
-        msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
-        try:
-            self.client.record(r, stub.Prove(msg, timeout=self.rng.uniform(0.02, 0.3)).result)
-        except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-                self.ledger.fault("expired deadlines")
-            elif e.code() != grpc.StatusCode.UNAVAILABLE and self.daemon.epoch == epoch:
-                self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
-        if r.answer is None:
-            self.client.send(r)
+        """Prove with a deadline shorter than the proof; tried again, shorter, when the
+        proof came back in time."""
+        for attempt in range(1, 5):
+            r = self.new()
+            epoch, stub = self.client.wait_up()
+            msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
+            expired = False
+            try:
+                res = stub.Prove(msg, timeout=self.rng.uniform(0.01, 0.3 / attempt)).result
+                self.client.record(r, res)
+            except grpc.RpcError as e:
+                if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+                    expired = True
+                    self.ledger.fault("expired deadlines")
+                elif e.code() != grpc.StatusCode.UNAVAILABLE and self.daemon.epoch == epoch:
+                    self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
+            if r.answer is None:
+                self.client.send(r)
+            if expired:
+                return
+        self.ledger.fault("deadlines not reached (the proof came first)")
 
     def await_timeout(self):
         r = self.new()
@@ -275,6 +293,21 @@ class Faults:
         self.daemon.drain()
         self.soak.restart()
 
+    def small_budget(self):
+        """A restart with a memory budget too small for the work (48 MiB: the test circuits
+        fit, no Filecoin kind's parameters do), one request of each kind sent in it (each
+        must be answered: a proof, or a status naming the budget), then a normal restart.
+        The other clients' requests meet the same epoch."""
+        self.daemon.drain()
+        self.soak.restart(tight=True)
+        kinds = {}
+        for t in self.soak.templates:
+            kinds.setdefault(t.kind, t)
+        for t in kinds.values():
+            self.client.send(self.new(t))
+        self.daemon.drain()
+        self.soak.restart(tight=False)
+
     def cancel_queued(self):
         self.cancel(False)
 
@@ -287,7 +320,8 @@ class Faults:
                  (2, self.cancel_queued), (2, self.cancel_running),
                  (2, self.resubmit), (2, self.random_bytes), (2, self.truncated),
                  (2, self.wrong_kind), (2, self.altered), (1, self.oversized),
-                 (1, self.sigkill), (1, self.sigterm), (1, self.corrupt_params),
+                 (1, self.sigkill), (1, self.sigterm), (0.5, self.small_budget),
+                 (1, self.corrupt_params),
                  (0.3, self.full_disk)]
         return [(w, f) for w, f in every if names is None or f.__name__ in names]
 
