@@ -42,6 +42,10 @@ MiB = 1 << 20
 OPTIONS = [("grpc.max_send_message_length", 320 * MiB),
            ("grpc.max_receive_message_length", 320 * MiB)]
 # PoRep 2KiB is ~20x a PoSt's constraints: sent less often.
+# A budget too small for the work: the test circuits fit, no Filecoin kind's parameters do.
+# The CUDA backend reserves its pinned staging buffers (3 pools x 4 slots x 32 MiB) from the
+# budget at start: below them the daemon refuses to start, naming them.
+TIGHT_BUDGET = {"cpu": "48MiB", "cuda": "432MiB"}
 # Faults run one at a time in the fault thread (they stop the daemon or touch its files);
 # the others, client faults, run in threads of their own, at most CLIENT_FAULTS at once.
 INLINE_FAULTS = ("sigkill", "sigterm", "small_budget", "corrupt_params", "full_disk")
@@ -115,7 +119,7 @@ class Soak:
             "srs": {"param_cache": os.path.abspath(self.a.param_cache)},
             # Above 2KiB one kind's parameters alone can pass 4 GiB (512MiB PoRep ~3 GB):
             # the daemon's default there, RAM less the safety margin.
-            "memory": {"total_budget": "48MiB" if tight else
+            "memory": {"total_budget": TIGHT_BUDGET[self.a.backend] if tight else
                        "4GiB" if self.a.size == "2KiB" else "auto"},
             "gpus": {"backend": self.a.backend},
             "scheduler": {"max_batch_size": self.rng.choice([1, 2, 3]), "max_batch_wait_ms": 500},

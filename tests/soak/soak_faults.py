@@ -294,8 +294,8 @@ class Faults:
         self.soak.restart()
 
     def small_budget(self):
-        """A restart with a memory budget too small for the work (48 MiB: the test circuits
-        fit, no Filecoin kind's parameters do), one request of each kind sent in it (each
+        """A restart with a memory budget too small for the work (soak.TIGHT_BUDGET: the test
+        circuits fit, no Filecoin kind's parameters do), one request of each kind sent in it (each
         must be answered: a proof, or a status naming the budget), then a normal restart.
         The other clients' requests meet the same epoch."""
         self.daemon.drain()

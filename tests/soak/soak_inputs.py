@@ -159,7 +159,8 @@ def snap(pb, tools, work, cache, size, seed, *sealed):
     verify = _verify_kind(tools, cache, "update", size)
     for k in names:
         verify += ["--" + k.replace("_", "-"), v[k]]
-    return Template("snap-%d" % seed, "snap", fields, verify, 1,
+    # one vanilla proof per partition: 1 at 2KiB, 16 at 512MiB and above
+    return Template("snap-%d" % seed, "snap", fields, verify, len(blobs),
                     dict(fields, vanilla_proofs=_altered_blobs(blobs)))
 
 
