@@ -140,13 +140,15 @@ typedef struct shape_wait {
     uint64_t params; /* set when it can never fit */
 } shape_wait;
 
+/* Called with the budget's lock held: reads the entry without m->lock
+ * (which is taken before the budget's elsewhere). */
 static bool shape_wait_over(void *arg)
 {
     shape_wait *w = arg;
     if (w->cancelled && w->cancelled(w->ctx)) return true;
-    pthread_mutex_lock(&w->m->lock);
-    uint64_t params = w->e->loaded ? w->e->bytes : w->e->want_bytes;
-    pthread_mutex_unlock(&w->m->lock);
+    uint64_t params = __atomic_load_n(&w->e->loaded, __ATOMIC_RELAXED)
+                          ? __atomic_load_n(&w->e->bytes, __ATOMIC_RELAXED)
+                          : __atomic_load_n(&w->e->want_bytes, __ATOMIC_RELAXED);
     if (params + w->bytes <= w->m->budget->total) return false;
     w->params = params;
     return true;
@@ -302,9 +304,30 @@ static int never_fits(srs_manager *m, const srs_entry *e, uint64_t bytes, uint64
                      (unsigned long long)(fixed >> 20));
 }
 
+/* A load's wait for memory ends when the shape recorded beside it holds
+ * bytes the parameters cannot fit beside (then the shape goes). */
+typedef struct load_wait {
+    srs_manager *m;
+    srs_entry *e;
+    uint64_t bytes;
+} load_wait;
+
+/* Called with the budget's lock held: reads the entry without m->lock
+ * (which is taken before the budget's elsewhere). */
+static bool load_wait_over(void *arg)
+{
+    load_wait *w = arg;
+    uint64_t shape = __atomic_load_n(&w->e->shape_bytes, __ATOMIC_RELAXED);
+    return shape && w->bytes + shape > w->m->budget->total;
+}
+
 /* The load's memory (residency rules 5 and 6): fails at once when it can
  * never fit, else waits while the evictor (srs_evict_idle) frees idle sets
- * and drains others for it; the drains end once it has its memory. */
+ * and drains others for it; the drains end once it has its memory. A shape
+ * recorded beside the load that the parameters cannot fit beside is
+ * dropped (the circuit proves through full synthesis until its next
+ * load), since the load would otherwise wait for bytes its own entry
+ * holds. */
 static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err *err)
 {
     pthread_mutex_lock(&m->lock);
@@ -316,7 +339,23 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
     }
     e->want_bytes = bytes, e->waiting = true, e->wait_since_ms = srs_now_ms();
     pthread_mutex_unlock(&m->lock);
-    int rc = budget_reserve(m->budget, bytes, NULL, NULL, e->info.circuit_id, err);
+    load_wait w = {m, e, bytes};
+    int rc;
+    while ((rc = budget_reserve(m->budget, bytes, load_wait_over, &w, e->info.circuit_id, err)) ==
+               CUZK_ECANCELLED &&
+           load_wait_over(&w)) {
+        pthread_mutex_lock(&e->shape_lock); /* the recording is over: shape_bytes is set */
+        pthread_mutex_lock(&m->lock);
+        engine_log(LOG_WARN,
+                   "srs %s: its shape (%llu MiB) dropped: its parameters (%llu MiB) do not fit "
+                   "beside it in the memory budget (%llu MiB); proving through full synthesis",
+                   e->info.circuit_id, (unsigned long long)(e->shape_bytes >> 20),
+                   (unsigned long long)(bytes >> 20), (unsigned long long)(m->budget->total >> 20));
+        drop_shape(m, e);
+        e->shape_failed = true;
+        pthread_mutex_unlock(&m->lock);
+        pthread_mutex_unlock(&e->shape_lock);
+    }
     pthread_mutex_lock(&m->lock);
     e->waiting = false;
     for (size_t i = 0; i < m->n; i++)

@@ -625,6 +625,37 @@ static void test_unsatisfied(void **state)
     }
 }
 
+/*
+ * The same too small budget on a fresh param cache: the shape, recorded
+ * beside the development setup (which takes longer), has its bytes before
+ * the parameters ask for theirs, which then cannot fit beside it; the
+ * shape is dropped, the parameters load, and the job fails on its
+ * partition instead of the load waiting forever.
+ */
+static void test_budget_too_small_fresh(void **state)
+{
+    fixture *f = *state;
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    uint64_t srs = preloaded(f, false);
+    engine_destroy(f->e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -f %s/*", f->dir);
+    assert_int_equal(system(cmd), 0);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.total_budget = srs + 4096;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 45, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "exceed the memory budget"));
+    engine_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +670,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_too_small, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_too_small_fresh, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
