@@ -25,10 +25,10 @@
 # Environment: CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
 # its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
 # $CUZK_BUILD/param-cache: development parameters are made there on first
-# use and kept), PYTHON (a python3 with grpcio and protobuf; default
-# /usr/bin/python3, Debian's python3-grpcio; else the Python that
-# scripts/soak-python.sh packed into $CUZK_BUILD/python; else python3 on
-# the PATH, e.g. with PYTHONPATH set to wheels installed with pip --target).
+# use and kept), PYTHON (a python3 with grpcio and protobuf; default: the
+# first of these that imports them and the build's stubs: the Python that
+# scripts/soak-python.sh packed into $CUZK_BUILD/python, /usr/bin/python3
+# (Debian's python3-grpcio), python3 on the PATH).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${CUZK_BUILD:-$here/build}" && pwd)
@@ -71,6 +71,36 @@ for f in cuzk cuzk-daemon cuzk-bench cuzk-seal; do
 done
 [ -f "$build/proto-py/cuzk/v1/proving_pb2.py" ] ||
     { echo "soak.sh: $build/proto-py missing (make build)" >&2; exit 2; }
+# The Python: $PYTHON, else the first that imports grpc, protobuf and the
+# build's stubs of: the pack of scripts/soak-python.sh in $CUZK_BUILD,
+# /usr/bin/python3, python3 on the PATH (the GPU machine's has its own).
+stubs_import() {
+    "$1" -c 'import sys; sys.path.insert(0, sys.argv[1]); import grpc, google.protobuf
+from cuzk.v1 import proving_pb2, proving_pb2_grpc' "$build/proto-py" >/dev/null 2>&1
+}
+pack=$build/python
+py=${PYTHON:-}
+if [ -z "$py" ] && [ -x "$pack/bin/python3" ] &&
+    (PYTHONHOME=$pack PYTHONPATH=$pack/packages PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python &&
+        export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION &&
+        stubs_import "$pack/bin/python3"); then
+    py=$pack/bin/python3
+    PYTHONHOME=$pack PYTHONPATH=$pack/packages PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python
+    export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION
+fi
+if [ -z "$py" ]; then
+    for c in /usr/bin/python3 python3; do
+        if stubs_import "$c"; then py=$c && break; fi
+    done
+fi
+if [ -z "$py" ] || ! stubs_import "$py"; then
+    echo "soak.sh: no Python with grpcio and protobuf that imports $build/proto-py" \
+        "(${PYTHON:-the pack, /usr/bin/python3, python3}): install python3-grpcio, or pack" \
+        "a Python with scripts/soak-python.sh into \$CUZK_BUILD" >&2
+    exit 2
+fi
+echo "soak: $py ($("$py" -c 'import sys, grpc, google.protobuf as p
+print("Python %s, grpcio %s, protobuf %s" % (sys.version.split()[0], grpc.__version__, p.__version__))'))"
 cache=${CUZK_PARAM_CACHE:-$build/param-cache}
 mkdir -p "$cache"
 if [ -n "$out" ]; then
@@ -79,19 +109,6 @@ if [ -n "$out" ]; then
 else
     work=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-soak.XXXXXX")
 fi
-py=${PYTHON:-/usr/bin/python3}
-if [ -z "${PYTHON:-}" ] && [ -x "$build/python/bin/python3" ]; then # scripts/soak-python.sh
-    py=$build/python/bin/python3
-    PYTHONHOME=$build/python PYTHONPATH=$build/python/packages
-    PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python
-    export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION
-fi
-[ -x "$py" ] || py=python3
-"$py" -c 'import grpc, google.protobuf' 2>/dev/null || {
-    echo "soak.sh: $py has no grpcio / protobuf: install python3-grpcio, or pack a Python" \
-        "with scripts/soak-python.sh into \$CUZK_BUILD" >&2
-    exit 2
-}
 set +e
 # shellcheck disable=SC2086 # the options are words
 "$py" "$here/tests/soak/soak.py" --tools "$tools" --proto-py "$build/proto-py" \
