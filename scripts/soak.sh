@@ -1,6 +1,7 @@
 #!/bin/sh
 # soak.sh [-d SECONDS] [-o DIR] [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
 #         [--inputs DIR] [--prepare] [--kinds LIST] [--faults LIST]
+#         [--fault-every S] [--every-fault] [--budget S] [--seal]
 #
 # Starts cuzk-daemon (the systemd unit's command, with --test-circuits and
 # --dev-params) and drives it for SECONDS (default 180) with a random mix of
@@ -21,6 +22,19 @@
 # and removed when the soak passes. --prepare makes the inputs and the
 # parameters (the warm-up) and stops. --kinds / --faults narrow the run
 # (tests/soak/soak_faults.py's names).
+#
+# --every-fault fails the run when it ended before every fault was injected
+# once; --budget SECONDS caps the whole run (inputs, warm-up, load, drain)
+# by shortening the load; --seal seals a sector above 2KiB instead of the
+# sparse test data of `cuzk-bench gen-vanilla --sparse`.
+#
+# On the H200 (one device call of at most 9.5 minutes, carry gpu-bundle;
+# docs/performance.md, "The H200 run"): here
+#   scripts/bundle.sh gpu-bundle build && scripts/soak-python.sh gpu-bundle
+# there
+#   export CUZK_BUILD=$PWD/gpu-bundle CUZK_PARAM_CACHE=/tmp/soak-pc;
+#   timeout -k 5 560 scripts/soak.sh -b cuda -s 512MiB -d 480 --budget 550
+#     --seed 8 --every-fault -o /tmp/soak >$OUT/soak.log 2>&1; ...
 #
 # Environment: CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
 # its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
@@ -57,7 +71,7 @@ while [ $# -gt 0 ]; do
         shift
         ;;
     -h | --help)
-        sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
         exit 0
         ;;
     *)
