@@ -10,7 +10,7 @@ use) and records the daemon's RSS, open files and threads; then CLIENTS
 threads send random templates at random priorities, through Prove or
 SubmitProof + AwaitProof, while one thread injects faults (soak_faults.py:
 each kind once first, a second apart, in a random order, then one every
---fault-every seconds on average; client faults in threads of their own),
+--fault-every seconds on average; each in a thread of its own),
 another asks GetStatus twice a second (an answer slower than 1 s is counted
 as late; the daemon must not exit unasked), and a line a minute shows the
 totals, the oldest unanswered request and the daemon's resources. The
@@ -49,10 +49,10 @@ OPTIONS = [("grpc.max_send_message_length", 320 * MiB),
 # The CUDA backend reserves its pinned staging buffers (3 pools x 4 slots x 32 MiB) from the
 # budget at start: below them the daemon refuses to start, naming them.
 TIGHT_BUDGET = {"cpu": "48MiB", "cuda": "432MiB"}
-# Faults run one at a time in the fault thread (they stop the daemon or touch its files);
-# the others, client faults, run in threads of their own, at most CLIENT_FAULTS at once.
-INLINE_FAULTS = ("sigkill", "sigterm", "small_budget", "corrupt_params", "full_disk")
-CLIENT_FAULTS = 4
+# Faults that stop the daemon: one at a time, none in the last quarter of the run. The
+# others run at most OTHER_FAULTS at once.
+DAEMON_FAULTS = ("sigkill", "sigterm", "small_budget")
+OTHER_FAULTS = 6
 # Seconds kept, under --budget, for the end: the last requests, verification, the drain.
 BUDGET_RESERVE = 30
 KIND_WEIGHTS = {"test": 4, "porep": 1, "winning": 2, "window": 2, "snap": 2}
@@ -112,9 +112,9 @@ class Soak:
         self.stop = threading.Event()
         self.late, self.max_status_ms, self.status_calls = 0, 0.0, 0
         self.driver_errors = []
-        self.current_fault = None  # (name, start time) of the fault being injected
+        self.current_fault = None  # (name, since) of the fault the fault loop waits for
         self.undrawn = set()  # faults the run has not injected yet
-        self.fault_threads = []  # client faults in progress
+        self.fault_threads = []  # faults in progress
 
     def write_config(self, tight=False):
         tables = {
@@ -166,33 +166,39 @@ class Soak:
             self.client.send(r, priority=self.rng.randrange(1, 5), submit=self.rng.random() < 0.5)
 
     def fault_loop(self, faults, calm_after):
-        """Every fault once, in a random order, a second apart, then faults drawn by weight
-        every fault_every seconds on average. The daemon's and the disk's faults run one
-        at a time in this thread; a client fault runs in a thread of its own (at most
-        CLIENT_FAULTS at once), so that one waiting for its resent request's proof holds
-        up no other."""
+        """Every fault once, in a random order, a second apart (the daemon's last), then
+        faults drawn by weight every fault_every seconds on average. Each runs in a thread
+        of its own, so that one waiting for a proof (a resent request, a drain behind a
+        CPU PoRep) holds up no other: the daemon's faults one at a time (the loop waits
+        for the last one before the next), the others at most OTHER_FAULTS at once."""
         weighted = faults.all(self.a.faults.split(",") if self.a.faults else None)
-        quiet = [(w, f) for w, f in weighted
-                 if f.__name__ not in ("sigkill", "sigterm", "small_budget")]
+        quiet = [(w, f) for w, f in weighted if f.__name__ not in DAEMON_FAULTS]
         first = [f for _, f in weighted]
         self.rng.shuffle(first)
+        first.sort(key=lambda f: f.__name__ not in DAEMON_FAULTS)  # popped from the end
         self.undrawn = {f.__name__ for f in first}
+        daemon_fault = None
         while weighted and not self.stop.wait(min(1.0, self.a.fault_every) if first else
                                               self.rng.expovariate(1 / self.a.fault_every)):
             f = first.pop() if first else choose(self.rng, quiet if time.time() > calm_after
                                                  else weighted)
-            self.undrawn.discard(f.__name__)
-            if f.__name__ in INLINE_FAULTS:
-                self.current_fault = (f.__name__, time.time())
-                self.inject(f)
-                self.current_fault = None
-                continue
-            self.fault_threads = [t for t in self.fault_threads if t.is_alive()]
-            if len(self.fault_threads) >= CLIENT_FAULTS:
-                self.fault_threads.pop(0).join()
             th = threading.Thread(target=self.inject, args=(f,))
+            if f.__name__ in DAEMON_FAULTS:
+                if daemon_fault:
+                    self.current_fault = (daemon_fault.name, time.time())
+                    daemon_fault.join()
+                    self.current_fault = None
+                daemon_fault = th
+            else:
+                others = [t for t in self.fault_threads if t.is_alive() and t is not daemon_fault]
+                if len(others) >= OTHER_FAULTS:
+                    self.current_fault = (others[0].name, time.time())
+                    others[0].join()
+                    self.current_fault = None
+            th.name = f.__name__
+            self.undrawn.discard(f.__name__)
             th.start()
-            self.fault_threads.append(th)
+            self.fault_threads = [t for t in self.fault_threads if t.is_alive()] + [th]
 
     def inject(self, f):
         try:
@@ -232,7 +238,7 @@ class Soak:
                                                      else "-")
             fault = self.current_fault
             if fault:
-                line += "; fault %s for %.0f s" % (fault[0], time.time() - fault[1])
+                line += "; waiting %.0f s for fault %s" % (time.time() - fault[1], fault[0])
             line += "; %d faults, epoch %d" % (sum(self.ledger.faults.values()), self.daemon.epoch)
             try:
                 rss, files, threads, used = self.daemon.resources()

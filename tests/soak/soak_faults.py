@@ -33,6 +33,8 @@ class Faults:
         self.pb, self.soak, self.rng = pb, soak, rng
         self.client, self.ledger, self.daemon = soak.client, soak.ledger, soak.daemon
         self.oversized_big = False
+        # corrupt_params shares one parameter file, full_disk one mount: one at a time each
+        self.params_lock, self.disk_lock = threading.Lock(), threading.Lock()
 
     def pick(self, kinds=None):
         ts = [t for t in self.soak.templates if kinds is None or t.kind in kinds]
@@ -214,6 +216,10 @@ class Faults:
     def corrupt_params(self):
         """A parameter file truncated or overwritten in the middle before its load: the
         circuit is refused with a status while the others are served; restored, it proves."""
+        with self.params_lock:
+            self._corrupt_params()
+
+    def _corrupt_params(self):
         cid = "test-%d" % CORRUPT_CONSTRAINTS
         t = test_circuit(self.pb, CORRUPT_CONSTRAINTS, 1, self.rng.randrange(1 << 30))
         path = os.path.join(self.soak.param_cache, "cuzk-test-%d-dev.params" % CORRUPT_CONSTRAINTS)
@@ -254,6 +260,10 @@ class Faults:
         """Development parameters written to a full disk (a 256 KiB tmpfs), by a second
         daemon: the request is refused with a status, no partial file is left, the daemon
         serves on and drains with exit 0. Needs root (mount); skipped and counted otherwise."""
+        with self.disk_lock:
+            self._full_disk()
+
+    def _full_disk(self):
         root = os.path.join(self.soak.work, "full-disk")
         cache = os.path.join(root, "params")
         os.makedirs(cache, exist_ok=True)
