@@ -765,8 +765,9 @@ static void *prover_worker(void *arg)
         while (!e->stop && !d->failed && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
         e->gpu_idle--;
         /* Once stopped, nothing is taken (chain_takes): the items left in
-         * the queue, whose jobs engine_shutdown failed, are freed by
-         * engine_destroy, and the worker ends rather than spin on them. */
+         * the queue, whose jobs engine_shutdown failed, are retired by
+         * engine_pipeline_join, and the worker ends rather than spin on
+         * them. */
         bool any = e->gpuq_n && !d->failed && !e->stop;
         chain c = {.e = e, .d = d, .n = 0};
         c.max = e->cfg.partitions_per_start ? e->cfg.partitions_per_start : 1;
@@ -860,4 +861,9 @@ void engine_pipeline_join(engine_t *e)
     e->synth_threads = e->gpu_threads = NULL;
     e->gpu_args = e->synth_args = NULL;
     e->n_synth = e->n_gpu = 0;
+    /* The partitions a stopped prover left queued: their storage, memory
+     * and SRS go back (their jobs were failed by engine_shutdown). */
+    pthread_mutex_lock(&e->lock);
+    while (e->gpuq_n) retire_item(e, gpuq_pop(e));
+    pthread_mutex_unlock(&e->lock);
 }
