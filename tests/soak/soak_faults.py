@@ -4,7 +4,8 @@ Client faults (the request is then resent with its request_id, as Curio
 does, and must still get exactly one answer): a disconnect in the middle of
 Prove, a deadline that expires, AwaitProof with a 10 ms timeout, a cancel
 of a queued and of a running job, the same request_id submitted twice (one
-job, one answer). Malformed requests, each of which must get a status and
+job, one answer; two jobs only when the first had failed, a retry, whose
+answer counts). Malformed requests, each of which must get a status and
 never a proof that fails verification: random bytes and truncated messages
 on the wire, the wrong proof kind, altered vanilla data, oversized inputs.
 Daemon faults: SIGKILL and a restart with the unit's command, SIGTERM
@@ -133,7 +134,16 @@ class Faults:
             b = stub.SubmitProof(msg, timeout=60).job_id
             self.ledger.fault("resubmitted request ids")
             if a != b:
-                self.ledger.bad(r, "request_id submitted twice made two jobs: %s, %s" % (a, b))
+                # A failed or cancelled job does not hold its request_id (engine.c): the
+                # second submission, a retry, proves again and is the request's answer.
+                S = self.pb.AwaitProofResponse
+                first = stub.AwaitProof(self.pb.AwaitProofRequest(job_id=a, timeout_ms=600000),
+                                        timeout=660)
+                if first.status not in (S.FAILED, S.CANCELLED):
+                    self.ledger.bad(r, "request_id submitted twice made two jobs: %s (%s), %s"
+                                    % (a, S.Status.Name(first.status), b))
+                self.client.await_job(r, stub, b)
+                return
             other = threading.Thread(target=self.guarded, args=(r, lambda s: self.client.await_job(r, s, b)))
             other.start()
             self.client.await_job(r, stub, a)
