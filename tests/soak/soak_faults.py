@@ -210,15 +210,24 @@ class Faults:
         self.refusal("altered vanilla", t, t.alter)
 
     def oversized(self):
+        """Far too many vanilla proofs (up to 500 times the request's, at most ~64 MiB: a
+        512MiB SnapDeals request is 9.6 MB), a test circuit of 2M constraints, or once a
+        run a message over the daemon's 256 MiB limit. The largest message the daemon
+        reads is kept: its decoding stays in the allocator's arenas (soak.py's margin)."""
         t = self.pick(["winning", "snap"])
         choice = self.rng.randrange(3)
         if choice == 0:
-            fields = dict(t.fields, vanilla_proofs=list(t.fields["vanilla_proofs"]) * 500)
+            blobs = list(t.fields["vanilla_proofs"])
+            n = max(4, min(500, (64 << 20) // max(1, sum(len(b) for b in blobs))))
+            fields = dict(t.fields, vanilla_proofs=blobs * n)
         elif choice == 1 or self.oversized_big:
             fields = dict(proof_kind=self.pb.POREP_SEAL_COMMIT, vanilla_proof=test_record(1 << 21))
         else:  # once a run: more than the 256 MiB message limit
             self.oversized_big = True
             fields = dict(proof_kind=self.pb.POREP_SEAL_COMMIT, vanilla_proof=bytes(257 << 20))
+        if choice != 2:
+            size = self.pb.SubmitProofRequest(**fields).ByteSize()
+            self.soak.largest_read = max(self.soak.largest_read, size)
         self.refusal("oversized inputs", t, fields)
 
     # ---- parameter files ----
