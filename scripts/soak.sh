@@ -1,6 +1,7 @@
 #!/bin/sh
 # soak.sh [-d SECONDS] [-o DIR] [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
 #         [--inputs DIR] [--prepare] [--kinds LIST] [--faults LIST]
+#         [--fault-every S] [--every-fault] [--budget S] [--seal]
 #
 # Starts cuzk-daemon (the systemd unit's command, with --test-circuits and
 # --dev-params) and drives it for SECONDS (default 180) with a random mix of
@@ -22,13 +23,26 @@
 # parameters (the warm-up) and stops. --kinds / --faults narrow the run
 # (tests/soak/soak_faults.py's names).
 #
+# --every-fault fails the run when it ended before every fault was injected
+# once; --budget SECONDS caps the whole run (inputs, warm-up, load, drain)
+# by shortening the load; --seal seals a sector above 2KiB instead of the
+# sparse test data of `cuzk-bench gen-vanilla --sparse`.
+#
+# On the H200 (one device call of at most 9.5 minutes, carry gpu-bundle;
+# docs/performance.md, "The H200 run"): here
+#   scripts/bundle.sh gpu-bundle build && scripts/soak-python.sh gpu-bundle
+# there
+#   export CUZK_BUILD=$PWD/gpu-bundle CUZK_PARAM_CACHE=/tmp/soak-pc;
+#   timeout -k 5 560 scripts/soak.sh -b cuda -s 512MiB -d 480 --budget 550
+#     --seed 8 --every-fault -o /tmp/soak >$OUT/soak.log 2>&1; ...
+#
 # Environment: CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
 # its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
 # $CUZK_BUILD/param-cache: development parameters are made there on first
-# use and kept), PYTHON (a python3 with grpcio and protobuf; default
-# /usr/bin/python3, Debian's python3-grpcio; else the Python that
-# scripts/soak-python.sh packed into $CUZK_BUILD/python; else python3 on
-# the PATH, e.g. with PYTHONPATH set to wheels installed with pip --target).
+# use and kept), PYTHON (a python3 with grpcio and protobuf; default: the
+# first of these that imports them and the build's stubs: the Python that
+# scripts/soak-python.sh packed into $CUZK_BUILD/python, /usr/bin/python3
+# (Debian's python3-grpcio), python3 on the PATH).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${CUZK_BUILD:-$here/build}" && pwd)
@@ -42,7 +56,7 @@ args=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
-    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs)
+    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs | --budget)
         [ $# -ge 2 ] || { echo "soak.sh: $1 needs a value" >&2; exit 2; }
         args="$args $1 $2"
         shift 2
@@ -52,12 +66,12 @@ while [ $# -gt 0 ]; do
         out=$2
         shift 2
         ;;
-    --prepare)
+    --prepare | --seal | --every-fault)
         args="$args $1"
         shift
         ;;
     -h | --help)
-        sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -71,6 +85,36 @@ for f in cuzk cuzk-daemon cuzk-bench cuzk-seal; do
 done
 [ -f "$build/proto-py/cuzk/v1/proving_pb2.py" ] ||
     { echo "soak.sh: $build/proto-py missing (make build)" >&2; exit 2; }
+# The Python: $PYTHON, else the first that imports grpc, protobuf and the
+# build's stubs of: the pack of scripts/soak-python.sh in $CUZK_BUILD,
+# /usr/bin/python3, python3 on the PATH (the GPU machine's has its own).
+stubs_import() {
+    "$1" -c 'import sys; sys.path.insert(0, sys.argv[1]); import grpc, google.protobuf
+from cuzk.v1 import proving_pb2, proving_pb2_grpc' "$build/proto-py" >/dev/null 2>&1
+}
+pack=$build/python
+py=${PYTHON:-}
+if [ -z "$py" ] && [ -x "$pack/bin/python3" ] &&
+    (PYTHONHOME=$pack PYTHONPATH=$pack/packages PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python &&
+        export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION &&
+        stubs_import "$pack/bin/python3"); then
+    py=$pack/bin/python3
+    PYTHONHOME=$pack PYTHONPATH=$pack/packages PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python
+    export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION
+fi
+if [ -z "$py" ]; then
+    for c in /usr/bin/python3 python3; do
+        if stubs_import "$c"; then py=$c && break; fi
+    done
+fi
+if [ -z "$py" ] || ! stubs_import "$py"; then
+    echo "soak.sh: no Python with grpcio and protobuf that imports $build/proto-py" \
+        "(${PYTHON:-the pack, /usr/bin/python3, python3}): install python3-grpcio, or pack" \
+        "a Python with scripts/soak-python.sh into \$CUZK_BUILD" >&2
+    exit 2
+fi
+echo "soak: $py ($("$py" -c 'import sys, grpc, google.protobuf as p
+print("Python %s, grpcio %s, protobuf %s" % (sys.version.split()[0], grpc.__version__, p.__version__))'))"
 cache=${CUZK_PARAM_CACHE:-$build/param-cache}
 mkdir -p "$cache"
 if [ -n "$out" ]; then
@@ -79,19 +123,6 @@ if [ -n "$out" ]; then
 else
     work=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-soak.XXXXXX")
 fi
-py=${PYTHON:-/usr/bin/python3}
-if [ -z "${PYTHON:-}" ] && [ -x "$build/python/bin/python3" ]; then # scripts/soak-python.sh
-    py=$build/python/bin/python3
-    PYTHONHOME=$build/python PYTHONPATH=$build/python/packages
-    PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python
-    export PYTHONHOME PYTHONPATH PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION
-fi
-[ -x "$py" ] || py=python3
-"$py" -c 'import grpc, google.protobuf' 2>/dev/null || {
-    echo "soak.sh: $py has no grpcio / protobuf: install python3-grpcio, or pack a Python" \
-        "with scripts/soak-python.sh into \$CUZK_BUILD" >&2
-    exit 2
-}
 set +e
 # shellcheck disable=SC2086 # the options are words
 "$py" "$here/tests/soak/soak.py" --tools "$tools" --proto-py "$build/proto-py" \

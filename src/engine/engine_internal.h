@@ -150,6 +150,8 @@ bool engine_job_cancelled(const job *j);
 /* Synthesis workers the config gives on this backend. */
 size_t engine_synthesis_workers(const cuzk_config *c, const engine_backend *b);
 int engine_pipeline_start(engine_t *e, cuzk_err *err);
+/* Joins the workers (once stopped) and retires the items the GPU queue
+ * still holds. */
 void engine_pipeline_join(engine_t *e);
 /* Turns a group of jobs of one circuit into work items (lock held). */
 int engine_enqueue_group(engine_t *e, job **jobs, size_t n);

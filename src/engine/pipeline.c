@@ -164,7 +164,9 @@ static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size,
  * more (two items each holding storage while waiting for the other's
  * could wait forever): when the rest does not fit at once, the storage
  * goes back to the pool, the whole partition is reserved (blocking; the
- * evictor may free pooled storage), and the pool is asked again.
+ * evictor may free pooled storage), and the pool is asked again. A
+ * partition that cannot fit beside the parameters the item holds fails at
+ * once (a budget too small for the work).
  */
 static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, bool witness,
                         cuzk_err *err)
@@ -178,6 +180,16 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
     }
     for (size_t i = 0; i < it->n; i++)
         budget_release(&e->budget, pool_put(&e->pool, &it->provers[i], took[i]));
+    /* The item holds its parameters (and shape) while it waits: beside them
+     * the partition can never fit, so waiting would be forever. */
+    uint64_t held = it->srs ? it->srs->bytes + it->srs->shape_bytes : 0;
+    if (held + bytes > e->budget.total)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "%s: its partition (%llu MiB) and the parameters it proves with "
+                         "(%llu MiB) together exceed the memory budget (%llu MiB)",
+                         it->label, (unsigned long long)(bytes >> 20),
+                         (unsigned long long)(held >> 20),
+                         (unsigned long long)(e->budget.total >> 20));
     int rc =
         budget_reserve(&e->budget, bytes, it->key.priority, item_cancelled, it, it->label, err);
     if (rc) return rc;
@@ -757,7 +769,11 @@ static void *prover_worker(void *arg)
         e->gpu_idle++;
         while (!e->stop && !d->failed && !e->gpuq_n) pthread_cond_wait(&e->gpu_cv, &e->lock);
         e->gpu_idle--;
-        bool any = e->gpuq_n && !d->failed;
+        /* Once stopped, nothing is taken (chain_takes): the items left in
+         * the queue, whose jobs engine_shutdown failed, are retired by
+         * engine_pipeline_join, and the worker ends rather than spin on
+         * them. */
+        bool any = e->gpuq_n && !d->failed && !e->stop;
         chain c = {.e = e, .d = d, .n = 0};
         c.max = e->cfg.partitions_per_start ? e->cfg.partitions_per_start : 1;
         if (c.max > CHAIN_MAX) c.max = CHAIN_MAX;
@@ -850,4 +866,9 @@ void engine_pipeline_join(engine_t *e)
     e->synth_threads = e->gpu_threads = NULL;
     e->gpu_args = e->synth_args = NULL;
     e->n_synth = e->n_gpu = 0;
+    /* The partitions a stopped prover left queued: their storage, memory
+     * and SRS go back (their jobs were failed by engine_shutdown). */
+    pthread_mutex_lock(&e->lock);
+    while (e->gpuq_n) retire_item(e, gpuq_pop(e));
+    pthread_mutex_unlock(&e->lock);
 }

@@ -156,6 +156,34 @@ static int shape_can_fit(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err 
                      (unsigned long long)(m->budget->total >> 20));
 }
 
+/* A shape's wait for memory: it ends when the caller's cancelled() turns
+ * true, or when the shape can never fit beside its own circuit's
+ * parameters, which stay charged while the shape waits (those of the load
+ * it is recorded beside, or the loaded ones its user holds): waiting then
+ * would wait forever. */
+typedef struct shape_wait {
+    srs_manager *m;
+    srs_entry *e;
+    uint64_t bytes;
+    bool (*cancelled)(void *);
+    void *ctx;
+    uint64_t params; /* set when it can never fit */
+} shape_wait;
+
+/* Called with the budget's lock held: reads the entry without m->lock
+ * (which is taken before the budget's elsewhere). */
+static bool shape_wait_over(void *arg)
+{
+    shape_wait *w = arg;
+    if (w->cancelled && w->cancelled(w->ctx)) return true;
+    uint64_t params = __atomic_load_n(&w->e->loaded, __ATOMIC_RELAXED)
+                          ? __atomic_load_n(&w->e->bytes, __ATOMIC_RELAXED)
+                          : __atomic_load_n(&w->e->want_bytes, __ATOMIC_RELAXED);
+    if (params + w->bytes <= w->m->budget->total) return false;
+    w->params = params;
+    return true;
+}
+
 const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
                           bool (*cancelled)(void *), void *ctx, uint64_t *ms, cuzk_err *why)
 {
@@ -169,8 +197,18 @@ const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
         uint64_t bytes = rc ? 0 : cs_shape_bytes(s);
         int rank = rank_of(m, e);
         if (!rc) rc = shape_can_fit(m, e, bytes, why);
-        if (!rc && !budget_try_reserve(m->budget, bytes, rank))
-            rc = budget_reserve(m->budget, bytes, rank, cancelled, ctx, e->info.circuit_id, why);
+        if (!rc && !budget_try_reserve(m->budget, bytes, rank)) {
+            shape_wait w = {m, e, bytes, cancelled, ctx, 0};
+            rc = budget_reserve(m->budget, bytes, rank, shape_wait_over, &w, e->info.circuit_id,
+                                why);
+            if (rc && w.params)
+                rc = cuzk_errf(why, CUZK_ENOMEM,
+                               "its shape (%llu MiB) and parameters (%llu MiB) together exceed "
+                               "the memory budget (%llu MiB)",
+                               (unsigned long long)(bytes >> 20),
+                               (unsigned long long)(w.params >> 20),
+                               (unsigned long long)(m->budget->total >> 20));
+        }
         if (rc) {
             cs_shape_free(s);
             /* a cancelled wait says nothing about the circuit: asked again */
@@ -299,9 +337,30 @@ static int never_fits(srs_manager *m, const srs_entry *e, uint64_t bytes, uint64
                      (unsigned long long)(fixed >> 20));
 }
 
+/* A load's wait for memory ends when the shape recorded beside it holds
+ * bytes the parameters cannot fit beside (then the shape goes). */
+typedef struct load_wait {
+    srs_manager *m;
+    srs_entry *e;
+    uint64_t bytes;
+} load_wait;
+
+/* Called with the budget's lock held: reads the entry without m->lock
+ * (which is taken before the budget's elsewhere). */
+static bool load_wait_over(void *arg)
+{
+    load_wait *w = arg;
+    uint64_t shape = __atomic_load_n(&w->e->shape_bytes, __ATOMIC_RELAXED);
+    return shape && w->bytes + shape > w->m->budget->total;
+}
+
 /* The load's memory (residency rules 5 and 6): fails at once when it can
  * never fit, else waits while the evictor (srs_evict_idle) frees idle sets
- * and drains others for it; the drains end once it has its memory. */
+ * and drains others for it; the drains end once it has its memory. A shape
+ * recorded beside the load that the parameters cannot fit beside is
+ * dropped (the circuit proves through full synthesis until its next
+ * load), since the load would otherwise wait for bytes its own entry
+ * holds. */
 static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err *err)
 {
     pthread_mutex_lock(&m->lock);
@@ -314,7 +373,23 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
     e->want_bytes = bytes, e->waiting = true, e->wait_since_ms = srs_now_ms();
     int rank = residency_rank(&m->view[index_of(m, e)]); /* the snapshot's, just taken */
     pthread_mutex_unlock(&m->lock);
-    int rc = budget_reserve(m->budget, bytes, rank, NULL, NULL, e->info.circuit_id, err);
+    load_wait w = {m, e, bytes};
+    int rc;
+    while ((rc = budget_reserve(m->budget, bytes, rank, load_wait_over, &w, e->info.circuit_id,
+                                err)) == CUZK_ECANCELLED &&
+           load_wait_over(&w)) {
+        pthread_mutex_lock(&e->shape_lock); /* the recording is over: shape_bytes is set */
+        pthread_mutex_lock(&m->lock);
+        engine_log(LOG_WARN,
+                   "srs %s: its shape (%llu MiB) dropped: its parameters (%llu MiB) do not fit "
+                   "beside it in the memory budget (%llu MiB); proving through full synthesis",
+                   e->info.circuit_id, (unsigned long long)(e->shape_bytes >> 20),
+                   (unsigned long long)(bytes >> 20), (unsigned long long)(m->budget->total >> 20));
+        drop_shape(m, e);
+        e->shape_failed = true;
+        pthread_mutex_unlock(&m->lock);
+        pthread_mutex_unlock(&e->shape_lock);
+    }
     pthread_mutex_lock(&m->lock);
     e->waiting = false;
     for (size_t i = 0; i < m->n; i++)

@@ -2,10 +2,10 @@
 
 Each proof is written to ROOT/ok/<request_id>.bin with ROOT/ok/<request_id>.cmd,
 one line of shell (absolute paths) that runs `cuzk verify` on it and exits 0
-when it is valid; a worker thread runs the commands in order. A proof that
-does not verify is wrong. Test-circuit proofs (no outside verifier) get a
-.bin only: their check is the daemon's own verification, their length and
-that no other request returned them.
+when it is valid; worker threads (half the cores, 1 to 4) run the
+commands. A proof that does not verify is wrong. Test-circuit proofs (no
+outside verifier) get a .bin only: their check is the daemon's own
+verification, their length and that no other request returned them.
 """
 
 import os
@@ -23,9 +23,13 @@ class Checker:
         os.makedirs(self.dir, exist_ok=True)
         self.ledger = ledger
         self.q = queue.Queue()
+        self.lock = threading.Lock()
         self.verified = self.unverifiable = 0
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
+        # a GPU proves faster than one `cuzk verify` at a time keeps up with
+        self.threads = [threading.Thread(target=self.run, daemon=True)
+                        for _ in range(max(1, min(4, (os.cpu_count() or 2) // 2)))]
+        for t in self.threads:
+            t.start()
 
     def check(self, r, proof):
         """Queue r's proof for `cuzk verify` with its template's (unaltered) inputs."""
@@ -34,7 +38,8 @@ class Checker:
             f.write(proof)
         argv = r.template.verify_command(path)
         if argv is None:
-            self.unverifiable += 1
+            with self.lock:
+                self.unverifiable += 1
             return
         cmd = os.path.join(self.dir, r.rid + ".cmd")
         lib = os.environ.get("LD_LIBRARY_PATH")  # a scripts/bundle.sh folder's programs
@@ -53,8 +58,11 @@ class Checker:
             if v.returncode != 0:
                 self.ledger.bad(r, "cuzk verify exit %d: %s" % (v.returncode, v.stdout.strip()[-300:]))
             else:
-                self.verified += 1
+                with self.lock:
+                    self.verified += 1
 
     def finish(self):
-        self.q.put(None)
-        self.thread.join()
+        for _ in self.threads:
+            self.q.put(None)
+        for t in self.threads:
+            t.join()

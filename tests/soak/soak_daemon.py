@@ -122,7 +122,9 @@ class Daemon:
         return True
 
     def resources(self):
-        """(RSS bytes, open files, threads) of the running daemon."""
+        """(RSS bytes, open files, threads, bytes reserved in its memory budget) of the
+        running daemon; the last from GetMetrics' cuzk_memory_used_bytes (parameters,
+        partition storage kept for reuse, work in progress; 0 when it does not answer)."""
         pid = self.proc.pid
         rss = threads = 0
         with open("/proc/%d/status" % pid) as f:
@@ -131,7 +133,16 @@ class Daemon:
                     rss = int(line.split()[1]) * 1024
                 elif line.startswith("Threads:"):
                     threads = int(line.split()[1])
-        return rss, len(os.listdir("/proc/%d/fd" % pid)), threads
+        files = len(os.listdir("/proc/%d/fd" % pid))
+        used = 0
+        try:
+            text = self.stub.GetMetrics(self.pb.GetMetricsRequest(), timeout=5).prometheus_text
+            for line in text.splitlines():
+                if line.startswith("cuzk_memory_used_bytes "):
+                    used = int(float(line.split()[1]))
+        except grpc.RpcError:
+            pass
+        return rss, files, threads, used
 
     def core_dumps(self):
         d = os.path.dirname(self.log_path)

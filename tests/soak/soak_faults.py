@@ -4,12 +4,15 @@ Client faults (the request is then resent with its request_id, as Curio
 does, and must still get exactly one answer): a disconnect in the middle of
 Prove, a deadline that expires, AwaitProof with a 10 ms timeout, a cancel
 of a queued and of a running job, the same request_id submitted twice (one
-job, one answer). Malformed requests, each of which must get a status and
+job, one answer; two jobs only when the first had failed, a retry, whose
+answer counts). Malformed requests, each of which must get a status and
 never a proof that fails verification: random bytes and truncated messages
 on the wire, the wrong proof kind, altered vanilla data, oversized inputs.
 Daemon faults: SIGKILL and a restart with the unit's command, SIGTERM
 (drain, exit 0) and a restart; the restart picks the next epoch's batch
-size and, at times, a memory budget too small for the work (soak.py).
+size and, a quarter of the time, a memory budget too small for the work
+(soak.py); small_budget makes such an epoch on purpose, sends each kind
+into it, and restarts with the normal budget.
 """
 
 import os
@@ -31,6 +34,8 @@ class Faults:
         self.pb, self.soak, self.rng = pb, soak, rng
         self.client, self.ledger, self.daemon = soak.client, soak.ledger, soak.daemon
         self.oversized_big = False
+        # corrupt_params shares one parameter file, full_disk one mount: one at a time each
+        self.params_lock, self.disk_lock = threading.Lock(), threading.Lock()
 
     def pick(self, kinds=None):
         ts = [t for t in self.soak.templates if kinds is None or t.kind in kinds]
@@ -43,17 +48,24 @@ class Faults:
     # ---- client faults ----
 
     def disconnect(self):
-        r = self.new()
-        epoch, stub = self.client.wait_up()
-        msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
-        fut = stub.Prove.future(msg, timeout=1800)
-        time.sleep(self.rng.uniform(0.05, 3))
-        if fut.cancel():
-            self.ledger.fault("disconnects")
-        else:
-            self.take_future(r, fut, epoch)
-        if r.answer is None:
-            self.client.send(r)
+        """Prove, then the call cancelled (the client gone) while the job is queued or
+        running; tried again, sooner, when the proof came back first (a fast kind)."""
+        for attempt in range(1, 5):
+            r = self.new()
+            epoch, stub = self.client.wait_up()
+            msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
+            fut = stub.Prove.future(msg, timeout=1800)
+            time.sleep(self.rng.uniform(0.02, 2.0 / attempt))
+            cancelled = fut.cancel()
+            if cancelled:
+                self.ledger.fault("disconnects")
+            else:
+                self.take_future(r, fut, epoch)
+            if r.answer is None:
+                self.client.send(r)
+            if cancelled:
+                return
+        self.ledger.fault("disconnects too late (the proof came first)")
 
     def take_future(self, r, fut, epoch):
         try:
@@ -64,18 +76,27 @@ class Faults:
             self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
 
     def deadline(self):
-        r = self.new()
-        epoch, stub = self.client.wait_up()
-        msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
-        try:
-            self.client.record(r, stub.Prove(msg, timeout=self.rng.uniform(0.02, 0.3)).result)
-        except grpc.RpcError as e:
-            if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-                self.ledger.fault("expired deadlines")
-            elif e.code() != grpc.StatusCode.UNAVAILABLE and self.daemon.epoch == epoch:
-                self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
-        if r.answer is None:
-            self.client.send(r)
+        """Prove with a deadline shorter than the proof; tried again, shorter, when the
+        proof came back in time."""
+        for attempt in range(1, 5):
+            r = self.new()
+            epoch, stub = self.client.wait_up()
+            msg = self.pb.ProveRequest(submit=self.client.submit_message(r, 2))
+            expired = False
+            try:
+                res = stub.Prove(msg, timeout=self.rng.uniform(0.01, 0.3 / attempt)).result
+                self.client.record(r, res)
+            except grpc.RpcError as e:
+                if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+                    expired = True
+                    self.ledger.fault("expired deadlines")
+                elif e.code() != grpc.StatusCode.UNAVAILABLE and self.daemon.epoch == epoch:
+                    self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
+            if r.answer is None:
+                self.client.send(r)
+            if expired:
+                return
+        self.ledger.fault("deadlines not reached (the proof came first)")
 
     def await_timeout(self):
         r = self.new()
@@ -113,7 +134,16 @@ class Faults:
             b = stub.SubmitProof(msg, timeout=60).job_id
             self.ledger.fault("resubmitted request ids")
             if a != b:
-                self.ledger.bad(r, "request_id submitted twice made two jobs: %s, %s" % (a, b))
+                # A failed or cancelled job does not hold its request_id (engine.c): the
+                # second submission, a retry, proves again and is the request's answer.
+                S = self.pb.AwaitProofResponse
+                first = stub.AwaitProof(self.pb.AwaitProofRequest(job_id=a, timeout_ms=600000),
+                                        timeout=660)
+                if first.status not in (S.FAILED, S.CANCELLED):
+                    self.ledger.bad(r, "request_id submitted twice made two jobs: %s (%s), %s"
+                                    % (a, S.Status.Name(first.status), b))
+                self.client.await_job(r, stub, b)
+                return
             other = threading.Thread(target=self.guarded, args=(r, lambda s: self.client.await_job(r, s, b)))
             other.start()
             self.client.await_job(r, stub, a)
@@ -180,15 +210,24 @@ class Faults:
         self.refusal("altered vanilla", t, t.alter)
 
     def oversized(self):
+        """Far too many vanilla proofs (up to 500 times the request's, at most ~64 MiB: a
+        512MiB SnapDeals request is 9.6 MB), a test circuit of 2M constraints, or once a
+        run a message over the daemon's 256 MiB limit. The largest message the daemon
+        reads is kept: its decoding stays in the allocator's arenas (soak.py's margin)."""
         t = self.pick(["winning", "snap"])
         choice = self.rng.randrange(3)
         if choice == 0:
-            fields = dict(t.fields, vanilla_proofs=list(t.fields["vanilla_proofs"]) * 500)
+            blobs = list(t.fields["vanilla_proofs"])
+            n = max(4, min(500, (64 << 20) // max(1, sum(len(b) for b in blobs))))
+            fields = dict(t.fields, vanilla_proofs=blobs * n)
         elif choice == 1 or self.oversized_big:
             fields = dict(proof_kind=self.pb.POREP_SEAL_COMMIT, vanilla_proof=test_record(1 << 21))
         else:  # once a run: more than the 256 MiB message limit
             self.oversized_big = True
             fields = dict(proof_kind=self.pb.POREP_SEAL_COMMIT, vanilla_proof=bytes(257 << 20))
+        if choice != 2:
+            size = self.pb.SubmitProofRequest(**fields).ByteSize()
+            self.soak.largest_read = max(self.soak.largest_read, size)
         self.refusal("oversized inputs", t, fields)
 
     # ---- parameter files ----
@@ -196,6 +235,10 @@ class Faults:
     def corrupt_params(self):
         """A parameter file truncated or overwritten in the middle before its load: the
         circuit is refused with a status while the others are served; restored, it proves."""
+        with self.params_lock:
+            self._corrupt_params()
+
+    def _corrupt_params(self):
         cid = "test-%d" % CORRUPT_CONSTRAINTS
         t = test_circuit(self.pb, CORRUPT_CONSTRAINTS, 1, self.rng.randrange(1 << 30))
         path = os.path.join(self.soak.param_cache, "cuzk-test-%d-dev.params" % CORRUPT_CONSTRAINTS)
@@ -236,6 +279,10 @@ class Faults:
         """Development parameters written to a full disk (a 256 KiB tmpfs), by a second
         daemon: the request is refused with a status, no partial file is left, the daemon
         serves on and drains with exit 0. Needs root (mount); skipped and counted otherwise."""
+        with self.disk_lock:
+            self._full_disk()
+
+    def _full_disk(self):
         root = os.path.join(self.soak.work, "full-disk")
         cache = os.path.join(root, "params")
         os.makedirs(cache, exist_ok=True)
@@ -275,6 +322,21 @@ class Faults:
         self.daemon.drain()
         self.soak.restart()
 
+    def small_budget(self):
+        """A restart with a memory budget too small for the work (soak.TIGHT_BUDGET: the test
+        circuits fit, no Filecoin kind's parameters do), one request of each kind sent in it (each
+        must be answered: a proof, or a status naming the budget), then a normal restart.
+        The other clients' requests meet the same epoch."""
+        self.daemon.drain()
+        self.soak.restart(tight=True)
+        kinds = {}
+        for t in self.soak.templates:
+            kinds.setdefault(t.kind, t)
+        for t in kinds.values():
+            self.client.send(self.new(t))
+        self.daemon.drain()
+        self.soak.restart(tight=False)
+
     def cancel_queued(self):
         self.cancel(False)
 
@@ -287,7 +349,8 @@ class Faults:
                  (2, self.cancel_queued), (2, self.cancel_running),
                  (2, self.resubmit), (2, self.random_bytes), (2, self.truncated),
                  (2, self.wrong_kind), (2, self.altered), (1, self.oversized),
-                 (1, self.sigkill), (1, self.sigterm), (1, self.corrupt_params),
+                 (1, self.sigkill), (1, self.sigterm), (0.5, self.small_budget),
+                 (1, self.corrupt_params),
                  (0.3, self.full_disk)]
         return [(w, f) for w, f in every if names is None or f.__name__ in names]
 

@@ -1,9 +1,11 @@
 """soak_inputs.py - the soak's request templates and how each proof is verified.
 
 A template is one real request of one kind (PoRep C1 from cuzk-seal, Winning
-PoSt, the two partition requests of a three-sector Window PoSt, SnapDeals,
-from `cuzk-bench gen-vanilla`; a synthetic test-circuit record) with the
-`cuzk verify` command line that accepts its proof. Test-circuit proofs have
+PoSt, the partition request of a one-sector Window PoSt, SnapDeals, from
+`cuzk-bench gen-vanilla`; above 2KiB, unless sealing is asked for, the
+sparse test data of `gen-vanilla --sparse` for all four; a synthetic
+test-circuit record) with the `cuzk verify` command line that accepts its
+proof. Test-circuit proofs have
 no verifier outside the daemon (their public input comes from a witness
 synthesis): they are checked by length and uniqueness, and by the daemon's
 own verification, which fails the job when a proof does not verify.
@@ -58,7 +60,8 @@ def _run(argv):
 
 def _gen_vanilla(tools, work, kind, size, seed, *extra):
     """gen-vanilla's blobs and printed values; kept in work and reused by a later run."""
-    path = os.path.join(work, "%s-%s-%d.json" % (kind, size, seed))
+    path = os.path.join(work, "%s-%s%s-%d.json" % (kind, "sparse-" if "--sparse" in extra
+                                                   else "", size, seed))
     if not os.path.exists(path + ".txt"):
         out = _run([os.path.join(tools, "cuzk-bench"), "gen-vanilla", kind, "--sector-size", size,
                     "--seed", str(seed), "-o", path] + list(extra))
@@ -94,12 +97,18 @@ def _altered_c1(wrapper):
     return json.dumps(outer).encode()
 
 
-def porep(pb, tools, work, cache, size, seed):
-    """A sealed sector's C1 (kept in work, its sector in PATH.sector, reused by a later run)."""
-    path = os.path.join(work, "c1-%s-%d.json" % (size, seed))
+def porep(pb, tools, work, cache, size, seed, sparse=False):
+    """A sealed sector's C1 (kept in work, its sector in PATH.sector, reused by a later run);
+    sparse: a committed-capacity sector's C1 from `cuzk-bench gen-vanilla porep --sparse`
+    (seconds at any size; it proves and verifies as a sealed sector's, no sector behind it)."""
+    path = os.path.join(work, "c1-%s%s-%d.json" % ("sparse-" if sparse else "", size, seed))
     if not os.path.exists(path):
-        _run([os.path.join(tools, "cuzk-seal"), "seal", "--sector-size", size, "--seed",
-              str(seed), "--c1", path + ".tmp", "-o", path + ".sector"])
+        if sparse:
+            _run([os.path.join(tools, "cuzk-bench"), "gen-vanilla", "porep", "--sparse",
+                  "--sector-size", size, "--seed", str(seed), "-o", path + ".tmp"])
+        else:
+            _run([os.path.join(tools, "cuzk-seal"), "seal", "--sector-size", size, "--seed",
+                  str(seed), "--c1", path + ".tmp", "-o", path + ".sector"])
         os.replace(path + ".tmp", path)
     with open(path, "rb") as f:
         wrapper = f.read()
@@ -150,7 +159,8 @@ def snap(pb, tools, work, cache, size, seed, *sealed):
     verify = _verify_kind(tools, cache, "update", size)
     for k in names:
         verify += ["--" + k.replace("_", "-"), v[k]]
-    return Template("snap-%d" % seed, "snap", fields, verify, 1,
+    # one vanilla proof per partition: 1 at 2KiB, 16 at 512MiB and above
+    return Template("snap-%d" % seed, "snap", fields, verify, len(blobs),
                     dict(fields, vanilla_proofs=_altered_blobs(blobs)))
 
 
@@ -162,19 +172,26 @@ def test_circuit(pb, constraints, partitions, seed):
                     partitions)
 
 
-def make_all(pb, tools, work, cache, size, seed, kinds):
+def make_all(pb, tools, work, cache, size, seed, kinds, seal=False):
     """The templates of one run, with three test circuits: at 2KiB two sectors of each
-    Filecoin kind asked for, each sealed on its own; above, one sector sealed by cuzk-seal
-    (minutes at 512MiB) whose C1 is the PoRep and whose replica the PoSt and SnapDeals
-    vanilla proofs open (gen-vanilla --sealed)."""
+    Filecoin kind asked for, each sealed on its own. Above 2KiB one sector of each kind:
+    sparse test data from `cuzk-bench gen-vanilla --sparse` (seconds at any size), or with
+    seal one sector sealed by cuzk-seal (minutes at 512MiB on 16 cores) whose C1 is the
+    PoRep and whose replica the PoSt and SnapDeals vanilla proofs open (gen-vanilla
+    --sealed)."""
     os.makedirs(work, exist_ok=True)
     out = []
     makers = {"porep": porep, "winning": winning, "window": window, "snap": snap}
-    if size != "2KiB":
+    if size != "2KiB" and seal:
         first = porep(pb, tools, work, cache, size, seed * 100 + 1)
         sealed = ("--sealed", first.verify[first.verify.index("--c1") + 1] + ".sector")
         out += [first] if "porep" in kinds else []
         out += [makers[k](pb, tools, work, cache, size, seed * 100 + 1, *sealed)
+                for k in ("winning", "window", "snap") if k in kinds]
+    elif size != "2KiB":
+        out += [porep(pb, tools, work, cache, size, seed * 100 + 1, sparse=True)
+                ] if "porep" in kinds else []
+        out += [makers[k](pb, tools, work, cache, size, seed * 100 + 1, "--sparse")
                 for k in ("winning", "window", "snap") if k in kinds]
     for k, name in enumerate(("porep", "winning", "window", "snap")):
         if name not in kinds or size != "2KiB":

@@ -12,6 +12,7 @@ not complete with a proof that fails verification.
 
 import collections
 import threading
+import time
 
 
 class Request:
@@ -20,6 +21,7 @@ class Request:
         self.expect = expect  # "proof" (may still be refused) or "refusal"
         self.answer = None  # ("completed", proof) or ("refused", message)
         self.resent = 0
+        self.sent_at = time.time()
 
 
 class Ledger:
@@ -79,6 +81,15 @@ class Ledger:
         if not same:
             self.bad(r, "answered twice: %s then %s" % (r.answer[0], answer[0]))
         return False
+
+    def oldest_open(self):
+        """(seconds, request) of the oldest request with no answer yet, or None."""
+        with self.lock:
+            open_ = [r for r in self.requests if r.answer is None]
+        if not open_:
+            return None
+        r = min(open_, key=lambda r: r.sent_at)
+        return time.time() - r.sent_at, r
 
     def totals(self):
         with self.lock:

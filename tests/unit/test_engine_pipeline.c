@@ -4,10 +4,13 @@
  * decoded and verified here against the verifying key read back from the
  * param cache and public inputs recomputed independently; idempotent
  * submission, await timeouts, cancellation, priorities, batching, verify
- * failures and shutdown; partitions synthesized into the storage of earlier
+ * failures and shutdown (also with partitions waiting in the GPU queue);
+ * partitions synthesized into the storage of earlier
  * ones (the partition pool), their proofs verified all the same, the pool
  * off, and a budget too tight for pooled storage plus the NTT buffers
- * (the storage goes back rather than being held while waiting); PreloadSRS
+ * (the storage goes back rather than being held while waiting), and one
+ * too small for the parameters with their shape or partition (the job
+ * fails rather than wait forever); PreloadSRS
  * recording the circuit's shape with its parameters on the witness-only
  * path, so that the proofs after it record nothing; srs.preload loading
  * its circuits in the background and refusing an unknown one; the
@@ -284,6 +287,57 @@ static void test_shutdown_fails_the_rest(void **state)
     assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 1, NULL, ids[0]), ENGINE_ESHUTDOWN);
 }
 
+typedef struct shutdown_arg {
+    engine_t *e;
+    volatile int done;
+} shutdown_arg;
+
+static void *shutdown_thread(void *arg)
+{
+    shutdown_arg *a = arg;
+    engine_shutdown(a->e, 0);
+    a->done = 1;
+    return NULL;
+}
+
+/* A shutdown whose grace ends while synthesized partitions wait in the GPU
+ * queue returns, and fails their jobs (the soak's SIGTERM drain once hung
+ * here: the prover workers, seeing a queue they could no longer take from,
+ * spun instead of ending). */
+static void test_shutdown_with_gpu_queue(void **state)
+{
+    fixture *f = *state;
+    char ids[2][ENGINE_ID_MAX];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(submit(f->e, ENGINE_POREP, 0, 16, (uint32_t)i + 1, NULL, ids[i]), 0);
+    uint32_t depth = 0;
+    for (int t = 0; t < 6000 && depth == 0; t++) {
+        engine_status_t s;
+        assert_int_equal(engine_status(f->e, &s, NULL), 0);
+        depth = s.gpu_queue_depth;
+        engine_status_free(&s);
+        if (!depth) usleep(10 * 1000);
+    }
+    assert_true(depth > 0);
+    shutdown_arg a = {f->e, 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, shutdown_thread, &a), 0);
+    for (int t = 0; t < 3000 && !a.done; t++) usleep(10 * 1000);
+    if (!a.done) {
+        /* Its workers still run: the engine cannot be torn down. */
+        fprintf(stderr, "engine_shutdown did not return within 30 s with a GPU queue\n");
+        _exit(1);
+    }
+    pthread_join(th, NULL);
+    engine_result r;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_await(f->e, ids[i], 0, &r, NULL, NULL, NULL), 0);
+        assert_int_equal(r.status, ENGINE_FAILED);
+        assert_non_null(strstr(r.error, "shut down"));
+        engine_result_free(&r);
+    }
+}
+
 /* Without pipelining, and results dropped after result_ttl. */
 static void test_serial_and_expiry(void **state)
 {
@@ -417,6 +471,35 @@ static void test_tight_budget(void **state)
     engine_status_free(&s);
 }
 
+/*
+ * A budget that holds the parameters with a few bytes to spare (the soak's
+ * too small budget): the witness-only path's shape, recorded beside the
+ * load, cannot fit beside the parameters, nor can the partition, and the
+ * job holds the parameters while it waits for either; it fails at once
+ * naming the budget instead of waiting forever (the soak's request that
+ * waited 13 minutes in such an epoch).
+ */
+static void test_budget_too_small(void **state)
+{
+    fixture *f = *state;
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    uint64_t srs = preloaded(f, false); /* the parameters alone */
+    engine_destroy(f->e);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.total_budget = srs + 4096;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 44, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "exceed the memory budget"));
+    engine_result_free(&r);
+}
+
 /* PreloadSRS on the witness-only path records the circuit's shape from
  * the provider's blank circuit with its parameters (the SRS entry's size
  * is both, and the shape equals a partition's: the proofs that follow
@@ -542,6 +625,37 @@ static void test_unsatisfied(void **state)
     }
 }
 
+/*
+ * The same too small budget on a fresh param cache: the shape, recorded
+ * beside the development setup (which takes longer), has its bytes before
+ * the parameters ask for theirs, which then cannot fit beside it; the
+ * shape is dropped, the parameters load, and the job fails on its
+ * partition instead of the load waiting forever.
+ */
+static void test_budget_too_small_fresh(void **state)
+{
+    fixture *f = *state;
+    bool loaded;
+    uint64_t ms;
+    assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
+    uint64_t srs = preloaded(f, false);
+    engine_destroy(f->e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -f %s/*", f->dir);
+    assert_int_equal(system(cmd), 0);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.total_budget = srs + 4096;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 45, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "exceed the memory budget"));
+    engine_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,9 +665,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch, setup_batch, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_fails_the_rest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_with_gpu_queue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_serial_and_expiry, setup_short_lived, teardown),
         cmocka_unit_test_setup_teardown(test_no_reuse, setup_no_reuse, teardown),
         cmocka_unit_test_setup_teardown(test_tight_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_too_small, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_too_small_fresh, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preload_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
