@@ -487,6 +487,32 @@ static void check_shapes(cuzk_rng *g)
     cs_prover_free(&p);
 }
 
+/* The witness-only circuit of gpu_check_witness_circuit, its parameters
+ * and shape, and its CPU proof (r = s = 1): what the B_G2 checks below
+ * prove on the stand-in device and compare with. */
+typedef struct witness_case {
+    groth16_params pk;
+    cs_shape *shape;
+    cs_prover w;
+    groth16_proof cpu;
+} witness_case;
+
+static int witness_case_make(witness_case *c, cuzk_rng *g, cuzk_err *err)
+{
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    int rc = gpu_check_witness_circuit(g, true, &c->pk, &c->shape, &c->w, err);
+    return rc ? rc : groth16_prove(&c->cpu, &c->pk, &c->w, 1, rs, NULL, err);
+}
+
+static void witness_case_free(witness_case *c)
+{
+    gpu_prove_params_free(&c->pk);
+    if (c->shape) gpu_shape_forget(c->shape);
+    cs_shape_free(c->shape);
+    cs_prover_free(&c->w);
+    groth16_params_free(&c->pk);
+}
+
 /* B_G2 under caps stepping down from a 64 MiB device's plan's use to the
  * least a proof needs, on the
  * witness-only path (the B job made on the device): each proof equals the
@@ -500,34 +526,32 @@ static void check_shapes(cuzk_rng *g)
  * back. */
 static void check_witness_b2_host(cuzk_rng *g)
 {
-    groth16_params pk;
-    cs_shape *shape;
-    cs_prover w;
+    witness_case wc;
     cuzk_err err = {0};
-    int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &w, &err);
+    int rc = witness_case_make(&wc, g, &err);
+    const groth16_params *pk = &wc.pk;
     fr_t rs[2] = {FR_ONE, FR_ONE};
-    groth16_proof pg, pc;
+    groth16_proof pg, pc = wc.cpu;
     groth16_timings t = {0};
     gpu_prove_plan_info pl;
-    if (!rc) rc = groth16_prove(&pc, &pk, &w, 1, rs, NULL, &err);
     if (!rc) { /* a 64 MiB device: the walk starts from its plan's use */
         gpu_prove_release();
         gpu_prove_set_device_memory(64 << 20);
-        rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
+        rc = gpu_groth16_prove(&pg, pk, &wc.w, 1, rs, &t, &err);
     }
     gpu_prove_device_plan(0, &pl);
     char line[256];
     gpu_prove_format_plan(line, sizeof line, &pl);
-    printf("witness path, 64 MiB: %s (B_G2 %zu points)\n", line, pk.n_b_g2);
+    printf("witness path, 64 MiB: %s (B_G2 %zu points)\n", line, pk->n_b_g2);
     size_t use = pl.use, step = (pl.use - pl.need) / 48 + 1; /* down to the least */
     bool chunked = false, shrunk = false, streamed = false;
-    size_t max_n = pk.n_h > pk.n_l ? pk.n_h : pk.n_l;
-    if (pk.n_a > max_n) max_n = pk.n_a;
-    if (pk.n_b_g1 > max_n) max_n = pk.n_b_g1;
+    size_t max_n = pk->n_h > pk->n_l ? pk->n_h : pk->n_l;
+    if (pk->n_a > max_n) max_n = pk->n_a;
+    if (pk->n_b_g1 > max_n) max_n = pk->n_b_g1;
     for (size_t k = 1; !rc && k <= 48 && step * k < use; k++) {
         gpu_prove_set_device_memory(use - k * step);
         t = (groth16_timings){0};
-        if ((rc = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err))) break;
+        if ((rc = gpu_groth16_prove(&pg, pk, &wc.w, 1, rs, &t, &err))) break;
         gpu_prove_device_plan(0, &pl);
         if (memcmp(&pg, &pc, sizeof pg)) {
             failures++, printf("FAIL b2 (cap %zu): GPU proof != CPU proof\n", use - k * step);
@@ -545,10 +569,10 @@ static void check_witness_b2_host(cuzk_rng *g)
                                : on_dev       ? "streamed"
                                               : "left",
                                on_cpu ? "ran" : "did not run");
-        if (pl.resident[4] && pl.chunk_g2 < pk.n_b_g2 && !chunked) {
+        if (pl.resident[4] && pl.chunk_g2 < pk->n_b_g2 && !chunked) {
             chunked = true;
             printf("witness path, B_G2 kept in MSM calls of %zu of %zu points: == CPU\n",
-                   pl.chunk_g2, pk.n_b_g2);
+                   pl.chunk_g2, pk->n_b_g2);
         }
         if (pl.resident[4] && pl.chunk < max_n && !shrunk) {
             shrunk = true;
@@ -573,11 +597,7 @@ static void check_witness_b2_host(cuzk_rng *g)
                            !chunked  ? "kept B_G2 in smaller calls"
                            : !shrunk ? "shrank the G1 MSM calls to keep B_G2"
                                      : "streamed B_G2 with the G1 arrays resident");
-    gpu_prove_params_free(&pk);
-    if (shape) gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    cs_prover_free(&w);
-    groth16_params_free(&pk);
+    witness_case_free(&wc);
 }
 
 /* The plan keeps B_G2 on the device but its upload finds no room (what
@@ -589,26 +609,24 @@ static void check_witness_b2_host(cuzk_rng *g)
  * the CPU does B_G2 from the device's B job. Every proof the CPU's. */
 static void check_b2_upload_short(cuzk_rng *g)
 {
-    groth16_params pk;
-    cs_shape *shape;
-    cs_prover w;
+    witness_case wc;
     cuzk_err err = {0};
-    int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &w, &err);
+    int rc = witness_case_make(&wc, g, &err);
+    groth16_params *pk = &wc.pk;
     fr_t rs[2] = {FR_ONE, FR_ONE};
-    groth16_proof pc, pg;
-    if (!rc) rc = groth16_prove(&pc, &pk, &w, 1, rs, NULL, &err);
-    size_t g1 = (pk.n_h + pk.n_l + pk.n_a + pk.n_b_g1) * 96;
+    groth16_proof pc = wc.cpu, pg;
+    size_t g1 = (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * 96;
     bool streamed = false, cpu = false, more = true;
     for (long long k = 1; !rc && more && !(streamed && cpu) && k < 1000; k++) {
         for (int from = 0; from < 2; from++) {
             gpu_prove_release();
-            gpu_prove_params_free(&pk);
+            gpu_prove_params_free(pk);
             groth16_timings t = {0};
             if (from)
                 host_alloc_refuse_from(0, k);
             else
                 host_alloc_refuse(0, k);
-            int r = gpu_groth16_prove(&pg, &pk, &w, 1, rs, &t, &err);
+            int r = gpu_groth16_prove(&pg, pk, &wc.w, 1, rs, &t, &err);
             bool hit = host_alloc_refuse_pending(0) <= 0;
             host_alloc_refuse(0, 0);
             gpu_prove_plan_info pl;
@@ -628,7 +646,7 @@ static void check_b2_upload_short(cuzk_rng *g)
         }
     }
     gpu_prove_release();
-    gpu_prove_params_free(&pk);
+    gpu_prove_params_free(pk);
     if (rc) failures++, printf("FAIL b2 short: %s\n", err.msg);
     if (!rc && (!streamed || !cpu))
         failures++, printf("FAIL b2 short: B_G2 kept by the plan, its upload refused, never %s\n",
@@ -636,10 +654,7 @@ static void check_b2_upload_short(cuzk_rng *g)
     else if (!rc)
         printf("witness path, B_G2 kept by the plan but its upload refused: streamed on the device "
                "== CPU; with the stream refused too, the CPU's from the device's B job == CPU\n");
-    if (shape) gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    cs_prover_free(&w);
-    groth16_params_free(&pk);
+    witness_case_free(&wc);
 }
 
 /* The witness-only path with each device allocation of a batch of two
