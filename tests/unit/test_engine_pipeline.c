@@ -471,6 +471,24 @@ static void test_tight_budget(void **state)
     engine_status_free(&s);
 }
 
+/* A fresh engine on f whose budget holds the parameters (srs bytes) and
+ * 4 KiB: a PoRep request (seed) must fail at once naming the budget, not
+ * wait forever for memory its own parameters hold. */
+static void budget_too_small_fails(fixture *f, uint64_t srs, uint32_t seed)
+{
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.total_budget = srs + 4096;
+    f->e = engine_on(f, &c);
+    char id[ENGINE_ID_MAX];
+    engine_result r;
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, seed, NULL, id), 0);
+    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
+    assert_int_equal(r.status, ENGINE_FAILED);
+    assert_non_null(strstr(r.error, "exceed the memory budget"));
+    engine_result_free(&r);
+}
+
 /*
  * A budget that holds the parameters with a few bytes to spare (the soak's
  * too small budget): the witness-only path's shape, recorded beside the
@@ -487,17 +505,7 @@ static void test_budget_too_small(void **state)
     assert_int_equal(engine_preload(f->e, "test-1024", &loaded, &ms, NULL), 0);
     uint64_t srs = preloaded(f, false); /* the parameters alone */
     engine_destroy(f->e);
-    cuzk_config c;
-    cuzk_config_default(&c);
-    c.total_budget = srs + 4096;
-    f->e = engine_on(f, &c);
-    char id[ENGINE_ID_MAX];
-    engine_result r;
-    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 44, NULL, id), 0);
-    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
-    assert_int_equal(r.status, ENGINE_FAILED);
-    assert_non_null(strstr(r.error, "exceed the memory budget"));
-    engine_result_free(&r);
+    budget_too_small_fails(f, srs, 44);
 }
 
 /* PreloadSRS on the witness-only path records the circuit's shape from
@@ -643,17 +651,7 @@ static void test_budget_too_small_fresh(void **state)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -f %s/*", f->dir);
     assert_int_equal(system(cmd), 0);
-    cuzk_config c;
-    cuzk_config_default(&c);
-    c.total_budget = srs + 4096;
-    f->e = engine_on(f, &c);
-    char id[ENGINE_ID_MAX];
-    engine_result r;
-    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 1, 45, NULL, id), 0);
-    assert_int_equal(engine_await(f->e, id, 30000, &r, NULL, NULL, NULL), 0);
-    assert_int_equal(r.status, ENGINE_FAILED);
-    assert_non_null(strstr(r.error, "exceed the memory budget"));
-    engine_result_free(&r);
+    budget_too_small_fails(f, srs, 45);
 }
 
 int main(void)
