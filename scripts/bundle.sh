@@ -16,6 +16,7 @@
 # The CUDA runtime is linked statically by CMake; libcuda.so (the driver)
 # is the target's own and is never copied. Extra FILEs (e.g. a sealed C1
 # that spares the target the sealing) are copied to DIR as they are.
+# Programs and ELF FILEs have their debug sections stripped (symbols kept).
 # DIR/proto-py (the build's Python gRPC stubs) serves scripts/soak.sh run
 # with CUZK_BUILD=DIR. DIR/MANIFEST says what was packed, from which
 # commit, and the size.
@@ -50,6 +51,14 @@ missing=$(for p in $PROGRAMS; do ldd "$BUILD/tools/$p"; done | grep 'not found' 
 [ -z "$missing" ] || fail "unresolved libraries: $missing"
 
 for f in "$@"; do cp "$f" "$DIR/"; done
+# Debug sections off the copied programs and ELF extras (symbols kept, so
+# backtraces still name functions): the release build's -g makes them
+# several times larger, and the bundle travels within 64 MiB.
+if command -v strip >/dev/null; then
+    for f in "$DIR"/bin/* "$DIR"/*; do
+        [ -f "$f" ] && head -c 4 "$f" | grep -q 'ELF' && strip --strip-debug "$f"
+    done
+fi
 # The Python stubs of proving.proto, for scripts/soak.sh (CUZK_BUILD=DIR).
 [ -d "$BUILD/proto-py" ] && cp -r "$BUILD/proto-py" "$DIR/"
 
