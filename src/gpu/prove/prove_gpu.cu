@@ -123,8 +123,8 @@ void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
  * by circuit parity), tail scalars, tail indexes, gathered tail bases,
  * ones bitmap; each with its capacity in bytes. */
 struct prove_ws {
-    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *tb2, *wit, *prep;
-    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, tb2_cap, wit_cap, prep_cap;
+    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *wit, *prep;
+    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, wit_cap, prep_cap;
     char *park; /* host rows of the H step with one row on the device (h_pieces) */
     size_t park_cap;
     bool park_pinned; /* park page-locked (cudaHostAlloc), else malloc'ed */
@@ -792,18 +792,19 @@ static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
     return rc;
 }
 
-/* B_G2 streamed from its host copy (src; page-locked now if the plan
- * meant to keep it but its upload found no room) through the stream's
- * ring in calls of chunk_g2 points (stream.cu), over what B_G1's job
- * left on the device (c->jd[2]); its tail bases gathered into the G1
- * tails' buffer (ws->tb: the G1 MSMs are done by now). */
-static int b2_streamed(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
-                       const prove_points_g2 *src, cuzk_err *err)
+/* B_G2 through the stream's pass (stream.cu) in calls of chunk_g2 points,
+ * over what B_G1's job left on the device (c->jd[2]): from dev, its
+ * points on the device, or else streamed from its host copy (src;
+ * page-locked now if the plan meant to keep it but its upload found no
+ * room); its tail bases gathered into the G1 tails' buffer (ws->tb: the G1
+ * MSMs are done by now). */
+static int b2_pass(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
+                   const prove_g2_aff *dev, const prove_points_g2 *src, cuzk_err *err)
 {
     double t0 = groth16_now_ms(), ba = 0, tl = 0;
     const groth16_msm_job *j = &c->jobs.b;
     const job_dev *d = &c->jd[2];
-    prove_points_g2 pts = {NULL, src->host, src->pinned || prove_srs_pin_g2(pk)};
+    prove_points_g2 pts = {dev, src->host, dev || src->pinned || prove_srs_pin_g2(pk)};
     size_t chunk = pl->chunk_g2 < 64 ? 64 : pl->chunk_g2; /* bitmap words */
     g2_jac_t ones, tail;
     int rc;
@@ -821,57 +822,23 @@ static int b2_streamed(prove_ws *ws, prove_one *c, const groth16_params *pk, con
     return rc;
 }
 
-/* B_G2 on the device, when the plan keeps B_G2 and its points fit there
- * (prove_srs_g2, with room for the plan's machinery beside them), over
- * what B_G1's job left on the device (c->jd[2]): its bitmap, tail
- * scalars and indexes (split), or its scalars (not split), in MSM calls
- * of at most the plan's chunk_g2 points (a split job's tail points
- * gathered chunk by chunk). Streamed (b2_streamed) when the plan streams
- * it, or keeps it but its points found no room after all (then a
- * shortage of device memory for the stream leaves it to the CPU too).
- * Else finish runs it on the CPU: a job made on the device comes back to
- * the host for it. */
+/* B_G2 on the device (b2_pass): from its points there when the plan keeps
+ * it and they fit (prove_srs_g2, with room for the plan's machinery
+ * beside them); streamed when the plan streams it, or keeps it but its
+ * points found no room after all (then a shortage of device memory for
+ * the stream leaves it to the CPU too). Else finish runs it on the CPU: a
+ * job made on the device comes back to the host for it. */
 static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
                         const prove_points_g2 *src, cuzk_err *err)
 {
-    double t0 = groth16_now_ms();
-    const groth16_msm_job *j = &c->jobs.b;
     const prove_g2_aff *g2 = NULL;
-    size_t chunk = pl->chunk_g2;
     int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, pk, pl->g2_room, err) : CUZK_OK;
-    if (!rc && !g2 && (pl->g2_streamed || pl->resident[RES_B_G2])) {
-        rc = b2_streamed(ws, c, pk, pl, src, err);
-        if (rc == CUZK_ENOMEM && !pl->g2_streamed) rc = CUZK_OK; /* the CPU's after all */
+    if (!rc && (g2 || pl->g2_streamed || pl->resident[RES_B_G2])) {
+        rc = b2_pass(ws, c, pk, pl, g2, src, err);
+        if (!g2 && rc == CUZK_ENOMEM && !pl->g2_streamed) rc = CUZK_OK; /* the CPU's after all */
         if (rc || c->b2_done) return rc;
     }
-    if (!rc && !g2 && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
-    if (rc || !g2) return rc;
-    size_t n = j->split ? j->n_tail : j->n;
-    g2_jac_t ones, tail, part;
-    g2_jac_set_inf(&ones);
-    g2_jac_set_inf(&tail);
-    const job_dev *d = &c->jd[2];
-    if (j->split) {
-        rc = prove_batch_add_g2(&ones, g2, d->bits, j->n, err);
-        size_t most = n < chunk ? n : chunk;
-        if (!rc && n)
-            rc = prove_dev_grow(&ws->tb2, &ws->tb2_cap, most * sizeof(g2_affine_t), pk, err);
-    }
-    for (size_t lo = 0; !rc && lo < n; lo += chunk) {
-        size_t len = n - lo < chunk ? n - lo : chunk;
-        const prove_g2_aff *bases = g2 + lo;
-        if (j->split) {
-            rc = prove_gather_g2((prove_g2_aff *)ws->tb2, g2, d->idx + lo, len, 0, err);
-            bases = (const prove_g2_aff *)ws->tb2;
-        }
-        gpu_buf vb = {(void *)bases, len * sizeof(g2_affine_t)};
-        gpu_buf vs = {(void *)(d->scal + lo), len * sizeof(fr_t)};
-        if (!rc) rc = gpu_msm_g2_dev(&part, &vb, &vs, len, 0, err);
-        if (!rc) g2_jac_add(&tail, &tail, &part);
-    }
-    if (!rc) g2_jac_add(&c->m.b2, &ones, &tail);
-    c->b2_done = !rc;
-    c->t.b_g2_msm_ms = groth16_now_ms() - t0;
+    if (!rc && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
     return rc;
 }
 
@@ -932,7 +899,7 @@ static size_t held_bytes(int dev)
     const prove_ws *ws = &prove_wss[dev];
     size_t caps[] = {ws->abc_cap[0], ws->abc_cap[1], ws->jobs_cap[0], ws->jobs_cap[1],
                      ws->scal_cap,   ws->idx_cap,    ws->tb_cap,      ws->bits_cap,
-                     ws->tb2_cap,    ws->wit_cap,    ws->prep_cap};
+                     ws->wit_cap,    ws->prep_cap};
     size_t b = prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
                gpu_msm_workspace_bytes() + gpu_ntt_tables_bytes();
     for (size_t k = 0; k < sizeof caps / sizeof *caps; k++) b += caps[k];
@@ -987,7 +954,6 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
         if (r->plan.resident[RES_B_G2] || r->plan.g2_streamed)
             w2 = gpu_msm_workspace_for(r->plan.chunk_g2, 1);
         gpu_msm_workspace_trim(w > w2 ? w : w2);
-        if (!r->plan.resident[RES_B_G2]) cudaFree(ws->tb2), ws->tb2 = NULL, ws->tb2_cap = 0;
     }
     if (ws->tb_cap > r->plan.tb_bytes) cudaFree(ws->tb), ws->tb = NULL, ws->tb_cap = 0;
     if (prove_stream_bytes(dev) > r->plan.ring_bytes) prove_stream_release(dev);
@@ -1231,8 +1197,8 @@ static void release_device(int dev, const void *unused)
 {
     (void)unused;
     prove_ws *ws = &prove_wss[dev];
-    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal, &ws->idx,
-                     &ws->tb,     &ws->bits,   &ws->tb2,     &ws->wit,     &ws->prep};
+    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
+                     &ws->idx,    &ws->tb,     &ws->bits,    &ws->wit,     &ws->prep};
     const size_t n = sizeof bufs / sizeof *bufs;
     bool any =
         prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 || prove_stream_bytes(dev) > 0;

@@ -276,6 +276,7 @@ static bool g2_kept(prove_plan *pl, size_t left, size_t ws, size_t abc, bool bat
     pl->resident[RES_B_G2] = true;
     pl->chunk_g2 = c2;
     pl->g2_room = g2_machinery(c2, ws);
+    if (pl->tb_bytes < c2 * G2_POINT) pl->tb_bytes = c2 * G2_POINT; /* its calls gather there */
     pl->abc_buffers = two ? 2 : 1;
     pl->use += g2 + (two ? abc : 0);
     return true;

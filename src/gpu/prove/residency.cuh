@@ -38,7 +38,7 @@ typedef struct prove_plan {
     size_t chunk_g2;           /* points per B_G2 MSM call and chunk (B_G2 on the device) */
     size_t g2_room;            /* device bytes B_G2's MSM calls take beside its points */
     size_t machinery;          /* MSM workspace, stream ring and gather buffer at that chunk */
-    size_t tb_bytes;           /* the gathered tail bases' buffer (G1, and B_G2 streamed) */
+    size_t tb_bytes;           /* the gathered tail bases' buffer (G1, and B_G2's calls) */
     size_t ring_bytes;         /* the stream's ring (0: nothing streamed) */
     size_t streamed;           /* bytes streamed per partition */
     size_t need;               /* the least budget a proof of this shape runs in */
