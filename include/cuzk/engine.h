@@ -153,10 +153,11 @@ typedef struct engine_srs_status {
     /* residency (src/engine/residency.h): srs.pinned / srs.preload, being
      * loaded, draining for another set's load, its rank (the highest
      * priority of its jobs, 0 none); loads finished, evictions, seconds
-     * spent loading, all since the daemon started */
+     * spent loading (abandoned reads included), loads abandoned for a
+     * higher one and the bytes they had read, all since the daemon started */
     bool pinned, preload, loading, draining;
     int rank;
-    uint64_t loads, evictions;
+    uint64_t loads, evictions, abandoned, abandoned_bytes;
     double load_seconds;
 } engine_srs_status;
 

@@ -20,6 +20,7 @@
 #ifndef CUZK_PARAMS_H
 #define CUZK_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,10 +69,12 @@ int groth16_params_decode(groth16_params *out, const uint8_t *data, size_t len, 
                           int mode, cuzk_err *err);
 /* Maps and decodes a .params file. */
 int groth16_params_read(groth16_params *out, const char *path, int mode, cuzk_err *err);
-/* Progress of a read: bytes of the file decoded so far, of total. */
-typedef void (*params_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+/* Progress of a read: bytes of the file decoded so far, of total; returns
+ * whether the read goes on (false abandons it). */
+typedef bool (*params_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /* The same, calling progress (may be NULL) after each window of about
- * 1 GiB (params_read.c). */
+ * 1 GiB (params_read.c); a read its progress function abandons fails with
+ * CUZK_ECANCELLED, everything it had decoded freed. */
 int groth16_params_read_progress(groth16_params *out, const char *path, int mode,
                                  params_progress_fn progress, void *ctx, cuzk_err *err);
 /* Writes p (H in bellperson's monomial basis) to path, atomically. */

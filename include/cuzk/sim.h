@@ -107,6 +107,8 @@ typedef struct sim_report {
     double deadline_max_s;
     uint64_t loads[SIM_KINDS], evictions[SIM_KINDS];
     double load_s[SIM_KINDS];
+    /* loads abandoned for a higher one (residency rule 7), bytes they read */
+    uint64_t abandoned[SIM_KINDS], abandoned_bytes[SIM_KINDS];
     uint64_t budget, budget_peak;
     sim_device_stats device;
     double wall_s;               /* simulated, tail included */

@@ -47,26 +47,53 @@ static bool drainable(const residency_set *s, const residency_set *loader, uint6
     return rs < rl || (rs == rl && waited_ms >= r->swap_after_ms);
 }
 
-uint64_t residency_plan_drain(const residency_set *const *sets, size_t n, size_t loader,
-                              uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
-                              bool *drain)
+/* Rule 7: whether the load of `loader` may abandon s's load. */
+static bool abandonable(const residency_set *s, const residency_set *loader)
+{
+    return s != loader && s->reading && !s->pinned && residency_rank(s) < residency_rank(loader);
+}
+
+/* Rule 5's order of the sets it frees: lower rank first, of one rank a
+ * load under way before a loaded set, then rule 4's order. */
+static bool freed_before(const residency_set *a, const residency_set *b)
+{
+    int ra = residency_rank(a), rb = residency_rank(b);
+    if (ra != rb) return ra < rb;
+    if (a->reading != b->reading) return a->reading;
+    return residency_before(a, b);
+}
+
+uint64_t residency_plan_room(const residency_set *const *sets, size_t n, size_t loader,
+                             uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
+                             bool *pick)
 {
     uint64_t held = 0;
     for (size_t i = 0; i < n; i++) {
-        drain[i] = sets[i]->draining && sets[i]->loaded;
-        if (drain[i]) held += sets[i]->bytes;
+        const residency_set *s = sets[i];
+        pick[i] = (s->draining && s->loaded) || (s->abandoning && s->reading);
+        if (pick[i]) held += s->bytes;
     }
     while (held < shortfall) {
         long next = -1;
         for (size_t i = 0; i < n; i++)
-            if (!drain[i] && drainable(sets[i], sets[loader], waited_ms, r) &&
-                (next < 0 || residency_before(sets[i], sets[next])))
+            if (!pick[i] &&
+                (drainable(sets[i], sets[loader], waited_ms, r) ||
+                 abandonable(sets[i], sets[loader])) &&
+                (next < 0 || freed_before(sets[i], sets[next])))
                 next = (long)i;
         if (next < 0) break;
-        drain[next] = true;
+        pick[next] = true;
         held += sets[next]->bytes;
     }
     return held;
+}
+
+bool residency_may_load(const residency_set *const *sets, size_t n, size_t loader)
+{
+    int rank = residency_rank(sets[loader]);
+    for (size_t i = 0; i < n; i++)
+        if (i != loader && sets[i]->waiting && residency_rank(sets[i]) > rank) return false;
+    return true;
 }
 
 uint64_t residency_fixed_bytes(const residency_set *const *sets, size_t n, size_t except)

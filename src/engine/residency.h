@@ -18,15 +18,28 @@
  *     (rule 5) first, then lowest rank first, then not preloaded before
  *     preloaded, then least recently used first.
  *  5. A load that does not fit waits; it never fails while it could fit.
- *     When the idle sets rule 4 may evict are not enough, it drains sets:
- *     sets of a lower rank than the loading set's, and of an equal rank once
- *     the load has waited swap_after (so two streams of one priority take
- *     turns instead of one starving), in rule 4's order. A draining set
- *     starts no new partition until the load has its memory; its running
- *     partitions finish, and once idle it is evicted whatever its idle time.
+ *     When the idle sets rule 4 may evict are not enough, it frees room by
+ *     rules 5 and 7, in this order: sets of a lower rank than the loading
+ *     set's, and of an equal rank once the load has waited swap_after (so
+ *     two streams of one priority take turns instead of one starving);
+ *     of one rank, loads under way (rule 7) before loaded sets, then rule
+ *     4's order. A loaded set so chosen is drained: it starts no new
+ *     partition until the load has its memory; its running partitions
+ *     finish, and once idle it is evicted whatever its idle time.
  *     Pinned sets and sets of a higher rank are never drained.
  *  6. A load larger than the budget less the pinned sets of other circuits
  *     can never fit: it fails at once, naming them.
+ *  7. A load under way (its memory had, being read) of a lower rank than
+ *     the waiting load's is abandoned when rule 5 picks it: its read stops
+ *     at its next chunk, what it read is freed and its memory released at
+ *     once (a drained set's memory comes only when its running partitions
+ *     end), and it loses at most the read that a drained set's next load
+ *     repeats anyway. Its waiters never fail for it: they wait again, and
+ *     its load starts again once its memory fits (rule 8). Loads of an
+ *     equal or higher rank, and of pinned sets, are never abandoned.
+ *  8. A load does not take memory while a load of a higher rank waits for
+ *     memory: an abandoned load's new start would otherwise take back the
+ *     memory it was abandoned for (and be abandoned again).
  */
 #ifndef CUZK_ENGINE_RESIDENCY_H
 #define CUZK_ENGINE_RESIDENCY_H
@@ -41,6 +54,9 @@
 /* What the policy needs to know of one parameter set. */
 typedef struct residency_set {
     bool loaded, loading, pinned, preload, draining;
+    /* a load: waiting for its memory, or having it and reading (loading
+     * either way), asked to stop (rule 7) */
+    bool waiting, reading, abandoning;
     uint32_t refs;                    /* partitions holding it */
     uint32_t demand[RESIDENCY_PRIOS]; /* jobs queued or running, by priority */
     uint64_t bytes, last_used_ms;
@@ -60,13 +76,17 @@ bool residency_before(const residency_set *a, const residency_set *b);
 /* Rule 4: the index of the set to evict next, or -1 when none may be. */
 long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
                       const residency_rules *r);
-/* Rule 5: marks (drain[i] = true) the sets to drain so that `shortfall`
- * bytes free up for the load of sets[loader], which has waited waited_ms;
- * sets already draining count towards it. Returns the bytes the drained
- * sets hold (less than shortfall when no more may be drained). */
-uint64_t residency_plan_drain(const residency_set *const *sets, size_t n, size_t loader,
-                              uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
-                              bool *drain);
+/* Rules 5 and 7: marks (pick[i] = true) the sets to free so that
+ * `shortfall` bytes free up for the load of sets[loader], which has waited
+ * waited_ms: a loaded set marked is to be drained, a set reading to be
+ * abandoned; sets already draining or abandoning count towards it.
+ * Returns the bytes the marked sets hold (less than shortfall when no
+ * more may be freed). */
+uint64_t residency_plan_room(const residency_set *const *sets, size_t n, size_t loader,
+                             uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
+                             bool *pick);
+/* Rule 8: whether the load of sets[loader] may take memory now. */
+bool residency_may_load(const residency_set *const *sets, size_t n, size_t loader);
 /* Rule 6: the bytes the pinned, loaded sets other than sets[except] hold. */
 uint64_t residency_fixed_bytes(const residency_set *const *sets, size_t n, size_t except);
 

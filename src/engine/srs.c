@@ -15,7 +15,11 @@
  * when memory is short, and which a waiting load drains, the residency
  * policy decides (residency.h) on a snapshot of the entries taken under
  * the lock; a drained set's new partitions wait in srs_acquire until the
- * load that asked for the drain has its memory.
+ * load that asked for the drain has its memory. A load the policy
+ * abandons (rule 7) sees its `abandon` flag between chunks of its read
+ * (the reader's progress function; a simulated load's sleep), frees what
+ * it read and its memory, and srs_acquire starts it again, waiting its
+ * turn: its callers see one longer load, never an error.
  */
 #include "srs.h"
 
@@ -85,6 +89,7 @@ static const residency_set *const *snapshot(srs_manager *m)
         residency_set *v = &m->view[i];
         v->loaded = e->loaded, v->loading = e->loading;
         v->pinned = e->pinned, v->preload = e->preload, v->draining = e->draining;
+        v->waiting = e->waiting, v->reading = e->reading, v->abandoning = e->abandon;
         v->refs = e->refs;
         memset(v->demand, 0, sizeof v->demand);
         v->bytes = e->loaded ? e->bytes : e->want_bytes;
@@ -291,23 +296,34 @@ static int make_dev(srs_manager *m, srs_entry *e, const char *path, engine_setup
     return rc;
 }
 
-/* The load's progress line, at most one per LOAD_LOG_MS (and the last). */
+/* Whether e's load is asked to stop (residency rule 7): read without the
+ * lock, between chunks. */
+static bool abandon_asked(const srs_entry *e)
+{
+    return __atomic_load_n(&e->abandon, __ATOMIC_RELAXED);
+}
+
+/* The load's progress: a line at most every LOAD_LOG_MS (and the last),
+ * the bytes read so far, and rule 7's check after each window. */
 #define LOAD_LOG_MS 5000
 typedef struct load_progress {
-    const char *circuit_id;
-    uint64_t t0, last;
+    const srs_entry *e;
+    uint64_t t0, last, done;
 } load_progress;
 
-static void load_log(void *ctx, uint64_t done, uint64_t total)
+static bool load_log(void *ctx, uint64_t done, uint64_t total)
 {
     load_progress *lp = ctx;
     uint64_t t = srs_now_ms();
-    if (done < total && t - lp->last < LOAD_LOG_MS) return;
-    lp->last = t;
-    double s = (double)(t - lp->t0) / 1e3;
-    engine_log(LOG_INFO, "srs %s: read %.1f of %.1f GiB in %.1f s (%.2f GB/s)", lp->circuit_id,
-               (double)done / (1 << 30), (double)total / (1 << 30), s,
-               s > 0 ? (double)done / s / 1e9 : 0.0);
+    lp->done = done;
+    if (done == total || t - lp->last >= LOAD_LOG_MS) {
+        lp->last = t;
+        double s = (double)(t - lp->t0) / 1e3;
+        engine_log(LOG_INFO, "srs %s: read %.1f of %.1f GiB in %.1f s (%.2f GB/s)",
+                   lp->e->info.circuit_id, (double)done / (1 << 30), (double)total / (1 << 30), s,
+                   s > 0 ? (double)done / s / 1e9 : 0.0);
+    }
+    return !abandon_asked(lp->e);
 }
 
 static size_t index_of(const srs_manager *m, const srs_entry *e)
@@ -354,13 +370,51 @@ static bool load_wait_over(void *arg)
     return shape && w->bytes + shape > w->m->budget->total;
 }
 
-/* The load's memory (residency rules 5 and 6): fails at once when it can
- * never fit, else waits while the evictor (srs_evict_idle) frees idle sets
- * and drains others for it; the drains end once it has its memory. A shape
- * recorded beside the load that the parameters cannot fit beside is
- * dropped (the circuit proves through full synthesis until its next
- * load), since the load would otherwise wait for bytes its own entry
- * holds. */
+/* Drops the shape recorded beside a load that its parameters cannot fit
+ * beside (the recording is over: shape_bytes is set). */
+static void drop_shape_beside(srs_manager *m, srs_entry *e, uint64_t bytes)
+{
+    pthread_mutex_lock(&e->shape_lock);
+    pthread_mutex_lock(&m->lock);
+    engine_log(LOG_WARN,
+               "srs %s: its shape (%llu MiB) dropped: its parameters (%llu MiB) do not fit "
+               "beside it in the memory budget (%llu MiB); proving through full synthesis",
+               e->info.circuit_id, (unsigned long long)(e->shape_bytes >> 20),
+               (unsigned long long)(bytes >> 20), (unsigned long long)(m->budget->total >> 20));
+    drop_shape(m, e);
+    e->shape_failed = true;
+    pthread_mutex_unlock(&m->lock);
+    pthread_mutex_unlock(&e->shape_lock);
+}
+
+/* Residency rule 8: waits until no load of a higher rank waits for memory
+ * (rechecked every 100 ms: ranks change without a signal); returns e's
+ * rank then, the priority its memory waits at. */
+static int wait_turn(srs_manager *m, srs_entry *e)
+{
+    pthread_mutex_lock(&m->lock);
+    const residency_set *const *view;
+    while (!residency_may_load(view = snapshot(m), m->n, index_of(m, e))) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&m->changed, &m->lock, &ts);
+    }
+    int rank = residency_rank(view[index_of(m, e)]);
+    pthread_mutex_unlock(&m->lock);
+    return rank;
+}
+
+/* The load's memory (residency rules 5 to 8): fails at once when it can
+ * never fit, else waits its turn (rule 8) and then while the evictor
+ * (srs_evict_idle) frees idle sets, drains others and abandons lower
+ * loads for it; the drains end once it has its memory, and it is
+ * `reading` from then on. Memory had while a higher load started waiting
+ * goes back, and the load waits its turn again. A shape recorded beside
+ * the load that the parameters cannot fit beside is dropped (the circuit
+ * proves through full synthesis until its next load), since the load
+ * would otherwise wait for bytes its own entry holds. */
 static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err *err)
 {
     pthread_mutex_lock(&m->lock);
@@ -371,27 +425,23 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
         return rc;
     }
     e->want_bytes = bytes, e->waiting = true, e->wait_since_ms = srs_now_ms();
-    int rank = residency_rank(&m->view[index_of(m, e)]); /* the snapshot's, just taken */
+    pthread_cond_broadcast(&m->changed);
     pthread_mutex_unlock(&m->lock);
     load_wait w = {m, e, bytes};
     int rc;
-    while ((rc = budget_reserve(m->budget, bytes, rank, load_wait_over, &w, e->info.circuit_id,
-                                err)) == CUZK_ECANCELLED &&
-           load_wait_over(&w)) {
-        pthread_mutex_lock(&e->shape_lock); /* the recording is over: shape_bytes is set */
+    for (;;) {
+        int rank = wait_turn(m, e);
+        rc = budget_reserve(m->budget, bytes, rank, load_wait_over, &w, e->info.circuit_id, err);
+        if (rc == CUZK_ECANCELLED && load_wait_over(&w)) {
+            drop_shape_beside(m, e, bytes);
+            continue;
+        }
         pthread_mutex_lock(&m->lock);
-        engine_log(LOG_WARN,
-                   "srs %s: its shape (%llu MiB) dropped: its parameters (%llu MiB) do not fit "
-                   "beside it in the memory budget (%llu MiB); proving through full synthesis",
-                   e->info.circuit_id, (unsigned long long)(e->shape_bytes >> 20),
-                   (unsigned long long)(bytes >> 20), (unsigned long long)(m->budget->total >> 20));
-        drop_shape(m, e);
-        e->shape_failed = true;
+        if (rc || residency_may_load(snapshot(m), m->n, index_of(m, e))) break; /* lock held */
         pthread_mutex_unlock(&m->lock);
-        pthread_mutex_unlock(&e->shape_lock);
+        budget_release(m->budget, bytes);
     }
-    pthread_mutex_lock(&m->lock);
-    e->waiting = false;
+    e->waiting = false, e->reading = rc == CUZK_OK;
     for (size_t i = 0; i < m->n; i++)
         if (m->entries[i]->drain_for == e) {
             m->entries[i]->draining = false, m->entries[i]->drain_for = NULL;
@@ -418,23 +468,48 @@ static bool loadable(const srs_manager *m, const srs_entry *e, engine_setup_dev_
     return setup_dev || stat(path, &st) == 0;
 }
 
-/* A simulated kind's load (engine_circuit_info.sim_load_ms): the rest
- * of its modeled read time, from t0, slept. */
-static void sim_read_time(const srs_entry *e, uint64_t t0)
+/* A simulated kind's load (engine_circuit_info.sim_load_ms): the rest of
+ * its modeled read time, from t0, slept in chunks of at most 10 ms, each
+ * followed by rule 7's check. Returns false when the load was abandoned
+ * (*done: the simulated bytes read by then), true when it ended. */
+static bool sim_read_time(const srs_entry *e, uint64_t t0, uint64_t *done)
 {
-    uint64_t done = srs_now_ms() - t0;
-    if (e->info.sim_load_ms <= done) return;
-    uint64_t ms = e->info.sim_load_ms - done;
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts)) continue;
+    uint64_t total = e->info.sim_load_ms, elapsed;
+    while ((elapsed = srs_now_ms() - t0) < total) {
+        if (abandon_asked(e)) {
+            *done = (uint64_t)((double)e->info.sim_bytes * (double)elapsed / (double)total);
+            return false;
+        }
+        uint64_t ms = total - elapsed < 10 ? total - elapsed : 10;
+        struct timespec ts = {0, (long)ms * 1000000L};
+        while (nanosleep(&ts, &ts)) continue;
+    }
+    return true;
+}
+
+/* The end of a read (takes the lock): no longer reading; an abandoned one
+ * (rule 7) counted with the bytes it had read. */
+static void read_over(srs_manager *m, srs_entry *e, bool abandoned, uint64_t done)
+{
+    pthread_mutex_lock(&m->lock);
+    e->reading = false;
+    if (abandoned) {
+        e->abandoned++, e->abandoned_bytes += done;
+        engine_log(LOG_INFO, "srs %s: load abandoned after %.2f of %.2f GiB read; waiting again",
+                   e->info.circuit_id, (double)done / (1 << 30), (double)e->want_bytes / (1 << 30));
+    }
+    pthread_mutex_unlock(&m->lock);
 }
 
 /* Reads or makes the parameters (no lock held: the entry is `loading`, so
  * only this thread touches its params); charges *bytes to the budget;
- * *read_ms: the time reading them, after their memory was had. */
+ * *read_ms: the time reading them, after their memory was had.
+ * *abandoned: the read was abandoned (rule 7: CUZK_ECANCELLED, nothing
+ * kept, its memory released). */
 static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uint64_t *bytes,
-                uint64_t *read_ms, cuzk_err *err)
+                uint64_t *read_ms, bool *abandoned, cuzk_err *err)
 {
+    *abandoned = false;
     char path[1024];
     params_path(m, e, path, sizeof path);
     struct stat st;
@@ -451,20 +526,22 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
     *bytes = e->info.sim_bytes ? e->info.sim_bytes : (uint64_t)st.st_size;
     if ((rc = reserve_for_load(m, e, *bytes, err))) return rc;
     uint64_t t0 = srs_now_ms();
-    load_progress lp = {e->info.circuit_id, srs_now_ms(), srs_now_ms()};
+    load_progress lp = {e, srs_now_ms(), srs_now_ms(), 0};
     rc = groth16_params_read_progress(&e->params, path,
                                       e->info.check_params ? PARAMS_CACHED : PARAMS_UNCHECKED,
                                       load_log, &lp, err);
-    if (rc) {
-        budget_release(m->budget, *bytes);
-        return rc;
+    *abandoned = rc == CUZK_ECANCELLED && abandon_asked(e);
+    if (!rc) rc = groth16_prepare_vk(&e->pvk, &e->params.vk, err);
+    if (!rc && e->info.sim_load_ms && !sim_read_time(e, t0, &lp.done)) {
+        *abandoned = true;
+        rc = cuzk_errf(err, CUZK_ECANCELLED, "circuit %s: load abandoned", e->info.circuit_id);
+        groth16_pvk_free(&e->pvk);
     }
-    rc = groth16_prepare_vk(&e->pvk, &e->params.vk, err);
     if (rc) {
         groth16_params_free(&e->params);
         budget_release(m->budget, *bytes);
     }
-    if (!rc) sim_read_time(e, t0);
+    read_over(m, e, *abandoned, lp.done);
     *read_ms = srs_now_ms() - t0;
     return rc;
 }
@@ -501,9 +578,10 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
         pthread_mutex_unlock(&m->lock);
         return cuzk_errf(err, CUZK_ENOMEM, "SRS manager: out of memory");
     }
-    while (e->loading || e->draining) pthread_cond_wait(&m->changed, &m->lock);
     int rc = CUZK_OK;
-    if (!e->loaded) {
+    for (;;) {
+        while (e->loading || e->draining) pthread_cond_wait(&m->changed, &m->lock);
+        if (e->loaded) break;
         e->loading = true;
         /* no one else reads or records e's shape while it loads; none is
          * recorded for a load that fails at once (no file: a 32 GiB shape
@@ -514,14 +592,19 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
                       pthread_create(&t, NULL, shape_beside_thread, &b) == 0;
         pthread_mutex_unlock(&m->lock);
         uint64_t bytes = 0, read_ms = 0;
-        rc = load(m, e, setup_dev, &bytes, &read_ms, err);
+        bool abandoned;
+        rc = load(m, e, setup_dev, &bytes, &read_ms, &abandoned, err);
         if (beside) pthread_join(t, NULL);
         pthread_mutex_lock(&m->lock);
         if (rc) drop_shape(m, e); /* a shape lives only with loaded parameters */
-        if (!rc) e->bytes = bytes, e->loads++, e->load_ms += read_ms;
+        if (!rc) e->bytes = bytes, e->loads++;
+        e->load_ms += read_ms;
         e->loading = false;
+        __atomic_store_n(&e->abandon, false, __ATOMIC_RELAXED);
         e->loaded = rc == CUZK_OK;
         pthread_cond_broadcast(&m->changed);
+        if (!abandoned) break;
+        rc = CUZK_OK; /* rule 7: its users wait again, as for a load under way */
     }
     if (!rc) e->refs++, *out = e;
     e->last_used_ms = srs_now_ms();
@@ -571,8 +654,8 @@ static srs_entry *first_waiting(srs_manager *m)
     return w;
 }
 
-/* Rule 5: drains for the first waiting load what its memory needs beyond
- * what is free (lock held). */
+/* Rules 5 and 7: drains, or abandons the loads of, for the first waiting
+ * load what its memory needs beyond what is free (lock held). */
 static void plan_drains(srs_manager *m, uint64_t now)
 {
     const residency_set *const *view = snapshot(m);
@@ -581,11 +664,17 @@ static void plan_drains(srs_manager *m, uint64_t now)
     uint64_t used = budget_used(m->budget), total = m->budget->total;
     uint64_t free_now = used < total ? total - used : 0;
     if (w->want_bytes <= free_now) return;
-    residency_plan_drain(view, m->n, index_of(m, w), w->want_bytes - free_now,
-                         now - w->wait_since_ms, &m->rules, m->drain);
+    residency_plan_room(view, m->n, index_of(m, w), w->want_bytes - free_now,
+                        now - w->wait_since_ms, &m->rules, m->drain);
     for (size_t i = 0; i < m->n; i++) {
         srs_entry *e = m->entries[i];
-        if (!m->drain[i] || e->draining) continue;
+        if (!m->drain[i] || e->draining || e->abandon) continue;
+        if (e->reading) {
+            __atomic_store_n(&e->abandon, true, __ATOMIC_RELAXED);
+            engine_log(LOG_INFO, "srs %s: abandoning its load (%.2f GiB) for the load of %s",
+                       e->info.circuit_id, (double)e->want_bytes / (1 << 30), w->info.circuit_id);
+            continue;
+        }
         e->draining = true, e->drain_for = w;
         engine_log(LOG_INFO,
                    "srs %s: draining (%u partition(s) running, %.2f GiB) for the load of %s",
@@ -673,6 +762,7 @@ size_t srs_list(srs_manager *m, engine_srs_status **out)
         s->loading = e->loading, s->draining = e->draining;
         s->rank = residency_rank(&m->view[i]);
         s->loads = e->loads, s->evictions = e->evictions;
+        s->abandoned = e->abandoned, s->abandoned_bytes = e->abandoned_bytes;
         s->load_seconds = (double)e->load_ms / 1e3;
     }
     pthread_mutex_unlock(&m->lock);

@@ -5,7 +5,7 @@
  * reference counted while jobs use them, and evicted least recently used
  * and evicted as the residency policy (residency.h) says: which sets stay
  * (pinned, preloaded), which go first, what a load that does not fit waits
- * for (drained sets take no new partitions). Tiers as GetStatus reports
+ * for (drained sets take no new partitions, lower loads are abandoned). Tiers as GetStatus reports
  * them: HOT in use, WARM loaded and idle, COLD known but not in memory.
  */
 #ifndef CUZK_ENGINE_SRS_H
@@ -48,7 +48,12 @@ typedef struct srs_entry {
     bool pinned, preload, draining, waiting;
     struct srs_entry *drain_for;
     uint64_t want_bytes, wait_since_ms;
-    uint64_t loads, evictions, load_ms; /* loads finished, evictions, time loading */
+    /* its load has its memory and reads (reading); asked to stop for a
+     * higher load (abandon, rule 7: read by the reader without the lock) */
+    bool reading, abandon;
+    /* loads finished, evictions, time loading (abandoned reads included);
+     * loads abandoned and the bytes they had read */
+    uint64_t loads, evictions, load_ms, abandoned, abandoned_bytes;
 } srs_entry;
 
 typedef struct srs_manager {

@@ -162,6 +162,16 @@ static void srs_metrics(text *t, const engine_srs_status *srs, size_t n)
     for (size_t i = 0; i < n; i++)
         put(t, "cuzk_srs_load_seconds_total{circuit=\"%s\"} %.3f\n", srs[i].circuit_id,
             srs[i].load_seconds);
+    metric(t, "cuzk_srs_loads_abandoned_total", "counter",
+           "Loads abandoned for a higher-priority load's memory.");
+    for (size_t i = 0; i < n; i++)
+        put(t, "cuzk_srs_loads_abandoned_total{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
+            (unsigned long long)srs[i].abandoned);
+    metric(t, "cuzk_srs_abandoned_bytes_total", "counter",
+           "Bytes read by abandoned loads and thrown away.");
+    for (size_t i = 0; i < n; i++)
+        put(t, "cuzk_srs_abandoned_bytes_total{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
+            (unsigned long long)srs[i].abandoned_bytes);
 }
 
 static void per_kind(text *t, const char *name, const uint64_t *v)
@@ -325,12 +335,14 @@ char *engine_status_json(engine_t *e)
         put(&t,
             "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,"
             "\"pinned\":%s,\"preload\":%s,\"loading\":%s,\"draining\":%s,\"priority\":%d,"
-            "\"loads\":%llu,\"evictions\":%llu,\"load_seconds\":%.3f}",
+            "\"loads\":%llu,\"evictions\":%llu,\"load_seconds\":%.3f,"
+            "\"loads_abandoned\":%llu,\"abandoned_bytes\":%llu}",
             i ? "," : "", r->circuit_id, (const char *[]){"HOT", "WARM", "COLD"}[r->tier],
             (unsigned long long)r->size_bytes, r->ref_count, r->pinned ? "true" : "false",
             r->preload ? "true" : "false", r->loading ? "true" : "false",
             r->draining ? "true" : "false", r->rank, (unsigned long long)r->loads,
-            (unsigned long long)r->evictions, r->load_seconds);
+            (unsigned long long)r->evictions, r->load_seconds, (unsigned long long)r->abandoned,
+            (unsigned long long)r->abandoned_bytes);
     }
     put(&t, "],\"devices\":[");
     for (size_t i = 0; i < s.n_devices; i++) {

@@ -18,7 +18,9 @@
  * the threads decode this one, a decoded window's pages leave the process
  * (MADV_DONTNEED: they stay in the page cache), so the read costs the
  * decoded arrays and three windows of resident memory, not the file's size
- * again, and the caller's progress function hears of each window.
+ * again, and the caller's progress function hears of each window and may
+ * abandon the read there (the SRS manager's abandoned loads, residency.h
+ * rule 7): the read stops within a window, its arrays freed.
  */
 #include "groth16/params_internal.h"
 
@@ -106,7 +108,9 @@ static int decode_section(void *dst, const decode_src *src, uint64_t offset, siz
             b = decode_span(dst, src->data, offset, from, to, g, PARAMS_CHECKED);
         if (b < to) bad = b;
         advise(src, start, end, MADV_DONTNEED);
-        if (src->progress) src->progress(src->progress_ctx, end, src->len);
+        if (bad == n && src->progress && !src->progress(src->progress_ctx, end, src->len))
+            return cuzk_errf(err, CUZK_ECANCELLED, "%s: read abandoned after %llu of %llu bytes",
+                             name, (unsigned long long)end, (unsigned long long)src->len);
     }
     if (bad == n) return 0;
     uint64_t at = offset + bad * g->bytes;

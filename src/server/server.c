@@ -348,6 +348,8 @@ static void status_reply(call *c, const engine_status_t *s)
         srs[i].priority = (uint32_t)s->srs[i].rank;
         srs[i].loads = s->srs[i].loads, srs[i].evictions = s->srs[i].evictions;
         srs[i].load_seconds = s->srs[i].load_seconds;
+        srs[i].loads_abandoned = s->srs[i].abandoned;
+        srs[i].abandoned_bytes = s->srs[i].abandoned_bytes;
         srs_ptrs[i] = &srs[i];
     }
     for (int k = 1; k < ENGINE_KINDS; k++) {

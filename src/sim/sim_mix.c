@@ -362,7 +362,8 @@ static uint64_t budget_peak_of(engine_t *e)
     return peak;
 }
 
-/* Loads, evictions and seconds loading per set, the budget. */
+/* Loads, evictions, seconds loading and loads abandoned per set, the
+ * budget. */
 static void engine_figures(engine_t *e, const sim_mix *m, sim_report *out)
 {
     engine_status_t s;
@@ -372,6 +373,7 @@ static void engine_figures(engine_t *e, const sim_mix *m, sim_report *out)
         if (k < 0) continue;
         out->loads[k] = s.srs[i].loads, out->evictions[k] = s.srs[i].evictions;
         out->load_s[k] = s.srs[i].load_seconds * m->speed;
+        out->abandoned[k] = s.srs[i].abandoned, out->abandoned_bytes[k] = s.srs[i].abandoned_bytes;
     }
     out->budget = s.budget_total;
     engine_status_free(&s);
@@ -507,6 +509,10 @@ void sim_report_print(const sim_mix *m, const sim_report *r, FILE *f)
     for (int k = 0; k < SIM_KINDS; k++)
         fprintf(f, "%s %s %llu / %llu / %.1f", k ? "," : "", kind_titles[k],
                 (unsigned long long)r->loads[k], (unsigned long long)r->evictions[k], r->load_s[k]);
+    fprintf(f, "\nLoads abandoned for a higher one / GB read and thrown away:");
+    for (int k = 0; k < SIM_KINDS; k++)
+        fprintf(f, "%s %s %llu / %.1f", k ? "," : "", kind_titles[k],
+                (unsigned long long)r->abandoned[k], (double)r->abandoned_bytes[k] / 1e9);
     fprintf(f, "\nBudget %.1f GiB, its peak %.1f GiB\n", (double)r->budget / (1u << 30),
             (double)r->budget_peak / (1u << 30));
     fprintf(f, "Device: busy %.0f%% of the run, %llu parameter uploads (%.1f s), %llu dropped\n",

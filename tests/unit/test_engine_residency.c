@@ -112,17 +112,61 @@ static void test_policy_order(void **state)
     d[0].loaded = false;
     const residency_set *dv[4] = {&d[0], &d[1], &d[2], &d[3]};
     bool drain[4];
-    assert_int_equal(residency_plan_drain(dv, 4, 0, 15, 0, &r, drain), 0);
+    assert_int_equal(residency_plan_room(dv, 4, 0, 15, 0, &r, drain), 0);
     assert_false(drain[1] || drain[2] || drain[3]);
-    assert_int_equal(residency_plan_drain(dv, 4, 0, 15, 1000, &r, drain), 20);
+    assert_int_equal(residency_plan_room(dv, 4, 0, 15, 1000, &r, drain), 20);
     assert_true(drain[1]);
     assert_false(drain[2] || drain[3]);
     d[0].demand[ENGINE_PRIO_CRITICAL] = 1;
-    assert_int_equal(residency_plan_drain(dv, 4, 0, 45, 0, &r, drain), 50);
+    assert_int_equal(residency_plan_room(dv, 4, 0, 45, 0, &r, drain), 50);
     assert_true(drain[1] && drain[2]);
     assert_false(drain[3]);
     assert_int_equal(residency_fixed_bytes(dv, 4, 0), 40);
     assert_int_equal(residency_fixed_bytes(dv, 4, 3), 0);
+}
+
+/* Rules 7 and 8 alone: a lower load under way (reading) is abandoned
+ * before a loaded set of its rank is drained; a load still waiting for
+ * its memory holds none and is left alone, and so are loads of an equal
+ * rank and of pinned sets; a load asked to stop counts towards the room;
+ * a load does not take memory while a higher one waits. */
+static void test_policy_abandon(void **state)
+{
+    (void)state;
+    residency_rules r = {.min_idle_ms = 100, .swap_after_ms = 1000};
+    residency_set g[5] = {
+        {.loading = true, .waiting = true, .bytes = 50, .demand = {[ENGINE_PRIO_HIGH] = 1}},
+        {.loaded = true, .bytes = 30, .refs = 1, .demand = {[ENGINE_PRIO_NORMAL] = 1}},
+        {.loading = true, .reading = true, .bytes = 40, .demand = {[ENGINE_PRIO_NORMAL] = 1}},
+        {.loading = true, .reading = true, .bytes = 40, .demand = {[ENGINE_PRIO_HIGH] = 1}},
+        {.loading = true, .reading = true, .bytes = 40, .pinned = true},
+    };
+    const residency_set *gv[5] = {&g[0], &g[1], &g[2], &g[3], &g[4]};
+    bool pick[5];
+    assert_int_equal(residency_plan_room(gv, 5, 0, 35, 0, &r, pick), 40);
+    assert_true(pick[2]);
+    assert_false(pick[0] || pick[1] || pick[3] || pick[4]);
+    assert_int_equal(residency_plan_room(gv, 5, 0, 60, 5000, &r, pick), 70);
+    assert_true(pick[1] && pick[2]);
+    assert_false(pick[3] || pick[4]);
+    /* a load of a lower rank still goes first: an idle LOW set before it */
+    g[1].demand[ENGINE_PRIO_NORMAL] = 0, g[1].demand[ENGINE_PRIO_LOW] = 1;
+    assert_int_equal(residency_plan_room(gv, 5, 0, 25, 0, &r, pick), 30);
+    assert_true(pick[1]);
+    assert_false(pick[2]);
+    /* waiting, not reading: nothing to abandon */
+    g[1].loaded = false, g[2].reading = false;
+    assert_int_equal(residency_plan_room(gv, 5, 0, 35, 0, &r, pick), 0);
+    /* asked to stop already: counted */
+    g[2].reading = g[2].abandoning = true;
+    assert_int_equal(residency_plan_room(gv, 5, 0, 10, 0, &r, pick), 40);
+    assert_true(pick[2]);
+    /* rule 8: NORMAL waits while the HIGH load waits; HIGH never does */
+    assert_false(residency_may_load(gv, 5, 2));
+    assert_true(residency_may_load(gv, 5, 0));
+    assert_true(residency_may_load(gv, 5, 3));
+    g[0].waiting = false;
+    assert_true(residency_may_load(gv, 5, 2));
 }
 
 /* Under pressure: lowest rank first, then least recently used; a set
@@ -487,16 +531,104 @@ static void test_load_takes_no_worker(void **state)
     engine_destroy(e);
 }
 
+/* The test provider, test-300's load taking SLOW_LOAD_MS (as a simulated
+ * kind's: engine_circuit_info.sim_load_ms) once its memory is had. */
+#define SLOW_LOAD_MS 2000
+static void slow_300(engine_circuit_info *info)
+{
+    if (!strcmp(info->circuit_id, ids[1])) info->sim_load_ms = SLOW_LOAD_MS;
+}
+
+static bool slow_lookup(const char *circuit_id, engine_circuit_info *info)
+{
+    if (!engine_test_provider.lookup(circuit_id, info)) return false;
+    slow_300(info);
+    return true;
+}
+
+static int slow_prepare(const engine_request *req, engine_circuits *out, cuzk_err *err)
+{
+    int rc = engine_test_provider.prepare(req, out, err);
+    if (!rc) slow_300(&out->info);
+    return rc;
+}
+
+static const engine_srs_status *status_row(engine_t *e, engine_status_t *s, const char *id)
+{
+    assert_int_equal(engine_status(e, s, NULL), 0);
+    const engine_srs_status *r = status_of(s, id);
+    assert_non_null(r);
+    return r;
+}
+
+/* Residency rule 7 through the engine: memory fits test-300 or test-400,
+ * not both; a NORMAL job's load of test-300 is under way when a HIGH job
+ * on test-400 comes. The HIGH load starts at once (the NORMAL load is
+ * abandoned) and its proof is done before test-300 has ever finished
+ * loading; before the rule, it waited for that load to end (and then
+ * drained test-300). The NORMAL job is not failed: its load starts again
+ * and it completes after. GetStatus and the metrics count the abandoned
+ * load and its bytes. */
+static void test_high_load_abandons_normal_load(void **state)
+{
+    fixture *f = *state;
+    engine_log_set_level("error");
+    engine_provider slow = engine_test_provider;
+    slow.name = "slow-test", slow.lookup = slow_lookup, slow.prepare = slow_prepare;
+    uint64_t larger = f->bytes[1] > f->bytes[2] ? f->bytes[1] : f->bytes[2];
+    uint64_t smaller = f->bytes[1] < f->bytes[2] ? f->bytes[1] : f->bytes[2];
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    c.total_budget = larger + smaller - 1; /* one set and the partitions */
+    engine_t *e;
+    cuzk_err err;
+    assert_int_equal(engine_create(&e, &c, NULL, &err), 0);
+    assert_int_equal(engine_register_provider(e, &slow, &err), 0);
+    char normal[ENGINE_ID_MAX], high[ENGINE_ID_MAX];
+    assert_int_equal(submit_test(e, 300, 2, 41, ENGINE_PRIO_NORMAL, normal), 0);
+    engine_status_t s;
+    bool reading = false;
+    for (int i = 0; i < 30000 && !reading; i++) {
+        assert_int_equal(engine_status(e, &s, NULL), 0);
+        const engine_srs_status *r = status_of(&s, ids[1]); /* NULL until it is first seen */
+        reading = r && r->loading && s.budget_used >= f->bytes[1];
+        engine_status_free(&s);
+        if (!reading) usleep(1000);
+    }
+    assert_true(reading); /* its memory had: the sleep of its slow read */
+    assert_int_equal(submit_test(e, 400, 2, 42, ENGINE_PRIO_HIGH, high), 0);
+    await_test(e, f->dir, high, 400, 2, 42);
+    const engine_srs_status *r = status_row(e, &s, ids[1]);
+    assert_int_equal(r->loads, 0); /* the HIGH proof came first */
+    assert_int_equal(r->abandoned, 1);
+    assert_true(r->abandoned_bytes > 0 && r->abandoned_bytes < f->bytes[1]);
+    engine_status_free(&s);
+    await_test(e, f->dir, normal, 300, 2, 41);
+    r = status_row(e, &s, ids[1]);
+    assert_int_equal(r->loads, 1);
+    assert_int_equal(r->abandoned, 1);
+    engine_status_free(&s);
+    char *metrics = engine_metrics(e);
+    assert_non_null(metrics);
+    assert_non_null(strstr(metrics, "cuzk_srs_loads_abandoned_total{circuit=\"test-300\"} 1"));
+    assert_non_null(strstr(metrics, "cuzk_srs_loads_abandoned_total{circuit=\"test-400\"} 0"));
+    free(metrics);
+    engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_policy_order),
+        cmocka_unit_test(test_policy_abandon),
         cmocka_unit_test_setup_teardown(test_eviction_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_takes_no_worker, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_high_load_abandons_normal_load, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

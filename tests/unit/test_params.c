@@ -410,13 +410,23 @@ static void parallel_decode_reports_first_bad_point(void **state)
 typedef struct progress_log {
     uint64_t calls, last, total;
     bool monotone;
+    uint64_t total_calls; /* stop_after's */
 } progress_log;
 
-static void note_progress(void *ctx, uint64_t done, uint64_t total)
+static bool note_progress(void *ctx, uint64_t done, uint64_t total)
 {
     progress_log *p = ctx;
     if (done < p->last || done > total) p->monotone = false;
     p->calls++, p->last = done, p->total = total;
+    return true;
+}
+
+/* Goes on for `calls` windows, then abandons the read. */
+static bool stop_after(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_log *p = ctx;
+    note_progress(ctx, done, total);
+    return p->calls < p->total_calls;
 }
 
 /* A file read in windows of 7 G1 points and a bit: every window decoded
@@ -466,6 +476,40 @@ static void windowed_read_with_progress(void **state)
     free(img);
 }
 
+/* A read its progress function abandons stops at that window, fails with
+ * CUZK_ECANCELLED saying how far it got, and keeps nothing (ASAN: the
+ * arrays decoded so far are freed); the same file then reads whole. */
+static void abandoned_read(void **state)
+{
+    fixture *f = *state;
+    enum { N = 3000 };
+    long_l(f, N);
+    char path[64];
+    temp_path(path, sizeof(path));
+    assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
+    params_set_decode_window(7 * 96 + 50);
+    groth16_params q;
+    cuzk_err e = {0};
+    progress_log pl = {.monotone = true, .total_calls = 5};
+    assert_int_equal(groth16_params_read_progress(&q, path, PARAMS_UNCHECKED, stop_after, &pl, &e),
+                     CUZK_ECANCELLED);
+    assert_int_equal(pl.calls, 5);
+    char expect[160];
+    snprintf(expect, sizeof(expect), "%s: read abandoned after %llu of %llu bytes", path,
+             (unsigned long long)pl.last, (unsigned long long)pl.total);
+    assert_string_equal(e.msg, expect);
+    assert_true(pl.last < pl.total);
+    assert_null(q.l);
+    assert_null(q.h);
+    pl = (progress_log){.monotone = true, .total_calls = UINT64_MAX};
+    assert_int_equal(groth16_params_read_progress(&q, path, PARAMS_UNCHECKED, stop_after, &pl, &e),
+                     0);
+    assert_same_params(&f->p, &q);
+    groth16_params_free(&q);
+    params_set_decode_window((uint64_t)1 << 30);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +522,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(write_and_open_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(parallel_decode_reports_first_bad_point, setup, teardown),
         cmocka_unit_test_setup_teardown(windowed_read_with_progress, setup, teardown),
+        cmocka_unit_test_setup_teardown(abandoned_read, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

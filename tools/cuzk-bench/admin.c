@@ -73,9 +73,10 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
         const Cuzk__V1__SRSStatus *r = s->loaded_srs[i];
         unsigned tier = r->tier;
         printf("srs:       %-16s %-4s %llu bytes refs=%u loads=%llu evictions=%llu "
-               "loading=%.1f s priority=%u%s%s%s%s\n",
+               "abandoned=%llu (%llu bytes) loading=%.1f s priority=%u%s%s%s%s\n",
                r->circuit_id, tier < 3 ? tiers[tier] : "?", (unsigned long long)r->size_bytes,
                r->ref_count, (unsigned long long)r->loads, (unsigned long long)r->evictions,
+               (unsigned long long)r->loads_abandoned, (unsigned long long)r->abandoned_bytes,
                r->load_seconds, r->priority, r->pinned ? " pinned" : "",
                r->preloaded ? " preloaded" : "", r->loading ? " loading" : "",
                r->draining ? " draining" : "");

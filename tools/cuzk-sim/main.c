@@ -20,7 +20,7 @@ static void usage(FILE *f)
         f,
         "usage: cuzk-sim [-t SECONDS] [-x SPEED] [-m HOST] [-g DEVICE] [-c N] [-s N]\n"
         "                [-d SECONDS] [-p PARTS] [-n SECONDS] [-i KINDS] [-r KINDS] [-a SECONDS]\n"
-        "                [-w DIR]\n"
+        "                [-w DIR] [-l LEVEL]\n"
         "  -t  simulated seconds replayed (default 3600)\n"
         "  -x  simulated seconds per real second (default 10)\n"
         "  -m  the host's memory (default 128GiB; the budget is \"auto\"'s)\n"
@@ -32,7 +32,8 @@ static void usage(FILE *f)
         "  -i  srs.pinned, kinds: porep, snap, wpost, winning (default winning,wpost; \"\" none)\n"
         "  -r  srs.preload, kinds (default none)\n"
         "  -a  srs.swap_after in seconds (default the daemon's, 120)\n"
-        "  -w  the stand-in circuits' parameters (default data/sim-params, made if absent)\n");
+        "  -w  the stand-in circuits' parameters (default data/sim-params, made if absent)\n"
+        "  -l  the engine's log level on stderr: error, warn, info, debug (default warn)\n");
 }
 
 static int size_arg(const char *s, uint64_t *out)
@@ -47,8 +48,9 @@ int main(int argc, char **argv)
 {
     sim_mix m;
     sim_mix_default(&m);
+    const char *level = "warn";
     int opt;
-    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:h")) != -1) {
+    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:l:h")) != -1) {
         switch (opt) {
         case 't':
             m.seconds = atof(optarg);
@@ -89,6 +91,9 @@ int main(int argc, char **argv)
         case 'w':
             m.param_cache = optarg;
             break;
+        case 'l':
+            level = optarg;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -101,7 +106,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    engine_log_set_level("warn");
+    if (engine_log_set_level(level) < 0) {
+        fprintf(stderr, "cuzk-sim: -l %s: not a log level (error, warn, info, debug)\n", level);
+        return 2;
+    }
     sim_report r;
     cuzk_err err;
     int rc = sim_mix_run(&m, &r, &err);
