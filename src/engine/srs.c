@@ -471,13 +471,13 @@ static bool loadable(const srs_manager *m, const srs_entry *e, engine_setup_dev_
 /* A simulated kind's load (engine_circuit_info.sim_load_ms): the rest of
  * its modeled read time, from t0, slept in chunks of at most 10 ms, each
  * followed by rule 7's check. Returns false when the load was abandoned
- * (*done: the simulated bytes read by then), true when it ended. */
-static bool sim_read_time(const srs_entry *e, uint64_t t0, uint64_t *done)
+ * (*done: the share of its bytes read by then), true when it ended. */
+static bool sim_read_time(const srs_entry *e, uint64_t bytes, uint64_t t0, uint64_t *done)
 {
     uint64_t total = e->info.sim_load_ms, elapsed;
     while ((elapsed = srs_now_ms() - t0) < total) {
         if (abandon_asked(e)) {
-            *done = (uint64_t)((double)e->info.sim_bytes * (double)elapsed / (double)total);
+            *done = (uint64_t)((double)bytes * (double)elapsed / (double)total);
             return false;
         }
         uint64_t ms = total - elapsed < 10 ? total - elapsed : 10;
@@ -532,7 +532,7 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
                                       load_log, &lp, err);
     *abandoned = rc == CUZK_ECANCELLED && abandon_asked(e);
     if (!rc) rc = groth16_prepare_vk(&e->pvk, &e->params.vk, err);
-    if (!rc && e->info.sim_load_ms && !sim_read_time(e, t0, &lp.done)) {
+    if (!rc && e->info.sim_load_ms && !sim_read_time(e, *bytes, t0, &lp.done)) {
         *abandoned = true;
         rc = cuzk_errf(err, CUZK_ECANCELLED, "circuit %s: load abandoned", e->info.circuit_id);
         groth16_pvk_free(&e->pvk);
