@@ -13,7 +13,9 @@
  * the workers are woken when it ends. A load that failed lets its set's
  * partitions through, so that their worker's srs_acquire fails their jobs
  * with the error (no file, a set that can never fit) instead of leaving
- * them queued; so does a set whose load finds no free slot.
+ * them queued; so does a set whose load finds no free slot. A load
+ * abandoned for a higher one (residency.h rule 7) does not end its slot:
+ * srs_acquire starts it again, and its partitions keep waiting.
  */
 #ifndef CUZK_ENGINE_LOADER_H
 #define CUZK_ENGINE_LOADER_H
