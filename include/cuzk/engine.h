@@ -134,6 +134,13 @@ int engine_cancel(engine_t *e, const char *job_id, bool *was_running, cuzk_err *
  * provider knows the circuit id); *load_ms: both. */
 int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, uint64_t *load_ms,
                    cuzk_err *err);
+/* engine_preload as a read-ahead, e.g. of a Window PoSt deadline's set
+ * before the deadline: from now until hold_ms after the call, the set
+ * ranks as if a job of `priority` (1 LOW .. 4 CRITICAL) were queued on
+ * it (residency.h rule 3), so its load drains and abandons lower sets and
+ * lower loads do not drain it meanwhile. Priority 0: engine_preload. */
+int engine_preload_at(engine_t *e, const char *circuit_id, int priority, uint64_t hold_ms,
+                      bool *already_loaded, uint64_t *load_ms, cuzk_err *err);
 /* Starts loading the config's srs.pinned, then srs.preload circuits in the
  * background, one after the other (engine_preload each; a failure is logged), once the
  * providers are registered; an id no provider knows fails here, naming

@@ -90,7 +90,11 @@ typedef struct sim_mix {
     double winning_first_s, winning_every_s;
     const char *pinned, *preload; /* srs.pinned / srs.preload: comma lists of kind names */
     double swap_after_s;          /* srs.swap_after (0: the daemon's default) */
-    const char *param_cache;      /* the stand-ins' development parameters (made if absent) */
+    /* > 0: each deadline's Window PoSt set read ahead this many seconds
+     * before it (PreloadSRS at HIGH, held until 10 s after the deadline:
+     * engine_preload_at), as Curio, which knows its deadlines, could */
+    double readahead_s;
+    const char *param_cache; /* the stand-ins' development parameters (made if absent) */
 } sim_mix;
 
 typedef struct sim_kind_report {

@@ -577,6 +577,18 @@ int engine_preload(engine_t *e, const char *circuit_id, bool *already_loaded, ui
     return CUZK_OK;
 }
 
+int engine_preload_at(engine_t *e, const char *circuit_id, int priority, uint64_t hold_ms,
+                      bool *already_loaded, uint64_t *load_ms, cuzk_err *err)
+{
+    if (priority < ENGINE_PRIO_UNSPECIFIED || priority > ENGINE_PRIO_CRITICAL)
+        return cuzk_errf(err, CUZK_EINVAL, "preload %s: priority %d is not 0..4", circuit_id,
+                         priority);
+    engine_circuit_info info;
+    if (!provider_for(e, circuit_id, &info)) return unknown_circuit(e, circuit_id, err);
+    if (priority) srs_hold(&e->srs, circuit_id, priority, srs_now_ms() + hold_ms);
+    return engine_preload(e, circuit_id, already_loaded, load_ms, err);
+}
+
 /* The i-th circuit to load at start: srs.pinned's, then srs.preload's;
  * *key: the list's name. */
 static const char *start_id(const engine_t *e, size_t i, const char **key)

@@ -12,7 +12,10 @@
  *     preloaded of the same rank.
  *  3. A set's rank is the highest priority of the jobs queued or running on
  *     it (0 when none): the sets a deadline depends on (CRITICAL, HIGH
- *     work queued) outrank the rest.
+ *     work queued) outrank the rest. A read-ahead (PreloadSRS with a
+ *     priority and a hold) counts as a job of its priority queued on the
+ *     set until its hold ends: its load drains and abandons lower sets,
+ *     and once loaded the set waits for its deadline undrained.
  *  4. Under memory pressure, idle sets (no partition holds them) idle for
  *     at least memory.eviction_min_idle are evicted: sets being drained
  *     (rule 5) first, then lowest rank first, then not preloaded before

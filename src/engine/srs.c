@@ -96,11 +96,15 @@ static const residency_set *const *snapshot(srs_manager *m)
         v->last_used_ms = e->last_used_ms;
         m->view_ptr[i] = v;
     }
+    uint64_t now = srs_now_ms();
     pthread_mutex_lock(&m->demand_lock);
     for (size_t k = 0; k < m->n_demand; k++)
-        for (size_t i = 0; i < m->n; i++)
-            if (!strcmp(m->demand[k].circuit_id, m->entries[i]->info.circuit_id))
-                memcpy(m->view[i].demand, m->demand[k].n, sizeof m->view[i].demand);
+        for (size_t i = 0; i < m->n; i++) {
+            const struct srs_demand_row *row = &m->demand[k];
+            if (strcmp(row->circuit_id, m->entries[i]->info.circuit_id)) continue;
+            memcpy(m->view[i].demand, row->n, sizeof m->view[i].demand);
+            if (row->hold_until_ms > now) m->view[i].demand[row->hold_priority]++;
+        }
     pthread_mutex_unlock(&m->demand_lock);
     return m->view_ptr;
 }
@@ -724,6 +728,15 @@ void srs_demand(srs_manager *m, const char *circuit_id, int priority, int delta)
     struct srs_demand_row *r = demand_row(m, circuit_id);
     if (r && delta > 0) r->n[priority]++;
     if (r && delta < 0 && r->n[priority]) r->n[priority]--;
+    pthread_mutex_unlock(&m->demand_lock);
+}
+
+void srs_hold(srs_manager *m, const char *circuit_id, int priority, uint64_t until_ms)
+{
+    if (priority < 0 || priority >= RESIDENCY_PRIOS) return;
+    pthread_mutex_lock(&m->demand_lock);
+    struct srs_demand_row *r = demand_row(m, circuit_id);
+    if (r) r->hold_priority = priority, r->hold_until_ms = priority ? until_ms : 0;
     pthread_mutex_unlock(&m->demand_lock);
 }
 

@@ -79,6 +79,8 @@ typedef struct srs_manager {
     struct srs_demand_row {
         char circuit_id[ENGINE_ID_MAX];
         uint32_t n[RESIDENCY_PRIOS];
+        int hold_priority;      /* a read-ahead's rank (srs_hold) ... */
+        uint64_t hold_until_ms; /* ... until then */
     } * demand;
     size_t n_demand, cap_demand;
 } srs_manager;
@@ -110,6 +112,11 @@ void srs_set_residency(srs_manager *m, const cuzk_config *cfg, uint64_t swap_aft
  * finished (-1): the set's rank (residency.h rule 3). Takes only a leaf
  * lock of its own, so the engine calls it under its lock. */
 void srs_demand(srs_manager *m, const char *circuit_id, int priority, int delta);
+
+/* A read-ahead (residency.h rule 3): until until_ms the circuit's set
+ * ranks as if a job of `priority` were queued on it (0, or a time past:
+ * no hold). A leaf lock, like srs_demand. */
+void srs_hold(srs_manager *m, const char *circuit_id, int priority, uint64_t until_ms);
 
 /* The parameters of info's circuit, loaded if needed (setup_dev may be NULL:
  * then the file must exist; else it writes the missing file, on the

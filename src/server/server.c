@@ -400,7 +400,8 @@ static void on_preload(call *c, const uint8_t *data, size_t len)
     Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
     cuzk_err err = {0};
     bool already = false;
-    int rc = engine_preload(c->server->engine, m->circuit_id, &already, &out.load_time_ms, &err);
+    int rc = engine_preload_at(c->server->engine, m->circuit_id, (int)m->priority,
+                               (uint64_t)m->hold_seconds * 1000, &already, &out.load_time_ms, &err);
     cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
     if (rc) return reply(c, status_for(rc), err.msg, NULL);
     out.already_loaded = already;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/engine_log.h"
 #include "cuzk/file.h"
 #include "cuzk/params.h"
 #include "engine/srs.h"
@@ -169,6 +170,28 @@ static void *every_thread(void *arg)
             sim_req *q = new_req(a->r, a->k, a->k == SIM_WPOST ? n : 0);
             if (q) launch(a->r, q);
         }
+    }
+    return NULL;
+}
+
+/* The read-ahead (sim_mix.readahead_s): each deadline's set preloaded at
+ * HIGH readahead_s before it, held until 10 s after it (the deadline's
+ * own jobs rank it from then); a preload still under way delays the next. */
+static void *readahead_thread(void *arg)
+{
+    sim_run *r = arg;
+    const sim_mix *m = r->m;
+    char id[ENGINE_ID_MAX];
+    sim_circuit_id(SIM_WPOST, id);
+    for (double t = m->deadline_first_s; t < m->seconds; t += m->deadline_every_s) {
+        double at = t > m->readahead_s ? t - m->readahead_s : 0;
+        sim_sleep_until(r->start_ms + sim_real_ms(at));
+        bool was;
+        uint64_t ms;
+        cuzk_err err;
+        if (engine_preload_at(r->e, id, ENGINE_PRIO_HIGH, sim_real_ms(t + 10 - at), &was, &ms,
+                              &err))
+            engine_log(LOG_WARN, "read-ahead of %s failed: %s", id, err.msg);
     }
     return NULL;
 }
@@ -407,8 +430,12 @@ static void replay(sim_run *r)
     bool ran[2];
     for (int i = 0; i < 2; i++)
         ran[i] = ea[i].every_s > 0 && !pthread_create(&every[i], NULL, every_thread, &ea[i]);
+    pthread_t ahead;
+    bool reading_ahead = m->readahead_s > 0 && m->deadline_every_s > 0 &&
+                         !pthread_create(&ahead, NULL, readahead_thread, r);
     for (int i = 0; i < 2; i++)
         if (ran[i]) pthread_join(every[i], NULL);
+    if (reading_ahead) pthread_join(ahead, NULL);
     for (size_t i = 0; i < started; i++) pthread_join(streams[i], NULL);
     for (size_t i = 0; i < r->n; i++)
         if (r->reqs[i]->thread) pthread_join(r->reqs[i]->thread, NULL);
@@ -483,10 +510,14 @@ void sim_report_print(const sim_mix *m, const sim_report *r, FILE *f)
     fprintf(f,
             "Mix: PoRep %u / SnapDeals %u in flight, a Window PoSt deadline of %u partitions "
             "every %.0f s (first at %.0f s), a Winning PoSt every %.0f s; %.0f s replayed "
-            "(%.0f s with the tail); srs.pinned [%s], srs.preload [%s], srs.swap_after %.0f s.\n",
+            "(%.0f s with the tail); srs.pinned [%s], srs.preload [%s], srs.swap_after %.0f s",
             m->porep_inflight, m->snap_inflight, m->deadline_parts, m->deadline_every_s,
             m->deadline_first_s, m->winning_every_s, m->seconds, r->wall_s, m->pinned, m->preload,
             swap_after_of(m));
+    if (m->readahead_s > 0)
+        fprintf(f, "; the Window PoSt set read ahead %.0f s before each deadline (at HIGH)",
+                m->readahead_s);
+    fprintf(f, ".\n");
     fprintf(f, "Model (sim_model.c): ");
     for (int k = 0; k < SIM_KINDS; k++) {
         const sim_kind *s = &sim_kinds_32g[k];

@@ -331,6 +331,37 @@ static void test_waits_for_running_work(void **state)
     assert_int_equal(entry(f, 2)->evictions, 2);
 }
 
+/* Rule 3's read-ahead: a set held at HIGH with no job on it loads as a
+ * HIGH load (it drains a NORMAL set whose partition runs); loaded and
+ * idle, a NORMAL load cannot drain it while the hold lasts, and does once
+ * the hold is over. */
+static void test_read_ahead_hold(void **state)
+{
+    fixture *f = *state;
+    f->b.total = f->bytes[2] + f->bytes[1] / 2;
+    f->m.rules.min_idle_ms = 3600 * 1000; /* idle sets go by drains only */
+    demand(f, 1, ENGINE_PRIO_NORMAL);
+    srs_entry *running;
+    acquire(f, 1, &running);
+    srs_hold(&f->m, ids[2], ENGINE_PRIO_HIGH, srs_now_ms() + 60000);
+    user ahead, normal;
+    start(&ahead, f, 2);
+    assert_false(done_within(&ahead, 300));
+    assert_true(entry(f, 1)->draining);
+    srs_release(&f->m, running);
+    assert_true(done_within(&ahead, 10000));
+    assert_int_equal(ahead.rc, 0);
+    finish(&ahead); /* test-400 idle, held */
+    start(&normal, f, 1);
+    assert_false(done_within(&normal, 500));
+    assert_true(entry(f, 2)->loaded);
+    srs_hold(&f->m, ids[2], ENGINE_PRIO_HIGH, 0); /* the hold is over */
+    assert_true(done_within(&normal, 10000));
+    assert_int_equal(normal.rc, 0);
+    finish(&normal);
+    assert_false(entry(f, 2)->loaded);
+}
+
 static const engine_srs_status *status_of(const engine_status_t *s, const char *id)
 {
     for (size_t i = 0; i < s->n_srs; i++)
@@ -400,6 +431,15 @@ static void test_engine_start_lists(void **state)
     assert_non_null(strstr(metrics, "cuzk_srs_pinned{circuit=\"test-300\"} 1"));
     assert_non_null(strstr(metrics, "cuzk_srs_loads_total{circuit=\"test-400\"} 1"));
     free(metrics);
+    /* a read-ahead: its priority checked, its circuit known, then loaded */
+    bool was;
+    uint64_t ms;
+    assert_int_equal(engine_preload_at(e, ids[2], 9, 1000, &was, &ms, &err), CUZK_EINVAL);
+    assert_non_null(strstr(err.msg, "priority 9 is not 0..4"));
+    assert_int_not_equal(engine_preload_at(e, "nope-1", ENGINE_PRIO_HIGH, 1000, &was, &ms, &err),
+                         0);
+    assert_int_equal(engine_preload_at(e, ids[2], ENGINE_PRIO_HIGH, 1000, &was, &ms, &err), 0);
+    assert_true(was);
     engine_destroy(e);
 }
 
@@ -626,6 +666,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_ahead_hold, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_takes_no_worker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_high_load_abandons_normal_load, setup, teardown),

@@ -126,6 +126,18 @@ static const char *circuit_arg(int argc, char **argv)
     return NULL;
 }
 
+/* The value after `name` as a number (0 when absent); -1 when not one. */
+static long number_arg(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], name)) {
+            char *end;
+            long v = strtol(argv[i + 1], &end, 10);
+            return *end || v < 0 ? -1 : v;
+        }
+    return 0;
+}
+
 static int print_srs_reply(int evict, const rpc_reply *reply, const char *id)
 {
     if (evict) {
@@ -153,6 +165,10 @@ int bench_srs(const char *addr, int evict, int argc, char **argv)
     Cuzk__V1__PreloadSrsRequest p = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     Cuzk__V1__EvictSrsRequest e = CUZK__V1__EVICT_SRS_REQUEST__INIT;
     p.circuit_id = e.circuit_id = (char *)id;
+    long priority = number_arg(argc, argv, "--priority"), hold = number_arg(argc, argv, "--hold");
+    if (priority < 0 || priority > 4 || hold < 0)
+        return bench_usage("%s", "--priority takes 0..4, --hold seconds");
+    p.priority = (uint32_t)priority, p.hold_seconds = (uint32_t)hold;
     size_t len;
     uint8_t *buf = pack(evict ? &e.base : &p.base, &len);
     rpc_reply reply;
