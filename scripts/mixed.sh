@@ -10,7 +10,7 @@
 #   scripts/mixed.sh [-t SECONDS] [-m BUDGET] [-b BACKEND] [-w BASE]
 #                    [-P SIZE] [-S SIZE] [-W SIZE] [-N SIZE]
 #                    [-d SECONDS] [-p PARTS] [-n SECONDS] [-c N] [-s N]
-#                    [-i IDS] [-r IDS] [-T SECONDS] [BUNDLE]
+#                    [-i IDS] [-r IDS] [-H SECONDS] [-T SECONDS] [BUNDLE]
 #
 #   BUNDLE  scripts/bundle.sh's folder or a build folder (default gpu-bundle
 #           if it exists, else build)
@@ -35,6 +35,10 @@
 #   -i      srs.pinned, comma list of circuit ids (default: the two PoSt
 #           circuits); "" for none
 #   -r      srs.preload, comma list (default none)
+#   -H      read each deadline's Window PoSt set this many seconds ahead of
+#           it (`cuzk-bench preload --priority 3 --hold H+10`, the
+#           daemon's read-ahead; default 0: none); with -i to leave the
+#           Window PoSt circuit out of srs.pinned
 #
 # Inputs (in BASE/mixed, reused): `cuzk-bench gen-vanilla` per kind (PoRep
 # sparse above 512MiB; the PoSt and update vanillas of sectors sealed from
@@ -54,8 +58,8 @@
 set -u
 ARGS="$*"
 TIME=300 MEM=auto BACKEND=auto BASE=data PS=2KiB SS=2KiB WS=2KiB NS=2KiB
-DL=120 PARTS=4 WIN=30 CP=2 CS=1 PIN=- PRE= TAIL=600
-while getopts t:m:b:w:P:S:W:N:d:p:n:c:s:i:r:T:h opt; do
+DL=120 PARTS=4 WIN=30 CP=2 CS=1 PIN=- PRE= TAIL=600 AHEAD=0
+while getopts t:m:b:w:P:S:W:N:d:p:n:c:s:i:r:H:T:h opt; do
     case $opt in
     t) TIME=$OPTARG ;;
     m) MEM=$OPTARG ;;
@@ -72,6 +76,7 @@ while getopts t:m:b:w:P:S:W:N:d:p:n:c:s:i:r:T:h opt; do
     s) CS=$OPTARG ;;
     i) PIN=$OPTARG ;;
     r) PRE=$OPTARG ;;
+    H) AHEAD=$OPTARG ;;
     T) TAIL=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
@@ -195,7 +200,20 @@ every() { # period first kind: a deadline or a winning PoSt every period s,
     done
     wait
 }
+ahead() { # each deadline's Window PoSt set read AHEAD s before it, held
+    # until 10 s after it opens (the daemon's read-ahead, PreloadSRS at HIGH)
+    local next=$((T0 + 20000)) at
+    kind_circuit mixed wpost "$WS"
+    while [ "$next" -lt "$END" ]; do
+        at=$((next - AHEAD * 1000))
+        sleep "$(awk -v d=$((at - $(ms))) 'BEGIN { print (d > 0 ? d / 1000 : 0) }')"
+        "$BIN/cuzk-bench" -a "unix://$SOCK" preload -c "$CIRCUIT" --priority 3 \
+            --hold $(((next - $(ms)) / 1000 + 10)) >>"$LOGS/readahead.out" 2>&1
+        next=$((next + DL * 1000))
+    done
+}
 REPLAY=
+[ "$AHEAD" -gt 0 ] && { ahead & REPLAY="$REPLAY $!"; }
 for s in $(seq "$CP"); do stream "$s" porep & REPLAY="$REPLAY $!"; done
 for s in $(seq "$CS"); do stream "$s" snap & REPLAY="$REPLAY $!"; done
 every "$DL" 20 wpost &
@@ -246,7 +264,7 @@ BUDGET=$(metric cuzk_memory_budget_bytes) PEAK=$(metric cuzk_memory_peak_bytes)
 say "# mixed.sh: a day of Curio on one host"
 say ""
 say "Machine: $(machine). Started $STARTED; command: scripts/mixed.sh $ARGS"
-say "Sizes: PoRep $PS, SnapDeals $SS, Window PoSt $WS ($PARTS partitions per deadline every ${DL} s), Winning PoSt $NS (every ${WIN} s); PoRep $CP / Snap $CS in flight; replay ${TIME} s (${WALL} s with the tail); srs.pinned [$PIN], srs.preload [$PRE]; backend $BACKEND."
+say "Sizes: PoRep $PS, SnapDeals $SS, Window PoSt $WS ($PARTS partitions per deadline every ${DL} s), Winning PoSt $NS (every ${WIN} s); PoRep $CP / Snap $CS in flight; replay ${TIME} s (${WALL} s with the tail); srs.pinned [$PIN], srs.preload [$PRE]; read-ahead ${AHEAD} s; backend $BACKEND."
 say ""
 say "| kind | requests | failed | p50 s | p99 s | max s | proofs/min (whole run) |"
 say "|---|---|---|---|---|---|---|"

@@ -59,6 +59,9 @@ fi
 
 $BENCH $A status | grep -q 'srs:       test-2048' || fail "status: no SRS line"
 $BENCH $A preload -c test-4096 | grep -q 'already_loaded=false' || fail "preload"
+$BENCH $A preload -c test-4096 --priority 3 --hold 1 | grep -q 'already_loaded=true' ||
+    fail "preload --priority --hold"
+if $BENCH $A preload -c test-4096 --priority 7 2>/dev/null; then fail "preload --priority 7 accepted"; fi
 $BENCH $A evict -c test-4096 | grep -q 'was_loaded=true' || fail "evict"
 $BENCH $A metrics | grep -q '^cuzk_proofs_completed_total 9$' || fail "metrics"
 $BENCH $A metrics >"$DIR/metrics.out"

@@ -280,7 +280,8 @@ def test_priorities(d):
 
 def test_srs(d):
     """PreloadSRS / EvictSRS really load and free; tiers follow, and the residency
-    counters (SRSStatus fields 100-107) count the load and the eviction."""
+    counters (SRSStatus fields 100-109) count the load and the eviction; a read-ahead's
+    priority is checked."""
     cid = "test-4096"
     d.stub.EvictSRS(pb.EvictSrsRequest(circuit_id=cid))
 
@@ -293,6 +294,12 @@ def test_srs(d):
     assert s0.loads >= 1 and s0.load_seconds >= 0 and not s0.pinned and not s0.loading, s0
     p = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid))
     assert p.already_loaded and p.load_time_ms < 100, p
+    assert s0.loads_abandoned == 0 and s0.abandoned_bytes == 0, s0
+    # a read-ahead (fields 100-101): held at HIGH for a second; a priority past CRITICAL refused
+    p = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid, priority=3, hold_seconds=1))
+    assert p.already_loaded, p
+    expect_code(grpc.StatusCode.INVALID_ARGUMENT, d.stub.PreloadSRS,
+                pb.PreloadSrsRequest(circuit_id=cid, priority=9))
     before = metric(d, "cuzk_memory_used_bytes")
     e = d.stub.EvictSRS(pb.EvictSrsRequest(circuit_id=cid))
     assert e.was_loaded and e.freed_bytes > 0, e
