@@ -166,7 +166,12 @@ size_t gpu_prove_pinned_bytes_per_device(void);
 int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *err);
 
 /* One line of the per-partition timings with the names of
- * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."). */
+ * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."), then its
+ * transfers (groth16_xfer): "h2d_mib=... d2h_mib=... copies=N copy_ms=...
+ * link_gbps=... kernel_ms=... hidden_ms=... timed=1
+ * xfer_mib=points:..,points_g2:..,params:..,input:..,jobs:..,unpark:..,
+ * park:..,results:.." (link_gbps: both directions' bytes over copy_ms,
+ * in 10^9 bytes a second). */
 void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t);
 
 #ifdef __cplusplus

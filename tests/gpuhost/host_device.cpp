@@ -486,7 +486,7 @@ static long long upload_check(int which, size_t bytes, unsigned seed)
         src[i] = (char)x;
     }
     memset(dev, 0, bytes + 1);
-    int rc = prove_upload(which, dev, src, bytes, NULL);
+    int rc = prove_upload(which, GROTH16_XFER_INPUT, dev, src, bytes, NULL);
     long long bad = rc ? -1 : 0;
     for (size_t i = 0; !bad && i < bytes; i++)
         if (dev[i] != src[i]) bad = (long long)i + 1;
@@ -513,6 +513,11 @@ extern "C" long long host_upload_pair_check(size_t bytes, int delay_us)
     t.join();
     host_dma_delay_us = 0;
     return bad[0] ? bad[0] : bad[1];
+}
+
+extern "C" long long host_copied_bytes(int dev, bool to_host)
+{
+    return host_copied[dev][to_host].load();
 }
 
 extern "C" long long host_pin_count(void)
