@@ -74,6 +74,14 @@
  * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a
  * start (the prover thread, prep, loader, the staging pools' copy threads) first makes the start's
  * device current.
+ *
+ * What crosses PCIe is accounted per circuit (gpu/util/xfer_stats.cuh):
+ * every copy goes through the accounting module, and each thread binds
+ * the account of the circuit it works for (the prover thread circuit i's
+ * during its steps, and circuit 0's while the start makes parameters and
+ * shapes resident; prep and loader theirs), its compute calls bracketed
+ * by events (xfer_kernels). As circuit i is done its account is settled
+ * into its timings (t.xfer: bytes by kind, copy, kernel and hidden time).
  */
 #include <omp.h>
 #include <pthread.h>

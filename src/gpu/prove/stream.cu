@@ -15,7 +15,9 @@
  * fill is free by then. From page-locked host memory (host_pin.cu) the
  * copy is one cudaMemcpyAsync; from memory that could not be locked it
  * goes through the staging pool (prove_upload), before chunk k's step.
- * The steps:
+ * Each chunk's copy is counted and timed for the calling thread's
+ * account (xfer_stats.cuh: points or B_G2 points), and each step's
+ * kernels timed there too. The steps:
  *   msm    sum of scal[i] P[i]: one MSM per chunk, the sums added;
  *   split  a split job: the batch addition over the chunk's bitmap words
  *          (chunks are multiples of 64 points), and the tail entries whose

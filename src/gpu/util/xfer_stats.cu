@@ -102,11 +102,6 @@ static void count_in(xfer_acct *a, int what, size_t bytes)
     a->copies++;
 }
 
-void xfer_count(int what, size_t bytes)
-{
-    if (bound) count_in(bound, what, bytes);
-}
-
 static bool to_host(int what)
 {
     return what == GROTH16_XFER_PARK || what == GROTH16_XFER_RESULTS;

@@ -84,8 +84,6 @@ cudaError_t xfer_copy(void *dst, const void *src, size_t bytes, int what);
 /* cudaMemcpyAsync on st counted for account a (NULL: the bound one). */
 cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, cudaStream_t st,
                             xfer_acct *a);
-/* A copy made elsewhere (a stand-in for none yet): only its bytes. */
-void xfer_count(int what, size_t bytes);
 
 /* The events around compute calls on the default stream. */
 struct xfer_mark {
