@@ -10,8 +10,16 @@
 #include "gpu/util/xfer_stats.cuh"
 
 static std::mutex pool_mu;
-static std::vector<cudaEvent_t> pool[CU_MAX_DEVICES];
 static thread_local xfer_acct *bound;
+
+/* Device dev's free events. The pool lives as long as the process, never
+ * destroyed: a static vector's destructor at exit would drop the list
+ * while the events it holds stay made. */
+static std::vector<cudaEvent_t> &pool_of(int dev)
+{
+    static std::vector<cudaEvent_t> *pools = new std::vector<cudaEvent_t>[CU_MAX_DEVICES];
+    return pools[dev];
+}
 
 /* An event of the current device (NULL when none can be made). */
 static cudaEvent_t event_take(void)
@@ -20,9 +28,10 @@ static cudaEvent_t event_take(void)
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= CU_MAX_DEVICES) return NULL;
     {
         std::lock_guard<std::mutex> g(pool_mu);
-        if (!pool[dev].empty()) {
-            cudaEvent_t e = pool[dev].back();
-            pool[dev].pop_back();
+        std::vector<cudaEvent_t> &pool = pool_of(dev);
+        if (!pool.empty()) {
+            cudaEvent_t e = pool.back();
+            pool.pop_back();
             return e;
         }
     }
@@ -38,7 +47,7 @@ static void event_give(cudaEvent_t e, int dev)
 {
     if (!e) return;
     std::lock_guard<std::mutex> g(pool_mu);
-    pool[dev].push_back(e);
+    pool_of(dev).push_back(e);
 }
 
 static int current_device(void)
