@@ -185,7 +185,7 @@ static void compare(const char *what, cs_circuit *circ, size_t n, const fr_t *in
         CHECK(!groth16_verify(&pvk, &pg[i], inputs + i * n_inputs, n_inputs, &err),
               "%s: circuit %zu: GPU proof does not verify: %s", what, i, err.msg);
     }
-    char line[320];
+    char line[768];
     gpu_prove_format_timings(line, sizeof line, &t[0]);
     printf("prove %s: %zu constraints, %zu circuit(s): GPU == CPU bytes, verified (%s)\n", what,
            w[0].num_constraints, n, line);
