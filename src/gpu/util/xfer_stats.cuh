@@ -30,7 +30,9 @@
  * count cross-checks that in the tests), and a kernel span on the
  * default stream is the stream's time between its two events, which
  * includes launch gaps and kernels other host threads queued there
- * meanwhile.
+ * meanwhile. CUDA stamps an event when the device reaches it, and warns
+ * that an event of a non-default stream may be stamped later than the
+ * work before it ended: the spans are upper bounds, the rates lower ones.
  */
 #ifndef CUZK_GPU_UTIL_XFER_STATS_CUH
 #define CUZK_GPU_UTIL_XFER_STATS_CUH
