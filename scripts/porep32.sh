@@ -56,9 +56,13 @@
 # seconds per proof (completion times after the first proof), GPU busy
 # (`cuzk-bench timeline` over the daemon's TIMELINE lines, and nvidia-smi's
 # utilization), the daemon's peak RSS (VmHWM), the device's peak memory
-# (nvidia-smi, sampled every 0.5 s) and the daemon's CPU-seconds per proof
-# over the batch. The report goes to stdout and to $OUT/porep32.md when OUT
-# is set, with the logs packed into $OUT/porep32-logs.tar.gz.
+# (nvidia-smi, sampled every 0.5 s), the daemon's CPU-seconds per proof
+# over the batch, and per partition the bytes over PCIe by what they carry,
+# the copy time and rate, the kernel time and the copy time hidden under
+# kernels (the daemon's per-partition log lines, run-common.sh's
+# xfer_table), with an ESTIMATE for a PCIe 4.0 x16 card at 25 GB/s. The
+# report goes to stdout and to $OUT/porep32.md when OUT is set, with the
+# logs packed into $OUT/porep32-logs.tar.gz.
 set -u
 ARGS="$*"
 PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true WITNESS=true
@@ -240,6 +244,17 @@ if has prove; then
         samples_summary
         "$BIN/cuzk-bench" timeline "$LOGS/daemon.log" >"$LOGS/timeline.out" 2>&1 &&
             sed 's/^/  /' "$LOGS/timeline.out" | tee -a "$REPORT"
+        say ""
+        say "## Bytes over PCIe per partition (counted at the copy sites, timed by CUDA events)"
+        say ""
+        xfer_table "$LOGS/daemon.log" >"$LOGS/xfer.md"
+        awk '/^\|/ { if (++r <= 32) print; else more++; next }
+             { if (more) { print "(" more " more rows: logs/xfer.md)"; more = 0 } print }
+             END { if (more) print "(" more " more rows: logs/xfer.md)" }' \
+            "$LOGS/xfer.md" | tee -a "$REPORT"
+        planned=$(sed -n 's/.*moved_per_partition_mib=\([0-9.]*\).*/\1/p' "$LOGS/status.out" | head -1)
+        [ -n "$planned" ] && say "- planned by the device's plan (residency.cu rule 7, jobs and" \
+            "results not included): $(awk -v m="$planned" 'BEGIN { printf "%.2f", m / 1024 }') GiB per partition"
         say ""
         say "## Verification (cuzk verify porep, independent of the daemon)"
         ok=0 all=0

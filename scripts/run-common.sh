@@ -165,6 +165,55 @@ samples_summary() {
          END { printf "- sampled: peak RSS %.1f GiB, device memory peak %.1f GiB%s, nvidia-smi utilization mean %.0f%% over the daemon'"'"'s life\n",
                r / 1048576, (m - held) / 1024, held ? sprintf(" (less %.1f GiB held by -G)", held / 1024) : "", n ? s / n : 0 }' "$LOGS/samples.txt" | tee -a "$REPORT"
 }
+# The bytes over PCIe per partition, from the daemon's per-partition log
+# lines ("gpu prove: circuit i/n: ... h2d_mib=... copy_ms=... kernel_ms=..."
+# of src/gpu/prove: counted at the copy sites, timed by CUDA events): a
+# markdown table to stdout, one row a partition in log order, and the
+# mean over the partitions that uploaded no parameters (warm), with an
+# ESTIMATE for a PCIe 4.0 x16 card at 25 GB/s: the same bytes at that
+# rate against the same kernel time, the partition between
+# max(kernels, copies) (every copy under kernels) and kernels + copies
+# (none). Measured here: the bytes, copy s, GB/s, kernel s, hidden s.
+xfer_table() { # daemon.log
+    awk '
+    / gpu prove: circuit [0-9]+\/[0-9]+: / {
+        delete f
+        for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[kv[1]] = kv[2]
+        if (!("h2d_mib" in f)) next
+        split(f["xfer_mib"], kinds, ",")
+        delete b
+        for (k in kinds) { split(kinds[k], p, ":"); b[p[1]] = p[2] }
+        n++
+        gib = (f["h2d_mib"] + f["d2h_mib"]) / 1024
+        est = gib * 1073741824 / 25e9
+        ks = f["kernel_ms"] / 1000
+        if (n == 1) {
+            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        }
+        for (i = 1; i <= NF; i++) if ($i == "circuit") c = $(i + 1)
+        sub(":", "", c)
+        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f-%.2f |%s\n",
+            n, c, f["h2d_mib"] / 1024, f["d2h_mib"] / 1024,
+            (b["points"] + b["points_g2"]) / 1024, b["park"] / 1024, b["unpark"] / 1024,
+            b["input"] / 1024, b["params"] / 1024, f["copies"], f["copy_ms"] / 1000,
+            f["link_gbps"], ks, f["hidden_ms"] / 1000, f["gpu_total_ms"] / 1000, est,
+            (est > ks ? est : ks), ks + est, f["timed"] == 1 ? "" : " (times not measured)"
+        if (b["params"] > 0) next
+        w++; sg += gib; sc += f["copy_ms"] / 1000; sk += ks; sh += f["hidden_ms"] / 1000
+        st += f["gpu_total_ms"] / 1000
+    }
+    END {
+        if (!n) { print "- no per-partition transfer lines in the log"; exit }
+        if (!w) exit
+        e = sg / w * 1073741824 / 25e9
+        printf "\n- warm partitions (%d, no parameters uploaded), per partition: %.2f GiB over PCIe in %.2f s of copies (%.1f GB/s), %.2f s of which under kernels; kernels %.2f s; gpu_total %.2f s\n",
+            w, sg / w, sc / w, sc ? sg * 1.073741824 / sc : 0, sh / w, sk / w, st / w
+        printf "- ESTIMATE (not measured) for a PCIe 4.0 x16 card at 25 GB/s, the same kernels: %.2f s of copies per partition, so %.2f s (copies all under kernels) to %.2f s (none) per partition; at the overlap measured here (%.0f%% of the copy time under kernels) %.2f s\n",
+            e, (e > sk / w ? e : sk / w), sk / w + e, sc ? 100 * sh / sc : 0,
+            sk / w + e * (sc ? 1 - sh / sc : 1)
+    }' "$1"
+}
 # The memory holder of -G: started before the daemon, stopped after it.
 HOLDER=
 hold_start() {

@@ -181,7 +181,7 @@ typedef struct engine_device_status {
     uint32_t queued;     /* partitions its prover workers hold */
     uint64_t busy_ms;    /* time in the backend's start and finish */
     uint64_t partitions; /* partitions it proved */
-    char plan[256];      /* its memory plan: resident and streamed parameters ("" : none) */
+    char plan[384];      /* its memory plan: resident and streamed parameters ("" : none) */
 } engine_device_status;
 
 typedef struct engine_status_t {

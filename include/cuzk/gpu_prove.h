@@ -123,6 +123,9 @@ typedef struct gpu_prove_plan_info {
     size_t use;                     /* of which the plan takes */
     size_t need;                    /* the least a proof of that shape runs in */
     size_t streamed;                /* bytes streamed per partition */
+    size_t parked;                  /* H-step bytes parked on the host and back, each way */
+    size_t input;                   /* the witness or a, b, c up (at most: domain rows) */
+    size_t moved;                   /* bytes over PCIe per partition: streamed + 2 parked + input */
     size_t chunk;                   /* points per MSM call / streamed chunk */
     size_t chunk_g2;                /* points per B_G2 MSM call / streamed chunk (on device) */
     unsigned abc_buffers;           /* a/b/c buffers (2: the next circuit loads early) */
@@ -166,7 +169,12 @@ size_t gpu_prove_pinned_bytes_per_device(void);
 int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *err);
 
 /* One line of the per-partition timings with the names of
- * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."). */
+ * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."), then its
+ * transfers (groth16_xfer): "h2d_mib=... d2h_mib=... copies=N copy_ms=...
+ * link_gbps=... kernel_ms=... hidden_ms=... timed=1
+ * xfer_mib=points:..,points_g2:..,params:..,input:..,jobs:..,unpark:..,
+ * park:..,results:.." (link_gbps: both directions' bytes over copy_ms,
+ * in 10^9 bytes a second). */
 void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t);
 
 #ifdef __cplusplus

@@ -100,12 +100,41 @@ int groth16_setup_dev_write(const char *params_path, const char *vk_path, cs_cir
                             uint64_t seed, const groth16_setup_backend *be, FILE *log,
                             cuzk_err *err);
 
+/* What one partition (circuit) of a GPU proof moved between host and
+ * device, counted at the copy sites (src/gpu/util/xfer_stats.cuh), by
+ * what the bytes carry: */
+enum {
+    GROTH16_XFER_POINTS,    /* G1 parameter points streamed (host to device) */
+    GROTH16_XFER_POINTS_G2, /* B_G2 points streamed */
+    GROTH16_XFER_PARAMS,    /* parameters, shapes, tables made resident (a cold start) */
+    GROTH16_XFER_INPUT,     /* the witness, rows of a, b, c, H scalars */
+    GROTH16_XFER_JOBS,      /* ones bitmaps, tail scalars and indexes, MSM scalars */
+    GROTH16_XFER_UNPARK,    /* H-step rows and pieces brought back from the host */
+    GROTH16_XFER_PARK,      /* H-step rows parked in host memory (device to host) */
+    GROTH16_XFER_RESULTS,   /* sums, counts, jobs and indexes read back (device to host) */
+    GROTH16_XFER_KINDS
+};
+/* The bytes by kind and direction, and times from CUDA events: copy_ms
+ * the time the link was busy with this partition's copies (the union of
+ * their spans), kernel_ms that of its compute calls on the compute stream
+ * (H step and MSMs), hidden_ms the part of copy_ms that ran under kernels
+ * (of any partition of its start); timed false when events failed (the
+ * bytes are still right). All 0 on the CPU. */
+typedef struct groth16_xfer {
+    uint64_t bytes[GROTH16_XFER_KINDS];
+    uint64_t h2d, d2h, copies;
+    double copy_ms, kernel_ms, hidden_ms;
+    bool timed;
+} groth16_xfer;
+
 /* Per-proof timings (ms) with the names of reference/groth16.md;
  * gpu_total_ms is the device part of a GPU proof and upload_ms its a/b/c
- * transfer (overlapped with other work; both 0 on the CPU). */
+ * transfer (overlapped with other work; both 0 on the CPU); xfer its
+ * transfers (GPU only). */
 typedef struct groth16_timings {
     double prep_msm_ms, ntt_msm_h_ms, batch_add_ms, tail_msm_ms, b_g2_msm_ms, total_ms;
     double gpu_total_ms, upload_ms;
+    groth16_xfer xfer;
 } groth16_timings;
 
 /*

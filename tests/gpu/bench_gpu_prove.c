@@ -210,12 +210,12 @@ static int run(const groth16_params *pk, const cs_prover *w, size_t n, bool cpu,
         walls[r] = now_ms() - t1;
         cpu_s += cpu_seconds() - c1;
         gt[r] = t[0];
-        char line[320];
+        char line[768];
         gpu_prove_format_timings(line, sizeof line, &t[0]);
         printf("GPU run %d: %s (wall %.1f ms for %zu circuit(s))\n", r + 1, line, walls[r], n);
     }
     for (size_t i = 0; n > 1 && i < n; i++) { /* the last run's circuits */
-        char line[320];
+        char line[768];
         gpu_prove_format_timings(line, sizeof line, &t[i]);
         printf("  run %d circuit %zu: %s\n", RUNS, i, line);
     }

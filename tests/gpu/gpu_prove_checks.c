@@ -185,7 +185,7 @@ static void compare(const char *what, cs_circuit *circ, size_t n, const fr_t *in
         CHECK(!groth16_verify(&pvk, &pg[i], inputs + i * n_inputs, n_inputs, &err),
               "%s: circuit %zu: GPU proof does not verify: %s", what, i, err.msg);
     }
-    char line[320];
+    char line[768];
     gpu_prove_format_timings(line, sizeof line, &t[0]);
     printf("prove %s: %zu constraints, %zu circuit(s): GPU == CPU bytes, verified (%s)\n", what,
            w[0].num_constraints, n, line);
@@ -775,6 +775,67 @@ static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t 
     return 0;
 }
 
+long long (*gpu_check_copied)(bool to_host);
+
+void gpu_check_copied_now(long long out[2])
+{
+    for (int k = 0; k < 2; k++) out[k] = gpu_check_copied ? gpu_check_copied(k == 1) : 0;
+}
+
+/* Circuit i's bytes of kind k (GROTH16_XFER_*). */
+static uint64_t xb(const groth16_timings *t, size_t i, int k)
+{
+    return t[i].xfer.bytes[k];
+}
+
+int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth16_params *pk,
+                   const cs_prover *w, size_t wit, const groth16_timings *t, size_t n,
+                   const long long copied0[2])
+{
+    int before = failures;
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < pk->n_h + 1) lg++;
+    size_t row = ((size_t)32 << lg), used = w->num_constraints * sizeof(fr_t);
+    bool shared = pl->abc_rows == 1 && pl->witness_shared;
+    uint64_t parked = pl->abc_rows == 1 ? 2 * row + (shared ? 3 * used : 0) : 0;
+    uint64_t g2 = pl->b_g2_streamed ? pk->n_b_g2 * sizeof(g2_affine_t) : 0;
+    uint64_t input = wit ? wit : 3 * used, h2d = 0, d2h = 0;
+    for (size_t i = 0; i < n; i++) {
+        const groth16_xfer *x = &t[i].xfer;
+        uint64_t pts = xb(t, i, GROTH16_XFER_POINTS) + xb(t, i, GROTH16_XFER_POINTS_G2);
+        CHECK(pts == pl->streamed && xb(t, i, GROTH16_XFER_POINTS_G2) == g2,
+              "%s, circuit %zu: %llu bytes of points streamed (B_G2 %llu), the plan %zu (B_G2 "
+              "%llu)",
+              what, i, (unsigned long long)pts,
+              (unsigned long long)xb(t, i, GROTH16_XFER_POINTS_G2), pl->streamed,
+              (unsigned long long)g2);
+        CHECK(xb(t, i, GROTH16_XFER_PARK) == parked && xb(t, i, GROTH16_XFER_UNPARK) == parked &&
+                  parked <= pl->parked,
+              "%s, circuit %zu: %llu bytes parked, %llu back; the mode (%u rows, shared %d) %llu "
+              "each way, the plan at most %zu",
+              what, i, (unsigned long long)xb(t, i, GROTH16_XFER_PARK),
+              (unsigned long long)xb(t, i, GROTH16_XFER_UNPARK), pl->abc_rows, shared,
+              (unsigned long long)parked, pl->parked);
+        CHECK(xb(t, i, GROTH16_XFER_INPUT) == input && input <= pl->input,
+              "%s, circuit %zu: %llu bytes of input up, expected %llu (the plan at most %zu)", what,
+              i, (unsigned long long)xb(t, i, GROTH16_XFER_INPUT), (unsigned long long)input,
+              pl->input);
+        CHECK(x->timed && x->copies > 0 && x->copy_ms >= 0 && x->kernel_ms > 0 &&
+                  x->hidden_ms <= x->copy_ms + 1e-9,
+              "%s, circuit %zu: times: timed %d, %llu copies in %.3f ms, kernels %.3f ms, "
+              "hidden %.3f ms",
+              what, i, x->timed, (unsigned long long)x->copies, x->copy_ms, x->kernel_ms,
+              x->hidden_ms);
+        h2d += x->h2d, d2h += x->d2h;
+    }
+    if (!gpu_check_copied) return failures - before;
+    long long up = gpu_check_copied(false) - copied0[0], down = gpu_check_copied(true) - copied0[1];
+    CHECK(up == (long long)h2d && down == (long long)d2h,
+          "%s: the runtime copied %lld bytes up and %lld down, the prover counted %llu and %llu",
+          what, up, down, (unsigned long long)h2d, (unsigned long long)d2h);
+    return failures - before;
+}
+
 /* w proved under each mode of the H step: three rows with every array
  * resident (B_G2 kept, then streamed from host memory), three streamed,
  * two rows, one row (its rows parked on the host), one row the witness
@@ -811,10 +872,13 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
         if (!cap) continue;
         gpu_prove_set_device_memory(cap);
-        groth16_timings t = {0};
+        groth16_timings t = {0}, tt[2];
+        long long c0[2];
+        gpu_check_copied_now(c0);
         rc = gpu_groth16_prove(gpu, pk, w, 1, rs, &t, &err);
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
+        if (!rc) gpu_check_xfer(modes[k].name, &pl, pk, w, wit, &t, 1, c0);
         CHECK(rc || t.total_ms == t.gpu_total_ms, "%s, %s: B_G2 on the CPU (%.1f ms of %.1f)", what,
               modes[k].name, t.b_g2_msm_ms, t.total_ms);
         CHECK(!rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu), "%s, %s: rc %d (%s), GPU == CPU: %d",
@@ -827,11 +891,15 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
               what, modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.b_g2_streamed,
               pl.park);
         if (modes[k].rows < 3) { /* three rows: check_residency's batches */
-            rc = gpu_groth16_prove(gpu, pk, two, 2, rs, NULL, &err);
+            gpu_check_copied_now(c0);
+            rc = gpu_groth16_prove(gpu, pk, two, 2, rs, tt, &err);
             CHECK(!rc && !memcmp(gpu, cpu, sizeof gpu), "%s, %s, batch of 2: rc %d (%s)", what,
                   modes[k].name, rc, err.msg);
+            gpu_prove_plan_info pb;
+            gpu_prove_device_plan(0, &pb);
+            if (!rc) gpu_check_xfer(modes[k].name, &pb, pk, w, wit, tt, 2, c0);
         }
-        char line[256];
+        char line[512];
         gpu_prove_format_plan(line, sizeof line, &pl);
         printf("h modes: %s, %s (cap %zu KiB): == CPU: %s\n", what, modes[k].name, cap >> 10, line);
     }
@@ -914,7 +982,7 @@ static void check_plan_porep32(void)
             gpu_prove_plan_info pl;
             cuzk_err err = {0};
             int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, s->shape_bytes, true, budgets[k], &err);
-            char line[320];
+            char line[512];
             gpu_prove_format_plan(line, sizeof line, &pl);
             CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3 &&
                       pl.b_g2_streamed,

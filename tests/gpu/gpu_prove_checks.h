@@ -10,6 +10,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/engine_provider.h"
+#include "cuzk/gpu_prove.h"
 #include "cuzk/rng.h"
 
 /* Returns the number of failed checks; quick: small sizes only. */
@@ -33,6 +34,23 @@ int gpu_check_engine_job(engine_t *e, uint32_t partitions, uint32_t seed, engine
  * NULL when not recorded). */
 int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
                               cs_prover *w, cuzk_err *err);
+/* The bytes the CUDA runtime under test copied so far, to the host or to
+ * the device: the stand-in's own count (test_gpu_prove_host sets it, for
+ * the cross-check of gpu_check_xfer); NULL on a real device. */
+extern long long (*gpu_check_copied)(bool to_host);
+/* The transfers of one start's n circuits of w (timings t, each with the
+ * same constraints; witness bytes wit on the witness-only path, else 0)
+ * against its plan pl (residency.cu rule 7): the points streamed are the
+ * streamed arrays' bytes exactly (none in resident mode), the H step's
+ * rows parked and brought back those of its mode, the input the witness
+ * or a, b, c's constraint rows; and, with gpu_check_copied, every byte
+ * the runtime copied since copied0 (before the start) counted. Returns
+ * the failures (printed). */
+int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth16_params *pk,
+                   const cs_prover *w, size_t wit, const groth16_timings *t, size_t n,
+                   const long long copied0[2]);
+/* copied0 of gpu_check_xfer: the runtime's counts now (0 without one). */
+void gpu_check_copied_now(long long out[2]);
 /* Destroys e and removes dir. */
 void gpu_check_engine_done(engine_t *e, const char *dir);
 

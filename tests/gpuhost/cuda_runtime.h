@@ -20,7 +20,9 @@
  * it returns its sticky error, as a CUDA context does after a fault.
  * Asynchronous copies can be slowed down (host_dma_delay_us) to make the
  * prover overlap them; copies and fills are memcpy and memset, and every
- * copy is complete when it returns. The CUDA keywords of the device
+ * copy is complete when it returns (an event records the host's clock,
+ * so the times between events are those of the work between them); the
+ * bytes copied each way are counted per device (host_copied). The CUDA keywords of the device
  * headers become plain C++. Included first in every translation unit of
  * the test (-include).
  */
@@ -67,6 +69,7 @@ struct host_stream {
 };
 struct host_event {
     int device;
+    double ms; /* when it was recorded (steady clock): work here is done on return */
 };
 typedef struct host_stream *cudaStream_t;
 typedef struct host_event *cudaEvent_t;
@@ -105,6 +108,11 @@ extern thread_local int host_current_device;
 /* Microseconds each asynchronous copy of 64 KiB or more takes at least
  * (a slow link for the bulk transfers; bitmaps and tails stay quick). */
 extern std::atomic<int> host_dma_delay_us;
+
+/* Bytes copied by cudaMemcpy and cudaMemcpyAsync per device, [0] host to
+ * device, [1] device to host: the runtime's own count, which the tests
+ * hold against the prover's (xfer_stats.cuh). */
+extern std::atomic<long long> host_copied[HOST_MAX_DEVICES][2];
 
 /* Allocation registry (host_device.cpp): records [p, p + bytes) as memory
  * of device dev; forgets it (false: p was not allocated); the device
@@ -200,6 +208,7 @@ static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcp
         kind == cudaMemcpyDeviceToHost ? host_mem_on(dev, s, n) : host_mem_on(dev, d, n);
     if (e == cudaSuccess && kind == cudaMemcpyDeviceToDevice) e = host_mem_on(dev, s, n);
     if (e != cudaSuccess) return e;
+    if (kind != cudaMemcpyDeviceToDevice) host_copied[dev][kind == cudaMemcpyDeviceToHost] += n;
     memcpy(d, s, n);
     return cudaSuccess;
 }
@@ -212,6 +221,7 @@ static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cuda
     if (e != cudaSuccess) return e;
     if (host_dma_delay_us.load() && n >= ((size_t)64 << 10))
         std::this_thread::sleep_for(std::chrono::microseconds(host_dma_delay_us.load()));
+    if (kind != cudaMemcpyDeviceToDevice) host_copied[dev][kind == cudaMemcpyDeviceToHost] += n;
     memcpy(d, s, n);
     return cudaSuccess;
 }
@@ -226,8 +236,20 @@ static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
 {
     cudaError_t r = host_call(host_current_device);
     if (r != cudaSuccess) return r;
-    *e = new host_event{host_current_device};
+    *e = new host_event{host_current_device, 0};
     return cudaSuccess;
+}
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+    return cudaEventCreateWithFlags(e, 0);
+}
+/* ms from a to b, both recorded (as in CUDA, whatever their streams). */
+static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    if (a->device != b->device) return cudaErrorInvalidResourceHandle;
+    cudaError_t e = host_call(a->device);
+    if (e == cudaSuccess) *ms = (float)(b->ms - a->ms);
+    return e;
 }
 static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
 {
@@ -240,6 +262,9 @@ static inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st)
 {
     int dev = st ? st->device : host_current_device;
     if (ev->device != dev) return cudaErrorInvalidResourceHandle;
+    ev->ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now().time_since_epoch())
+                 .count();
     return host_call(dev);
 }
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, unsigned)

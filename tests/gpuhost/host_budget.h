@@ -48,6 +48,10 @@ long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
  * circuits' preps may): the same result for either. */
 long long host_upload_pair_check(size_t bytes, int delay_us);
 
+/* Bytes the stand-in runtime copied on device dev so far (cudaMemcpy and
+ * cudaMemcpyAsync), to the host or to the device. */
+long long host_copied_bytes(int dev, bool to_host);
+
 /* Host ranges page-locked so far (cudaHostRegister calls that worked),
  * those locked now, and whether registering fails (memory that cannot
  * be locked). */

@@ -471,8 +471,9 @@ extern "C" void host_dma_delay(int us)
 }
 
 /* prove_upload of `bytes` pseudo-random bytes (seeded) through pool
- * `which`: 0 when they arrive intact, else the first wrong offset + 1, or
- * -1 for a failed call. */
+ * `which`: 0 when they arrive intact and counted whole for the caller's
+ * account (xfer_stats.cuh: the copy threads' chunks too), else the first
+ * wrong offset + 1, -1 for a failed call, -2 for a wrong count. */
 static long long upload_check(int which, size_t bytes, unsigned seed)
 {
     char *src = (char *)malloc(bytes + 1), *dev = NULL;
@@ -486,8 +487,13 @@ static long long upload_check(int which, size_t bytes, unsigned seed)
         src[i] = (char)x;
     }
     memset(dev, 0, bytes + 1);
-    int rc = prove_upload(which, dev, src, bytes, NULL);
-    long long bad = rc ? -1 : 0;
+    xfer_acct a;
+    xfer_reset(&a);
+    xfer_acct *was = xfer_bind(&a);
+    int rc = prove_upload(which, GROTH16_XFER_INPUT, dev, src, bytes, NULL);
+    xfer_bind(was);
+    long long bad = rc ? -1 : a.bytes[GROTH16_XFER_INPUT] != bytes ? -2 : 0;
+    xfer_reset(&a);
     for (size_t i = 0; !bad && i < bytes; i++)
         if (dev[i] != src[i]) bad = (long long)i + 1;
     if (!bad && dev[bytes] != 0) bad = (long long)bytes + 1; /* nothing beyond */
@@ -513,6 +519,11 @@ extern "C" long long host_upload_pair_check(size_t bytes, int delay_us)
     t.join();
     host_dma_delay_us = 0;
     return bad[0] ? bad[0] : bad[1];
+}
+
+extern "C" long long host_copied_bytes(int dev, bool to_host)
+{
+    return host_copied[dev][to_host].load();
 }
 
 extern "C" long long host_pin_count(void)

@@ -2,7 +2,8 @@
  * host_runtime.cpp - the state of the stand-in CUDA runtime
  * (cuda_runtime.h): the devices listed, per device the bytes allocated on
  * it, the most it gives, its failure and an allocation to refuse, each
- * thread's current device, the delay of asynchronous copies, and the
+ * thread's current device, the delay of asynchronous copies, the bytes
+ * copied each way, and the
  * registry of allocations by device. One definition for every test built
  * on the stand-in.
  */
@@ -18,6 +19,7 @@ std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
 std::atomic<bool> host_alloc_refuse_on[HOST_MAX_DEVICES];
 thread_local int host_current_device;
 std::atomic<int> host_dma_delay_us{0};
+std::atomic<long long> host_copied[HOST_MAX_DEVICES][2];
 
 /* Every live allocation by its start: its size and device. */
 struct host_alloc {

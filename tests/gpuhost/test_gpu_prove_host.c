@@ -129,7 +129,7 @@ static int check_mode(const char *what, int mode, size_t n_h)
                           : mode == STREAMED ? !pl.resident[0] && !pl.resident[1] &&
                                                    pl.chunk < n_h && pl.b_g2_streamed
                                              : kept > 0 && kept < 4 && pl.streamed > 0);
-    char line[256];
+    char line[512];
     gpu_prove_format_plan(line, sizeof line, &pl);
     if (!ok) failures++;
     printf("%s%s: %s\n", ok ? "" : "FAIL ", what, line);
@@ -152,14 +152,22 @@ static void check_b2_on_device(const char *what, const groth16_params *p, const 
                            t.total_ms, t.gpu_total_ms);
 }
 
-/* Proves w[0..n) on the GPU and the CPU (r = s = 1): byte-identical. */
+/* Proves w[0..n) on the GPU and the CPU (r = s = 1): byte-identical;
+ * each circuit's transfers those of the plan, every byte the stand-in
+ * copied counted (gpu_check_xfer). */
 static void prove_cmp(const char *what, const groth16_params *p, const cs_prover *w, size_t n)
 {
     fr_t rs[8] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE, FR_ONE};
     groth16_proof g[4], c[4];
+    groth16_timings t[4];
+    long long c0[2];
     cuzk_err err = {0};
-    if (gpu_groth16_prove(g, p, w, n, rs, NULL, &err))
+    gpu_check_copied_now(c0);
+    if (gpu_groth16_prove(g, p, w, n, rs, t, &err))
         return (void)(failures++, printf("FAIL %s: %s\n", what, err.msg));
+    gpu_prove_plan_info pl;
+    gpu_prove_device_plan(0, &pl);
+    failures += gpu_check_xfer(what, &pl, p, w, 0, t, n, c0);
     if (groth16_prove(c, p, w, n, rs, NULL, &err))
         return (void)(failures++, printf("FAIL cpu: %s\n", err.msg));
     if (memcmp(g, c, n * sizeof *g)) failures++, printf("FAIL %s: GPU proof != CPU proof\n", what);
@@ -278,7 +286,8 @@ static void check_upload(void)
             failures++,
                 printf("FAIL two uploads through one pool (delay %d us): %lld\n", delay, bad);
     }
-    printf("staging: uploads of 1 byte .. 300 MiB arrive intact (pieces, chunks, slot reuse), "
+    printf("staging: uploads of 1 byte .. 300 MiB arrive intact and counted (pieces, chunks, slot "
+           "reuse), "
            "also two at once through one pool\n");
 }
 
@@ -540,7 +549,7 @@ static void check_witness_b2_host(cuzk_rng *g)
         rc = gpu_groth16_prove(&pg, pk, &wc.w, 1, rs, &t, &err);
     }
     gpu_prove_device_plan(0, &pl);
-    char line[256];
+    char line[512];
     gpu_prove_format_plan(line, sizeof line, &pl);
     printf("witness path, 64 MiB: %s (B_G2 %zu points)\n", line, pk->n_b_g2);
     size_t use = pl.use, step = (pl.use - pl.need) / 48 + 1; /* down to the least */
@@ -718,9 +727,16 @@ static void check_witness_alloc_refused(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* The stand-in's copies on device 0 (gpu_check_copied). */
+static long long copied_on_0(bool to_host)
+{
+    return host_copied_bytes(0, to_host);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
+    gpu_check_copied = copied_on_0;
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
     printf("seed: %llu\n", (unsigned long long)seed);
     cuzk_rng_seed(&g, seed);

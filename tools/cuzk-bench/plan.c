@@ -5,9 +5,14 @@
  * arrays kept resident and streamed, the rows of a, b, c the H step keeps,
  * the MSM chunk, the host memory parked; or, without --device-memory, the
  * least memory a partition needs and the plan at the memory of common
- * cards (README's table). The device memory is what the daemon may use
- * there: the memory free at its first proof (or gpus.device_memory), less
- * than the card's size by the CUDA context and whatever else runs there.
+ * cards (README's table). Each plan line is followed by the bytes a
+ * partition moves over PCIe under it (residency.cu rule 7) and, from
+ * them, an estimate of the copy time on a PCIe 4.0 x16 card (25 GB/s),
+ * to hold against what the daemon measures (its per-partition log line:
+ * h2d_mib, d2h_mib, copy_ms, kernel_ms). The device memory is what the
+ * daemon may use there: the memory free at its first proof (or
+ * gpus.device_memory), less than the card's size by the CUDA context and
+ * whatever else runs there.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +22,8 @@
 #include "cuzk/filecoin/porep_sizes.h"
 #include "cuzk/gpu_prove.h"
 
-#define GIB (1024.0 * 1024 * 1024)
+#define GIB       (1024.0 * 1024 * 1024)
+#define PCIE4_X16 25e9 /* bytes a second a PCIe 4.0 x16 link moves, about */
 
 #ifdef CUZK_HAVE_CUDA
 /* One line: the plan of s's partitions within budget bytes. */
@@ -29,9 +35,15 @@ static void plan_line(const porep_sizes *s, const char *size, uint64_t budget, i
     cuzk_err err = {0};
     gpu_prove_plan_for(&pl, &pk, porep_sizes_domain_log(s), porep_sizes_witness_bytes(s),
                        s->shape_bytes, batch, (size_t)budget, &err);
-    char line[400];
+    char line[512];
     gpu_prove_format_plan(line, sizeof line, &pl);
     printf("porep %s, %.1f GiB: %s\n", size, budget / GIB, line);
+    if (pl.made && !pl.too_small)
+        printf("  moved per partition: %.2f GiB (points %.2f, H rows parked %.2f each way, "
+               "input %.2f); estimate at 25 GB/s (PCIe 4.0 x16): %.2f s of copies per "
+               "partition\n",
+               pl.moved / GIB, pl.streamed / GIB, pl.parked / GIB, pl.input / GIB,
+               pl.moved / PCIE4_X16);
 }
 
 static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, int batch)

@@ -44,6 +44,7 @@
 #include "gpu/msm/msm_kernels.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
+#include "gpu/util/xfer_stats.cuh"
 #include "gpu/util/device.cuh"
 
 #define MSM_MAX_N   (1u << 31)
@@ -255,7 +256,7 @@ static int msm_make_plan(msm_plan *p, size_t n, unsigned c, size_t point, size_t
 static int msm_read_u32(uint32_t *out, const uint32_t *dev, size_t count, cuzk_err *err)
 {
     CU_WAIT(err, "msm counters");
-    CU(cudaMemcpy(out, dev, count * sizeof *out, cudaMemcpyDeviceToHost), err, "msm counters");
+    CU(xfer_copy(out, dev, count * sizeof *out, GROTH16_XFER_RESULTS), err, "msm counters");
     return CUZK_OK;
 }
 
@@ -549,7 +550,7 @@ static int msm_run(typename msm_host<F>::jac *out, msm_ws *w, int dev, const aff
         e = cudaEventElapsedTime(&msm_phase[i], msm_ev[i], msm_ev[i + 1]);
     pthread_mutex_unlock(&msm_lock);
     CU(e, err, "msm timing");
-    CU(cudaMemcpy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], cudaMemcpyDeviceToHost), err,
+    CU(xfer_copy(sums, (char *)ws + p.sums, p.nwin * sizeof sums[0], GROTH16_XFER_RESULTS), err,
        "msm");
     msm_combine<F>(out, sums, p.win);
     return CUZK_OK;

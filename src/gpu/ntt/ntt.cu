@@ -39,6 +39,7 @@
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
 #include "gpu/util/device.cuh"
+#include "gpu/util/xfer_stats.cuh"
 
 /* ROOT_OF_UNITY = 7^((r-1)/2^32), a primitive 2^32-th root (groth16.md). */
 static const uint64_t NTT_ROOT[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
@@ -160,7 +161,7 @@ static int ntt_ensure_scale(ntt_dev *d, enum ntt_scale_kind kind, unsigned n, cu
     fr_t *t = (fr_t *)malloc(count * sizeof(fr_t));
     if (!t) return cuzk_errf(err, CUZK_ENOMEM, "gpu ntt: scale table of %zu elements", count);
     ntt_scale_tables(t, kind, n);
-    cudaError_t e = cudaMemcpy(d->sc[kind], t, count * sizeof(fr_t), cudaMemcpyHostToDevice);
+    cudaError_t e = xfer_copy(d->sc[kind], t, count * sizeof(fr_t), GROTH16_XFER_PARAMS);
     free(t);
     CU(e, err, "ntt scale table upload");
     d->sc_log[kind] = n;

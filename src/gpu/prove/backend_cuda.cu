@@ -181,7 +181,7 @@ static int gpu_finish(gpu_prove_pending *p, groth16_proof *proofs, size_t n, cuz
     }
     int rc = gpu_prove_finish(p, proofs, t, err);
     for (size_t i = 0; !rc && i < n; i++) {
-        char line[320];
+        char line[768];
         gpu_prove_format_timings(line, sizeof line, &t[i]);
         engine_log(LOG_INFO, "gpu prove: circuit %zu/%zu: %s", i + 1, n, line);
     }

@@ -79,7 +79,7 @@ static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F>
     batch_add_kernel<F><<<*blocks, BA_THREADS>>>(bases, bitmap, n, per, partial);
     CU_LAUNCH(err, "batch_add_kernel");
     CU_WAIT(err, "batch_add_kernel");
-    CU(cudaMemcpy(sums, partial, *blocks * sizeof *sums, cudaMemcpyDeviceToHost), err,
+    CU(xfer_copy(sums, partial, *blocks * sizeof *sums, GROTH16_XFER_RESULTS), err,
        "batch_add_kernel");
     return CUZK_OK;
 }

@@ -21,7 +21,8 @@ static int put_bits(int pool, void *d, const cs_bitmap *m, size_t bits, const ch
     if (m->nbits < bits)
         return cuzk_errf(err, CUZK_EINVAL, "gpu prep: the %s density has %zu bits of %zu", what,
                          m->nbits, bits);
-    return prove_upload(pool, d, m->words, (bits + 63) / 64 * sizeof(uint64_t), err);
+    return prove_upload(pool, GROTH16_XFER_JOBS, d, m->words, (bits + 63) / 64 * sizeof(uint64_t),
+                        err);
 }
 
 /* counts (nb blocks) into exclusive offsets in place; the totals into n
@@ -73,7 +74,7 @@ int prep_on_device(prep_jobs *out, const cs_prover *w, const fr_t *wit, const gr
     rc = prep_launch_count(&v, (uint32_t *)(s + o_cnt), err);
     if (!rc) {
         CU_WAIT(err, "prep_count_kernel");
-        cudaError_t e = cudaMemcpy(counts, s + o_cnt, cbytes, cudaMemcpyDeviceToHost);
+        cudaError_t e = xfer_copy(counts, s + o_cnt, cbytes, GROTH16_XFER_RESULTS);
         if (e != cudaSuccess) rc = cu_fail(e, err, "prep counts", __FILE__, __LINE__);
     }
     size_t n[PREP_JOBS], nt[PREP_JOBS], at[PREP_JOBS][3], total = 0;
@@ -89,7 +90,7 @@ int prep_on_device(prep_jobs *out, const cs_prover *w, const fr_t *wit, const gr
         at[j][2] = total, total += cu_align256((split ? nt[j] : 0) * sizeof(uint32_t));
     }
     if (!rc) rc = prove_dev_grow_free(bufs->jobs, bufs->jobs_cap, total + 1, err);
-    if (!rc) rc = prove_upload(pool, s + o_off, counts, cbytes, err);
+    if (!rc) rc = prove_upload(pool, GROTH16_XFER_JOBS, s + o_off, counts, cbytes, err);
     free(counts);
     char *d = rc ? NULL : (char *)*bufs->jobs;
     for (int j = 0; !rc && j < PREP_JOBS; j++) {

@@ -74,6 +74,14 @@
  * a, b, c (the plan's), the H step runs in pieces (h_pieces). Every thread that calls CUDA for a
  * start (the prover thread, prep, loader, the staging pools' copy threads) first makes the start's
  * device current.
+ *
+ * What crosses PCIe is accounted per circuit (gpu/util/xfer_stats.cuh):
+ * every copy goes through the accounting module, and each thread binds
+ * the account of the circuit it works for (the prover thread circuit i's
+ * during its steps, and circuit 0's while the start makes parameters and
+ * shapes resident; prep and loader theirs), its compute calls bracketed
+ * by events (xfer_kernels). As circuit i is done its account is settled
+ * into its timings (t.xfer: bytes by kind, copy, kernel and hidden time).
  */
 #include <omp.h>
 #include <pthread.h>
@@ -188,8 +196,10 @@ static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
 {
     int rc = groth16_shape_check(w, err);
     size_t in = w->num_inputs * sizeof(fr_t);
-    if (!rc) rc = prove_upload(STAGE_BG, d, w->input_assignment, in, err);
-    if (!rc) rc = prove_upload(STAGE_BG, d + in, w->aux_assignment, w->num_aux * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d, w->input_assignment, in, err);
+    if (!rc)
+        rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d + in, w->aux_assignment,
+                          w->num_aux * sizeof(fr_t), err);
     return rc;
 }
 
@@ -202,11 +212,15 @@ static int load_by_shape(prove_run *r, prove_one *c, char *buf, char *d, const c
 {
     int rc = groth16_shape_check(w, err);
     size_t in = w->num_inputs * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
-    if (!rc) rc = prove_upload(STAGE_BG, d, w->input_assignment, in, err);
-    if (!rc) rc = prove_upload(STAGE_BG, d + in, w->aux_assignment, w->num_aux * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d, w->input_assignment, in, err);
     if (!rc)
-        rc = gpu_shape_eval_dev(w->shape, (const fr_t *)d, (fr_t *)buf, (fr_t *)(buf + row),
-                                (fr_t *)(buf + 2 * row), err);
+        rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d + in, w->aux_assignment,
+                          w->num_aux * sizeof(fr_t), err);
+    if (!rc)
+        rc = xfer_kernels([&] {
+            return gpu_shape_eval_dev(w->shape, (const fr_t *)d, (fr_t *)buf, (fr_t *)(buf + row),
+                                      (fr_t *)(buf + 2 * row), err);
+        });
     for (int k = 0; !rc && k < 3; k++)
         rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
     for (int k = 0; !rc && k < 3; k++) row_loaded(r, c);
@@ -229,7 +243,7 @@ static int load_abc(prove_run *r, prove_one *c, char *buf, char *wit, const grot
     if (!rc && h_on_device(pk, lg)) {
         const fr_t *src[3] = {w->a, w->b, w->c};
         for (int k = 0; !rc && k < 3; k++) {
-            rc = prove_upload(STAGE_BG, buf + k * row, src[k], used, err);
+            rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, buf + k * row, src[k], used, err);
             if (!rc) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
             if (!rc) row_loaded(r, c);
         }
@@ -237,7 +251,7 @@ static int load_abc(prove_run *r, prove_one *c, char *buf, char *wit, const grot
     }
     fr_t *h = NULL;
     if (!rc) rc = groth16_h_scalars(&h, pk, w, err);
-    if (!rc) rc = prove_upload(STAGE_BG, buf, h, pk->n_h * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, buf, h, pk->n_h * sizeof(fr_t), err);
     free(h);
     return rc;
 }
@@ -249,9 +263,10 @@ static int job_put(int pool, const job_dev *d, const groth16_msm_job *j, uint32_
 {
     size_t nt = j->n_tail;
     for (size_t k = 0; k < nt; k++) idx[k] = (uint32_t)j->tail_idx[k];
-    int rc = prove_upload(pool, d->bits, j->ones, (j->n + 63) / 64 * sizeof(uint64_t), err);
-    if (!rc) rc = prove_upload(pool, d->scal, j->tail, nt * sizeof(fr_t), err);
-    if (!rc) rc = prove_upload(pool, d->idx, idx, nt * sizeof(uint32_t), err);
+    const int J = GROTH16_XFER_JOBS;
+    int rc = prove_upload(pool, J, d->bits, j->ones, (j->n + 63) / 64 * sizeof(uint64_t), err);
+    if (!rc) rc = prove_upload(pool, J, d->scal, j->tail, nt * sizeof(fr_t), err);
+    if (!rc) rc = prove_upload(pool, J, d->idx, idx, nt * sizeof(uint32_t), err);
     return rc;
 }
 
@@ -293,7 +308,9 @@ static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_points *bases, size_
         int rc = CUZK_OK;
         if (!d->scal) { /* not gathered on the device: up now */
             rc = prove_dev_grow(&ws->scal, &ws->scal_cap, j->n * sizeof(fr_t), pk, err);
-            if (!rc) rc = prove_upload(STAGE_FG, ws->scal, j->scalars, j->n * sizeof(fr_t), err);
+            if (!rc)
+                rc = prove_upload(STAGE_FG, GROTH16_XFER_JOBS, ws->scal, j->scalars,
+                                  j->n * sizeof(fr_t), err);
             d->scal = (fr_t *)ws->scal;
         }
         if (!rc) rc = prove_stream_msm(out, bases, d->scal, j->n, chunk, pk, err);
@@ -330,6 +347,8 @@ struct prove_run {
     prove_srs srs;
     size_t consumed; /* circuits reported consumed to the feed */
     std::thread *prep, *load;
+    xfer_acct *xa; /* circuit i's copies and kernels (cap slots; xfer_stats.cuh) */
+    xfer_run xr;
     bool stop; /* no more helpers start (under mu) */
     std::mutex mu;
     std::condition_variable cv;
@@ -417,6 +436,7 @@ static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
 static void prep_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
+    xfer_bind(&r->xa[i]);
     double t0 = groth16_now_ms();
     c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, r->circ[i], &c->prep_err);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
@@ -424,6 +444,7 @@ static void prep_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->prep_rc = cu_fail(e, &c->prep_err, "cudaSetDevice", __FILE__, __LINE__);
     if (!c->prep_rc) c->prep_rc = stage_jobs(r, i, &c->prep_err);
+    xfer_bind(NULL);
     helper_done(r, &c->prep_done);
 }
 
@@ -475,6 +496,7 @@ static int fed_fits(prove_run *r, size_t i, cuzk_err *err)
 static void load_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
+    xfer_bind(&r->xa[i]);
     double t0 = groth16_now_ms();
     cudaError_t e = cudaSetDevice(r->device);
     if (e != cudaSuccess)
@@ -488,6 +510,7 @@ static void load_thread(prove_run *r, size_t i)
         c->prep_rc = c->load_rc, c->prep_err = c->load_err;
     else if (preps)
         device_prep(r, i);
+    xfer_bind(NULL);
     {
         std::lock_guard<std::mutex> g(r->mu);
         c->load_done = true;
@@ -589,7 +612,7 @@ static int h_transforms(prove_run *r, prove_one *c, char *d, cuzk_err *err)
             if (c->loaded <= k) return CUZK_OK;
         }
         gpu_buf v = {d + k * row, row};
-        int rc = gpu_ntt_h_row_dev(&v, r->lg, k, err);
+        int rc = xfer_kernels([&] { return gpu_ntt_h_row_dev(&v, r->lg, k, err); });
         if (rc) return rc;
     }
     return CUZK_OK;
@@ -613,12 +636,14 @@ static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char 
     const fr_t *src[3] = {w->a, w->b, w->c};
     int rc = CUZK_OK;
     if (parked)
-        CU(cudaMemcpy(x, parked, used, cudaMemcpyHostToDevice), err, "h row upload");
+        CU(xfer_copy(x, parked, used, GROTH16_XFER_UNPARK), err, "h row upload");
     else if (w->shape)
-        rc = prove_shape_rows(w->shape, (const fr_t *)r->wit, k, 0, w->num_constraints, (fr_t *)x,
-                              err);
+        rc = xfer_kernels([&] {
+            return prove_shape_rows(w->shape, (const fr_t *)r->wit, k, 0, w->num_constraints,
+                                    (fr_t *)x, err);
+        });
     else
-        rc = prove_upload(STAGE_FG, x, src[k], used, err);
+        rc = prove_upload(STAGE_FG, GROTH16_XFER_INPUT, x, src[k], used, err);
     return rc ? rc : prove_zero(STAGE_FG, x + used, row - used, err);
 }
 
@@ -628,7 +653,7 @@ static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char
 {
     gpu_buf v = {x, ((size_t)1 << r->lg) * sizeof(fr_t)};
     int rc = row_put(r, w, k, x, parked, err);
-    return rc ? rc : gpu_ntt_h_row_dev(&v, r->lg, k, err);
+    return rc ? rc : xfer_kernels([&] { return gpu_ntt_h_row_dev(&v, r->lg, k, err); });
 }
 
 /* Device row x := x op the host row h, a piece (the plan's) at a time
@@ -641,11 +666,13 @@ static int row_combine(prove_run *r, char *x, const char *h, bool mul, cuzk_err 
     int rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
     for (size_t lo = 0; !rc && lo < n; lo += piece) {
         size_t len = piece < n - lo ? piece : n - lo, bytes = len * sizeof(fr_t);
-        CU(cudaMemcpy(tmp, h + lo * sizeof(fr_t), bytes, cudaMemcpyHostToDevice), err,
+        CU(xfer_copy(tmp, h + lo * sizeof(fr_t), bytes, GROTH16_XFER_UNPARK), err,
            "h piece upload");
         gpu_buf vx = {x + lo * sizeof(fr_t), bytes}, vt = {tmp, bytes};
-        rc = mul ? gpu_ntt_h_mul_dev(&vx, &vt, len, true, r->lg, err)
-                 : gpu_ntt_h_sub_dev(&vx, &vt, len, err);
+        rc = xfer_kernels([&] {
+            return mul ? gpu_ntt_h_mul_dev(&vx, &vt, len, true, r->lg, err)
+                       : gpu_ntt_h_sub_dev(&vx, &vt, len, err);
+        });
     }
     return rc;
 }
@@ -677,8 +704,17 @@ static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
 /* Device row x to host h (the kernels before it done). */
 static int park_row(char *h, const char *x, size_t bytes, cuzk_err *err)
 {
-    CU(cudaMemcpy(h, x, bytes, cudaMemcpyDeviceToHost), err, "h row park");
+    CU(xfer_copy(h, x, bytes, GROTH16_XFER_PARK), err, "h row park");
     return CUZK_OK;
+}
+
+/* Rows a (v0) and b (v1) transformed, their product a b / z into v0. */
+static int h_product(prove_run *r, gpu_buf *v0, gpu_buf *v1, cuzk_err *err)
+{
+    int rc = gpu_ntt_h_row_dev(v0, r->lg, 0, err);
+    if (!rc) rc = gpu_ntt_h_row_dev(v1, r->lg, 1, err);
+    if (!rc) rc = gpu_ntt_h_mul_dev(v0, v1, (size_t)1 << r->lg, false, r->lg, err);
+    return rc ? rc : gpu_ntt_h_product_dev(v0, r->lg, err);
 }
 
 /* The H step with two rows on the device (d: a, then the product; d +
@@ -699,20 +735,22 @@ static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
     void *tmp;
     if (!rc && w->shape) rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
     if (!rc && w->shape && one)
-        rc = prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
-                               shared ? ws->park : NULL, row, err);
+        rc = xfer_kernels([&] {
+            return prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
+                                     shared ? ws->park : NULL, row, err);
+        });
     if (!rc && !one) { /* a and b raw, checked against c's pieces, then transformed */
         rc = row_put(r, w, 0, d, NULL, err);
         if (!rc) rc = row_put(r, w, 1, d + row, NULL, err);
         if (!rc && w->shape)
-            rc = prove_shape_check_c(w->shape, (const fr_t *)r->wit, (const fr_t *)d,
-                                     (const fr_t *)(d + row), (fr_t *)tmp, r->plan.piece, err);
-        if (!rc) rc = gpu_ntt_h_row_dev(&v0, r->lg, 0, err);
-        if (!rc) rc = gpu_ntt_h_row_dev(&v1, r->lg, 1, err);
-        if (!rc) rc = gpu_ntt_h_mul_dev(&v0, &v1, (size_t)1 << r->lg, false, r->lg, err);
-        if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
+            rc = xfer_kernels([&] {
+                return prove_shape_check_c(w->shape, (const fr_t *)r->wit, (const fr_t *)d,
+                                           (const fr_t *)(d + row), (fr_t *)tmp, r->plan.piece,
+                                           err);
+            });
+        if (!rc) rc = xfer_kernels([&] { return h_product(r, &v0, &v1, err); });
         if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);
-        return rc ? rc : gpu_ntt_h_bitrev_dev(&v0, &v1, r->lg, err);
+        return rc ? rc : xfer_kernels([&] { return gpu_ntt_h_bitrev_dev(&v0, &v1, r->lg, err); });
     }
     char *pa = ws->park, *pc = ws->park + (shared ? 2 : 1) * row;
     const char *raw[3] = {shared ? pa : NULL, shared ? pa + row : NULL, shared ? pc : NULL};
@@ -722,9 +760,9 @@ static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
     if (!rc) rc = park_row(pa, d, row, err);
     if (!rc) rc = row_fill(r, w, 1, d, raw[1], err);
     if (!rc) rc = row_combine(r, d, pa, true, err);
-    if (!rc) rc = gpu_ntt_h_product_dev(&v0, r->lg, err);
+    if (!rc) rc = xfer_kernels([&] { return gpu_ntt_h_product_dev(&v0, r->lg, err); });
     if (!rc) rc = row_combine(r, d, pc, false, err);
-    return rc ? rc : gpu_ntt_h_bitrev_dev(&v0, NULL, r->lg, err);
+    return rc ? rc : xfer_kernels([&] { return gpu_ntt_h_bitrev_dev(&v0, NULL, r->lg, err); });
 }
 
 /* The H step of circuit i: when its loader is still busy, the rows that
@@ -748,8 +786,10 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
     if (!rc && pieces) rc = h_pieces(r, r->circ[i], d, err);
-    if (!rc && progressive) rc = gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err);
-    if (!rc && device && !progressive) rc = gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err);
+    if (!rc && progressive)
+        rc = xfer_kernels([&] { return gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err); });
+    if (!rc && device && !progressive)
+        rc = xfer_kernels([&] { return gpu_ntt_h_dev(&va, &vb, &vc, r->lg, err); });
     if (!rc)
         rc = prove_stream_msm(&c->m.h, &r->srs.h, (const fr_t *)d, pk->n_h, r->plan.chunk, pk, err);
     c->t.ntt_msm_h_ms = groth16_now_ms() - t0;
@@ -765,7 +805,7 @@ static int fetch(void **out, const void *d, size_t bytes, cuzk_err *err)
 {
     *out = malloc(bytes + 1);
     if (!*out) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (%zu bytes)", bytes);
-    CU(cudaMemcpy(*out, d, bytes, cudaMemcpyDeviceToHost), err, "job download");
+    CU(xfer_copy(*out, d, bytes, GROTH16_XFER_RESULTS), err, "job download");
     return CUZK_OK;
 }
 
@@ -875,9 +915,12 @@ static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
         r->cv.wait(lk, [c] { return c->prep_done || c->load_done; });
         lab_first = !c->load_done;
     }
+    xfer_bind(&r->xa[i]);
     int rc = lab_first ? lab_step(r, i, err) : h_step(r, i, err);
     if (!rc) rc = lab_first ? h_step(r, i, err) : lab_step(r, i, err);
     c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
+    xfer_bind(NULL);
+    xfer_settle(&r->xr, &r->xa[i], &c->t.xfer);
     return rc;
 }
 
@@ -971,6 +1014,9 @@ static int prove_all(prove_run *r, cuzk_err *err)
     size_t wit = 0; /* one buffer: loaders run one at a time */
     for (size_t i = 0; i < p->n; i++)
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
+    for (size_t i = 0; i < r->cap; i++) xfer_reset(&r->xa[i]);
+    xfer_run_begin(&r->xr);
+    xfer_bind(&r->xa[0]); /* what a cold start makes resident: its first circuit's */
     int rc = plan_start(r, wit, err);
     for (size_t k = 0; !rc && k < r->nabc; k++)
         rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], abc_bytes(r, wit), p->pk, err);
@@ -983,6 +1029,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
         if (r->circ[i]->shape) rc = prove_shape_ready(r->circ[i]->shape, p->pk, err);
         p->c[i].dev_prep = preps_on_device(r, r->circ[i]);
     }
+    xfer_bind(NULL);
     if (!rc) try_spawn(r, 0);
     for (size_t i = 0; !rc && next_circuit(r, i); i++) {
         rc = prove_one_circuit(r, i, err);
@@ -998,6 +1045,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
         join_thread(&r->prep[i]);
         join_thread(&r->load[i]);
     }
+    xfer_run_end(&r->xr);
     return rc;
 }
 
@@ -1037,7 +1085,8 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     r.ready = new (std::nothrow) const cs_shape *[p->n];
     r.prep = new (std::nothrow) std::thread[cap];
     r.load = new (std::nothrow) std::thread[cap];
-    if (r.circ && r.ready && r.prep && r.load) {
+    r.xa = new (std::nothrow) xfer_acct[cap];
+    if (r.circ && r.ready && r.prep && r.load && r.xa) {
         for (size_t i = 0; i < p->n; i++) r.circ[i] = &circuits[i], r.ready[i] = circuits[i].shape;
         r.consumed = 0;
         for (int tries = 0;; tries++) {
@@ -1054,6 +1103,9 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     delete[] r.ready;
     delete[] r.prep;
     delete[] r.load;
+    if (r.xa)
+        for (size_t i = 0; i < cap; i++) xfer_reset(&r.xa[i]);
+    delete[] r.xa;
     return rc;
 }
 
@@ -1231,9 +1283,22 @@ extern "C" void gpu_prove_release(void)
 
 extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t)
 {
+    const groth16_xfer *x = &t->xfer;
+    const double mib = 1048576.0;
+    static const char *names[GROTH16_XFER_KINDS] = {"points", "points_g2", "params", "input",
+                                                    "jobs",   "unpark",    "park",   "results"};
+    char kinds[256] = "";
+    for (int k = 0, n = 0; k < GROTH16_XFER_KINDS; k++)
+        n += snprintf(kinds + n, sizeof kinds - n, "%s%s:%.1f", k ? "," : "", names[k],
+                      x->bytes[k] / mib);
     snprintf(out, len,
              "prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f tail_msm_ms=%.1f "
-             "b_g2_msm_ms=%.1f gpu_total_ms=%.1f total_ms=%.1f upload_ms=%.1f",
+             "b_g2_msm_ms=%.1f gpu_total_ms=%.1f total_ms=%.1f upload_ms=%.1f "
+             "h2d_mib=%.1f d2h_mib=%.1f copies=%llu copy_ms=%.1f link_gbps=%.2f kernel_ms=%.1f "
+             "hidden_ms=%.1f timed=%d xfer_mib=%s",
              t->prep_msm_ms, t->ntt_msm_h_ms, t->batch_add_ms, t->tail_msm_ms, t->b_g2_msm_ms,
-             t->gpu_total_ms, t->total_ms, t->upload_ms);
+             t->gpu_total_ms, t->total_ms, t->upload_ms, x->h2d / mib, x->d2h / mib,
+             (unsigned long long)x->copies, x->copy_ms,
+             x->copy_ms > 0 ? (x->h2d + x->d2h) / (x->copy_ms * 1e6) : 0.0, x->kernel_ms,
+             x->hidden_ms, x->timed, kinds);
 }

@@ -14,6 +14,7 @@
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
 #include "gpu/util/device.cuh"
+#include "gpu/util/xfer_stats.cuh"
 
 #undef FP_ZERO
 #define FP_ZERO cuzk_fp_zero_unused
@@ -52,9 +53,10 @@ int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err);
  * some chunks overlap the DMA of others. Returns when the data is on the
  * device. A pool serves one upload at a time (a mutex: the preps of two
  * circuits may overlap); the prover thread uses FG, the loaders BG, the
- * preps PREP. */
+ * preps PREP. The bytes count as `what` (GROTH16_XFER_*) for the calling
+ * thread's account (xfer_stats.cuh). */
 enum { STAGE_FG, STAGE_BG, STAGE_PREP, STAGE_POOLS };
-int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err);
+int prove_upload(int which, int what, void *dev, const void *host, size_t bytes, cuzk_err *err);
 /* Zeroes device memory on pool `which`'s stream (no default-stream wait). */
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 

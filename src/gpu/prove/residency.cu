@@ -93,6 +93,17 @@
  *     and the room left holds three more, so the next circuit's upload
  *     overlaps this one's kernels; else the loader of circuit i + 1 waits
  *     for circuit i's H MSM.
+ *  7. What a partition moves over PCIe under the plan, for `cuzk-bench
+ *     plan` and for the tests to hold against what the prover counts
+ *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
+ *     5) and the witness (witness-only path) or a, b, c (at most three
+ *     domain rows: the constraints' part of each); with one row of the H
+ *     step on the device, c's and a's transformed rows parked on the host
+ *     and brought back (a domain row each, each way), and when the
+ *     witness shares the row, the check's pieces of a, b, c too (at most
+ *     a domain row each, each way). Not planned: the jobs' bitmaps and
+ *     tails (they depend on the witness's density) and the results read
+ *     back (KiB); nor the parameters a cold start makes resident, once.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -434,8 +445,17 @@ static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
     return m > SIZE_MAX - work ? SIZE_MAX : work + m;
 }
 
-int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
+/* Rule 7: the bytes a partition moves under pl. */
+static void plan_moved(prove_plan *pl, unsigned lg, size_t witness)
+{
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t);
+    pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
+    pl->input = witness ? witness : 3 * row;
+    pl->moved = pl->streamed + 2 * pl->parked + pl->input;
+}
+
+static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
+                     size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->budget = budget;
@@ -488,6 +508,14 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
     return CUZK_OK;
 }
 
+int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
+                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
+{
+    int rc = plan_make(pl, pk, lg, witness, shapes, batch, budget, dev, err);
+    if (!rc) plan_moved(pl, lg, witness);
+    return rc;
+}
+
 static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
 {
     out->made = pl.budget != 0;
@@ -498,6 +526,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     out->abc_rows = pl.abc_rows, out->park = pl.park, out->witness_shared = pl.witness_shared;
     out->chunk_g2 = pl.chunk_g2;
     out->b_g2_streamed = pl.g2_streamed;
+    out->parked = pl.parked, out->input = pl.input, out->moved = pl.moved;
 }
 
 extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
@@ -542,14 +571,15 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     snprintf(out, len,
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
              "b_g2_chunk_points=%zu abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
-             "budget_mib=%.1f use_mib=%.1f need_mib=%.1f",
+             "budget_mib=%.1f use_mib=%.1f need_mib=%.1f moved_per_partition_mib=%.1f "
+             "(parked_each_way_mib=%.1f input_mib=%.1f)",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
              p->resident[RES_B_G2] ? "device"
              : p->b_g2_streamed    ? "streamed"
                                    : "cpu",
              p->streamed / MIB, p->chunk, p->chunk_g2, p->abc_buffers, p->abc_rows,
              p->witness_shared ? "(witness_shared)" : "", p->park / MIB, p->budget / MIB,
-             p->use / MIB, p->need / MIB);
+             p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)

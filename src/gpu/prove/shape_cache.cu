@@ -136,7 +136,9 @@ static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_
                          m->nnz * sizeof(uint32_t),       m->nnz,
                          (blocks + 1) * sizeof(uint64_t), m->n_esc * sizeof(uint32_t)};
         for (int k = 0; !rc && k < 6; k++)
-            if (len[k]) rc = prove_upload(STAGE_FG, base + p.at[i][k], src[k], len[k], err);
+            if (len[k])
+                rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, base + p.at[i][k], src[k], len[k],
+                                  err);
         d->nnz = m->nnz, d->n_esc = m->n_esc;
         d->start = (uint64_t *)(base + p.at[i][0]);
         d->len = (uint16_t *)(base + p.at[i][1]);
@@ -146,8 +148,11 @@ static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_
         d->esc_val = (uint32_t *)(base + p.at[i][5]);
     }
     if (!rc && s->n_vals)
-        rc = prove_upload(STAGE_FG, base + p.vals, s->vals, s->n_vals * sizeof(fr_t), err);
-    if (!rc) rc = prove_upload(STAGE_FG, base + p.pow2, s->pow2, sizeof s->pow2, err);
+        rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, base + p.vals, s->vals,
+                          s->n_vals * sizeof(fr_t), err);
+    if (!rc)
+        rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, base + p.pow2, s->pow2, sizeof s->pow2,
+                          err);
     if (rc) {
         shape_drop(x);
         return rc;
@@ -198,7 +203,7 @@ static int shape_verdict(const shape_entry *x, const cs_shape *s, cuzk_err *err)
 {
     CU_WAIT(err, "shape_eval_kernel");
     unsigned long long first;
-    CU(cudaMemcpy(&first, x->first, sizeof first, cudaMemcpyDeviceToHost), err, "shape check");
+    CU(xfer_copy(&first, x->first, sizeof first, GROTH16_XFER_RESULTS), err, "shape check");
     if (first < s->num_constraints)
         return cuzk_errf(err, CUZK_EINVAL, "constraint %llu is not satisfied", first);
     return CUZK_OK;
@@ -260,8 +265,8 @@ static int shape_piece_down(shape_copier *c, int set, char *host, size_t row_byt
     CU(cudaEventRecord(c->ready[set], 0), err, "shape piece event");
     CU(cudaStreamWaitEvent(c->st, c->ready[set], 0), err, "shape piece wait");
     for (int k = 0; k < 3; k++)
-        CU(cudaMemcpyAsync(host + k * row_bytes + lo * sizeof(fr_t), buf + k * piece,
-                           (end - lo) * sizeof(fr_t), cudaMemcpyDeviceToHost, c->st),
+        CU(xfer_copy_async(host + k * row_bytes + lo * sizeof(fr_t), buf + k * piece,
+                           (end - lo) * sizeof(fr_t), GROTH16_XFER_PARK, c->st, NULL),
            err, "shape piece download");
     CU(cudaEventRecord(c->copied[set], c->st), err, "shape piece event");
     return CUZK_OK;

@@ -129,7 +129,7 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
         }
         if (s->dev[k]) continue;
         rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
-        if (!rc) rc = prove_upload(STAGE_FG, s->dev[k], p[k], bytes, err);
+        if (!rc) rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, s->dev[k], p[k], bytes, err);
         if (rc)
             cudaFree(s->dev[k]), s->dev[k] = NULL;
         else
@@ -214,7 +214,7 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room
         cudaGetLastError(); /* no room after all: the CPU does B_G2 */
         return CUZK_OK;
     }
-    rc = prove_upload(STAGE_FG, d, pk->b_g2, bytes, err);
+    rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, d, pk->b_g2, bytes, err);
     if (rc) {
         cudaFree(d);
         return rc;

@@ -144,6 +144,8 @@ struct stage_job {
     std::atomic<int> *left;    /* pieces of chunk c not yet copied */
     std::atomic<bool> *issued; /* chunk c's DMA is queued */
     std::atomic<int> error;    /* cudaError_t */
+    xfer_acct *acct;           /* the caller's account (xfer_stats.cuh) */
+    int what;                  /* what the bytes carry there */
 };
 
 static size_t stage_len(size_t bytes, size_t off, size_t max)
@@ -178,15 +180,15 @@ static void stage_worker(stage_job *j)
                stage_len(j->bytes, at + off, STAGE_PIECE));
         if (j->left[c].fetch_sub(1) != 1) continue;
         stage_pool *pool = j->pool;
-        stage_fail(j, cudaMemcpyAsync(j->dev + at, pool->host[slot],
-                                      stage_len(j->bytes, at, STAGE_CHUNK), cudaMemcpyHostToDevice,
-                                      pool->stream));
+        stage_fail(j, xfer_copy_async(j->dev + at, pool->host[slot],
+                                      stage_len(j->bytes, at, STAGE_CHUNK), j->what, pool->stream,
+                                      j->acct));
         stage_fail(j, cudaEventRecord(pool->done[slot], pool->stream));
         j->issued[c].store(true, std::memory_order_release);
     }
 }
 
-int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err)
+int prove_upload(int which, int what, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
     int device;
     int rc = cu_device(&device, err);
@@ -204,6 +206,7 @@ int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err 
                    STAGE_PIECE;
     j.next = 0;
     j.error = cudaSuccess;
+    j.acct = xfer_bound(), j.what = what;
     j.left = new (std::nothrow) std::atomic<int>[j.chunks];
     j.issued = new (std::nothrow) std::atomic<bool>[j.chunks];
     if (!j.left || !j.issued) {
@@ -278,9 +281,9 @@ static int bench_rates(int device, double gbps[4], char *dev, char *src, size_t 
                        cuzk_err *err)
 {
     stage_pool *pool = &pools[device][STAGE_FG];
-    int rc = prove_upload(STAGE_FG, dev, src, bytes, err); /* warm-up */
+    int rc = prove_upload(STAGE_FG, GROTH16_XFER_INPUT, dev, src, bytes, err); /* warm-up */
     double t0 = stage_now_ms();
-    if (!rc) rc = prove_upload(STAGE_FG, dev, src, bytes, err);
+    if (!rc) rc = prove_upload(STAGE_FG, GROTH16_XFER_INPUT, dev, src, bytes, err);
     gbps[0] = bytes / ((stage_now_ms() - t0) * 1e6);
     cudaError_t e = cudaSuccess;
     auto keep = [&e](cudaError_t c) {

@@ -15,7 +15,9 @@
  * fill is free by then. From page-locked host memory (host_pin.cu) the
  * copy is one cudaMemcpyAsync; from memory that could not be locked it
  * goes through the staging pool (prove_upload), before chunk k's step.
- * The steps:
+ * Each chunk's copy is counted and timed for the calling thread's
+ * account (xfer_stats.cuh: points or B_G2 points), and each step's
+ * kernels timed there too. The steps:
  *   msm    sum of scal[i] P[i]: one MSM per chunk, the sums added;
  *   split  a split job: the batch addition over the chunk's bitmap words
  *          (chunks are multiples of 64 points), and the tail entries whose
@@ -88,8 +90,9 @@ static int issue(stream_ring *r, const stream_src *pts, size_t chunk, size_t k, 
     size_t lo = k * chunk, len = std::min(chunk, n - lo), bytes = len * pts->size;
     char *d = (char *)r->mem + (k % 2) * chunk * pts->size;
     const char *h = pts->host + lo * pts->size;
-    if (!pts->pinned) return prove_upload(STAGE_FG, d, h, bytes, err);
-    CU(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, r->st), err, "stream chunk copy");
+    int what = pts->size == sizeof(g2_affine_t) ? GROTH16_XFER_POINTS_G2 : GROTH16_XFER_POINTS;
+    if (!pts->pinned) return prove_upload(STAGE_FG, what, d, h, bytes, err);
+    CU(xfer_copy_async(d, h, bytes, what, r->st, NULL), err, "stream chunk copy");
     CU(cudaEventRecord(r->ev[k % 2], r->st), err, "stream chunk event");
     return CUZK_OK;
 }
@@ -103,7 +106,10 @@ static int stream_pass(const stream_src *pts, size_t n, size_t chunk, const grot
     int rc = CUZK_OK;
     if (pts->dev) {
         for (size_t k = 0; !rc && k < nc; k++)
-            rc = step(ctx, pts->dev + k * half, k * chunk, std::min(chunk, n - k * chunk), err);
+            rc = xfer_kernels([&] {
+                return step(ctx, pts->dev + k * half, k * chunk, std::min(chunk, n - k * chunk),
+                            err);
+            });
         return rc;
     }
     int dev;
@@ -116,7 +122,9 @@ static int stream_pass(const stream_src *pts, size_t n, size_t chunk, const grot
         if (e != cudaSuccess) rc = cu_fail(e, err, "stream chunk copy", __FILE__, __LINE__);
         if (!rc && k + 1 < nc) rc = issue(r, pts, chunk, k + 1, n, err);
         const char *p = (const char *)r->mem + (k % 2) * half;
-        if (!rc) rc = step(ctx, p, k * chunk, std::min(chunk, n - k * chunk), err);
+        if (!rc)
+            rc = xfer_kernels(
+                [&] { return step(ctx, p, k * chunk, std::min(chunk, n - k * chunk), err); });
     }
     cudaError_t e = pts->pinned && r->st ? cudaStreamSynchronize(r->st) : cudaSuccess;
     if (e != cudaSuccess && !rc) rc = cu_fail(e, err, "stream chunk copy", __FILE__, __LINE__);
@@ -259,7 +267,7 @@ static int host_indexes(uint32_t **out, const uint32_t *d, size_t n, cuzk_err *e
 {
     *out = (uint32_t *)malloc(n * sizeof(uint32_t) + 1);
     if (!*out) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (tail indexes)");
-    CU(cudaMemcpy(*out, d, n * sizeof(uint32_t), cudaMemcpyDeviceToHost), err, "tail indexes");
+    CU(xfer_copy(*out, d, n * sizeof(uint32_t), GROTH16_XFER_RESULTS), err, "tail indexes");
     for (size_t k = 1; k < n; k++)
         if ((*out)[k] <= (*out)[k - 1])
             return cuzk_errf(err, CUZK_EINVAL, "gpu prove: tail index %zu (%u) not above the last",
