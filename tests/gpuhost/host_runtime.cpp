@@ -18,6 +18,7 @@ std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
 std::atomic<bool> host_alloc_refuse_on[HOST_MAX_DEVICES];
 thread_local int host_current_device;
 std::atomic<int> host_dma_delay_us{0};
+std::atomic<long long> host_stream0_calls{0}, host_malloc_calls{0}, host_free_calls{0};
 
 /* Every live allocation by its start: its size and device. */
 struct host_alloc {

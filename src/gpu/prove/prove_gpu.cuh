@@ -13,7 +13,7 @@
 #include "gpu/ec/xyzz.cuh"
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
-#include "gpu/util/device.cuh"
+#include "gpu/util/lane.cuh"
 
 #undef FP_ZERO
 #define FP_ZERO cuzk_fp_zero_unused
@@ -27,6 +27,12 @@ typedef affine_d<fp_d> prove_g1_aff;
 typedef xyzz_d<fp_d> prove_g1_xyzz;
 typedef affine_d<fp2_d> prove_g2_aff;
 typedef xyzz_d<fp2_d> prove_g2_xyzz;
+
+/* gpu_prove_start in device's lane (small_lane.cu checks that it fits). */
+int prove_start_lane(gpu_prove_pending **out, int device, const groth16_params *pk,
+                     const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err);
+/* Frees what the prover holds in slot (its lock held). */
+void prove_release_slot(int slot);
 
 /* Device dev's prover lock (prove_gpu.cu). */
 void prove_lock(int dev);
