@@ -50,6 +50,8 @@ int gpu_lane_start(gpu_prove_pending **out, int device, const groth16_params *pk
 /* The lane's reservation in bytes (0: none), and what its state holds of it. */
 size_t gpu_lane_reserved(int device);
 size_t gpu_lane_used(int device);
+/* The residency plan of the lane's last start (residency.cu rule 7). */
+void gpu_lane_plan(int device, gpu_prove_plan_info *out);
 /* Frees device `device`'s lane (no lane start may be running). */
 void gpu_lane_release(int device);
 

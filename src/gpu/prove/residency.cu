@@ -526,6 +526,15 @@ extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
     plan_info(out, pl);
 }
 
+extern "C" void gpu_lane_plan(int device, gpu_prove_plan_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (device < 0 || device >= CU_MAX_DEVICES) return;
+    prove_plan pl;
+    prove_plan_last(&pl, device + CU_MAX_DEVICES);
+    plan_info(out, pl);
+}
+
 extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
                                   size_t witness_bytes, size_t shape_bytes, bool batch,
                                   size_t budget, cuzk_err *err)
