@@ -146,6 +146,7 @@ int gpu_lane_checks(cuzk_rng *g)
     cs_shape *shape = NULL;
     cs_prover ww, wp;
     memset(&wp, 0, sizeof wp);
+    gpu_lane_release(0); /* an engine of the earlier checks may have made one */
     int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &ww, &err);
     cs_synthetic syn = {3000, cuzk_rng_u64(g)};
     if (!rc) rc = cs_synthesize_prover(&wp, cs_synthetic_circuit(&syn), NULL, &err);

@@ -61,6 +61,9 @@ int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err);
  * preps PREP. */
 enum { STAGE_FG, STAGE_BG, STAGE_PREP, STAGE_POOLS };
 int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err *err);
+/* Makes the calling thread's slot's pools now (pinned chunks, streams,
+ * events), as a lane's setup does so that its proofs make none. */
+int prove_stage_warm(cuzk_err *err);
 /* Zeroes device memory on pool `which`'s stream (no default-stream wait). */
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 

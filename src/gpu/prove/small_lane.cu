@@ -13,7 +13,9 @@
  * (at most LANE_SHAPE_PER bytes a constraint), the plan's headroom (1/32)
  * and the parameters. A start whose circuit is larger, or whose
  * parameters exceed that room, is refused (gpu_lane_fits says so
- * first); within the room the plan keeps everything resident.
+ * first); within the room the plan keeps everything resident. Its
+ * staging pools (page-locked host memory, gpu_lane_host_bytes) are made
+ * at the setup too.
  */
 #include "gpu/prove/prove_gpu.cuh"
 
@@ -62,10 +64,16 @@ extern "C" int gpu_lane_setup(int device, unsigned max_log, size_t params, cuzk_
     int slot = device + CU_MAX_DEVICES;
     prove_lock(slot);
     int rc = CUZK_OK;
+    cu_ctx ctx = cu_context();
     if (!lane_log[device]) {
         rc = cu_lane_setup(device, gpu_lane_bytes_for(max_log, params), err);
+        if (!rc && cu_slot_enter(slot) != cudaSuccess)
+            rc = cuzk_errf(err, CUZK_EDEVICE, "gpu lane: device %d: cudaSetDevice", device);
+        if (!rc) rc = prove_stage_warm(err); /* its staging pools, made now */
         if (!rc) lane_log[device] = max_log, lane_params_room[device] = params;
+        if (rc) cu_lane_teardown(device);
     }
+    cu_context_set(ctx);
     prove_unlock(slot);
     return rc;
 }

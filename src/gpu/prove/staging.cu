@@ -238,6 +238,17 @@ int prove_upload(int which, void *dev, const void *host, size_t bytes, cuzk_err 
     return CUZK_OK;
 }
 
+int prove_stage_warm(cuzk_err *err)
+{
+    int slot;
+    int rc = cu_slot(&slot, err);
+    for (int k = 0; !rc && k < STAGE_POOLS; k++) {
+        std::lock_guard<std::mutex> hold(pools[slot][k].busy);
+        rc = stage_init(&pools[slot][k], err);
+    }
+    return rc;
+}
+
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
 {
     int device;
