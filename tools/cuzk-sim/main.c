@@ -20,7 +20,7 @@ static void usage(FILE *f)
         f,
         "usage: cuzk-sim [-t SECONDS] [-x SPEED] [-m HOST] [-g DEVICE] [-c N] [-s N]\n"
         "                [-d SECONDS] [-p PARTS] [-n SECONDS] [-i KINDS] [-r KINDS] [-a SECONDS]\n"
-        "                [-w DIR]\n"
+        "                [-w DIR] [-l FACTOR]\n"
         "  -t  simulated seconds replayed (default 3600)\n"
         "  -x  simulated seconds per real second (default 10)\n"
         "  -m  the host's memory (default 128GiB; the budget is \"auto\"'s)\n"
@@ -32,7 +32,9 @@ static void usage(FILE *f)
         "  -i  srs.pinned, kinds: porep, snap, wpost, winning (default winning,wpost; \"\" none)\n"
         "  -r  srs.preload, kinds (default none)\n"
         "  -a  srs.swap_after in seconds (default the daemon's, 120)\n"
-        "  -w  the stand-in circuits' parameters (default data/sim-params, made if absent)\n");
+        "  -w  the stand-in circuits' parameters (default data/sim-params, made if absent)\n"
+        "  -l  the small-circuit lane's slowdown of a partition's GPU time beside a running\n"
+        "      start (default 2, an estimate); 0: no lane (gpus.small_lane_max_log = 0)\n");
 }
 
 static int size_arg(const char *s, uint64_t *out)
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
     sim_mix m;
     sim_mix_default(&m);
     int opt;
-    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:h")) != -1) {
+    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:l:h")) != -1) {
         switch (opt) {
         case 't':
             m.seconds = atof(optarg);
@@ -88,6 +90,9 @@ int main(int argc, char **argv)
             break;
         case 'w':
             m.param_cache = optarg;
+            break;
+        case 'l':
+            m.device.lane_slowdown = atof(optarg);
             break;
         case 'h':
             usage(stdout);
