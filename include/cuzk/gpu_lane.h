@@ -52,8 +52,10 @@ size_t gpu_lane_reserved(int device);
 size_t gpu_lane_used(int device);
 /* The residency plan of the lane's last start (residency.cu rule 7). */
 void gpu_lane_plan(int device, gpu_prove_plan_info *out);
-/* Frees device `device`'s lane (no lane start may be running). */
-void gpu_lane_release(int device);
+/* Frees device `device`'s lane (no lane start may be running); returns
+ * the bytes its state still held in the reservation then (0; more is
+ * state left pointing into the freed reservation: a bug, logged). */
+size_t gpu_lane_release(int device);
 
 #ifdef __cplusplus
 }

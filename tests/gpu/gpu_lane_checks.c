@@ -181,7 +181,8 @@ int gpu_lane_checks(cuzk_rng *g)
         cs_prover_free(&wb);
         groth16_params_free(&big);
     }
-    gpu_lane_release(0);
+    size_t left = gpu_lane_release(0);
+    CHECK(left == 0, "lane: %zu bytes still held by its state at its release", left);
     CHECK(gpu_lane_reserved(0) == 0 && !gpu_lane_fits(0, &pk, &ww),
           "lane: still there after its release");
     gpu_prove_params_free(&pk);

@@ -74,6 +74,10 @@ extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
     return n ? 16 * 16 * n + ((size_t)16 << (g2 ? 11 : 10)) : 0;
 }
 
+extern "C" void gpu_ntt_tables_free(void) {}
+
+void prove_batch_add_release(void) {}
+
 extern "C" void gpu_msm_workspace_trim(size_t max)
 {
     (void)max;

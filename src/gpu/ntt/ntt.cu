@@ -191,6 +191,16 @@ extern "C" size_t gpu_ntt_tables_bytes(void)
     return b;
 }
 
+extern "C" void gpu_ntt_tables_free(void)
+{
+    ntt_dev *d;
+    if (ntt_acquire(&d, NULL)) return;
+    cu_free(d->tw);
+    d->tw = NULL, d->tw_log = 0;
+    for (int k = 0; k < SCALE_KINDS; k++) cu_free(d->sc[k]), d->sc[k] = NULL, d->sc_log[k] = 0;
+    ntt_release(d);
+}
+
 extern "C" int gpu_ntt_set_block(unsigned threads, cuzk_err *err)
 {
     if (threads != 256 && threads != 512 && threads != 1024)

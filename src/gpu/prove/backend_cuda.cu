@@ -239,6 +239,11 @@ static int cuda_lane_setup(int device, unsigned max_log, uint64_t params_bytes, 
     return gpu_lane_setup(device, max_log, (size_t)params_bytes, err);
 }
 
+static void cuda_lane_release(int device)
+{
+    gpu_lane_release(device);
+}
+
 static int cuda_lane_start(int device, const groth16_params *pk, const cs_prover *circuits,
                            size_t n, void **handle, cuzk_err *err)
 {
@@ -270,7 +275,7 @@ static void cuda_plan(int device, char *out, size_t len)
 }
 
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda",         cuda_devices,         cuda_start,      cuda_finish,
-    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes, gpu_shape_forget,
-    cuda_start_fed, cuda_device_memory,   cuda_plan,       cuda_lane_setup,
-    gpu_lane_fits,  cuda_lane_start,      gpu_lane_release};
+    "cuda",         cuda_devices,         cuda_start,       cuda_finish,
+    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes,  gpu_shape_forget,
+    cuda_start_fed, cuda_device_memory,   cuda_plan,        cuda_lane_setup,
+    gpu_lane_fits,  cuda_lane_start,      cuda_lane_release};

@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(BA_THREADS)
  * larger group, kept. */
 static void *ba_partial[CU_MAX_SLOTS];
 
-/* Blocks of batch_add_kernel<F> resident on device dev at once (per SM
+/* Blocks of batch_add_kernel<F> resident on device dev (an ordinal) at once (per SM
  * times SMs; registers, not the 4 per SM that BA_BLOCKS allows, set it:
  * 3 at 166 registers a thread). 0 when the query fails (BA_BLOCKS). */
 template <class F> static unsigned batch_add_wave(int dev)
@@ -67,10 +67,11 @@ static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F>
                             const uint64_t *bitmap, size_t n, cuzk_err *err)
 {
     size_t per;
-    int dev;
+    int dev, device;
     int rc = cu_slot(&dev, err);
+    if (!rc) rc = cu_device(&device, err);
     if (rc) return rc;
-    batch_add_shape(n, batch_add_wave<F>(dev), &per, blocks);
+    batch_add_shape(n, batch_add_wave<F>(device), &per, blocks);
     if (!ba_partial[dev]) {
         rc = prove_dev_alloc(&ba_partial[dev], BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
         if (rc) return rc;
@@ -81,6 +82,14 @@ static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F>
     CU_WAIT(err, "batch_add_kernel");
     CU_COPY(sums, partial, *blocks * sizeof *sums, cudaMemcpyDeviceToHost, err, "batch_add_kernel");
     return CUZK_OK;
+}
+
+void prove_batch_add_release(void)
+{
+    int slot;
+    if (cu_slot(&slot, NULL)) return;
+    cu_free(ba_partial[slot]);
+    ba_partial[slot] = NULL;
 }
 
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,

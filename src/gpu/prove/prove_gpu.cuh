@@ -182,6 +182,8 @@ size_t prove_shape_bytes_for(const cs_shape *s);
 size_t prove_shape_bytes(int dev);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
+/* Frees the calling thread's slot's block sums (made again when needed). */
+void prove_batch_add_release(void);
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err);
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,

@@ -20,6 +20,7 @@
 #include "gpu/prove/prove_gpu.cuh"
 
 extern "C" {
+#include "cuzk/engine_log.h"
 #include "cuzk/gpu_lane.h"
 #include "groth16/prove_internal.h"
 }
@@ -122,15 +123,25 @@ extern "C" size_t gpu_lane_used(int device)
     return cu_lane_used(device);
 }
 
-extern "C" void gpu_lane_release(int device)
+extern "C" size_t gpu_lane_release(int device)
 {
-    if (device < 0 || device >= CU_MAX_DEVICES) return;
+    if (device < 0 || device >= CU_MAX_DEVICES) return 0;
     int slot = device + CU_MAX_DEVICES;
     cu_ctx ctx = cu_context();
     prove_lock(slot);
     prove_release_slot(slot);
+    if (lane_log[device] && cu_slot_enter(slot) == cudaSuccess) { /* the rest of its slot */
+        gpu_msm_workspace_trim(0);
+        gpu_ntt_tables_free();
+        prove_batch_add_release();
+    }
+    size_t left = cu_lane_used(device);
+    if (left)
+        engine_log(LOG_ERROR, "gpu lane: device %d: %zu bytes still held at its release", device,
+                   left);
     cu_lane_teardown(device);
     lane_log[device] = 0, lane_params_room[device] = 0;
     prove_unlock(slot);
     cu_context_set(ctx);
+    return left;
 }
