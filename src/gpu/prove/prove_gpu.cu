@@ -941,7 +941,7 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
         rc = prove_plan_make(&r->plan, pk, r->lg, wit, shapes_bytes(r), r->p->n > 1 || r->feed,
-                             budget, dev, err);
+                             budget, r->device, err);
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;

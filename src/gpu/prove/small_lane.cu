@@ -17,6 +17,8 @@
  * staging pools (page-locked host memory, gpu_lane_host_bytes) are made
  * at the setup too.
  */
+#include <atomic>
+
 #include "gpu/prove/prove_gpu.cuh"
 
 extern "C" {
@@ -29,8 +31,11 @@ extern "C" {
 #define LANE_MAX_LOG   24
 #define LANE_SHAPE_PER 64 /* shape bytes a constraint: ~5 a matrix entry, a dozen entries */
 
-static unsigned lane_log[CU_MAX_DEVICES];       /* its max_log (0: no lane) */
-static size_t lane_params_room[CU_MAX_DEVICES]; /* bytes of parameters it serves */
+/* Each device's lane as set up: written under its slot's lock, read
+ * without it (gpu_lane_fits is asked under the engine's lock, and must
+ * not wait for a lane start). */
+static std::atomic<unsigned> lane_log[CU_MAX_DEVICES];       /* its max_log (0: no lane) */
+static std::atomic<size_t> lane_params_room[CU_MAX_DEVICES]; /* bytes of parameters it serves */
 
 /* Device bytes of pk's points (G1: 96 bytes, G2: 192 as the device keeps them). */
 static size_t params_bytes(const groth16_params *pk)
@@ -79,22 +84,18 @@ extern "C" int gpu_lane_setup(int device, unsigned max_log, size_t params, cuzk_
     return rc;
 }
 
-/* Whether pk and a circuit of domain 2^lg fit device's lane (its lock held). */
-static bool fits_locked(int device, const groth16_params *pk, unsigned lg)
+/* Whether pk and a circuit of domain 2^lg fit device's lane. */
+static bool fits(int device, const groth16_params *pk, unsigned lg)
 {
-    return lane_log[device] && lg <= lane_log[device] &&
-           params_bytes(pk) <= lane_params_room[device];
+    unsigned max = lane_log[device].load();
+    return max && lg <= max && params_bytes(pk) <= lane_params_room[device].load();
 }
 
 extern "C" bool gpu_lane_fits(int device, const groth16_params *pk, const cs_prover *c)
 {
     unsigned lg;
     if (device < 0 || device >= CU_MAX_DEVICES || groth16_h_domain(&lg, pk, c, NULL)) return false;
-    int slot = device + CU_MAX_DEVICES;
-    prove_lock(slot);
-    bool ok = fits_locked(device, pk, lg);
-    prove_unlock(slot);
-    return ok;
+    return fits(device, pk, lg);
 }
 
 extern "C" int gpu_lane_start(gpu_prove_pending **out, int device, const groth16_params *pk,
@@ -103,12 +104,12 @@ extern "C" int gpu_lane_start(gpu_prove_pending **out, int device, const groth16
     *out = NULL;
     for (size_t i = 0; i < n; i++)
         if (!gpu_lane_fits(device, pk, &circuits[i]))
-            return cuzk_errf(err, CUZK_EINVAL,
-                             "gpu lane: device %d has no lane that circuit %zu fits (domain at "
-                             "most 2^%u, parameters at most %zu bytes)",
-                             device, i,
-                             device >= 0 && device < CU_MAX_DEVICES ? lane_log[device] : 0,
-                             device >= 0 && device < CU_MAX_DEVICES ? lane_params_room[device] : 0);
+            return cuzk_errf(
+                err, CUZK_EINVAL,
+                "gpu lane: device %d has no lane that circuit %zu fits (domain at "
+                "most 2^%u, parameters at most %zu bytes)",
+                device, i, device >= 0 && device < CU_MAX_DEVICES ? lane_log[device].load() : 0,
+                device >= 0 && device < CU_MAX_DEVICES ? lane_params_room[device].load() : 0);
     return prove_start_lane(out, device, pk, circuits, n, rs, err);
 }
 
@@ -129,8 +130,9 @@ extern "C" size_t gpu_lane_release(int device)
     int slot = device + CU_MAX_DEVICES;
     cu_ctx ctx = cu_context();
     prove_lock(slot);
+    bool had = lane_log[device].exchange(0) != 0; /* fits no more from here */
     prove_release_slot(slot);
-    if (lane_log[device] && cu_slot_enter(slot) == cudaSuccess) { /* the rest of its slot */
+    if (had && cu_slot_enter(slot) == cudaSuccess) { /* the rest of its slot */
         gpu_msm_workspace_trim(0);
         gpu_ntt_tables_free();
         prove_batch_add_release();
@@ -140,7 +142,7 @@ extern "C" size_t gpu_lane_release(int device)
         engine_log(LOG_ERROR, "gpu lane: device %d: %zu bytes still held at its release", device,
                    left);
     cu_lane_teardown(device);
-    lane_log[device] = 0, lane_params_room[device] = 0;
+    lane_params_room[device] = 0;
     prove_unlock(slot);
     cu_context_set(ctx);
     return left;
