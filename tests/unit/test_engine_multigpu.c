@@ -735,8 +735,8 @@ static bool completes(fixture *f, const char *id, uint32_t n, uint32_t parts, ui
  * held, as if its kernels ran; a CRITICAL job of a small circuit sent then
  * completes while the start is still held (its proof by the lane, no LOW
  * partition proved meanwhile), without waiting for a GPU queue slot or
- * the start; a NORMAL job of the same circuit does not take the lane;
- * every proof verifies. */
+ * the start, and the metrics count it on the device's lane; a NORMAL
+ * job of the same circuit does not take the lane; every proof verifies. */
 static void test_lane_beside_start(void **state)
 {
     (void)state;
@@ -760,6 +760,11 @@ static void test_lane_beside_start(void **state)
     fake_release();
     if (!done) fail_msg("the CRITICAL job waited for the held start (no lane)");
     assert_true(held > 0 && beside == 1);
+    char *metrics = engine_metrics(f.e);
+    assert_non_null(metrics);
+    assert_non_null(strstr(metrics, "cuzk_gpu_lane_partitions_total{device=\"0\"} 1\n"));
+    assert_non_null(strstr(metrics, "cuzk_lane_queue_depth 0\n"));
+    free(metrics);
     if (proved != before)
         fail_msg("%zu LOW partitions proved before the CRITICAL one", proved - before);
     assert_int_equal(submit_as(f.e, N_CRIT, 1, 13, ENGINE_PRIO_NORMAL, normal), 0);
