@@ -16,7 +16,7 @@
  * d, and per-device state is kept in arrays of CU_MAX_SLOTS indexed by
  * it. Its stream is non-blocking with the device's greatest priority,
  * and its device memory comes from one reservation made when the lane is
- * set up (cu_malloc / cu_free carve it: lane_arena.cu), so the lane never
+ * set up (cu_malloc / cu_free carve it: lane.cu), so the lane never
  * calls cudaMalloc or cudaFree, which would wait for the whole device.
  * Helper threads of a start take their starter's context (cu_context).
  */
