@@ -253,7 +253,7 @@ if has prove; then
              END { if (more) print "(" more " more rows: logs/xfer.md)" }' \
             "$LOGS/xfer.md" | tee -a "$REPORT"
         planned=$(sed -n 's/.*moved_per_partition_mib=\([0-9.]*\).*/\1/p' "$LOGS/status.out" | head -1)
-        [ -n "$planned" ] && say "- planned by the device's plan (residency.cu rule 7, jobs and" \
+        [ -n "$planned" ] && say "- planned by the device's plan (residency.cu rule 8, jobs and" \
             "results not included): $(awk -v m="$planned" 'BEGIN { printf "%.2f", m / 1024 }') GiB per partition"
         say ""
         say "## Verification (cuzk verify porep, independent of the daemon)"

@@ -5,7 +5,7 @@
 # the PoRep throughput with and without them, every proof verified.
 #
 #   scripts/priority.sh [-t SECONDS] [-w BASE] [-n COUNT] [-j J] [-b BACKEND]
-#                       [-m BUDGET] [-W N] [-H N] [-P N] [-Q N] [BUNDLE] [SIZE]
+#                       [-m BUDGET] [-W N] [-H N] [-P N] [-Q N] [-L LOG] [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -23,6 +23,9 @@
 #             daemon
 #   -P, -Q    pipeline.partitions_per_start and max_gpu_queue_depth (the
 #             daemon's defaults when not given)
+#   -L        gpus.small_lane_max_log (the daemon's default, 20, when not
+#             given; 0: no small-circuit lane, so the PoSt proofs wait for
+#             the running PoRep partitions as before it)
 #
 # The run: inputs and parameters (reused when present); the daemon; one
 # PoRep proof (the parameters' load) and the idle PoSt proofs, one at a
@@ -40,8 +43,8 @@
 # packed into $OUT/priority-logs.tar.gz.
 set -u
 ARGS="$*"
-BUDGET=570 WORK= COUNT=12 J=3 BACKEND=auto MEM=auto N_WIN=36 N_WIN_W=12 PER_START= DEPTH=
-while getopts t:w:n:j:b:m:W:H:P:Q:h opt; do
+BUDGET=570 WORK= COUNT=12 J=3 BACKEND=auto MEM=auto N_WIN=36 N_WIN_W=12 PER_START= DEPTH= LANE=
+while getopts t:w:n:j:b:m:W:H:P:Q:L:h opt; do
     case $opt in
     t) BUDGET=$OPTARG ;;
     w) WORK=$OPTARG ;;
@@ -53,6 +56,7 @@ while getopts t:w:n:j:b:m:W:H:P:Q:h opt; do
     H) N_WIN_W=$OPTARG ;;
     P) PER_START=$OPTARG ;;
     Q) DEPTH=$OPTARG ;;
+    L) LANE=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -125,6 +129,7 @@ listen = "unix://$SOCK"
 param_cache = "$WORK/params"
 [gpus]
 backend = "$BACKEND"
+${LANE:+small_lane_max_log = $LANE}
 [memory]
 total_budget = "$MEM"
 [pipeline]

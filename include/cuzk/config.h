@@ -45,8 +45,10 @@ typedef struct cuzk_config {
     int devices[CONFIG_MAX_DEVICES];
     size_t n_devices; /* 0 = every device of the backend */
     uint32_t gpu_threads, gpu_workers_per_device;
-    char backend[16];       /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
-    uint64_t device_memory; /* per device the GPU prover plans with; 0 = what is free */
+    char backend[16];            /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
+    uint64_t device_memory;      /* per device the GPU prover plans with; 0 = what is free */
+    uint32_t small_lane_max_log; /* the small-circuit lane's largest domain; 0 = no lane */
+    uint64_t small_lane_params;  /* device bytes of parameters the lane keeps */
     /* [scheduler] */
     uint32_t max_batch_size;
     uint64_t max_batch_wait_ms;

@@ -62,6 +62,19 @@ struct engine_backend {
     /* Optional: one line of the device's memory plan (what stays on the
      * device, what streams) for the status. */
     void (*plan)(int device, char *out, size_t len);
+    /* Optional (all four or none): the device's small-circuit lane
+     * (gpu_lane.h), a prover beside the running start with its own lock
+     * and memory. lane_setup makes it for domains up to 2^max_log and
+     * params_bytes of parameters (an error: the device has none; called
+     * before host_bytes, which then counts the lane's host memory too);
+     * lane_fits: whether a proof of c under pk fits it; lane_start: the
+     * start there, never waiting for the device lock (finish as start's);
+     * lane_release gives its memory back (the engine is destroyed). */
+    int (*lane_setup)(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err);
+    bool (*lane_fits)(int device, const groth16_params *pk, const cs_prover *c);
+    int (*lane_start)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                      void **handle, cuzk_err *err);
+    void (*lane_release)(int device);
 };
 
 /* groth16_prove on the CPU, one "device". */

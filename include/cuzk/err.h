@@ -11,20 +11,20 @@
 
 enum cuzk_status {
     CUZK_OK = 0,
-    CUZK_EINVAL,          /* bad argument or malformed input */
-    CUZK_ENOMEM,          /* allocation failed */
-    CUZK_EIO,             /* file or socket I/O failed */
-    CUZK_ELENGTH,         /* input has the wrong length */
-    CUZK_EFLAGS,          /* point encoding flag bits are inconsistent */
-    CUZK_ENONCANONICAL,   /* field element >= modulus */
-    CUZK_ENOTONCURVE,     /* point is not on the curve */
-    CUZK_ENOTINSUBGROUP,  /* point is not in the prime-order subgroup */
-    CUZK_EIDENTITY,       /* point at infinity where it is not allowed */
-    CUZK_ENOSQRT,         /* x has no matching y on the curve */
-    CUZK_EVERIFY,         /* proof verification failed */
-    CUZK_EUNSUPPORTED,    /* valid but unsupported input */
-    CUZK_EDEVICE,         /* accelerator error */
-    CUZK_ECANCELLED,      /* work was cancelled */
+    CUZK_EINVAL,         /* bad argument or malformed input */
+    CUZK_ENOMEM,         /* allocation failed */
+    CUZK_EIO,            /* file or socket I/O failed */
+    CUZK_ELENGTH,        /* input has the wrong length */
+    CUZK_EFLAGS,         /* point encoding flag bits are inconsistent */
+    CUZK_ENONCANONICAL,  /* field element >= modulus */
+    CUZK_ENOTONCURVE,    /* point is not on the curve */
+    CUZK_ENOTINSUBGROUP, /* point is not in the prime-order subgroup */
+    CUZK_EIDENTITY,      /* point at infinity where it is not allowed */
+    CUZK_ENOSQRT,        /* x has no matching y on the curve */
+    CUZK_EVERIFY,        /* proof verification failed */
+    CUZK_EUNSUPPORTED,   /* valid but unsupported input */
+    CUZK_EDEVICE,        /* accelerator error */
+    CUZK_ECANCELLED,     /* work was cancelled */
 };
 
 typedef struct cuzk_err {
@@ -33,8 +33,7 @@ typedef struct cuzk_err {
 } cuzk_err;
 
 /* Sets e (if non-NULL) to code and the formatted message; returns code. */
-int cuzk_errf(cuzk_err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int cuzk_errf(cuzk_err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Prefixes e's message with the formatted context ("file x: " + msg); returns e->code. */
 int cuzk_err_prefix(cuzk_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

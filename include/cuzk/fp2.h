@@ -18,7 +18,7 @@ void fp2_add(fp2_t *r, const fp2_t *a, const fp2_t *b);
 void fp2_sub(fp2_t *r, const fp2_t *a, const fp2_t *b);
 void fp2_dbl(fp2_t *r, const fp2_t *a);
 void fp2_neg(fp2_t *r, const fp2_t *a);
-void fp2_conj(fp2_t *r, const fp2_t *a); /* c0 - c1 u, also the Frobenius map */
+void fp2_conj(fp2_t *r, const fp2_t *a);                  /* c0 - c1 u, also the Frobenius map */
 void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b);   /* Karatsuba, 3M */
 void fp2_sqr(fp2_t *r, const fp2_t *a);                   /* complex squaring, 2M */
 void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *b); /* by a base-field element */

@@ -116,6 +116,9 @@ int gpu_ntt_h_bitrev_dev(gpu_buf *a, const gpu_buf *c, unsigned log_n, cuzk_err 
  * tables), and what they hold on the current device now. */
 size_t gpu_ntt_tables_for(unsigned log_n);
 size_t gpu_ntt_tables_bytes(void);
+/* Frees the calling thread's tables (its device's, or its lane's:
+ * src/gpu/util/lane.cuh); the next transform makes them again. */
+void gpu_ntt_tables_free(void);
 
 /* G1 multi-scalar multiplication: *out = sum scalars[i] * bases[i]
  * (Pippenger with signed windows of `window` bits; 0 picks by n).

@@ -51,6 +51,14 @@ typedef struct sim_device {
     uint64_t bytes;    /* its memory */
     uint64_t working;  /* kept for the partitions in flight, not for parameters */
     double upload_gbs; /* parameters, host to device (GB/s) */
+    /* The small-circuit lane (gpu_lane.h; 0: none, the daemon's
+     * gpus.small_lane_max_log = 0): a partition the engine gives it
+     * (dispatch.h rule 7) takes its kind's GPU time times lane_slowdown,
+     * beside whatever the device's start runs, and that start is slowed
+     * by the partition's own GPU time (the SMs it took); the lane's
+     * reservation, lane_bytes, is no room for parameters. */
+    double lane_slowdown;
+    uint64_t lane_bytes;
 } sim_device;
 
 /* What the simulated device did (sim_backend_stats). */
@@ -58,6 +66,8 @@ typedef struct sim_device_stats {
     uint64_t uploads, evictions; /* parameter sets put on / dropped from the device */
     double upload_s, busy_s;     /* modeled seconds */
     uint64_t partitions[SIM_KINDS];
+    uint64_t lane_partitions[SIM_KINDS]; /* of which by the lane */
+    double lane_busy_s;
 } sim_device_stats;
 
 /* The model sim_provider and sim_backend follow (copied), and the

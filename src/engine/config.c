@@ -56,6 +56,11 @@ static const key_def keys[] = {
     {"gpus", "device_memory", T_SIZE, F(device_memory),
      "device memory the GPU prover uses per device, e.g. \"16GiB\"; 0 = what is free (parameters "
      "that do not fit stream from host memory)"},
+    {"gpus", "small_lane_max_log", T_U32, F(small_lane_max_log),
+     "log2 of the largest domain the small-circuit lane proves beside a running partition "
+     "(HIGH and CRITICAL jobs, e.g. Winning PoSt: 19); 0 = no lane"},
+    {"gpus", "small_lane_params", T_SIZE, F(small_lane_params),
+     "device memory for the parameters of the circuits the lane proves, reserved with it"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
     {"scheduler", "max_batch_wait_ms", T_U64, F(max_batch_wait_ms), "flush a partial batch"},
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
@@ -94,6 +99,8 @@ void cuzk_config_default(cuzk_config *c)
     c->witness_only = true;
     c->gpu_workers_per_device = 2;
     strcpy(c->backend, "auto");
+    c->small_lane_max_log = 20;
+    c->small_lane_params = 512ull << 20;
     c->max_batch_size = 1;
     c->max_batch_wait_ms = 10000;
     c->result_ttl_s = 600;

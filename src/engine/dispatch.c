@@ -137,3 +137,16 @@ bool dispatch_start_takes(const engine_t *e, const work_item *next)
 {
     return highest_waiting(e) <= next->key.priority;
 }
+
+bool dispatch_lane_takes(const engine_t *e, const work_item *it)
+{
+    if (!e->backend->lane_fits || it->no_lane || !it->provers || !it->srs) return false;
+    if (it->key.priority < ENGINE_PRIO_HIGH) return false;
+    for (size_t i = 0; i < e->n_devices; i++) {
+        const device *d = &e->devices[i];
+        if (d->lane && !d->failed &&
+            e->backend->lane_fits(d->ordinal, &it->srs->params, &it->provers[0]))
+            return true;
+    }
+    return false;
+}

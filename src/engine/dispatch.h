@@ -39,6 +39,19 @@
  *    set's load runs on a thread of its own (loader.h), so no worker
  *    waits for a load, or for the memory a load waits for, while other
  *    work could be synthesized. It still counts as waiting for rule 5.
+ * 7. The small-circuit lane. A synthesized HIGH or CRITICAL partition
+ *    whose circuit fits a device's lane (gpus.small_lane_max_log: its
+ *    domain; gpus.small_lane_params: its parameters; the backend's
+ *    lane_fits) goes to the lanes' queue, not the GPU queue: it never
+ *    waits for a GPU queue slot (rule 4) or for a device's running start
+ *    (rule 5), and the first idle lane proves it beside that start, on a
+ *    stream of the device's greatest priority (gpu_lane.h). Lanes take
+ *    their queue in rule 1's order. A partition whose lane start fails
+ *    (not the device: a device failure takes the device out of service)
+ *    is proved by a device's start instead, in the GPU queue. Before it
+ *    is synthesized it counts as waiting for rule 5 like any partition
+ *    (its circuit is known to fit only then): a start being fed pauses
+ *    for the few milliseconds a Winning PoSt's synthesis takes.
  *
  * All functions are called with the engine lock held.
  */
@@ -74,5 +87,7 @@ size_t dispatch_gpu_place(const engine_t *e, const work_item *it);
 /* Rule 5: whether a start holding partitions already may take next, the
  * GPU queue's first, too. */
 bool dispatch_start_takes(const engine_t *e, const work_item *next);
+/* Rule 7: whether the synthesized item goes to the lanes' queue. */
+bool dispatch_lane_takes(const engine_t *e, const work_item *it);
 
 #endif

@@ -176,6 +176,23 @@ static void *timer_thread(void *arg)
     return NULL;
 }
 
+/* Device d's small-circuit lane (dispatch.h rule 7) when the backend has
+ * one and gpus.small_lane_max_log asks for it; a device without room for
+ * it proves without one (logged). */
+static void setup_lane(engine_t *e, device *d)
+{
+    if (!e->backend->lane_setup || !e->cfg.small_lane_max_log) return;
+    cuzk_err err = {0};
+    if (e->backend->lane_setup(d->ordinal, e->cfg.small_lane_max_log, e->cfg.small_lane_params,
+                               &err)) {
+        engine_log(LOG_WARN, "engine: device %d: no small-circuit lane: %s", d->ordinal, err.msg);
+        return;
+    }
+    d->lane = true;
+    engine_log(LOG_INFO, "engine: device %d: small-circuit lane for domains up to 2^%u", d->ordinal,
+               e->cfg.small_lane_max_log);
+}
+
 /* The backend's devices that gpus.devices selects ([]: all), in the
  * backend's order (CUDA's, for the CUDA backend); a listed ordinal the
  * backend does not have is an error. */
@@ -202,6 +219,7 @@ static int init_devices(engine_t *e, cuzk_err *err)
         d->ordinal = (int)i;
         pthread_mutex_init(&d->lock, NULL);
         engine_log(LOG_INFO, "engine: device %d: %s", d->ordinal, d->name);
+        setup_lane(e, d);
     }
     e->in_service = e->n_devices;
     uint64_t bytes = 0;
@@ -243,6 +261,7 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->gpu_cv, NULL);
+    pthread_cond_init(&e->lane_cv, NULL);
     pthread_cond_init(&e->done_cv, NULL);
     pthread_cond_init(&e->timer_cv, NULL);
     sched_init(&e->queue);
@@ -680,6 +699,7 @@ void engine_shutdown(engine_t *e, uint64_t grace_ms)
     e->stop = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->gpu_cv);
+    pthread_cond_broadcast(&e->lane_cv);
     pthread_cond_broadcast(&e->timer_cv);
     pthread_mutex_unlock(&e->lock);
     budget_close(&e->budget);
@@ -697,6 +717,7 @@ void engine_destroy(engine_t *e)
     engine_shutdown(e, 0);
     pthread_mutex_lock(&e->lock);
     for (size_t i = 0; i < e->gpuq_n; i++) engine_item_free(e, e->gpuq[i]);
+    for (size_t i = 0; i < e->laneq_n; i++) engine_item_free(e, e->laneq[i]);
     while (e->jobs) {
         job *j = e->jobs;
         e->jobs = j->next;
@@ -704,15 +725,21 @@ void engine_destroy(engine_t *e)
     }
     pthread_mutex_unlock(&e->lock);
     free(e->gpuq);
+    free(e->laneq);
     sched_free(&e->queue);
     pool_destroy(&e->pool);
     srs_destroy(&e->srs);
     budget_release(&e->budget, e->device_host_bytes);
     budget_destroy(&e->budget);
-    for (size_t i = 0; i < e->n_devices; i++) pthread_mutex_destroy(&e->devices[i].lock);
+    for (size_t i = 0; i < e->n_devices; i++) {
+        if (e->devices[i].lane && e->backend->lane_release)
+            e->backend->lane_release(e->devices[i].ordinal);
+        pthread_mutex_destroy(&e->devices[i].lock);
+    }
     pthread_mutex_destroy(&e->lock);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->gpu_cv);
+    pthread_cond_destroy(&e->lane_cv);
     pthread_cond_destroy(&e->done_cv);
     pthread_cond_destroy(&e->timer_cv);
     free(e);

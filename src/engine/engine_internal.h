@@ -72,6 +72,7 @@ typedef struct work_item {
     uint64_t srs_t0, srs_t1, synth_t0, synth_t1;
     uint64_t unready_ms; /* first left queued for its parameters' load (loader.h); 0: never */
     bool alone;          /* proved in a start of its own (a failed start of several, again) */
+    bool no_lane;        /* its lane start failed: proved by a device's start */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
@@ -91,6 +92,8 @@ typedef struct device {
     char error[512];
     size_t held;              /* partitions its workers hold, start to delivery */
     uint64_t busy_ms, proved; /* time in start and finish; partitions proved */
+    bool lane;                /* it has a small-circuit lane (dispatch.h rule 7) */
+    uint64_t lane_busy_ms, lane_proved;
 } device;
 
 struct engine {
@@ -111,7 +114,10 @@ struct engine {
     batcher batch;
     work_item **gpuq; /* FIFO of synthesized items */
     size_t gpuq_n, gpuq_cap;
-    size_t gpu_idle; /* prover workers holding their device, waiting for an item */
+    work_item **laneq; /* synthesized items for the devices' lanes (dispatch.h rule 7) */
+    size_t laneq_n, laneq_cap;
+    pthread_cond_t lane_cv; /* lane queue non-empty */
+    size_t gpu_idle;        /* prover workers holding their device, waiting for an item */
     size_t synthesizing, proving, in_pipeline;   /* items past the scheduler */
     size_t synth_prio[ENGINE_PRIO_CRITICAL + 1]; /* items in synthesis per priority (dispatch.c) */
 
@@ -127,6 +133,9 @@ struct engine {
     loader loads;                /* parameter loads for queued partitions (loader.h) */
     void *gpu_args, *synth_args; /* pipeline.c's per-thread arguments */
     size_t n_synth, n_gpu;
+    pthread_t *lane_threads; /* one per device with a lane (pipeline.c) */
+    void *lane_args;
+    size_t n_lane;
     bool stopping, stop, destroyed;
 
     uint64_t t_created;

@@ -369,10 +369,31 @@ static int gpuq_insert(engine_t *e, work_item *it)
     return CUZK_OK;
 }
 
-/* Waits for room (dispatch.h's rule 4), then queues the item;
+/* Puts an item into the lanes' queue in rule 1's order (lock held). */
+static int laneq_insert(engine_t *e, work_item *it)
+{
+    if (e->laneq_n == e->laneq_cap) {
+        size_t cap = e->laneq_cap ? 2 * e->laneq_cap : 8;
+        work_item **grown = realloc(e->laneq, cap * sizeof *grown);
+        if (!grown) return CUZK_ENOMEM;
+        e->laneq = grown, e->laneq_cap = cap;
+    }
+    size_t at = e->laneq_n;
+    while (at > 0 && sched_before(&it->key, &e->laneq[at - 1]->key)) at--;
+    memmove(e->laneq + at + 1, e->laneq + at, (e->laneq_n - at) * sizeof *e->laneq);
+    e->laneq[at] = it;
+    e->laneq_n++;
+    engine_timeline("LANE_QUEUE", it->label, "partition=%u,depth=%zu", it->partition, e->laneq_n);
+    pthread_cond_broadcast(&e->lane_cv);
+    return CUZK_OK;
+}
+
+/* Queues the item: for a device's lane when dispatch.h's rule 7 says so,
+ * at once; else in the GPU queue once there is room (rule 4).
  * CUZK_EDEVICE when no device is left (lock held). */
 static int gpuq_push(engine_t *e, work_item *it)
 {
+    if (e->in_service && !e->stop && dispatch_lane_takes(e, it)) return laneq_insert(e, it);
     while (!e->stop && e->in_service && !dispatch_gpu_room(e, it))
         pthread_cond_wait(&e->work_cv, &e->lock);
     if (e->stop) return CUZK_ECANCELLED;
@@ -754,6 +775,85 @@ typedef struct prover_arg {
     device *d;
 } prover_arg;
 
+/* A partition of the lanes' queue proved on device d's lane (no lock
+ * held): start and finish there (never d->lock), its storage back once
+ * the start returns, then verified and delivered as finalize_chain does.
+ * A failed lane start puts it in the GPU queue for a device's start
+ * (dispatch.h rule 7; the device out of service first when it failed). */
+static void finalize_lane(engine_t *e, device *d, work_item *it)
+{
+    groth16_proof proofs[BATCH_MAX];
+    cuzk_err err = {0}, verr[BATCH_MAX];
+    int vrc[BATCH_MAX] = {0};
+    void *handle = NULL;
+    engine_timeline("LANE_START", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
+    uint64_t t0 = now_ms();
+    int rc =
+        e->backend->lane_start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, &err);
+    bool started = rc == CUZK_OK;
+    if (started) release_storage(e, it);
+    if (started) rc = e->backend->finish(handle, proofs, it->n, &err);
+    uint64_t t1 = now_ms();
+    engine_timeline("LANE_END", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
+    pthread_mutex_lock(&e->lock);
+    d->lane_busy_ms += t1 - t0;
+    if (rc && !started) {
+        if (rc == CUZK_EDEVICE) take_out_of_service(e, d, &err);
+        it->no_lane = true;
+        retry_item(e, it, "its lane start failed: proved by a device's start");
+        pthread_mutex_unlock(&e->lock);
+        return;
+    }
+    pthread_mutex_unlock(&e->lock);
+    for (size_t i = 0; !rc && i < it->n; i++)
+        vrc[i] = verify_partition(it, i, &proofs[i], &verr[i]);
+    release_item_resources(e, it);
+    pthread_mutex_lock(&e->lock);
+    d->lane_proved += rc ? 0 : it->n;
+    if (rc)
+        fail_item(e, it, &err);
+    else
+        for (size_t i = 0; i < it->n; i++) deliver(e, it, i, &proofs[i], vrc[i], &verr[i], t0, t1);
+    retire_item(e, it);
+    pthread_mutex_unlock(&e->lock);
+}
+
+/* Proves the lanes' queue on device d's lane, one partition at a time,
+ * until the engine stops or d is taken out of service. */
+static void *lane_worker(void *arg)
+{
+    engine_t *e = ((prover_arg *)arg)->e;
+    device *d = ((prover_arg *)arg)->d;
+    prctl(PR_SET_NAME, "cuzk-lane");
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        while (!e->stop && !d->failed && !e->laneq_n) pthread_cond_wait(&e->lane_cv, &e->lock);
+        if (e->stop || d->failed) break;
+        work_item *it = e->laneq[0];
+        memmove(e->laneq, e->laneq + 1, --e->laneq_n * sizeof *e->laneq);
+        if (!drop_finished(e, it)) {
+            retire_item(e, it);
+            continue;
+        }
+        e->proving++;
+        pthread_mutex_unlock(&e->lock);
+        finalize_lane(e, d, it);
+        pthread_mutex_lock(&e->lock);
+        e->proving--;
+    }
+    /* the last lane gone: what its queue holds goes to the devices' starts */
+    bool last = true;
+    for (size_t i = 0; i < e->n_devices; i++)
+        last &= &e->devices[i] == d || !e->devices[i].lane || e->devices[i].failed;
+    while (last && !e->stop && e->laneq_n) {
+        work_item *it = e->laneq[--e->laneq_n];
+        it->no_lane = true;
+        retry_item(e, it, "no lane left: proved by a device's start");
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
 /* Proves chains of items on device d until the engine stops or d is taken
  * out of service. */
 static void *prover_worker(void *arg)
@@ -830,6 +930,30 @@ static size_t start_synthesis(engine_t *e, size_t *want)
     return started;
 }
 
+/* One lane worker per device with a lane (dispatch.h rule 7); their
+ * arguments follow the prover workers' in e->gpu_args. */
+static int start_lanes(engine_t *e, cuzk_err *err)
+{
+    size_t want = 0;
+    for (size_t i = 0; i < e->n_devices; i++) want += e->devices[i].lane;
+    if (!want) return CUZK_OK;
+    e->lane_threads = calloc(want, sizeof(pthread_t));
+    prover_arg *args = calloc(want, sizeof *args);
+    if (!e->lane_threads || !args) {
+        free(args);
+        return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
+    }
+    e->lane_args = args;
+    for (size_t i = 0; i < e->n_devices && e->n_lane < want; i++) {
+        if (!e->devices[i].lane) continue;
+        args[e->n_lane] = (prover_arg){e, &e->devices[i]};
+        if (pthread_create(&e->lane_threads[e->n_lane], NULL, lane_worker, &args[e->n_lane]))
+            return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start lane threads");
+        e->n_lane++;
+    }
+    return CUZK_OK;
+}
+
 int engine_pipeline_start(engine_t *e, cuzk_err *err)
 {
     uint32_t per_device = e->cfg.gpu_workers_per_device ? e->cfg.gpu_workers_per_device : 1;
@@ -852,13 +976,17 @@ int engine_pipeline_start(engine_t *e, cuzk_err *err)
     e->n_gpu = started_gpu;
     if (e->n_synth < want_synth || started_gpu < e->n_devices * per_device)
         return cuzk_errf(err, CUZK_ENOMEM, "engine: cannot start worker threads");
-    return CUZK_OK;
+    return start_lanes(e, err);
 }
 
 void engine_pipeline_join(engine_t *e)
 {
     for (size_t i = 0; i < e->n_synth; i++) pthread_join(e->synth_threads[i], NULL);
     for (size_t i = 0; i < e->n_gpu; i++) pthread_join(e->gpu_threads[i], NULL);
+    for (size_t i = 0; i < e->n_lane; i++) pthread_join(e->lane_threads[i], NULL);
+    free(e->lane_threads);
+    free(e->lane_args);
+    e->lane_threads = NULL, e->lane_args = NULL, e->n_lane = 0;
     free(e->synth_threads);
     free(e->gpu_threads);
     free(e->gpu_args);
@@ -870,5 +998,6 @@ void engine_pipeline_join(engine_t *e)
      * and SRS go back (their jobs were failed by engine_shutdown). */
     pthread_mutex_lock(&e->lock);
     while (e->gpuq_n) retire_item(e, gpuq_pop(e));
+    while (e->laneq_n) retire_item(e, e->laneq[--e->laneq_n]);
     pthread_mutex_unlock(&e->lock);
 }

@@ -198,6 +198,18 @@ static void device_metrics(text *t, engine_t *e)
     for (size_t i = 0; i < e->n_devices; i++)
         put(t, "cuzk_gpu_partitions_total{device=\"%d\"} %llu\n", e->devices[i].ordinal,
             (unsigned long long)e->devices[i].proved);
+    metric(t, "cuzk_gpu_lane_partitions_total", "counter",
+           "Partitions proved on the device's small-circuit lane (dispatch rule 7).");
+    for (size_t i = 0; i < e->n_devices; i++)
+        if (e->devices[i].lane)
+            put(t, "cuzk_gpu_lane_partitions_total{device=\"%d\"} %llu\n", e->devices[i].ordinal,
+                (unsigned long long)e->devices[i].lane_proved);
+    metric(t, "cuzk_gpu_lane_busy_seconds_total", "counter",
+           "Time in the small-circuit lane's start and finish.");
+    for (size_t i = 0; i < e->n_devices; i++)
+        if (e->devices[i].lane)
+            put(t, "cuzk_gpu_lane_busy_seconds_total{device=\"%d\"} %.3f\n", e->devices[i].ordinal,
+                (double)e->devices[i].lane_busy_ms / 1e3);
 }
 
 /* The process's resident memory now and at its peak (VmRSS, VmHWM of
@@ -248,6 +260,9 @@ char *engine_metrics(engine_t *e)
             (unsigned long long)(e->completed[k] + e->failed[k] + e->cancelled[k]));
     metric(&t, "cuzk_gpu_queue_depth", "gauge", "Synthesized partitions waiting for a prover.");
     put(&t, "cuzk_gpu_queue_depth %zu\n", e->gpuq_n);
+    metric(&t, "cuzk_lane_queue_depth", "gauge",
+           "Synthesized partitions waiting for a small-circuit lane.");
+    put(&t, "cuzk_lane_queue_depth %zu\n", e->laneq_n);
     device_metrics(&t, e);
     pthread_mutex_unlock(&e->lock);
     metric(&t, "cuzk_memory_budget_bytes", "gauge", "The memory budget.");

@@ -8,7 +8,13 @@
  * modeled time runs and waited out after: real, and verified by the
  * engine. A fed start proves its circuits one after the other and asks
  * the feed for more after each, as the CUDA prover does while its
- * kernels run.
+ * kernels run. The small-circuit lane (sim_device.lane_slowdown) proves
+ * the partitions the engine gives it (dispatch.h rule 7: HIGH and
+ * CRITICAL ones whose circuit has at most 2^gpus.small_lane_max_log
+ * constraints and parameters within gpus.small_lane_params) at once, in
+ * their GPU time times the slowdown, its parameters kept in its own
+ * reservation (uploaded the first time); each such partition's own GPU
+ * time is added to the running start's next partition (the SMs it took).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,6 +28,10 @@ static struct {
     bool resident[SIM_KINDS];
     uint64_t last_used[SIM_KINDS], tick;
     sim_device_stats stats;
+    unsigned lane_log;        /* the lane's largest domain (0: none) */
+    uint64_t lane_params;     /* its room for parameters */
+    bool lane_has[SIM_KINDS]; /* parameters in the lane's reservation */
+    double lane_debt_s;       /* lane GPU time the running start has not paid yet */
 } dev = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 void sim_backend_reset(void)
@@ -30,7 +40,8 @@ void sim_backend_reset(void)
     memset(dev.resident, 0, sizeof dev.resident);
     memset(dev.last_used, 0, sizeof dev.last_used);
     memset(&dev.stats, 0, sizeof dev.stats);
-    dev.tick = 0;
+    memset(dev.lane_has, 0, sizeof dev.lane_has);
+    dev.tick = 0, dev.lane_log = 0, dev.lane_params = 0, dev.lane_debt_s = 0;
     pthread_mutex_unlock(&dev.mu);
 }
 
@@ -69,6 +80,8 @@ static double make_resident(int k)
     dev.last_used[k] = ++dev.tick;
     if (dev.resident[k]) return 0;
     uint64_t room = sim_model.device.bytes - sim_model.device.working, held = 0;
+    if (dev.lane_log)
+        room = room > sim_model.device.lane_bytes ? room - sim_model.device.lane_bytes : 0;
     for (int i = 0; i < SIM_KINDS; i++)
         held += dev.resident[i] ? sim_model.kinds[i].param_bytes : 0;
     while (held + sim_model.kinds[k].param_bytes > room) {
@@ -101,7 +114,11 @@ static int prove_one(int k, const groth16_params *pk, const cs_prover *c, sim_ha
     if (!rc) rc = engine_cpu_backend.finish(cpu, &h->proofs[h->n], 1, err);
     if (rc) return rc;
     h->n++;
-    *t += sim_real_ms(sim_model.kinds[k].gpu_s);
+    pthread_mutex_lock(&dev.mu);
+    double debt = dev.lane_debt_s;
+    dev.lane_debt_s = 0;
+    pthread_mutex_unlock(&dev.mu);
+    *t += sim_real_ms(sim_model.kinds[k].gpu_s + debt);
     sim_sleep_until(*t);
     pthread_mutex_lock(&dev.mu);
     dev.stats.busy_s += sim_model.kinds[k].gpu_s;
@@ -177,8 +194,89 @@ static int sim_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *e
     return rc;
 }
 
+static int sim_lane_setup(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err)
+{
+    (void)device;
+    if (sim_model.device.lane_slowdown <= 0)
+        return cuzk_errf(err, CUZK_EINVAL, "sim-h200: no small-circuit lane modeled");
+    pthread_mutex_lock(&dev.mu);
+    dev.lane_log = max_log, dev.lane_params = params_bytes;
+    pthread_mutex_unlock(&dev.mu);
+    return CUZK_OK;
+}
+
+static bool sim_lane_fits(int device, const groth16_params *pk, const cs_prover *c)
+{
+    (void)device, (void)c;
+    int k = kind_of(pk, NULL);
+    pthread_mutex_lock(&dev.mu);
+    bool fits = k >= 0 && dev.lane_log &&
+                sim_model.kinds[k].shape.constraints <= ((size_t)1 << dev.lane_log) &&
+                sim_model.kinds[k].param_bytes <= dev.lane_params;
+    pthread_mutex_unlock(&dev.mu);
+    return fits;
+}
+
+/* The lane's start: the stand-in proved on the CPU, the kind's GPU time
+ * times the slowdown waited out (its parameters' upload first, once). */
+static int sim_lane_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                          void **handle, cuzk_err *err)
+{
+    (void)device;
+    int k = kind_of(pk, err);
+    if (k < 0) return err->code;
+    sim_handle *h = calloc(1, sizeof *h);
+    if (!h || !(h->proofs = calloc(n ? n : 1, sizeof *h->proofs))) {
+        free(h);
+        return cuzk_errf(err, CUZK_ENOMEM, "sim-h200: out of memory");
+    }
+    pthread_mutex_lock(&dev.mu);
+    double upload = dev.lane_has[k] ? 0
+                                    : (double)sim_model.kinds[k].param_bytes /
+                                          (sim_model.device.upload_gbs * 1e9);
+    dev.lane_has[k] = true;
+    pthread_mutex_unlock(&dev.mu);
+    uint64_t t = srs_now_ms() + sim_real_ms(upload);
+    int rc = CUZK_OK;
+    for (size_t i = 0; !rc && i < n; i++) {
+        void *cpu = NULL;
+        rc = engine_cpu_backend.start(0, pk, &circuits[i], 1, &cpu, err);
+        if (!rc) rc = engine_cpu_backend.finish(cpu, &h->proofs[h->n], 1, err);
+        if (rc) break;
+        h->n++;
+        double s = sim_model.kinds[k].gpu_s * sim_model.device.lane_slowdown;
+        t += sim_real_ms(s);
+        sim_sleep_until(t);
+        pthread_mutex_lock(&dev.mu);
+        dev.stats.lane_busy_s += s;
+        dev.stats.busy_s += sim_model.kinds[k].gpu_s;
+        dev.stats.partitions[k]++, dev.stats.lane_partitions[k]++;
+        dev.lane_debt_s += sim_model.kinds[k].gpu_s;
+        pthread_mutex_unlock(&dev.mu);
+    }
+    if (rc) {
+        free(h->proofs), free(h);
+        return rc;
+    }
+    *handle = h;
+    return CUZK_OK;
+}
+
+static void sim_lane_release(int device)
+{
+    (void)device;
+    pthread_mutex_lock(&dev.mu);
+    dev.lane_log = 0;
+    memset(dev.lane_has, 0, sizeof dev.lane_has);
+    pthread_mutex_unlock(&dev.mu);
+}
+
 const engine_backend sim_backend = {.name = "sim-h200",
                                     .devices = sim_devices,
                                     .start = sim_start,
                                     .finish = sim_finish,
-                                    .start_fed = sim_start_fed};
+                                    .start_fed = sim_start_fed,
+                                    .lane_setup = sim_lane_setup,
+                                    .lane_fits = sim_lane_fits,
+                                    .lane_start = sim_lane_start,
+                                    .lane_release = sim_lane_release};

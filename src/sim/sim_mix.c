@@ -23,13 +23,21 @@
 #include "engine/srs.h"
 #include "sim_internal.h"
 
+/* The lane as modeled (an estimate, not measured yet): a Winning PoSt's
+ * kernels on the stream of greatest priority get SMs as the running
+ * start's blocks end (a few ms each), but share them and the memory
+ * bandwidth with that start: twice its idle GPU time. Its reservation:
+ * about gpu_lane_bytes_for(20, 512 MiB). */
+#define SIM_LANE_SLOWDOWN 2.0
+#define SIM_LANE_BYTES    (2ull << 30)
+
 void sim_mix_default(sim_mix *m)
 {
     *m = (sim_mix){
         .seconds = 3600,
         .speed = 10,
         .host_bytes = 128ull << 30,
-        .device = {139ull << 30, 32ull << 30, 25.0},
+        .device = {139ull << 30, 32ull << 30, 25.0, SIM_LANE_SLOWDOWN, SIM_LANE_BYTES},
         .porep_inflight = 2,
         .snap_inflight = 1,
         .deadline_first_s = 20,
@@ -236,7 +244,8 @@ static int make_config(const sim_mix *m, cuzk_config *c, cuzk_err *err)
     if (!kinds_to_ids(m->pinned, c->pinned, &c->n_pinned, err) ||
         !kinds_to_ids(m->preload, c->preload, &c->n_preload, err))
         return err->code;
-    c->reuse_partitions = false;  /* stand-in storage never fits a modeled shape */
+    c->reuse_partitions = false; /* stand-in storage never fits a modeled shape */
+    if (m->device.lane_slowdown <= 0) c->small_lane_max_log = 0;
     c->synthesis_concurrency = 4; /* pipeline.c's auto on a GPU backend */
     c->aging_ms = (uint64_t)((double)c->aging_ms / m->speed);
     c->max_batch_wait_ms = (uint64_t)((double)c->max_batch_wait_ms / m->speed);
@@ -550,6 +559,15 @@ void sim_report_print(const sim_mix *m, const sim_report *r, FILE *f)
             r->wall_s > 0 ? 100 * r->device.busy_s / r->wall_s : 0,
             (unsigned long long)r->device.uploads, r->device.upload_s,
             (unsigned long long)r->device.evictions);
+    if (m->device.lane_slowdown > 0)
+        fprintf(f,
+                "Small-circuit lane (dispatch rule 7; its GPU time x%.1f, an estimate; %.1f GiB "
+                "reserved): %llu Winning PoSt, %llu Window PoSt partitions, busy %.1f s\n",
+                m->device.lane_slowdown, (double)m->device.lane_bytes / (1u << 30),
+                (unsigned long long)r->device.lane_partitions[SIM_WINNING],
+                (unsigned long long)r->device.lane_partitions[SIM_WPOST], r->device.lane_busy_s);
+    else
+        fprintf(f, "Small-circuit lane: none\n");
     fprintf(f,
             "Verification (here, after the engine's own): %u partition proofs accepted, %u "
             "rejected\n",

@@ -559,6 +559,8 @@ engine_t *gpu_check_engine(char dir[64], const char *name, cuzk_err *err)
     cuzk_config cfg;
     cuzk_config_default(&cfg);
     snprintf(cfg.param_cache, sizeof cfg.param_cache, "%s", dir);
+    cfg.small_lane_max_log = 12; /* the test circuits' domain: a lane of a few MB */
+    cfg.small_lane_params = 8 << 20;
     engine_t *e;
     if (engine_create(&e, &cfg, &engine_cuda_backend, err)) return NULL;
     if (engine_register_provider(e, &engine_test_provider, err)) {

@@ -40,7 +40,7 @@ int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, c
 extern long long (*gpu_check_copied)(bool to_host);
 /* The transfers of one start's n circuits of w (timings t, each with the
  * same constraints; witness bytes wit on the witness-only path, else 0)
- * against its plan pl (residency.cu rule 7): the points streamed are the
+ * against its plan pl (residency.cu rule 8): the points streamed are the
  * streamed arrays' bytes exactly (none in resident mode), the H step's
  * rows parked and brought back those of its mode, the input the witness
  * or a, b, c's constraint rows; and, with gpu_check_copied, every byte

@@ -30,6 +30,7 @@
 #include "cuzk/gpu_prove.h"
 #include "gpu/util/buf.cuh"
 #include "gpu_check.h"
+#include "gpu_lane_checks.h"
 #include "gpu_prove_checks.h"
 #include "gpu_setup_checks.h"
 #include "poly_check.h"
@@ -574,6 +575,7 @@ int main(int argc, char **argv)
     test_shapes();
     failures += gpu_prove_checks(&rng, quick);
     failures += gpu_prove_device_checks(&rng);
+    failures += gpu_lane_checks(&rng);
     failures += gpu_setup_checks(&rng, quick);
     printf(failures ? "test_gpu: %d FAILURES\n" : "test_gpu: all passed\n", failures);
     return failures ? 1 : 0;

@@ -66,6 +66,7 @@ typedef enum {
 } cudaMemcpyKind;
 struct host_stream {
     int device;
+    int priority; /* lower is greater, as in CUDA */
 };
 struct host_event {
     int device;
@@ -103,6 +104,10 @@ extern std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
  * host_alloc_refuse_on says so). */
 extern std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];
 extern std::atomic<bool> host_alloc_refuse_on[HOST_MAX_DEVICES];
+/* Calls on the default stream (copies, fills, events, waits; the stand-in
+ * kernels count theirs, host_device.cpp) and cudaMalloc / cudaFree calls
+ * made, for the tests that the lane's work stays off both. */
+extern std::atomic<long long> host_stream0_calls, host_malloc_calls, host_free_calls;
 /* The calling thread's current device. */
 extern thread_local int host_current_device;
 /* Microseconds each asynchronous copy of 64 KiB or more takes at least
@@ -140,9 +145,19 @@ static inline cudaError_t host_mem_on(int dev, const void *p, size_t n)
     return e;
 }
 
+/* The device of stream st (NULL: the default stream of the current one,
+ * counted in host_stream0_calls). */
+static inline int host_stream_dev(cudaStream_t st)
+{
+    if (st) return st->device;
+    host_stream0_calls++;
+    return host_current_device;
+}
+
 static inline cudaError_t cudaMalloc(void **p, size_t bytes)
 {
     int dev = host_current_device;
+    host_malloc_calls++;
     *p = NULL;
     cudaError_t e = host_call(dev);
     if (e != cudaSuccess) return e;
@@ -166,6 +181,7 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes)
 static inline cudaError_t cudaFree(void *p)
 {
     if (!p) return cudaSuccess;
+    host_free_calls++;
     int dev = host_owner(p, 1);
     if (dev < 0 || !host_unregister(p)) return cudaErrorInvalidValue;
     free(p);
@@ -203,7 +219,7 @@ static inline cudaError_t cudaHostUnregister(void *p)
 /* Synchronous copies: one side on the current device. */
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind kind)
 {
-    int dev = host_current_device;
+    int dev = host_stream_dev(NULL);
     cudaError_t e =
         kind == cudaMemcpyDeviceToHost ? host_mem_on(dev, s, n) : host_mem_on(dev, d, n);
     if (e == cudaSuccess && kind == cudaMemcpyDeviceToDevice) e = host_mem_on(dev, s, n);
@@ -215,7 +231,7 @@ static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcp
 static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind kind,
                                           cudaStream_t st)
 {
-    int dev = st ? st->device : host_current_device;
+    int dev = host_stream_dev(st);
     cudaError_t e =
         kind == cudaMemcpyDeviceToHost ? host_mem_on(dev, s, n) : host_mem_on(dev, d, n);
     if (e != cudaSuccess) return e;
@@ -227,7 +243,7 @@ static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cuda
 }
 static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t st)
 {
-    cudaError_t e = host_mem_on(st ? st->device : host_current_device, d, n);
+    cudaError_t e = host_mem_on(host_stream_dev(st), d, n);
     if (e != cudaSuccess) return e;
     memset(d, v, n);
     return cudaSuccess;
@@ -255,12 +271,26 @@ static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
 {
     cudaError_t r = host_call(host_current_device);
     if (r != cudaSuccess) return r;
-    *s = new host_stream{host_current_device};
+    *s = new host_stream{host_current_device, 0};
+    return cudaSuccess;
+}
+/* Priorities 0 (least) .. -5 (greatest), as an H200 reports. */
+static inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    *least = 0, *greatest = -5;
+    return host_call(host_current_device);
+}
+static inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned, int priority)
+{
+    cudaError_t r = host_call(host_current_device);
+    if (r != cudaSuccess) return r;
+    if (priority < -5 || priority > 0) return cudaErrorInvalidValue;
+    *s = new host_stream{host_current_device, priority};
     return cudaSuccess;
 }
 static inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st)
 {
-    int dev = st ? st->device : host_current_device;
+    int dev = host_stream_dev(st);
     if (ev->device != dev) return cudaErrorInvalidResourceHandle;
     ev->ms = std::chrono::duration<double, std::milli>(
                  std::chrono::steady_clock::now().time_since_epoch())
@@ -269,7 +299,7 @@ static inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st)
 }
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, unsigned)
 {
-    int dev = st ? st->device : host_current_device;
+    int dev = host_stream_dev(st);
     if (ev->device != dev) return cudaErrorInvalidResourceHandle;
     return host_call(dev);
 }
@@ -279,7 +309,7 @@ static inline cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t st)
 {
-    return host_call(st ? st->device : host_current_device);
+    return host_call(host_stream_dev(st));
 }
 static inline cudaError_t cudaSetDevice(int dev)
 {

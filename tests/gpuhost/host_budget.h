@@ -59,6 +59,13 @@ long long host_pin_count(void);
 long long host_pins_held(void);
 void host_pin_refuse(bool refuse);
 
+/* Counters from host_calls_reset on: calls on the default stream (copies,
+ * fills, events, waits, stand-in kernels launched by a thread whose
+ * cu_stream() is 0), and cudaMalloc + cudaFree calls. */
+void host_calls_reset(void);
+long long host_stream0_count(void);
+long long host_malloc_count(void);
+
 /* How many device preps (prep_launch_scatter) have run. */
 long long host_prep_scatters(void);
 

@@ -30,6 +30,7 @@ static int kernel_check(const char *what, const void *const *p, const size_t *n,
                         cuzk_err *err)
 {
     int dev = host_current_device;
+    if (!cu_stream()) host_stream0_calls++;
     for (int k = 0; k < count; k++) {
         cudaError_t e = host_mem_on(dev, p[k], n[k]);
         if (e != cudaSuccess)
@@ -72,6 +73,10 @@ extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
 {
     return n ? 16 * 16 * n + ((size_t)16 << (g2 ? 11 : 10)) : 0;
 }
+
+extern "C" void gpu_ntt_tables_free(void) {}
+
+void prove_batch_add_release(void) {}
 
 extern "C" void gpu_msm_workspace_trim(size_t max)
 {
@@ -463,6 +468,21 @@ extern "C" void *host_device_alloc(size_t bytes)
 extern "C" void host_device_free(void *p)
 {
     cudaFree(p);
+}
+
+extern "C" void host_calls_reset(void)
+{
+    host_stream0_calls = 0, host_malloc_calls = 0, host_free_calls = 0;
+}
+
+extern "C" long long host_stream0_count(void)
+{
+    return host_stream0_calls.load();
+}
+
+extern "C" long long host_malloc_count(void)
+{
+    return host_malloc_calls.load() + host_free_calls.load();
 }
 
 extern "C" void host_dma_delay(int us)

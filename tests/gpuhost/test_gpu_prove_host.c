@@ -38,7 +38,9 @@
 #include "cuzk/engine_backend.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
+#include "cuzk/gpu_lane.h"
 #include "cuzk/gpu_prove.h"
+#include "gpu_lane_checks.h"
 #include "gpu_prove_checks.h"
 #include "host_budget.h"
 
@@ -733,6 +735,83 @@ static long long copied_on_0(bool to_host)
     return host_copied_bytes(0, to_host);
 }
 
+/* Proof of w by device 0's lane (lane) or its big prover, r = s = 1. */
+static int lane_or_big(bool lane, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+{
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    gpu_prove_pending *p = NULL;
+    groth16_proof proof;
+    int rc =
+        lane ? gpu_lane_start(&p, 0, pk, w, 1, rs, err) : gpu_prove_start(&p, 0, pk, w, 1, rs, err);
+    return rc ? rc : gpu_prove_finish(p, &proof, NULL, err);
+}
+
+/* The lane on the stand-in, where its calls are counted: its proofs (the
+ * first, parameters and shape uploaded, and the next) make no call on
+ * the default stream and no cudaMalloc / cudaFree, and the device's
+ * memory stays what the setup left (the big prover's proof, for
+ * contrast, is on the default stream); its plan keeps every array
+ * resident; under a cap (gpus.device_memory) a big start plans with the
+ * cap less the lane's reservation (residency.cu rule 7); a device with
+ * no room for the reservation is refused with an error naming it. */
+static void check_lane_calls(cuzk_rng *g)
+{
+    groth16_params pk;
+    cs_shape *shape = NULL;
+    cs_prover w;
+    cuzk_err err = {0};
+    int rc = gpu_check_witness_circuit(g, true, &pk, &shape, &w, &err);
+    if (!rc) rc = gpu_lane_setup(0, 12, (size_t)8 << 20, &err);
+    if (rc) failures++, printf("FAIL lane: %s\n", err.msg);
+    long long held = host_device_bytes(0), calls[2] = {0, 0}, allocs[2] = {0, 0};
+    for (int k = 0; !rc && k < 2; k++) {
+        host_calls_reset();
+        rc = lane_or_big(true, &pk, &w, &err);
+        calls[k] = host_stream0_count(), allocs[k] = host_malloc_count();
+    }
+    if (rc || calls[0] || calls[1] || allocs[0] || allocs[1] || host_device_bytes(0) != held)
+        failures++, printf("FAIL lane: rc %d (%s), default-stream calls %lld + %lld, "
+                           "cudaMalloc/cudaFree %lld + %lld, device bytes %lld then %lld\n",
+                           rc, err.msg, calls[0], calls[1], allocs[0], allocs[1], held,
+                           host_device_bytes(0));
+    gpu_prove_plan_info pl;
+    gpu_lane_plan(0, &pl);
+    bool all = pl.made && pl.streamed == 0 && pl.resident[GPU_PLAN_ARRAYS - 1];
+    for (int k = 0; k < GPU_PLAN_ARRAYS; k++) all &= pl.resident[k];
+    if (!all) failures++, printf("FAIL lane: its plan streams an array\n");
+    host_calls_reset();
+    if (!rc) rc = lane_or_big(false, &pk, &w, &err);
+    long long big_calls = host_stream0_count();
+    if (rc || big_calls == 0)
+        failures++, printf("FAIL lane: the big prover: rc %d (%s), %lld default-stream calls\n", rc,
+                           err.msg, big_calls);
+    size_t lane = gpu_lane_reserved(0), cap = lane + ((size_t)32 << 20);
+    gpu_prove_set_device_memory(cap);
+    gpu_prove_release();
+    if (!rc) rc = lane_or_big(false, &pk, &w, &err);
+    gpu_prove_device_plan(0, &pl);
+    if (rc || pl.budget > cap - lane)
+        failures++, printf("FAIL lane: under a cap of %zu: rc %d (%s), budget %zu\n", cap, rc,
+                           err.msg, pl.budget);
+    gpu_prove_set_device_memory(0);
+    gpu_lane_release(0);
+    gpu_prove_release();
+    host_budget_allow((long long)lane / 2);
+    int r2 = gpu_lane_setup(0, 12, (size_t)8 << 20, &err);
+    if (r2 != CUZK_ENOMEM || !strstr(err.msg, "device 0 has no"))
+        failures++, printf("FAIL lane: no room for it: rc %d (%s)\n", r2, err.msg);
+    host_budget_allow(1LL << 40);
+    if (!rc)
+        printf("lane: %lld default-stream calls and %lld allocations in its proofs (the big "
+               "prover's: %lld calls); a cap leaves big starts cap - %zu; no room: %s\n",
+               calls[0] + calls[1], allocs[0] + allocs[1], big_calls, lane, err.msg);
+    gpu_prove_params_free(&pk);
+    gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    cs_prover_free(&w);
+    groth16_params_free(&pk);
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -749,6 +828,8 @@ int main(int argc, char **argv)
     check_witness_b2_host(&g);
     check_b2_upload_short(&g);
     check_witness_alloc_refused(&g);
+    failures += gpu_lane_checks(&g);
+    check_lane_calls(&g);
     check_two_devices();
     host_devices(2);
     failures += gpu_prove_device_checks(&g);

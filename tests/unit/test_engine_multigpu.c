@@ -42,6 +42,9 @@ static struct {
     bool fed;           /* the backend takes a feed (fed_backend) */
     size_t fed_fail_at; /* a fed start refuses its circuit number fed_fail_at (1-based), once */
     unsigned fed_starts, fed_more;
+    bool lane;            /* the fed backend with a small-circuit lane (lane_backend) */
+    unsigned lane_starts; /* its lane's starts */
+    unsigned lane_beside; /* of which while a device start was held */
     /* hold: a start waits (a plain one before proving, a fed one before
      * asking its feed for more) until it turns false, as one whose
      * kernels run. */
@@ -67,6 +70,7 @@ static void fake_reset(unsigned delay_ms)
     fake.max_n = 0;
     fake.fed_fail_at = 0;
     fake.fed_starts = fake.fed_more = 0;
+    fake.lane_starts = fake.lane_beside = 0;
     fake.hold = false;
     fake.n_log = 0;
     fake.delay_ms = delay_ms;
@@ -243,6 +247,57 @@ static const engine_backend fed_backend = {.name = "fed",
                                            .finish = fed_finish,
                                            .start_fed = fed_start};
 
+/* The lane of lane_backend: circuits under N constraints (the CRITICAL
+ * jobs' of N_CRIT), proved on the CPU at once, whatever the device's
+ * start is doing (held or not), counted. */
+static int lane_setup(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err)
+{
+    (void)device, (void)max_log, (void)params_bytes, (void)err;
+    return CUZK_OK;
+}
+
+static bool lane_fits(int device, const groth16_params *pk, const cs_prover *c)
+{
+    (void)device, (void)pk;
+    return c->num_constraints < N;
+}
+
+static int lane_start(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
+                      void **handle, cuzk_err *err)
+{
+    (void)device;
+    fed_handle *h = calloc(1, sizeof *h);
+    if (!h) return cuzk_errf(err, CUZK_ENOMEM, "lane: out of memory");
+    pthread_mutex_lock(&fake.mu);
+    fake.lane_starts++;
+    fake.lane_beside += fake.held > 0;
+    pthread_mutex_unlock(&fake.mu);
+    int rc = n <= 64 ? groth16_prove(h->proofs, pk, circuits, n, NULL, NULL, err)
+                     : cuzk_errf(err, CUZK_EINVAL, "lane: %zu circuits", n);
+    if (rc) {
+        free(h);
+        return rc;
+    }
+    h->n = n;
+    *handle = h;
+    return CUZK_OK;
+}
+
+static void lane_release(int device)
+{
+    (void)device;
+}
+
+static const engine_backend lane_backend = {.name = "lane",
+                                            .devices = fake_devices,
+                                            .start = fed_plain,
+                                            .finish = fed_finish,
+                                            .start_fed = fed_start,
+                                            .lane_setup = lane_setup,
+                                            .lane_fits = lane_fits,
+                                            .lane_start = lane_start,
+                                            .lane_release = lane_release};
+
 typedef struct fixture {
     char dir[64];
     engine_t *e;
@@ -301,7 +356,8 @@ static int start_budget(fixture *f, const int *devices, size_t n, uint64_t budge
     if (n) memcpy(c.devices, devices, n * sizeof *devices);
     c.n_devices = n;
     if (configure) configure(&c);
-    int rc = engine_create(&f->e, &c, fake.fed ? &fed_backend : &fake_backend, err);
+    const engine_backend *b = fake.lane ? &lane_backend : fake.fed ? &fed_backend : &fake_backend;
+    int rc = engine_create(&f->e, &c, b, err);
     if (!rc) rc = engine_register_provider(f->e, &engine_test_provider, err);
     return rc;
 }
@@ -658,6 +714,68 @@ static void test_critical_next(void **state)
     fake.fed = false;
 }
 
+/* Polls job id until it completes (its proofs checked); false if it has
+ * not after 20 s. */
+static bool completes(fixture *f, const char *id, uint32_t n, uint32_t parts, uint32_t seed)
+{
+    for (int k = 0; k < 2000; k++) {
+        engine_result r;
+        assert_int_equal(engine_await(f->e, id, 1, &r, NULL, NULL, NULL), 0);
+        bool done = r.status == ENGINE_COMPLETED;
+        if (done) check_test_proofs(f->dir, n, &r, parts, seed);
+        engine_result_free(&r);
+        if (done) return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* dispatch.h's rule 7 on a backend with a small-circuit lane: three LOW
+ * jobs of 8 partitions fill the GPU queue while the device's fed start is
+ * held, as if its kernels ran; a CRITICAL job of a small circuit sent then
+ * completes while the start is still held (its proof by the lane, no LOW
+ * partition proved meanwhile), without waiting for a GPU queue slot or
+ * the start, and the metrics count it on the device's lane; a NORMAL
+ * job of the same circuit does not take the lane; every proof verifies. */
+static void test_lane_beside_start(void **state)
+{
+    (void)state;
+    const int dev0[1] = {0};
+    fixture f;
+    fake_reset(0);
+    fake.fed = fake.lane = true;
+    fake.hold = true;
+    configure = depth_two;
+    assert_int_equal(start(&f, dev0, 1, NULL), 0);
+    char low[3][ENGINE_ID_MAX], crit[ENGINE_ID_MAX], normal[ENGINE_ID_MAX];
+    submit_low_jobs(f.e, low);
+    size_t before = wait_held_start();
+    assert_true(gpu_queue_reaches(f.e, 2));
+    assert_int_equal(submit_as(f.e, N_CRIT, 1, 11, ENGINE_PRIO_CRITICAL, crit), 0);
+    bool done = completes(&f, crit, N_CRIT, 1, 11);
+    pthread_mutex_lock(&fake.mu);
+    size_t proved = fake.n_log;
+    unsigned held = fake.held, beside = fake.lane_beside;
+    pthread_mutex_unlock(&fake.mu);
+    fake_release();
+    if (!done) fail_msg("the CRITICAL job waited for the held start (no lane)");
+    assert_true(held > 0 && beside == 1);
+    char *metrics = engine_metrics(f.e);
+    assert_non_null(metrics);
+    assert_non_null(strstr(metrics, "cuzk_gpu_lane_partitions_total{device=\"0\"} 1\n"));
+    assert_non_null(strstr(metrics, "cuzk_lane_queue_depth 0\n"));
+    free(metrics);
+    if (proved != before)
+        fail_msg("%zu LOW partitions proved before the CRITICAL one", proved - before);
+    assert_int_equal(submit_as(f.e, N_CRIT, 1, 13, ENGINE_PRIO_NORMAL, normal), 0);
+    await_checked(&f, normal, N_CRIT, 1, 13);
+    for (uint32_t k = 0; k < 3; k++) await_checked(&f, low[k], N, 8, 100 + 8 * k);
+    assert_int_equal(fake.lane_starts, 1);
+    stop(&f);
+    configure = NULL;
+    fake.fed = fake.lane = false;
+}
+
 static void no_priority_worker(cuzk_config *c)
 {
     c->max_gpu_queue_depth = 2;
@@ -788,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_fed),
         cmocka_unit_test(test_critical_next),
         cmocka_unit_test(test_feed_stops),
+        cmocka_unit_test(test_lane_beside_start),
         cmocka_unit_test(test_low_ages),
         cmocka_unit_test(test_queue_position_ages),
     };

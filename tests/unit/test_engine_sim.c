@@ -7,15 +7,15 @@
  * one where every Window PoSt deadline has to load its 61 GB first. Each
  * holds: nothing failed, every partition proof verified again here, the
  * budget's peak within the budget, and the bounds the dispatch and
- * residency rules promise: a Winning PoSt (CRITICAL) waits at most for
- * the PoRep partition whose kernels run and the one taken to upload
- * under them, plus a parameter upload to the device; a deadline completes
+ * residency rules promise: a Winning PoSt (CRITICAL) goes to the
+ * device's small-circuit lane (dispatch rule 7) and waits for none of the
+ * PoRep partitions: its synthesis, its GPU time slowed by the lane's
+ * modeled factor, its parameters' upload to the lane; a deadline completes
  * within 60 s when its set is resident, and when not, within its own
  * load's time plus the drain and its four partitions: a lower set's read
- * under way is abandoned for it (residency rule 7), and the first
- * deadline comes while both NORMAL sets are being read. (The issue's
- * goals of
- * 0.5 s for the Winning PoSt and 60 s for a deadline that loads are
+ * under way is abandoned for it (residency rule 7, src/engine/residency.h),
+ * and the first deadline comes while both NORMAL sets are being read.
+ * (The issue's goal of 60 s for a deadline that loads is
  * beyond these rules: docs/performance.md has the simulated figures.)
  */
 #include <stdio.h>
@@ -47,7 +47,7 @@ static void replay(sim_mix *m, const char *pinned, sim_report *r)
 }
 
 /* What every replay holds. */
-static void check_common(const sim_report *r)
+static void check_common(const sim_mix *m, const sim_report *r)
 {
     const sim_kind *k = sim_kinds_32g;
     uint32_t partitions = 0;
@@ -62,13 +62,14 @@ static void check_common(const sim_report *r)
     assert_true(r->budget_peak <= r->budget);
     /* the parameters were charged at their real sizes */
     assert_true(r->budget_peak > k[SIM_POREP].param_bytes + k[SIM_WINNING].param_bytes);
-    /* a CRITICAL request waits for at most two PoRep partitions and an
-     * upload of the largest set to the device, beside its own time */
-    double upload = (double)k[SIM_WPOST].param_bytes / 25e9;
+    /* a CRITICAL request goes to the lane and waits for no PoRep
+     * partition: its own time there and its parameters' upload (rule 7) */
+    double upload = (double)k[SIM_WINNING].param_bytes / (m->device.upload_gbs * 1e9);
     double bound =
-        k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s + 2 * k[SIM_POREP].gpu_s + upload + 0.5;
+        k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s * m->device.lane_slowdown + upload + 0.5;
     if (r->kinds[SIM_WINNING].p99_s > bound)
         fail_msg("Winning PoSt p99 %.2f s, over %.2f s", r->kinds[SIM_WINNING].p99_s, bound);
+    assert_int_equal(r->device.lane_partitions[SIM_WINNING], r->kinds[SIM_WINNING].requests);
     assert_true(r->deadlines >= 2);
     for (uint32_t d = 0; d < r->deadlines; d++) assert_true(r->deadline_s[d] >= 0);
 }
@@ -81,7 +82,7 @@ static void test_pinned(void **state)
     sim_mix m;
     sim_report r;
     replay(&m, "winning,wpost", &r);
-    check_common(&r);
+    check_common(&m, &r);
     if (r.deadline_max_s > 60) fail_msg("a deadline took %.1f s", r.deadline_max_s);
     assert_int_equal(r.loads[SIM_WPOST], 1);
     assert_int_equal(r.evictions[SIM_WPOST], 0);
@@ -99,7 +100,7 @@ static void test_deadline_loads(void **state)
     sim_mix m;
     sim_report r;
     replay(&m, "winning", &r);
-    check_common(&r);
+    check_common(&m, &r);
     assert_true(r.loads[SIM_WPOST] >= r.deadlines);
     assert_true(r.abandoned[SIM_POREP] + r.abandoned[SIM_SNAP] >= 1);
     assert_int_equal(r.abandoned[SIM_WPOST], 0);

@@ -6,7 +6,7 @@
  * the MSM chunk, the host memory parked; or, without --device-memory, the
  * least memory a partition needs and the plan at the memory of common
  * cards (README's table). Each plan line is followed by the bytes a
- * partition moves over PCIe under it (residency.cu rule 7) and, from
+ * partition moves over PCIe under it (residency.cu rule 8) and, from
  * them, an estimate of the copy time on a PCIe 4.0 x16 card (25 GB/s),
  * to hold against what the daemon measures (its per-partition log line:
  * h2d_mib, d2h_mib, copy_ms, kernel_ms). The device memory is what the

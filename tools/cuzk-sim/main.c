@@ -20,7 +20,7 @@ static void usage(FILE *f)
         f,
         "usage: cuzk-sim [-t SECONDS] [-x SPEED] [-m HOST] [-g DEVICE] [-c N] [-s N]\n"
         "                [-d SECONDS] [-p PARTS] [-n SECONDS] [-i KINDS] [-r KINDS] [-a SECONDS]\n"
-        "                [-w DIR] [-l LEVEL] [-H SECONDS]\n"
+        "                [-w DIR] [-l LEVEL] [-H SECONDS] [-L FACTOR]\n"
         "  -t  simulated seconds replayed (default 3600)\n"
         "  -x  simulated seconds per real second (default 10)\n"
         "  -m  the host's memory (default 128GiB; the budget is \"auto\"'s)\n"
@@ -35,7 +35,9 @@ static void usage(FILE *f)
         "  -w  the stand-in circuits' parameters (default data/sim-params, made if absent)\n"
         "  -l  the engine's log level on stderr: error, warn, info, debug (default warn)\n"
         "  -H  read each deadline's Window PoSt set this long before it (PreloadSRS at HIGH;\n"
-        "      default 0: none)\n");
+        "      default 0: none)\n"
+        "  -L  the small-circuit lane's slowdown of a partition's GPU time beside a running\n"
+        "      start (default 2, an estimate); 0: no lane (gpus.small_lane_max_log = 0)\n");
 }
 
 static int size_arg(const char *s, uint64_t *out)
@@ -52,7 +54,7 @@ int main(int argc, char **argv)
     sim_mix_default(&m);
     const char *level = "warn";
     int opt;
-    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:l:H:h")) != -1) {
+    while ((opt = getopt(argc, argv, "t:x:m:g:c:s:d:p:n:i:r:a:w:l:H:L:h")) != -1) {
         switch (opt) {
         case 't':
             m.seconds = atof(optarg);
@@ -98,6 +100,9 @@ int main(int argc, char **argv)
             break;
         case 'H':
             m.readahead_s = atof(optarg);
+            break;
+        case 'L':
+            m.device.lane_slowdown = atof(optarg);
             break;
         case 'h':
             usage(stdout);

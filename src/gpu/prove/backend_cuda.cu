@@ -31,6 +31,7 @@
 #undef FP_ZERO
 #define FP_ZERO cuzk_fp_zero_unused
 extern "C" {
+#include "cuzk/gpu_lane.h"
 #include "cuzk/engine_backend.h"
 #include "cuzk/engine_log.h"
 }
@@ -224,11 +225,37 @@ static void cuda_params_unloaded(const groth16_params *pk)
     gpu_prove_params_free(pk);
 }
 
-/* The staging pools' pinned memory, per device (384 MiB). */
+/* The staging pools' pinned memory, per device (384 MiB), twice with its
+ * small-circuit lane (whose pools are its own). */
 static uint64_t cuda_host_bytes(int device)
 {
-    (void)device;
-    return gpu_prove_pinned_bytes_per_device();
+    return gpu_prove_pinned_bytes_per_device() * (gpu_lane_reserved(device) ? 2 : 1);
+}
+
+/* The device's small-circuit lane (gpu_lane.h). */
+static int cuda_lane_setup(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err)
+{
+    use_device(device);
+    return gpu_lane_setup(device, max_log, (size_t)params_bytes, err);
+}
+
+static void cuda_lane_release(int device)
+{
+    gpu_lane_release(device);
+}
+
+static int cuda_lane_start(int device, const groth16_params *pk, const cs_prover *circuits,
+                           size_t n, void **handle, cuzk_err *err)
+{
+    cuda_handle *h = (cuda_handle *)calloc(1, sizeof *h);
+    if (!h) return cuzk_errf(err, CUZK_ENOMEM, "cuda backend: out of memory");
+    int rc = gpu_lane_start(&h->gpu, device, pk, circuits, n, NULL, err);
+    if (rc) {
+        free(h);
+        return rc;
+    }
+    *handle = h;
+    return CUZK_OK;
 }
 
 static void cuda_device_memory(uint64_t bytes)
@@ -248,6 +275,7 @@ static void cuda_plan(int device, char *out, size_t len)
 }
 
 extern "C" const engine_backend engine_cuda_backend = {
-    "cuda",         cuda_devices,         cuda_start,      cuda_finish,
-    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes, gpu_shape_forget,
-    cuda_start_fed, cuda_device_memory,   cuda_plan};
+    "cuda",         cuda_devices,         cuda_start,       cuda_finish,
+    cuda_vram_free, cuda_params_unloaded, cuda_host_bytes,  gpu_shape_forget,
+    cuda_start_fed, cuda_device_memory,   cuda_plan,        cuda_lane_setup,
+    gpu_lane_fits,  cuda_lane_start,      cuda_lane_release};

@@ -42,14 +42,14 @@ __global__ void __launch_bounds__(BA_THREADS)
 
 /* Per device (device.cuh; under its prover lock): BA_BLOCKS sums of the
  * larger group, kept. */
-static void *ba_partial[CU_MAX_DEVICES];
+static void *ba_partial[CU_MAX_SLOTS];
 
-/* Blocks of batch_add_kernel<F> resident on device dev at once (per SM
+/* Blocks of batch_add_kernel<F> resident on device dev (an ordinal) at once (per SM
  * times SMs; registers, not the 4 per SM that BA_BLOCKS allows, set it:
  * 3 at 166 registers a thread). 0 when the query fails (BA_BLOCKS). */
 template <class F> static unsigned batch_add_wave(int dev)
 {
-    static unsigned wave[CU_MAX_DEVICES];
+    static unsigned wave[CU_MAX_SLOTS];
     int sms, per_sm;
     if (!wave[dev] &&
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
@@ -67,21 +67,30 @@ static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F>
                             const uint64_t *bitmap, size_t n, cuzk_err *err)
 {
     size_t per;
-    int dev;
-    int rc = cu_device(&dev, err);
+    int dev, device;
+    int rc = cu_slot(&dev, err);
+    if (!rc) rc = cu_device(&device, err);
     if (rc) return rc;
-    batch_add_shape(n, batch_add_wave<F>(dev), &per, blocks);
+    batch_add_shape(n, batch_add_wave<F>(device), &per, blocks);
     if (!ba_partial[dev]) {
         rc = prove_dev_alloc(&ba_partial[dev], BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
         if (rc) return rc;
     }
     xyzz_d<F> *partial = (xyzz_d<F> *)ba_partial[dev];
-    batch_add_kernel<F><<<*blocks, BA_THREADS>>>(bases, bitmap, n, per, partial);
+    batch_add_kernel<F><<<*blocks, BA_THREADS, 0, cu_stream()>>>(bases, bitmap, n, per, partial);
     CU_LAUNCH(err, "batch_add_kernel");
     CU_WAIT(err, "batch_add_kernel");
     CU(xfer_copy(sums, partial, *blocks * sizeof *sums, GROTH16_XFER_RESULTS), err,
        "batch_add_kernel");
     return CUZK_OK;
+}
+
+void prove_batch_add_release(void)
+{
+    int slot;
+    if (cu_slot(&slot, NULL)) return;
+    cu_free(ba_partial[slot]);
+    ba_partial[slot] = NULL;
 }
 
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
@@ -135,7 +144,7 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
                  size_t lo, cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n, lo);
+    gather_kernel<<<cu_blocks(n, 256), 256, 0, cu_stream()>>>(out, bases, idx, n, lo);
     CU_LAUNCH(err, "gather_kernel");
     return CUZK_OK;
 }
@@ -144,7 +153,7 @@ int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t
                     size_t lo, cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256>>>(out, bases, idx, n, lo);
+    gather_kernel<<<cu_blocks(n, 256), 256, 0, cu_stream()>>>(out, bases, idx, n, lo);
     CU_LAUNCH(err, "gather_kernel (G2)");
     return CUZK_OK;
 }

@@ -99,7 +99,8 @@ int prep_on_device(prep_jobs *out, const cs_prover *w, const fr_t *wit, const gr
         o->vals = (fr_d *)(d + at[j][1]);
         o->idx = o->split ? (uint32_t *)(d + at[j][2]) : NULL;
         size_t words = (n[j] + 63) / 64 + 1;
-        CU(cudaMemsetAsync(o->ones, 0, words * sizeof(uint64_t), 0), err, "prep bitmap zero");
+        CU(cudaMemsetAsync(o->ones, 0, words * sizeof(uint64_t), cu_stream()), err,
+           "prep bitmap zero");
     }
     if (!rc) rc = prep_launch_scatter(&v, (const uint32_t *)(s + o_off), out->out, err);
     if (!rc) CU_WAIT(err, "prep_scatter_kernel");

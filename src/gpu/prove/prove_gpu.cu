@@ -101,7 +101,7 @@ extern "C" {
 #include "cuzk/engine_log.h"
 }
 
-static std::mutex prove_mu[CU_MAX_DEVICES];
+static std::mutex prove_mu[CU_MAX_SLOTS];
 #define START_RETRIES 2 /* a start out of memory tries again with a smaller plan */
 
 void prove_lock(int dev)
@@ -117,13 +117,15 @@ void prove_unlock(int dev)
 void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
 {
     int cur = 0;
+    cu_ctx ctx = cu_context();
     if (cudaGetDevice(&cur) != cudaSuccess) cudaGetLastError();
-    for (int dev = 0; dev < CU_MAX_DEVICES; dev++) {
-        prove_lock(dev);
-        fn(dev, arg);
-        prove_unlock(dev);
+    for (int slot = 0; slot < CU_MAX_SLOTS; slot++) {
+        prove_lock(slot);
+        fn(slot, arg);
+        prove_unlock(slot);
     }
     cudaSetDevice(cur);
+    cu_context_set(ctx);
 }
 
 /* Device working buffers, kept between proofs: a/b/c (two, for the
@@ -137,7 +139,7 @@ struct prove_ws {
     size_t park_cap;
     bool park_pinned; /* park page-locked (cudaHostAlloc), else malloc'ed */
 };
-static prove_ws prove_wss[CU_MAX_DEVICES]; /* one per device, under its prover lock */
+static prove_ws prove_wss[CU_MAX_SLOTS]; /* one per device, under its prover lock */
 
 /* Where a job's data is on the device: a split job's ones bitmap, tail
  * scalars and tail indexes (bits NULL: not there yet); a job that does not
@@ -338,7 +340,8 @@ struct prove_run {
     const gpu_prove_feed *feed; /* NULL: none */
     bool fed_out, feeding;      /* the feed gave none / is being asked (under mu) */
     int device;
-    prove_ws *ws; /* the device's */
+    int slot;     /* of its state (lane.cuh): device, or its lane's */
+    prove_ws *ws; /* the slot's */
     unsigned lg;
     prove_plan plan; /* residency.cu's, for this start */
     char *wit;       /* the witness buffer: ws->wit, or ws->abc[0] when the plan shares it */
@@ -440,7 +443,7 @@ static void prep_thread(prove_run *r, size_t i)
     double t0 = groth16_now_ms();
     c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, r->circ[i], &c->prep_err);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
-    cudaError_t e = c->prep_rc ? cudaSuccess : cudaSetDevice(r->device);
+    cudaError_t e = c->prep_rc ? cudaSuccess : cu_slot_enter(r->slot);
     if (e != cudaSuccess)
         c->prep_rc = cu_fail(e, &c->prep_err, "cudaSetDevice", __FILE__, __LINE__);
     if (!c->prep_rc) c->prep_rc = stage_jobs(r, i, &c->prep_err);
@@ -498,7 +501,7 @@ static void load_thread(prove_run *r, size_t i)
     prove_one *c = &r->p->c[i];
     xfer_bind(&r->xa[i]);
     double t0 = groth16_now_ms();
-    cudaError_t e = cudaSetDevice(r->device);
+    cudaError_t e = cu_slot_enter(r->slot);
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
@@ -976,29 +979,29 @@ static size_t shapes_bytes(const prove_run *r)
  * room is needed. */
 static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
 {
-    int dev = r->device;
+    int dev = r->slot;
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
         rc = prove_plan_make(&r->plan, pk, r->lg, wit, shapes_bytes(r), r->p->n > 1 || r->feed,
-                             budget, dev, err);
+                             budget, r->device, err);
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;
     r->nabc = r->plan.abc_buffers;
     prove_ws *ws = r->ws;
-    if (r->nabc < 2 && ws->abc[1]) cudaFree(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
+    if (r->nabc < 2 && ws->abc[1]) cu_free(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
     size_t rows = abc_bytes(r, wit);
-    if (ws->abc_cap[0] > rows) cudaFree(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
-    if (r->plan.witness_shared && ws->wit) cudaFree(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
+    if (ws->abc_cap[0] > rows) cu_free(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
+    if (r->plan.witness_shared && ws->wit) cu_free(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
     if (r->plan.streamed || r->plan.chunk < pk->n_h) {
         size_t w = gpu_msm_workspace_for(r->plan.chunk, 0), w2 = 0;
         if (r->plan.resident[RES_B_G2] || r->plan.g2_streamed)
             w2 = gpu_msm_workspace_for(r->plan.chunk_g2, 1);
         gpu_msm_workspace_trim(w > w2 ? w : w2);
     }
-    if (ws->tb_cap > r->plan.tb_bytes) cudaFree(ws->tb), ws->tb = NULL, ws->tb_cap = 0;
+    if (ws->tb_cap > r->plan.tb_bytes) cu_free(ws->tb), ws->tb = NULL, ws->tb_cap = 0;
     if (prove_stream_bytes(dev) > r->plan.ring_bytes) prove_stream_release(dev);
     if (other && other + r->plan.use > budget) prove_srs_evict(dev, pk);
     return CUZK_OK;
@@ -1059,16 +1062,16 @@ static void start_again(prove_run *r, const cuzk_err *why)
 {
     engine_log(LOG_WARN, "gpu prove: device %d: %s; trying again with a smaller plan", r->device,
                why ? why->msg : "out of memory");
-    prove_plan_short(r->device, r->plan.budget);
-    release_device(r->device, NULL);
+    prove_plan_short(r->slot, r->plan.budget);
+    release_device(r->slot, NULL);
     for (size_t i = 0; i < r->p->n; i++) {
         groth16_jobs_free(&r->p->c[i].jobs);
         memset(&r->p->c[i], 0, sizeof r->p->c[i]);
     }
 }
 
-static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits, size_t cap,
-                     const gpu_prove_feed *feed, cuzk_err *err)
+static int start_all(gpu_prove_pending *p, int device, int slot, const cs_prover *circuits,
+                     size_t cap, const gpu_prove_feed *feed, cuzk_err *err)
 {
     if (p->n == 0) return CUZK_OK;
     prove_run r;
@@ -1077,8 +1080,9 @@ static int start_all(gpu_prove_pending *p, int device, const cs_prover *circuits
     r.feed = feed;
     r.fed_out = r.feeding = false;
     r.device = device;
-    r.ws = &prove_wss[device];
-    CU(cudaSetDevice(device), err, "cudaSetDevice");
+    r.slot = slot;
+    r.ws = &prove_wss[slot];
+    CU(cu_slot_enter(slot), err, "cudaSetDevice");
     int rc = groth16_h_domain(&r.lg, p->pk, &circuits[0], err);
     if (rc) return rc;
     r.circ = new (std::nothrow) const cs_prover *[cap];
@@ -1117,10 +1121,11 @@ extern "C" void gpu_prove_discard(gpu_prove_pending *p)
     free(p);
 }
 
-/* gpu_prove_start, with more circuits from feed (NULL: none). */
-static int start_fed(gpu_prove_pending **out, int device, const groth16_params *pk,
-                     const cs_prover *circuits, size_t n, const fr_t *rs,
-                     const gpu_prove_feed *feed, cuzk_err *err)
+/* gpu_prove_start, with more circuits from feed (NULL: none), for the
+ * device itself or its lane (prove_start_lane). */
+static int start_slot(gpu_prove_pending **out, int device, bool lane, const groth16_params *pk,
+                      const cs_prover *circuits, size_t n, const fr_t *rs,
+                      const gpu_prove_feed *feed, cuzk_err *err)
 {
     *out = NULL;
     size_t cap = feed && feed->max > n ? feed->max : n;
@@ -1137,9 +1142,12 @@ static int start_fed(gpu_prove_pending **out, int device, const groth16_params *
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: device %d (0 .. %d allowed)", device,
                          CU_MAX_DEVICES - 1);
     }
-    prove_lock(device);
-    int rc = start_all(p, device, circuits, cap, feed, err);
-    prove_unlock(device);
+    int slot = device + (lane ? CU_MAX_DEVICES : 0);
+    cu_ctx ctx = cu_context();
+    prove_lock(slot);
+    int rc = start_all(p, device, slot, circuits, cap, feed, err);
+    prove_unlock(slot);
+    cu_context_set(ctx);
     for (size_t i = 0; !rc && i < p->n; i++) {
         fr_t own[2];
         if (!rs) rc = groth16_draw_rs(own, err);
@@ -1157,14 +1165,20 @@ static int start_fed(gpu_prove_pending **out, int device, const groth16_params *
 extern "C" int gpu_prove_start(gpu_prove_pending **out, int device, const groth16_params *pk,
                                const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err)
 {
-    return start_fed(out, device, pk, circuits, n, rs, NULL, err);
+    return start_slot(out, device, false, pk, circuits, n, rs, NULL, err);
+}
+
+int prove_start_lane(gpu_prove_pending **out, int device, const groth16_params *pk,
+                     const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err)
+{
+    return start_slot(out, device, true, pk, circuits, n, rs, NULL, err);
 }
 
 extern "C" int gpu_prove_start_fed(gpu_prove_pending **out, int device, const groth16_params *pk,
                                    const cs_prover *circuits, size_t n, const gpu_prove_feed *feed,
                                    cuzk_err *err)
 {
-    return start_fed(out, device, pk, circuits, n, NULL, feed, err);
+    return start_slot(out, device, false, pk, circuits, n, NULL, feed, err);
 }
 
 extern "C" size_t gpu_prove_count(const gpu_prove_pending *p)
@@ -1255,17 +1269,22 @@ static void release_device(int dev, const void *unused)
     bool any =
         prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 || prove_stream_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
-    if (!any || cudaSetDevice(dev) != cudaSuccess) return;
+    if (!any || cu_slot_enter(dev) != cudaSuccess) return;
     prove_srs_evict(dev, NULL);
     prove_shape_evict(dev, NULL);
     prove_stream_release(dev);
-    for (size_t k = 0; k < n; k++) cudaFree(*bufs[k]);
+    for (size_t k = 0; k < n; k++) cu_free(*bufs[k]);
     if (ws->park_pinned)
         cudaFreeHost(ws->park);
     else
         free(ws->park);
     memset(ws, 0, sizeof *ws);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
+}
+
+void prove_release_slot(int slot)
+{
+    release_device(slot, NULL);
 }
 
 /* release_device, and the budget lowered by starts that ran short there

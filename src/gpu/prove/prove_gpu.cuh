@@ -14,6 +14,7 @@
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
 #include "gpu/util/device.cuh"
+#include "gpu/util/lane.cuh"
 #include "gpu/util/xfer_stats.cuh"
 
 #undef FP_ZERO
@@ -28,6 +29,12 @@ typedef affine_d<fp_d> prove_g1_aff;
 typedef xyzz_d<fp_d> prove_g1_xyzz;
 typedef affine_d<fp2_d> prove_g2_aff;
 typedef xyzz_d<fp2_d> prove_g2_xyzz;
+
+/* gpu_prove_start in device's lane (small_lane.cu checks that it fits). */
+int prove_start_lane(gpu_prove_pending **out, int device, const groth16_params *pk,
+                     const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err);
+/* Frees what the prover holds in slot (its lock held). */
+void prove_release_slot(int slot);
 
 /* Device dev's prover lock (prove_gpu.cu). */
 void prove_lock(int dev);
@@ -57,6 +64,9 @@ int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err);
  * thread's account (xfer_stats.cuh). */
 enum { STAGE_FG, STAGE_BG, STAGE_PREP, STAGE_POOLS };
 int prove_upload(int which, int what, void *dev, const void *host, size_t bytes, cuzk_err *err);
+/* Makes the calling thread's slot's pools now (pinned chunks, streams,
+ * events), as a lane's setup does so that its proofs make none. */
+int prove_stage_warm(cuzk_err *err);
 /* Zeroes device memory on pool `which`'s stream (no default-stream wait). */
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 
@@ -175,6 +185,8 @@ size_t prove_shape_bytes_for(const cs_shape *s);
 size_t prove_shape_bytes(int dev);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
+/* Frees the calling thread's slot's block sums (made again when needed). */
+void prove_batch_add_release(void);
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err);
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,

@@ -93,7 +93,14 @@
  *     and the room left holds three more, so the next circuit's upload
  *     overlaps this one's kernels; else the loader of circuit i + 1 waits
  *     for circuit i's H MSM.
- *  7. What a partition moves over PCIe under the plan, for `cuzk-bench
+ *  7. A device's small-circuit lane (gpu_lane.h) plans its starts in
+ *     its own reservation, rules 2-6 applied to that budget alone (its
+ *     memory is never cudaMalloc'ed after its setup: lane.cuh). The big
+ *     starts never see it: the reservation is no longer free on the
+ *     device (rule 1's free memory), and a configured cap
+ *     (gpus.device_memory) covers the lane too, so theirs is the cap
+ *     less the reservation.
+ *  8. What a partition moves over PCIe under the plan, for `cuzk-bench
  *     plan` and for the tests to hold against what the prover counts
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
  *     5) and the witness (witness-only path) or a, b, c (at most three
@@ -150,8 +157,8 @@ extern "C" void gpu_prove_set_chunk_goal(size_t points)
     std::lock_guard<std::mutex> g(plan_mu);
     plan_goal = points;
 }
-static prove_plan plan_last[CU_MAX_DEVICES];
-static size_t plan_slack[CU_MAX_DEVICES]; /* rule 1: what starts found missing */
+static prove_plan plan_last[CU_MAX_SLOTS]; /* by slot (lane.cuh) */
+static size_t plan_slack[CU_MAX_DEVICES];  /* rule 1: what starts found missing */
 
 extern "C" void gpu_prove_set_device_memory(size_t bytes)
 {
@@ -161,12 +168,22 @@ extern "C" void gpu_prove_set_device_memory(size_t bytes)
 
 int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err)
 {
-    size_t free_b = 0, total = 0;
+    size_t free_b = 0, total = 0, lane = 0;
+    if (dev >= CU_MAX_DEVICES) { /* rule 7: a lane plans in its reservation */
+        if (!cu_lane_ready(dev - CU_MAX_DEVICES, NULL, &lane))
+            return cuzk_errf(err, CUZK_EINVAL, "gpu prove: device %d has no small-circuit lane",
+                             dev - CU_MAX_DEVICES);
+        *budget = lane;
+        return CUZK_OK;
+    }
+    cu_lane_ready(dev, NULL, &lane);
     cudaError_t e = cudaMemGetInfo(&free_b, &total);
     if (e != cudaSuccess) return cu_fail(e, err, "cudaMemGetInfo", __FILE__, __LINE__);
     size_t b = free_b + held;
     std::lock_guard<std::mutex> g(plan_mu);
-    b = plan_cap && plan_cap < b ? plan_cap : b;
+    /* a cap at most the lane's leaves the big starts no room (1 byte: too small) */
+    size_t cap = plan_cap > lane ? plan_cap - lane : (plan_cap ? 1 : 0);
+    b = cap && cap < b ? cap : b;
     size_t slack = dev >= 0 && dev < CU_MAX_DEVICES ? plan_slack[dev] : 0;
     *budget = b > slack ? b - slack : 0;
     return CUZK_OK;
@@ -535,6 +552,15 @@ extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
     if (device < 0 || device >= CU_MAX_DEVICES) return;
     prove_plan pl;
     prove_plan_last(&pl, device);
+    plan_info(out, pl);
+}
+
+extern "C" void gpu_lane_plan(int device, gpu_prove_plan_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (device < 0 || device >= CU_MAX_DEVICES) return;
+    prove_plan pl;
+    prove_plan_last(&pl, device + CU_MAX_DEVICES);
     plan_info(out, pl);
 }
 

@@ -29,8 +29,8 @@ struct shape_entry {
     unsigned long long *first; /* the check's result word, in mem */
     uint64_t used;             /* shape_clock at the last use */
 };
-static shape_entry shape_devs[CU_MAX_DEVICES][SHAPE_SLOTS];
-static uint64_t shape_clock[CU_MAX_DEVICES];
+static shape_entry shape_devs[CU_MAX_SLOTS][SHAPE_SLOTS];
+static uint64_t shape_clock[CU_MAX_SLOTS];
 
 static bool shape_matches(const shape_entry *x, const cs_shape *s)
 {
@@ -40,7 +40,7 @@ static bool shape_matches(const shape_entry *x, const cs_shape *s)
 
 static void shape_drop(shape_entry *x)
 {
-    cudaFree(x->mem);
+    cu_free(x->mem);
     memset(x, 0, sizeof *x);
 }
 
@@ -62,7 +62,7 @@ static int shape_dev_alloc(int dev, void **p, size_t bytes, const cs_shape *keep
                            const groth16_params *keep_pk, cuzk_err *err)
 {
     for (;;) {
-        if (cudaMalloc(p, bytes) == cudaSuccess) return CUZK_OK;
+        if (cu_malloc(p, bytes) == cudaSuccess) return CUZK_OK;
         cudaGetLastError();
         shape_entry *lru = NULL;
         for (int i = 0; i < SHAPE_SLOTS; i++) {
@@ -191,10 +191,11 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth1
 static int shape_entry_for_check(shape_entry **x, const cs_shape *s, cuzk_err *err)
 {
     int dev;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     if (!rc) rc = shape_get(x, dev, s, NULL, err);
     if (!rc)
-        CU(cudaMemsetAsync((*x)->first, 0xff, sizeof *(*x)->first, 0), err, "shape check reset");
+        CU(cudaMemsetAsync((*x)->first, 0xff, sizeof *(*x)->first, cu_stream()), err,
+           "shape check reset");
     return rc;
 }
 
@@ -226,7 +227,7 @@ int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, siz
 {
     int dev;
     shape_entry *x = NULL;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     if (!rc) rc = shape_get(&x, dev, s, NULL, err);
     if (!rc) rc = shape_launch_eval(&x->view, w, which, lo, end, out, err);
     if (!rc) CU_WAIT(err, "shape_eval_kernel");
@@ -241,7 +242,7 @@ struct shape_copier {
     cudaStream_t st;
     cudaEvent_t ready[2], copied[2];
 };
-static shape_copier copiers[CU_MAX_DEVICES]; /* under the device's prover lock */
+static shape_copier copiers[CU_MAX_SLOTS]; /* under the device's prover lock */
 
 static int copier_ready(shape_copier *c, cuzk_err *err)
 {
@@ -252,7 +253,7 @@ static int copier_ready(shape_copier *c, cuzk_err *err)
         if (!c->copied[k])
             CU(cudaEventCreateWithFlags(&c->copied[k], cudaEventDisableTiming), err, "shape event");
     }
-    CU(cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking), err, "shape copy stream");
+    CU(cu_stream_new(&c->st), err, "shape copy stream");
     return CUZK_OK;
 }
 
@@ -262,7 +263,7 @@ static int copier_ready(shape_copier *c, cuzk_err *err)
 static int shape_piece_down(shape_copier *c, int set, char *host, size_t row_bytes, const fr_t *buf,
                             size_t piece, size_t lo, size_t end, cuzk_err *err)
 {
-    CU(cudaEventRecord(c->ready[set], 0), err, "shape piece event");
+    CU(cudaEventRecord(c->ready[set], cu_stream()), err, "shape piece event");
     CU(cudaStreamWaitEvent(c->st, c->ready[set], 0), err, "shape piece wait");
     for (int k = 0; k < 3; k++)
         CU(xfer_copy_async(host + k * row_bytes + lo * sizeof(fr_t), buf + k * piece,
@@ -292,7 +293,7 @@ int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece,
     shape_entry *x = NULL;
     int rc = shape_entry_for_check(&x, s, err), dev = 0;
     shape_copier *c = NULL;
-    if (!rc && host) rc = cu_device(&dev, err);
+    if (!rc && host) rc = cu_slot(&dev, err);
     if (!rc && host) c = &copiers[dev], rc = copier_ready(c, err);
     size_t n = s->num_constraints;
     for (size_t lo = 0, k = 0; !rc && lo < n; lo += piece, k++) {
@@ -317,7 +318,7 @@ int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *e
 {
     int dev;
     shape_entry *x;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     return rc ? rc : shape_get(&x, dev, s, keep, err);
 }
 
@@ -328,7 +329,7 @@ static void shape_forget_on(int dev, const void *s)
     bool any = false;
     for (int i = 0; i < SHAPE_SLOTS; i++) any |= shape_devs[dev][i].s == s;
     if (!any) return;
-    if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
+    if (cu_slot_enter(dev) != cudaSuccess) cudaGetLastError();
     for (int i = 0; i < SHAPE_SLOTS; i++)
         if (shape_devs[dev][i].s == s) shape_drop(&shape_devs[dev][i]);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */

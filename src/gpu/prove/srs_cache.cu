@@ -46,8 +46,8 @@ struct srs_entry {
     size_t bytes;                  /* all of the above */
     uint64_t used;                 /* srs_clock at the last use */
 };
-static srs_entry srs_devs[CU_MAX_DEVICES][SRS_SLOTS];
-static uint64_t srs_clock[CU_MAX_DEVICES];
+static srs_entry srs_devs[CU_MAX_SLOTS][SRS_SLOTS];
+static uint64_t srs_clock[CU_MAX_SLOTS];
 
 static void srs_arrays(const groth16_params *pk, const g1_affine_t *p[SRS_ARRAYS],
                        size_t n[SRS_ARRAYS])
@@ -76,10 +76,10 @@ static bool srs_matches(const srs_entry *s, const groth16_params *pk)
 static void srs_drop(srs_entry *s)
 {
     for (int k = 0; k < SRS_ARRAYS; k++) {
-        cudaFree(s->dev[k]);
+        cu_free(s->dev[k]);
         if (s->pinned[k]) prove_unpin(s->host[k]);
     }
-    cudaFree(s->b_g2);
+    cu_free(s->b_g2);
     if (s->pinned_g2) prove_unpin(s->pk->b_g2);
     memset(s, 0, sizeof *s);
 }
@@ -91,7 +91,7 @@ size_t prove_srs_drop_g2(int dev)
     for (int i = 0; i < SRS_SLOTS; i++) {
         if (!srs[i].b_g2) continue;
         size_t b = srs[i].pk->n_b_g2 * sizeof(g2_affine_t);
-        cudaFree(srs[i].b_g2);
+        cu_free(srs[i].b_g2);
         srs[i].b_g2 = NULL;
         srs[i].bytes -= b;
         freed += b;
@@ -122,7 +122,7 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
     for (int k = 0; !rc && k < SRS_ARRAYS; k++) {
         size_t bytes = n[k] * sizeof(g1_affine_t);
         if (!plan->resident[k]) {
-            if (s->dev[k]) cudaFree(s->dev[k]), s->bytes -= bytes;
+            if (s->dev[k]) cu_free(s->dev[k]), s->bytes -= bytes;
             s->dev[k] = NULL;
             if (!s->pinned[k]) s->pinned[k] = prove_pin(p[k], bytes);
             continue;
@@ -131,13 +131,13 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
         rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
         if (!rc) rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, s->dev[k], p[k], bytes, err);
         if (rc)
-            cudaFree(s->dev[k]), s->dev[k] = NULL;
+            cu_free(s->dev[k]), s->dev[k] = NULL;
         else
             s->bytes += bytes;
     }
     if (!rc && plan->g2_streamed) { /* its device copy, if any, is not in the plan */
         if (s->b_g2) s->bytes -= pk->n_b_g2 * sizeof(g2_affine_t);
-        cudaFree(s->b_g2);
+        cu_free(s->b_g2);
         s->b_g2 = NULL;
         if (!s->pinned_g2) s->pinned_g2 = prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t));
     }
@@ -160,7 +160,7 @@ static void srs_new(srs_entry *s, const groth16_params *pk)
 int prove_srs_get(prove_srs *out, const groth16_params *pk, const prove_plan *plan, cuzk_err *err)
 {
     int dev;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     if (rc) return rc;
     srs_entry *srs = srs_devs[dev], *s = NULL;
     for (int i = 0; i < SRS_SLOTS && !s; i++)
@@ -197,7 +197,7 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room
 {
     *out = NULL;
     int dev;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     if (rc) return rc;
     srs_entry *srs = srs_devs[dev], *s = NULL;
     for (int i = 0; i < SRS_SLOTS && !s; i++)
@@ -210,13 +210,13 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room
     CU(cudaMemGetInfo(&free_bytes, &total), err, "cudaMemGetInfo");
     if (free_bytes < bytes + room) return CUZK_OK;
     void *d;
-    if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) {
+    if (cu_malloc(&d, bytes ? bytes : 1) != cudaSuccess) {
         cudaGetLastError(); /* no room after all: the CPU does B_G2 */
         return CUZK_OK;
     }
     rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, d, pk->b_g2, bytes, err);
     if (rc) {
-        cudaFree(d);
+        cu_free(d);
         return rc;
     }
     s->b_g2 = (prove_g2_aff *)d;
@@ -228,7 +228,7 @@ int prove_srs_g2(const prove_g2_aff **out, const groth16_params *pk, size_t room
 bool prove_srs_pin_g2(const groth16_params *pk)
 {
     int dev;
-    if (cu_device(&dev, NULL)) return false;
+    if (cu_slot(&dev, NULL)) return false;
     srs_entry *srs = srs_devs[dev];
     for (int i = 0; i < SRS_SLOTS; i++) {
         srs_entry *s = &srs[i];
@@ -246,7 +246,7 @@ static void srs_free_on(int dev, const void *pk)
     bool any = false;
     for (int i = 0; i < SRS_SLOTS; i++) any |= srs[i].pk == pk;
     if (!any) return;
-    if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
+    if (cu_slot_enter(dev) != cudaSuccess) cudaGetLastError();
     for (int i = 0; i < SRS_SLOTS; i++)
         if (srs[i].pk == pk) srs_drop(&srs[i]);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */

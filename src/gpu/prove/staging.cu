@@ -42,22 +42,22 @@ struct stage_pool {
     cudaStream_t stream;
     std::mutex busy; /* one upload at a time (two preps may overlap) */
 };
-static stage_pool pools[CU_MAX_DEVICES][STAGE_POOLS];
+static stage_pool pools[CU_MAX_SLOTS][STAGE_POOLS];
 
 int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err *err)
 {
     int dev;
     *p = NULL;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     if (rc) return rc;
-    cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    cudaError_t e = cu_malloc(p, bytes ? bytes : 1);
     if (e == cudaErrorMemoryAllocation && prove_srs_drop_g2(dev) > 0) {
         cudaGetLastError(); /* clear the (non-sticky) allocation error */
-        e = cudaMalloc(p, bytes ? bytes : 1);
+        e = cu_malloc(p, bytes ? bytes : 1);
     }
     if (e == cudaErrorMemoryAllocation && prove_srs_evict(dev, keep) > 0) {
         cudaGetLastError();
-        e = cudaMalloc(p, bytes ? bytes : 1);
+        e = cu_malloc(p, bytes ? bytes : 1);
     }
     if (e != cudaSuccess) {
         cudaGetLastError();
@@ -72,7 +72,7 @@ int prove_dev_alloc(void **p, size_t bytes, const groth16_params *keep, cuzk_err
 int prove_dev_grow(void **p, size_t *cap, size_t bytes, const groth16_params *keep, cuzk_err *err)
 {
     if (*p && *cap >= bytes) return CUZK_OK;
-    cudaFree(*p);
+    cu_free(*p);
     *p = NULL;
     *cap = 0;
     int rc = prove_dev_alloc(p, bytes, keep, err);
@@ -84,13 +84,13 @@ int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err)
 {
     if (*p && *cap >= bytes) return CUZK_OK;
     void *d = NULL;
-    cudaError_t e = cudaMalloc(&d, bytes ? bytes : 1);
+    cudaError_t e = cu_malloc(&d, bytes ? bytes : 1);
     if (e == cudaErrorMemoryAllocation) {
         cudaGetLastError(); /* not sticky */
         return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: no %zu bytes free on the device", bytes);
     }
     if (e != cudaSuccess) return cu_fail(e, err, "cudaMalloc", __FILE__, __LINE__);
-    cudaFree(*p);
+    cu_free(*p);
     *p = d, *cap = bytes;
     return CUZK_OK;
 }
@@ -106,7 +106,7 @@ static int stage_init(stage_pool *pool, cuzk_err *err)
             CU(cudaEventCreateWithFlags(&pool->done[k], cudaEventDisableTiming), err,
                "staging event");
     }
-    CU(cudaStreamCreateWithFlags(&pool->stream, cudaStreamNonBlocking), err, "staging stream");
+    CU(cu_stream_new(&pool->stream), err, "staging stream");
     return CUZK_OK;
 }
 
@@ -190,10 +190,11 @@ static void stage_worker(stage_job *j)
 
 int prove_upload(int which, int what, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
-    int device;
+    int device, slot;
     int rc = cu_device(&device, err);
+    if (!rc) rc = cu_slot(&slot, err);
     if (rc) return rc;
-    stage_pool *pool = &pools[device][which];
+    stage_pool *pool = &pools[slot][which];
     std::lock_guard<std::mutex> hold(pool->busy);
     rc = stage_init(pool, err);
     if (rc || bytes == 0) return rc;
@@ -240,10 +241,21 @@ int prove_upload(int which, int what, void *dev, const void *host, size_t bytes,
     return CUZK_OK;
 }
 
+int prove_stage_warm(cuzk_err *err)
+{
+    int slot;
+    int rc = cu_slot(&slot, err);
+    for (int k = 0; !rc && k < STAGE_POOLS; k++) {
+        std::lock_guard<std::mutex> hold(pools[slot][k].busy);
+        rc = stage_init(&pools[slot][k], err);
+    }
+    return rc;
+}
+
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err)
 {
     int device;
-    int rc = cu_device(&device, err);
+    int rc = cu_slot(&device, err);
     if (rc) return rc;
     stage_pool *pool = &pools[device][which];
     std::lock_guard<std::mutex> hold(pool->busy);
@@ -312,7 +324,7 @@ extern "C" int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *er
     if (!src) return cuzk_errf(err, CUZK_ENOMEM, "upload bench: %zu bytes of host memory", bytes);
     memset(src, 1, bytes);
     int device;
-    int rc = cu_device(&device, err);
+    int rc = cu_slot(&device, err);
     if (rc) {
         free(src);
         return rc;
@@ -321,7 +333,7 @@ extern "C" int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *er
     void *dev = NULL;
     rc = prove_dev_alloc(&dev, bytes, NULL, err);
     if (!rc) rc = bench_rates(device, gbps, (char *)dev, src, bytes, err);
-    cudaFree(dev);
+    cu_free(dev);
     prove_unlock(device);
     free(src);
     return rc;

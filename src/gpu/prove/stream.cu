@@ -59,7 +59,7 @@ struct stream_ring {
     cudaStream_t st;
     cudaEvent_t ev[2];
 };
-static stream_ring rings[CU_MAX_DEVICES]; /* under the device's prover lock */
+static stream_ring rings[CU_MAX_SLOTS]; /* under the device's prover lock */
 
 typedef int (*chunk_step)(void *ctx, const void *pts, size_t lo, size_t len, cuzk_err *err);
 
@@ -67,7 +67,7 @@ typedef int (*chunk_step)(void *ctx, const void *pts, size_t lo, size_t len, cuz
 static int ring_ready(stream_ring *r, size_t half, const groth16_params *keep, cuzk_err *err)
 {
     if (!r->st) {
-        CU(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking), err, "stream (copy stream)");
+        CU(cu_stream_new(&r->st), err, "stream (copy stream)");
         for (int k = 0; k < 2; k++)
             CU(cudaEventCreateWithFlags(&r->ev[k], cudaEventDisableTiming), err, "stream event");
     }
@@ -77,7 +77,7 @@ static int ring_ready(stream_ring *r, size_t half, const groth16_params *keep, c
 int prove_stream_scratch(void **p, size_t chunk, const groth16_params *keep, cuzk_err *err)
 {
     int dev;
-    int rc = cu_device(&dev, err);
+    int rc = cu_slot(&dev, err);
     if (!rc) rc = ring_ready(&rings[dev], chunk * sizeof(g1_affine_t), keep, err);
     *p = rc ? NULL : rings[dev].mem;
     return rc;
@@ -113,7 +113,7 @@ static int stream_pass(const stream_src *pts, size_t n, size_t chunk, const grot
         return rc;
     }
     int dev;
-    rc = cu_device(&dev, err);
+    rc = cu_slot(&dev, err);
     stream_ring *r = &rings[dev];
     if (!rc) rc = ring_ready(r, half, keep, err);
     if (!rc) rc = issue(r, pts, chunk, 0, n, err);
@@ -321,7 +321,7 @@ int prove_stream_split_g2(g2_jac_t *ones, g2_jac_t *tail, const prove_points_g2 
 
 void prove_stream_release(int dev)
 {
-    cudaFree(rings[dev].mem);
+    cu_free(rings[dev].mem);
     rings[dev].mem = NULL;
     rings[dev].cap = 0;
 }

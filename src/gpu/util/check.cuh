@@ -33,12 +33,6 @@ static inline int cu_fail(cudaError_t e, cuzk_err *err, const char *what, const 
 
 #define CU_LAUNCH(err, what) CU(cudaGetLastError(), err, what)
 
-/* Waits for the work queued on the default stream, before results are
- * copied back: a synchronous cudaMemcpy that itself waits for long
- * kernels holds up other host threads' CUDA calls meanwhile (the loader's
- * uploads of the next circuit, on a stream of their own). */
-#define CU_WAIT(err, what) CU(cudaStreamSynchronize(0), err, what)
-
 /* Blocks of `threads` covering n items. */
 static inline unsigned cu_blocks(size_t n, unsigned threads)
 {

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "gpu/util/device.cuh"
+#include "gpu/util/lane.cuh"
 #include "gpu/util/xfer_stats.cuh"
 
 static std::mutex pool_mu;
@@ -119,11 +120,13 @@ static bool to_host(int what)
 cudaError_t xfer_copy(void *dst, const void *src, size_t bytes, int what)
 {
     xfer_acct *a = bound;
-    cudaEvent_t from = a ? event_mark(0) : NULL;
-    cudaError_t e = cudaMemcpy(dst, src, bytes,
-                               to_host(what) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice);
-    if (a && e == cudaSuccess) count_in(a, what, bytes), span_add(a, from, 0, true);
+    cudaStream_t st = cu_stream();
+    cudaEvent_t from = a ? event_mark(st) : NULL;
+    cudaError_t e = cudaMemcpyAsync(
+        dst, src, bytes, to_host(what) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, st);
+    if (a && e == cudaSuccess) count_in(a, what, bytes), span_add(a, from, st, true);
     if (a && e != cudaSuccess) event_give(from, current_device());
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     return e;
 }
 
@@ -142,19 +145,19 @@ cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, 
 xfer_mark xfer_kernels_begin(void)
 {
     xfer_mark m = {bound, NULL};
-    if (m.a) m.from = event_mark(0);
+    if (m.a) m.from = event_mark(cu_stream());
     return m;
 }
 
 void xfer_kernels_end(const xfer_mark *m)
 {
-    if (m->a) span_add(m->a, m->from, 0, false);
+    if (m->a) span_add(m->a, m->from, cu_stream(), false);
 }
 
 void xfer_run_begin(xfer_run *r)
 {
     r->kernels.clear();
-    r->base = event_mark(0);
+    r->base = event_mark(cu_stream());
     if (r->base && cudaEventSynchronize(r->base) != cudaSuccess) {
         cudaGetLastError();
         event_give(r->base, current_device());

@@ -12,8 +12,10 @@
  * thread's account (or the one given: the staging pool's copy threads
  * work for their caller's) and bracket the copy with two CUDA events on
  * its stream; compute calls go through xfer_kernels, which brackets them
- * with two events on the compute stream (the default stream, where the
- * prover's kernels run). Nothing waits on those events when they are
+ * with two events on the compute stream (the calling thread's stream,
+ * cu_stream() of lane.cuh, where the prover's kernels run: the default
+ * stream for the big prover, the lane's stream for the small-circuit
+ * lane). Nothing waits on those events when they are
  * recorded: xfer_settle reads them once the partition is done (each of
  * its steps returned with its work complete), relative to a base event of
  * the start, and turns them into groth16_xfer's times: copy_ms the union
@@ -80,14 +82,16 @@ void xfer_reset(xfer_acct *a);
 xfer_acct *xfer_bind(xfer_acct *a);
 xfer_acct *xfer_bound(void);
 
-/* cudaMemcpy counted for the bound account as `what` (its kind gives the
- * direction), timed by events on the default stream around it. */
+/* A copy on the calling thread's stream (cu_stream()) that returns once it
+ * and the stream's earlier work are done, counted for the bound account
+ * as `what` (its kind gives the direction), timed by events on that
+ * stream around it. */
 cudaError_t xfer_copy(void *dst, const void *src, size_t bytes, int what);
 /* cudaMemcpyAsync on st counted for account a (NULL: the bound one). */
 cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, cudaStream_t st,
                             xfer_acct *a);
 
-/* The events around compute calls on the default stream. */
+/* The events around compute calls on the calling thread's stream. */
 struct xfer_mark {
     xfer_acct *a;
     cudaEvent_t from;
@@ -103,7 +107,7 @@ template <class F> static inline int xfer_kernels(F f)
     return rc;
 }
 
-/* A start's base event, recorded on the default stream and waited for
+/* A start's base event, recorded on the calling thread's stream and waited for
  * (call it with the device idle: before the start's work). */
 void xfer_run_begin(xfer_run *r);
 void xfer_run_end(xfer_run *r);
