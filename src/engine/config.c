@@ -58,7 +58,7 @@ static const key_def keys[] = {
      "that do not fit stream from host memory)"},
     {"gpus", "small_lane_max_log", T_U32, F(small_lane_max_log),
      "log2 of the largest domain the small-circuit lane proves beside a running partition "
-     "(HIGH and CRITICAL jobs, e.g. Winning PoSt: 19); 0 = no lane"},
+     "(HIGH and CRITICAL jobs), e.g. 19 (a Winning PoSt 32GiB's domain); 0 = no lane"},
     {"gpus", "small_lane_params", T_SIZE, F(small_lane_params),
      "device memory for the parameters of the circuits the lane proves, reserved with it"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
