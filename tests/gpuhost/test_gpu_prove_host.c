@@ -800,6 +800,21 @@ static void check_lane_calls(cuzk_rng *g)
     int r2 = gpu_lane_setup(0, 12, (size_t)8 << 20, &err);
     if (r2 != CUZK_ENOMEM || !strstr(err.msg, "device 0 has no"))
         failures++, printf("FAIL lane: no room for it: rc %d (%s)\n", r2, err.msg);
+    /* room for the reservation, but it would take more than 1/8 of what
+     * the big starts may use (rule 7's share: a 16 GiB card); 9x is
+     * enough (a lane sized for 2^20 fits an H200, not a 16 GiB card) */
+    cuzk_err e2 = {0};
+    host_budget_allow((long long)lane * 4);
+    int r3 = gpu_lane_setup(0, 12, (size_t)8 << 20, &e2);
+    bool r3_lane = gpu_lane_reserved(0) != 0;
+    gpu_lane_release(0);
+    host_budget_allow((long long)lane * 9);
+    int r4 = gpu_lane_setup(0, 12, (size_t)8 << 20, &err);
+    bool r4_lane = gpu_lane_reserved(0) != 0;
+    gpu_lane_release(0);
+    if (r3 != CUZK_ENOMEM || r3_lane || !strstr(e2.msg, "1/8") || r4 || !r4_lane)
+        failures++, printf("FAIL lane: its share of the device: at 4x rc %d (%s), at 9x rc %d (%s)\n",
+                           r3, e2.msg, r4, err.msg);
     host_budget_allow(1LL << 40);
     if (!rc)
         printf("lane: %lld default-stream calls and %lld allocations in its proofs (the big "

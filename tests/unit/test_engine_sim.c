@@ -63,10 +63,14 @@ static void check_common(const sim_mix *m, const sim_report *r)
     /* the parameters were charged at their real sizes */
     assert_true(r->budget_peak > k[SIM_POREP].param_bytes + k[SIM_WINNING].param_bytes);
     /* a CRITICAL request goes to the lane and waits for no PoRep
-     * partition: its own time there and its parameters' upload (rule 7) */
+     * partition: its own time there and its parameters' upload (rule 7),
+     * with less than one PoRep partition's device time of slack (the
+     * scheduling jitter of a loaded CI machine under ASAN, 10x here:
+     * 0.5 s was once exceeded by 0.02 s), so a wait behind a whole
+     * partition still fails */
     double upload = (double)k[SIM_WINNING].param_bytes / (m->device.upload_gbs * 1e9);
-    double bound =
-        k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s * m->device.lane_slowdown + upload + 0.5;
+    double bound = k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s * m->device.lane_slowdown +
+                   upload + 0.9 * k[SIM_POREP].gpu_s;
     if (r->kinds[SIM_WINNING].p99_s > bound)
         fail_msg("Winning PoSt p99 %.2f s, over %.2f s", r->kinds[SIM_WINNING].p99_s, bound);
     assert_int_equal(r->device.lane_partitions[SIM_WINNING], r->kinds[SIM_WINNING].requests);

@@ -99,7 +99,14 @@
  *     starts never see it: the reservation is no longer free on the
  *     device (rule 1's free memory), and a configured cap
  *     (gpus.device_memory) covers the lane too, so theirs is the cap
- *     less the reservation.
+ *     less the reservation. A lane is made only when its reservation is
+ *     at most 1/PLAN_LANE_SHARE of what the big starts could use then
+ *     (rule 1's budget, before the lane): on a card of 16-48 GB a lane
+ *     sized for 2^20 (5.8 GiB, most of it B_G2's MSM workspace) took the
+ *     room the 32 GiB PoRep streams in and left it too small (H200 with
+ *     16 GiB free, 2026-12-03). Such a device has no lane, and a CRITICAL
+ *     partition waits there for the running start's partition instead
+ *     (dispatch rule 5).
  *  8. What a partition moves over PCIe under the plan, for `cuzk-bench
  *     plan` and for the tests to hold against what the prover counts
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
@@ -186,6 +193,26 @@ int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err)
     b = cap && cap < b ? cap : b;
     size_t slack = dev >= 0 && dev < CU_MAX_DEVICES ? plan_slack[dev] : 0;
     *budget = b > slack ? b - slack : 0;
+    return CUZK_OK;
+}
+
+/* Rule 7's share: the big starts keep at least 7/8 of the device. */
+#define PLAN_LANE_SHARE 8
+
+int prove_plan_lane_room(int dev, size_t bytes, cuzk_err *err)
+{
+    size_t budget = 0;
+    cudaError_t e = cudaSetDevice(dev); /* rule 1 asks the current device */
+    if (e != cudaSuccess) return cu_fail(e, err, "cudaSetDevice", __FILE__, __LINE__);
+    int rc = prove_plan_budget(&budget, dev, 0, err);
+    if (rc) return rc;
+    if (bytes > budget / PLAN_LANE_SHARE)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "gpu lane: device %d has no room for the small-circuit lane: its "
+                         "reservation of %.1f MiB is more than 1/%d of the %.1f MiB the big "
+                         "starts may use (residency rule 7); CRITICAL work waits for the running "
+                         "partition instead",
+                         dev, bytes / MIB, PLAN_LANE_SHARE, budget / MIB);
     return CUZK_OK;
 }
 

@@ -62,6 +62,9 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
  * the configured cap (gpu_prove_set_device_memory), less what earlier
  * starts found missing (prove_plan_short). */
 int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err);
+/* Whether device dev has room for a small-circuit lane of `bytes`
+ * (rule 7's share of rule 1's budget); CUZK_ENOMEM naming both when not. */
+int prove_plan_lane_room(int dev, size_t bytes, cuzk_err *err);
 /* A start on dev ran out of memory under a plan of `budget` bytes that
  * fit: later budgets there are 1/8 of it smaller (rule 1); forget: no
  * longer (gpu_prove_release). */

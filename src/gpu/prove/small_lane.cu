@@ -20,6 +20,7 @@
 #include <atomic>
 
 #include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/residency.cuh"
 
 extern "C" {
 #include "cuzk/engine_log.h"
@@ -72,7 +73,9 @@ extern "C" int gpu_lane_setup(int device, unsigned max_log, size_t params, cuzk_
     int rc = CUZK_OK;
     cu_ctx ctx = cu_context();
     if (!lane_log[device]) {
-        rc = cu_lane_setup(device, gpu_lane_bytes_for(max_log, params), err);
+        size_t bytes = gpu_lane_bytes_for(max_log, params);
+        rc = prove_plan_lane_room(device, bytes, err); /* residency rule 7's share */
+        if (!rc) rc = cu_lane_setup(device, bytes, err);
         if (!rc && cu_slot_enter(slot) != cudaSuccess)
             rc = cuzk_errf(err, CUZK_EDEVICE, "gpu lane: device %d: cudaSetDevice", device);
         if (!rc) rc = prove_stage_warm(err); /* its staging pools, made now */
