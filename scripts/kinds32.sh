@@ -47,7 +47,7 @@
 # the daemon's CPU-seconds per proof over the batch by thread, its peak RSS
 # (VmHWM) and the device's peak memory (nvidia-smi every 0.5 s). The report
 # goes to stdout and to $OUT/kinds32-KIND.md when OUT is set, with the logs
-# packed into $OUT/kinds32-KIND-logs.tar.gz.
+# packed into $OUT/kinds32-KIND-logs.tar.gz, however the script ends.
 set -u
 ARGS="$*"
 PHASES=gen,setup,prove BUDGET=570 WORK= COUNT= J= BACKEND=auto MEM=auto SECTORS=
@@ -90,7 +90,7 @@ REPORT=$RUN/report.md
 SOCK=/tmp/cuzk-kinds32-$$.sock
 PID= SAMPLER= FAILED=0
 
-trap stop_daemon EXIT
+trap 'out_save "kinds32-$KIND.md" "kinds32-$KIND-logs.tar.gz" "$RUN" logs; stop_daemon' EXIT
 trap 'exit 130' INT TERM
 
 say "# $KIND $SIZE through cuzk-daemon ($STARTED)"
@@ -291,8 +291,4 @@ if has prove; then
 fi
 
 say "finished in $(($(now) - START)) s; $([ $FAILED = 0 ] && echo 'every step passed' || echo 'SOME STEPS FAILED')"
-if [ -n "${OUT:-}" ]; then
-    cp "$REPORT" "$OUT/kinds32-$KIND.md"
-    tar -C "$RUN" -czf "$OUT/kinds32-$KIND-logs.tar.gz" logs
-fi
 exit $FAILED

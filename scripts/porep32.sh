@@ -102,14 +102,7 @@ A=$WORK/c1-a.json B=$WORK/c1-b.json
 SOCK=/tmp/cuzk-porep32-$$.sock
 PID= SAMPLER= FAILED=0
 
-# The report and logs reach $OUT however the script ends (a kill by an
-# outer timeout included), before the daemon's drain can take the time.
-save_out() {
-    [ -n "${OUT:-}" ] || return 0
-    cp "$REPORT" "$OUT/porep32.md"
-    tar -C "$WORK" -czf "$OUT/porep32-logs.tar.gz" logs
-}
-trap 'save_out; stop_daemon; hold_stop' EXIT
+trap 'out_save porep32.md porep32-logs.tar.gz "$WORK" logs; stop_daemon; hold_stop' EXIT
 trap 'exit 130' INT TERM
 
 say "# PoRep $SIZE through cuzk-daemon ($STARTED)"

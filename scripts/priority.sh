@@ -40,7 +40,7 @@
 # throughput and steady seconds per proof of both batches and the loss
 # beyond the PoSt proofs' GPU time, nvidia-smi's utilization during the
 # loaded batch. To stdout and to $OUT/priority.md when OUT is set, the logs
-# packed into $OUT/priority-logs.tar.gz.
+# packed into $OUT/priority-logs.tar.gz, however the script ends.
 set -u
 ARGS="$*"
 BUDGET=570 WORK= COUNT=12 J=3 BACKEND=auto MEM=auto N_WIN=36 N_WIN_W=12 PER_START= DEPTH= LANE=
@@ -76,6 +76,7 @@ SOCK=/tmp/cuzk-priority-$$.sock
 PID= SAMPLER= FAILED=0 SENDERS=
 
 cleanup() {
+    out_save priority.md priority-logs.tar.gz "$WORK" prio-logs
     for p in $SENDERS; do kill "$p" 2>/dev/null; done
     stop_daemon
 }
@@ -305,8 +306,4 @@ say "- $ok of $all proofs valid ($want expected)"
 [ "$all" = "$want" ] || bad "$all proofs written, $want expected"
 say ""
 say "finished in $(($(now) - START)) s; $([ $FAILED = 0 ] && echo 'every step passed' || echo 'SOME STEPS FAILED')"
-if [ -n "${OUT:-}" ]; then
-    cp "$REPORT" "$OUT/priority.md"
-    tar -C "$WORK" -czf "$OUT/priority-logs.tar.gz" prio-logs
-fi
 exit $FAILED

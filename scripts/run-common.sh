@@ -55,6 +55,16 @@ stop_daemon() {
     rm -f "$SOCK"
 }
 
+# out_save MD TAR BASE SUB: when OUT is set, the report ($REPORT) as
+# $OUT/MD and BASE/SUB packed into $OUT/TAR. The run scripts call it first
+# in their EXIT trap, before the daemon's drain, so that a kill by an
+# outer timeout still leaves both.
+out_save() {
+    [ -n "${OUT:-}" ] || return 0
+    cp "$REPORT" "$OUT/$1"
+    tar -C "$3" -czf "$OUT/$2" "$4"
+}
+
 machine() {
     local cpu mem gpu
     cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
