@@ -23,7 +23,7 @@
 #             daemon
 #   -P, -Q    pipeline.partitions_per_start and max_gpu_queue_depth (the
 #             daemon's defaults when not given)
-#   -L        gpus.small_lane_max_log (the daemon's default, 20, when not
+#   -L        gpus.small_lane_max_log (the daemon's default, 19, when not
 #             given; 0: no small-circuit lane, so the PoSt proofs wait for
 #             the running PoRep partitions as before it)
 #

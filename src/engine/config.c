@@ -58,7 +58,8 @@ static const key_def keys[] = {
      "that do not fit stream from host memory)"},
     {"gpus", "small_lane_max_log", T_U32, F(small_lane_max_log),
      "log2 of the largest domain the small-circuit lane proves beside a running partition "
-     "(HIGH and CRITICAL jobs), e.g. 19 (a Winning PoSt 32GiB's domain); 0 = no lane"},
+     "(HIGH and CRITICAL jobs), e.g. 19 (a Winning PoSt 32GiB's domain; its reservation 3.5 GiB, "
+     "made only on a device with 8 times that free); 0 = no lane"},
     {"gpus", "small_lane_params", T_SIZE, F(small_lane_params),
      "device memory for the parameters of the circuits the lane proves, reserved with it"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
@@ -99,7 +100,7 @@ void cuzk_config_default(cuzk_config *c)
     c->witness_only = true;
     c->gpu_workers_per_device = 2;
     strcpy(c->backend, "auto");
-    c->small_lane_max_log = 20;
+    c->small_lane_max_log = 19; /* Winning PoSt 32 / 64 GiB: 2^19; a 3.5 GiB lane */
     c->small_lane_params = 512ull << 20;
     c->max_batch_size = 1;
     c->max_batch_wait_ms = 10000;

@@ -27,10 +27,10 @@
  * kernels on the stream of greatest priority get SMs as the running
  * start's blocks end (a few ms each), but share them and the memory
  * bandwidth with that start: twice its idle GPU time. Its reservation:
- * gpu_lane_bytes_for(20, 512 MiB), 5,924 MiB (4.3 GiB of it B_G2's MSM
- * workspace at 2^20). */
+ * gpu_lane_bytes_for(19, 512 MiB) at the defaults, 3,560 MiB (2.4 GiB of
+ * it B_G2's MSM workspace at 2^19). */
 #define SIM_LANE_SLOWDOWN 2.0
-#define SIM_LANE_BYTES    (5924ull << 20)
+#define SIM_LANE_BYTES    (3560ull << 20)
 
 void sim_mix_default(sim_mix *m)
 {
