@@ -114,10 +114,10 @@ bool dispatch_gpu_room(const engine_t *e, const work_item *it)
     return same_or_higher < depth * e->in_service;
 }
 
-size_t dispatch_gpu_place(const engine_t *e, const work_item *it)
+size_t dispatch_place(work_item *const *q, size_t n, const work_item *it)
 {
-    size_t at = e->gpuq_n;
-    while (at > 0 && sched_before(&it->key, &e->gpuq[at - 1]->key)) at--;
+    size_t at = n;
+    while (at > 0 && sched_before(&it->key, &q[at - 1]->key)) at--;
     return at;
 }
 

@@ -82,8 +82,9 @@ void dispatch_synth_taken(engine_t *e, const work_item *it);
 void dispatch_synth_done(engine_t *e, const work_item *it);
 /* Rule 4: whether it may enter the GPU queue now. */
 bool dispatch_gpu_room(const engine_t *e, const work_item *it);
-/* Rule 1: where it goes in the GPU queue (after its equals). */
-size_t dispatch_gpu_place(const engine_t *e, const work_item *it);
+/* Rule 1: where it goes in a queue of n synthesized items in rule 1's
+ * order, the GPU queue or the lanes' (after its equals). */
+size_t dispatch_place(work_item *const *q, size_t n, const work_item *it);
 /* Rule 5: whether a start holding partitions already may take next, the
  * GPU queue's first, too. */
 bool dispatch_start_takes(const engine_t *e, const work_item *next);

@@ -349,21 +349,30 @@ static void retire_item(engine_t *e, work_item *it)
     pthread_cond_broadcast(&e->work_cv);
 }
 
-/* Puts an item into the GPU queue in the scheduler's order (lock held). */
+/* Puts `it` at position `at` of the array queue *q of *n items (room for
+ * *cap), grown by doubling as needed (lock held). */
+static int queue_insert(work_item ***q, size_t *n, size_t *cap, size_t at, work_item *it)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 8;
+        work_item **grown = realloc(*q, c * sizeof *grown);
+        if (!grown) return CUZK_ENOMEM;
+        *q = grown, *cap = c;
+    }
+    memmove(*q + at + 1, *q + at, (*n - at) * sizeof **q);
+    (*q)[at] = it;
+    (*n)++;
+    return CUZK_OK;
+}
+
+/* Puts an item into the GPU queue in the scheduler's order (lock held):
+ * stable, so a CRITICAL partition also overtakes NORMAL ones already
+ * synthesized. */
 static int gpuq_insert(engine_t *e, work_item *it)
 {
-    if (e->gpuq_n == e->gpuq_cap) {
-        size_t cap = e->gpuq_cap ? 2 * e->gpuq_cap : 8;
-        work_item **grown = realloc(e->gpuq, cap * sizeof *grown);
-        if (!grown) return CUZK_ENOMEM;
-        e->gpuq = grown, e->gpuq_cap = cap;
-    }
-    /* Ordered like the scheduler (stable), so a CRITICAL partition also
-     * overtakes NORMAL ones already synthesized. */
-    size_t at = dispatch_gpu_place(e, it);
-    memmove(e->gpuq + at + 1, e->gpuq + at, (e->gpuq_n - at) * sizeof *e->gpuq);
-    e->gpuq[at] = it;
-    e->gpuq_n++;
+    size_t at = dispatch_place(e->gpuq, e->gpuq_n, it);
+    int rc = queue_insert(&e->gpuq, &e->gpuq_n, &e->gpuq_cap, at, it);
+    if (rc) return rc;
     engine_timeline("GPU_QUEUE", it->label, "partition=%u,depth=%zu", it->partition, e->gpuq_n);
     pthread_cond_broadcast(&e->gpu_cv);
     return CUZK_OK;
@@ -372,22 +381,13 @@ static int gpuq_insert(engine_t *e, work_item *it)
 /* Puts an item into the lanes' queue in rule 1's order (lock held). */
 static int laneq_insert(engine_t *e, work_item *it)
 {
-    if (e->laneq_n == e->laneq_cap) {
-        size_t cap = e->laneq_cap ? 2 * e->laneq_cap : 8;
-        work_item **grown = realloc(e->laneq, cap * sizeof *grown);
-        if (!grown) return CUZK_ENOMEM;
-        e->laneq = grown, e->laneq_cap = cap;
-    }
-    size_t at = e->laneq_n;
-    while (at > 0 && sched_before(&it->key, &e->laneq[at - 1]->key)) at--;
-    memmove(e->laneq + at + 1, e->laneq + at, (e->laneq_n - at) * sizeof *e->laneq);
-    e->laneq[at] = it;
-    e->laneq_n++;
+    size_t at = dispatch_place(e->laneq, e->laneq_n, it);
+    int rc = queue_insert(&e->laneq, &e->laneq_n, &e->laneq_cap, at, it);
+    if (rc) return rc;
     engine_timeline("LANE_QUEUE", it->label, "partition=%u,depth=%zu", it->partition, e->laneq_n);
     pthread_cond_broadcast(&e->lane_cv);
     return CUZK_OK;
 }
-
 /* Queues the item: for a device's lane when dispatch.h's rule 7 says so,
  * at once; else in the GPU queue once there is room (rule 4).
  * CUZK_EDEVICE when no device is left (lock held). */

@@ -79,6 +79,9 @@ static void device_state(const device *dev, engine_device_status *d)
     d->queued = (uint32_t)dev->held;
     d->busy_ms = dev->busy_ms;
     d->partitions = dev->proved;
+    d->lane = dev->lane;
+    d->lane_busy_ms = dev->lane_busy_ms;
+    d->lane_partitions = dev->lane_proved;
 }
 
 int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
@@ -180,36 +183,61 @@ static void per_kind(text *t, const char *name, const uint64_t *v)
         put(t, "%s{kind=\"%s\"} %llu\n", name, engine_kind_name(k), (unsigned long long)v[k]);
 }
 
-/* Per device, labelled by ordinal (lock held). */
+/* Per device, labelled by ordinal, from its status (device_state): each
+ * metric's name, type and help, its value, and whether only a device with
+ * a small-circuit lane has it. */
+enum { DM_UP, DM_HELD, DM_BUSY, DM_PROVED, DM_LANE_PROVED, DM_LANE_BUSY, DM_N };
+static const struct {
+    const char *name, *type, *help;
+    bool lane, seconds;
+} dev_metric[DM_N] = {
+    {"cuzk_gpu_up", "gauge", "1 while the device is in service, 0 once it failed.", false, false},
+    {"cuzk_gpu_partitions_held", "gauge", "Partitions the device's provers hold.", false, false},
+    {"cuzk_gpu_busy_seconds_total", "counter", "Time in the backend's start and finish.", false,
+     true},
+    {"cuzk_gpu_partitions_total", "counter", "Partitions proved on the device.", false, false},
+    {"cuzk_gpu_lane_partitions_total", "counter",
+     "Partitions proved on the device's small-circuit lane (dispatch rule 7).", true, false},
+    {"cuzk_gpu_lane_busy_seconds_total", "counter",
+     "Time in the small-circuit lane's start and finish.", true, true},
+};
+
+static uint64_t dev_metric_value(const engine_device_status *d, int m)
+{
+    switch (m) {
+    case DM_UP:
+        return strcmp(d->state, "failed") != 0;
+    case DM_HELD:
+        return d->queued;
+    case DM_BUSY:
+        return d->busy_ms;
+    case DM_PROVED:
+        return d->partitions;
+    case DM_LANE_PROVED:
+        return d->lane_partitions;
+    default:
+        return d->lane_busy_ms;
+    }
+}
+
+/* (lock held) */
 static void device_metrics(text *t, engine_t *e)
 {
-    metric(t, "cuzk_gpu_up", "gauge", "1 while the device is in service, 0 once it failed.");
-    for (size_t i = 0; i < e->n_devices; i++)
-        put(t, "cuzk_gpu_up{device=\"%d\"} %d\n", e->devices[i].ordinal, !e->devices[i].failed);
-    metric(t, "cuzk_gpu_partitions_held", "gauge", "Partitions the device's provers hold.");
-    for (size_t i = 0; i < e->n_devices; i++)
-        put(t, "cuzk_gpu_partitions_held{device=\"%d\"} %zu\n", e->devices[i].ordinal,
-            e->devices[i].held);
-    metric(t, "cuzk_gpu_busy_seconds_total", "counter", "Time in the backend's start and finish.");
-    for (size_t i = 0; i < e->n_devices; i++)
-        put(t, "cuzk_gpu_busy_seconds_total{device=\"%d\"} %.3f\n", e->devices[i].ordinal,
-            (double)e->devices[i].busy_ms / 1e3);
-    metric(t, "cuzk_gpu_partitions_total", "counter", "Partitions proved on the device.");
-    for (size_t i = 0; i < e->n_devices; i++)
-        put(t, "cuzk_gpu_partitions_total{device=\"%d\"} %llu\n", e->devices[i].ordinal,
-            (unsigned long long)e->devices[i].proved);
-    metric(t, "cuzk_gpu_lane_partitions_total", "counter",
-           "Partitions proved on the device's small-circuit lane (dispatch rule 7).");
-    for (size_t i = 0; i < e->n_devices; i++)
-        if (e->devices[i].lane)
-            put(t, "cuzk_gpu_lane_partitions_total{device=\"%d\"} %llu\n", e->devices[i].ordinal,
-                (unsigned long long)e->devices[i].lane_proved);
-    metric(t, "cuzk_gpu_lane_busy_seconds_total", "counter",
-           "Time in the small-circuit lane's start and finish.");
-    for (size_t i = 0; i < e->n_devices; i++)
-        if (e->devices[i].lane)
-            put(t, "cuzk_gpu_lane_busy_seconds_total{device=\"%d\"} %.3f\n", e->devices[i].ordinal,
-                (double)e->devices[i].lane_busy_ms / 1e3);
+    for (int m = 0; m < DM_N; m++) {
+        metric(t, dev_metric[m].name, dev_metric[m].type, dev_metric[m].help);
+        for (size_t i = 0; i < e->n_devices; i++) {
+            engine_device_status d;
+            device_state(&e->devices[i], &d);
+            if (dev_metric[m].lane && !d.lane) continue;
+            uint64_t v = dev_metric_value(&d, m);
+            if (dev_metric[m].seconds)
+                put(t, "%s{device=\"%d\"} %.3f\n", dev_metric[m].name, e->devices[i].ordinal,
+                    (double)v / 1e3);
+            else
+                put(t, "%s{device=\"%d\"} %llu\n", dev_metric[m].name, e->devices[i].ordinal,
+                    (unsigned long long)v);
+        }
+    }
 }
 
 /* The process's resident memory now and at its peak (VmRSS, VmHWM of
@@ -364,9 +392,12 @@ char *engine_status_json(engine_t *e)
         const engine_device_status *d = &s.devices[i];
         put(&t,
             "%s{\"ordinal\":%u,\"name\":\"%s\",\"state\":\"%s\",\"current_job\":\"%s\","
-            "\"queued\":%u,\"busy_ms\":%llu,\"partitions\":%llu,\"error\":\"",
+            "\"queued\":%u,\"busy_ms\":%llu,\"partitions\":%llu,\"lane\":%s,"
+            "\"lane_busy_ms\":%llu,\"lane_partitions\":%llu,\"error\":\"",
             i ? "," : "", d->ordinal, d->name, d->state, d->current_job, d->queued,
-            (unsigned long long)d->busy_ms, (unsigned long long)d->partitions);
+            (unsigned long long)d->busy_ms, (unsigned long long)d->partitions,
+            d->lane ? "true" : "false", (unsigned long long)d->lane_busy_ms,
+            (unsigned long long)d->lane_partitions);
         json_string(&t, d->error);
         put(&t, "\",\"plan\":\"");
         json_string(&t, d->plan);

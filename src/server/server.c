@@ -335,6 +335,9 @@ static void status_reply(call *c, const engine_status_t *s)
         gpus[i].busy_ms = s->devices[i].busy_ms;
         gpus[i].partitions_proved = s->devices[i].partitions;
         gpus[i].memory_plan = (char *)s->devices[i].plan;
+        gpus[i].small_lane = s->devices[i].lane;
+        gpus[i].lane_busy_ms = s->devices[i].lane_busy_ms;
+        gpus[i].lane_partitions_proved = s->devices[i].lane_partitions;
         gpu_ptrs[out.n_gpus++] = &gpus[i];
     }
     for (size_t i = 0; i < s->n_srs; i++) {

@@ -813,8 +813,9 @@ static void check_lane_calls(cuzk_rng *g)
     bool r4_lane = gpu_lane_reserved(0) != 0;
     gpu_lane_release(0);
     if (r3 != CUZK_ENOMEM || r3_lane || !strstr(e2.msg, "1/8") || r4 || !r4_lane)
-        failures++, printf("FAIL lane: its share of the device: at 4x rc %d (%s), at 9x rc %d (%s)\n",
-                           r3, e2.msg, r4, err.msg);
+        failures++,
+            printf("FAIL lane: its share of the device: at 4x rc %d (%s), at 9x rc %d (%s)\n", r3,
+                   e2.msg, r4, err.msg);
     host_budget_allow(1LL << 40);
     if (!rc)
         printf("lane: %lld default-stream calls and %lld allocations in its proofs (the big "

@@ -765,6 +765,17 @@ static void test_lane_beside_start(void **state)
     assert_non_null(strstr(metrics, "cuzk_gpu_lane_partitions_total{device=\"0\"} 1\n"));
     assert_non_null(strstr(metrics, "cuzk_lane_queue_depth 0\n"));
     free(metrics);
+    /* GetStatus and /status say the device has a lane and what it proved */
+    engine_status_t st;
+    assert_int_equal(engine_status(f.e, &st, NULL), 0);
+    assert_true(st.n_devices == 1 && st.devices[0].lane);
+    assert_int_equal(st.devices[0].lane_partitions, 1);
+    engine_status_free(&st);
+    char *json = engine_status_json(f.e);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"lane\":true,\"lane_busy_ms\":"));
+    assert_non_null(strstr(json, "\"lane_partitions\":1,"));
+    free(json);
     if (proved != before)
         fail_msg("%zu LOW partitions proved before the CRITICAL one", proved - before);
     assert_int_equal(submit_as(f.e, N_CRIT, 1, 13, ENGINE_PRIO_NORMAL, normal), 0);

@@ -65,6 +65,11 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
                g->state[0] ? g->state : "-", g->queued_partitions, (double)g->busy_ms / 1e3,
                (unsigned long long)g->partitions_proved, g->error[0] ? " error: " : "", g->error);
         if (g->memory_plan && g->memory_plan[0]) printf("           plan: %s\n", g->memory_plan);
+        if (g->small_lane)
+            printf("           small-circuit lane: busy=%.1f s partitions_proved=%llu\n",
+                   (double)g->lane_busy_ms / 1e3, (unsigned long long)g->lane_partitions_proved);
+        else
+            printf("           small-circuit lane: none\n");
     }
     for (size_t i = 0; i < s->n_queues; i++)
         printf("queue:     %-22s pending=%u in_progress=%u\n", s->queues[i]->proof_kind,
