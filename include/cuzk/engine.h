@@ -178,10 +178,10 @@ typedef struct engine_device_status {
      * its prover failed; error says how). */
     char state[16];
     char error[512];
-    uint32_t queued;     /* partitions its prover workers hold */
-    uint64_t busy_ms;    /* time in the backend's start and finish */
-    uint64_t partitions; /* partitions it proved */
-    char plan[384];      /* its memory plan: resident and streamed parameters ("" : none) */
+    uint32_t queued;          /* partitions its prover workers hold */
+    uint64_t busy_ms;         /* time in the backend's start and finish */
+    uint64_t partitions;      /* partitions it proved */
+    char plan[384];           /* its memory plan: resident and streamed parameters ("" : none) */
     bool lane;                /* it has a small-circuit lane (dispatch rule 7) */
     uint64_t lane_busy_ms;    /* time in the lane's start and finish */
     uint64_t lane_partitions; /* partitions the lane proved */
