@@ -388,13 +388,6 @@ static void prove_and_check(fixture *f, uint32_t parts, uint32_t seed)
     engine_result_free(&r);
 }
 
-/* text (metrics or status JSON, ours to free) holds both a and b. */
-static void text_has(char *text, const char *a, const char *b)
-{
-    assert_non_null(text);
-    if (!strstr(text, a) || !strstr(text, b)) fail_msg("no '%s' or no '%s' in:\n%s", a, b, text);
-    free(text);
-}
 /* Six partitions on three devices: every device proves some, several at
  * once (a start takes 150 ms more, and a device's second worker waits for
  * its lock, so the others take the next partitions); the status shows
@@ -505,9 +498,10 @@ static void test_failover(void **state)
     assert_int_equal(s.devices[0].partitions + s.devices[2].partitions, 10);
     assert_int_equal(s.completed, 2);
     engine_status_free(&s);
-    text_has(engine_metrics(f.e), "cuzk_gpu_up{device=\"1\"} 0\n", "cuzk_gpu_up{device=\"2\"} 1\n");
-    text_has(engine_status_json(f.e), "\"ordinal\":1,\"name\":\"fake:1\",\"state\":\"failed\"",
-             "\"error\":\"fake device 1: lost (injected)\"");
+    test_text_has(engine_metrics(f.e), "cuzk_gpu_up{device=\"1\"} 0\n",
+                  "cuzk_gpu_up{device=\"2\"} 1\n");
+    test_text_has(engine_status_json(f.e), "\"ordinal\":1,\"name\":\"fake:1\",\"state\":\"failed\"",
+                  "\"error\":\"fake device 1: lost (injected)\"");
     stop(&f);
 }
 
@@ -760,15 +754,16 @@ static void test_lane_beside_start(void **state)
     fake_release();
     if (!done) fail_msg("the CRITICAL job waited for the held start (no lane)");
     assert_true(held > 0 && beside == 1);
-    text_has(engine_metrics(f.e), "cuzk_gpu_lane_partitions_total{device=\"0\"} 1\n",
-             "cuzk_lane_queue_depth 0\n");
+    test_text_has(engine_metrics(f.e), "cuzk_gpu_lane_partitions_total{device=\"0\"} 1\n",
+                  "cuzk_lane_queue_depth 0\n");
     /* GetStatus and /status say the device has a lane and what it proved */
     engine_status_t st;
     assert_int_equal(engine_status(f.e, &st, NULL), 0);
     assert_true(st.n_devices == 1 && st.devices[0].lane);
     assert_int_equal(st.devices[0].lane_partitions, 1);
     engine_status_free(&st);
-    text_has(engine_status_json(f.e), "\"lane\":true,\"lane_busy_ms\":", "\"lane_partitions\":1,");
+    test_text_has(engine_status_json(f.e),
+                  "\"lane\":true,\"lane_busy_ms\":", "\"lane_partitions\":1,");
     if (proved != before)
         fail_msg("%zu LOW partitions proved before the CRITICAL one", proved - before);
     assert_int_equal(submit_as(f.e, N_CRIT, 1, 13, ENGINE_PRIO_NORMAL, normal), 0);

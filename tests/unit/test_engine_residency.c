@@ -426,11 +426,8 @@ static void test_engine_start_lists(void **state)
     assert_int_equal(job->rank, 0);
     assert_int_equal(pin->evictions + pre->evictions + job->evictions, 0);
     engine_status_free(&s);
-    char *metrics = engine_metrics(e);
-    assert_non_null(metrics);
-    assert_non_null(strstr(metrics, "cuzk_srs_pinned{circuit=\"test-300\"} 1"));
-    assert_non_null(strstr(metrics, "cuzk_srs_loads_total{circuit=\"test-400\"} 1"));
-    free(metrics);
+    test_text_has(engine_metrics(e), "cuzk_srs_pinned{circuit=\"test-300\"} 1",
+                  "cuzk_srs_loads_total{circuit=\"test-400\"} 1");
     /* a read-ahead: its priority checked, its circuit known, then loaded */
     bool was;
     uint64_t ms;
@@ -649,11 +646,8 @@ static void test_high_load_abandons_normal_load(void **state)
     assert_int_equal(r->loads, 1);
     assert_int_equal(r->abandoned, 1);
     engine_status_free(&s);
-    char *metrics = engine_metrics(e);
-    assert_non_null(metrics);
-    assert_non_null(strstr(metrics, "cuzk_srs_loads_abandoned_total{circuit=\"test-300\"} 1"));
-    assert_non_null(strstr(metrics, "cuzk_srs_loads_abandoned_total{circuit=\"test-400\"} 0"));
-    free(metrics);
+    test_text_has(engine_metrics(e), "cuzk_srs_loads_abandoned_total{circuit=\"test-300\"} 1",
+                  "cuzk_srs_loads_abandoned_total{circuit=\"test-400\"} 0");
     engine_destroy(e);
 }
 

@@ -429,6 +429,16 @@ static bool stop_after(void *ctx, uint64_t done, uint64_t total)
     return p->calls < p->total_calls;
 }
 
+/* f's parameters with n L points written to a temporary file (path), read
+ * back in windows of 7 G1 points and a bit from now on. */
+static void windowed_file(fixture *f, size_t n, char *path, size_t cap)
+{
+    long_l(f, n);
+    temp_path(path, cap);
+    assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
+    params_set_decode_window(7 * 96 + 50);
+}
+
 /* A file read in windows of 7 G1 points and a bit: every window decoded
  * (and released) in order, progress rising to the file's size, and of two
  * bad points in different windows the first is named. */
@@ -436,11 +446,8 @@ static void windowed_read_with_progress(void **state)
 {
     fixture *f = *state;
     enum { N = 3000, BAD1 = 1234, BAD2 = 2900 };
-    long_l(f, N);
     char path[64];
-    temp_path(path, sizeof(path));
-    assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
-    params_set_decode_window(7 * 96 + 50);
+    windowed_file(f, N, path, sizeof path);
     groth16_params q;
     progress_log pl;
     cuzk_err e = {0};
@@ -483,11 +490,8 @@ static void abandoned_read(void **state)
 {
     fixture *f = *state;
     enum { N = 3000 };
-    long_l(f, N);
     char path[64];
-    temp_path(path, sizeof(path));
-    assert_int_equal(groth16_params_write(path, &f->p, NULL), 0);
-    params_set_decode_window(7 * 96 + 50);
+    windowed_file(f, N, path, sizeof path);
     groth16_params q;
     cuzk_err e = {0};
     progress_log pl = {.monotone = true, .total_calls = 5};

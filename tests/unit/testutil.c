@@ -41,3 +41,10 @@ size_t test_hex(uint8_t *out, size_t cap, const char *hex)
     }
     return len / 2;
 }
+
+void test_text_has(char *text, const char *a, const char *b)
+{
+    assert_non_null(text);
+    if (!strstr(text, a) || !strstr(text, b)) fail_msg("no '%s' or no '%s' in:\n%s", a, b, text);
+    free(text);
+}
