@@ -36,6 +36,11 @@ extern "C" {
 /* Device bytes a lane for domains up to 2^max_log reserves, with room
  * for `params_bytes` of cached parameters (their G1 and G2 points). */
 size_t gpu_lane_bytes_for(unsigned max_log, size_t params_bytes);
+/* The reservation such a lane makes on a device whose big starts could
+ * use `budget` bytes without it: gpu_lane_bytes_for, or 0 when that is
+ * more than residency.cu rule 7's share (1/8) of the budget, and then the
+ * device has no lane (arithmetic only: cuzk-bench plan, gpu_lane_setup). */
+size_t gpu_lane_bytes_on(size_t budget, unsigned max_log, size_t params_bytes);
 /* Sets up device `device`'s lane (once; again: no change): CUZK_ENOMEM
  * naming the device when it has no room for the reservation, CUZK_EINVAL
  * for a max_log outside 10 .. 24. */

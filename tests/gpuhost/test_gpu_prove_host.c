@@ -816,6 +816,11 @@ static void check_lane_calls(cuzk_rng *g)
         failures++,
             printf("FAIL lane: its share of the device: at 4x rc %d (%s), at 9x rc %d (%s)\n", r3,
                    e2.msg, r4, err.msg);
+    /* the arithmetic cuzk-bench plan shows is the same rule */
+    size_t b = gpu_lane_bytes_for(12, (size_t)8 << 20);
+    if (gpu_lane_bytes_on(8 * b, 12, (size_t)8 << 20) != b ||
+        gpu_lane_bytes_on(8 * b - 8, 12, (size_t)8 << 20) != 0)
+        failures++, printf("FAIL lane: gpu_lane_bytes_on at 8x %zu bytes\n", b);
     host_budget_allow(1LL << 40);
     if (!rc)
         printf("lane: %lld default-stream calls and %lld allocations in its proofs (the big "

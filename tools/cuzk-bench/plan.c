@@ -12,23 +12,45 @@
  * h2d_mib, d2h_mib, copy_ms, kernel_ms). The device memory is what the
  * daemon may use there: the memory free at its first proof (or
  * gpus.device_memory), less than the card's size by the CUDA context and
- * whatever else runs there.
+ * whatever else runs there. A device that gets a small-circuit lane
+ * (`--lane-log`, the daemon's default 2^19; 0: none) plans its big starts
+ * in that memory less the lane's reservation (residency.cu rule 7: a lane
+ * only when it is at most 1/8 of the device; each line says).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "cuzk/config.h"
 #include "cuzk/filecoin/porep_sizes.h"
+#include "cuzk/gpu_lane.h"
 #include "cuzk/gpu_prove.h"
 
 #define GIB       (1024.0 * 1024 * 1024)
 #define PCIE4_X16 25e9 /* bytes a second a PCIe 4.0 x16 link moves, about */
+/* The daemon's defaults: gpus.small_lane_max_log, gpus.small_lane_params. */
+#define LANE_LOG    19
+#define LANE_PARAMS ((size_t)512 << 20)
 
 #ifdef CUZK_HAVE_CUDA
-/* One line: the plan of s's partitions within budget bytes. */
-static void plan_line(const porep_sizes *s, const char *size, uint64_t budget, int batch)
+/* One line: the plan of s's partitions within budget bytes, after a
+ * small-circuit lane for domains up to 2^lane_log (0: none) with the
+ * daemon's default room for parameters, where residency rule 7 gives the
+ * device one. */
+static void plan_line(const porep_sizes *s, const char *size, uint64_t memory, unsigned lane_log,
+                      int batch)
 {
+    size_t lane = lane_log ? gpu_lane_bytes_on((size_t)memory, lane_log, LANE_PARAMS) : 0;
+    uint64_t budget = memory - lane;
+    if (lane_log && lane)
+        printf("porep %s, %.1f GiB: small-circuit lane (2^%u) reserves %.0f MiB; the big starts "
+               "plan in the rest\n",
+               size, memory / GIB, lane_log, lane / 1048576.0);
+    else if (lane_log)
+        printf("porep %s, %.1f GiB: no small-circuit lane: 2^%u's %.0f MiB are more than 1/8 of "
+               "the device (residency rule 7)\n",
+               size, memory / GIB, lane_log, gpu_lane_bytes_for(lane_log, LANE_PARAMS) / 1048576.0);
     groth16_params pk;
     porep_sizes_params(s, &pk);
     gpu_prove_plan_info pl;
@@ -46,7 +68,8 @@ static void plan_line(const porep_sizes *s, const char *size, uint64_t budget, i
                pl.moved / PCIE4_X16);
 }
 
-static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, int batch)
+static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, unsigned lane_log,
+                      int batch)
 {
     unsigned lg = porep_sizes_domain_log(s);
     size_t need = gpu_prove_min_device_memory(lg, porep_sizes_witness_bytes(s), s->shape_bytes);
@@ -56,11 +79,11 @@ static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, i
            s->shape_estimated ? " (estimated)" : "", need / GIB);
     static const unsigned cards[] = {8, 12, 16, 24, 32, 48, 80, 139};
     if (memory) {
-        plan_line(s, size, memory, batch);
+        plan_line(s, size, memory, lane_log, batch);
         return BENCH_OK;
     }
     for (size_t i = 0; i < sizeof cards / sizeof *cards; i++)
-        plan_line(s, size, (uint64_t)cards[i] << 30, batch);
+        plan_line(s, size, (uint64_t)cards[i] << 30, lane_log, batch);
     return BENCH_OK;
 }
 #endif
@@ -69,9 +92,16 @@ int bench_plan(int argc, char **argv)
 {
     const char *size = NULL, *mem = NULL;
     int batch = 0;
+    unsigned lane_log = LANE_LOG;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--batch")) {
             batch = 1;
+        } else if (!strcmp(argv[i], "--lane-log") && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || end == argv[i] || (v && (v < 10 || v > 24)))
+                return bench_usage("plan: --lane-log %s: 0 (no lane) or 10 .. 24", argv[i]);
+            lane_log = (unsigned)v;
         } else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) {
             size = argv[++i];
         } else if (!strcmp(argv[i], "--device-memory") && i + 1 < argc) {
@@ -89,9 +119,9 @@ int bench_plan(int argc, char **argv)
     if (!s)
         return bench_usage("plan: no PoRep sector of %s (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", size);
 #ifdef CUZK_HAVE_CUDA
-    return plan_print(s, size, memory, batch);
+    return plan_print(s, size, memory, lane_log, batch);
 #else
-    (void)batch;
+    (void)batch, (void)lane_log;
     fprintf(stderr, "cuzk-bench plan: built without CUDA (no GPU prover to plan for)\n");
     return BENCH_FAILED;
 #endif

@@ -101,12 +101,13 @@
  *     (gpus.device_memory) covers the lane too, so theirs is the cap
  *     less the reservation. A lane is made only when its reservation is
  *     at most 1/PLAN_LANE_SHARE of what the big starts could use then
- *     (rule 1's budget, before the lane): on a card of 16-48 GB a lane
- *     sized for 2^20 (5.8 GiB, most of it B_G2's MSM workspace) took the
- *     room the 32 GiB PoRep streams in and left it too small (H200 with
- *     16 GiB free, 2026-12-03). Such a device has no lane, and a CRITICAL
- *     partition waits there for the running start's partition instead
- *     (dispatch rule 5).
+ *     (rule 1's budget, before the lane): with 16 GiB free a lane sized
+ *     for 2^20 (5.8 GiB, most of it B_G2's MSM workspace) left the 32 GiB
+ *     PoRep too small (H200, 2026-12-03). So a 16 or 24 GB card has no
+ *     lane at the default 2^19 (3.5 GiB), and a CRITICAL partition waits
+ *     there for the running start's partition (dispatch rule 5); a 32 GB
+ *     card has one, its big starts then streaming B_G1 too (~3 GiB more a
+ *     partition, `cuzk-bench plan`). gpu_lane_bytes_on is the arithmetic.
  *  8. What a partition moves over PCIe under the plan, for `cuzk-bench
  *     plan` and for the tests to hold against what the prover counts
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
@@ -130,6 +131,7 @@
 
 extern "C" {
 #include "cuzk/gpu.h"
+#include "cuzk/gpu_lane.h"
 }
 
 #define PLAN_HEADROOM_PER 8                 /* bytes per domain position, at least */
@@ -199,6 +201,17 @@ int prove_plan_budget(size_t *budget, int dev, size_t held, cuzk_err *err)
 /* Rule 7's share: the big starts keep at least 7/8 of the device. */
 #define PLAN_LANE_SHARE 8
 
+static bool lane_in_share(size_t bytes, size_t budget)
+{
+    return bytes <= budget / PLAN_LANE_SHARE;
+}
+
+extern "C" size_t gpu_lane_bytes_on(size_t budget, unsigned max_log, size_t params_bytes)
+{
+    size_t bytes = gpu_lane_bytes_for(max_log, params_bytes);
+    return lane_in_share(bytes, budget) ? bytes : 0;
+}
+
 int prove_plan_lane_room(int dev, size_t bytes, cuzk_err *err)
 {
     size_t budget = 0;
@@ -206,7 +219,7 @@ int prove_plan_lane_room(int dev, size_t bytes, cuzk_err *err)
     if (e != cudaSuccess) return cu_fail(e, err, "cudaSetDevice", __FILE__, __LINE__);
     int rc = prove_plan_budget(&budget, dev, 0, err);
     if (rc) return rc;
-    if (bytes > budget / PLAN_LANE_SHARE)
+    if (!lane_in_share(bytes, budget))
         return cuzk_errf(err, CUZK_ENOMEM,
                          "gpu lane: device %d has no room for the small-circuit lane: its "
                          "reservation of %.1f MiB is more than 1/%d of the %.1f MiB the big "
