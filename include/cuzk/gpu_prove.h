@@ -123,6 +123,7 @@ typedef struct gpu_prove_plan_info {
     size_t use;                     /* of which the plan takes */
     size_t need;                    /* the least a proof of that shape runs in */
     size_t streamed;                /* bytes streamed per partition */
+    size_t prefix[GPU_PLAN_ARRAYS]; /* bytes a streamed G1 array keeps at its start */
     size_t parked;                  /* H-step bytes parked on the host and back, each way */
     size_t input;                   /* the witness or a, b, c up (at most: domain rows) */
     size_t moved;                   /* bytes over PCIe per partition: streamed + 2 parked + input */

@@ -138,6 +138,21 @@ static int check_mode(const char *what, int mode, size_t n_h)
     return 4 - kept + pl.b_g2_streamed;
 }
 
+/* Rule 5's prefix under a streamed plan: the room left keeps the first
+ * points of the largest streamed G1 array (H here), whole chunks, and the
+ * plan streams the rest of it (prove_cmp then holds the copies to that). */
+static void check_prefix(const gpu_prove_plan_info *pl, const groth16_params *p)
+{
+    size_t n[4] = {p->n_h, p->n_l, p->n_a, p->n_b_g1}, streamed = 0, prefix = 0;
+    for (int k = 0; k < 4; k++)
+        if (!pl->resident[k]) streamed += n[k] * 96, prefix += pl->prefix[k];
+    if (pl->b_g2_streamed) streamed += p->n_b_g2 * 192;
+    if (!pl->prefix[0] || pl->prefix[0] % (pl->chunk * 96) || pl->prefix[0] >= p->n_h * 96 ||
+        pl->streamed != streamed - prefix)
+        failures++, printf("FAIL prefix: H's %zu bytes (chunk %zu points), %zu streamed of %zu\n",
+                           pl->prefix[0], pl->chunk, pl->streamed, streamed);
+}
+
 /* One proof of w (r = s = 1) with its timings: B_G2 ran on the device
  * (a CPU B_G2 adds to total_ms only) and the proof is the CPU's. */
 static void check_b2_on_device(const char *what, const groth16_params *p, const cs_prover *w)
@@ -206,8 +221,10 @@ static void check_residency(void)
         failures++, printf("FAIL: %lld page locks over 3 streamed proofs, %lld held (want %d)\n",
                            pins, host_pins_held(), streamed);
     check_b2_on_device("streamed (B_G2 from page-locked memory)", &p, &w[0]);
-    prove_cmp("streamed batch", &p, w, 3);
     gpu_prove_plan_info pl;
+    gpu_prove_device_plan(0, &pl);
+    check_prefix(&pl, &p);
+    prove_cmp("streamed batch", &p, w, 3);
     gpu_prove_device_plan(0, &pl);
     if (pl.abc_buffers != 1)
         failures++, printf("FAIL: %u a/b/c buffers at the least\n", pl.abc_buffers);

@@ -71,12 +71,14 @@ int prove_stage_warm(cuzk_err *err);
 int prove_zero(int which, void *dev, size_t bytes, cuzk_err *err);
 
 /* A parameter array of G1 points as the plan (residency.cuh) left it:
- * on the device (dev), else streamed from its host copy (host; pinned:
- * page-locked, host_pin.cu). */
+ * its first dev_n points on the device (dev; all of them when resident,
+ * a prefix by rule 5, none: dev NULL), the rest streamed from its host
+ * copy (host; pinned: page-locked, host_pin.cu). */
 typedef struct prove_points {
     const prove_g1_aff *dev;
     const g1_affine_t *host;
     bool pinned;
+    size_t dev_n;
 } prove_points;
 /* B_G2 the same way (dev NULL: streamed from host, or left to the CPU). */
 typedef struct prove_points_g2 {

@@ -83,7 +83,12 @@
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
- *     partition (ties: fewer arrays). B_G2 streams in chunks of at most
+ *     partition (ties: fewer arrays). The room still left then (after a
+ *     batch's second a/b/c buffer, rule 6) keeps the first points of the
+ *     streamed G1 array of most points, in whole chunks: the pass reads
+ *     those chunks on the device and streams the rest (stream.cu), so
+ *     every byte of room saves its byte of transfer per partition.
+ *     B_G2 streams in chunks of at most
  *     chunk / 2 points (the ring and gather buffer's bytes: G2 points are
  *     192 bytes), as many as its MSM workspace fits in the G1 chunk's
  *     (g2_stream_chunk), counted in the machinery of rule 4; only
@@ -303,6 +308,24 @@ static void keep_most(prove_plan *pl, size_t room)
             best = b, best_set = set;
     }
     for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = best_set >> k & 1;
+}
+
+/* Rule 5's prefix: the first points of the streamed G1 array of most
+ * points kept in `room`, in whole chunks and fewer than the array's (one
+ * that fits whole is resident already, or gave way to rule 6); returns
+ * their bytes (0: none kept). */
+static size_t keep_prefix(prove_plan *pl, size_t room, const size_t *n)
+{
+    int best = -1;
+    for (int k = 0; k < RES_B_G2; k++)
+        if (!pl->resident[k] && n[k] && (best < 0 || n[k] > n[best])) best = k;
+    if (best < 0 || !pl->chunk) return 0;
+    size_t p = room / G1_POINT / pl->chunk * pl->chunk;
+    if (p >= n[best]) p = (n[best] - 1) / pl->chunk * pl->chunk;
+    if (!p) return 0;
+    pl->prefix[best] = p;
+    pl->streamed -= p * G1_POINT;
+    return p * G1_POINT;
 }
 
 /* Rule 3: B_G2's MSM calls of c points: the gather buffer and what their
@@ -560,8 +583,9 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
             pl->streamed += pl->bytes[k];
     }
     if (pl->g2_streamed) pl->streamed += pl->bytes[RES_B_G2];
-    if (batch && pl->abc_rows == 3 && room >= abc) pl->abc_buffers = 2;
-    pl->use = budget - room + (pl->abc_buffers - 1) * abc;
+    if (batch && pl->abc_rows == 3 && room >= abc) pl->abc_buffers = 2, room -= abc;
+    room -= keep_prefix(pl, room, n);
+    pl->use = budget - room;
     return CUZK_OK;
 }
 
@@ -580,6 +604,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
     out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
     out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    for (int k = 0; k < RES_B_G2; k++) out->prefix[k] = pl.prefix[k] * G1_POINT;
     out->abc_rows = pl.abc_rows, out->park = pl.park, out->witness_shared = pl.witness_shared;
     out->chunk_g2 = pl.chunk_g2;
     out->b_g2_streamed = pl.g2_streamed;
@@ -618,12 +643,15 @@ extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params
 extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p)
 {
     static const char *names[RES_ARRAYS] = {"H", "L", "A", "B_G1", "B_G2"};
-    char kept[64] = "", streamed[64] = "";
+    char kept[64] = "", streamed[128] = "";
     for (int k = 0; k < RES_ARRAYS; k++) {
         char *to = p->resident[k] ? kept : streamed;
+        size_t cap = p->resident[k] ? sizeof kept : sizeof streamed, n = strlen(to);
         if (!p->resident[k] && k == RES_B_G2 && !p->b_g2_streamed) continue; /* the CPU's */
-        size_t n = strlen(to);
-        snprintf(to + n, sizeof kept - n, "%s%s", n ? "," : "", names[k]);
+        snprintf(to + n, cap - n, "%s%s", n ? "," : "", names[k]);
+        n = strlen(to);
+        if (!p->resident[k] && p->prefix[k]) /* rule 5: its first points kept */
+            snprintf(to + n, cap - n, "(first_%.1f_mib_kept)", p->prefix[k] / MIB);
     }
     if (!p->made) {
         snprintf(out, len, "plan=none");

@@ -41,6 +41,7 @@ typedef struct prove_plan {
     size_t tb_bytes;           /* the gathered tail bases' buffer (G1, and B_G2's calls) */
     size_t ring_bytes;         /* the stream's ring (0: nothing streamed) */
     size_t streamed;           /* bytes streamed per partition */
+    size_t prefix[RES_B_G2];   /* points a streamed G1 array keeps at its start (rule 5) */
     size_t parked;             /* H-step bytes parked per partition, each way (rule 8) */
     size_t input;              /* the witness or a, b, c up per partition (at most) */
     size_t moved;              /* all three: streamed + 2 parked + input */

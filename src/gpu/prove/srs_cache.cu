@@ -18,7 +18,8 @@
  *
  * Which arrays an entry holds is the plan's to say (residency.cu): each
  * start brings its entry in line with its plan, uploading what it keeps
- * and freeing what it streams; a streamed array's host copy is page-locked
+ * (a whole array, or the first points of a streamed one: rule 5's
+ * prefix) and freeing what it streams; a streamed array's host copy is page-locked
  * once, for the entry's life (prove_pin), and let go when the entry goes.
  *
  * Each device has a cache of its own (device.cuh): a params proven on two
@@ -40,6 +41,7 @@ struct srs_entry {
     size_t n[SRS_ARRAYS];
     g1_affine_t first[SRS_ARRAYS], last[SRS_ARRAYS];
     prove_g1_aff *dev[SRS_ARRAYS]; /* NULL: streamed */
+    size_t dev_n[SRS_ARRAYS];      /* points of dev[k]: n[k], or a prefix (rule 5) */
     bool pinned[SRS_ARRAYS];       /* holds a page lock on host[k] */
     prove_g2_aff *b_g2;            /* optional (prove_srs_g2) */
     bool pinned_g2;                /* holds a page lock on pk->b_g2 (B_G2 streamed) */
@@ -111,8 +113,10 @@ size_t prove_srs_evict(int dev, const groth16_params *keep)
     return freed;
 }
 
-/* Brings entry s of pk in line with the plan: a kept array uploaded when
- * missing, a streamed one freed and its host copy page-locked. */
+/* Brings entry s of pk in line with the plan: a kept array (or the
+ * prefix the plan keeps of a streamed one, rule 5) uploaded when missing
+ * or of another length, a streamed one's device copy freed and its host
+ * copy page-locked. */
 static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *plan, cuzk_err *err)
 {
     const g1_affine_t *p[SRS_ARRAYS];
@@ -120,20 +124,21 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
     srs_arrays(pk, p, n);
     int rc = CUZK_OK;
     for (int k = 0; !rc && k < SRS_ARRAYS; k++) {
-        size_t bytes = n[k] * sizeof(g1_affine_t);
-        if (!plan->resident[k]) {
-            if (s->dev[k]) cu_free(s->dev[k]), s->bytes -= bytes;
-            s->dev[k] = NULL;
-            if (!s->pinned[k]) s->pinned[k] = prove_pin(p[k], bytes);
-            continue;
+        size_t want = plan->resident[k] ? n[k] : plan->prefix[k],
+               bytes = want * sizeof(g1_affine_t);
+        if (s->dev[k] && s->dev_n[k] != want) {
+            cu_free(s->dev[k]), s->bytes -= s->dev_n[k] * sizeof(g1_affine_t);
+            s->dev[k] = NULL, s->dev_n[k] = 0;
         }
-        if (s->dev[k]) continue;
+        if (want < n[k] && !s->pinned[k])
+            s->pinned[k] = prove_pin(p[k], n[k] * sizeof(g1_affine_t));
+        if (!want || s->dev[k]) continue;
         rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
         if (!rc) rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, s->dev[k], p[k], bytes, err);
         if (rc)
             cu_free(s->dev[k]), s->dev[k] = NULL;
         else
-            s->bytes += bytes;
+            s->bytes += bytes, s->dev_n[k] = want;
     }
     if (!rc && plan->g2_streamed) { /* its device copy, if any, is not in the plan */
         if (s->b_g2) s->bytes -= pk->n_b_g2 * sizeof(g2_affine_t);
@@ -180,7 +185,7 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, const prove_plan *pl
     }
     s->used = ++srs_clock[dev];
     prove_points *o[SRS_ARRAYS] = {&out->h, &out->l, &out->a, &out->b_g1};
-    for (int k = 0; k < SRS_ARRAYS; k++) *o[k] = {s->dev[k], s->host[k], s->pinned[k]};
+    for (int k = 0; k < SRS_ARRAYS; k++) *o[k] = {s->dev[k], s->host[k], s->pinned[k], s->dev_n[k]};
     out->b_g2 = {s->b_g2, pk->b_g2, s->pinned_g2};
     return CUZK_OK;
 }

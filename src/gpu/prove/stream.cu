@@ -35,22 +35,25 @@
 
 #include "gpu/prove/prove_gpu.cuh"
 
-/* An array as a pass reads it: on the device (dev), else from its host
- * copy (host; pinned: page-locked), points of `size` bytes. */
+/* An array as a pass reads it: its first dev_n points on the device
+ * (dev; SIZE_MAX: all), the rest from its host copy (host; pinned:
+ * page-locked), points of `size` bytes. */
 struct stream_src {
     const char *dev, *host;
     bool pinned;
-    size_t size;
+    size_t size, dev_n;
 };
 
 static stream_src src_of(const prove_points *p)
 {
-    return {(const char *)p->dev, (const char *)p->host, p->pinned, sizeof(g1_affine_t)};
+    return {(const char *)p->dev, (const char *)p->host, p->pinned, sizeof(g1_affine_t),
+            p->dev ? p->dev_n : 0};
 }
 
-static stream_src src_of(const prove_points_g2 *p)
+static stream_src src_of(const prove_points_g2 *p) /* B_G2: all on the device or none */
 {
-    return {(const char *)p->dev, (const char *)p->host, p->pinned, sizeof(g2_affine_t)};
+    return {(const char *)p->dev, (const char *)p->host, p->pinned, sizeof(g2_affine_t),
+            p->dev ? SIZE_MAX : 0};
 }
 
 struct stream_ring {
@@ -98,26 +101,27 @@ static int issue(stream_ring *r, const stream_src *pts, size_t chunk, size_t k, 
 }
 
 /* step(ctx, chunk's points, lo, len) for every chunk of the first n
- * points of pts. */
+ * points of pts: the chunks within its points on the device read there,
+ * the rest streamed through the ring (the first streamed chunk's copy
+ * issued before the device's chunks run, so it lands under them). */
 static int stream_pass(const stream_src *pts, size_t n, size_t chunk, const groth16_params *keep,
                        chunk_step step, void *ctx, cuzk_err *err)
 {
     size_t nc = (n + chunk - 1) / chunk, half = chunk * pts->size;
-    int rc = CUZK_OK;
-    if (pts->dev) {
-        for (size_t k = 0; !rc && k < nc; k++)
-            rc = xfer_kernels([&] {
-                return step(ctx, pts->dev + k * half, k * chunk, std::min(chunk, n - k * chunk),
-                            err);
-            });
-        return rc;
+    size_t kd = pts->dev_n >= n ? nc : pts->dev_n / chunk; /* chunks on the device */
+    int rc = CUZK_OK, dev;
+    stream_ring *r = NULL;
+    if (kd < nc) {
+        rc = cu_slot(&dev, err);
+        if (!rc) r = &rings[dev], rc = ring_ready(r, half, keep, err);
+        if (!rc) rc = issue(r, pts, chunk, kd, n, err);
     }
-    int dev;
-    rc = cu_slot(&dev, err);
-    stream_ring *r = &rings[dev];
-    if (!rc) rc = ring_ready(r, half, keep, err);
-    if (!rc) rc = issue(r, pts, chunk, 0, n, err);
-    for (size_t k = 0; !rc && k < nc; k++) {
+    for (size_t k = 0; !rc && k < kd; k++)
+        rc = xfer_kernels([&] {
+            return step(ctx, pts->dev + k * half, k * chunk, std::min(chunk, n - k * chunk), err);
+        });
+    if (!r) return rc;
+    for (size_t k = kd; !rc && k < nc; k++) {
         cudaError_t e = pts->pinned ? cudaEventSynchronize(r->ev[k % 2]) : cudaSuccess;
         if (e != cudaSuccess) rc = cu_fail(e, err, "stream chunk copy", __FILE__, __LINE__);
         if (!rc && k + 1 < nc) rc = issue(r, pts, chunk, k + 1, n, err);
