@@ -198,15 +198,15 @@ xfer_table() { # daemon.log
         est = gib * 1073741824 / 25e9
         ks = f["kernel_ms"] / 1000
         if (n == 1) {
-            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
-            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | shape GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         }
         for (i = 1; i <= NF; i++) if ($i == "circuit") c = $(i + 1)
         sub(":", "", c)
-        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f-%.2f |%s\n",
+        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f-%.2f |%s\n",
             n, c, f["h2d_mib"] / 1024, f["d2h_mib"] / 1024,
             (b["points"] + b["points_g2"]) / 1024, b["park"] / 1024, b["unpark"] / 1024,
-            b["input"] / 1024, b["params"] / 1024, f["copies"], f["copy_ms"] / 1000,
+            b["input"] / 1024, b["shape"] / 1024, b["params"] / 1024, f["copies"], f["copy_ms"] / 1000,
             f["link_gbps"], ks, f["hidden_ms"] / 1000, f["gpu_total_ms"] / 1000, est,
             (est > ks ? est : ks), ks + est, f["timed"] == 1 ? "" : " (times not measured)"
         if (b["params"] > 0) next

@@ -133,6 +133,8 @@ typedef struct gpu_prove_plan_info {
     unsigned abc_rows;              /* rows of a, b, c on the device (3; 2, 1: H in pieces) */
     size_t park;                    /* host bytes the H step parks rows in (1 row) */
     bool witness_shared;            /* the witness shares the one row's device memory */
+    bool shape_streamed;            /* the circuit shape's slices streamed (rule 4) */
+    size_t shape_up;                /* of moved: shape bytes up per partition, at most */
 } gpu_prove_plan_info;
 void gpu_prove_device_plan(int device, gpu_prove_plan_info *out);
 /* One line: "resident=H,L,A,B_G1,B_G2 streamed=- streamed_per_partition=0 MiB ..." */
@@ -152,6 +154,10 @@ int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsig
  * default, 2^21): a knob for the tests, whose small circuits reach every
  * mode with a small goal, and for tuning on a device. */
 void gpu_prove_set_chunk_goal(size_t points);
+/* The ring a streamed circuit shape's slices go through (residency.cu
+ * rule 4; 0: the default, 1/64 of the shape within 1 .. 64 MiB): a knob
+ * for the tests, whose shapes are smaller than the default's least. */
+void gpu_prove_set_shape_ring(size_t bytes);
 /* The device bytes a circuit shape takes there (one allocation). */
 size_t gpu_shape_upload_bytes(const cs_shape *s);
 /* The device memory a proof of domain 2^lg needs at least with every

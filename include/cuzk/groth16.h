@@ -112,6 +112,7 @@ enum {
     GROTH16_XFER_UNPARK,    /* H-step rows and pieces brought back from the host */
     GROTH16_XFER_PARK,      /* H-step rows parked in host memory (device to host) */
     GROTH16_XFER_RESULTS,   /* sums, counts, jobs and indexes read back (device to host) */
+    GROTH16_XFER_SHAPE,     /* slices of a streamed circuit shape (host to device) */
     GROTH16_XFER_KINDS
 };
 /* The bytes by kind and direction, and times from CUDA events: copy_ms

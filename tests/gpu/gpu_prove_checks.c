@@ -763,7 +763,7 @@ static bool g1_resident(const gpu_prove_plan_info *pl)
  * (then kept on the device): stepping up from the least by 1/64ths of
  * plan arithmetic; 0 when no cap gives that mode. */
 static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
-                      unsigned rows, bool shared, bool resident, bool g2_streamed)
+                      unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss)
 {
     size_t least = gpu_prove_min_device_memory(lg, wit, shape);
     for (size_t cap = least; cap < 4096 * least; cap += cap / 64 + 1) {
@@ -771,7 +771,7 @@ static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t 
         cuzk_err err = {0};
         if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
         if (pl.abc_rows == rows && pl.witness_shared == shared && g1_resident(&pl) == resident &&
-            (g2_streamed ? pl.b_g2_streamed : pl.resident[4]))
+            (g2_streamed ? pl.b_g2_streamed : pl.resident[4]) && pl.shape_streamed == ss)
             return cap;
     }
     return 0;
@@ -804,6 +804,11 @@ int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth1
     uint64_t input = wit ? wit : 3 * used, h2d = 0, d2h = 0;
     for (size_t i = 0; i < n; i++) {
         const groth16_xfer *x = &t[i].xfer;
+        uint64_t sh = xb(t, i, GROTH16_XFER_SHAPE);
+        CHECK(pl->shape_streamed ? sh > 0 && sh <= pl->shape_up : sh == 0,
+              "%s, circuit %zu: %llu bytes of shape slices up, the plan (shape streamed %d) at "
+              "most %zu",
+              what, i, (unsigned long long)sh, pl->shape_streamed, pl->shape_up);
         uint64_t pts = xb(t, i, GROTH16_XFER_POINTS) + xb(t, i, GROTH16_XFER_POINTS_G2);
         CHECK(pts == pl->streamed && xb(t, i, GROTH16_XFER_POINTS_G2) == g2,
               "%s, circuit %zu: %llu bytes of points streamed (B_G2 %llu), the plan %zu (B_G2 "
@@ -852,14 +857,17 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
 {
     static const struct {
         unsigned rows;
-        bool shared, resident, g2_streamed;
+        bool shared, resident, g2_streamed, ss;
         const char *name;
-    } modes[] = {{3, false, true, false, "resident"},
-                 {3, false, true, true, "resident, B_G2 streamed"},
-                 {3, false, false, true, "streamed, 3 rows"},
-                 {2, false, false, true, "streamed, 2 rows"},
-                 {1, false, false, true, "streamed, 1 row + host park"},
-                 {1, true, false, true, "streamed, 1 row shared with the witness + host park"}};
+    } modes[] = {
+        {3, false, true, false, false, "resident"},
+        {3, false, true, true, false, "resident, B_G2 streamed"},
+        {3, false, false, true, false, "streamed, 3 rows"},
+        {2, false, false, true, false, "streamed, 2 rows"},
+        {2, false, false, true, true, "streamed, 2 rows, shape streamed"},
+        {1, false, false, true, false, "streamed, 1 row + host park"},
+        {1, false, false, true, true, "streamed, 1 row + host park, shape streamed"},
+        {1, true, false, true, false, "streamed, 1 row shared with the witness + host park"}};
     unsigned lg = h_log(pk);
     cuzk_err err = {0};
     int rc = CUZK_OK;
@@ -867,10 +875,13 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
     groth16_proof cpu[2], gpu[2];
     if (groth16_prove(cpu, pk, two, 2, rs, NULL, &err)) return;
+    /* a shape ring of a quarter of the shape (the default's least, 1 MiB,
+     * is more than these shapes): the streamed-shape modes in reach */
+    if (wit) gpu_prove_set_shape_ring(shape / 4);
     for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
-        if (modes[k].shared && !wit) continue;
+        if ((modes[k].shared || modes[k].ss) && !wit) continue;
         size_t cap = cap_for(pk, lg, wit, shape, modes[k].rows, modes[k].shared, modes[k].resident,
-                             modes[k].g2_streamed);
+                             modes[k].g2_streamed, modes[k].ss);
         CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
         if (!cap) continue;
         gpu_prove_set_device_memory(cap);
@@ -888,7 +899,8 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         CHECK(pl.abc_rows == modes[k].rows && pl.witness_shared == modes[k].shared &&
                   g1_resident(&pl) == modes[k].resident &&
                   pl.b_g2_streamed == modes[k].g2_streamed &&
-                  pl.resident[4] == !modes[k].g2_streamed && (pl.park != 0) == (modes[k].rows == 1),
+                  pl.resident[4] == !modes[k].g2_streamed &&
+                  (pl.park != 0) == (modes[k].rows == 1) && pl.shape_streamed == modes[k].ss,
               "%s, %s: the plan kept %u rows (shared %d), streamed %zu bytes (B_G2 %d), parked %zu",
               what, modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.b_g2_streamed,
               pl.park);
@@ -906,6 +918,7 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         printf("h modes: %s, %s (cap %zu KiB): == CPU: %s\n", what, modes[k].name, cap >> 10, line);
     }
     gpu_prove_set_device_memory(0);
+    gpu_prove_set_shape_ring(0);
 }
 
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
@@ -934,19 +947,24 @@ static void check_h_modes(cuzk_rng *g)
         size_t shb = rc ? 0 : gpu_shape_upload_bytes(shape);
         unsigned lg = rc ? 0 : h_log(&pk);
         if (!rc && satisfied) check_modes_of("witness path", &pk, &w, wit, shb);
-        for (unsigned m = 0; !rc && !satisfied && m < 3; m++) {
+        for (unsigned m = 0; !rc && !satisfied && m < 4; m++) {
             unsigned rows = m == 0 ? 2 : 1;
-            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false, true);
+            gpu_prove_set_shape_ring(m == 3 ? shb / 4 : 0); /* 3: the shape streamed */
+            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false, true, m == 3);
             gpu_prove_set_device_memory(cap);
             groth16_proof proof;
             int prc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
             CHECK(cap && prc == CUZK_EINVAL && strstr(err.msg, "constraint 130 is not satisfied"),
-                  "h modes: unsatisfied witness with %u rows (shared %d): rc %d (%s)", rows, m == 2,
-                  prc, err.msg);
+                  "h modes: unsatisfied witness with %u rows (shared %d, shape streamed %d): rc %d "
+                  "(%s)",
+                  rows, m == 2, m == 3, prc, err.msg);
             gpu_prove_set_device_memory(0);
+            gpu_prove_set_shape_ring(0);
         }
         if (!rc && !satisfied)
-            printf("h modes: an unsatisfied witness with 2 rows, 1, 1 shared: %s\n", err.msg);
+            printf("h modes: an unsatisfied witness with 2 rows, 1, 1 shared, 1 with the shape "
+                   "streamed: %s\n",
+                   err.msg);
         gpu_prove_params_free(&pk);
         if (shape) gpu_shape_forget(shape);
         cs_shape_free(shape);

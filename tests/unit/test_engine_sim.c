@@ -17,6 +17,10 @@
  * and the first deadline comes while both NORMAL sets are being read.
  * (The issue's goal of 60 s for a deadline that loads is
  * beyond these rules: docs/performance.md has the simulated figures.)
+ * The time bounds hold in the release build; under the sanitizers
+ * (CUZK_TEST_QUICK) every step runs several times slower while the
+ * simulated clock runs at 10x, so they are printed there, not asserted
+ * (a 0.2 s stall of a loaded 2-core machine is 2 simulated seconds).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +29,15 @@
 #include "cuzk/engine_log.h"
 #include "cuzk/sim.h"
 #include "testutil.h"
+
+/* A time bound: fails the test in the release build, printed under the
+ * sanitizers (see above). */
+static void bound(bool held, const char *what, double got, double limit)
+{
+    if (held) return;
+    if (!getenv("CUZK_TEST_QUICK")) fail_msg("%s %.2f s, over %.2f s", what, got, limit);
+    printf("# not asserted under the sanitizers: %s %.2f s, over %.2f s\n", what, got, limit);
+}
 
 static void replay(sim_mix *m, const char *pinned, sim_report *r)
 {
@@ -69,10 +82,10 @@ static void check_common(const sim_mix *m, const sim_report *r)
      * 0.5 s was once exceeded by 0.02 s), so a wait behind a whole
      * partition still fails */
     double upload = (double)k[SIM_WINNING].param_bytes / (m->device.upload_gbs * 1e9);
-    double bound = k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s * m->device.lane_slowdown +
+    double limit = k[SIM_WINNING].synth_s + k[SIM_WINNING].gpu_s * m->device.lane_slowdown +
                    upload + 0.9 * k[SIM_POREP].gpu_s;
-    if (r->kinds[SIM_WINNING].p99_s > bound)
-        fail_msg("Winning PoSt p99 %.2f s, over %.2f s", r->kinds[SIM_WINNING].p99_s, bound);
+    bound(r->kinds[SIM_WINNING].p99_s <= limit, "Winning PoSt p99", r->kinds[SIM_WINNING].p99_s,
+          limit);
     assert_int_equal(r->device.lane_partitions[SIM_WINNING], r->kinds[SIM_WINNING].requests);
     assert_true(r->deadlines >= 2);
     for (uint32_t d = 0; d < r->deadlines; d++) assert_true(r->deadline_s[d] >= 0);
@@ -87,7 +100,7 @@ static void test_pinned(void **state)
     sim_report r;
     replay(&m, "winning,wpost", &r);
     check_common(&m, &r);
-    if (r.deadline_max_s > 60) fail_msg("a deadline took %.1f s", r.deadline_max_s);
+    bound(r.deadline_max_s <= 60, "a deadline took", r.deadline_max_s, 60);
     assert_int_equal(r.loads[SIM_WPOST], 1);
     assert_int_equal(r.evictions[SIM_WPOST], 0);
 }
@@ -108,10 +121,9 @@ static void test_deadline_loads(void **state)
     assert_true(r.loads[SIM_WPOST] >= r.deadlines);
     assert_true(r.abandoned[SIM_POREP] + r.abandoned[SIM_SNAP] >= 1);
     assert_int_equal(r.abandoned[SIM_WPOST], 0);
-    double bound = sim_kinds_32g[SIM_WPOST].load_s + 20;
-    if (r.deadline_max_s > bound)
-        fail_msg("a deadline took %.1f s, over its own read and 20 s (%.1f s)", r.deadline_max_s,
-                 bound);
+    double limit = sim_kinds_32g[SIM_WPOST].load_s + 20;
+    bound(r.deadline_max_s <= limit, "a deadline took (its own read and 20 s)", r.deadline_max_s,
+          limit);
 }
 
 int main(void)

@@ -62,10 +62,10 @@ static void plan_line(const porep_sizes *s, const char *size, uint64_t memory, u
     printf("porep %s, %.1f GiB: %s\n", size, budget / GIB, line);
     if (pl.made && !pl.too_small)
         printf("  moved per partition: %.2f GiB (points %.2f, H rows parked %.2f each way, "
-               "input %.2f); estimate at 25 GB/s (PCIe 4.0 x16): %.2f s of copies per "
-               "partition\n",
+               "input %.2f, circuit shape at most %.2f); estimate at 25 GB/s (PCIe 4.0 x16): "
+               "%.2f s of copies per partition\n",
                pl.moved / GIB, pl.streamed / GIB, pl.parked / GIB, pl.input / GIB,
-               pl.moved / PCIE4_X16);
+               pl.shape_up / GIB, pl.moved / PCIE4_X16);
 }
 
 static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, unsigned lane_log,

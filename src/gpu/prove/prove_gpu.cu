@@ -989,6 +989,7 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;
+    prove_shape_mode(dev, r->plan.shape_streamed, r->plan.shape_ring);
     r->nabc = r->plan.abc_buffers;
     prove_ws *ws = r->ws;
     if (r->nabc < 2 && ws->abc[1]) cu_free(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
@@ -1304,8 +1305,8 @@ extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_ti
 {
     const groth16_xfer *x = &t->xfer;
     const double mib = 1048576.0;
-    static const char *names[GROTH16_XFER_KINDS] = {"points", "points_g2", "params", "input",
-                                                    "jobs",   "unpark",    "park",   "results"};
+    static const char *names[GROTH16_XFER_KINDS] = {
+        "points", "points_g2", "params", "input", "jobs", "unpark", "park", "results", "shape"};
     char kinds[256] = "";
     for (int k = 0, n = 0; k < GROTH16_XFER_KINDS; k++)
         n += snprintf(kinds + n, sizeof kinds - n, "%s%s:%.1f", k ? "," : "", names[k],

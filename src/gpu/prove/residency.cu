@@ -64,22 +64,27 @@
  *     memory leaves (all of it when half holds not even PLAN_MIN_CHUNK),
  *     B_G2's stream included (rule 5);
  *     a streamed array's points cross in such chunks, double-buffered.
- *     The H step's rows, in order of the device memory they take: 3; 2;
- *     1 beside the witness; 1 that the witness shares (witness-only path).
- *     The first with which the chunk reaches PLAN_GOOD_CHUNK (or the
- *     largest array) is taken, else the last that fits (the largest
- *     chunk). With 2 rows the H step evaluates or uploads each row when
- *     its turn comes (c after the product a b, into b's row) and checks
- *     the witness's constraints by c's pieces against a and b in their
- *     rows; with 1 (the check by pieces of a, b, c) it also parks c's and
- *     a's transformed rows in page-locked host memory (allocated once per
- *     device and kept) and brings them back a piece at a time; when the
- *     witness shares the row, the check's pieces of a, b, c go to the
- *     host too (3 rows parked) before the row is used, and the rows come
- *     back from there. A piece is `chunk` rows in the stream's ring (free
- *     while the H step runs: one prover thread does both). When even the
- *     last does not fit with PLAN_MIN_CHUNK, the device is too small:
- *     CUZK_ENOMEM naming what was needed.
+ *     The H step's rows, in order of the bytes a partition moves: 3; 2;
+ *     2 with the circuit shape streamed; 1 beside the witness; 1 with the
+ *     shape streamed; 1 that the witness shares (the last three on the
+ *     witness-only path). A streamed shape (shape_cache.cu) keeps only
+ *     its escape table on the device and uploads each evaluation's slices
+ *     through a ring of PLAN_SHAPE_RING (at most the shape): 2 rows read
+ *     A, B and C twice, 1 row A, B, C twice (the check, then the rows),
+ *     so at most twice the shape's bytes up a partition (4.5 GiB a pass
+ *     for a 32 GiB PoRep), against a row's 4 GiB parked each way that
+ *     one row less costs, and 12 GiB more each way when the witness
+ *     shares the row. The first mode with which the chunk reaches
+ *     PLAN_GOOD_CHUNK (or the largest array) is taken, else the one that
+ *     fits with the largest chunk (the earlier on a tie). With 2 rows the H step evaluates or
+ * uploads each row when its turn comes (c after the product a b, into b's row) and checks the
+ * witness's constraints by c's pieces against a and b in their rows; with 1 (the check by pieces of
+ * a, b, c) it also parks c's and a's transformed rows in page-locked host memory (allocated once
+ * per device and kept) and brings them back a piece at a time; when the witness shares the row, the
+ * check's pieces of a, b, c go to the host too (3 rows parked) before the row is used, and the rows
+ * come back from there. A piece is `chunk` rows in the stream's ring (free while the H step runs:
+ * one prover thread does both). When even the last does not fit with PLAN_MIN_CHUNK, the device is
+ * too small: CUZK_ENOMEM naming what was needed.
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
@@ -121,7 +126,8 @@
  *     step on the device, c's and a's transformed rows parked on the host
  *     and brought back (a domain row each, each way), and when the
  *     witness shares the row, the check's pieces of a, b, c too (at most
- *     a domain row each, each way). Not planned: the jobs' bitmaps and
+ *     a domain row each, each way); with the shape streamed, at most two
+ *     passes of its bytes up. Not planned: the jobs' bitmaps and
  *     tails (they depend on the witness's density) and the results read
  *     back (KiB); nor the parameters a cold start makes resident, once.
  */
@@ -475,63 +481,118 @@ static bool plan_chunk(prove_plan *pl, size_t max_n)
 }
 
 /* Rule 4's modes of the H step: rows on the device, the witness sharing
- * the row's memory. */
+ * the row's memory, the shape streamed; in the order of the bytes moved. */
 static const struct {
     unsigned rows;
-    bool shared;
-} plan_modes[] = {{3, false}, {2, false}, {1, false}, {1, true}};
+    bool shared, shape;
+} plan_modes[] = {{3, false, false}, {2, false, false}, {2, false, true},
+                  {1, false, false}, {1, false, true},  {1, true, false}};
 #define PLAN_MODES (sizeof plan_modes / sizeof *plan_modes)
 
-/* The working memory of mode m beside `fixed` (shapes, tables, headroom). */
-static size_t mode_work(size_t m, size_t row, size_t witness, size_t fixed)
+/* The ring a streamed shape's slices go through: 1/64 of the shape, 1
+ * MiB to 64 MiB (a slice is whole 32-row blocks; 64 MiB takes some 5M
+ * rows of a 32 GiB PoRep matrix), at most the shape; a test may set it
+ * (gpu_prove_set_shape_ring). */
+#define PLAN_SHAPE_RING_MIN ((size_t)1 << 20)
+#define PLAN_SHAPE_RING_MAX ((size_t)64 << 20)
+static size_t plan_shape_ring_set; /* 0: the rule above */
+
+extern "C" void gpu_prove_set_shape_ring(size_t bytes)
 {
-    if (plan_modes[m].shared) return (row > witness ? row : witness) + fixed;
-    return plan_modes[m].rows * row + witness + fixed;
+    std::lock_guard<std::mutex> g(plan_mu);
+    plan_shape_ring_set = bytes;
 }
 
-/* The last mode rule 4 may take (the shared one only with a witness). */
-static size_t last_mode(size_t witness)
+static size_t shape_ring_for(size_t shapes)
 {
-    return witness ? PLAN_MODES - 1 : PLAN_MODES - 2;
+    size_t r;
+    {
+        std::lock_guard<std::mutex> g(plan_mu);
+        r = plan_shape_ring_set;
+    }
+    if (!r) {
+        r = shapes / 64;
+        r = r < PLAN_SHAPE_RING_MIN   ? PLAN_SHAPE_RING_MIN
+            : r > PLAN_SHAPE_RING_MAX ? PLAN_SHAPE_RING_MAX
+                                      : r;
+    }
+    return r < shapes ? r : shapes;
+}
+
+/* Whether rule 4 may take mode m: the shared and streamed-shape modes
+ * need the witness-only path (a witness and shapes), and a streamed shape
+ * a ring smaller than the shape. */
+static bool mode_ok(size_t m, size_t witness, size_t shapes)
+{
+    if ((plan_modes[m].shared || plan_modes[m].shape) && !witness) return false;
+    return !plan_modes[m].shape || (shapes && shape_ring_for(shapes) < shapes);
+}
+
+/* The working memory of mode m beside `fixed` (tables, headroom): its
+ * rows and witness, and the shapes or, streamed, their ring. */
+static size_t mode_work(size_t m, size_t row, size_t witness, size_t shapes, size_t fixed)
+{
+    size_t sh = plan_modes[m].shape ? shape_ring_for(shapes) : shapes;
+    if (plan_modes[m].shared) return (row > witness ? row : witness) + sh + fixed;
+    return plan_modes[m].rows * row + witness + sh + fixed;
+}
+
+/* Rule 4 in mode m: pl's rows, work and chunk; false when it does not fit. */
+static bool try_mode(prove_plan *pl, size_t m, size_t row, size_t witness, size_t shapes,
+                     size_t fixed, size_t max_n)
+{
+    pl->abc_rows = plan_modes[m].rows;
+    pl->witness_shared = plan_modes[m].shared;
+    pl->shape_streamed = plan_modes[m].shape;
+    pl->shape_ring = plan_modes[m].shape ? shape_ring_for(shapes) : 0;
+    pl->work = mode_work(m, row, witness, shapes, fixed);
+    return plan_chunk(pl, max_n);
 }
 
 /* Rule 4: the first mode whose chunk reaches PLAN_GOOD_CHUNK (or max_n),
- * else the last that fits; pl's work, rows and chunk set for it. */
-static bool plan_rows(prove_plan *pl, size_t row, size_t witness, size_t fixed, size_t max_n)
+ * else the one that fits with the largest chunk (the first of equals);
+ * pl's work, rows and chunk set for it. */
+static bool plan_rows(prove_plan *pl, size_t row, size_t witness, size_t shapes, size_t fixed,
+                      size_t max_n)
 {
-    size_t good;
+    size_t good, best = PLAN_MODES, best_chunk = 0;
     {
         std::lock_guard<std::mutex> g(plan_mu);
         good = plan_goal ? plan_goal : PLAN_GOOD_CHUNK;
     }
     if (max_n < good) good = max_n;
-    for (size_t m = 0; m <= last_mode(witness); m++) {
-        pl->abc_rows = plan_modes[m].rows;
-        pl->witness_shared = plan_modes[m].shared;
-        pl->work = mode_work(m, row, witness, fixed);
-        if (plan_chunk(pl, max_n) && (pl->chunk >= good || m == last_mode(witness))) return true;
+    for (size_t m = 0; m < PLAN_MODES; m++) {
+        if (!mode_ok(m, witness, shapes) || !try_mode(pl, m, row, witness, shapes, fixed, max_n))
+            continue;
+        if (pl->chunk >= good) return true;
+        if (pl->chunk > best_chunk) best = m, best_chunk = pl->chunk;
     }
-    return false;
+    return best < PLAN_MODES && try_mode(pl, best, row, witness, shapes, fixed, max_n);
 }
 
-/* The least budget a proof of 2^lg runs in (the last mode, the least
- * headroom, PLAN_MIN_CHUNK). */
+/* The least budget a proof of 2^lg runs in (the mode that needs least,
+ * the least headroom, PLAN_MIN_CHUNK). */
 static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
 {
-    size_t row = ((size_t)1 << lg) * sizeof(fr_t);
-    size_t fixed = shapes + gpu_ntt_tables_for(lg) + (PLAN_HEADROOM_PER << lg);
-    size_t work = mode_work(last_mode(witness), row, witness, fixed);
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), least = SIZE_MAX;
+    size_t fixed = gpu_ntt_tables_for(lg) + (PLAN_HEADROOM_PER << lg);
+    for (size_t m = 0; m < PLAN_MODES; m++) {
+        size_t w = mode_work(m, row, witness, shapes, fixed);
+        if (mode_ok(m, witness, shapes) && w < least) least = w;
+    }
     size_t m = machinery(PLAN_MIN_CHUNK, false);
-    return m > SIZE_MAX - work ? SIZE_MAX : work + m;
+    return m > SIZE_MAX - least ? SIZE_MAX : least + m;
 }
 
-/* Rule 7: the bytes a partition moves under pl. */
-static void plan_moved(prove_plan *pl, unsigned lg, size_t witness)
+/* Rule 8: the bytes a partition moves under pl (a streamed shape: at most
+ * two passes of its bytes, with a slice's rebased block starts). */
+static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shapes)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t);
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
     pl->input = witness ? witness : 3 * row;
-    pl->moved = pl->streamed + 2 * pl->parked + pl->input;
+    pl->shape_up = pl->shape_streamed ? 2 * shapes : 0;
+    pl->moved = pl->streamed + 2 * pl->parked + pl->input + pl->shape_up;
 }
 
 static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
@@ -548,15 +609,15 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
     size_t least = PLAN_HEADROOM_PER << lg;
-    size_t fixed = shapes + gpu_ntt_tables_for(lg) + (head > least ? head : least);
+    size_t fixed = gpu_ntt_tables_for(lg) + (head > least ? head : least);
     pl->abc_rows = 3;
-    pl->work = mode_work(0, row, witness, fixed);
+    pl->work = mode_work(0, row, witness, shapes, fixed);
     pl->need = plan_need(lg, witness, shapes);
     prove_plan base = *pl, kept;
     bool resident = plan_resident(pl, g1, max_n, abc, batch, pk);
     if (resident && (pl->resident[RES_B_G2] || pl->g2_streamed || !n[RES_B_G2])) return CUZK_OK;
     if (resident) kept = *pl, *pl = base; /* B_G2 the CPU's: streamed mode, if it has B_G2 */
-    pl->too_small = !plan_rows(pl, row, witness, fixed, max_n);
+    pl->too_small = !plan_rows(pl, row, witness, shapes, fixed, max_n);
     if (resident && (pl->too_small || !pl->g2_streamed)) {
         *pl = kept;
         return CUZK_OK;
@@ -593,7 +654,7 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
                     size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
 {
     int rc = plan_make(pl, pk, lg, witness, shapes, batch, budget, dev, err);
-    if (!rc) plan_moved(pl, lg, witness);
+    if (!rc) plan_moved(pl, lg, witness, shapes);
     return rc;
 }
 
@@ -609,6 +670,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     out->chunk_g2 = pl.chunk_g2;
     out->b_g2_streamed = pl.g2_streamed;
     out->parked = pl.parked, out->input = pl.input, out->moved = pl.moved;
+    out->shape_streamed = pl.shape_streamed, out->shape_up = pl.shape_up;
 }
 
 extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
@@ -666,14 +728,15 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
              "b_g2_chunk_points=%zu abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
              "budget_mib=%.1f use_mib=%.1f need_mib=%.1f moved_per_partition_mib=%.1f "
-             "(parked_each_way_mib=%.1f input_mib=%.1f)",
+             "(parked_each_way_mib=%.1f input_mib=%.1f shape=%s shape_up_mib=%.1f)",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
              p->resident[RES_B_G2] ? "device"
              : p->b_g2_streamed    ? "streamed"
                                    : "cpu",
              p->streamed / MIB, p->chunk, p->chunk_g2, p->abc_buffers, p->abc_rows,
              p->witness_shared ? "(witness_shared)" : "", p->park / MIB, p->budget / MIB,
-             p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB);
+             p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB,
+             p->shape_streamed ? "streamed" : "device", p->shape_up / MIB);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)

@@ -34,6 +34,9 @@ typedef struct prove_plan {
     size_t piece;              /* rows per piece of the H step with fewer than 3 (else 0) */
     size_t park;               /* host bytes the H step parks rows in (1 row: 2 or 3 rows) */
     bool witness_shared;       /* the witness and the one row share device memory */
+    bool shape_streamed;       /* the circuit shapes' slices streamed (rule 4) */
+    size_t shape_ring;         /* device bytes their ring takes */
+    size_t shape_up;           /* shape bytes up per partition (at most; rule 8) */
     size_t chunk;              /* points per MSM call and per streamed chunk */
     size_t chunk_g2;           /* points per B_G2 MSM call and chunk (B_G2 on the device) */
     size_t g2_room;            /* device bytes B_G2's MSM calls take beside its points */

@@ -12,8 +12,22 @@
  * parameter cache's room is made by prove_dev_alloc. Each device has a
  * cache of its own (device.cuh), picked by the current device and guarded
  * by its prover lock as the parameter cache is (srs_cache.cu).
+ *
+ * When the start's plan streams the shape (residency.cu rule 4's modes
+ * with the shape streamed, prove_shape_mode), an entry holds only its
+ * escape table, powers of two and check word, and every evaluation
+ * uploads the slices of the host shape that its rows need (each
+ * matrix's block starts and escape starts rebased to the slice, row
+ * lengths, columns, codes, escape indexes) into the slot's shape ring,
+ * as many rows at a time as fit, and evaluates them as a shape of its own
+ * (the same kernels: a slice starts on a block). Each slice's copy waits
+ * for the kernels before it on the calling thread's stream, so the ring
+ * is free again when it is overwritten; the copies are counted as shape
+ * bytes (GROTH16_XFER_SHAPE).
  */
 #include <string.h>
+
+#include <vector>
 
 #include "gpu/prove/shape_eval.cuh"
 
@@ -23,6 +37,8 @@ struct shape_entry {
     const cs_shape *s; /* NULL: free slot */
     size_t rows, inputs, aux;
     uint8_t fingerprint[32];
+    bool streamed;            /* only vals, pow2 and first in mem: slices through the ring */
+    const void *pinned[3][4]; /* a streamed entry's page-locked host arrays (host_pin.cu) */
     void *mem;
     size_t bytes;
     shape_view view;
@@ -32,16 +48,51 @@ struct shape_entry {
 static shape_entry shape_devs[CU_MAX_SLOTS][SHAPE_SLOTS];
 static uint64_t shape_clock[CU_MAX_SLOTS];
 
-static bool shape_matches(const shape_entry *x, const cs_shape *s)
+/* Each slot's mode (prove_shape_mode) and ring for streamed shapes. */
+struct shape_ring {
+    bool on;
+    size_t want, cap;
+    void *mem;
+};
+static shape_ring shape_rings[CU_MAX_SLOTS];
+
+static bool shape_matches(const shape_entry *x, const cs_shape *s, bool streamed)
 {
-    return x->s == s && x->rows == s->num_constraints && x->inputs == s->num_inputs &&
-           x->aux == s->num_aux && !memcmp(x->fingerprint, s->fingerprint, 32);
+    return x->s == s && x->streamed == streamed && x->rows == s->num_constraints &&
+           x->inputs == s->num_inputs && x->aux == s->num_aux &&
+           !memcmp(x->fingerprint, s->fingerprint, 32);
 }
 
 static void shape_drop(shape_entry *x)
 {
     cu_free(x->mem);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 4; k++)
+            if (x->pinned[i][k]) prove_unpin(x->pinned[i][k]);
     memset(x, 0, sizeof *x);
+}
+
+/* A streamed entry's large host arrays (row lengths, columns, codes,
+ * escape indexes) page-locked once, so that its slices cross by DMA at
+ * the link's rate; an array that cannot be locked is copied from
+ * pageable memory (slower, the same bytes). */
+static void shape_pin(shape_entry *x, const cs_shape *s)
+{
+    for (int i = 0; i < 3; i++) {
+        const shape_matrix *m = &s->m[i];
+        const void *p[4] = {m->len, m->col, m->code, m->esc_val};
+        size_t n[4] = {s->num_constraints * sizeof(uint16_t), m->nnz * sizeof(uint32_t), m->nnz,
+                       m->n_esc * sizeof(uint32_t)};
+        for (int k = 0; k < 4; k++)
+            if (prove_pin(p[k], n[k])) x->pinned[i][k] = p[k];
+    }
+}
+
+void prove_shape_mode(int dev, bool streamed, size_t ring)
+{
+    shape_ring *r = &shape_rings[dev];
+    r->on = streamed, r->want = ring;
+    if (!streamed || r->cap > ring) cu_free(r->mem), r->mem = NULL, r->cap = 0;
 }
 
 size_t prove_shape_evict(int dev, const cs_shape *keep)
@@ -87,11 +138,11 @@ static size_t plan_put(size_t *end, size_t bytes)
     return at;
 }
 
-static shape_plan shape_layout(const cs_shape *s)
+static shape_plan shape_layout(const cs_shape *s, bool streamed)
 {
     shape_plan p;
     size_t end = 0, blocks = shape_blocks(s->num_constraints);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3 && !streamed; i++) {
         const shape_matrix *m = &s->m[i];
         p.at[i][0] = plan_put(&end, (blocks + 1) * sizeof(uint64_t));
         p.at[i][1] = plan_put(&end, s->num_constraints * sizeof(uint16_t));
@@ -109,7 +160,12 @@ static shape_plan shape_layout(const cs_shape *s)
 
 size_t prove_shape_bytes_for(const cs_shape *s)
 {
-    return shape_layout(s).bytes;
+    return shape_layout(s, false).bytes;
+}
+
+size_t prove_shape_small_bytes(const cs_shape *s)
+{
+    return shape_layout(s, true).bytes;
 }
 
 extern "C" size_t gpu_shape_upload_bytes(const cs_shape *s)
@@ -120,15 +176,17 @@ extern "C" size_t gpu_shape_upload_bytes(const cs_shape *s)
 static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_params *keep_pk,
                       cuzk_err *err)
 {
-    shape_plan p = shape_layout(s);
+    bool streamed = shape_rings[dev].on;
+    shape_plan p = shape_layout(s, streamed);
     int rc = shape_dev_alloc(dev, &x->mem, p.bytes, s, keep_pk, err);
     if (rc) return rc;
     x->s = s, x->rows = s->num_constraints, x->inputs = s->num_inputs, x->aux = s->num_aux;
     memcpy(x->fingerprint, s->fingerprint, 32);
+    x->streamed = streamed;
     x->bytes = p.bytes;
     char *base = (char *)x->mem;
     size_t blocks = shape_blocks(s->num_constraints);
-    for (int i = 0; !rc && i < 3; i++) {
+    for (int i = 0; !rc && !streamed && i < 3; i++) {
         const shape_matrix *m = &s->m[i];
         shape_matrix *d = &x->view.m[i];
         const void *src[6] = {m->start, m->len, m->col, m->code, m->esc_start, m->esc_val};
@@ -157,6 +215,7 @@ static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_
         shape_drop(x);
         return rc;
     }
+    if (streamed) shape_pin(x, s);
     x->view.vals = (const fr_d *)(base + p.vals);
     x->view.pow2 = (const fr_d *)(base + p.pow2);
     x->view.rows = s->num_constraints;
@@ -172,7 +231,7 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth1
 {
     shape_entry *slots = shape_devs[dev], *x = NULL;
     for (int i = 0; i < SHAPE_SLOTS && !x; i++)
-        if (shape_matches(&slots[i], s)) x = &slots[i];
+        if (shape_matches(&slots[i], s, shape_rings[dev].on)) x = &slots[i];
     for (int i = 0; i < SHAPE_SLOTS; i++) /* a stale entry at s's address */
         if (slots[i].s == s && &slots[i] != x) shape_drop(&slots[i]);
     if (!x) {
@@ -185,6 +244,109 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth1
     x->used = ++shape_clock[dev];
     *out = x;
     return CUZK_OK;
+}
+
+/* A streamed slice of matrix m: rows [a, b) (a on a block), its blocks'
+ * entries [e0, e1) and escapes [x0, x1), and where each array goes in the
+ * ring (shape_layout's order: start, len, col, code, esc_start, esc_val). */
+struct shape_slice {
+    size_t a, b, nb, e0, e1, x0, x1, at[6], bytes;
+};
+
+static shape_slice slice_of(const shape_matrix *m, size_t a, size_t b)
+{
+    shape_slice s;
+    size_t b0 = a / SHAPE_BLOCK, b1 = shape_blocks(b), end = 0;
+    s.a = a, s.b = b, s.nb = b1 - b0;
+    s.e0 = m->start[b0], s.e1 = m->start[b1], s.x0 = m->esc_start[b0], s.x1 = m->esc_start[b1];
+    size_t len[6] = {(s.nb + 1) * sizeof(uint64_t),    (b - a) * sizeof(uint16_t),
+                     (s.e1 - s.e0) * sizeof(uint32_t), s.e1 - s.e0,
+                     (s.nb + 1) * sizeof(uint64_t),    (s.x1 - s.x0) * sizeof(uint32_t)};
+    for (int k = 0; k < 6; k++) s.at[k] = plan_put(&end, len[k]);
+    s.bytes = end;
+    return s;
+}
+
+/* The most rows from a (on a block) up to end whose slice fits cap bytes:
+ * whole blocks, or the rest when it fits (a, when not even a block does). */
+static size_t slice_end(const shape_matrix *m, size_t a, size_t end, size_t cap)
+{
+    if (slice_of(m, a, end).bytes <= cap) return end;
+    size_t lo = a, hi = end; /* lo fits (empty), hi does not */
+    while (hi - lo > SHAPE_BLOCK) {
+        size_t mid = lo + (hi - lo) / 2 / SHAPE_BLOCK * SHAPE_BLOCK;
+        if (mid == lo) mid += SHAPE_BLOCK;
+        if (slice_of(m, a, mid).bytes <= cap)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Slice sl of matrix `which` of s into the ring, and v: a view of it as
+ * a shape of its own (rows 0 .. b - a) beside x's escape table. */
+static int slice_up(shape_view *v, char *ring, const shape_entry *x, int which,
+                    const shape_slice &sl, cuzk_err *err)
+{
+    const shape_matrix *m = &x->s->m[which];
+    size_t b0 = sl.a / SHAPE_BLOCK;
+    std::vector<uint64_t> starts(2 * (sl.nb + 1));
+    for (size_t k = 0; k <= sl.nb; k++) {
+        starts[k] = m->start[b0 + k] - sl.e0;
+        starts[sl.nb + 1 + k] = m->esc_start[b0 + k] - sl.x0;
+    }
+    const void *src[6] = {starts.data(),
+                          m->len + sl.a,
+                          m->col + sl.e0,
+                          m->code + sl.e0,
+                          starts.data() + sl.nb + 1,
+                          m->esc_val + sl.x0};
+    size_t len[6] = {(sl.nb + 1) * sizeof(uint64_t),     (sl.b - sl.a) * sizeof(uint16_t),
+                     (sl.e1 - sl.e0) * sizeof(uint32_t), sl.e1 - sl.e0,
+                     (sl.nb + 1) * sizeof(uint64_t),     (sl.x1 - sl.x0) * sizeof(uint32_t)};
+    for (int k = 0; k < 6; k++)
+        if (len[k])
+            CU(xfer_copy(ring + sl.at[k], src[k], len[k], GROTH16_XFER_SHAPE), err,
+               "shape slice upload");
+    *v = x->view;
+    shape_matrix *d = &v->m[which];
+    d->nnz = sl.e1 - sl.e0, d->n_esc = sl.x1 - sl.x0;
+    d->start = (uint64_t *)(ring + sl.at[0]);
+    d->len = (uint16_t *)(ring + sl.at[1]);
+    d->col = (uint32_t *)(ring + sl.at[2]);
+    d->code = (uint8_t *)(ring + sl.at[3]);
+    d->esc_start = (uint64_t *)(ring + sl.at[4]);
+    d->esc_val = (uint32_t *)(ring + sl.at[5]);
+    v->rows = sl.b - sl.a;
+    return CUZK_OK;
+}
+
+/* out := rows [lo, end) of matrix `which` of x's shape times w (lo on a
+ * block): from the matrices on the device, or a streamed entry's slices
+ * through the slot's ring, as many rows at a time as fit. */
+static int eval_rows(const shape_entry *x, const fr_t *w, int which, size_t lo, size_t end,
+                     fr_t *out, cuzk_err *err)
+{
+    if (!x->streamed) return shape_launch_eval(&x->view, w, which, lo, end, out, err);
+    int dev;
+    int rc = cu_slot(&dev, err);
+    shape_ring *r = &shape_rings[dev];
+    if (!rc) rc = prove_dev_grow(&r->mem, &r->cap, r->want, NULL, err);
+    const shape_matrix *m = &x->s->m[which];
+    for (size_t a = lo; !rc && a < end;) {
+        size_t b = slice_end(m, a, end, r->cap);
+        if (b == a)
+            return cuzk_errf(err, CUZK_ENOMEM,
+                             "gpu prove: the %zu-byte shape ring holds no block of rows from %zu "
+                             "of matrix %d",
+                             r->cap, a, which);
+        shape_view v;
+        rc = slice_up(&v, (char *)r->mem, x, which, slice_of(m, a, b), err);
+        if (!rc) rc = shape_launch_eval(&v, w, which, 0, b - a, out + (a - lo), err);
+        a = b;
+    }
+    return rc;
 }
 
 /* s's entry on the current device, its check word reset. */
@@ -217,7 +379,7 @@ extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_
     int rc = shape_entry_for_check(&x, s, err);
     fr_t *out[3] = {a, b, c};
     size_t n = s->num_constraints;
-    for (int k = 0; !rc && k < 3; k++) rc = shape_launch_eval(&x->view, w, k, 0, n, out[k], err);
+    for (int k = 0; !rc && k < 3; k++) rc = eval_rows(x, w, k, 0, n, out[k], err);
     if (!rc) rc = shape_launch_check(a, b, c, n, 0, x->first, err);
     return rc ? rc : shape_verdict(x, s, err);
 }
@@ -229,7 +391,7 @@ int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, siz
     shape_entry *x = NULL;
     int rc = cu_slot(&dev, err);
     if (!rc) rc = shape_get(&x, dev, s, NULL, err);
-    if (!rc) rc = shape_launch_eval(&x->view, w, which, lo, end, out, err);
+    if (!rc) rc = eval_rows(x, w, which, lo, end, out, err);
     if (!rc) CU_WAIT(err, "shape_eval_kernel");
     return rc;
 }
@@ -281,7 +443,7 @@ int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const f
     size_t n = s->num_constraints;
     for (size_t lo = 0; !rc && lo < n; lo += piece) {
         size_t end = lo + piece < n ? lo + piece : n;
-        rc = shape_launch_eval(&x->view, w, 2, lo, end, tmp, err);
+        rc = eval_rows(x, w, 2, lo, end, tmp, err);
         if (!rc) rc = shape_launch_check(a + lo, b + lo, tmp, end - lo, lo, x->first, err);
     }
     return rc ? rc : shape_verdict(x, s, err);
@@ -301,8 +463,7 @@ int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece,
         int set = host ? (int)(k % 2) : 0; /* two sets when copying: evaluate one, copy the other */
         fr_t *buf = tmp + set * 3 * piece;
         if (host && k >= 2) CU(cudaEventSynchronize(c->copied[set]), err, "shape piece copy");
-        for (int m = 0; !rc && m < 3; m++)
-            rc = shape_launch_eval(&x->view, w, m, lo, end, buf + m * piece, err);
+        for (int m = 0; !rc && m < 3; m++) rc = eval_rows(x, w, m, lo, end, buf + m * piece, err);
         if (!rc)
             rc = shape_launch_check(buf, buf + piece, buf + 2 * piece, end - lo, lo, x->first, err);
         if (!rc && host) rc = shape_piece_down(c, set, host, row_bytes, buf, piece, lo, end, err);
@@ -344,7 +505,7 @@ size_t prove_shape_bytes(int dev)
 {
     size_t b = 0;
     for (int i = 0; i < SHAPE_SLOTS; i++) b += shape_devs[dev][i].bytes;
-    return b;
+    return b + shape_rings[dev].cap;
 }
 
 extern "C" size_t gpu_shape_device_bytes(int device)
