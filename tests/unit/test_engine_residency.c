@@ -559,7 +559,7 @@ static void test_load_takes_no_worker(void **state)
     assert_false(loaded(e, ids[2]));
     assert_int_equal(submit_test(e, 256, 1, 31, ENGINE_PRIO_CRITICAL, crit), 0);
     bool queued = false;
-    for (int i = 0; i < 3000 && !(queued = gpu_queue(e) == 1); i++) usleep(1000);
+    for (int i = 0; i < 30000 && !(queued = gpu_queue(e) == 1); i++) usleep(1000);
     hold_set(false);
     if (!queued) fail_msg("the CRITICAL partition was not synthesized while a load waited");
     await_test(e, f->dir, crit, 256, 1, 31);
