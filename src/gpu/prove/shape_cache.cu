@@ -20,14 +20,15 @@
  * matrix's block starts and escape starts rebased to the slice, row
  * lengths, columns, codes, escape indexes) into the slot's shape ring,
  * as many rows at a time as fit, and evaluates them as a shape of its own
- * (the same kernels: a slice starts on a block). Each slice's copy waits
- * for the kernels before it on the calling thread's stream, so the ring
- * is free again when it is overwritten; the copies are counted as shape
- * bytes (GROTH16_XFER_SHAPE).
+ * (the same kernels: a slice starts on a block). The ring has two halves:
+ * slice k + 1's copy runs on the ring's own stream under slice k's
+ * kernels, each copy after the kernels that last read its half (an
+ * event), each kernel after its slice's copy (another); the rebased
+ * starts go up from a page-locked buffer per half, which the host reuses
+ * once that half's previous copy is done. The copies are counted as
+ * shape bytes (GROTH16_XFER_SHAPE).
  */
 #include <string.h>
-
-#include <vector>
 
 #include "gpu/prove/shape_eval.cuh"
 
@@ -48,11 +49,18 @@ struct shape_entry {
 static shape_entry shape_devs[CU_MAX_SLOTS][SHAPE_SLOTS];
 static uint64_t shape_clock[CU_MAX_SLOTS];
 
-/* Each slot's mode (prove_shape_mode) and ring for streamed shapes. */
+/* Each slot's mode (prove_shape_mode) and ring for streamed shapes: two
+ * halves of cap / 2 bytes, the copy stream, per half the event of its
+ * copy and of the kernels that read it, and the host buffer of its
+ * rebased starts (made on first use and kept, as the stream ring's). */
 struct shape_ring {
     bool on;
     size_t want, cap;
     void *mem;
+    cudaStream_t st;
+    cudaEvent_t copied[2], read[2];
+    uint64_t *starts[2];
+    size_t starts_cap;
 };
 static shape_ring shape_rings[CU_MAX_SLOTS];
 
@@ -92,7 +100,35 @@ void prove_shape_mode(int dev, bool streamed, size_t ring)
 {
     shape_ring *r = &shape_rings[dev];
     r->on = streamed, r->want = ring;
-    if (!streamed || r->cap > ring) cu_free(r->mem), r->mem = NULL, r->cap = 0;
+    if (!streamed || r->cap > ring) {
+        if (r->st) cudaStreamSynchronize(r->st); /* no copy into what is freed */
+        cu_free(r->mem), r->mem = NULL, r->cap = 0;
+    }
+}
+
+/* r ready for slices: its memory, stream, events and starts buffers. */
+static int ring_ready(shape_ring *r, cuzk_err *err)
+{
+    if (!r->st) {
+        CU(cu_stream_new(&r->st), err, "shape ring stream");
+        for (int h = 0; h < 2; h++) {
+            CU(cudaEventCreateWithFlags(&r->copied[h], cudaEventDisableTiming), err, "shape event");
+            CU(cudaEventCreateWithFlags(&r->read[h], cudaEventDisableTiming), err, "shape event");
+        }
+    }
+    size_t starts = r->want / 2 / 4; /* a slice's starts: at most a quarter of its bytes */
+    if (r->starts_cap < starts) {
+        for (int h = 0; h < 2; h++) {
+            if (r->starts[h]) cudaEventSynchronize(r->copied[h]), cudaFreeHost(r->starts[h]);
+            r->starts[h] = NULL;
+        }
+        r->starts_cap = 0;
+        for (int h = 0; h < 2; h++)
+            CU(cudaHostAlloc((void **)&r->starts[h], starts + 16, cudaHostAllocDefault), err,
+               "shape ring starts buffer");
+        r->starts_cap = starts;
+    }
+    return prove_dev_grow(&r->mem, &r->cap, r->want, NULL, err);
 }
 
 size_t prove_shape_evict(int dev, const cs_shape *keep)
@@ -284,31 +320,36 @@ static size_t slice_end(const shape_matrix *m, size_t a, size_t end, size_t cap)
     return lo;
 }
 
-/* Slice sl of matrix `which` of s into the ring, and v: a view of it as
- * a shape of its own (rows 0 .. b - a) beside x's escape table. */
-static int slice_up(shape_view *v, char *ring, const shape_entry *x, int which,
+/* Slice sl of matrix `which` of x's shape into half h of ring r (queued
+ * on its stream after the kernels that last read that half), and v: a
+ * view of it as a shape of its own (rows 0 .. b - a) beside x's escape
+ * table. */
+static int slice_up(shape_view *v, shape_ring *r, int h, const shape_entry *x, int which,
                     const shape_slice &sl, cuzk_err *err)
 {
     const shape_matrix *m = &x->s->m[which];
     size_t b0 = sl.a / SHAPE_BLOCK;
-    std::vector<uint64_t> starts(2 * (sl.nb + 1));
+    char *ring = (char *)r->mem + h * (r->cap / 2);
+    uint64_t *starts = r->starts[h];
+    if (2 * (sl.nb + 1) * sizeof(uint64_t) > r->starts_cap)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu prove: shape slice of %zu blocks past its buffer",
+                         sl.nb);
+    CU(cudaEventSynchronize(r->copied[h]), err, "shape slice copy"); /* its starts were sent */
     for (size_t k = 0; k <= sl.nb; k++) {
         starts[k] = m->start[b0 + k] - sl.e0;
         starts[sl.nb + 1 + k] = m->esc_start[b0 + k] - sl.x0;
     }
-    const void *src[6] = {starts.data(),
-                          m->len + sl.a,
-                          m->col + sl.e0,
-                          m->code + sl.e0,
-                          starts.data() + sl.nb + 1,
-                          m->esc_val + sl.x0};
+    const void *src[6] = {starts,          m->len + sl.a,      m->col + sl.e0,
+                          m->code + sl.e0, starts + sl.nb + 1, m->esc_val + sl.x0};
     size_t len[6] = {(sl.nb + 1) * sizeof(uint64_t),     (sl.b - sl.a) * sizeof(uint16_t),
                      (sl.e1 - sl.e0) * sizeof(uint32_t), sl.e1 - sl.e0,
                      (sl.nb + 1) * sizeof(uint64_t),     (sl.x1 - sl.x0) * sizeof(uint32_t)};
+    CU(cudaStreamWaitEvent(r->st, r->read[h], 0), err, "shape slice wait");
     for (int k = 0; k < 6; k++)
         if (len[k])
-            CU(xfer_copy(ring + sl.at[k], src[k], len[k], GROTH16_XFER_SHAPE), err,
-               "shape slice upload");
+            CU(xfer_copy_async(ring + sl.at[k], src[k], len[k], GROTH16_XFER_SHAPE, r->st, NULL),
+               err, "shape slice upload");
+    CU(cudaEventRecord(r->copied[h], r->st), err, "shape slice event");
     *v = x->view;
     shape_matrix *d = &v->m[which];
     d->nnz = sl.e1 - sl.e0, d->n_esc = sl.x1 - sl.x0;
@@ -332,18 +373,21 @@ static int eval_rows(const shape_entry *x, const fr_t *w, int which, size_t lo, 
     int dev;
     int rc = cu_slot(&dev, err);
     shape_ring *r = &shape_rings[dev];
-    if (!rc) rc = prove_dev_grow(&r->mem, &r->cap, r->want, NULL, err);
+    if (!rc) rc = ring_ready(r, err);
     const shape_matrix *m = &x->s->m[which];
-    for (size_t a = lo; !rc && a < end;) {
-        size_t b = slice_end(m, a, end, r->cap);
+    for (size_t a = lo, k = 0; !rc && a < end; k++) {
+        int h = (int)(k % 2);
+        size_t b = slice_end(m, a, end, r->cap / 2);
         if (b == a)
             return cuzk_errf(err, CUZK_ENOMEM,
-                             "gpu prove: the %zu-byte shape ring holds no block of rows from %zu "
-                             "of matrix %d",
+                             "gpu prove: half the %zu-byte shape ring holds no block of rows from "
+                             "%zu of matrix %d",
                              r->cap, a, which);
         shape_view v;
-        rc = slice_up(&v, (char *)r->mem, x, which, slice_of(m, a, b), err);
+        rc = slice_up(&v, r, h, x, which, slice_of(m, a, b), err);
+        if (!rc) CU(cudaStreamWaitEvent(cu_stream(), r->copied[h], 0), err, "shape slice wait");
         if (!rc) rc = shape_launch_eval(&v, w, which, 0, b - a, out + (a - lo), err);
+        if (!rc) CU(cudaEventRecord(r->read[h], cu_stream()), err, "shape slice event");
         a = b;
     }
     return rc;
