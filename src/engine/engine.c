@@ -178,14 +178,17 @@ static void *timer_thread(void *arg)
 
 /* Device d's small-circuit lane (dispatch.h rule 7) when the backend has
  * one and gpus.small_lane_max_log asks for it; a device without room for
- * it proves without one (logged). */
+ * it proves without one (logged: as information when the room is what it
+ * lacks, the residency rule that keeps small cards' memory for the big
+ * proofs; as a warning for a failure). */
 static void setup_lane(engine_t *e, device *d)
 {
     if (!e->backend->lane_setup || !e->cfg.small_lane_max_log) return;
     cuzk_err err = {0};
     if (e->backend->lane_setup(d->ordinal, e->cfg.small_lane_max_log, e->cfg.small_lane_params,
                                &err)) {
-        engine_log(LOG_WARN, "engine: device %d: no small-circuit lane: %s", d->ordinal, err.msg);
+        engine_log(err.code == CUZK_ENOMEM ? LOG_INFO : LOG_WARN,
+                   "engine: device %d: no small-circuit lane: %s", d->ordinal, err.msg);
         return;
     }
     d->lane = true;
