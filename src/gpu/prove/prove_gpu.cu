@@ -1273,6 +1273,7 @@ static void release_device(int dev, const void *unused)
     if (!any || cu_slot_enter(dev) != cudaSuccess) return;
     prove_srs_evict(dev, NULL);
     prove_shape_evict(dev, NULL);
+    prove_shape_ring_release(dev);
     prove_stream_release(dev);
     for (size_t k = 0; k < n; k++) cu_free(*bufs[k]);
     if (ws->park_pinned)

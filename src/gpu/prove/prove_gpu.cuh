@@ -189,6 +189,8 @@ size_t prove_shape_small_bytes(const cs_shape *s);
  * slices through a ring of `ring` bytes (the start's plan, residency.cu
  * rule 4); an entry of the other kind is made again when next used. */
 void prove_shape_mode(int dev, bool streamed, size_t ring);
+/* Frees device dev's shape ring (its copies done first). */
+void prove_shape_ring_release(int dev);
 /* Device memory held by device dev's shapes (its prover lock held). */
 size_t prove_shape_bytes(int dev);
 

@@ -100,10 +100,14 @@ void prove_shape_mode(int dev, bool streamed, size_t ring)
 {
     shape_ring *r = &shape_rings[dev];
     r->on = streamed, r->want = ring;
-    if (!streamed || r->cap > ring) {
-        if (r->st) cudaStreamSynchronize(r->st); /* no copy into what is freed */
-        cu_free(r->mem), r->mem = NULL, r->cap = 0;
-    }
+    if (!streamed || r->cap > ring) prove_shape_ring_release(dev);
+}
+
+void prove_shape_ring_release(int dev)
+{
+    shape_ring *r = &shape_rings[dev];
+    if (r->st) cudaStreamSynchronize(r->st); /* no copy into what is freed */
+    cu_free(r->mem), r->mem = NULL, r->cap = 0;
 }
 
 /* r ready for slices: its memory, stream, events and starts buffers. */
