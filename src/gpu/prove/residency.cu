@@ -69,22 +69,26 @@
  *     shape streamed; 1 that the witness shares (the last three on the
  *     witness-only path). A streamed shape (shape_cache.cu) keeps only
  *     its escape table on the device and uploads each evaluation's slices
- *     through a ring of PLAN_SHAPE_RING (at most the shape): 2 rows read
+ *     through a ring (shape_ring_for: 1/64 of it, 1 to 64 MiB): 2 rows read
  *     A, B and C twice, 1 row A, B, C twice (the check, then the rows),
  *     so at most twice the shape's bytes up a partition (4.5 GiB a pass
  *     for a 32 GiB PoRep), against a row's 4 GiB parked each way that
  *     one row less costs, and 12 GiB more each way when the witness
  *     shares the row. The first mode with which the chunk reaches
  *     PLAN_GOOD_CHUNK (or the largest array) is taken, else the one that
- *     fits with the largest chunk (the earlier on a tie). With 2 rows the H step evaluates or
- * uploads each row when its turn comes (c after the product a b, into b's row) and checks the
- * witness's constraints by c's pieces against a and b in their rows; with 1 (the check by pieces of
- * a, b, c) it also parks c's and a's transformed rows in page-locked host memory (allocated once
- * per device and kept) and brings them back a piece at a time; when the witness shares the row, the
- * check's pieces of a, b, c go to the host too (3 rows parked) before the row is used, and the rows
- * come back from there. A piece is `chunk` rows in the stream's ring (free while the H step runs:
- * one prover thread does both). When even the last does not fit with PLAN_MIN_CHUNK, the device is
- * too small: CUZK_ENOMEM naming what was needed.
+ *     fits with the largest chunk (the earlier on a tie). With 2 rows
+ *     the H step evaluates or uploads each row when its turn comes (c
+ *     after the product a b, into b's row) and checks the witness's
+ *     constraints by c's pieces against a and b in their rows; with 1
+ *     (the check by pieces of a, b, c) it also parks c's and a's
+ *     transformed rows in page-locked host memory (allocated once per
+ *     device and kept) and brings them back a piece at a time; when the
+ *     witness shares the row, the check's pieces of a, b, c go to the
+ *     host too (3 rows parked) before the row is used, and the rows come
+ *     back from there. A piece is `chunk` rows in the stream's ring (free
+ *     while the H step runs: one prover thread does both). When even the
+ *     mode that needs least does not fit with PLAN_MIN_CHUNK, the device
+ *     is too small: CUZK_ENOMEM naming what was needed.
  *  5. In streamed mode, of the G1 arrays the set kept resident is the one
  *     of most bytes that fits in the rest: every partition reads every
  *     array once, so an array kept saves its own size of transfer per
