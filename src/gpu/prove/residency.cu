@@ -69,9 +69,10 @@
  *     shape streamed; 1 that the witness shares (the last three on the
  *     witness-only path). A streamed shape (shape_cache.cu) keeps only
  *     its escape table on the device and uploads each evaluation's slices
- *     through a ring (shape_ring_for: 1/64 of it, 1 to 64 MiB): 2 rows read
- *     A, B and C twice, 1 row A, B, C twice (the check, then the rows),
- *     so at most twice the shape's bytes up a partition (4.5 GiB a pass
+ *     through a ring (shape_ring_for: 1/64 of it, 1 to 64 MiB): 2 rows
+ *     read A and B once and C twice (c's check, then its row), 1 row A,
+ *     B, C twice (the check, then the rows), so at most twice the
+ *     shape's bytes up a partition (4.5 GiB a pass
  *     for a 32 GiB PoRep), against a row's 4 GiB parked each way that
  *     one row less costs, and 12 GiB more each way when the witness
  *     shares the row. The first mode with which the chunk reaches
