@@ -215,6 +215,11 @@ if has prove; then
         grep -h "srs $CIRCUIT: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
         grep -h "srs $CIRCUIT: shape" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
         single warm "$WORK/proofs/warm.bin"
+        # the plan the proofs ran under, in the report before the batch (a
+        # kill during the batch or the drain still leaves it there)
+        boxed 20 "$BIN/cuzk-bench" -a "unix://$SOCK" status >"$LOGS/status-warm.out" 2>&1
+        grep 'plan:' "$LOGS/status-warm.out" | sed 's/^ */- device memory plan (after the warm proof): /' |
+            tee -a "$REPORT"
         thread_ticks >"$LOGS/threads0.txt"
         t0=$(cpu_ticks) b0=$(ms) mark=$(wc -l <"$LOGS/daemon.log")
         mkdir -p "$WORK/proofs/batch"
