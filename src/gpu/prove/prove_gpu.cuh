@@ -181,10 +181,8 @@ int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece,
  * (one piece row). */
 int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
                         size_t piece, cuzk_err *err);
-/* The device bytes s takes when uploaded (one allocation), and streamed
- * (its escape table, powers of two and check word alone). */
+/* The device bytes s takes when uploaded (one allocation). */
 size_t prove_shape_bytes_for(const cs_shape *s);
-size_t prove_shape_small_bytes(const cs_shape *s);
 /* Device dev's shapes from now on: on the device whole, or streamed in
  * slices through a ring of `ring` bytes (the start's plan, residency.cu
  * rule 4); an entry of the other kind is made again when next used. */

@@ -128,7 +128,7 @@ static int ring_ready(shape_ring *r, cuzk_err *err)
         }
         r->starts_cap = 0;
         for (int h = 0; h < 2; h++)
-            CU(cudaHostAlloc((void **)&r->starts[h], starts + 16, cudaHostAllocDefault), err,
+            CU(cudaHostAlloc((void **)&r->starts[h], starts, cudaHostAllocDefault), err,
                "shape ring starts buffer");
         r->starts_cap = starts;
     }
@@ -178,18 +178,38 @@ static size_t plan_put(size_t *end, size_t bytes)
     return at;
 }
 
+/* The bytes of a matrix's six arrays (start, len, col, code, esc_start,
+ * esc_val) for `rows` rows in `blocks` blocks, nnz entries, n_esc escapes:
+ * the whole matrix's, or a streamed slice's. */
+static void matrix_lens(size_t len[6], size_t rows, size_t blocks, size_t nnz, size_t n_esc)
+{
+    len[0] = len[4] = (blocks + 1) * sizeof(uint64_t);
+    len[1] = rows * sizeof(uint16_t);
+    len[2] = nnz * sizeof(uint32_t);
+    len[3] = nnz;
+    len[5] = n_esc * sizeof(uint32_t);
+}
+
+/* d: a matrix of nnz entries and n_esc escapes whose arrays lie at base +
+ * at[k] (matrix_lens' order). */
+static void matrix_at(shape_matrix *d, char *base, const size_t at[6], size_t nnz, size_t n_esc)
+{
+    d->nnz = nnz, d->n_esc = n_esc;
+    d->start = (uint64_t *)(base + at[0]);
+    d->len = (uint16_t *)(base + at[1]);
+    d->col = (uint32_t *)(base + at[2]);
+    d->code = (uint8_t *)(base + at[3]);
+    d->esc_start = (uint64_t *)(base + at[4]);
+    d->esc_val = (uint32_t *)(base + at[5]);
+}
+
 static shape_plan shape_layout(const cs_shape *s, bool streamed)
 {
     shape_plan p;
-    size_t end = 0, blocks = shape_blocks(s->num_constraints);
+    size_t end = 0, blocks = shape_blocks(s->num_constraints), len[6];
     for (int i = 0; i < 3 && !streamed; i++) {
-        const shape_matrix *m = &s->m[i];
-        p.at[i][0] = plan_put(&end, (blocks + 1) * sizeof(uint64_t));
-        p.at[i][1] = plan_put(&end, s->num_constraints * sizeof(uint16_t));
-        p.at[i][2] = plan_put(&end, m->nnz * sizeof(uint32_t));
-        p.at[i][3] = plan_put(&end, m->nnz);
-        p.at[i][4] = plan_put(&end, (blocks + 1) * sizeof(uint64_t));
-        p.at[i][5] = plan_put(&end, m->n_esc * sizeof(uint32_t));
+        matrix_lens(len, s->num_constraints, blocks, s->m[i].nnz, s->m[i].n_esc);
+        for (int k = 0; k < 6; k++) p.at[i][k] = plan_put(&end, len[k]);
     }
     p.vals = plan_put(&end, s->n_vals * sizeof(fr_t));
     p.pow2 = plan_put(&end, SHAPE_POWS * sizeof(fr_t));
@@ -201,11 +221,6 @@ static shape_plan shape_layout(const cs_shape *s, bool streamed)
 size_t prove_shape_bytes_for(const cs_shape *s)
 {
     return shape_layout(s, false).bytes;
-}
-
-size_t prove_shape_small_bytes(const cs_shape *s)
-{
-    return shape_layout(s, true).bytes;
 }
 
 extern "C" size_t gpu_shape_upload_bytes(const cs_shape *s)
@@ -230,20 +245,13 @@ static int shape_load(int dev, shape_entry *x, const cs_shape *s, const groth16_
         const shape_matrix *m = &s->m[i];
         shape_matrix *d = &x->view.m[i];
         const void *src[6] = {m->start, m->len, m->col, m->code, m->esc_start, m->esc_val};
-        size_t len[6] = {(blocks + 1) * sizeof(uint64_t), s->num_constraints * sizeof(uint16_t),
-                         m->nnz * sizeof(uint32_t),       m->nnz,
-                         (blocks + 1) * sizeof(uint64_t), m->n_esc * sizeof(uint32_t)};
+        size_t len[6];
+        matrix_lens(len, s->num_constraints, blocks, m->nnz, m->n_esc);
         for (int k = 0; !rc && k < 6; k++)
             if (len[k])
                 rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, base + p.at[i][k], src[k], len[k],
                                   err);
-        d->nnz = m->nnz, d->n_esc = m->n_esc;
-        d->start = (uint64_t *)(base + p.at[i][0]);
-        d->len = (uint16_t *)(base + p.at[i][1]);
-        d->col = (uint32_t *)(base + p.at[i][2]);
-        d->code = (uint8_t *)(base + p.at[i][3]);
-        d->esc_start = (uint64_t *)(base + p.at[i][4]);
-        d->esc_val = (uint32_t *)(base + p.at[i][5]);
+        matrix_at(d, base, p.at[i], m->nnz, m->n_esc);
     }
     if (!rc && s->n_vals)
         rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, base + p.vals, s->vals,
@@ -290,7 +298,7 @@ static int shape_get(shape_entry **out, int dev, const cs_shape *s, const groth1
  * entries [e0, e1) and escapes [x0, x1), and where each array goes in the
  * ring (shape_layout's order: start, len, col, code, esc_start, esc_val). */
 struct shape_slice {
-    size_t a, b, nb, e0, e1, x0, x1, at[6], bytes;
+    size_t a, b, nb, e0, e1, x0, x1, len[6], at[6], bytes;
 };
 
 static shape_slice slice_of(const shape_matrix *m, size_t a, size_t b)
@@ -299,10 +307,8 @@ static shape_slice slice_of(const shape_matrix *m, size_t a, size_t b)
     size_t b0 = a / SHAPE_BLOCK, b1 = shape_blocks(b), end = 0;
     s.a = a, s.b = b, s.nb = b1 - b0;
     s.e0 = m->start[b0], s.e1 = m->start[b1], s.x0 = m->esc_start[b0], s.x1 = m->esc_start[b1];
-    size_t len[6] = {(s.nb + 1) * sizeof(uint64_t),    (b - a) * sizeof(uint16_t),
-                     (s.e1 - s.e0) * sizeof(uint32_t), s.e1 - s.e0,
-                     (s.nb + 1) * sizeof(uint64_t),    (s.x1 - s.x0) * sizeof(uint32_t)};
-    for (int k = 0; k < 6; k++) s.at[k] = plan_put(&end, len[k]);
+    matrix_lens(s.len, b - a, s.nb, s.e1 - s.e0, s.x1 - s.x0);
+    for (int k = 0; k < 6; k++) s.at[k] = plan_put(&end, s.len[k]);
     s.bytes = end;
     return s;
 }
@@ -345,24 +351,14 @@ static int slice_up(shape_view *v, shape_ring *r, int h, const shape_entry *x, i
     }
     const void *src[6] = {starts,          m->len + sl.a,      m->col + sl.e0,
                           m->code + sl.e0, starts + sl.nb + 1, m->esc_val + sl.x0};
-    size_t len[6] = {(sl.nb + 1) * sizeof(uint64_t),     (sl.b - sl.a) * sizeof(uint16_t),
-                     (sl.e1 - sl.e0) * sizeof(uint32_t), sl.e1 - sl.e0,
-                     (sl.nb + 1) * sizeof(uint64_t),     (sl.x1 - sl.x0) * sizeof(uint32_t)};
     CU(cudaStreamWaitEvent(r->st, r->read[h], 0), err, "shape slice wait");
     for (int k = 0; k < 6; k++)
-        if (len[k])
-            CU(xfer_copy_async(ring + sl.at[k], src[k], len[k], GROTH16_XFER_SHAPE, r->st, NULL),
+        if (sl.len[k])
+            CU(xfer_copy_async(ring + sl.at[k], src[k], sl.len[k], GROTH16_XFER_SHAPE, r->st, NULL),
                err, "shape slice upload");
     CU(cudaEventRecord(r->copied[h], r->st), err, "shape slice event");
     *v = x->view;
-    shape_matrix *d = &v->m[which];
-    d->nnz = sl.e1 - sl.e0, d->n_esc = sl.x1 - sl.x0;
-    d->start = (uint64_t *)(ring + sl.at[0]);
-    d->len = (uint16_t *)(ring + sl.at[1]);
-    d->col = (uint32_t *)(ring + sl.at[2]);
-    d->code = (uint8_t *)(ring + sl.at[3]);
-    d->esc_start = (uint64_t *)(ring + sl.at[4]);
-    d->esc_val = (uint32_t *)(ring + sl.at[5]);
+    matrix_at(&v->m[which], ring, sl.at, sl.e1 - sl.e0, sl.x1 - sl.x0);
     v->rows = sl.b - sl.a;
     return CUZK_OK;
 }
