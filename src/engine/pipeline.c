@@ -388,6 +388,7 @@ static int laneq_insert(engine_t *e, work_item *it)
     pthread_cond_broadcast(&e->lane_cv);
     return CUZK_OK;
 }
+
 /* Queues the item: for a device's lane when dispatch.h's rule 7 says so,
  * at once; else in the GPU queue once there is room (rule 4).
  * CUZK_EDEVICE when no device is left (lock held). */

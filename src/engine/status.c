@@ -223,13 +223,13 @@ static uint64_t dev_metric_value(const engine_device_status *d, int m)
 /* (lock held) */
 static void device_metrics(text *t, engine_t *e)
 {
+    engine_device_status d[ENGINE_MAX_DEVICES];
+    for (size_t i = 0; i < e->n_devices; i++) device_state(&e->devices[i], &d[i]);
     for (int m = 0; m < DM_N; m++) {
         metric(t, dev_metric[m].name, dev_metric[m].type, dev_metric[m].help);
         for (size_t i = 0; i < e->n_devices; i++) {
-            engine_device_status d;
-            device_state(&e->devices[i], &d);
-            if (dev_metric[m].lane && !d.lane) continue;
-            uint64_t v = dev_metric_value(&d, m);
+            if (dev_metric[m].lane && !d[i].lane) continue;
+            uint64_t v = dev_metric_value(&d[i], m);
             if (dev_metric[m].seconds)
                 put(t, "%s{device=\"%d\"} %.3f\n", dev_metric[m].name, e->devices[i].ordinal,
                     (double)v / 1e3);
