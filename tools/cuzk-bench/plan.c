@@ -29,19 +29,19 @@
 
 #define GIB       (1024.0 * 1024 * 1024)
 #define PCIE4_X16 25e9 /* bytes a second a PCIe 4.0 x16 link moves, about */
-/* The daemon's defaults: gpus.small_lane_max_log, gpus.small_lane_params. */
-#define LANE_LOG    19
-#define LANE_PARAMS ((size_t)512 << 20)
 
 #ifdef CUZK_HAVE_CUDA
 /* One line: the plan of s's partitions within budget bytes, after a
  * small-circuit lane for domains up to 2^lane_log (0: none) with the
- * daemon's default room for parameters, where residency rule 7 gives the
- * device one. */
+ * daemon's default room for parameters (cuzk_config_default), where
+ * residency rule 7 gives the device one. */
 static void plan_line(const porep_sizes *s, const char *size, uint64_t memory, unsigned lane_log,
                       int batch)
 {
-    size_t lane = lane_log ? gpu_lane_bytes_on((size_t)memory, lane_log, LANE_PARAMS) : 0;
+    cuzk_config def;
+    cuzk_config_default(&def);
+    size_t params = (size_t)def.small_lane_params;
+    size_t lane = lane_log ? gpu_lane_bytes_on((size_t)memory, lane_log, params) : 0;
     uint64_t budget = memory - lane;
     if (lane_log && lane)
         printf("porep %s, %.1f GiB: small-circuit lane (2^%u) reserves %.0f MiB; the big starts "
@@ -50,7 +50,7 @@ static void plan_line(const porep_sizes *s, const char *size, uint64_t memory, u
     else if (lane_log)
         printf("porep %s, %.1f GiB: no small-circuit lane: 2^%u's %.0f MiB are more than 1/8 of "
                "the device (residency rule 7)\n",
-               size, memory / GIB, lane_log, gpu_lane_bytes_for(lane_log, LANE_PARAMS) / 1048576.0);
+               size, memory / GIB, lane_log, gpu_lane_bytes_for(lane_log, params) / 1048576.0);
     groth16_params pk;
     porep_sizes_params(s, &pk);
     gpu_prove_plan_info pl;
@@ -92,7 +92,9 @@ int bench_plan(int argc, char **argv)
 {
     const char *size = NULL, *mem = NULL;
     int batch = 0;
-    unsigned lane_log = LANE_LOG;
+    cuzk_config def;
+    cuzk_config_default(&def);
+    unsigned lane_log = def.small_lane_max_log; /* the daemon's default */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--batch")) {
             batch = 1;
