@@ -161,10 +161,12 @@ typedef struct engine_srs_status {
      * loaded, draining for another set's load, its rank (the highest
      * priority of its jobs, 0 none); loads finished, evictions, seconds
      * spent loading (abandoned reads included), loads abandoned for a
-     * higher one and the bytes they had read, all since the daemon started */
+     * higher one and the bytes they had read, all since the daemon started;
+     * read_bytes: the parameter file's bytes decoded so far by the load
+     * under way (advanced about every GiB; 0 when none reads) */
     bool pinned, preload, loading, draining;
     int rank;
-    uint64_t loads, evictions, abandoned, abandoned_bytes;
+    uint64_t loads, evictions, abandoned, abandoned_bytes, read_bytes;
     double load_seconds;
 } engine_srs_status;
 

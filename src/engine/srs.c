@@ -311,10 +311,13 @@ static bool abandon_asked(const srs_entry *e)
  * the bytes read so far, and rule 7's check after each window. */
 #define LOAD_LOG_MS 5000
 typedef struct load_progress {
-    const srs_entry *e;
+    srs_entry *e;
     uint64_t t0, last, done;
 } load_progress;
 
+/* The progress of a read: logged every LOAD_LOG_MS; the entry's read_done
+ * advanced only once rule 7's check has passed, so a reader of the status
+ * who sees the whole file read knows this read will not be abandoned. */
 static bool load_log(void *ctx, uint64_t done, uint64_t total)
 {
     load_progress *lp = ctx;
@@ -327,7 +330,9 @@ static bool load_log(void *ctx, uint64_t done, uint64_t total)
                    lp->e->info.circuit_id, (double)done / (1 << 30), (double)total / (1 << 30), s,
                    s > 0 ? (double)done / s / 1e9 : 0.0);
     }
-    return !abandon_asked(lp->e);
+    bool go = !abandon_asked(lp->e);
+    if (go) __atomic_store_n(&lp->e->read_done, done, __ATOMIC_RELAXED);
+    return go;
 }
 
 static size_t index_of(const srs_manager *m, const srs_entry *e)
@@ -497,6 +502,7 @@ static void read_over(srs_manager *m, srs_entry *e, bool abandoned, uint64_t don
 {
     pthread_mutex_lock(&m->lock);
     e->reading = false;
+    __atomic_store_n(&e->read_done, 0, __ATOMIC_RELAXED);
     if (abandoned) {
         e->abandoned++, e->abandoned_bytes += done;
         engine_log(LOG_INFO, "srs %s: load abandoned after %.2f of %.2f GiB read; waiting again",
@@ -776,6 +782,7 @@ size_t srs_list(srs_manager *m, engine_srs_status **out)
         s->rank = residency_rank(&m->view[i]);
         s->loads = e->loads, s->evictions = e->evictions;
         s->abandoned = e->abandoned, s->abandoned_bytes = e->abandoned_bytes;
+        s->read_bytes = __atomic_load_n(&e->read_done, __ATOMIC_RELAXED);
         s->load_seconds = (double)e->load_ms / 1e3;
     }
     pthread_mutex_unlock(&m->lock);

@@ -49,8 +49,11 @@ typedef struct srs_entry {
     struct srs_entry *drain_for;
     uint64_t want_bytes, wait_since_ms;
     /* its load has its memory and reads (reading); asked to stop for a
-     * higher load (abandon, rule 7: read by the reader without the lock) */
+     * higher load (abandon, rule 7: read by the reader without the lock);
+     * read_done: the file's bytes decoded so far by the read under way
+     * (written by the reader without the lock, 0 when none) */
     bool reading, abandon;
+    uint64_t read_done;
     /* loads finished, evictions, time loading (abandoned reads included);
      * loads abandoned and the bytes they had read */
     uint64_t loads, evictions, load_ms, abandoned, abandoned_bytes;

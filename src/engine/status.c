@@ -153,6 +153,11 @@ static void srs_metrics(text *t, const engine_srs_status *srs, size_t n)
                 : g == 1 ? srs[i].loading
                          : srs[i].draining);
     }
+    metric(t, "cuzk_srs_read_bytes", "gauge",
+           "Bytes of the parameter file decoded so far by the load under way.");
+    for (size_t i = 0; i < n; i++)
+        put(t, "cuzk_srs_read_bytes{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
+            (unsigned long long)srs[i].read_bytes);
     metric(t, "cuzk_srs_loads_total", "counter", "Parameter loads finished per circuit.");
     for (size_t i = 0; i < n; i++)
         put(t, "cuzk_srs_loads_total{circuit=\"%s\"} %llu\n", srs[i].circuit_id,
@@ -379,13 +384,13 @@ char *engine_status_json(engine_t *e)
             "%s{\"circuit_id\":\"%s\",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u,"
             "\"pinned\":%s,\"preload\":%s,\"loading\":%s,\"draining\":%s,\"priority\":%d,"
             "\"loads\":%llu,\"evictions\":%llu,\"load_seconds\":%.3f,"
-            "\"loads_abandoned\":%llu,\"abandoned_bytes\":%llu}",
+            "\"loads_abandoned\":%llu,\"abandoned_bytes\":%llu,\"read_bytes\":%llu}",
             i ? "," : "", r->circuit_id, (const char *[]){"HOT", "WARM", "COLD"}[r->tier],
             (unsigned long long)r->size_bytes, r->ref_count, r->pinned ? "true" : "false",
             r->preload ? "true" : "false", r->loading ? "true" : "false",
             r->draining ? "true" : "false", r->rank, (unsigned long long)r->loads,
             (unsigned long long)r->evictions, r->load_seconds, (unsigned long long)r->abandoned,
-            (unsigned long long)r->abandoned_bytes);
+            (unsigned long long)r->abandoned_bytes, (unsigned long long)r->read_bytes);
     }
     put(&t, "],\"devices\":[");
     for (size_t i = 0; i < s.n_devices; i++) {

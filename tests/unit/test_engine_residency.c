@@ -629,11 +629,13 @@ static void test_high_load_abandons_normal_load(void **state)
     for (int i = 0; i < 30000 && !reading; i++) {
         assert_int_equal(engine_status(e, &s, NULL), 0);
         const engine_srs_status *r = status_of(&s, ids[1]); /* NULL until it is first seen */
-        reading = r && r->loading && s.budget_used >= f->bytes[1];
+        /* the whole file decoded and rule 7's last check of the read
+         * passed: its modeled read time (the sleep) is under way */
+        reading = r && r->loading && r->read_bytes == f->bytes[1];
         engine_status_free(&s);
         if (!reading) usleep(1000);
     }
-    assert_true(reading); /* its memory had: the sleep of its slow read */
+    assert_true(reading);
     assert_int_equal(submit_test(e, 400, 2, 42, ENGINE_PRIO_HIGH, high), 0);
     await_test(e, f->dir, high, 400, 2, 42);
     const engine_srs_status *r = status_row(e, &s, ids[1]);
@@ -645,9 +647,12 @@ static void test_high_load_abandons_normal_load(void **state)
     r = status_row(e, &s, ids[1]);
     assert_int_equal(r->loads, 1);
     assert_int_equal(r->abandoned, 1);
+    assert_int_equal(r->read_bytes, 0); /* no read under way */
     engine_status_free(&s);
     test_text_has(engine_metrics(e), "cuzk_srs_loads_abandoned_total{circuit=\"test-300\"} 1",
                   "cuzk_srs_loads_abandoned_total{circuit=\"test-400\"} 0");
+    test_text_has(engine_metrics(e), "cuzk_srs_read_bytes{circuit=\"test-300\"} 0",
+                  "cuzk_srs_read_bytes{circuit=\"test-400\"} 0");
     engine_destroy(e);
 }
 
