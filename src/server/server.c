@@ -353,6 +353,7 @@ static void status_reply(call *c, const engine_status_t *s)
         srs[i].load_seconds = s->srs[i].load_seconds;
         srs[i].loads_abandoned = s->srs[i].abandoned;
         srs[i].abandoned_bytes = s->srs[i].abandoned_bytes;
+        srs[i].read_bytes = s->srs[i].read_bytes;
         srs_ptrs[i] = &srs[i];
     }
     for (int k = 1; k < ENGINE_KINDS; k++) {

@@ -294,7 +294,7 @@ def test_srs(d):
     assert s0.loads >= 1 and s0.load_seconds >= 0 and not s0.pinned and not s0.loading, s0
     p = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid))
     assert p.already_loaded and p.load_time_ms < 100, p
-    assert s0.loads_abandoned == 0 and s0.abandoned_bytes == 0, s0
+    assert s0.loads_abandoned == 0 and s0.abandoned_bytes == 0 and s0.read_bytes == 0, s0
     # a read-ahead (fields 100-101): held at HIGH for a second; a priority past CRITICAL refused
     p = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid, priority=3, hold_seconds=1))
     assert p.already_loaded, p

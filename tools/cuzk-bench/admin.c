@@ -85,6 +85,8 @@ static void print_status(const Cuzk__V1__GetStatusResponse *s)
                r->load_seconds, r->priority, r->pinned ? " pinned" : "",
                r->preloaded ? " preloaded" : "", r->loading ? " loading" : "",
                r->draining ? " draining" : "");
+        if (r->loading)
+            printf("           read so far: %llu bytes\n", (unsigned long long)r->read_bytes);
     }
 }
 
