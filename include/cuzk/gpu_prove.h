@@ -122,7 +122,8 @@ typedef struct gpu_prove_plan_info {
     size_t budget;                  /* device bytes it planned with */
     size_t use;                     /* of which the plan takes */
     size_t need;                    /* the least a proof of that shape runs in */
-    size_t streamed;                /* bytes streamed per partition */
+    size_t streamed;                /* bytes streamed per partition (a pair's share: lab_group) */
+    unsigned lab_group;             /* circuits one pass of the L/A/B step serves (1, 2) */
     size_t prefix[GPU_PLAN_ARRAYS]; /* bytes a streamed G1 array keeps at its start */
     size_t parked;                  /* H-step bytes parked on the host and back, each way */
     size_t input;                   /* the witness or a, b, c up (at most: domain rows) */

@@ -361,6 +361,43 @@ static void check_snarkjs(cuzk_rng *g)
     snarkjs_wtns_free(&w);
 }
 
+/* A cap under which a start on the witness-only path streams every
+ * array with three rows of a, b, c (residency.cu rule 4); 0: none. */
+static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+                      unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss);
+static unsigned h_log(const groth16_params *pk);
+static size_t streamed_cap(const groth16_params *pk, size_t wit, size_t shape)
+{
+    return cap_for(pk, h_log(pk), wit, shape, 3, false, false, true, false);
+}
+
+/* Points circuit i counted (G1 and B_G2). */
+static uint64_t points_of(const groth16_timings *t, size_t i)
+{
+    return t[i].xfer.bytes[GROTH16_XFER_POINTS] + t[i].xfer.bytes[GROTH16_XFER_POINTS_G2];
+}
+
+/* Rule 9 under plan pl (every array streamed, a pair's L/A/B pass
+ * shared): circuits below `paired` count the plan's points per partition
+ * each (H's, and half of their pair's pass), the others alone also the
+ * other half: H's bytes once and L, A, B_G1, B_G2's whole. */
+static void check_pair_points(const char *what, const gpu_prove_plan_info *pl,
+                              const groth16_params *pk, const groth16_timings *t, size_t n,
+                              size_t paired)
+{
+    uint64_t h = pl->resident[0] ? 0 : pk->n_h * sizeof(g1_affine_t) - pl->prefix[0];
+    CHECK(pl->lab_group == 2 && pl->streamed > h, "%s: the plan pairs no circuits (%u, %zu > %llu)",
+          what, pl->lab_group, pl->streamed, (unsigned long long)h);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t want = i < paired ? pl->streamed : 2 * pl->streamed - h;
+        CHECK(points_of(t, i) == want,
+              "%s, circuit %zu: %llu bytes of points streamed, expected %llu (%s; the plan's "
+              "%zu per partition)",
+              what, i, (unsigned long long)points_of(t, i), (unsigned long long)want,
+              i < paired ? "paired" : "alone", pl->streamed);
+    }
+}
+
 /* A feed for gpu_prove_start_fed: circuits w[1..] in the numbers of
  * `plan` (then none), the consumed ones counted in order and wiped (as
  * the engine gives their storage back). */
@@ -394,7 +431,7 @@ static void feed_consumed(void *ctx, size_t i)
  * the loads end (two, one, one, then none): five proofs that verify, each
  * circuit consumed in order; then a fed circuit of another shape is
  * refused with an error naming it, and the device proves on. */
-static void check_feed(cuzk_rng *g)
+static void check_feed(cuzk_rng *g, bool streamed)
 {
     enum { N = 5 };
     prod_circuit p[N];
@@ -422,6 +459,11 @@ static void check_feed(cuzk_rng *g)
     for (size_t i = 0; !rc && i < N; i++)
         rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
     CHECK(rc == 0, "feed: witness: %s", err.msg);
+    size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
+    if (streamed) gpu_prove_set_chunk_goal(1024); /* rule 4's modes within reach */
+    size_t cap = rc || !streamed ? 0 : streamed_cap(&pk, wit, gpu_shape_upload_bytes(shape));
+    CHECK(!streamed || cap, "feed: no cap streams every array");
+    gpu_prove_set_device_memory(cap);
     const size_t plan[] = {2, 1, 1};
     cs_prover run[N]; /* the start's view, wiped as consumed */
     memcpy(run, w, sizeof run);
@@ -431,14 +473,23 @@ static void check_feed(cuzk_rng *g)
     if (!rc) rc = gpu_prove_start_fed(&pend, 0, &pk, run, 1, &feed, &err);
     CHECK(rc == 0, "feed: start: %s", err.msg);
     size_t count = rc ? 0 : gpu_prove_count(pend);
-    if (!rc) rc = gpu_prove_finish(pend, proofs, NULL, &err);
+    groth16_timings t[N];
+    memset(t, 0, sizeof t);
+    if (!rc) rc = gpu_prove_finish(pend, proofs, t, &err);
     CHECK(rc == 0 && count == N && f.consumed == N && f.in_order,
           "feed: rc %d (%s), %zu proofs, %zu consumed (in order: %d)", rc, err.msg, count,
           f.consumed, f.in_order);
     for (size_t i = 0; !rc && i < count; i++)
         CHECK(!groth16_verify(&pvk, &proofs[i], &in[2 * i], 2, &err),
               "feed: circuit %zu does not verify: %s", i, err.msg);
-    if (!rc) {
+    if (!rc && streamed) { /* rule 9: (0, 1) and (2, 3) paired as fed, 4 alone */
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        check_pair_points("feed, streamed", &pl, &pk, t, count, 4);
+    }
+    gpu_prove_set_device_memory(0);
+    gpu_prove_set_chunk_goal(0);
+    if (!rc && !streamed) {
         cs_prover odd = w[1];
         odd.shape = other; /* the same counts, a shape the start did not make ready */
         cs_prover two[2] = {w[0], odd};
@@ -456,6 +507,9 @@ static void check_feed(cuzk_rng *g)
                "order; a fed circuit of another shape refused (%s)\n",
                "gpu prove: a fed circuit of another shape");
     }
+    if (!rc && streamed)
+        printf("prove: a fed start with every array streamed: 1 + 4 circuits verified, L/A/B "
+               "passes shared by circuits 0 and 1, 2 and 3 (residency rule 9)\n");
     gpu_prove_params_free(&pk);
     gpu_shape_forget(shape);
     gpu_shape_forget(other);
@@ -800,7 +854,11 @@ int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth1
     size_t row = ((size_t)32 << lg), used = w->num_constraints * sizeof(fr_t);
     bool shared = pl->abc_rows == 1 && pl->witness_shared;
     uint64_t parked = pl->abc_rows == 1 ? 2 * row + (shared ? 3 * used : 0) : 0;
-    uint64_t g2 = pl->b_g2_streamed ? pk->n_b_g2 * sizeof(g2_affine_t) : 0;
+    /* a pass of B_G2 for a pair of circuits counts half for each (rule 9) */
+    uint64_t g2 = pl->b_g2_streamed ? pk->n_b_g2 * sizeof(g2_affine_t) / pl->lab_group : 0;
+    CHECK(pl->lab_group == (wit && n > 1 && pl->streamed ? 2u : 1u),
+          "%s: %zu circuits (witness %zu bytes, %zu streamed): the L/A/B pass serves %u", what, n,
+          wit, pl->streamed, pl->lab_group);
     uint64_t input = wit ? wit : 3 * used, h2d = 0, d2h = 0;
     for (size_t i = 0; i < n; i++) {
         const groth16_xfer *x = &t[i].xfer;
@@ -919,6 +977,79 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_shape_ring(0);
+}
+
+/* Rule 9 on the witness-only path with every array streamed: a batch's
+ * circuits proved in pairs, one pass of L, A, B_G1 and B_G2 serving two,
+ * for jobs that split (a bit witness) and whole ones (random values). A
+ * batch of 4 (two pairs) and of 3 (a pair, then one alone): each proof the
+ * CPU's byte for byte, a pair's circuits counting the plan's points per
+ * partition each, the one alone H's and the whole pass, and the runtime
+ * copying what the prover counted. */
+static void check_pairs(cuzk_rng *g)
+{
+    enum { N = 4 };
+    static const int pats[2] = {PAT_BITS, PAT_RANDOM};
+    gpu_prove_set_chunk_goal(1024);
+    for (int d = 0; d < 2; d++) {
+        prod_circuit p[N];
+        cs_circuit c[N];
+        uint64_t shape_seed = cuzk_rng_u64(g);
+        for (size_t i = 0; i < N; i++) {
+            p[i] = (prod_circuit){3000, 500, pats[d], shape_seed, cuzk_rng_u64(g)};
+            c[i] = (cs_circuit){prod_synthesize, &p[i]};
+        }
+        cuzk_err err = {0};
+        groth16_params pk;
+        cs_shape *shape = NULL;
+        cs_prover w[N] = {{0}};
+        fr_t rs[2 * N];
+        for (size_t i = 0; i < 2 * N; i++) fr_random(&rs[i], g);
+        groth16_proof cpu[N], gpu[N];
+        int rc = groth16_setup_dev(&pk, c[0], cuzk_rng_u64(g), &err);
+        if (rc) memset(&pk, 0, sizeof pk);
+        if (!rc) rc = cs_shape_record(&shape, c[0], &err);
+        for (size_t i = 0; !rc && i < N; i++)
+            rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
+        if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
+        CHECK(!rc, "pairs: setup: %s", err.msg);
+        size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
+        size_t cap = rc ? 0 : streamed_cap(&pk, wit, gpu_shape_upload_bytes(shape));
+        CHECK(rc || cap, "pairs: no cap streams every array");
+        gpu_prove_set_device_memory(cap);
+        const char *kind = d ? "whole jobs" : "split jobs";
+        for (size_t n = N; !rc && cap && n >= N - 1; n--) {
+            groth16_timings t[N];
+            memset(t, 0, sizeof t);
+            long long c0[2];
+            gpu_check_copied_now(c0);
+            int prc = gpu_groth16_prove(gpu, &pk, w, n, rs, t, &err);
+            CHECK(!prc && !memcmp(gpu, cpu, n * sizeof *gpu), "pairs, %s, %zu circuits: rc %d (%s)",
+                  kind, n, prc, err.msg);
+            if (prc) continue;
+            gpu_prove_plan_info pl;
+            gpu_prove_device_plan(0, &pl);
+            check_pair_points(kind, &pl, &pk, t, n, n / 2 * 2);
+            long long up = 0, counted = 0;
+            if (gpu_check_copied) up = gpu_check_copied(false) - c0[0];
+            for (size_t i = 0; i < n; i++) counted += (long long)t[i].xfer.h2d;
+            CHECK(!gpu_check_copied || up == counted,
+                  "pairs, %s, %zu circuits: the runtime copied %lld bytes up, the prover counted "
+                  "%lld",
+                  kind, n, up, counted);
+        }
+        if (!rc && cap)
+            printf("prove: pairs (residency rule 9), %s: batches of 4 and 3 with every array "
+                   "streamed == CPU, each pair's L/A/B passes shared\n",
+                   kind);
+        gpu_prove_set_device_memory(0);
+        gpu_prove_params_free(&pk);
+        if (shape) gpu_shape_forget(shape);
+        cs_shape_free(shape);
+        for (size_t i = 0; i < N; i++) cs_prover_free(&w[i]);
+        groth16_params_free(&pk);
+    }
+    gpu_prove_set_chunk_goal(0);
 }
 
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
@@ -1050,7 +1181,9 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_unsatisfied(g);
     check_h_modes(g);
     check_plan_porep32();
-    check_feed(g);
+    check_feed(g, false);
+    check_feed(g, true);
+    check_pairs(g);
     check_engine();
     return failures;
 }

@@ -296,37 +296,33 @@ static int job_upload(prove_ws *ws, job_dev *d, const groth16_msm_job *j, const 
     return rc;
 }
 
-/* One G1 MSM of the CPU prover's job on the device, over bases resident
- * or streamed in chunks of the plan's size; its data from *d when prep
- * put it there, else uploaded now (and *d set). */
-static int job_msm(prove_ws *ws, g1_jac_t *out, const prove_points *bases, size_t chunk,
-                   const groth16_msm_job *j, job_dev *d, const groth16_params *pk,
-                   groth16_timings *t, cuzk_err *err)
+/* A job's data on the device: where prep put it (*d), else uploaded now
+ * into the on-the-spot buffers (ws->bits, scal, idx: one circuit's at a
+ * time) and *d set; *pj: the job as a pass reads it. */
+static int job_ready(prove_ws *ws, prove_job *pj, const groth16_msm_job *j, job_dev *d,
+                     const groth16_params *pk, cuzk_err *err)
 {
     if (j->n >= ((size_t)1 << 31))
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: an MSM of %zu points", j->n);
-    double t0 = groth16_now_ms();
-    if (!j->split) {
-        int rc = CUZK_OK;
-        if (!d->scal) { /* not gathered on the device: up now */
-            rc = prove_dev_grow(&ws->scal, &ws->scal_cap, j->n * sizeof(fr_t), pk, err);
-            if (!rc)
-                rc = prove_upload(STAGE_FG, GROTH16_XFER_JOBS, ws->scal, j->scalars,
-                                  j->n * sizeof(fr_t), err);
-            d->scal = (fr_t *)ws->scal;
-        }
-        if (!rc) rc = prove_stream_msm(out, bases, d->scal, j->n, chunk, pk, err);
-        t->tail_msm_ms += groth16_now_ms() - t0;
-        return rc;
+    int rc = CUZK_OK;
+    if (j->split && !d->bits) {
+        rc = job_upload(ws, d, j, pk, err);
+    } else if (!j->split && !d->scal) { /* not gathered on the device: up now */
+        rc = prove_dev_grow(&ws->scal, &ws->scal_cap, j->n * sizeof(fr_t), pk, err);
+        if (!rc)
+            rc = prove_upload(STAGE_FG, GROTH16_XFER_JOBS, ws->scal, j->scalars,
+                              j->n * sizeof(fr_t), err);
+        d->scal = (fr_t *)ws->scal;
     }
-    g1_jac_t ones, tail;
-    int rc = d->bits ? CUZK_OK : job_upload(ws, d, j, pk, err);
-    prove_split sj = {d->bits, d->scal, d->idx, j->n, j->n_tail};
-    if (!rc)
-        rc = prove_stream_split(&ones, &tail, bases, &sj, chunk, &ws->tb, &ws->tb_cap, pk,
-                                &t->batch_add_ms, &t->tail_msm_ms, err);
-    if (!rc) g1_jac_add(out, &ones, &tail);
+    *pj = {j->split ? d->bits : NULL, d->scal, d->idx, j->n, j->split ? j->n_tail : 0};
     return rc;
+}
+
+/* Whether a job's data is on the device already (job_ready uploads
+ * nothing). */
+static bool job_staged(const groth16_msm_job *j, const job_dev *d)
+{
+    return j->n == 0 || (j->split ? d->bits != NULL : d->scal != NULL);
 }
 
 /* The helpers of each circuit and what they share; mu and cv guard and
@@ -835,92 +831,167 @@ static int job_download(groth16_jobs *jobs, const job_dev *d, cuzk_err *err)
     return rc;
 }
 
-/* B_G2 through the stream's pass (stream.cu) in calls of chunk_g2 points,
- * over what B_G1's job left on the device (c->jd[2]): from dev, its
- * points on the device, or else streamed from its host copy (src;
- * page-locked now if the plan meant to keep it but its upload found no
- * room); its tail bases gathered into the G1 tails' buffer (ws->tb: the G1
- * MSMs are done by now). */
-static int b2_pass(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
-                   const prove_g2_aff *dev, const prove_points_g2 *src, cuzk_err *err)
+/* Circuit c's job x: 0 L, 1 A, 2 B (B_G1's and B_G2's). */
+static const groth16_msm_job *lab_job(const prove_one *c, int x)
 {
-    double t0 = groth16_now_ms(), ba = 0, tl = 0;
-    const groth16_msm_job *j = &c->jobs.b;
-    const job_dev *d = &c->jd[2];
+    return x == 0 ? &c->jobs.l : x == 1 ? &c->jobs.a : &c->jobs.b;
+}
+
+/* Job x (0 L, 1 A, 2 B_G1) of circuits i .. i + k - 1 in one pass over
+ * its array (prove_stream_jobs), the points resident or streamed in
+ * chunks of the plan's size; each circuit's batch addition and tail
+ * times its own (a job uploaded on the spot: the upload in its tail's). */
+static int lab_msm(prove_run *r, size_t i, size_t k, int x, cuzk_err *err)
+{
+    const prove_points *bases[3] = {&r->srs.l, &r->srs.a, &r->srs.b_g1};
+    prove_job pj[PROVE_PASS_JOBS];
+    g1_jac_t out[PROVE_PASS_JOBS];
+    double ba[PROVE_PASS_JOBS] = {0}, tl[PROVE_PASS_JOBS] = {0};
+    int rc = CUZK_OK;
+    for (size_t q = 0; !rc && q < k; q++) {
+        prove_one *c = &r->p->c[i + q];
+        double t0 = groth16_now_ms();
+        rc = job_ready(r->ws, &pj[q], lab_job(c, x), &c->jd[x], r->p->pk, err);
+        tl[q] = groth16_now_ms() - t0;
+    }
+    if (!rc)
+        rc = prove_stream_jobs(out, bases[x], pj, k, r->plan.chunk, &r->ws->tb, &r->ws->tb_cap,
+                               r->p->pk, ba, tl, err);
+    for (size_t q = 0; !rc && q < k; q++) {
+        prove_one *c = &r->p->c[i + q];
+        *(x == 0 ? &c->m.l : x == 1 ? &c->m.a : &c->m.b1) = out[q];
+        c->t.batch_add_ms += ba[q], c->t.tail_msm_ms += tl[q];
+    }
+    return rc;
+}
+
+/* B_G2 of circuits i .. i + k - 1 in one pass (prove_stream_jobs_g2) in
+ * calls of chunk_g2 points, over what their B_G1 jobs left on the device
+ * (c->jd[2]): from dev, its points on the device, or else streamed from
+ * its host copy (page-locked now if the plan meant to keep it but its
+ * upload found no room); its tail bases gathered into the G1 tails'
+ * buffer (ws->tb: the G1 MSMs are done by now). The pass's time is
+ * shared evenly in their b_g2_msm_ms. */
+static int b2_pass(prove_run *r, size_t i, size_t k, const prove_g2_aff *dev, cuzk_err *err)
+{
+    double t0 = groth16_now_ms();
+    const groth16_params *pk = r->p->pk;
+    const prove_points_g2 *src = &r->srs.b_g2;
     prove_points_g2 pts = {dev, src->host, dev || src->pinned || prove_srs_pin_g2(pk)};
-    size_t chunk = pl->chunk_g2 < 64 ? 64 : pl->chunk_g2; /* bitmap words */
-    g2_jac_t ones, tail;
-    int rc;
-    if (j->split) {
-        prove_split sj = {d->bits, d->scal, d->idx, j->n, j->n_tail};
-        rc = prove_stream_split_g2(&ones, &tail, &pts, &sj, chunk, &ws->tb, &ws->tb_cap, pk, &ba,
-                                   &tl, err);
-        if (!rc) g2_jac_add(&ones, &ones, &tail);
-    } else {
-        rc = prove_stream_msm_g2(&ones, &pts, d->scal, j->n, chunk, pk, err);
+    size_t chunk = r->plan.chunk_g2 < 64 ? 64 : r->plan.chunk_g2; /* bitmap words */
+    prove_job pj[PROVE_PASS_JOBS];
+    g2_jac_t out[PROVE_PASS_JOBS];
+    double ba[PROVE_PASS_JOBS] = {0}, tl[PROVE_PASS_JOBS] = {0};
+    for (size_t q = 0; q < k; q++) {
+        const prove_one *c = &r->p->c[i + q];
+        const groth16_msm_job *j = &c->jobs.b;
+        const job_dev *d = &c->jd[2];
+        pj[q] = {j->split ? d->bits : NULL, d->scal, d->idx, j->n, j->split ? j->n_tail : 0};
     }
-    if (!rc) c->m.b2 = ones;
-    c->b2_done = !rc;
-    c->t.b_g2_msm_ms = groth16_now_ms() - t0;
+    int rc =
+        prove_stream_jobs_g2(out, &pts, pj, k, chunk, &r->ws->tb, &r->ws->tb_cap, pk, ba, tl, err);
+    double each = (groth16_now_ms() - t0) / (double)k;
+    for (size_t q = 0; q < k; q++) {
+        prove_one *c = &r->p->c[i + q];
+        if (!rc) c->m.b2 = out[q];
+        c->b2_done = !rc;
+        c->t.b_g2_msm_ms = each;
+    }
     return rc;
 }
 
-/* B_G2 on the device (b2_pass): from its points there when the plan keeps
- * it and they fit (prove_srs_g2, with room for the plan's machinery
- * beside them); streamed when the plan streams it, or keeps it but its
- * points found no room after all (then a shortage of device memory for
- * the stream leaves it to the CPU too). Else finish runs it on the CPU: a
- * job made on the device comes back to the host for it. */
-static int b2_on_device(prove_ws *ws, prove_one *c, const groth16_params *pk, const prove_plan *pl,
-                        const prove_points_g2 *src, cuzk_err *err)
+/* B_G2 of circuits i .. i + k - 1 on the device (b2_pass): from its
+ * points there when the plan keeps it and they fit (prove_srs_g2, with
+ * room for the plan's machinery beside them); streamed when the plan
+ * streams it, or keeps it but its points found no room after all (then a
+ * shortage of device memory for the stream leaves it to the CPU too).
+ * Else finish runs it on the CPU: a job made on the device comes back to
+ * the host for it. */
+static int b2_on_device(prove_run *r, size_t i, size_t k, cuzk_err *err)
 {
+    const prove_plan *pl = &r->plan;
     const prove_g2_aff *g2 = NULL;
-    int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, pk, pl->g2_room, err) : CUZK_OK;
+    int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, r->p->pk, pl->g2_room, err) : CUZK_OK;
     if (!rc && (g2 || pl->g2_streamed || pl->resident[RES_B_G2])) {
-        rc = b2_pass(ws, c, pk, pl, g2, src, err);
+        rc = b2_pass(r, i, k, g2, err);
         if (!g2 && rc == CUZK_ENOMEM && !pl->g2_streamed) rc = CUZK_OK; /* the CPU's after all */
-        if (rc || c->b2_done) return rc;
+        if (rc) return rc;
     }
-    if (!rc && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
+    for (size_t q = 0; !rc && q < k; q++) {
+        prove_one *c = &r->p->c[i + q];
+        if (!c->b2_done && c->dev_prep) rc = job_download(&c->jobs, &c->jd[2], err);
+    }
     return rc;
 }
 
-/* The L, A and B_G1 MSMs of circuit i (waits for its prep), and B_G2 when
- * its points fit on the device. */
-static int lab_step(prove_run *r, size_t i, cuzk_err *err)
+/* How many circuits from i the L/A/B step serves (residency.cu rule 9):
+ * circuit i + 1 too when the plan pairs them (lab_group 2), circuit
+ * i + 1 is there with its helpers started (circuit i's H step is over, so
+ * its loader could start), and, once its prep is done (waited for), that
+ * ended without error and left all its jobs' data on the device (the
+ * on-the-spot buffers are circuit i's). Else circuit i alone. */
+static size_t lab_members(prove_run *r, size_t i)
+{
+    if (r->plan.lab_group < 2) return 1;
+    std::unique_lock<std::mutex> lk(r->mu);
+    r->cv.wait(lk, [r] { return !r->feeding; });
+    if (i + 1 >= r->p->n || !r->p->c[i + 1].spawned) return 1;
+    prove_one *c = &r->p->c[i + 1];
+    r->cv.wait(lk, [c] { return c->prep_done; });
+    bool staged = !c->prep_rc;
+    for (int x = 0; x < 3 && staged; x++) staged = job_staged(lab_job(c, x), &c->jd[x]);
+    return staged ? 2 : 1;
+}
+
+/* The L, A and B_G1 MSMs of circuits i .. i + k - 1 (lab_members; waits
+ * for circuit i's prep, the others' is done) in one pass over each array,
+ * and their B_G2 when the device does it. The points a pass streamed for
+ * k circuits count a k-th for each (xfer_share), its copies and kernels
+ * in circuit i's account; their jobs' buffers are free after. */
+static int lab_step(prove_run *r, size_t i, size_t k, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
-    const groth16_params *pk = r->p->pk;
     join_thread(&r->prep[i]);
     int rc = helper_rc(c->prep_rc, &c->prep_err, err);
-    prove_ws *ws = r->ws;
-    size_t ch = r->plan.chunk;
-    if (!rc) rc = job_msm(ws, &c->m.l, &r->srs.l, ch, &c->jobs.l, &c->jd[0], pk, &c->t, err);
-    if (!rc) rc = job_msm(ws, &c->m.a, &r->srs.a, ch, &c->jobs.a, &c->jd[1], pk, &c->t, err);
-    if (!rc) rc = job_msm(ws, &c->m.b1, &r->srs.b_g1, ch, &c->jobs.b, &c->jd[2], pk, &c->t, err);
-    if (!rc) rc = b2_on_device(ws, c, pk, &r->plan, &r->srs.b_g2, err);
-    helper_done(r, &c->lab_free);
-    groth16_msm_job_free(&c->jobs.l);
-    groth16_msm_job_free(&c->jobs.a);
-    free(c->jobs.sa);
-    c->jobs.sa = NULL;
+    static const int kinds[2] = {GROTH16_XFER_POINTS, GROTH16_XFER_POINTS_G2};
+    uint64_t before[2];
+    for (int t = 0; t < 2; t++) before[t] = xfer_bytes(&r->xa[i], kinds[t]);
+    for (int x = 0; !rc && x < 3; x++) rc = lab_msm(r, i, k, x, err);
+    if (!rc) rc = b2_on_device(r, i, k, err);
+    xfer_acct *to[PROVE_PASS_JOBS];
+    for (size_t q = 1; q < k; q++) to[q - 1] = &r->xa[i + q];
+    for (int t = 0; t < 2 && k > 1; t++)
+        xfer_share(&r->xa[i], to, k - 1, kinds[t], xfer_bytes(&r->xa[i], kinds[t]) - before[t]);
+    for (size_t q = 0; q < k; q++) {
+        prove_one *cq = &r->p->c[i + q];
+        join_thread(&r->prep[i + q]);
+        helper_done(r, &cq->lab_free);
+        groth16_msm_job_free(&cq->jobs.l);
+        groth16_msm_job_free(&cq->jobs.a);
+        free(cq->jobs.sa);
+        cq->jobs.sa = NULL;
+    }
     return rc;
 }
 
-/* Circuit i: the step whose helper finished first, then the other. */
+/* Circuit i: the step whose helper finished first, then the other; its
+ * H step alone when the L/A/B step of circuit i - 1 served it too
+ * (lab_free: set by this thread only). With its L/A/B step second, the
+ * step may serve circuit i + 1 (lab_members). */
 static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
     double t0 = groth16_now_ms();
-    bool lab_first;
+    bool lab_first, lab_done = c->lab_free;
     {
         std::unique_lock<std::mutex> lk(r->mu);
         r->cv.wait(lk, [c] { return c->prep_done || c->load_done; });
-        lab_first = !c->load_done;
+        lab_first = !c->load_done && !lab_done;
     }
     xfer_bind(&r->xa[i]);
-    int rc = lab_first ? lab_step(r, i, err) : h_step(r, i, err);
-    if (!rc) rc = lab_first ? h_step(r, i, err) : lab_step(r, i, err);
+    int rc = lab_first ? lab_step(r, i, 1, err) : h_step(r, i, err);
+    if (!rc && lab_first) rc = h_step(r, i, err);
+    if (!rc && !lab_first && !lab_done) rc = lab_step(r, i, lab_members(r, i), err);
     c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
     xfer_bind(NULL);
     xfer_settle(&r->xr, &r->xa[i], &c->t.xfer);

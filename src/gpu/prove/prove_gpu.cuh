@@ -105,33 +105,37 @@ bool prove_pin(const void *p, size_t bytes);
 /* One holder of p lets go; the last unlocks it. */
 void prove_unpin(const void *p);
 
-/* A split job's data on the device: bitmap of n bits, nt tail scalars and
- * their ascending indexes. */
-typedef struct prove_split {
+/* One MSM job's data on the device, over the first n points of an
+ * array: a split job (bits: its ones bitmap of n bits, then nt tail
+ * scalars at their ascending indexes idx) or, bits NULL, a whole one
+ * (scal: n scalars). */
+typedef struct prove_job {
     const uint64_t *bits;
     const fr_t *scal;
     const uint32_t *idx;
     size_t n, nt;
-} prove_split;
-/* *out = sum of scal[i] times point i, i < n, in MSM calls of at most
- * chunk points, the points resident or streamed (stream.cu). */
+} prove_job;
+/* The most jobs one pass serves (residency.cu rule 9). */
+#define PROVE_PASS_JOBS 2
+/* out[q] = job q's sum, q < k (at most PROVE_PASS_JOBS, all over the
+ * same n points), in one pass over the points (stream.cu): each chunk of
+ * at most `chunk` points, resident or streamed from the host once, serves
+ * every job before the next; a split job's batch addition over the
+ * chunk's bitmap words and its tail bases gathered into *tb (grown to at
+ * most a chunk) and summed, a whole job's MSM over the chunk. The times
+ * of each job added to ba_ms[q] (batch addition) and tail_ms[q] (tail or
+ * whole MSM); a streamed chunk's wait for its copy in neither. */
+int prove_stream_jobs(g1_jac_t *out, const prove_points *pts, const prove_job *jobs, size_t k,
+                      size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
+                      double *ba_ms, double *tail_ms, cuzk_err *err);
+/* The same over B_G2 (its points in calls of chunk: ring halves and
+ * gathered bases of chunk G2 points). */
+int prove_stream_jobs_g2(g2_jac_t *out, const prove_points_g2 *pts, const prove_job *jobs, size_t k,
+                         size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
+                         double *ba_ms, double *tail_ms, cuzk_err *err);
+/* *out = sum of scal[i] times point i, i < n: one whole job's pass. */
 int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
                      size_t chunk, const groth16_params *keep, cuzk_err *err);
-/* A split job the same way: *ones = the batch addition over its bitmap,
- * *tail = the MSM of its tail (bases gathered into *tb, grown to at most
- * a chunk); the times of each added to *ba_ms and *tail_ms (a streamed
- * chunk's wait for its copy in neither). */
-int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
-                       const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
-                       const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err);
-/* The same two over B_G2 (its points in calls of chunk: ring halves and
- * gathered bases of chunk G2 points). */
-int prove_stream_msm_g2(g2_jac_t *out, const prove_points_g2 *pts, const fr_t *scal, size_t n,
-                        size_t chunk, const groth16_params *keep, cuzk_err *err);
-int prove_stream_split_g2(g2_jac_t *ones, g2_jac_t *tail, const prove_points_g2 *pts,
-                          const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
-                          const groth16_params *keep, double *ba_ms, double *tail_ms,
-                          cuzk_err *err);
 /* *p = the current device's stream ring, grown to a chunk's two halves
  * (at least 3 chunk rows of fr_t): scratch for the H step in pieces,
  * which never runs beside a streamed MSM (one prover thread does both). */

@@ -90,14 +90,19 @@
  *     while the H step runs: one prover thread does both). When even the
  *     mode that needs least does not fit with PLAN_MIN_CHUNK, the device
  *     is too small: CUZK_ENOMEM naming what was needed.
- *  5. In streamed mode, of the G1 arrays the set kept resident is the one
- *     of most bytes that fits in the rest: every partition reads every
- *     array once, so an array kept saves its own size of transfer per
- *     partition (ties: fewer arrays). The room still left then (after a
- *     batch's second a/b/c buffer, rule 6) keeps the first points of the
- *     streamed G1 array of most points, in whole chunks: the pass reads
- *     those chunks on the device and streams the rest (stream.cu), so
- *     every byte of room saves its byte of transfer per partition.
+ *  5. In streamed mode the room left keeps G1 points on the device for
+ *     the most transfer saved per partition: every partition reads every
+ *     array once, so a byte kept saves its byte per partition, an L, A
+ *     or B_G1 byte half of it where a pass serves two partitions (rule 9:
+ *     H's bytes weigh twice theirs then). Whole arrays, and the first
+ *     points of one streamed array in whole chunks (H's when it streams,
+ *     its bytes weighing most, else the one of most points: the pass
+ *     reads those chunks on the device and streams the rest, stream.cu):
+ *     each set of whole arrays that fits is scored with what it leaves
+ *     (after a batch's second a/b/c buffer, rule 6) going to that prefix,
+ *     and the best taken (ties: fewer arrays). So at 16 GiB a pair of
+ *     32 GiB PoRep partitions keeps 6 GiB of H's points rather than B_G1
+ *     whole (which saves half as much).
  *     B_G2 streams in chunks of at most
  *     chunk / 2 points (the ring and gather buffer's bytes: G2 points are
  *     192 bytes), as many as its MSM workspace fits in the G1 chunk's
@@ -126,7 +131,8 @@
  *  8. What a partition moves over PCIe under the plan, for `cuzk-bench
  *     plan` and for the tests to hold against what the prover counts
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
- *     5) and the witness (witness-only path) or a, b, c (at most three
+ *     5; L, A, B_G1 and B_G2 at half their bytes under rule 9, the share
+ *     each of the pair counts) and the witness (witness-only path) or a, b, c (at most three
  *     domain rows: the constraints' part of each); with one row of the H
  *     step on the device, c's and a's transformed rows parked on the host
  *     and brought back (a domain row each, each way), and when the
@@ -135,6 +141,25 @@
  *     passes of its bytes up. Not planned: the jobs' bitmaps and
  *     tails (they depend on the witness's density) and the results read
  *     back (KiB); nor the parameters a cold start makes resident, once.
+ *  9. On the witness-only path a batch's L/A/B step serves two circuits
+ *     (lab_group 2) when any of L, A, B_G1, B_G2 streams: circuit i's
+ *     step, after its H step, waits for circuit i + 1's loader and prep
+ *     and runs both circuits' jobs in one pass over each array, so each
+ *     streamed chunk crosses once for the two (stream.cu; prove_gpu.cu's
+ *     lab_members). For a 32 GiB PoRep at 16 GiB that is L, A and B_G2's
+ *     29.4 GiB once a pair instead of once a partition, where the wait
+ *     costs circuit i + 1's upload no longer running under circuit i's
+ *     kernels (its 4-13 GiB share the same link anyway: the start is
+ *     bound by its copies). H's pass is not shared: its scalars are a
+ *     dense domain row per circuit, which a small device cannot hold
+ *     twice. Two at most: the jobs' data have two device buffers (by
+ *     circuit parity), so a third circuit's prep waits for the first's
+ *     step. Where circuit i + 1 is not there yet, its prep failed or its
+ *     jobs are not all on the device (the CPU's prep, when the device had
+ *     no room for them), circuit i goes alone, moving more than the plan
+ *     says. The CPU-prep path (no witness on the device) keeps 1: its
+ *     jobs that do not split are not staged on the device, and its
+ *     circuits are the tests' and snarkjs', not a streamed stream.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -305,38 +330,69 @@ static size_t chunk_for(size_t room, size_t max_n, bool g2)
     return c;
 }
 
-/* Rule 5: resident[] := the subset of G1 arrays of most bytes within room. */
-static void keep_most(prove_plan *pl, size_t room)
+/* Rules 5 and 9: the weight of a byte of G1 array k kept on the device,
+ * in partitions' transfer: H's is a pass's group (g), the others' 1. */
+static size_t keep_weight(int k, unsigned g)
 {
-    size_t best = 0;
-    unsigned best_set = 0;
-    for (unsigned set = 1; set < 1u << RES_B_G2; set++) {
-        size_t b = 0;
-        for (int k = 0; k < RES_B_G2; k++)
-            if (set >> k & 1) b += pl->bytes[k];
-        if (b <= room &&
-            (b > best || (b == best && __builtin_popcount(set) < __builtin_popcount(best_set))))
-            best = b, best_set = set;
-    }
-    for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = best_set >> k & 1;
+    return k == RES_H ? g : 1;
 }
 
-/* Rule 5's prefix: the first points of the streamed G1 array of most
- * points kept in `room`, in whole chunks and fewer than the array's (one
- * that fits whole is resident already, or gave way to rule 6); returns
- * their bytes (0: none kept). */
-static size_t keep_prefix(prove_plan *pl, size_t room, const size_t *n)
+/* Rule 5's prefix beside the arrays of `set` kept whole (bit k: array
+ * k): the streamed G1 array of most weight, then of most points (*which;
+ * -1: none), and how many of its first points `room` keeps in whole
+ * chunks, fewer than the array's (one that fits whole is in the set, or
+ * gave way to rule 6). */
+static size_t prefix_points(const prove_plan *pl, unsigned set, size_t room, const size_t *n,
+                            unsigned g, int *which)
 {
     int best = -1;
-    for (int k = 0; k < RES_B_G2; k++)
-        if (!pl->resident[k] && n[k] && (best < 0 || n[k] > n[best])) best = k;
+    for (int k = 0; k < RES_B_G2; k++) {
+        if ((set >> k & 1) || !n[k]) continue;
+        size_t w = keep_weight(k, g), bw = best < 0 ? 0 : keep_weight(best, g);
+        if (best < 0 || w > bw || (w == bw && n[k] > n[best])) best = k;
+    }
+    *which = best;
     if (best < 0 || !pl->chunk) return 0;
     size_t p = room / G1_POINT / pl->chunk * pl->chunk;
-    if (p >= n[best]) p = (n[best] - 1) / pl->chunk * pl->chunk;
-    if (!p) return 0;
-    pl->prefix[best] = p;
-    pl->streamed -= p * G1_POINT;
-    return p * G1_POINT;
+    return p >= n[best] ? (n[best] - 1) / pl->chunk * pl->chunk : p;
+}
+
+/* Rules 5 and 6 in streamed mode: the G1 arrays kept whole (resident[]),
+ * a batch's second a/b/c buffer (second: the mode allows one, of abc
+ * bytes) and the prefix of a streamed array, for the most transfer saved
+ * per partition (g: rule 9's group): each set of whole arrays that fits
+ * in room tried with what it leaves going to the second buffer when that
+ * fits (rule 6 first) and then to the prefix; ties: fewer arrays. Returns
+ * the bytes they take. */
+static size_t keep_most(prove_plan *pl, size_t room, const size_t *n, unsigned g, bool second,
+                        size_t abc)
+{
+    size_t best = 0, best_p = 0;
+    unsigned best_set = 0;
+    int best_k = -1;
+    bool found = false;
+    for (unsigned set = 0; set < 1u << RES_B_G2; set++) {
+        size_t b = 0, w = 0;
+        for (int k = 0; k < RES_B_G2; k++)
+            if (set >> k & 1) b += pl->bytes[k], w += keep_weight(k, g) * pl->bytes[k];
+        if (b > room) continue;
+        size_t left = room - b;
+        if (second && left >= abc) left -= abc;
+        int k;
+        size_t p = prefix_points(pl, set, left, n, g, &k);
+        if (k >= 0) w += keep_weight(k, g) * p * G1_POINT;
+        if (!found || w > best ||
+            (w == best && __builtin_popcount(set) < __builtin_popcount(best_set)))
+            found = true, best = w, best_set = set, best_p = p, best_k = k;
+    }
+    size_t used = 0;
+    for (int k = 0; k < RES_B_G2; k++) {
+        pl->resident[k] = best_set >> k & 1;
+        if (pl->resident[k]) used += pl->bytes[k];
+    }
+    if (second && room - used >= abc) pl->abc_buffers = 2, used += abc;
+    if (best_k >= 0 && best_p) pl->prefix[best_k] = best_p, used += best_p * G1_POINT;
+    return used;
 }
 
 /* Rule 3: B_G2's MSM calls of c points: the gather buffer and what their
@@ -409,7 +465,6 @@ static bool g2_streams(prove_plan *pl, size_t left, size_t ws, size_t abc, bool 
     pl->g2_streamed = true;
     pl->chunk_g2 = c2;
     pl->g2_room = m;
-    pl->streamed += pl->bytes[RES_B_G2];
     pl->ring_bytes = 2 * c2 * G2_POINT;
     if (c2 * G2_POINT > pl->tb_bytes) pl->tb_bytes = c2 * G2_POINT;
     pl->abc_buffers = batch && left - m >= abc ? 2 : 1;
@@ -589,11 +644,27 @@ static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
     return m > SIZE_MAX - least ? SIZE_MAX : least + m;
 }
 
-/* Rule 8: the bytes a partition moves under pl (a streamed shape: at most
- * two passes of its bytes, with a slice's rebased block starts). */
-static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shapes)
+/* Rule 9's group for a start (before the plan knows what streams): two
+ * on the witness-only path's batches, else one. */
+static unsigned lab_group_for(size_t witness, bool batch)
 {
-    size_t row = ((size_t)1 << lg) * sizeof(fr_t);
+    return witness && batch ? 2 : 1;
+}
+
+/* Rules 8 and 9: the bytes a partition moves under pl (a streamed shape:
+ * at most two passes of its bytes, with a slice's rebased block starts),
+ * the points streamed per partition with a pass of L, A, B_G1, B_G2 for
+ * each pair when anything of those streams (lab_group). */
+static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shapes, bool batch)
+{
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), h = 0, lab = 0;
+    for (int k = 0; k < RES_B_G2; k++) {
+        size_t b = pl->resident[k] ? 0 : pl->bytes[k] - pl->prefix[k] * G1_POINT;
+        *(k == RES_H ? &h : &lab) += b;
+    }
+    if (pl->g2_streamed) lab += pl->bytes[RES_B_G2];
+    pl->lab_group = lab ? lab_group_for(witness, batch) : 1;
+    pl->streamed = h + lab / pl->lab_group;
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
     pl->input = witness ? witness : 3 * row;
     pl->shape_up = pl->shape_streamed ? 2 * shapes : 0;
@@ -640,17 +711,8 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     if (pl->abc_rows < 3) pl->piece = pl->chunk < ((size_t)1 << lg) ? pl->chunk : (size_t)1 << lg;
     if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
     size_t room = budget - pl->work - pl->machinery;
-    keep_most(pl, room);
     pl->abc_buffers = 1;
-    for (int k = 0; k < RES_B_G2; k++) {
-        if (pl->resident[k])
-            room -= pl->bytes[k];
-        else
-            pl->streamed += pl->bytes[k];
-    }
-    if (pl->g2_streamed) pl->streamed += pl->bytes[RES_B_G2];
-    if (batch && pl->abc_rows == 3 && room >= abc) pl->abc_buffers = 2, room -= abc;
-    room -= keep_prefix(pl, room, n);
+    room -= keep_most(pl, room, n, lab_group_for(witness, batch), batch && pl->abc_rows == 3, abc);
     pl->use = budget - room;
     return CUZK_OK;
 }
@@ -659,7 +721,7 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
                     size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
 {
     int rc = plan_make(pl, pk, lg, witness, shapes, batch, budget, dev, err);
-    if (!rc) plan_moved(pl, lg, witness, shapes);
+    if (!rc) plan_moved(pl, lg, witness, shapes, batch);
     return rc;
 }
 
@@ -670,6 +732,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     for (int k = 0; k < RES_ARRAYS; k++) out->resident[k] = pl.resident[k];
     out->budget = pl.budget, out->use = pl.use, out->need = pl.need;
     out->streamed = pl.streamed, out->chunk = pl.chunk, out->abc_buffers = pl.abc_buffers;
+    out->lab_group = pl.lab_group;
     for (int k = 0; k < RES_B_G2; k++) out->prefix[k] = pl.prefix[k] * G1_POINT;
     out->abc_rows = pl.abc_rows, out->park = pl.park, out->witness_shared = pl.witness_shared;
     out->chunk_g2 = pl.chunk_g2;
@@ -731,14 +794,14 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     }
     snprintf(out, len,
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
-             "b_g2_chunk_points=%zu abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
+             "b_g2_chunk_points=%zu lab_group=%u abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
              "budget_mib=%.1f use_mib=%.1f need_mib=%.1f moved_per_partition_mib=%.1f "
              "(parked_each_way_mib=%.1f input_mib=%.1f shape=%s shape_up_mib=%.1f)",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
              p->resident[RES_B_G2] ? "device"
              : p->b_g2_streamed    ? "streamed"
                                    : "cpu",
-             p->streamed / MIB, p->chunk, p->chunk_g2, p->abc_buffers, p->abc_rows,
+             p->streamed / MIB, p->chunk, p->chunk_g2, p->lab_group, p->abc_buffers, p->abc_rows,
              p->witness_shared ? "(witness_shared)" : "", p->park / MIB, p->budget / MIB,
              p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB,
              p->shape_streamed ? "streamed" : "device", p->shape_up / MIB);

@@ -43,7 +43,8 @@ typedef struct prove_plan {
     size_t machinery;          /* MSM workspace, stream ring and gather buffer at that chunk */
     size_t tb_bytes;           /* the gathered tail bases' buffer (G1, and B_G2's calls) */
     size_t ring_bytes;         /* the stream's ring (0: nothing streamed) */
-    size_t streamed;           /* bytes streamed per partition */
+    unsigned lab_group;        /* circuits one L/A/B pass serves (rule 9): 1 or 2 */
+    size_t streamed;           /* bytes streamed per partition (a pair's share: rule 9) */
     size_t prefix[RES_B_G2];   /* points a streamed G1 array keeps at its start (rule 5) */
     size_t parked;             /* H-step bytes parked per partition, each way (rule 8) */
     size_t input;              /* the witness or a, b, c up per partition (at most) */

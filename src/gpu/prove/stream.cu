@@ -17,13 +17,17 @@
  * goes through the staging pool (prove_upload), before chunk k's step.
  * Each chunk's copy is counted and timed for the calling thread's
  * account (xfer_stats.cuh: points or B_G2 points), and each step's
- * kernels timed there too. The steps:
- *   msm    sum of scal[i] P[i]: one MSM per chunk, the sums added;
- *   split  a split job: the batch addition over the chunk's bitmap words
- *          (chunks are multiples of 64 points), and the tail entries whose
- *          index falls in the chunk (a run of the ascending tail indexes,
- *          found on a host copy of them) gathered from the chunk and
- *          summed by one MSM over their tail scalars.
+ * kernels timed there too. The step serves the pass's jobs (at most
+ * PROVE_PASS_JOBS: residency.cu rule 9 gives two circuits of a batch one
+ * pass over each array their L/A/B step streams), one after the other,
+ * so a chunk crosses once for all of them:
+ *   whole  sum of scal[i] P[i]: one MSM per chunk, the sums added;
+ *   split  the batch addition over the chunk's bitmap words (chunks are
+ *          multiples of 64 points), and the tail entries whose index
+ *          falls in the chunk (a run of the ascending tail indexes, found
+ *          on a host copy of them) gathered from the chunk and summed by
+ *          one MSM over their tail scalars (the jobs share the gather
+ *          buffer: one job's MSM ends before the next job gathers).
  * With one chunk (the whole array resident and the MSM workspace there)
  * this is exactly the one batch addition, gather and MSM of before. The
  * sums are group elements, so any split into chunks gives the same proof
@@ -193,76 +197,64 @@ static int msm_add(Jac *acc, const Aff *pts, const fr_t *scal, size_t len, cuzk_
     return rc;
 }
 
-template <typename Jac> struct msm_ctx {
-    Jac acc;
-    const fr_t *scal;
-};
-
-template <typename Aff, typename Jac>
-static int msm_step(void *ctx, const void *pts, size_t lo, size_t len, cuzk_err *err)
-{
-    msm_ctx<Jac> *m = (msm_ctx<Jac> *)ctx;
-    return msm_add(&m->acc, (const Aff *)pts, m->scal + lo, len, err);
-}
-
-template <typename Aff, typename Jac>
-static int stream_msm(Jac *out, const stream_src *pts, const fr_t *scal, size_t n, size_t chunk,
-                      const groth16_params *keep, cuzk_err *err)
-{
-    msm_ctx<Jac> m;
-    jac_inf(&m.acc);
-    m.scal = scal;
-    int rc = n ? stream_pass(pts, n, chunk, keep, msm_step<Aff, Jac>, &m, err) : CUZK_OK;
-    *out = m.acc;
-    return rc;
-}
-
-int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
-                     size_t chunk, const groth16_params *keep, cuzk_err *err)
-{
-    stream_src src = src_of(pts);
-    return stream_msm<prove_g1_aff>(out, &src, scal, n, chunk, keep, err);
-}
-
-int prove_stream_msm_g2(g2_jac_t *out, const prove_points_g2 *pts, const fr_t *scal, size_t n,
-                        size_t chunk, const groth16_params *keep, cuzk_err *err)
-{
-    stream_src src = src_of(pts);
-    return stream_msm<prove_g2_aff>(out, &src, scal, n, chunk, keep, err);
-}
-
-template <typename Aff, typename Jac> struct split_ctx {
-    Jac ones, tail;
-    const uint64_t *bits;
-    const fr_t *tscal;
-    const uint32_t *tidx, *hidx; /* hidx: host copy (NULL: one chunk) */
-    size_t nt;
-    Aff *tb;
+/* One job of a pass: its sums so far (ones: the batch additions; sum:
+ * the tail's or the whole job's MSM), its data (hidx: a host copy of the
+ * tail indexes, NULL with one chunk), its times. */
+template <typename Aff, typename Jac> struct job_ctx {
+    Jac ones, sum;
+    prove_job j;
+    const uint32_t *hidx;
     double ba_ms, tail_ms;
 };
 
+/* A pass's jobs and the gathered tail bases' buffer they share (one job's
+ * gather and MSM end before the next job's gather). */
+template <typename Aff, typename Jac> struct pass_ctx {
+    job_ctx<Aff, Jac> jobs[PROVE_PASS_JOBS];
+    size_t k;
+    Aff *tb;
+};
+
+/* Job s over chunk [lo, lo + len) of the points (device memory): a whole
+ * job's MSM over it; a split job's batch addition over the chunk's bitmap
+ * words, then the tail entries whose index falls in the chunk (a run of
+ * the ascending indexes, found on their host copy) gathered and summed. */
 template <typename Aff, typename Jac>
-static int split_step(void *ctx, const void *p, size_t lo, size_t len, cuzk_err *err)
+static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, const Aff *pts, size_t lo, size_t len,
+                    cuzk_err *err)
 {
-    split_ctx<Aff, Jac> *s = (split_ctx<Aff, Jac> *)ctx;
-    const Aff *pts = (const Aff *)p;
-    Jac part;
     double m0 = groth16_now_ms();
-    int rc = batch_add(&part, pts, s->bits + lo / 64, len, err);
+    if (!s->j.bits) {
+        int rc = msm_add(&s->sum, pts, s->j.scal + lo, len, err);
+        s->tail_ms += groth16_now_ms() - m0;
+        return rc;
+    }
+    Jac part;
+    int rc = batch_add(&part, pts, s->j.bits + lo / 64, len, err);
     double m1 = groth16_now_ms();
     s->ba_ms += m1 - m0;
     if (rc) return rc;
     jac_add(&s->ones, &part);
-    size_t t0 = 0, t1 = s->nt;
+    size_t t0 = 0, t1 = s->j.nt;
     if (s->hidx) {
-        t0 = (size_t)(std::lower_bound(s->hidx, s->hidx + s->nt, (uint32_t)lo) - s->hidx);
-        t1 = (size_t)(std::lower_bound(s->hidx + t0, s->hidx + s->nt, (uint64_t)(lo + len)) -
+        t0 = (size_t)(std::lower_bound(s->hidx, s->hidx + s->j.nt, (uint32_t)lo) - s->hidx);
+        t1 = (size_t)(std::lower_bound(s->hidx + t0, s->hidx + s->j.nt, (uint64_t)(lo + len)) -
                       s->hidx);
     }
     if (t1 == t0) return CUZK_OK;
-    rc = gather(s->tb, pts, s->tidx + t0, t1 - t0, lo, err);
-    if (!rc) rc = msm_add(&s->tail, s->tb, s->tscal + t0, t1 - t0, err);
+    rc = gather(tb, pts, s->j.idx + t0, t1 - t0, lo, err);
+    if (!rc) rc = msm_add(&s->sum, tb, s->j.scal + t0, t1 - t0, err);
     s->tail_ms += groth16_now_ms() - m1;
+    return rc;
+}
+
+template <typename Aff, typename Jac>
+static int pass_step(void *ctx, const void *p, size_t lo, size_t len, cuzk_err *err)
+{
+    pass_ctx<Aff, Jac> *c = (pass_ctx<Aff, Jac> *)ctx;
+    int rc = CUZK_OK;
+    for (size_t q = 0; !rc && q < c->k; q++)
+        rc = job_step(&c->jobs[q], c->tb, (const Aff *)p, lo, len, err);
     return rc;
 }
 
@@ -279,48 +271,84 @@ static int host_indexes(uint32_t **out, const uint32_t *d, size_t n, cuzk_err *e
     return CUZK_OK;
 }
 
-template <typename Aff, typename Jac>
-static int stream_split(Jac *ones, Jac *tail, const stream_src *pts, const prove_split *j,
-                        size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
-                        double *ba_ms, double *tail_ms, cuzk_err *err)
+/* What a pass over n points in chunks of `chunk` asks of its jobs: at
+ * most PROVE_PASS_JOBS, all over n points, chunks of whole bitmap words
+ * when a split job spans several. */
+static int pass_jobs_ok(const prove_job *jobs, size_t k, size_t chunk, cuzk_err *err)
 {
-    split_ctx<Aff, Jac> s;
-    s.ba_ms = s.tail_ms = 0;
-    jac_inf(&s.ones);
-    jac_inf(&s.tail);
-    s.bits = j->bits, s.tscal = j->scal, s.tidx = j->idx, s.hidx = NULL, s.nt = j->nt;
-    size_t nc = (j->n + chunk - 1) / chunk, most = std::min(j->nt, chunk);
-    int rc = nc > 1 && chunk % 64
-                 ? cuzk_errf(err, CUZK_EINVAL, "gpu prove: chunk of %zu points", chunk)
-                 : CUZK_OK;
-    uint32_t *hidx = NULL;
-    if (!rc && nc > 1 && j->nt) rc = host_indexes(&hidx, j->idx, j->nt, err);
-    s.hidx = hidx;
-    if (!rc) rc = prove_dev_grow(tb, tb_cap, most * sizeof(Aff), keep, err);
-    s.tb = (Aff *)*tb;
-    if (!rc && j->n) rc = stream_pass(pts, j->n, chunk, keep, split_step<Aff, Jac>, &s, err);
-    free(hidx);
-    *ones = s.ones, *tail = s.tail;
-    *ba_ms += s.ba_ms, *tail_ms += s.tail_ms;
+    if (k == 0 || k > PROVE_PASS_JOBS)
+        return cuzk_errf(err, CUZK_EINVAL, "gpu prove: a pass of %zu jobs", k);
+    for (size_t q = 0; q < k; q++) {
+        if (jobs[q].n != jobs[0].n)
+            return cuzk_errf(err, CUZK_EINVAL,
+                             "gpu prove: jobs of one pass over %zu and %zu points", jobs[0].n,
+                             jobs[q].n);
+        if (jobs[q].bits && jobs[q].n > chunk && chunk % 64)
+            return cuzk_errf(err, CUZK_EINVAL, "gpu prove: chunk of %zu points", chunk);
+    }
+    return CUZK_OK;
+}
+
+template <typename Aff, typename Jac>
+static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, size_t k,
+                       size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
+                       double *ba_ms, double *tail_ms, cuzk_err *err)
+{
+    int rc = pass_jobs_ok(jobs, k, chunk, err);
+    if (rc) return rc;
+    pass_ctx<Aff, Jac> c;
+    c.k = k;
+    size_t n = jobs[0].n, most = 0;
+    for (size_t q = 0; q < k; q++) {
+        job_ctx<Aff, Jac> *s = &c.jobs[q];
+        jac_inf(&s->ones);
+        jac_inf(&s->sum);
+        s->j = jobs[q], s->hidx = NULL, s->ba_ms = s->tail_ms = 0;
+        if (!s->j.bits) continue;
+        if (std::min(s->j.nt, chunk) > most) most = std::min(s->j.nt, chunk);
+        if (!rc && n > chunk && s->j.nt) {
+            uint32_t *h = NULL;
+            rc = host_indexes(&h, s->j.idx, s->j.nt, err);
+            s->hidx = h;
+        }
+    }
+    if (!rc && most) rc = prove_dev_grow(tb, tb_cap, most * sizeof(Aff), keep, err);
+    c.tb = tb ? (Aff *)*tb : NULL;
+    if (!rc && n) rc = stream_pass(pts, n, chunk, keep, pass_step<Aff, Jac>, &c, err);
+    for (size_t q = 0; q < k; q++) {
+        job_ctx<Aff, Jac> *s = &c.jobs[q];
+        free((void *)s->hidx);
+        out[q] = s->ones;
+        jac_add(&out[q], &s->sum);
+        ba_ms[q] += s->ba_ms, tail_ms[q] += s->tail_ms;
+    }
     return rc;
 }
 
-int prove_stream_split(g1_jac_t *ones, g1_jac_t *tail, const prove_points *pts,
-                       const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
-                       const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err)
+int prove_stream_jobs(g1_jac_t *out, const prove_points *pts, const prove_job *jobs, size_t k,
+                      size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
+                      double *ba_ms, double *tail_ms, cuzk_err *err)
 {
     stream_src src = src_of(pts);
-    return stream_split<prove_g1_aff>(ones, tail, &src, j, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
-                                      err);
+    return stream_jobs<prove_g1_aff>(out, &src, jobs, k, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
+                                     err);
 }
 
-int prove_stream_split_g2(g2_jac_t *ones, g2_jac_t *tail, const prove_points_g2 *pts,
-                          const prove_split *j, size_t chunk, void **tb, size_t *tb_cap,
-                          const groth16_params *keep, double *ba_ms, double *tail_ms, cuzk_err *err)
+int prove_stream_jobs_g2(g2_jac_t *out, const prove_points_g2 *pts, const prove_job *jobs, size_t k,
+                         size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
+                         double *ba_ms, double *tail_ms, cuzk_err *err)
 {
     stream_src src = src_of(pts);
-    return stream_split<prove_g2_aff>(ones, tail, &src, j, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
-                                      err);
+    return stream_jobs<prove_g2_aff>(out, &src, jobs, k, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
+                                     err);
+}
+
+int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
+                     size_t chunk, const groth16_params *keep, cuzk_err *err)
+{
+    prove_job j = {NULL, scal, NULL, n, 0};
+    double ba = 0, tl = 0;
+    return prove_stream_jobs(out, pts, &j, 1, chunk, NULL, NULL, keep, &ba, &tl, err);
 }
 
 void prove_stream_release(int dev)

@@ -112,6 +112,25 @@ static void count_in(xfer_acct *a, int what, size_t bytes)
     a->copies++;
 }
 
+void xfer_share(xfer_acct *from, xfer_acct *const *to, size_t k, int what, uint64_t bytes)
+{
+    uint64_t each = bytes / (k + 1);
+    for (size_t q = 0; q < k; q++) {
+        {
+            std::lock_guard<std::mutex> g(from->mu);
+            from->bytes[what] -= each;
+        }
+        std::lock_guard<std::mutex> g(to[q]->mu);
+        to[q]->bytes[what] += each;
+    }
+}
+
+uint64_t xfer_bytes(xfer_acct *a, int what)
+{
+    std::lock_guard<std::mutex> g(a->mu);
+    return a->bytes[what];
+}
+
 static bool to_host(int what)
 {
     return what == GROTH16_XFER_PARK || what == GROTH16_XFER_RESULTS;

@@ -91,6 +91,14 @@ cudaError_t xfer_copy(void *dst, const void *src, size_t bytes, int what);
 cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, cudaStream_t st,
                             xfer_acct *a);
 
+/* a's bytes of kind `what` so far. */
+uint64_t xfer_bytes(xfer_acct *a, int what);
+/* Bytes of kind `what` that `from` counted for a copy k other accounts
+ * used as much as it did (a pass serving several partitions, residency.cu
+ * rule 9): each of to[0 .. k - 1] takes bytes / (k + 1) of them, `from`
+ * keeps the rest. The copies and their times stay with `from`. */
+void xfer_share(xfer_acct *from, xfer_acct *const *to, size_t k, int what, uint64_t bytes);
+
 /* The events around compute calls on the calling thread's stream. */
 struct xfer_mark {
     xfer_acct *a;
