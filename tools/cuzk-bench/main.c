@@ -91,7 +91,9 @@ static const char usage[] =
     "                       and the H step's rows on M (default: common cards' sizes);\n"
     "                       M is what the daemon may use there (free memory or\n"
     "                       gpus.device_memory), less a small-circuit lane for 2^N\n"
-    "                       (default 19, the daemon's; 0: none) where it gets one\n";
+    "                       (default 19, the daemon's; 0: none) where it gets one;\n"
+    "                       --batch: a start of several partitions (every daemon\n"
+    "                       proof), its L/A/B passes shared by pairs where they stream\n";
 
 int bench_usage(const char *fmt, const char *arg)
 {
