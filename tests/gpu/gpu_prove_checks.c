@@ -1141,6 +1141,15 @@ static void check_plan_porep32(void)
                   budgets[k] / gib, rc, err.msg, line);
             CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,
                   budgets[k] / gib);
+            /* rule 9: the batch's L/A/B passes serve pairs, H's points kept first (rule 5) */
+            gpu_prove_plan_info one;
+            rc = gpu_prove_plan_for(&one, &pk, lg, wit, s->shape_bytes, false, budgets[k], &err);
+            CHECK(!rc && pl.lab_group == 2 && one.lab_group == 1 && pl.prefix[0] > 0 &&
+                      pl.streamed < one.streamed && pl.moved < one.moved,
+                  "porep %uGiB in %zu GiB: the batch's plan (group %u, H kept %zu, %zu streamed) "
+                  "against a single proof's (group %u, %zu streamed)",
+                  (unsigned)(sectors[i] >> 30), budgets[k] / gib, pl.lab_group, pl.prefix[0],
+                  pl.streamed, one.lab_group, one.streamed);
             printf("plan: %uGiB PoRep in %zu GiB: %s\n", (unsigned)(sectors[i] >> 30),
                    budgets[k] / gib, line);
         }

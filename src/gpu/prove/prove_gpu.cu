@@ -49,7 +49,11 @@
  * prep(i+1) and loader(i+1) start as soon as loader(i) is done and the
  * a/b/c buffer they fill (the other one) is free, circuit i-1's H MSM
  * over (try_spawn, from whichever of the two finishes last), so the next
- * upload runs under everything from there to the next circuit's H step.
+ * upload runs under everything from there to the next circuit's H step;
+ * with the H step in pieces and the witness in its own buffer (the
+ * loader then fills only that), as soon as circuit i's H step has read
+ * the witness (witness_read), so the upload and the device prep of
+ * circuit i + 1 run under the rest of circuit i's H step and its MSM.
  * So a single circuit takes about max(upload, prep + L/A/B) + H when prep
  * is quick, upload + max(H, prep) + L/A/B when it is not, and in a batch
  * the next circuit's upload and prep hide behind this one's device work.
@@ -167,6 +171,7 @@ struct prove_one {
     bool prep_done, load_done; /* under prove_run.mu */
     bool spawned;              /* its helpers were started (under mu) */
     bool h_free;               /* its H MSM is done: its a/b/c buffer is free (under mu) */
+    bool wit_free;             /* its H step in pieces has read the witness (under mu) */
     bool lab_free;             /* its L/A/B step is over: its ws->jobs buffer is free (under mu) */
     job_dev jd[3];             /* split job L, A, B's data on the device (prep's, or on the spot) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
@@ -574,19 +579,32 @@ static bool feed_more(prove_run *r, std::unique_lock<std::mutex> &lk)
     return m > 0 && !r->stop;
 }
 
+/* Whether the buffer loader k fills is free (mu held): with the H step in
+ * pieces and the witness in a buffer of its own, the loader fills only
+ * that (or nothing: a, b, c go up in the H step), free once circuit
+ * k - 1's H step has read the witness (wit_free: its H MSM and more run
+ * on meanwhile); else a/b/c buffer k % nabc, free once circuit k - nabc's
+ * H MSM is over. */
+static bool load_buffer_free(const prove_run *r, size_t k)
+{
+    const prove_one *c = r->p->c;
+    if (h_in_pieces(r) && !r->plan.witness_shared) return k == 0 || c[k - 1].wit_free;
+    return k < r->nabc || c[k - r->nabc].h_free;
+}
+
 /* Starts circuit k's helpers as soon as the loader before it is done (one
- * staging pool) and the a/b/c buffer it fills is free (circuit k - 2's H
- * MSM is over; k - 1's when the plan allows one buffer only): called by whichever of the two comes
- * last, loader k - 1 as it ends or the prover thread after that MSM, so the upload of the next
- * circuit runs under all of this one's kernels. A helper that cannot start is that circuit's error.
- */
+ * staging pool) and the buffer it fills is free (load_buffer_free):
+ * called by whichever of the two comes last, loader k - 1 as it ends or
+ * the prover thread once that buffer is free, so the upload of the next
+ * circuit runs under this one's kernels. A helper that cannot start is
+ * that circuit's error. */
 static void try_spawn(prove_run *r, size_t k)
 {
     prove_one *c = r->p->c;
     {
         std::unique_lock<std::mutex> lk(r->mu);
         if (k >= r->cap || k > r->p->n || r->stop || c[k].spawned ||
-            (k > 0 && !c[k - 1].load_done) || (k >= r->nabc && !c[k - r->nabc].h_free))
+            (k > 0 && !c[k - 1].load_done) || !load_buffer_free(r, k))
             return;
         if (k == r->p->n && (!feed_more(r, lk) || c[k].spawned)) return;
         c[k].spawned = true;
@@ -721,6 +739,19 @@ static int h_product(prove_run *r, gpu_buf *v0, gpu_buf *v1, cuzk_err *err)
     return rc ? rc : gpu_ntt_h_product_dev(v0, r->lg, err);
 }
 
+/* Circuit i's H step in pieces has read the last of the witness (its
+ * kernels waited for): unless the witness shares the row, the next
+ * circuit's loader may fill the witness buffer now, under the rest of
+ * this H step (load_buffer_free). */
+static int witness_read(prove_run *r, size_t i, cuzk_err *err)
+{
+    if (r->plan.witness_shared) return CUZK_OK;
+    CU_WAIT(err, "h step (witness read)");
+    helper_done(r, &r->p->c[i].wit_free);
+    try_spawn(r, i + 1);
+    return CUZK_OK;
+}
+
 /* The H step with two rows on the device (d: a, then the product; d +
  * row: b, then c) or one (d; c's and a's transformed rows parked on the
  * host and combined with b's a piece at a time; when the witness shares
@@ -729,7 +760,7 @@ static int h_product(prove_run *r, gpu_buf *v0, gpu_buf *v1, cuzk_err *err)
  * parts). A witness-only circuit's constraints are checked before any
  * transform: with two rows c's pieces against a and b in their rows,
  * with one a, b, c in pieces. h lands in d. */
-static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
+static int h_pieces(prove_run *r, size_t i, const cs_prover *w, char *d, cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf v0 = {d, row}, v1 = {d + row, row};
@@ -754,6 +785,7 @@ static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
             });
         if (!rc) rc = xfer_kernels([&] { return h_product(r, &v0, &v1, err); });
         if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);
+        if (!rc) rc = witness_read(r, i, err);
         return rc ? rc : xfer_kernels([&] { return gpu_ntt_h_bitrev_dev(&v0, &v1, r->lg, err); });
     }
     char *pa = ws->park, *pc = ws->park + (shared ? 2 : 1) * row;
@@ -763,6 +795,7 @@ static int h_pieces(prove_run *r, const cs_prover *w, char *d, cuzk_err *err)
     if (!rc) rc = row_fill(r, w, 0, d, raw[0], err);
     if (!rc) rc = park_row(pa, d, row, err);
     if (!rc) rc = row_fill(r, w, 1, d, raw[1], err);
+    if (!rc) rc = witness_read(r, i, err);
     if (!rc) rc = row_combine(r, d, pa, true, err);
     if (!rc) rc = xfer_kernels([&] { return gpu_ntt_h_product_dev(&v0, r->lg, err); });
     if (!rc) rc = row_combine(r, d, pc, false, err);
@@ -789,7 +822,7 @@ static int h_step(prove_run *r, size_t i, cuzk_err *err)
     if (!rc) rc = helper_rc(c->load_rc, &c->load_err, err);
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf va = {d, row}, vb = {d + row, row}, vc = {d + 2 * row, row};
-    if (!rc && pieces) rc = h_pieces(r, r->circ[i], d, err);
+    if (!rc && pieces) rc = h_pieces(r, i, r->circ[i], d, err);
     if (!rc && progressive)
         rc = xfer_kernels([&] { return gpu_ntt_h_finish_dev(&va, &vb, &vc, r->lg, err); });
     if (!rc && device && !progressive)
