@@ -147,10 +147,14 @@
  *     and runs both circuits' jobs in one pass over each array, so each
  *     streamed chunk crosses once for the two (stream.cu; prove_gpu.cu's
  *     lab_members). For a 32 GiB PoRep at 16 GiB that is L, A and B_G2's
- *     29.4 GiB once a pair instead of once a partition, where the wait
- *     costs circuit i + 1's upload no longer running under circuit i's
- *     kernels (its 4-13 GiB share the same link anyway: the start is
- *     bound by its copies). H's pass is not shared: its scalars are a
+ *     29.4 GiB once a pair instead of once a partition. The wait costs
+ *     little: with the H step in pieces (rows 1 or 2) circuit i + 1's
+ *     loader fills only the witness buffer and starts once circuit i's
+ *     H step has read it (prove_gpu.cu's witness_read), under the rest of
+ *     that step and its H MSM; with three rows and one a/b/c buffer it
+ *     starts after circuit i's H MSM, and the pair's step waits for its
+ *     upload (4 GiB, over a link the stream would share anyway: the start
+ *     is bound by its copies). H's pass is not shared: its scalars are a
  *     dense domain row per circuit, which a small device cannot hold
  *     twice. Two at most: the jobs' data have two device buffers (by
  *     circuit parity), so a third circuit's prep waits for the first's
