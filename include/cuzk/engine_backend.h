@@ -57,8 +57,9 @@ struct engine_backend {
     int (*start_fed)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                      const engine_feed *feed, void **handle, cuzk_err *err);
     /* Optional: caps the device memory the backend uses per device
-     * (gpus.device_memory; 0: what is free). */
-    void (*device_memory)(uint64_t bytes);
+     * (gpus.device_memory; 0: what is free) and sets its streamed plans'
+     * MSM chunk goal (gpus.stream_chunk_log; 0: its default). */
+    void (*device_memory)(uint64_t bytes, uint32_t chunk_log);
     /* Optional: one line of the device's memory plan (what stays on the
      * device, what streams) for the status. */
     void (*plan)(int device, char *out, size_t len);

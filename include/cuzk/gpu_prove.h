@@ -153,7 +153,8 @@ int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsig
 /* The chunk (points per MSM call) for which the plan of a streamed start
  * gives up rows of a, b, c on the device (residency.cu rule 4; 0: the
  * default, 2^21): a knob for the tests, whose small circuits reach every
- * mode with a small goal, and for tuning on a device. */
+ * mode with a small goal, and for tuning on a device (the daemon's
+ * gpus.stream_chunk_log, cuzk-bench plan --chunk-log). */
 void gpu_prove_set_chunk_goal(size_t points);
 /* The ring a streamed circuit shape's slices go through (residency.cu
  * rule 4; 0: the default, 1/64 of the shape within 1 .. 64 MiB): a knob

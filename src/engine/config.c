@@ -60,6 +60,10 @@ static const key_def keys[] = {
      "log2 of the largest domain the small-circuit lane proves beside a running partition "
      "(HIGH and CRITICAL jobs), e.g. 19 (a Winning PoSt 32GiB's domain; its reservation 3.5 GiB, "
      "made only on a device with 8 times that free); 0 = no lane"},
+    {"gpus", "stream_chunk_log", T_U32, F(stream_chunk_log),
+     "log2 of the MSM calls (points) a streamed plan wants before it gives up a/b/c rows on the "
+     "device for them (residency rule 4): smaller keeps more rows, parking less host memory, in "
+     "more and smaller calls; 0 = 21, else 10 .. 27"},
     {"gpus", "small_lane_params", T_SIZE, F(small_lane_params),
      "device memory for the parameters of the circuits the lane proves, reserved with it"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},

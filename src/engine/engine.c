@@ -251,6 +251,11 @@ static uint64_t evict_idle(void *ctx, uint64_t need)
 int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *backend,
                   cuzk_err *err)
 {
+    *out = NULL;
+    if (cfg->stream_chunk_log && (cfg->stream_chunk_log < 10 || cfg->stream_chunk_log > 27))
+        return cuzk_errf(err, CUZK_EINVAL,
+                         "gpus.stream_chunk_log = %u: 0 (the default) or 10 .. 27",
+                         cfg->stream_chunk_log);
     engine_t *e = calloc(1, sizeof *e);
     if (!e) return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
     e->cfg = *cfg;
@@ -260,7 +265,8 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
         *out = NULL;
         return err ? err->code : CUZK_EINVAL;
     }
-    if (e->backend->device_memory) e->backend->device_memory(cfg->device_memory);
+    if (e->backend->device_memory)
+        e->backend->device_memory(cfg->device_memory, cfg->stream_chunk_log);
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->gpu_cv, NULL);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuzk/config.h"
+#include "cuzk/engine.h"
 #include "testutil.h"
 
 static void test_sizes(void **state)
@@ -54,6 +55,7 @@ static const char full[] = "# every key\n"
                            "devices = [0, 2]\n"
                            "gpu_threads = 8\n"
                            "gpu_workers_per_device = 3\n"
+                           "stream_chunk_log = 19\n"
                            "[scheduler]\n"
                            "max_batch_size = 2\n"
                            "max_batch_wait_ms = 1_500\n"
@@ -94,6 +96,7 @@ static void test_every_key(void **state)
     assert_int_equal(c.devices[1], 2);
     assert_int_equal(c.gpu_threads, 8);
     assert_int_equal(c.gpu_workers_per_device, 3);
+    assert_int_equal(c.stream_chunk_log, 19);
     assert_int_equal(c.max_batch_size, 2);
     assert_int_equal(c.max_batch_wait_ms, 1500);
     assert_int_equal(c.result_ttl_s, 1);
@@ -136,6 +139,27 @@ static void test_strict(void **state)
     }
 }
 
+/* gpus.stream_chunk_log outside 0, 10 .. 27: the engine refuses to start,
+ * naming the key and the range. */
+static void test_stream_chunk_log_range(void **state)
+{
+    (void)state;
+    const uint32_t bad[] = {1, 9, 28, 64};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cuzk_config c;
+        cuzk_config_default(&c);
+        c.stream_chunk_log = bad[i];
+        engine_t *e = (engine_t *)&c;
+        cuzk_err err = {0};
+        assert_int_equal(engine_create(&e, &c, NULL, &err), CUZK_EINVAL);
+        assert_null(e);
+        char want[64];
+        snprintf(want, sizeof want, "gpus.stream_chunk_log = %u: 0 (the default) or 10 .. 27",
+                 bad[i]);
+        if (!strstr(err.msg, want)) fail_msg("%u: '%s'", bad[i], err.msg);
+    }
+}
+
 static void test_default_round_trip(void **state)
 {
     (void)state;
@@ -163,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_every_key),
         cmocka_unit_test(test_strict),
         cmocka_unit_test(test_default_round_trip),
+        cmocka_unit_test(test_stream_chunk_log_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,8 @@
  *   cuzk-bench gen-vanilla test --constraints N [--partitions P] [--seed S]
  *              [--bad-partition K] -o FILE
  *   cuzk-bench timeline LOG      (GPU busy fraction from the TIMELINE lines)
- *   cuzk-bench plan --sector-size SIZE [--device-memory M] [--batch] [--lane-log N]  (plan.c)
+ *   cuzk-bench plan --sector-size SIZE [--device-memory M] [--batch] [--lane-log N]
+ *                   [--chunk-log N]  (plan.c)
  *
  * ADDR is unix:///path, host:port or http://host:port (default
  * 127.0.0.1:9820). The input file is sent as the request's vanilla_proof
@@ -85,7 +86,7 @@ static const char usage[] =
     "  gen-vanilla test --constraints N [--partitions P] [--seed S] [--bad-partition K] -o FILE\n"
     "                       a synthetic test-circuit request (daemon --test-circuits)\n"
     "  timeline LOG         stage times and GPU busy fraction from a daemon log\n"
-    "  plan --sector-size SIZE [--device-memory M] [--batch] [--lane-log N]\n"
+    "  plan --sector-size SIZE [--device-memory M] [--batch] [--lane-log N] [--chunk-log N]\n"
     "                       the GPU memory plan of a PoRep partition (no device needed):\n"
     "                       the least device memory, and what stays resident, streams,\n"
     "                       and the H step's rows on M (default: common cards' sizes);\n"
@@ -93,7 +94,8 @@ static const char usage[] =
     "                       gpus.device_memory), less a small-circuit lane for 2^N\n"
     "                       (default 19, the daemon's; 0: none) where it gets one;\n"
     "                       --batch: a start of several partitions (every daemon\n"
-    "                       proof), its L/A/B passes shared by pairs where they stream\n";
+    "                       proof), its L/A/B passes shared by pairs where they stream;\n"
+    "                       --chunk-log N: as the daemon with gpus.stream_chunk_log = N\n";
 
 int bench_usage(const char *fmt, const char *arg)
 {

@@ -16,6 +16,7 @@
  * (`--lane-log`, the daemon's default 2^19; 0: none) plans its big starts
  * in that memory less the lane's reservation (residency.cu rule 7: a lane
  * only when it is at most 1/8 of the device; each line says).
+ * `--chunk-log N` plans as the daemon with gpus.stream_chunk_log = N.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ int bench_plan(int argc, char **argv)
     cuzk_config def;
     cuzk_config_default(&def);
     unsigned lane_log = def.small_lane_max_log; /* the daemon's default */
+    unsigned chunk_log = def.stream_chunk_log;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--batch")) {
             batch = 1;
@@ -104,6 +106,13 @@ int bench_plan(int argc, char **argv)
             if (*end || end == argv[i] || (v && (v < 10 || v > 24)))
                 return bench_usage("plan: --lane-log %s: 0 (no lane) or 10 .. 24", argv[i]);
             lane_log = (unsigned)v;
+        } else if (!strcmp(argv[i], "--chunk-log") && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || end == argv[i] || (v && (v < 10 || v > 27)))
+                return bench_usage("plan: --chunk-log %s: 0 (the default, 21) or 10 .. 27",
+                                   argv[i]);
+            chunk_log = (unsigned)v;
         } else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) {
             size = argv[++i];
         } else if (!strcmp(argv[i], "--device-memory") && i + 1 < argc) {
@@ -121,9 +130,10 @@ int bench_plan(int argc, char **argv)
     if (!s)
         return bench_usage("plan: no PoRep sector of %s (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", size);
 #ifdef CUZK_HAVE_CUDA
+    gpu_prove_set_chunk_goal(chunk_log ? (size_t)1 << chunk_log : 0);
     return plan_print(s, size, memory, lane_log, batch);
 #else
-    (void)batch, (void)lane_log;
+    (void)batch, (void)lane_log, (void)chunk_log;
     fprintf(stderr, "cuzk-bench plan: built without CUDA (no GPU prover to plan for)\n");
     return BENCH_FAILED;
 #endif

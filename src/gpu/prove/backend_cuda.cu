@@ -18,7 +18,8 @@
  * plan says too_small: residency.cu) proves that start on the CPU instead
  * (groth16_prove, the CPU backend's prover), said once per device as a
  * warning naming the memory needed and had, so its jobs are slower, never
- * failed; gpus.device_memory caps the memory the prover plans with.
+ * failed; gpus.device_memory caps the memory the prover plans with, and
+ * gpus.stream_chunk_log sets its streamed plans' MSM chunk goal.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,9 +259,10 @@ static int cuda_lane_start(int device, const groth16_params *pk, const cs_prover
     return CUZK_OK;
 }
 
-static void cuda_device_memory(uint64_t bytes)
+static void cuda_device_memory(uint64_t bytes, uint32_t chunk_log)
 {
     gpu_prove_set_device_memory((size_t)bytes);
+    gpu_prove_set_chunk_goal(chunk_log ? (size_t)1 << chunk_log : 0);
 }
 
 /* The plan of the device's last start (gpu_prove_device_plan). */
