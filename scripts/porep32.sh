@@ -4,7 +4,7 @@
 # measured, in one or two time-boxed commands.
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [-m BUDGET] [-P N] [-Q N] [-R] [-F] [-G GIB]
+#                      [-b BACKEND] [-m BUDGET] [-P N] [-Q N] [-R] [-F] [-G GIB] [-C LOG]
 #                      [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
@@ -51,6 +51,9 @@
 #             0's free memory before the daemon starts and holds it until
 #             the daemon is stopped; nothing else is set (the daemon plans
 #             with what it finds free)
+#   -C        gpus.stream_chunk_log (default the daemon's, 21): the MSM calls
+#             a streamed plan wants before it gives a/b/c rows up, for an
+#             A/B (at 16 GiB free 19 keeps two rows and parks nothing)
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
@@ -70,8 +73,8 @@
 set -u
 ARGS="$*"
 PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true WITNESS=true
-PER_START= DEPTH= HOLD_GIB=
-while getopts p:t:w:n:j:b:m:P:Q:RFG:h opt; do
+PER_START= DEPTH= HOLD_GIB= CHUNK_LOG=
+while getopts p:t:w:n:j:b:m:P:Q:RFG:C:h opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -85,6 +88,7 @@ while getopts p:t:w:n:j:b:m:P:Q:RFG:h opt; do
     R) REUSE=false ;;
     F) WITNESS=false ;;
     G) HOLD_GIB=$OPTARG ;;
+    C) CHUNK_LOG=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -167,6 +171,7 @@ listen = "unix://$SOCK"
 param_cache = "$WORK/params"
 [gpus]
 backend = "$BACKEND"
+${CHUNK_LOG:+stream_chunk_log = $CHUNK_LOG}
 [memory]
 total_budget = "$MEM"
 reuse_partitions = $REUSE
@@ -198,7 +203,7 @@ verify_proof() { # proof c1 -> exit of cuzk verify porep
 }
 
 if has prove; then
-    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE, witness_only = $WITNESS)"
+    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE, witness_only = $WITNESS${CHUNK_LOG:+, stream_chunk_log = $CHUNK_LOG})"
     if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
         say "- page cache dropped before the daemon started: the first load is cold"
     else
