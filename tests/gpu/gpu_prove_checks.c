@@ -377,24 +377,55 @@ static uint64_t points_of(const groth16_timings *t, size_t i)
     return t[i].xfer.bytes[GROTH16_XFER_POINTS] + t[i].xfer.bytes[GROTH16_XFER_POINTS_G2];
 }
 
-/* Rule 9 under plan pl (every array streamed, a pair's L/A/B pass
- * shared): circuits below `paired` count the plan's points per partition
- * each (H's, and half of their pair's pass), the others alone also the
- * other half: H's bytes once and L, A, B_G1, B_G2's whole. */
-static void check_pair_points(const char *what, const gpu_prove_plan_info *pl,
-                              const groth16_params *pk, const groth16_timings *t, size_t n,
-                              size_t paired)
+/* Rule 9: the share of a pass's `total` bytes that circuit i of n counts,
+ * the circuits proved in groups of g (the last one smaller): a k-th each,
+ * the group's first circuit keeping what does not divide. */
+static uint64_t group_share(uint64_t total, size_t n, unsigned g, size_t i)
 {
-    uint64_t h = pl->resident[0] ? 0 : pk->n_h * sizeof(g1_affine_t) - pl->prefix[0];
-    CHECK(pl->lab_group == 2 && pl->streamed > h, "%s: the plan pairs no circuits (%u, %zu > %llu)",
-          what, pl->lab_group, pl->streamed, (unsigned long long)h);
+    size_t first = i / g * g, k = n - first < g ? n - first : g;
+    return i == first ? total - (k - 1) * (total / k) : total / k;
+}
+
+/* Rules 5, 8 and 9 from pk's arrays and what plan pl keeps: the group a
+ * start of n circuits should prove in (four with the H step in pieces, two
+ * with three rows, on the witness-only path's batches when anything of L,
+ * A, B_G1, B_G2 streams; else one), and the points circuit i counts: H's
+ * streamed bytes and its group's share of L, A, B_G1's (*pts, B_G2's
+ * share included) and of B_G2's (*g2). */
+static unsigned expect_points(const gpu_prove_plan_info *pl, const groth16_params *pk, size_t wit,
+                              size_t n, size_t i, uint64_t *pts, uint64_t *g2)
+{
+    const size_t counts[4] = {pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1};
+    uint64_t kept[4], g1 = 0, g2all = pl->b_g2_streamed ? pk->n_b_g2 * sizeof(g2_affine_t) : 0;
+    for (int k = 0; k < 4; k++)
+        kept[k] = pl->resident[k] ? 0 : counts[k] * sizeof(g1_affine_t) - pl->prefix[k];
+    for (int k = 1; k < 4; k++) g1 += kept[k];
+    unsigned g = wit && n > 1 && g1 + g2all ? (pl->abc_rows < 3 ? 4 : 2) : 1;
+    *g2 = group_share(g2all, n, g, i);
+    *pts = kept[0] + group_share(g1, n, g, i) + *g2;
+    CHECK(pl->lab_group == g && pl->streamed == kept[0] + (g1 + g2all) / g,
+          "plan: %zu circuits (witness %zu bytes, %u rows): groups of %u, %zu streamed per "
+          "partition; expected %u, %llu",
+          n, wit, pl->abc_rows, pl->lab_group, pl->streamed, g,
+          (unsigned long long)(kept[0] + (g1 + g2all) / g));
+    return g;
+}
+
+/* Rule 9 under plan pl (a batch whose L/A/B passes are shared): each
+ * circuit counts H's points and its group's share of the passes. */
+static void check_group_points(const char *what, const gpu_prove_plan_info *pl,
+                               const groth16_params *pk, size_t wit, const groth16_timings *t,
+                               size_t n)
+{
     for (size_t i = 0; i < n; i++) {
-        uint64_t want = i < paired ? pl->streamed : 2 * pl->streamed - h;
+        uint64_t want, g2;
+        unsigned g = expect_points(pl, pk, wit, n, i, &want, &g2);
+        CHECK(g > 1, "%s: the plan groups no circuits", what);
         CHECK(points_of(t, i) == want,
-              "%s, circuit %zu: %llu bytes of points streamed, expected %llu (%s; the plan's "
-              "%zu per partition)",
-              what, i, (unsigned long long)points_of(t, i), (unsigned long long)want,
-              i < paired ? "paired" : "alone", pl->streamed);
+              "%s, circuit %zu of %zu: %llu bytes of points streamed, expected %llu (groups of "
+              "%u; the plan's %zu per partition)",
+              what, i, n, (unsigned long long)points_of(t, i), (unsigned long long)want, g,
+              pl->streamed);
     }
 }
 
@@ -485,7 +516,7 @@ static void check_feed(cuzk_rng *g, bool streamed)
     if (!rc && streamed) { /* rule 9: (0, 1) and (2, 3) paired as fed, 4 alone */
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
-        check_pair_points("feed, streamed", &pl, &pk, t, count, 4);
+        check_group_points("feed, streamed", &pl, &pk, wit, t, count);
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
@@ -854,11 +885,6 @@ int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth1
     size_t row = ((size_t)32 << lg), used = w->num_constraints * sizeof(fr_t);
     bool shared = pl->abc_rows == 1 && pl->witness_shared;
     uint64_t parked = pl->abc_rows == 1 ? 2 * row + (shared ? 3 * used : 0) : 0;
-    /* a pass of B_G2 for a pair of circuits counts half for each (rule 9) */
-    uint64_t g2 = pl->b_g2_streamed ? pk->n_b_g2 * sizeof(g2_affine_t) / pl->lab_group : 0;
-    CHECK(pl->lab_group == (wit && n > 1 && pl->streamed ? 2u : 1u),
-          "%s: %zu circuits (witness %zu bytes, %zu streamed): the L/A/B pass serves %u", what, n,
-          wit, pl->streamed, pl->lab_group);
     uint64_t input = wit ? wit : 3 * used, h2d = 0, d2h = 0;
     for (size_t i = 0; i < n; i++) {
         const groth16_xfer *x = &t[i].xfer;
@@ -867,13 +893,14 @@ int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth1
               "%s, circuit %zu: %llu bytes of shape slices up, the plan (shape streamed %d) at "
               "most %zu",
               what, i, (unsigned long long)sh, pl->shape_streamed, pl->shape_up);
-        uint64_t pts = xb(t, i, GROTH16_XFER_POINTS) + xb(t, i, GROTH16_XFER_POINTS_G2);
-        CHECK(pts == pl->streamed && xb(t, i, GROTH16_XFER_POINTS_G2) == g2,
-              "%s, circuit %zu: %llu bytes of points streamed (B_G2 %llu), the plan %zu (B_G2 "
-              "%llu)",
+        uint64_t pts = points_of(t, i), want, g2;
+        expect_points(pl, pk, wit, n, i, &want, &g2);
+        CHECK(pts == want && xb(t, i, GROTH16_XFER_POINTS_G2) == g2,
+              "%s, circuit %zu: %llu bytes of points streamed (B_G2 %llu), expected %llu (B_G2 "
+              "%llu; the plan's %zu per partition)",
               what, i, (unsigned long long)pts,
-              (unsigned long long)xb(t, i, GROTH16_XFER_POINTS_G2), pl->streamed,
-              (unsigned long long)g2);
+              (unsigned long long)xb(t, i, GROTH16_XFER_POINTS_G2), (unsigned long long)want,
+              (unsigned long long)g2, pl->streamed);
         CHECK(xb(t, i, GROTH16_XFER_PARK) == parked && xb(t, i, GROTH16_XFER_UNPARK) == parked &&
                   parked <= pl->parked,
               "%s, circuit %zu: %llu bytes parked, %llu back; the mode (%u rows, shared %d) %llu "
@@ -980,15 +1007,16 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
 }
 
 /* Rule 9 on the witness-only path with every array streamed: a batch's
- * circuits proved in pairs, one pass of L, A, B_G1 and B_G2 serving two,
- * for jobs that split (a bit witness) and whole ones (random values). A
- * batch of 4 (two pairs) and of 3 (a pair, then one alone): each proof the
- * CPU's byte for byte, a pair's circuits counting the plan's points per
- * partition each, the one alone H's and the whole pass, and the runtime
- * copying what the prover counted. */
+ * circuits proved in groups, one pass of L, A, B_G1 and B_G2 serving a
+ * group, for jobs that split (a bit witness) and whole ones (random
+ * values), with three rows (groups of two) and one row (the H step in
+ * pieces: groups of four). Batches of 5 and 3: each proof the CPU's byte
+ * for byte, each circuit counting H's points and its group's share of the
+ * passes (the last group smaller), and the runtime copying what the
+ * prover counted. */
 static void check_pairs(cuzk_rng *g)
 {
-    enum { N = 4 };
+    enum { N = 5 };
     static const int pats[2] = {PAT_BITS, PAT_RANDOM};
     gpu_prove_set_chunk_goal(1024);
     for (int d = 0; d < 2; d++) {
@@ -1014,34 +1042,39 @@ static void check_pairs(cuzk_rng *g)
         if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
         CHECK(!rc, "pairs: setup: %s", err.msg);
         size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
-        size_t cap = rc ? 0 : streamed_cap(&pk, wit, gpu_shape_upload_bytes(shape));
-        CHECK(rc || cap, "pairs: no cap streams every array");
-        gpu_prove_set_device_memory(cap);
         const char *kind = d ? "whole jobs" : "split jobs";
-        for (size_t n = N; !rc && cap && n >= N - 1; n--) {
-            groth16_timings t[N];
-            memset(t, 0, sizeof t);
-            long long c0[2];
-            gpu_check_copied_now(c0);
-            int prc = gpu_groth16_prove(gpu, &pk, w, n, rs, t, &err);
-            CHECK(!prc && !memcmp(gpu, cpu, n * sizeof *gpu), "pairs, %s, %zu circuits: rc %d (%s)",
-                  kind, n, prc, err.msg);
-            if (prc) continue;
-            gpu_prove_plan_info pl;
-            gpu_prove_device_plan(0, &pl);
-            check_pair_points(kind, &pl, &pk, t, n, n / 2 * 2);
-            long long up = 0, counted = 0;
-            if (gpu_check_copied) up = gpu_check_copied(false) - c0[0];
-            for (size_t i = 0; i < n; i++) counted += (long long)t[i].xfer.h2d;
-            CHECK(!gpu_check_copied || up == counted,
-                  "pairs, %s, %zu circuits: the runtime copied %lld bytes up, the prover counted "
-                  "%lld",
-                  kind, n, up, counted);
+        static const unsigned modes[2] = {3, 1}; /* rows: groups of 2, of 4 */
+        for (int m = 0; !rc && m < 2; m++) {
+            unsigned rows = modes[m];
+            size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), rows, false,
+                                 false, true, false);
+            CHECK(cap, "pairs: no cap streams every array with %u rows", rows);
+            if (!cap) continue;
+            gpu_prove_set_device_memory(cap);
+            for (size_t n = N; n >= N - 2; n -= 2) {
+                groth16_timings t[N];
+                memset(t, 0, sizeof t);
+                long long c0[2];
+                gpu_check_copied_now(c0);
+                int prc = gpu_groth16_prove(gpu, &pk, w, n, rs, t, &err);
+                CHECK(!prc && !memcmp(gpu, cpu, n * sizeof *gpu),
+                      "pairs, %s, %u rows, %zu circuits: rc %d (%s)", kind, rows, n, prc, err.msg);
+                if (prc) continue;
+                gpu_prove_plan_info pl;
+                gpu_prove_device_plan(0, &pl);
+                check_group_points(kind, &pl, &pk, wit, t, n);
+                long long up = 0, counted = 0;
+                if (gpu_check_copied) up = gpu_check_copied(false) - c0[0];
+                for (size_t i = 0; i < n; i++) counted += (long long)t[i].xfer.h2d;
+                CHECK(!gpu_check_copied || up == counted,
+                      "pairs, %s, %u rows, %zu circuits: the runtime copied %lld bytes up, the "
+                      "prover counted %lld",
+                      kind, rows, n, up, counted);
+            }
+            printf("prove: groups (residency rule 9), %s, %u rows: batches of 5 and 3 with every "
+                   "array streamed == CPU, each group's L/A/B passes shared (groups of %u)\n",
+                   kind, rows, rows < 3 ? 4u : 2u);
         }
-        if (!rc && cap)
-            printf("prove: pairs (residency rule 9), %s: batches of 4 and 3 with every array "
-                   "streamed == CPU, each pair's L/A/B passes shared\n",
-                   kind);
         gpu_prove_set_device_memory(0);
         gpu_prove_params_free(&pk);
         if (shape) gpu_shape_forget(shape);
@@ -1141,11 +1174,11 @@ static void check_plan_porep32(void)
                   budgets[k] / gib, rc, err.msg, line);
             CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,
                   budgets[k] / gib);
-            /* rule 9: the batch's L/A/B passes serve pairs, H's points kept first (rule 5) */
+            /* rule 9: the batch's L/A/B passes serve groups, H's points kept first (rule 5) */
             gpu_prove_plan_info one;
             rc = gpu_prove_plan_for(&one, &pk, lg, wit, s->shape_bytes, false, budgets[k], &err);
-            CHECK(!rc && pl.lab_group == 2 && one.lab_group == 1 && pl.prefix[0] > 0 &&
-                      pl.streamed < one.streamed && pl.moved < one.moved,
+            CHECK(!rc && pl.lab_group == (pl.abc_rows < 3 ? 4u : 2u) && one.lab_group == 1 &&
+                      pl.prefix[0] > 0 && pl.streamed < one.streamed && pl.moved < one.moved,
                   "porep %uGiB in %zu GiB: the batch's plan (group %u, H kept %zu, %zu streamed) "
                   "against a single proof's (group %u, %zu streamed)",
                   (unsigned)(sectors[i] >> 30), budgets[k] / gib, pl.lab_group, pl.prefix[0],

@@ -138,12 +138,14 @@ void prove_each_device(void (*fn)(int dev, const void *arg), const void *arg)
 }
 
 /* Device working buffers, kept between proofs: a/b/c (two, for the
- * loader of the next circuit), the split jobs' data staged by prep (two,
- * by circuit parity), tail scalars, tail indexes, gathered tail bases,
- * ones bitmap; each with its capacity in bytes. */
+ * loader of the next circuit), the split jobs' data staged by prep (one
+ * more than the plan's lab_group: jobs_slot), tail scalars, tail indexes,
+ * gathered tail bases, ones bitmap; each with its capacity in bytes. */
+#define PROVE_JOB_BUFS (PROVE_PASS_JOBS + 1)
 struct prove_ws {
-    void *abc[2], *jobs[2], *scal, *idx, *tb, *bits, *wit, *prep;
-    size_t abc_cap[2], jobs_cap[2], scal_cap, idx_cap, tb_cap, bits_cap, wit_cap, prep_cap;
+    void *abc[2], *jobs[PROVE_JOB_BUFS], *scal, *idx, *tb, *bits, *wit, *prep;
+    size_t abc_cap[2], jobs_cap[PROVE_JOB_BUFS], scal_cap, idx_cap, tb_cap, bits_cap, wit_cap,
+        prep_cap;
     char *park; /* host rows of the H step with one row on the device (h_pieces) */
     size_t park_cap;
     bool park_pinned; /* park page-locked (cudaHostAlloc), else malloc'ed */
@@ -383,12 +385,22 @@ static void helper_done(prove_run *r, bool *flag)
     r->cv.notify_all();
 }
 
-/* Waits until ws->jobs[i % 2] is free for circuit i (circuit i - 2's
- * L/A/B step is over); false when the start stops instead. */
+/* The jobs buffer of circuit i: one of lab_group + 1 in turn, so a whole
+ * group's jobs are on the device for its pass (rule 9) while the next
+ * group's first circuit prepares its own. */
+static size_t jobs_slot(const prove_run *r, size_t i)
+{
+    return i % (r->plan.lab_group + 1);
+}
+
+/* Waits until circuit i's jobs buffer is free (the L/A/B step of the
+ * circuit lab_group + 1 before it is over); false when the start stops
+ * instead. */
 static bool jobs_buffer_free(prove_run *r, size_t i)
 {
+    size_t back = r->plan.lab_group + 1;
     std::unique_lock<std::mutex> lk(r->mu);
-    r->cv.wait(lk, [r, i] { return r->stop || i < 2 || r->p->c[i - 2].lab_free; });
+    r->cv.wait(lk, [r, i, back] { return r->stop || i < back || r->p->c[i - back].lab_free; });
     return !r->stop;
 }
 
@@ -400,7 +412,7 @@ static bool preps_on_device(const prove_run *r, const cs_prover *w)
 }
 
 /* Prep's second part: the split jobs' bitmaps, tail scalars and tail
- * indexes into ws->jobs[i % 2] (once circuit i - 2's L/A/B step is over),
+ * indexes into circuit i's jobs buffer (jobs_slot, once free),
  * through a staging pool of its own, so that the L/A/B step uploads
  * nothing: on the spot its uploads shared the bus with the next circuit's
  * a, b, c and waited behind its chunks (batch_add and tail_msm took 10-30
@@ -422,7 +434,7 @@ static int stage_jobs(prove_run *r, size_t i, cuzk_err *err)
     }
     if (total == 0) return CUZK_OK;
     if (!jobs_buffer_free(r, i)) return CUZK_OK;
-    size_t b = i % 2;
+    size_t b = jobs_slot(r, i);
     prove_ws *ws = r->ws;
     if (prove_dev_grow_free(&ws->jobs[b], &ws->jobs_cap[b], total, err)) {
         cudaGetLastError(); /* not staged: uploaded on the spot */
@@ -459,9 +471,8 @@ static void prep_thread(prove_run *r, size_t i)
 
 /* The loader's second part for a circuit of the witness-only path: its
  * jobs made on the device from the witness it just uploaded
- * (prep_on_device) into ws->jobs[i % 2], once circuit i - 2's L/A/B step
- * is over; with no device memory free for them, by the CPU's prep, their
- * data then uploaded by the L/A/B step. */
+ * (prep_on_device) into circuit i's jobs buffer (jobs_slot), once free; with no device memory free
+ * for them, by the CPU's prep, their data then uploaded by the L/A/B step. */
 static void device_prep(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
@@ -470,7 +481,7 @@ static void device_prep(prove_run *r, size_t i)
         c->prep_rc = cuzk_errf(&c->prep_err, CUZK_ECANCELLED, "gpu prove: stopped");
         return;
     }
-    size_t b = i % 2;
+    size_t b = jobs_slot(r, i);
     prove_ws *ws = r->ws;
     prep_buffers bufs = {&ws->prep, &ws->jobs[b], &ws->prep_cap, &ws->jobs_cap[b]};
     prep_jobs pj;
@@ -962,27 +973,26 @@ static int b2_on_device(prove_run *r, size_t i, size_t k, cuzk_err *err)
     return rc;
 }
 
-/* How many circuits from i the L/A/B step serves (residency.cu rule 9):
- * circuit i + 1 too when the plan pairs them (lab_group 2), circuit
- * i + 1 is there with its helpers started (circuit i's H step is over, so
- * its loader could start), and, once its prep is done (waited for), that
- * ended without error and left all its jobs' data on the device (the
- * on-the-spot buffers are circuit i's). Else circuit i alone. */
-static size_t lab_members(prove_run *r, size_t i)
+/* Whether circuit j joins the group of the circuits before it, whose L/A/B
+ * step serves them all in one pass over each array (residency.cu rule 9):
+ * circuit j is there with its helpers started (the H step before it let
+ * its loader start), and, once its prep is done (waited for), that ended
+ * without error and left all its jobs' data on the device (the
+ * on-the-spot buffers are the group's first circuit's). */
+static bool member_ready(prove_run *r, size_t j)
 {
-    if (r->plan.lab_group < 2) return 1;
     std::unique_lock<std::mutex> lk(r->mu);
     r->cv.wait(lk, [r] { return !r->feeding; });
-    if (i + 1 >= r->p->n || !r->p->c[i + 1].spawned) return 1;
-    prove_one *c = &r->p->c[i + 1];
+    if (j >= r->p->n || !r->p->c[j].spawned) return false;
+    prove_one *c = &r->p->c[j];
     r->cv.wait(lk, [c] { return c->prep_done; });
     bool staged = !c->prep_rc;
     for (int x = 0; x < 3 && staged; x++) staged = job_staged(lab_job(c, x), &c->jd[x]);
-    return staged ? 2 : 1;
+    return staged;
 }
 
-/* The L, A and B_G1 MSMs of circuits i .. i + k - 1 (lab_members; waits
- * for circuit i's prep, the others' is done) in one pass over each array,
+/* The L, A and B_G1 MSMs of circuits i .. i + k - 1 (a group: waits for
+ * circuit i's prep, the others' is done) in one pass over each array,
  * and their B_G2 when the device does it. The points a pass streamed for
  * k circuits count a k-th for each (xfer_share), its copies and kernels
  * in circuit i's account; their jobs' buffers are free after. */
@@ -1012,27 +1022,54 @@ static int lab_step(prove_run *r, size_t i, size_t k, cuzk_err *err)
     return rc;
 }
 
-/* Circuit i: the step whose helper finished first, then the other; its
- * H step alone when the L/A/B step of circuit i - 1 served it too
- * (lab_free: set by this thread only). With its L/A/B step second, the
- * step may serve circuit i + 1 (lab_members). */
-static int prove_one_circuit(prove_run *r, size_t i, cuzk_err *err)
+/* Circuit j's H step as a member of an earlier circuit's group: its
+ * account bound, its time its own. */
+static int member_h(prove_run *r, size_t j, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[j];
+    double t0 = groth16_now_ms();
+    xfer_acct *was = xfer_bind(&r->xa[j]);
+    int rc = h_step(r, j, err);
+    xfer_bind(was);
+    c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
+    return rc;
+}
+
+/* Circuit i: the step whose helper finished first, then the other. With
+ * its H step first, the group of rule 9: the H steps of the circuits after
+ * it that join (member_ready, at most the plan's lab_group in all), then
+ * one L/A/B step for the group. Nothing for a circuit an earlier group
+ * proved (lab_free: set by this thread only). *at: the circuit whose step
+ * failed. Each circuit's gpu_total_ms its own steps' (the group's L/A/B
+ * step in circuit i's), its account settled. */
+static int prove_one_circuit(prove_run *r, size_t i, size_t *at, cuzk_err *err)
 {
     prove_one *c = &r->p->c[i];
-    double t0 = groth16_now_ms();
-    bool lab_first, lab_done = c->lab_free;
+    *at = i;
+    if (c->lab_free) return CUZK_OK;
+    double t0 = groth16_now_ms(), members_ms = 0;
+    bool lab_first;
     {
         std::unique_lock<std::mutex> lk(r->mu);
         r->cv.wait(lk, [c] { return c->prep_done || c->load_done; });
-        lab_first = !c->load_done && !lab_done;
+        lab_first = !c->load_done;
     }
     xfer_bind(&r->xa[i]);
     int rc = lab_first ? lab_step(r, i, 1, err) : h_step(r, i, err);
-    if (!rc && lab_first) rc = h_step(r, i, err);
-    if (!rc && !lab_first && !lab_done) rc = lab_step(r, i, lab_members(r, i), err);
-    c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0;
+    size_t k = 1;
+    if (!rc && lab_first) {
+        rc = h_step(r, i, err);
+    } else if (!rc) {
+        for (; !rc && k < r->plan.lab_group && member_ready(r, i + k); k++) {
+            rc = member_h(r, i + k, err);
+            members_ms += r->p->c[i + k].t.gpu_total_ms;
+            if (rc) *at = i + k;
+        }
+        if (!rc) rc = lab_step(r, i, k, err);
+    }
+    c->t.gpu_total_ms = c->t.total_ms = groth16_now_ms() - t0 - members_ms;
     xfer_bind(NULL);
-    xfer_settle(&r->xr, &r->xa[i], &c->t.xfer);
+    for (size_t q = 0; q < k; q++) xfer_settle(&r->xr, &r->xa[i + q], &r->p->c[i + q].t.xfer);
     return rc;
 }
 
@@ -1052,12 +1089,12 @@ static bool next_circuit(prove_run *r, size_t i)
 static size_t held_bytes(int dev)
 {
     const prove_ws *ws = &prove_wss[dev];
-    size_t caps[] = {ws->abc_cap[0], ws->abc_cap[1], ws->jobs_cap[0], ws->jobs_cap[1],
-                     ws->scal_cap,   ws->idx_cap,    ws->tb_cap,      ws->bits_cap,
-                     ws->wit_cap,    ws->prep_cap};
+    size_t caps[] = {ws->abc_cap[0], ws->abc_cap[1], ws->scal_cap, ws->idx_cap,
+                     ws->tb_cap,     ws->bits_cap,   ws->wit_cap,  ws->prep_cap};
     size_t b = prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
                gpu_msm_workspace_bytes() + gpu_ntt_tables_bytes();
     for (size_t k = 0; k < sizeof caps / sizeof *caps; k++) b += caps[k];
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) b += ws->jobs_cap[k];
     return b;
 }
 
@@ -1144,9 +1181,9 @@ static int prove_all(prove_run *r, cuzk_err *err)
     }
     xfer_bind(NULL);
     if (!rc) try_spawn(r, 0);
-    for (size_t i = 0; !rc && next_circuit(r, i); i++) {
-        rc = prove_one_circuit(r, i, err);
-        if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", i);
+    for (size_t i = 0, at; !rc && next_circuit(r, i); i++) {
+        rc = prove_one_circuit(r, i, &at, err);
+        if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", at);
         if (!rc && r->feed && r->feed->consumed) r->feed->consumed(r->feed->ctx, i), r->consumed++;
     }
     {
@@ -1373,18 +1410,20 @@ static void release_device(int dev, const void *unused)
 {
     (void)unused;
     prove_ws *ws = &prove_wss[dev];
-    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->jobs[0], &ws->jobs[1], &ws->scal,
-                     &ws->idx,    &ws->tb,     &ws->bits,    &ws->wit,     &ws->prep};
+    void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->scal, &ws->idx,
+                     &ws->tb,     &ws->bits,   &ws->wit,  &ws->prep};
     const size_t n = sizeof bufs / sizeof *bufs;
     bool any =
         prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 || prove_stream_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) any |= ws->jobs[k] != NULL;
     if (!any || cu_slot_enter(dev) != cudaSuccess) return;
     prove_srs_evict(dev, NULL);
     prove_shape_evict(dev, NULL);
     prove_shape_ring_release(dev);
     prove_stream_release(dev);
     for (size_t k = 0; k < n; k++) cu_free(*bufs[k]);
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) cu_free(ws->jobs[k]);
     if (ws->park_pinned)
         cudaFreeHost(ws->park);
     else

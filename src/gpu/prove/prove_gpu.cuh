@@ -115,8 +115,8 @@ typedef struct prove_job {
     const uint32_t *idx;
     size_t n, nt;
 } prove_job;
-/* The most jobs one pass serves (residency.cu rule 9). */
-#define PROVE_PASS_JOBS 2
+/* The most jobs one pass serves (residency.cu rule 9's largest group). */
+#define PROVE_PASS_JOBS 4
 /* out[q] = job q's sum, q < k (at most PROVE_PASS_JOBS, all over the
  * same n points), in one pass over the points (stream.cu): each chunk of
  * at most `chunk` points, resident or streamed from the host once, serves

@@ -93,16 +93,16 @@
  *  5. In streamed mode the room left keeps G1 points on the device for
  *     the most transfer saved per partition: every partition reads every
  *     array once, so a byte kept saves its byte per partition, an L, A
- *     or B_G1 byte half of it where a pass serves two partitions (rule 9:
- *     H's bytes weigh twice theirs then). Whole arrays, and the first
+ *     or B_G1 byte a k-th of it where a pass serves k partitions (rule 9:
+ *     H's bytes weigh k times theirs then). Whole arrays, and the first
  *     points of one streamed array in whole chunks (H's when it streams,
  *     its bytes weighing most, else the one of most points: the pass
  *     reads those chunks on the device and streams the rest, stream.cu):
  *     each set of whole arrays that fits is scored with what it leaves
  *     (after a batch's second a/b/c buffer, rule 6) going to that prefix,
- *     and the best taken (ties: fewer arrays). So at 16 GiB a pair of
- *     32 GiB PoRep partitions keeps 6 GiB of H's points rather than B_G1
- *     whole (which saves half as much).
+ *     and the best taken (ties: fewer arrays). So at 16 GiB a batch of
+ *     32 GiB PoRep partitions keeps 3.6 GiB of H's points rather than
+ *     B_G1's 3 GiB whole (which would save a quarter as much).
  *     B_G2 streams in chunks of at most
  *     chunk / 2 points (the ring and gather buffer's bytes: G2 points are
  *     192 bytes), as many as its MSM workspace fits in the G1 chunk's
@@ -131,39 +131,42 @@
  *  8. What a partition moves over PCIe under the plan, for `cuzk-bench
  *     plan` and for the tests to hold against what the prover counts
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
- *     5; L, A, B_G1 and B_G2 at half their bytes under rule 9, the share
- *     each of the pair counts) and the witness (witness-only path) or a, b, c (at most three
- *     domain rows: the constraints' part of each); with one row of the H
- *     step on the device, c's and a's transformed rows parked on the host
- *     and brought back (a domain row each, each way), and when the
- *     witness shares the row, the check's pieces of a, b, c too (at most
- *     a domain row each, each way); with the shape streamed, at most two
- *     passes of its bytes up. Not planned: the jobs' bitmaps and
- *     tails (they depend on the witness's density) and the results read
- *     back (KiB); nor the parameters a cold start makes resident, once.
- *  9. On the witness-only path a batch's L/A/B step serves two circuits
- *     (lab_group 2) when any of L, A, B_G1, B_G2 streams: circuit i's
- *     step, after its H step, waits for circuit i + 1's loader and prep
- *     and runs both circuits' jobs in one pass over each array, so each
- *     streamed chunk crosses once for the two (stream.cu; prove_gpu.cu's
- *     lab_members). For a 32 GiB PoRep at 16 GiB that is L, A and B_G2's
- *     29.4 GiB once a pair instead of once a partition. The wait costs
- *     little: with the H step in pieces (rows 1 or 2) circuit i + 1's
- *     loader fills only the witness buffer and starts once circuit i's
- *     H step has read it (prove_gpu.cu's witness_read), under the rest of
- *     that step and its H MSM; with three rows and one a/b/c buffer it
- *     starts after circuit i's H MSM, and the pair's step waits for its
+ *     5; L, A, B_G1 and B_G2 at a lab_group-th of their bytes under rule
+ *     9, the share each of a group counts) and the witness (witness-only path) or a, b, c (at most
+ * three domain rows: the constraints' part of each); with one row of the H step on the device, c's
+ * and a's transformed rows parked on the host and brought back (a domain row each, each way), and
+ * when the witness shares the row, the check's pieces of a, b, c too (at most a domain row each,
+ * each way); with the shape streamed, at most two passes of its bytes up. Not planned: the jobs'
+ * bitmaps and tails (they depend on the witness's density) and the results read back (KiB); nor the
+ * parameters a cold start makes resident, once.
+ *  9. On the witness-only path a batch's circuits are proved in groups
+ *     (lab_group) when any of L, A, B_G1, B_G2 streams: circuit i's H
+ *     step, then the H steps of the circuits after it that are ready to
+ *     join (prove_gpu.cu's member_ready: there, prep done, jobs on the
+ *     device), then one L/A/B step for the group whose pass over each
+ *     array serves every circuit's jobs, so each streamed chunk of those
+ *     arrays crosses once for the group (stream.cu). Groups of four
+ *     (PROVE_PASS_JOBS) with the H step in pieces (rows 1 or 2): circuit
+ *     i + 1's loader fills only the witness buffer and starts once circuit
+ *     i's H step has read it (witness_read), under the rest of that step
+ *     and its H MSM, so the next H step waits for nothing; groups of two
+ *     with three rows, where the next circuit's loader fills the one
+ *     a/b/c buffer only after the H MSM and the next H step waits for its
  *     upload (4 GiB, over a link the stream would share anyway: the start
- *     is bound by its copies). H's pass is not shared: its scalars are a
- *     dense domain row per circuit, which a small device cannot hold
- *     twice. Two at most: the jobs' data have two device buffers (by
- *     circuit parity), so a third circuit's prep waits for the first's
- *     step. Where circuit i + 1 is not there yet, its prep failed or its
- *     jobs are not all on the device (the CPU's prep, when the device had
- *     no room for them), circuit i goes alone, moving more than the plan
- *     says. The CPU-prep path (no witness on the device) keeps 1: its
- *     jobs that do not split are not staged on the device, and its
- *     circuits are the tests' and snarkjs', not a streamed stream.
+ *     is bound by its copies), once per pair rather than three times per
+ *     four. For a 32 GiB PoRep at 16 GiB that is L, A, B_G1 and B_G2's
+ *     32 GiB once per four partitions instead of once each. H's pass is
+ *     not shared: its scalars are a dense domain row per circuit, which a
+ *     small device cannot hold twice. The jobs' data have lab_group + 1
+ *     device buffers (jobs_slot, a few tens of MB each for a 32 GiB
+ *     PoRep: inside rule 2's headroom), so a group's jobs are all there
+ *     for its pass while the next group's first circuit prepares its own.
+ *     Where the next circuit is not there yet, its prep failed or its jobs
+ *     are not all on the device (the CPU's prep, when the device had no
+ *     room for them), the group is smaller, moving more than the plan
+ *     says. The CPU-prep path (no witness on the device) keeps 1: its jobs
+ *     that do not split are not staged on the device, and its circuits are
+ *     the tests' and snarkjs', not a streamed stream.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -648,17 +651,18 @@ static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
     return m > SIZE_MAX - least ? SIZE_MAX : least + m;
 }
 
-/* Rule 9's group for a start (before the plan knows what streams): two
- * on the witness-only path's batches, else one. */
-static unsigned lab_group_for(size_t witness, bool batch)
+/* Rule 9's group for a start with `rows` rows of a, b, c on the device
+ * (before the plan knows what streams): on the witness-only path's
+ * batches four with the H step in pieces, two with three rows; else one. */
+static unsigned lab_group_for(size_t witness, bool batch, unsigned rows)
 {
-    return witness && batch ? 2 : 1;
+    return !witness || !batch ? 1 : rows < 3 ? PROVE_PASS_JOBS : 2;
 }
 
 /* Rules 8 and 9: the bytes a partition moves under pl (a streamed shape:
  * at most two passes of its bytes, with a slice's rebased block starts),
  * the points streamed per partition with a pass of L, A, B_G1, B_G2 for
- * each pair when anything of those streams (lab_group). */
+ * each group when anything of those streams (lab_group). */
 static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shapes, bool batch)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), h = 0, lab = 0;
@@ -667,7 +671,7 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shape
         *(k == RES_H ? &h : &lab) += b;
     }
     if (pl->g2_streamed) lab += pl->bytes[RES_B_G2];
-    pl->lab_group = lab ? lab_group_for(witness, batch) : 1;
+    pl->lab_group = lab ? lab_group_for(witness, batch, pl->abc_rows) : 1;
     pl->streamed = h + lab / pl->lab_group;
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
     pl->input = witness ? witness : 3 * row;
@@ -716,7 +720,8 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
     size_t room = budget - pl->work - pl->machinery;
     pl->abc_buffers = 1;
-    room -= keep_most(pl, room, n, lab_group_for(witness, batch), batch && pl->abc_rows == 3, abc);
+    room -= keep_most(pl, room, n, lab_group_for(witness, batch, pl->abc_rows),
+                      batch && pl->abc_rows == 3, abc);
     pl->use = budget - room;
     return CUZK_OK;
 }
