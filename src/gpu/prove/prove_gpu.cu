@@ -41,11 +41,12 @@
  *         indexes (gpu_msm_g2_dev) when its points fit on the device
  *         (prove_srs_g2), else streamed from host memory like a G1 array
  *         when the plan has room for that               b_g2_msm_ms
- * Under residency.cu rule 9 (the plan's lab_group 2: the witness-only
- * path's batches when anything of L, A, B_G1, B_G2 streams) circuit i's
- * L/A/B step, after its H step, waits for circuit i + 1's prep and serves
- * both circuits in one pass over each array (lab_members, lab_step:
- * stream.cu's jobs of a pass); circuit i + 1 then runs its H step alone.
+ * Under residency.cu rule 9 (the plan's lab_group: 4 or 2 on the
+ * witness-only path's batches when anything of L, A, B_G1, B_G2 streams)
+ * circuit i's H step is followed by the H steps of the next circuits that
+ * are ready to join its group (member_ready: their prep done, their jobs
+ * on the device; member_h), then by one L/A/B step serving the group in
+ * one pass over each array (lab_step: stream.cu's jobs of a pass).
  * prep(i+1) and loader(i+1) start as soon as loader(i) is done and the
  * a/b/c buffer they fill (the other one) is free, circuit i-1's H MSM
  * over (try_spawn, from whichever of the two finishes last), so the next
