@@ -94,7 +94,7 @@ static const char usage[] =
     "                       gpus.device_memory), less a small-circuit lane for 2^N\n"
     "                       (default 19, the daemon's; 0: none) where it gets one;\n"
     "                       --batch: a start of several partitions (every daemon\n"
-    "                       proof), its L/A/B passes shared by pairs where they stream;\n"
+    "                       proof), its L/A/B passes shared by groups where they stream;\n"
     "                       --chunk-log N: as the daemon with gpus.stream_chunk_log = N\n";
 
 int bench_usage(const char *fmt, const char *arg)
