@@ -387,9 +387,9 @@ static uint64_t group_share(uint64_t total, size_t n, unsigned g, size_t i)
 }
 
 /* Rules 5, 8 and 9 from pk's arrays and what plan pl keeps: the group a
- * start of n circuits should prove in (four with the H step in pieces, two
- * with three rows, on the witness-only path's batches when anything of L,
- * A, B_G1, B_G2 streams; else one), and the points circuit i counts: H's
+ * start of n circuits should prove in (four on the witness-only path's
+ * batches when anything of L, A, B_G1, B_G2 streams; else one), and the
+ * points circuit i counts: H's
  * streamed bytes and its group's share of L, A, B_G1's (*pts, B_G2's
  * share included) and of B_G2's (*g2). */
 static unsigned expect_points(const gpu_prove_plan_info *pl, const groth16_params *pk, size_t wit,
@@ -400,7 +400,7 @@ static unsigned expect_points(const gpu_prove_plan_info *pl, const groth16_param
     for (int k = 0; k < 4; k++)
         kept[k] = pl->resident[k] ? 0 : counts[k] * sizeof(g1_affine_t) - pl->prefix[k];
     for (int k = 1; k < 4; k++) g1 += kept[k];
-    unsigned g = wit && n > 1 && g1 + g2all ? (pl->abc_rows < 3 ? 4 : 2) : 1;
+    unsigned g = wit && n > 1 && g1 + g2all ? 4 : 1;
     *g2 = group_share(g2all, n, g, i);
     *pts = kept[0] + group_share(g1, n, g, i) + *g2;
     CHECK(pl->lab_group == g && pl->streamed == kept[0] + (g1 + g2all) / g,
@@ -513,7 +513,7 @@ static void check_feed(cuzk_rng *g, bool streamed)
     for (size_t i = 0; !rc && i < count; i++)
         CHECK(!groth16_verify(&pvk, &proofs[i], &in[2 * i], 2, &err),
               "feed: circuit %zu does not verify: %s", i, err.msg);
-    if (!rc && streamed) { /* rule 9: (0, 1) and (2, 3) paired as fed, 4 alone */
+    if (!rc && streamed) { /* rule 9: circuits 0 .. 3 grouped as fed, 4 alone */
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
         check_group_points("feed, streamed", &pl, &pk, wit, t, count);
@@ -540,7 +540,7 @@ static void check_feed(cuzk_rng *g, bool streamed)
     }
     if (!rc && streamed)
         printf("prove: a fed start with every array streamed: 1 + 4 circuits verified, L/A/B "
-               "passes shared by circuits 0 and 1, 2 and 3 (residency rule 9)\n");
+               "passes shared by circuits 0 .. 3 (residency rule 9)\n");
     gpu_prove_params_free(&pk);
     gpu_shape_forget(shape);
     gpu_shape_forget(other);
@@ -1007,14 +1007,15 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
 }
 
 /* Rule 9 on the witness-only path with every array streamed: a batch's
- * circuits proved in groups, one pass of L, A, B_G1 and B_G2 serving a
- * group, for jobs that split (a bit witness) and whole ones (random
- * values), with three rows (groups of two) and one row (the H step in
- * pieces: groups of four). Batches of 5 and 3: each proof the CPU's byte
+ * circuits proved in groups of four, one pass of L, A, B_G1 and B_G2
+ * serving a group, for jobs that split (a bit witness) and whole ones
+ * (random values), with three rows (the next loader waiting for the a/b/c
+ * buffer itself) and one row (the H step in pieces, the next loader
+ * starting at witness_read). Batches of 5 and 3: each proof the CPU's byte
  * for byte, each circuit counting H's points and its group's share of the
  * passes (the last group smaller), and the runtime copying what the
  * prover counted. */
-static void check_pairs(cuzk_rng *g)
+static void check_groups(cuzk_rng *g)
 {
     enum { N = 5 };
     static const int pats[2] = {PAT_BITS, PAT_RANDOM};
@@ -1040,15 +1041,15 @@ static void check_pairs(cuzk_rng *g)
         for (size_t i = 0; !rc && i < N; i++)
             rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
         if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
-        CHECK(!rc, "pairs: setup: %s", err.msg);
+        CHECK(!rc, "groups: setup: %s", err.msg);
         size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
         const char *kind = d ? "whole jobs" : "split jobs";
-        static const unsigned modes[2] = {3, 1}; /* rows: groups of 2, of 4 */
+        static const unsigned modes[2] = {3, 1}; /* rows: a/b/c at once, the H step in pieces */
         for (int m = 0; !rc && m < 2; m++) {
             unsigned rows = modes[m];
             size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), rows, false,
                                  false, true, false);
-            CHECK(cap, "pairs: no cap streams every array with %u rows", rows);
+            CHECK(cap, "groups: no cap streams every array with %u rows", rows);
             if (!cap) continue;
             gpu_prove_set_device_memory(cap);
             for (size_t n = N; n >= N - 2; n -= 2) {
@@ -1058,7 +1059,7 @@ static void check_pairs(cuzk_rng *g)
                 gpu_check_copied_now(c0);
                 int prc = gpu_groth16_prove(gpu, &pk, w, n, rs, t, &err);
                 CHECK(!prc && !memcmp(gpu, cpu, n * sizeof *gpu),
-                      "pairs, %s, %u rows, %zu circuits: rc %d (%s)", kind, rows, n, prc, err.msg);
+                      "groups, %s, %u rows, %zu circuits: rc %d (%s)", kind, rows, n, prc, err.msg);
                 if (prc) continue;
                 gpu_prove_plan_info pl;
                 gpu_prove_device_plan(0, &pl);
@@ -1067,13 +1068,13 @@ static void check_pairs(cuzk_rng *g)
                 if (gpu_check_copied) up = gpu_check_copied(false) - c0[0];
                 for (size_t i = 0; i < n; i++) counted += (long long)t[i].xfer.h2d;
                 CHECK(!gpu_check_copied || up == counted,
-                      "pairs, %s, %u rows, %zu circuits: the runtime copied %lld bytes up, the "
+                      "groups, %s, %u rows, %zu circuits: the runtime copied %lld bytes up, the "
                       "prover counted %lld",
                       kind, rows, n, up, counted);
             }
-            printf("prove: groups (residency rule 9), %s, %u rows: batches of 5 and 3 with every "
-                   "array streamed == CPU, each group's L/A/B passes shared (groups of %u)\n",
-                   kind, rows, rows < 3 ? 4u : 2u);
+            printf("prove: groups of 4 (residency rule 9), %s, %u rows: batches of 5 and 3 with "
+                   "every array streamed == CPU, each group's L/A/B passes shared\n",
+                   kind, rows);
         }
         gpu_prove_set_device_memory(0);
         gpu_prove_params_free(&pk);
@@ -1177,8 +1178,8 @@ static void check_plan_porep32(void)
             /* rule 9: the batch's L/A/B passes serve groups, H's points kept first (rule 5) */
             gpu_prove_plan_info one;
             rc = gpu_prove_plan_for(&one, &pk, lg, wit, s->shape_bytes, false, budgets[k], &err);
-            CHECK(!rc && pl.lab_group == (pl.abc_rows < 3 ? 4u : 2u) && one.lab_group == 1 &&
-                      pl.prefix[0] > 0 && pl.streamed < one.streamed && pl.moved < one.moved,
+            CHECK(!rc && pl.lab_group == 4 && one.lab_group == 1 && pl.prefix[0] > 0 &&
+                      pl.streamed < one.streamed && pl.moved < one.moved,
                   "porep %uGiB in %zu GiB: the batch's plan (group %u, H kept %zu, %zu streamed) "
                   "against a single proof's (group %u, %zu streamed)",
                   (unsigned)(sectors[i] >> 30), budgets[k] / gib, pl.lab_group, pl.prefix[0],
@@ -1225,7 +1226,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_plan_porep32();
     check_feed(g, false);
     check_feed(g, true);
-    check_pairs(g);
+    check_groups(g);
     check_engine();
     return failures;
 }

@@ -179,6 +179,8 @@ struct prove_one {
     job_dev jd[3];             /* split job L, A, B's data on the device (prep's, or on the spot) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
     bool dev_prep;             /* the loader makes its jobs on the device (prep_dev.cuh) */
+    bool prepped;              /* it made them before its a/b/c buffer was free */
+    double abc_wait_ms;        /* the loader's wait for its a/b/c buffer (abc_wait) */
     bool b2_done;              /* the device computed m.b2 */
 };
 
@@ -203,72 +205,6 @@ static bool h_in_pieces(const prove_run *r);
 static size_t witness_bytes(const cs_prover *w)
 {
     return w->shape ? (w->num_inputs + w->num_aux) * sizeof(fr_t) : 0;
-}
-
-/* The witness-only path's loader when the H step evaluates the rows
- * itself (h_in_pieces): the checked assignment into d (ws->wit). */
-static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
-{
-    int rc = groth16_shape_check(w, err);
-    size_t in = w->num_inputs * sizeof(fr_t);
-    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d, w->input_assignment, in, err);
-    if (!rc)
-        rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d + in, w->aux_assignment,
-                          w->num_aux * sizeof(fr_t), err);
-    return rc;
-}
-
-/* The witness-only path's loader: the assignment into d (ws->wit), then a, b,
- * c as rows of buf from the recorded shape on the device (checked: an
- * unsatisfied constraint is the circuit's error), zero-padded to the
- * domain; the three rows land together. */
-static int load_by_shape(prove_run *r, prove_one *c, char *buf, char *d, const cs_prover *w,
-                         size_t row, cuzk_err *err)
-{
-    int rc = groth16_shape_check(w, err);
-    size_t in = w->num_inputs * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
-    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d, w->input_assignment, in, err);
-    if (!rc)
-        rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d + in, w->aux_assignment,
-                          w->num_aux * sizeof(fr_t), err);
-    if (!rc)
-        rc = xfer_kernels([&] {
-            return gpu_shape_eval_dev(w->shape, (const fr_t *)d, (fr_t *)buf, (fr_t *)(buf + row),
-                                      (fr_t *)(buf + 2 * row), err);
-        });
-    for (int k = 0; !rc && k < 3; k++)
-        rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
-    for (int k = 0; !rc && k < 3; k++) row_loaded(r, c);
-    return rc;
-}
-
-/* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg,
- * telling the prover thread as each row lands (row_loaded); a witness-only
- * circuit's assignment goes through wit. */
-static int load_abc(prove_run *r, prove_one *c, char *buf, char *wit, const groth16_params *pk,
-                    const cs_prover *w, unsigned lg, cuzk_err *err)
-{
-    unsigned lw;
-    int rc = groth16_h_domain(&lw, pk, w, err);
-    if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
-    size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
-    if (!rc && h_in_pieces(r) && w->shape) return load_witness(w, wit, err);
-    if (!rc && h_in_pieces(r)) return CUZK_OK; /* the H step uploads each row in its turn */
-    if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, c, buf, wit, w, row, err);
-    if (!rc && h_on_device(pk, lg)) {
-        const fr_t *src[3] = {w->a, w->b, w->c};
-        for (int k = 0; !rc && k < 3; k++) {
-            rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, buf + k * row, src[k], used, err);
-            if (!rc) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
-            if (!rc) row_loaded(r, c);
-        }
-        return rc;
-    }
-    fr_t *h = NULL;
-    if (!rc) rc = groth16_h_scalars(&h, pk, w, err);
-    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, buf, h, pk->n_h * sizeof(fr_t), err);
-    free(h);
-    return rc;
 }
 
 /* Split job j's bitmap, tail scalars and tail indexes (idx: room for
@@ -514,6 +450,92 @@ static int fed_fits(prove_run *r, size_t i, cuzk_err *err)
     return CUZK_OK;
 }
 
+/* Waits until circuit i's a/b/c buffer (ws->abc[i % nabc]) is free, its
+ * last user's H MSM over; the wait counted in abc_wait_ms, not in the
+ * upload's time. CUZK_ECANCELLED when the start stops instead. */
+static int abc_wait(prove_run *r, size_t i, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    double t0 = groth16_now_ms();
+    bool stop;
+    {
+        std::unique_lock<std::mutex> lk(r->mu);
+        r->cv.wait(lk, [r, i] { return r->stop || i < r->nabc || r->p->c[i - r->nabc].h_free; });
+        stop = r->stop;
+    }
+    c->abc_wait_ms = groth16_now_ms() - t0;
+    return stop ? cuzk_errf(err, CUZK_ECANCELLED, "gpu prove: stopped") : CUZK_OK;
+}
+
+/* The witness-only path's loader when the H step evaluates the rows
+ * itself (h_in_pieces): the checked assignment into d (ws->wit). */
+static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
+{
+    int rc = groth16_shape_check(w, err);
+    size_t in = w->num_inputs * sizeof(fr_t);
+    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d, w->input_assignment, in, err);
+    if (!rc)
+        rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d + in, w->aux_assignment,
+                          w->num_aux * sizeof(fr_t), err);
+    return rc;
+}
+
+/* The witness-only path's loader: the assignment into d (ws->wit), its
+ * jobs made on the device from it (device_prep: before the wait, under
+ * the kernels of the circuit before), then, once its a/b/c buffer is free
+ * (abc_wait), a, b, c as rows of buf from the recorded shape on the
+ * device (checked: an unsatisfied constraint is the circuit's error),
+ * zero-padded to the domain; the three rows land together. */
+static int load_by_shape(prove_run *r, size_t i, char *buf, char *d, const cs_prover *w, size_t row,
+                         cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    size_t used = w->num_constraints * sizeof(fr_t);
+    int rc = load_witness(w, d, err);
+    if (!rc && c->dev_prep) device_prep(r, i), c->prepped = true;
+    if (!rc) rc = abc_wait(r, i, err);
+    if (!rc)
+        rc = xfer_kernels([&] {
+            return gpu_shape_eval_dev(w->shape, (const fr_t *)d, (fr_t *)buf, (fr_t *)(buf + row),
+                                      (fr_t *)(buf + 2 * row), err);
+        });
+    for (int k = 0; !rc && k < 3; k++)
+        rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
+    for (int k = 0; !rc && k < 3; k++) row_loaded(r, c);
+    return rc;
+}
+
+/* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg,
+ * telling the prover thread as each row lands (row_loaded); a witness-only
+ * circuit's assignment goes through wit. */
+static int load_abc(prove_run *r, size_t i, char *buf, char *wit, const groth16_params *pk,
+                    const cs_prover *w, unsigned lg, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    unsigned lw;
+    int rc = groth16_h_domain(&lw, pk, w, err);
+    if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
+    if (!rc && h_in_pieces(r) && w->shape) return load_witness(w, wit, err);
+    if (!rc && h_in_pieces(r)) return CUZK_OK; /* the H step uploads each row in its turn */
+    if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, i, buf, wit, w, row, err);
+    if (!rc) rc = abc_wait(r, i, err);
+    if (!rc && h_on_device(pk, lg)) {
+        const fr_t *src[3] = {w->a, w->b, w->c};
+        for (int k = 0; !rc && k < 3; k++) {
+            rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, buf + k * row, src[k], used, err);
+            if (!rc) rc = prove_zero(STAGE_BG, buf + k * row + used, row - used, err);
+            if (!rc) row_loaded(r, c);
+        }
+        return rc;
+    }
+    fr_t *h = NULL;
+    if (!rc) rc = groth16_h_scalars(&h, pk, w, err);
+    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, buf, h, pk->n_h * sizeof(fr_t), err);
+    free(h);
+    return rc;
+}
+
 static void load_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
@@ -523,13 +545,13 @@ static void load_thread(prove_run *r, size_t i)
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
-        c->load_rc = load_abc(r, c, (char *)r->ws->abc[i % r->nabc], r->wit, r->p->pk, r->circ[i],
+        c->load_rc = load_abc(r, i, (char *)r->ws->abc[i % r->nabc], r->wit, r->p->pk, r->circ[i],
                               r->lg, &c->load_err);
-    c->t.upload_ms = groth16_now_ms() - t0;
+    c->t.upload_ms = groth16_now_ms() - t0 - c->abc_wait_ms;
     bool preps = c->dev_prep;
     if (preps && c->load_rc)
         c->prep_rc = c->load_rc, c->prep_err = c->load_err;
-    else if (preps)
+    else if (preps && !c->prepped)
         device_prep(r, i);
     xfer_bind(NULL);
     {
@@ -591,16 +613,20 @@ static bool feed_more(prove_run *r, std::unique_lock<std::mutex> &lk)
     return m > 0 && !r->stop;
 }
 
-/* Whether the buffer loader k fills is free (mu held): with the H step in
- * pieces and the witness in a buffer of its own, the loader fills only
- * that (or nothing: a, b, c go up in the H step), free once circuit
- * k - 1's H step has read the witness (wit_free: its H MSM and more run
- * on meanwhile); else a/b/c buffer k % nabc, free once circuit k - nabc's
- * H MSM is over. */
+/* Whether loader k may start (mu held; loader k - 1 is done, so the
+ * witness buffer is free of its writes): with the H step in pieces and the
+ * witness in a buffer of its own, the loader fills only that (or nothing:
+ * a, b, c go up in the H step), free once circuit k - 1's H step has read
+ * the witness (wit_free: its H MSM and more run on meanwhile); with the
+ * witness sharing the one row, once circuit k - 1's H MSM is over; with
+ * three rows at once, the loader waits for its a/b/c buffer itself after
+ * what it can do before (abc_wait), so its witness and jobs go up under
+ * the kernels of the circuit before. */
 static bool load_buffer_free(const prove_run *r, size_t k)
 {
     const prove_one *c = r->p->c;
-    if (h_in_pieces(r) && !r->plan.witness_shared) return k == 0 || c[k - 1].wit_free;
+    if (!h_in_pieces(r)) return true; /* it waits for its a/b/c buffer itself: abc_wait */
+    if (!r->plan.witness_shared) return k == 0 || c[k - 1].wit_free;
     return k < r->nabc || c[k - r->nabc].h_free;
 }
 

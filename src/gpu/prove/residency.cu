@@ -140,23 +140,21 @@
  * bitmaps and tails (they depend on the witness's density) and the results read back (KiB); nor the
  * parameters a cold start makes resident, once.
  *  9. On the witness-only path a batch's circuits are proved in groups
- *     (lab_group) when any of L, A, B_G1, B_G2 streams: circuit i's H
- *     step, then the H steps of the circuits after it that are ready to
- *     join (prove_gpu.cu's member_ready: there, prep done, jobs on the
- *     device), then one L/A/B step for the group whose pass over each
- *     array serves every circuit's jobs, so each streamed chunk of those
- *     arrays crosses once for the group (stream.cu). Groups of four
- *     (PROVE_PASS_JOBS) with the H step in pieces (rows 1 or 2): circuit
- *     i + 1's loader fills only the witness buffer and starts once circuit
- *     i's H step has read it (witness_read), under the rest of that step
- *     and its H MSM, so the next H step waits for nothing; groups of two
- *     with three rows, where the next circuit's loader fills the one
- *     a/b/c buffer only after the H MSM and the next H step waits for its
- *     upload (4 GiB, over a link the stream would share anyway: the start
- *     is bound by its copies), once per pair rather than three times per
- *     four. For a 32 GiB PoRep at 16 GiB that is L, A, B_G1 and B_G2's
- *     32 GiB once per four partitions instead of once each. H's pass is
- *     not shared: its scalars are a dense domain row per circuit, which a
+ *     of up to four (lab_group, PROVE_PASS_JOBS) when any of L, A, B_G1,
+ *     B_G2 streams: circuit i's H step, then the H steps of the circuits
+ *     after it that are ready to join (prove_gpu.cu's member_ready:
+ *     there, prep done, jobs on the device), then one L/A/B step for the
+ *     group whose pass over each array serves every circuit's jobs, so
+ *     each streamed chunk of those arrays crosses once for the group
+ *     (stream.cu). For a 32 GiB PoRep at 16 GiB that is L, A, B_G1 and
+ *     B_G2's 32 GiB once per four partitions instead of once each. The
+ *     next H step waits for little: its loader starts as soon as the
+ *     witness buffer is free (with the H step in pieces, once the H step
+ *     before has read it: witness_read; with three rows, once the loader
+ *     before is done) and uploads the witness and makes the jobs under
+ *     the kernels before; only a, b, c's evaluation into the one a/b/c
+ *     buffer waits for the H MSM before (abc_wait). H's pass is not
+ *     shared: its scalars are a dense domain row per circuit, which a
  *     small device cannot hold twice. The jobs' data have lab_group + 1
  *     device buffers (jobs_slot, a few tens of MB each for a 32 GiB
  *     PoRep: inside rule 2's headroom), so a group's jobs are all there
@@ -651,12 +649,11 @@ static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
     return m > SIZE_MAX - least ? SIZE_MAX : least + m;
 }
 
-/* Rule 9's group for a start with `rows` rows of a, b, c on the device
- * (before the plan knows what streams): on the witness-only path's
- * batches four with the H step in pieces, two with three rows; else one. */
-static unsigned lab_group_for(size_t witness, bool batch, unsigned rows)
+/* Rule 9's group for a start (before the plan knows what streams): on
+ * the witness-only path's batches PROVE_PASS_JOBS (four), else one. */
+static unsigned lab_group_for(size_t witness, bool batch)
 {
-    return !witness || !batch ? 1 : rows < 3 ? PROVE_PASS_JOBS : 2;
+    return witness && batch ? PROVE_PASS_JOBS : 1;
 }
 
 /* Rules 8 and 9: the bytes a partition moves under pl (a streamed shape:
@@ -671,7 +668,7 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shape
         *(k == RES_H ? &h : &lab) += b;
     }
     if (pl->g2_streamed) lab += pl->bytes[RES_B_G2];
-    pl->lab_group = lab ? lab_group_for(witness, batch, pl->abc_rows) : 1;
+    pl->lab_group = lab ? lab_group_for(witness, batch) : 1;
     pl->streamed = h + lab / pl->lab_group;
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
     pl->input = witness ? witness : 3 * row;
@@ -720,8 +717,7 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
     size_t room = budget - pl->work - pl->machinery;
     pl->abc_buffers = 1;
-    room -= keep_most(pl, room, n, lab_group_for(witness, batch, pl->abc_rows),
-                      batch && pl->abc_rows == 3, abc);
+    room -= keep_most(pl, room, n, lab_group_for(witness, batch), batch && pl->abc_rows == 3, abc);
     pl->use = budget - room;
     return CUZK_OK;
 }
