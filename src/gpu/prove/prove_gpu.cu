@@ -41,7 +41,7 @@
  *         indexes (gpu_msm_g2_dev) when its points fit on the device
  *         (prove_srs_g2), else streamed from host memory like a G1 array
  *         when the plan has room for that               b_g2_msm_ms
- * Under residency.cu rule 9 (the plan's lab_group: 4 or 2 on the
+ * Under residency.cu rule 9 (the plan's lab_group, up to 4 on the
  * witness-only path's batches when anything of L, A, B_G1, B_G2 streams)
  * circuit i's H step is followed by the H steps of the next circuits that
  * are ready to join its group (member_ready: their prep done, their jobs
@@ -54,7 +54,10 @@
  * with the H step in pieces and the witness in its own buffer (the
  * loader then fills only that), as soon as circuit i's H step has read
  * the witness (witness_read), so the upload and the device prep of
- * circuit i + 1 run under the rest of circuit i's H step and its MSM.
+ * circuit i + 1 run under the rest of circuit i's H step and its MSM;
+ * with three rows at once, as soon as loader(i) is done, the witness
+ * upload and the device prep going first and only the evaluation of a,
+ * b, c waiting for its a/b/c buffer (abc_wait).
  * So a single circuit takes about max(upload, prep + L/A/B) + H when prep
  * is quick, upload + max(H, prep) + L/A/B when it is not, and in a batch
  * the next circuit's upload and prep hide behind this one's device work.
