@@ -1086,6 +1086,59 @@ static void check_groups(cuzk_rng *g)
     gpu_prove_set_chunk_goal(0);
 }
 
+/* Rule 9's groups with a bad member: a batch of three on the witness-only
+ * path with every array streamed (groups of four), its second circuit's
+ * witness unsatisfied, with three rows (refused by its loader) and one
+ * row (by its H step, run as a member of circuit 0's group): the start
+ * fails naming circuit 1 and its constraint, and the device then proves
+ * the good ones. */
+static void check_group_refusal(cuzk_rng *g)
+{
+    gpu_prove_set_chunk_goal(1024);
+    cs_synthetic syn = {3000, cuzk_rng_u64(g)};
+    cs_circuit good = cs_synthetic_circuit(&syn), bad = cs_synthetic_circuit_unsatisfied(&syn);
+    groth16_params pk;
+    cs_shape *shape = NULL;
+    cs_prover w[3] = {{0}};
+    cuzk_err err = {0};
+    int rc = groth16_setup_dev(&pk, good, cuzk_rng_u64(g), &err);
+    if (rc) memset(&pk, 0, sizeof pk);
+    if (!rc) rc = cs_shape_record(&shape, good, &err);
+    for (size_t i = 0; !rc && i < 3; i++)
+        rc = cs_synthesize_for_shape(&w[i], i == 1 ? bad : good, shape, NULL, &err);
+    CHECK(!rc, "group refusal: setup: %s", err.msg);
+    size_t wit = rc ? 0 : (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
+    static const unsigned modes[2] = {3, 1};
+    for (int m = 0; !rc && m < 2; m++) {
+        size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), modes[m], false,
+                             false, true, false);
+        CHECK(cap, "group refusal: no cap streams every array with %u rows", modes[m]);
+        if (!cap) continue;
+        gpu_prove_set_device_memory(cap);
+        groth16_proof proofs[3];
+        int prc = gpu_groth16_prove(proofs, &pk, w, 3, NULL, NULL, &err);
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        CHECK(prc == CUZK_EINVAL && pl.lab_group == 4 && strstr(err.msg, "circuit 1: ") &&
+                  strstr(err.msg, "constraint 130 is not satisfied"),
+              "group refusal, %u rows (groups of %u): rc %d (%s)", modes[m], pl.lab_group, prc,
+              err.msg);
+        cs_prover two[2] = {w[0], w[2]};
+        prc = gpu_groth16_prove(proofs, &pk, two, 2, NULL, NULL, &err);
+        CHECK(prc == 0, "group refusal, %u rows: the good ones after: %s", modes[m], err.msg);
+        printf("prove: a group's bad member (%u rows) refused naming circuit 1 and its "
+               "constraint; the device proves on\n",
+               modes[m]);
+    }
+    gpu_prove_set_device_memory(0);
+    gpu_prove_set_chunk_goal(0);
+    gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    for (size_t i = 0; i < 3; i++) cs_prover_free(&w[i]);
+    groth16_params_free(&pk);
+}
+
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
  * that these small circuits reach each: the product circuit (a, b, c
  * uploaded from the host) and the witness-only one (evaluated from its
@@ -1227,6 +1280,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_feed(g, false);
     check_feed(g, true);
     check_groups(g);
+    check_group_refusal(g);
     check_engine();
     return failures;
 }
