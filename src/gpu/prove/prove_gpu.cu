@@ -182,7 +182,6 @@ struct prove_one {
     job_dev jd[3];             /* split job L, A, B's data on the device (prep's, or on the spot) */
     int loaded;                /* a, b, c rows on the device so far (under mu) */
     bool dev_prep;             /* the loader makes its jobs on the device (prep_dev.cuh) */
-    bool prepped;              /* it made them before its a/b/c buffer was free */
     double abc_wait_ms;        /* the loader's wait for its a/b/c buffer (abc_wait) */
     bool b2_done;              /* the device computed m.b2 */
 };
@@ -248,6 +247,12 @@ static int job_upload(prove_ws *ws, job_dev *d, const groth16_msm_job *j, const 
     return rc;
 }
 
+/* Job j, its data on the device at *d, as a pass reads it. */
+static prove_job job_view(const groth16_msm_job *j, const job_dev *d)
+{
+    return {j->split ? d->bits : NULL, d->scal, d->idx, j->n, j->split ? j->n_tail : 0};
+}
+
 /* A job's data on the device: where prep put it (*d), else uploaded now
  * into the on-the-spot buffers (ws->bits, scal, idx: one circuit's at a
  * time) and *d set; *pj: the job as a pass reads it. */
@@ -266,7 +271,7 @@ static int job_ready(prove_ws *ws, prove_job *pj, const groth16_msm_job *j, job_
                               j->n * sizeof(fr_t), err);
         d->scal = (fr_t *)ws->scal;
     }
-    *pj = {j->split ? d->bits : NULL, d->scal, d->idx, j->n, j->split ? j->n_tail : 0};
+    *pj = job_view(j, d);
     return rc;
 }
 
@@ -495,7 +500,7 @@ static int load_by_shape(prove_run *r, size_t i, char *buf, char *d, const cs_pr
     prove_one *c = &r->p->c[i];
     size_t used = w->num_constraints * sizeof(fr_t);
     int rc = load_witness(w, d, err);
-    if (!rc && c->dev_prep) device_prep(r, i), c->prepped = true;
+    if (!rc && c->dev_prep) device_prep(r, i);
     if (!rc) rc = abc_wait(r, i, err);
     if (!rc)
         rc = xfer_kernels([&] {
@@ -510,7 +515,8 @@ static int load_by_shape(prove_run *r, size_t i, char *buf, char *d, const cs_pr
 
 /* The loader: a, b, c (or the CPU's H scalars) into buf, 3 rows of 2^lg,
  * telling the prover thread as each row lands (row_loaded); a witness-only
- * circuit's assignment goes through wit. */
+ * circuit's assignment goes through wit, and from it its jobs are made on
+ * the device (device_prep) when the loader makes them. */
 static int load_abc(prove_run *r, size_t i, char *buf, char *wit, const groth16_params *pk,
                     const cs_prover *w, unsigned lg, cuzk_err *err)
 {
@@ -519,7 +525,11 @@ static int load_abc(prove_run *r, size_t i, char *buf, char *wit, const groth16_
     int rc = groth16_h_domain(&lw, pk, w, err);
     if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
-    if (!rc && h_in_pieces(r) && w->shape) return load_witness(w, wit, err);
+    if (!rc && h_in_pieces(r) && w->shape) {
+        rc = load_witness(w, wit, err);
+        if (!rc && c->dev_prep) device_prep(r, i);
+        return rc;
+    }
     if (!rc && h_in_pieces(r)) return CUZK_OK; /* the H step uploads each row in its turn */
     if (!rc && h_on_device(pk, lg) && w->shape) return load_by_shape(r, i, buf, wit, w, row, err);
     if (!rc) rc = abc_wait(r, i, err);
@@ -550,12 +560,9 @@ static void load_thread(prove_run *r, size_t i)
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
         c->load_rc = load_abc(r, i, (char *)r->ws->abc[i % r->nabc], r->wit, r->p->pk, r->circ[i],
                               r->lg, &c->load_err);
-    c->t.upload_ms = groth16_now_ms() - t0 - c->abc_wait_ms;
-    bool preps = c->dev_prep;
-    if (preps && c->load_rc)
-        c->prep_rc = c->load_rc, c->prep_err = c->load_err;
-    else if (preps && !c->prepped)
-        device_prep(r, i);
+    bool preps = c->dev_prep; /* load_abc made its jobs (device_prep, prep_msm_ms) */
+    c->t.upload_ms = groth16_now_ms() - t0 - c->abc_wait_ms - (preps ? c->t.prep_msm_ms : 0);
+    if (preps && c->load_rc) c->prep_rc = c->load_rc, c->prep_err = c->load_err;
     xfer_bind(NULL);
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -961,12 +968,7 @@ static int b2_pass(prove_run *r, size_t i, size_t k, const prove_g2_aff *dev, cu
     prove_job pj[PROVE_PASS_JOBS];
     g2_jac_t out[PROVE_PASS_JOBS];
     double ba[PROVE_PASS_JOBS] = {0}, tl[PROVE_PASS_JOBS] = {0};
-    for (size_t q = 0; q < k; q++) {
-        const prove_one *c = &r->p->c[i + q];
-        const groth16_msm_job *j = &c->jobs.b;
-        const job_dev *d = &c->jd[2];
-        pj[q] = {j->split ? d->bits : NULL, d->scal, d->idx, j->n, j->split ? j->n_tail : 0};
-    }
+    for (size_t q = 0; q < k; q++) pj[q] = job_view(&r->p->c[i + q].jobs.b, &r->p->c[i + q].jd[2]);
     int rc =
         prove_stream_jobs_g2(out, &pts, pj, k, chunk, &r->ws->tb, &r->ws->tb_cap, pk, ba, tl, err);
     double each = (groth16_now_ms() - t0) / (double)k;

@@ -18,8 +18,9 @@
  * Each chunk's copy is counted and timed for the calling thread's
  * account (xfer_stats.cuh: points or B_G2 points), and each step's
  * kernels timed there too. The step serves the pass's jobs (at most
- * PROVE_PASS_JOBS: residency.cu rule 9 gives two circuits of a batch one
- * pass over each array their L/A/B step streams), one after the other,
+ * PROVE_PASS_JOBS: residency.cu rule 9 gives a group of a batch's
+ * circuits one pass over each array their L/A/B step streams), one after
+ * the other,
  * so a chunk crosses once for all of them:
  *   whole  sum of scal[i] P[i]: one MSM per chunk, the sums added;
  *   split  the batch addition over the chunk's bitmap words (chunks are
