@@ -39,6 +39,7 @@
  * With no device left in service every queued and later partition fails with the devices' errors,
  * and the daemon keeps answering.
  */
+#include <malloc.h>
 #include <omp.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -338,7 +339,14 @@ static void release_item_resources(engine_t *e, work_item *it)
     it->srs = NULL;
 }
 
-/* Lock held on entry and exit. */
+/*
+ * Lock held on entry and exit. The last item out of an engine with nothing
+ * queued hands the heap's free pages back to the system (malloc_trim):
+ * glibc keeps freed blocks below its mmap threshold, which grows to 32 MiB
+ * as large blocks come and go, in the arenas of the threads that freed
+ * them, so a daemon gone idle after a mixed load held a few hundred MiB
+ * beyond what it uses (the soak's check of RSS after the load).
+ */
 static void retire_item(engine_t *e, work_item *it)
 {
     pthread_mutex_unlock(&e->lock);
@@ -347,6 +355,11 @@ static void retire_item(engine_t *e, work_item *it)
     e->in_pipeline--;
     engine_item_free(e, it);
     pthread_cond_broadcast(&e->work_cv);
+    if (!e->in_pipeline && !e->queue.n) {
+        pthread_mutex_unlock(&e->lock);
+        malloc_trim(0);
+        pthread_mutex_lock(&e->lock);
+    }
 }
 
 /* Puts `it` at position `at` of the array queue *q of *n items (room for
