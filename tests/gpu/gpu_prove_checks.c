@@ -845,19 +845,48 @@ static bool g1_resident(const gpu_prove_plan_info *pl)
  * circuits (domain 2^lg, wit and shape device bytes) keeps `rows` rows
  * of a, b, c on the device (the witness sharing the one row or not),
  * every G1 array resident or not, B_G2 streamed from host memory or not
- * (then kept on the device): stepping up from the least by 1/64ths of
- * plan arithmetic; 0 when no cap gives that mode. */
+ * (then kept on the device): stepping up from the least in steps of
+ * CAP_STEP bytes (a 4096th of caps above 16 MiB) of plan arithmetic; 0
+ * when no cap gives that mode. A mode holds over a narrow range of caps
+ * for these small circuits: one row fewer for one row's bytes (128 KiB at
+ * 2^12) where the MSM workspace hardly depends on the chunk (a real
+ * device's: CUB's and the buckets' floor); steps of a 64th of the cap
+ * (200 KiB) found no cap for the 1- and 2-row modes on the H200
+ * (2026-12-03), while the stand-in runtime's workspace model hit them.
+ * With none, the modes the caps gave are printed where they change. */
+#define CAP_STEP ((size_t)4096)
+static size_t step_at(size_t cap)
+{
+    return cap / 4096 > CAP_STEP ? cap / 4096 : CAP_STEP;
+}
+
 static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
                       unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss)
 {
     size_t least = gpu_prove_min_device_memory(lg, wit, shape);
-    for (size_t cap = least; cap < 4096 * least; cap += cap / 64 + 1) {
+    for (size_t cap = least; cap < 4096 * least; cap += step_at(cap)) {
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
         if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
         if (pl.abc_rows == rows && pl.witness_shared == shared && g1_resident(&pl) == resident &&
             (g2_streamed ? pl.b_g2_streamed : pl.resident[4]) && pl.shape_streamed == ss)
             return cap;
+    }
+    /* none: the modes the caps gave, for the log (where they change) */
+    char last[80] = "";
+    for (size_t cap = least; cap < 64 * least; cap += step_at(cap)) {
+        gpu_prove_plan_info pl;
+        cuzk_err err = {0};
+        char now[80];
+        if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
+        snprintf(now, sizeof now, "rows %u shared %d g1 resident %d b_g2 %s shape streamed %d",
+                 pl.abc_rows, pl.witness_shared, g1_resident(&pl),
+                 pl.resident[4]     ? "kept"
+                 : pl.b_g2_streamed ? "streamed"
+                                    : "cpu",
+                 pl.shape_streamed);
+        if (strcmp(now, last)) printf("  cap %zu: %s\n", cap, now);
+        snprintf(last, sizeof last, "%s", now);
     }
     return 0;
 }

@@ -105,8 +105,20 @@
  *     B_G1's 3 GiB whole (which would save a quarter as much).
  *     B_G2 streams in chunks of at most
  *     chunk / 2 points (the ring and gather buffer's bytes: G2 points are
- *     192 bytes), as many as its MSM workspace fits in the G1 chunk's
- *     (g2_stream_chunk), counted in the machinery of rule 4; only
+ *     192 bytes): rule 4 sizes the G1 chunk with B_G2's calls as large as
+ *     their MSM workspace fits in the G1 chunk's (g2_stream_chunk). Then,
+ *     before any points are kept (and after a batch's second a/b/c buffer
+ *     when rule 6 gives it one), the calls grow: B_G2's to chunk / 2 (or
+ *     its array) as far as what their workspace adds fits (g2_grow), then
+ *     the G1 chunk, doubled while its ring, gather buffer and workspace
+ *     growth fit (g1_grow, up to the largest array). Each call of a pass
+ *     costs a fixed time beyond its points, a byte of room a byte
+ *     streamed: a 32 GiB PoRep at 24 GiB free (H200, 2026-12-03) spent
+ *     0.93 s a partition on B_G2 in calls of 2^18 points (80 ms resident
+ *     in calls of 2^25), about 7 ms a call, and 0.55 s on L, A and B_G1's
+ *     batch additions and tails in calls of 2^21 (0.12 s resident), about
+ *     3 ms a call; the 1-3 GiB of kept points the growth takes there
+ *     cost 20-120 ms a partition at 25-50 GB/s. Only
  *     when not even PLAN_MIN_CHUNK fits with it does the chunk go without
  *     B_G2, which the CPU then does. B_G2 is never kept in streamed mode.
  *  6. A batch gets a second a/b/c buffer when the H step keeps three rows
@@ -309,6 +321,42 @@ static size_t g2_stream_chunk(size_t chunk)
     size_t w1 = gpu_msm_workspace_for(chunk, 0), c2 = chunk / 2;
     while (c2 > PLAN_MIN_CHUNK / 2 && gpu_msm_workspace_for(c2, 1) > w1) c2 /= 2;
     return c2;
+}
+
+/* Rule 5: B_G2's stream chunk grown from c2 (g2_stream_chunk's) by powers
+ * of two up to the ring's half (chunk / 2 G2 points) and the array while
+ * what its MSM workspace adds beyond max(G1's at chunk, G2's at c2) fits
+ * in room; *c2 the chunk, returns the bytes it adds. */
+static size_t g2_grow(size_t *c2, size_t chunk, size_t n2, size_t room)
+{
+    size_t w1 = gpu_msm_workspace_for(chunk, 0), w = gpu_msm_workspace_for(*c2, 1), added = 0;
+    size_t base = w1 > w ? w1 : w;
+    while (2 * *c2 <= chunk / 2 && *c2 < n2) {
+        size_t w2 = gpu_msm_workspace_for(2 * *c2, 1), more = w2 > base ? w2 - base : 0;
+        if (w2 == SIZE_MAX || more > room) break;
+        *c2 *= 2, added = more;
+    }
+    return added;
+}
+
+/* Rule 5: the G1 chunk doubled (up to the largest array, max_n) while
+ * what a doubling adds to the machinery fits in room: the ring's halves
+ * and the gather buffer (three chunks of G1 points) and the G1 MSM
+ * workspace beyond B_G2's at c2 (0: B_G2 not streamed); returns the bytes
+ * added. */
+static size_t g1_grow(size_t *chunk, size_t c2, size_t max_n, size_t room)
+{
+    size_t w2 = c2 ? gpu_msm_workspace_for(c2, 1) : 0, added = 0;
+    size_t w1 = gpu_msm_workspace_for(*chunk, 0),
+           base = (w1 > w2 ? w1 : w2) + 3 * *chunk * G1_POINT;
+    while (*chunk < max_n) {
+        size_t c = 2 * *chunk, w = gpu_msm_workspace_for(c, 0);
+        if (w == SIZE_MAX) break;
+        size_t m = (w > w2 ? w : w2) + 3 * c * G1_POINT, more = m - base;
+        if (more > room) break;
+        *chunk = c, added = more;
+    }
+    return added;
 }
 
 /* The MSM workspace, the stream's two chunk buffers and the tail bases
@@ -710,14 +758,23 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
                          "usable",
                          dev, lg, (pl->need + (1 << 20) - 1) >> 20, budget >> 20);
     pl->machinery = machinery(pl->chunk, pl->g2_streamed);
+    size_t room = budget - pl->work - pl->machinery;
+    /* the calls grow in what rule 6's second a/b/c buffer leaves */
+    bool second = batch && pl->abc_rows == 3 && room >= abc;
+    size_t grow = second ? room - abc : room, more;
+    if (pl->g2_streamed) {
+        pl->chunk_g2 = g2_stream_chunk(pl->chunk);
+        more = g2_grow(&pl->chunk_g2, pl->chunk, n[RES_B_G2], grow);
+        pl->machinery += more, room -= more, grow -= more;
+    }
+    more = g1_grow(&pl->chunk, pl->chunk_g2, max_n, grow);
+    pl->machinery += more, room -= more;
     pl->tb_bytes = pl->chunk * G1_POINT;
     pl->ring_bytes = 2 * pl->chunk * G1_POINT;
-    if (pl->g2_streamed) pl->chunk_g2 = g2_stream_chunk(pl->chunk);
     if (pl->abc_rows < 3) pl->piece = pl->chunk < ((size_t)1 << lg) ? pl->chunk : (size_t)1 << lg;
     if (pl->abc_rows == 1) pl->park = (pl->witness_shared ? 3 : 2) * row;
-    size_t room = budget - pl->work - pl->machinery;
     pl->abc_buffers = 1;
-    room -= keep_most(pl, room, n, lab_group_for(witness, batch), batch && pl->abc_rows == 3, abc);
+    room -= keep_most(pl, room, n, lab_group_for(witness, batch), second, abc);
     pl->use = budget - room;
     return CUZK_OK;
 }
