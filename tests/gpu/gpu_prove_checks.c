@@ -364,11 +364,12 @@ static void check_snarkjs(cuzk_rng *g)
 /* A cap under which a start on the witness-only path streams every
  * array with three rows of a, b, c (residency.cu rule 4); 0: none. */
 static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
-                      unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss);
+                      unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss,
+                      bool *g2_cpu);
 static unsigned h_log(const groth16_params *pk);
 static size_t streamed_cap(const groth16_params *pk, size_t wit, size_t shape)
 {
-    return cap_for(pk, h_log(pk), wit, shape, 3, false, false, true, false);
+    return cap_for(pk, h_log(pk), wit, shape, 3, false, false, true, false, NULL);
 }
 
 /* Points circuit i counted (G1 and B_G2). */
@@ -841,27 +842,35 @@ static bool g1_resident(const gpu_prove_plan_info *pl)
     return pl->resident[0] && pl->resident[1] && pl->resident[2] && pl->resident[3];
 }
 
+/* Where a plan puts B_G2: kept on the device, streamed from host memory,
+ * or left to the CPU (no room even for its stream). */
+typedef enum { G2_KEPT, G2_STREAMED, G2_CPU } g2_where;
+
+static g2_where g2_of(const gpu_prove_plan_info *pl)
+{
+    return pl->resident[4] ? G2_KEPT : pl->b_g2_streamed ? G2_STREAMED : G2_CPU;
+}
+
 /* The least cap (gpus.device_memory) under which the plan for pk's
  * circuits (domain 2^lg, wit and shape device bytes) keeps `rows` rows
  * of a, b, c on the device (the witness sharing the one row or not),
- * every G1 array resident or not, B_G2 streamed from host memory or not
- * (then kept on the device): stepping up from the least in steps of
- * CAP_STEP bytes (a 4096th of caps above 16 MiB) of plan arithmetic; 0
- * when no cap gives that mode. A mode holds over a narrow range of caps
- * for these small circuits: one row fewer for one row's bytes (128 KiB at
- * 2^12) where the MSM workspace hardly depends on the chunk (a real
- * device's: CUB's and the buckets' floor); steps of a 64th of the cap
- * (200 KiB) found no cap for the 1- and 2-row modes on the H200
- * (2026-12-03), while the stand-in runtime's workspace model hit them.
- * With none, the modes the caps gave are printed where they change. */
+ * every G1 array resident or not, and B_G2 where g2 says: stepping up
+ * from the least in steps of CAP_STEP bytes (a 4096th of caps above 16
+ * MiB) of plan arithmetic; 0 when no cap gives that mode. A mode holds
+ * over a narrow range of caps for these small circuits: one row fewer for
+ * one row's bytes (128 KiB at 2^12) where the MSM workspace hardly
+ * depends on the chunk (a real device's: CUB's and the buckets' floor);
+ * steps of a 64th of the cap (200 KiB) found no cap for the 1- and 2-row
+ * modes on the H200 (2026-12-03), while the stand-in runtime's workspace
+ * model hit them. */
 #define CAP_STEP ((size_t)4096)
 static size_t step_at(size_t cap)
 {
     return cap / 4096 > CAP_STEP ? cap / 4096 : CAP_STEP;
 }
 
-static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
-                      unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss)
+static size_t cap_search(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+                         unsigned rows, bool shared, bool resident, g2_where g2, bool ss)
 {
     size_t least = gpu_prove_min_device_memory(lg, wit, shape);
     for (size_t cap = least; cap < 4096 * least; cap += step_at(cap)) {
@@ -869,21 +878,43 @@ static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t 
         cuzk_err err = {0};
         if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
         if (pl.abc_rows == rows && pl.witness_shared == shared && g1_resident(&pl) == resident &&
-            (g2_streamed ? pl.b_g2_streamed : pl.resident[4]) && pl.shape_streamed == ss)
+            g2_of(&pl) == g2 && pl.shape_streamed == ss)
             return cap;
     }
+    return 0;
+}
+
+/* cap_search for B_G2 kept (!g2_streamed) or streamed. On a real device
+ * the small circuits' modes with fewer than three rows (and the resident
+ * one beside a streamed B_G2) may leave no room for B_G2's stream, whose
+ * MSM workspace has the device's floor (on the H200 none of them does):
+ * then the same mode with B_G2 on the CPU, the plan's own fallback, is
+ * the one this device can run, and *g2_cpu says so (NULL: not wanted).
+ * With no cap at all, the modes the caps gave are printed where they
+ * change. */
+static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+                      unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss,
+                      bool *g2_cpu)
+{
+    if (g2_cpu) *g2_cpu = false;
+    size_t cap = cap_search(pk, lg, wit, shape, rows, shared, resident,
+                            g2_streamed ? G2_STREAMED : G2_KEPT, ss);
+    if (!cap && g2_streamed && g2_cpu) {
+        cap = cap_search(pk, lg, wit, shape, rows, shared, resident, G2_CPU, ss);
+        *g2_cpu = cap != 0;
+    }
+    if (cap) return cap;
     /* none: the modes the caps gave, for the log (where they change) */
+    size_t least = gpu_prove_min_device_memory(lg, wit, shape);
     char last[80] = "";
-    for (size_t cap = least; cap < 64 * least; cap += step_at(cap)) {
+    for (cap = least; cap < 64 * least; cap += step_at(cap)) {
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
         char now[80];
         if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
+        static const char *const where[] = {"kept", "streamed", "cpu"};
         snprintf(now, sizeof now, "rows %u shared %d g1 resident %d b_g2 %s shape streamed %d",
-                 pl.abc_rows, pl.witness_shared, g1_resident(&pl),
-                 pl.resident[4]     ? "kept"
-                 : pl.b_g2_streamed ? "streamed"
-                                    : "cpu",
+                 pl.abc_rows, pl.witness_shared, g1_resident(&pl), where[g2_of(&pl)],
                  pl.shape_streamed);
         if (strcmp(now, last)) printf("  cap %zu: %s\n", cap, now);
         snprintf(last, sizeof last, "%s", now);
@@ -994,8 +1025,9 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     if (wit) gpu_prove_set_shape_ring(shape / 4);
     for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
         if ((modes[k].shared || modes[k].ss) && !wit) continue;
+        bool g2_cpu;
         size_t cap = cap_for(pk, lg, wit, shape, modes[k].rows, modes[k].shared, modes[k].resident,
-                             modes[k].g2_streamed, modes[k].ss);
+                             modes[k].g2_streamed, modes[k].ss, &g2_cpu);
         CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
         if (!cap) continue;
         gpu_prove_set_device_memory(cap);
@@ -1006,14 +1038,16 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
         if (!rc) gpu_check_xfer(modes[k].name, &pl, pk, w, wit, &t, 1, c0);
-        CHECK(rc || t.total_ms == t.gpu_total_ms, "%s, %s: B_G2 on the CPU (%.1f ms of %.1f)", what,
-              modes[k].name, t.b_g2_msm_ms, t.total_ms);
+        CHECK(rc || g2_cpu || t.total_ms == t.gpu_total_ms,
+              "%s, %s: B_G2 on the CPU (%.1f ms of %.1f)", what, modes[k].name, t.b_g2_msm_ms,
+              t.total_ms);
         CHECK(!rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu), "%s, %s: rc %d (%s), GPU == CPU: %d",
               what, modes[k].name, rc, err.msg, !rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu));
         CHECK(pl.abc_rows == modes[k].rows && pl.witness_shared == modes[k].shared &&
                   g1_resident(&pl) == modes[k].resident &&
-                  pl.b_g2_streamed == modes[k].g2_streamed &&
-                  pl.resident[4] == !modes[k].g2_streamed &&
+                  g2_of(&pl) == (!modes[k].g2_streamed ? G2_KEPT
+                                 : g2_cpu              ? G2_CPU
+                                                       : G2_STREAMED) &&
                   (pl.park != 0) == (modes[k].rows == 1) && pl.shape_streamed == modes[k].ss,
               "%s, %s: the plan kept %u rows (shared %d), streamed %zu bytes (B_G2 %d), parked %zu",
               what, modes[k].name, pl.abc_rows, pl.witness_shared, pl.streamed, pl.b_g2_streamed,
@@ -1029,7 +1063,9 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         }
         char line[512];
         gpu_prove_format_plan(line, sizeof line, &pl);
-        printf("h modes: %s, %s (cap %zu KiB): == CPU: %s\n", what, modes[k].name, cap >> 10, line);
+        printf("h modes: %s, %s%s (cap %zu KiB): == CPU: %s\n", what, modes[k].name,
+               g2_cpu ? " (B_G2 on the CPU: no cap streams it in this mode here)" : "", cap >> 10,
+               line);
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_shape_ring(0);
@@ -1076,8 +1112,9 @@ static void check_groups(cuzk_rng *g)
         static const unsigned modes[2] = {3, 1}; /* rows: a/b/c at once, the H step in pieces */
         for (int m = 0; !rc && m < 2; m++) {
             unsigned rows = modes[m];
+            bool g2_cpu;
             size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), rows, false,
-                                 false, true, false);
+                                 false, true, false, &g2_cpu);
             CHECK(cap, "groups: no cap streams every array with %u rows", rows);
             if (!cap) continue;
             gpu_prove_set_device_memory(cap);
@@ -1102,8 +1139,8 @@ static void check_groups(cuzk_rng *g)
                       kind, rows, n, up, counted);
             }
             printf("prove: groups of 4 (residency rule 9), %s, %u rows: batches of 5 and 3 with "
-                   "every array streamed == CPU, each group's L/A/B passes shared\n",
-                   kind, rows);
+                   "every %s array streamed == CPU, each group's L/A/B passes shared\n",
+                   kind, rows, g2_cpu ? "G1 (B_G2 on the CPU: no cap streams it here)" : "");
         }
         gpu_prove_set_device_memory(0);
         gpu_prove_params_free(&pk);
@@ -1139,8 +1176,9 @@ static void check_group_refusal(cuzk_rng *g)
     size_t wit = rc ? 0 : (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
     static const unsigned modes[2] = {3, 1};
     for (int m = 0; !rc && m < 2; m++) {
+        bool g2_cpu;
         size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), modes[m], false,
-                             false, true, false);
+                             false, true, false, &g2_cpu);
         CHECK(cap, "group refusal: no cap streams every array with %u rows", modes[m]);
         if (!cap) continue;
         gpu_prove_set_device_memory(cap);
@@ -1155,9 +1193,9 @@ static void check_group_refusal(cuzk_rng *g)
         cs_prover two[2] = {w[0], w[2]};
         prc = gpu_groth16_prove(proofs, &pk, two, 2, NULL, NULL, &err);
         CHECK(prc == 0, "group refusal, %u rows: the good ones after: %s", modes[m], err.msg);
-        printf("prove: a group's bad member (%u rows) refused naming circuit 1 and its "
+        printf("prove: a group's bad member (%u rows%s) refused naming circuit 1 and its "
                "constraint; the device proves on\n",
-               modes[m]);
+               modes[m], g2_cpu ? ", B_G2 on the CPU" : "");
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
@@ -1197,7 +1235,8 @@ static void check_h_modes(cuzk_rng *g)
         for (unsigned m = 0; !rc && !satisfied && m < 4; m++) {
             unsigned rows = m == 0 ? 2 : 1;
             gpu_prove_set_shape_ring(m == 3 ? shb / 4 : 0); /* 3: the shape streamed */
-            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false, true, m == 3);
+            bool g2_cpu;
+            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false, true, m == 3, &g2_cpu);
             gpu_prove_set_device_memory(cap);
             groth16_proof proof;
             int prc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
@@ -1257,10 +1296,13 @@ static void check_plan_porep32(void)
                   budgets[k] / gib, rc, err.msg, line);
             CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,
                   budgets[k] / gib);
-            /* rule 9: the batch's L/A/B passes serve groups, H's points kept first (rule 5) */
+            /* rule 9: the batch's L/A/B passes serve groups; the room left goes to
+             * larger MSM calls, then to H's first points (rule 5: on the H200 at
+             * 23 GiB calls of 2^22 took it all) */
             gpu_prove_plan_info one;
             rc = gpu_prove_plan_for(&one, &pk, lg, wit, s->shape_bytes, false, budgets[k], &err);
-            CHECK(!rc && pl.lab_group == 4 && one.lab_group == 1 && pl.prefix[0] > 0 &&
+            CHECK(!rc && pl.lab_group == 4 && one.lab_group == 1 &&
+                      (pl.prefix[0] > 0 || pl.chunk > ((size_t)1 << 21)) &&
                       pl.streamed < one.streamed && pl.moved < one.moved,
                   "porep %uGiB in %zu GiB: the batch's plan (group %u, H kept %zu, %zu streamed) "
                   "against a single proof's (group %u, %zu streamed)",
