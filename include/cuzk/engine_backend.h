@@ -45,9 +45,12 @@ struct engine_backend {
     /* Optional: the engine is about to free pk (an SRS eviction); drop any
      * copy of its points the backend keeps (NULL: it keeps none). */
     void (*params_unloaded)(const groth16_params *pk);
-    /* Optional: host memory the backend holds for each device it proves
-     * on (the CUDA prover's pinned staging pools), reserved in the
-     * engine's budget for the engine's life (NULL: none). */
+    /* Optional: host memory the backend holds now for each device it
+     * proves on (the CUDA prover's pinned staging pools, and the rows its
+     * H step parks in host memory, which a start may grow and a release
+     * give back), reserved in the engine's budget at start and followed
+     * after each start of the device (engine_track_device_host; NULL:
+     * none). */
     uint64_t (*host_bytes)(int device);
     /* Optional: the engine is about to free a circuit's recorded shape
      * (with its parameters); drop any device copy (NULL: none kept). */

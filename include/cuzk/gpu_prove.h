@@ -170,6 +170,10 @@ size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t sha
 /* Pinned host memory the prover's staging pools take on each device it
  * proves on (allocated on its first proof there). */
 size_t gpu_prove_pinned_bytes_per_device(void);
+/* Host memory the prover holds now for device dev beyond those pools:
+ * the rows its H step parks with one row on the device (8 GiB for a
+ * 32 GiB PoRep), kept between proofs, given back by gpu_prove_release. */
+size_t gpu_prove_parked_host_bytes(int dev);
 
 /* Host-to-device rates (GB/s) over `bytes`, for tuning the staging:
  * [0] a pageable buffer through the staging pool (what a, b, c take),

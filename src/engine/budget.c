@@ -123,6 +123,13 @@ void budget_release(budget *b, uint64_t bytes)
     pthread_mutex_unlock(&b->lock);
 }
 
+void budget_take(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    take(b, bytes);
+    pthread_mutex_unlock(&b->lock);
+}
+
 void budget_close(budget *b)
 {
     pthread_mutex_lock(&b->lock);

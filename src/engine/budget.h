@@ -58,6 +58,10 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
  * higher priority fits (no eviction, no wait). */
 bool budget_try_reserve(budget *b, uint64_t bytes, int priority);
 void budget_release(budget *b, uint64_t bytes);
+/* Counts bytes already held elsewhere (a backend's host memory that grew
+ * in a start) at once, past the total if it must: no wait, no eviction;
+ * later reservations wait until use is under the total again. */
+void budget_take(budget *b, uint64_t bytes);
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);
 uint64_t budget_used(budget *b);

@@ -196,6 +196,15 @@ static void setup_lane(engine_t *e, device *d)
                e->cfg.small_lane_max_log);
 }
 
+/* The host memory the backend holds for the devices now (host_bytes). */
+static uint64_t devices_host_bytes(engine_t *e)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; e->backend->host_bytes && i < e->n_devices; i++)
+        bytes += e->backend->host_bytes(e->devices[i].ordinal);
+    return bytes;
+}
+
 /* The backend's devices that gpus.devices selects ([]: all), in the
  * backend's order (CUDA's, for the CUDA backend); a listed ordinal the
  * backend does not have is an error. */
@@ -225,9 +234,7 @@ static int init_devices(engine_t *e, cuzk_err *err)
         setup_lane(e, d);
     }
     e->in_service = e->n_devices;
-    uint64_t bytes = 0;
-    for (size_t i = 0; e->backend->host_bytes && i < e->n_devices; i++)
-        bytes += e->backend->host_bytes(e->devices[i].ordinal);
+    uint64_t bytes = devices_host_bytes(e);
     int rc = bytes
                  ? budget_reserve(&e->budget, bytes, 0, NULL, NULL, "the devices' host memory", err)
                  : CUZK_OK;
@@ -236,6 +243,22 @@ static int init_devices(engine_t *e, cuzk_err *err)
                                e->backend->name);
     e->device_host_bytes = bytes;
     return CUZK_OK;
+}
+
+void engine_track_device_host(engine_t *e)
+{
+    if (!e->backend->host_bytes) return;
+    pthread_mutex_lock(&e->host_mu);
+    uint64_t now = devices_host_bytes(e), had = e->device_host_bytes;
+    if (now > had) {
+        budget_take(&e->budget, now - had);
+        engine_log(LOG_INFO, "engine: the devices' host memory grew to %.1f MiB (was %.1f)",
+                   now / 1048576.0, had / 1048576.0);
+    } else if (now < had) {
+        budget_release(&e->budget, had - now);
+    }
+    e->device_host_bytes = now;
+    pthread_mutex_unlock(&e->host_mu);
 }
 
 /* The budget's evictor: pooled partition storage first (refilled by page
@@ -268,6 +291,7 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
     if (e->backend->device_memory)
         e->backend->device_memory(cfg->device_memory, cfg->stream_chunk_log);
     pthread_mutex_init(&e->lock, NULL);
+    pthread_mutex_init(&e->host_mu, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->gpu_cv, NULL);
     pthread_cond_init(&e->lane_cv, NULL);
@@ -746,6 +770,7 @@ void engine_destroy(engine_t *e)
         pthread_mutex_destroy(&e->devices[i].lock);
     }
     pthread_mutex_destroy(&e->lock);
+    pthread_mutex_destroy(&e->host_mu);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->gpu_cv);
     pthread_cond_destroy(&e->lane_cv);

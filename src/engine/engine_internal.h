@@ -127,7 +127,8 @@ struct engine {
     uint64_t reused;  /* partitions synthesized into pooled storage: __atomic */
     device devices[ENGINE_MAX_DEVICES];
     size_t n_devices, in_service; /* in_service: devices not failed */
-    uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes) */
+    uint64_t device_host_bytes;   /* reserved in the budget for them (host_bytes): host_mu */
+    pthread_mutex_t host_mu;
 
     pthread_t *synth_threads, *gpu_threads, timer_thread, preload_thread; /* 0: none */
     loader loads;                /* parameter loads for queued partitions (loader.h) */
@@ -162,6 +163,10 @@ int engine_pipeline_start(engine_t *e, cuzk_err *err);
 /* Joins the workers (once stopped) and retires the items the GPU queue
  * still holds. */
 void engine_pipeline_join(engine_t *e);
+/* Follows the devices' host memory (the backend's host_bytes) after a
+ * start: growth is counted in the budget at once (budget_take), what was
+ * given back released. */
+void engine_track_device_host(engine_t *e);
 /* Turns a group of jobs of one circuit into work items (lock held). */
 int engine_enqueue_group(engine_t *e, job **jobs, size_t n);
 

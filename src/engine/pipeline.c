@@ -648,6 +648,7 @@ static int prove_chain(engine_t *e, device *d, chain *c, bool feed, groth16_proo
     uint64_t t1 = now_ms();
     if (!rc) rc = e->backend->finish(handle, proofs, c->circuits, err);
     *busy_ms += now_ms() - t1;
+    engine_track_device_host(e); /* a plan that parks rows grew it */
     for (size_t k = 0; k < c->n; k++)
         engine_timeline("GPU_END", c->it[k]->label, "partition=%u,device=%d", c->it[k]->partition,
                         d->ordinal);

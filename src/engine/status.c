@@ -115,7 +115,9 @@ int engine_status(engine_t *e, engine_status_t *out, cuzk_err *err)
     out->gpu_queue_depth = (uint32_t)e->gpuq_n;
     out->synthesizing = (uint32_t)e->synthesizing;
     pthread_mutex_unlock(&e->lock);
+    pthread_mutex_lock(&e->host_mu);
     out->pinned_bytes = e->device_host_bytes;
+    pthread_mutex_unlock(&e->host_mu);
     out->budget_total = e->budget.total;
     out->budget_used = budget_used(&e->budget);
     pool_stats ps = pool_get_stats(&e->pool);

@@ -1038,6 +1038,10 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
         if (!rc) gpu_check_xfer(modes[k].name, &pl, pk, w, wit, &t, 1, c0);
+        /* the parked rows' host memory, which the engine's budget counts */
+        CHECK(rc || (pl.park ? gpu_prove_parked_host_bytes(0) >= pl.park : true),
+              "%s, %s: %zu bytes parked, %zu held for the budget", what, modes[k].name, pl.park,
+              gpu_prove_parked_host_bytes(0));
         CHECK(rc || g2_cpu || t.total_ms == t.gpu_total_ms,
               "%s, %s: B_G2 on the CPU (%.1f ms of %.1f)", what, modes[k].name, t.b_g2_msm_ms,
               t.total_ms);
@@ -1259,6 +1263,8 @@ static void check_h_modes(cuzk_rng *g)
     }
     gpu_prove_set_chunk_goal(0);
     gpu_prove_release();
+    CHECK(gpu_prove_parked_host_bytes(0) == 0, "h modes: %zu parked bytes held after the release",
+          gpu_prove_parked_host_bytes(0));
 }
 
 /* The plan (pure arithmetic, gpu_prove_plan_for) for a 32 GiB and a

@@ -2,7 +2,9 @@
  * test_engine_budget.c - the memory budget (src/engine/budget.h): exact
  * accounting, immediate failure beyond the total, blocking until a release,
  * the evictor asked before waiting, cancellation and close; the
- * non-blocking budget_try_reserve; waiters served in priority order (a
+ * non-blocking budget_try_reserve; budget_take counting memory already
+ * held past the total, later reservations waiting until use is under it
+ * again; waiters served in priority order (a
  * HIGH waiter has the memory before LOW ones that waited longer, equal
  * priorities in arrival order, a newcomer never ahead of a waiter that
  * fits, a waiter that does not fit holding no one back).
@@ -81,6 +83,33 @@ static void test_blocks_until_release(void **state)
     pthread_join(t, NULL);
     assert_int_equal(w.rc, 0);
     assert_int_equal(budget_used(&b), 50);
+    budget_destroy(&b);
+}
+
+/* budget_take: bytes a backend already holds counted at once, past the
+ * total; a reservation then waits until the use is back under it. */
+static void test_take_past_total(void **state)
+{
+    (void)state;
+    budget b;
+    budget_init(&b, 100, NULL, NULL);
+    assert_true(try_reserve(&b, 80));
+    budget_take(&b, 50);
+    assert_int_equal(budget_used(&b), 130);
+    assert_int_equal(b.peak, 130);
+    assert_false(budget_try_reserve(&b, 1, 0));
+    waiter w = {&b, 10, -1, 0, false, 0};
+    pthread_t t;
+    pthread_create(&t, NULL, reserve_thread, &w);
+    usleep(150 * 1000);
+    assert_int_equal(__atomic_load_n(&w.done, __ATOMIC_ACQUIRE), 0);
+    budget_release(&b, 30); /* 100: still no room for 10 */
+    usleep(150 * 1000);
+    assert_int_equal(__atomic_load_n(&w.done, __ATOMIC_ACQUIRE), 0);
+    budget_release(&b, 50); /* 50 */
+    pthread_join(t, NULL);
+    assert_int_equal(w.rc, 0);
+    assert_int_equal(budget_used(&b), 60);
     budget_destroy(&b);
 }
 
@@ -222,9 +251,13 @@ static void test_newcomer_and_big_waiter(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_accounting),     cmocka_unit_test(test_blocks_until_release),
-        cmocka_unit_test(test_evictor_first),  cmocka_unit_test(test_cancel_and_close),
-        cmocka_unit_test(test_priority_order), cmocka_unit_test(test_newcomer_and_big_waiter),
+        cmocka_unit_test(test_accounting),
+        cmocka_unit_test(test_blocks_until_release),
+        cmocka_unit_test(test_take_past_total),
+        cmocka_unit_test(test_evictor_first),
+        cmocka_unit_test(test_cancel_and_close),
+        cmocka_unit_test(test_priority_order),
+        cmocka_unit_test(test_newcomer_and_big_waiter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

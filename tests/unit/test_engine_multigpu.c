@@ -11,7 +11,10 @@
  * and later jobs still served; with every device failed, jobs fail with a
  * message naming the devices' errors; out of memory fails the job but
  * leaves the device in service; GetStatus, metrics and the status JSON
- * show each device's state, queue, busy time and partitions.
+ * show each device's state, queue, busy time and partitions; host memory
+ * a device's start parks (as the CUDA prover's H step rows) is counted in
+ * the budget and the status after that start, and given back when the
+ * backend frees it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -39,7 +42,9 @@ static struct {
     int running, max_running;
     size_t max_n; /* the most circuits one start was given (with those fed) */
     unsigned delay_ms;
-    bool fed;           /* the backend takes a feed (fed_backend) */
+    uint64_t park;            /* host bytes a successful start parks, kept (0: none) */
+    uint64_t parked[DEVICES]; /* host bytes each device holds so */
+    bool fed;                 /* the backend takes a feed (fed_backend) */
     size_t fed_fail_at; /* a fed start refuses its circuit number fed_fail_at (1-based), once */
     unsigned fed_starts, fed_more;
     bool lane;            /* the fed backend with a small-circuit lane (lane_backend) */
@@ -74,6 +79,8 @@ static void fake_reset(unsigned delay_ms)
     fake.hold = false;
     fake.n_log = 0;
     fake.delay_ms = delay_ms;
+    fake.park = 0;
+    memset(fake.parked, 0, sizeof fake.parked);
     pthread_mutex_unlock(&fake.mu);
 }
 
@@ -131,6 +138,7 @@ static int fake_start(int device, const groth16_params *pk, const cs_prover *cir
     pthread_mutex_lock(&fake.mu);
     fake.running--;
     fake.proved[device] += rc ? 0 : (unsigned)n; /* partitions: a start may take several */
+    if (!rc && fake.park > fake.parked[device]) fake.parked[device] = fake.park;
     if (!rc) fake_log(pk, n, start);
     pthread_mutex_unlock(&fake.mu);
     return rc;
@@ -141,10 +149,14 @@ static int fake_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *
     return engine_cpu_backend.finish(handle, proofs, n, err);
 }
 
-/* As the CUDA prover's pinned staging pools: host memory per device. */
+/* As the CUDA prover's pinned staging pools: host memory per device,
+ * and what its starts parked. */
 static uint64_t fake_host_bytes(int device)
 {
-    return (uint64_t)(device + 1) << 20;
+    pthread_mutex_lock(&fake.mu);
+    uint64_t parked = fake.parked[device];
+    pthread_mutex_unlock(&fake.mu);
+    return ((uint64_t)(device + 1) << 20) + parked;
 }
 
 static const engine_backend fake_backend = {.name = "fake",
@@ -433,6 +445,40 @@ static void test_spread(void **state)
         assert_non_null(strstr(m, want));
     }
     free(m);
+    stop(&f);
+}
+
+/* Device 2 alone, whose starts park 5 MiB of host memory: after its
+ * first proof the status and the budget count its 3 MiB of pools and the
+ * 5 MiB parked; once the backend gives the park back, the next start's
+ * end releases it from the budget. */
+static void test_host_memory_follows(void **state)
+{
+    (void)state;
+    fixture f;
+    fake_reset(0);
+    fake.park = 5 << 20;
+    int two[] = {2};
+    assert_int_equal(start(&f, two, 1, NULL), 0);
+    engine_status_t s;
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_int_equal(s.pinned_bytes, 3 << 20);
+    uint64_t used0 = s.budget_used;
+    engine_status_free(&s);
+    prove_and_check(&f, 2, 43);
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_int_equal(s.pinned_bytes, 8 << 20);
+    assert_true(s.budget_used >= used0 + (5 << 20));
+    uint64_t used1 = s.budget_used;
+    engine_status_free(&s);
+    pthread_mutex_lock(&fake.mu);
+    fake.park = 0, fake.parked[2] = 0; /* the backend released it */
+    pthread_mutex_unlock(&fake.mu);
+    prove_and_check(&f, 1, 44);
+    assert_int_equal(engine_status(f.e, &s, NULL), 0);
+    assert_int_equal(s.pinned_bytes, 3 << 20);
+    assert_true(s.budget_used + (5 << 20) <= used1);
+    engine_status_free(&s);
     stop(&f);
 }
 
@@ -898,6 +944,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_select),
+        cmocka_unit_test(test_host_memory_follows),
         cmocka_unit_test(test_failover),
         cmocka_unit_test(test_all_fail),
         cmocka_unit_test(test_out_of_memory_keeps_device),

@@ -227,10 +227,12 @@ static void cuda_params_unloaded(const groth16_params *pk)
 }
 
 /* The staging pools' pinned memory, per device (384 MiB), twice with its
- * small-circuit lane (whose pools are its own). */
+ * small-circuit lane (whose pools are its own), and the rows its H step
+ * parks now (a plan with one row on the device: 8 GiB at 32 GiB). */
 static uint64_t cuda_host_bytes(int device)
 {
-    return gpu_prove_pinned_bytes_per_device() * (gpu_lane_reserved(device) ? 2 : 1);
+    return gpu_prove_pinned_bytes_per_device() * (gpu_lane_reserved(device) ? 2 : 1) +
+           gpu_prove_parked_host_bytes(device);
 }
 
 /* The device's small-circuit lane (gpu_lane.h). */

@@ -102,6 +102,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -155,6 +156,9 @@ struct prove_ws {
     bool park_pinned; /* park page-locked (cudaHostAlloc), else malloc'ed */
 };
 static prove_ws prove_wss[CU_MAX_SLOTS]; /* one per device, under its prover lock */
+/* Each slot's park_cap, for readers without its lock (the engine's
+ * budget, gpu_prove_parked_host_bytes). */
+static std::atomic<size_t> park_held[CU_MAX_SLOTS];
 
 /* Where a job's data is on the device: a split job's ones bitmap, tail
  * scalars and tail indexes (bits NULL: not there yet); a job that does not
@@ -754,11 +758,13 @@ static int row_combine(prove_run *r, char *x, const char *h, bool mul, cuzk_err 
 static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
 {
     if (ws->park_cap >= bytes) return CUZK_OK;
+    std::atomic<size_t> *held = &park_held[ws - prove_wss];
     if (ws->park_pinned)
         cudaFreeHost(ws->park);
     else
         free(ws->park);
     ws->park = NULL, ws->park_cap = 0;
+    held->store(0);
     ws->park_pinned = cudaHostAlloc((void **)&ws->park, bytes, cudaHostAllocDefault) == cudaSuccess;
     if (!ws->park_pinned) {
         cudaGetLastError();
@@ -768,7 +774,14 @@ static int park_ready(prove_ws *ws, size_t bytes, cuzk_err *err)
         return cuzk_errf(err, CUZK_ENOMEM,
                          "gpu prove: out of host memory (%zu bytes for the H step)", bytes);
     ws->park_cap = bytes;
+    held->store(bytes);
     return CUZK_OK;
+}
+
+extern "C" size_t gpu_prove_parked_host_bytes(int dev)
+{
+    if (dev < 0 || dev >= CU_MAX_DEVICES) return 0;
+    return park_held[dev].load() + park_held[CU_MAX_DEVICES + dev].load();
 }
 
 /* Device row x to host h (the kernels before it done). */
@@ -1461,6 +1474,7 @@ static void release_device(int dev, const void *unused)
     else
         free(ws->park);
     memset(ws, 0, sizeof *ws);
+    park_held[dev].store(0);
     cudaGetLastError(); /* a lost device's frees fail: its memory went with it */
 }
 
