@@ -160,6 +160,11 @@ void gpu_prove_set_chunk_goal(size_t points);
  * rule 4; 0: the default, 1/64 of the shape within 1 .. 64 MiB): a knob
  * for the tests, whose shapes are smaller than the default's least. */
 void gpu_prove_set_shape_ring(size_t bytes);
+/* At most `points` in each job's region of a pass's gather buffer, where
+ * its tails of several chunks gather before one MSM (stream.cu; 0: no
+ * cap but the buffer's): a knob for the tests, to reach the chunks with
+ * more tails than the region (summed in slices of it). */
+void gpu_prove_set_tail_region(size_t points);
 /* The device bytes a circuit shape takes there (one allocation). */
 size_t gpu_shape_upload_bytes(const cs_shape *s);
 /* The device memory a proof of domain 2^lg needs at least with every

@@ -135,6 +135,10 @@ typedef struct groth16_xfer {
 typedef struct groth16_timings {
     double prep_msm_ms, ntt_msm_h_ms, batch_add_ms, tail_msm_ms, b_g2_msm_ms, total_ms;
     double gpu_total_ms, upload_ms;
+    /* MSM calls the device made for L, A, B_G1 and B_G2 (tails, or whole
+     * jobs; a pass's call serves one circuit): each costs a few ms fixed
+     * (the CPU prover: 0) */
+    uint64_t msm_calls;
     groth16_xfer xfer;
 } groth16_timings;
 

@@ -430,6 +430,29 @@ static void check_group_points(const char *what, const gpu_prove_plan_info *pl,
     }
 }
 
+/* The MSM calls of a pass: one per chunk of an array's points for whole
+ * jobs (random values); split jobs (a bit witness, tails in every chunk)
+ * gather their tails of several chunks before one call sums them
+ * (stream.cu), so they make fewer calls than the chunks; with regions
+ * smaller than a chunk's tails (sliced), more. */
+static void check_msm_calls(const char *what, const gpu_prove_plan_info *pl,
+                            const groth16_params *pk, const groth16_timings *t, size_t n,
+                            bool split, bool sliced)
+{
+    const size_t g1[3] = {pk->n_l, pk->n_a, pk->n_b_g1};
+    size_t c2 = pl->chunk_g2 < 64 ? 64 : pl->chunk_g2; /* b2_pass's bitmap words */
+    uint64_t chunks = 0;
+    for (int k = 0; k < 3; k++) chunks += (g1[k] + pl->chunk - 1) / pl->chunk;
+    if (pl->resident[4] || pl->b_g2_streamed) chunks += (pk->n_b_g2 + c2 - 1) / c2;
+    for (size_t i = 0; i < n; i++)
+        CHECK(sliced  ? t[i].msm_calls > chunks
+              : split ? t[i].msm_calls > 0 && t[i].msm_calls < chunks
+                      : t[i].msm_calls == chunks,
+              "%s, circuit %zu of %zu: %llu MSM calls for L, A, B_G1 and B_G2 in %llu chunks "
+              "(fewer expected for split jobs, as many for whole ones, more in slices)",
+              what, i, n, (unsigned long long)t[i].msm_calls, (unsigned long long)chunks);
+}
+
 /* A feed for gpu_prove_start_fed: circuits w[1..] in the numbers of
  * `plan` (then none), the consumed ones counted in order and wiped (as
  * the engine gives their storage back). */
@@ -1134,6 +1157,7 @@ static void check_groups(cuzk_rng *g)
                 gpu_prove_plan_info pl;
                 gpu_prove_device_plan(0, &pl);
                 check_group_points(kind, &pl, &pk, wit, t, n);
+                check_msm_calls(kind, &pl, &pk, t, n, d == 0, false);
                 long long up = 0, counted = 0;
                 if (gpu_check_copied) up = gpu_check_copied(false) - c0[0];
                 for (size_t i = 0; i < n; i++) counted += (long long)t[i].xfer.h2d;
@@ -1142,9 +1166,22 @@ static void check_groups(cuzk_rng *g)
                       "prover counted %lld",
                       kind, rows, n, up, counted);
             }
+            if (d == 0) { /* regions of 8 tails: every chunk's tails summed in slices */
+                groth16_timings t[N];
+                memset(t, 0, sizeof t);
+                gpu_prove_set_tail_region(8);
+                int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, t, &err);
+                gpu_prove_set_tail_region(0);
+                gpu_prove_plan_info pl;
+                gpu_prove_device_plan(0, &pl);
+                CHECK(!prc && !memcmp(gpu, cpu, N * sizeof *gpu),
+                      "groups, %u rows, tails in slices of 8: rc %d (%s)", rows, prc, err.msg);
+                check_msm_calls("slices", &pl, &pk, t, prc ? 0 : N, false, true);
+            }
             printf("prove: groups of 4 (residency rule 9), %s, %u rows: batches of 5 and 3 with "
-                   "every %s array streamed == CPU, each group's L/A/B passes shared\n",
-                   kind, rows, g2_cpu ? "G1 (B_G2 on the CPU: no cap streams it here)" : "");
+                   "every %sarray streamed == CPU, each group's L/A/B passes shared%s\n",
+                   kind, rows, g2_cpu ? "G1 (B_G2 on the CPU: no cap streams it here) " : "",
+                   d == 0 ? "; tails gathered over chunks, and in slices of 8" : "");
         }
         gpu_prove_set_device_memory(0);
         gpu_prove_params_free(&pk);

@@ -945,21 +945,22 @@ static int lab_msm(prove_run *r, size_t i, size_t k, int x, cuzk_err *err)
     const prove_points *bases[3] = {&r->srs.l, &r->srs.a, &r->srs.b_g1};
     prove_job pj[PROVE_PASS_JOBS];
     g1_jac_t out[PROVE_PASS_JOBS];
-    double ba[PROVE_PASS_JOBS] = {0}, tl[PROVE_PASS_JOBS] = {0};
+    prove_pass_stat st[PROVE_PASS_JOBS] = {};
     int rc = CUZK_OK;
     for (size_t q = 0; !rc && q < k; q++) {
         prove_one *c = &r->p->c[i + q];
         double t0 = groth16_now_ms();
         rc = job_ready(r->ws, &pj[q], lab_job(c, x), &c->jd[x], r->p->pk, err);
-        tl[q] = groth16_now_ms() - t0;
+        st[q].tail_ms = groth16_now_ms() - t0;
     }
     if (!rc)
         rc = prove_stream_jobs(out, bases[x], pj, k, r->plan.chunk, &r->ws->tb, &r->ws->tb_cap,
-                               r->p->pk, ba, tl, err);
+                               r->plan.tb_bytes, r->p->pk, st, err);
     for (size_t q = 0; !rc && q < k; q++) {
         prove_one *c = &r->p->c[i + q];
         *(x == 0 ? &c->m.l : x == 1 ? &c->m.a : &c->m.b1) = out[q];
-        c->t.batch_add_ms += ba[q], c->t.tail_msm_ms += tl[q];
+        c->t.batch_add_ms += st[q].ba_ms, c->t.tail_msm_ms += st[q].tail_ms;
+        c->t.msm_calls += st[q].calls;
     }
     return rc;
 }
@@ -980,16 +981,17 @@ static int b2_pass(prove_run *r, size_t i, size_t k, const prove_g2_aff *dev, cu
     size_t chunk = r->plan.chunk_g2 < 64 ? 64 : r->plan.chunk_g2; /* bitmap words */
     prove_job pj[PROVE_PASS_JOBS];
     g2_jac_t out[PROVE_PASS_JOBS];
-    double ba[PROVE_PASS_JOBS] = {0}, tl[PROVE_PASS_JOBS] = {0};
+    prove_pass_stat st[PROVE_PASS_JOBS] = {};
     for (size_t q = 0; q < k; q++) pj[q] = job_view(&r->p->c[i + q].jobs.b, &r->p->c[i + q].jd[2]);
-    int rc =
-        prove_stream_jobs_g2(out, &pts, pj, k, chunk, &r->ws->tb, &r->ws->tb_cap, pk, ba, tl, err);
+    int rc = prove_stream_jobs_g2(out, &pts, pj, k, chunk, &r->ws->tb, &r->ws->tb_cap,
+                                  r->plan.tb_bytes, pk, st, err);
     double each = (groth16_now_ms() - t0) / (double)k;
     for (size_t q = 0; q < k; q++) {
         prove_one *c = &r->p->c[i + q];
         if (!rc) c->m.b2 = out[q];
         c->b2_done = !rc;
         c->t.b_g2_msm_ms = each;
+        c->t.msm_calls += st[q].calls;
     }
     return rc;
 }
@@ -1510,10 +1512,10 @@ extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_ti
              "prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f tail_msm_ms=%.1f "
              "b_g2_msm_ms=%.1f gpu_total_ms=%.1f total_ms=%.1f upload_ms=%.1f "
              "h2d_mib=%.1f d2h_mib=%.1f copies=%llu copy_ms=%.1f link_gbps=%.2f kernel_ms=%.1f "
-             "hidden_ms=%.1f timed=%d xfer_mib=%s",
+             "hidden_ms=%.1f timed=%d msm_calls=%llu xfer_mib=%s",
              t->prep_msm_ms, t->ntt_msm_h_ms, t->batch_add_ms, t->tail_msm_ms, t->b_g2_msm_ms,
              t->gpu_total_ms, t->total_ms, t->upload_ms, x->h2d / mib, x->d2h / mib,
              (unsigned long long)x->copies, x->copy_ms,
              x->copy_ms > 0 ? (x->h2d + x->d2h) / (x->copy_ms * 1e6) : 0.0, x->kernel_ms,
-             x->hidden_ms, x->timed, kinds);
+             x->hidden_ms, x->timed, (unsigned long long)t->msm_calls, kinds);
 }

@@ -117,22 +117,30 @@ typedef struct prove_job {
 } prove_job;
 /* The most jobs one pass serves (residency.cu rule 9's largest group). */
 #define PROVE_PASS_JOBS 4
+/* What a pass's step did for one job: its batch additions' and tail (or
+ * whole) MSMs' times, and its MSM calls. */
+typedef struct prove_pass_stat {
+    double ba_ms, tail_ms;
+    uint64_t calls;
+} prove_pass_stat;
 /* out[q] = job q's sum, q < k (at most PROVE_PASS_JOBS, all over the
  * same n points), in one pass over the points (stream.cu): each chunk of
  * at most `chunk` points, resident or streamed from the host once, serves
  * every job before the next; a split job's batch addition over the
  * chunk's bitmap words and its tail bases gathered into *tb (grown to at
- * most a chunk) and summed, a whole job's MSM over the chunk. The times
- * of each job added to ba_ms[q] (batch addition) and tail_ms[q] (tail or
- * whole MSM); a streamed chunk's wait for its copy in neither. */
+ * most a chunk's, or with several chunks to at most tb_limit bytes, the
+ * plan's gather buffer, in which each job's tails of several chunks
+ * gather before one MSM sums them), a whole job's MSM over the chunk. The times
+ * and calls of each job added to st[q] (batch addition, tail or whole
+ * MSM); a streamed chunk's wait for its copy in neither. */
 int prove_stream_jobs(g1_jac_t *out, const prove_points *pts, const prove_job *jobs, size_t k,
-                      size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
-                      double *ba_ms, double *tail_ms, cuzk_err *err);
+                      size_t chunk, void **tb, size_t *tb_cap, size_t tb_limit,
+                      const groth16_params *keep, prove_pass_stat *st, cuzk_err *err);
 /* The same over B_G2 (its points in calls of chunk: ring halves and
  * gathered bases of chunk G2 points). */
 int prove_stream_jobs_g2(g2_jac_t *out, const prove_points_g2 *pts, const prove_job *jobs, size_t k,
-                         size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
-                         double *ba_ms, double *tail_ms, cuzk_err *err);
+                         size_t chunk, void **tb, size_t *tb_cap, size_t tb_limit,
+                         const groth16_params *keep, prove_pass_stat *st, cuzk_err *err);
 /* *out = sum of scal[i] times point i, i < n: one whole job's pass. */
 int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, size_t n,
                      size_t chunk, const groth16_params *keep, cuzk_err *err);

@@ -26,17 +26,29 @@
  *   split  the batch addition over the chunk's bitmap words (chunks are
  *          multiples of 64 points), and the tail entries whose index
  *          falls in the chunk (a run of the ascending tail indexes, found
- *          on a host copy of them) gathered from the chunk and summed by
- *          one MSM over their tail scalars (the jobs share the gather
- *          buffer: one job's MSM ends before the next job gathers).
+ *          on a host copy of them) gathered from the chunk. With one
+ *          chunk they are summed at once by one MSM over their tail
+ *          scalars (the jobs share the gather buffer: one job's MSM ends
+ *          before the next job gathers). With several, each job gathers
+ *          into a region of its own of the buffer (the plan's tb_limit
+ *          bytes shared by the jobs), chunk after chunk, and one MSM sums
+ *          the region when the next chunk's tails would not fit, and at
+ *          the pass's end (a chunk with more tails than the region: in
+ *          slices of it). A PoRep witness is 98.7% zeros and ones, so a
+ *          chunk of 2^22 points holds ~55K tails a job, and an MSM call
+ *          costs a few milliseconds whatever its size: per chunk, the
+ *          tails of a 32 GiB partition's L, A, B_G1 and B_G2 were ~100
+ *          calls a job (0.39 s of G1 tails and 0.9 s of B_G2 a partition
+ *          on the H200 at 24 GiB, against 0.05 and 0.08 s resident).
  * With one chunk (the whole array resident and the MSM workspace there)
  * this is exactly the one batch addition, gather and MSM of before. The
- * sums are group elements, so any split into chunks gives the same proof
- * bytes.
+ * sums are group elements, so any split into chunks or MSM calls gives
+ * the same proof bytes.
  */
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "gpu/prove/prove_gpu.cuh"
 
@@ -200,12 +212,16 @@ static int msm_add(Jac *acc, const Aff *pts, const fr_t *scal, size_t len, cuzk_
 
 /* One job of a pass: its sums so far (ones: the batch additions; sum:
  * the tail's or the whole job's MSM), its data (hidx: a host copy of the
- * tail indexes, NULL with one chunk), its times. */
+ * tail indexes, NULL with one chunk), its region of the gather buffer
+ * with several chunks (reg, reg_n points: tails f0 .. f0 + filled - 1
+ * gathered there and not yet summed), its times. */
 template <typename Aff, typename Jac> struct job_ctx {
     Jac ones, sum;
     prove_job j;
     const uint32_t *hidx;
-    double ba_ms, tail_ms;
+    Aff *reg;
+    size_t reg_n, f0, filled;
+    prove_pass_stat st;
 };
 
 /* A pass's jobs and the gathered tail bases' buffer they share (one job's
@@ -215,6 +231,40 @@ template <typename Aff, typename Jac> struct pass_ctx {
     size_t k;
     Aff *tb;
 };
+
+/* The tails job s gathered into its region and has not summed yet:
+ * summed by one MSM. */
+template <typename Aff, typename Jac> static int tails_flush(job_ctx<Aff, Jac> *s, cuzk_err *err)
+{
+    s->st.calls++;
+    int rc = msm_add(&s->sum, s->reg, s->j.scal + s->f0, s->filled, err);
+    s->f0 += s->filled, s->filled = 0;
+    return rc;
+}
+
+/* Job s's tails t0 .. t1 - 1, in the chunk at lo (pts): gathered after
+ * those in its region, the region summed first when they would not fit;
+ * more than the region holds: gathered and summed in slices of it. */
+template <typename Aff, typename Jac>
+static int tails_defer(job_ctx<Aff, Jac> *s, const Aff *pts, size_t lo, size_t t0, size_t t1,
+                       cuzk_err *err)
+{
+    size_t m = t1 - t0;
+    int rc = s->filled + m > s->reg_n ? tails_flush(s, err) : CUZK_OK;
+    if (!rc && m > s->reg_n) {
+        for (size_t t = t0; !rc && t < t1; t += s->reg_n) {
+            size_t piece = std::min(s->reg_n, t1 - t);
+            rc = gather(s->reg, pts, s->j.idx + t, piece, lo, err);
+            s->st.calls++;
+            if (!rc) rc = msm_add(&s->sum, s->reg, s->j.scal + t, piece, err);
+        }
+        s->f0 = t1;
+        return rc;
+    }
+    if (!rc) rc = gather(s->reg + s->filled, pts, s->j.idx + t0, m, lo, err);
+    s->filled += rc ? 0 : m;
+    return rc;
+}
 
 /* Job s over chunk [lo, lo + len) of the points (device memory): a whole
  * job's MSM over it; a split job's batch addition over the chunk's bitmap
@@ -226,14 +276,15 @@ static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, const Aff *pts, size_t lo, si
 {
     double m0 = groth16_now_ms();
     if (!s->j.bits) {
+        s->st.calls++;
         int rc = msm_add(&s->sum, pts, s->j.scal + lo, len, err);
-        s->tail_ms += groth16_now_ms() - m0;
+        s->st.tail_ms += groth16_now_ms() - m0;
         return rc;
     }
     Jac part;
     int rc = batch_add(&part, pts, s->j.bits + lo / 64, len, err);
     double m1 = groth16_now_ms();
-    s->ba_ms += m1 - m0;
+    s->st.ba_ms += m1 - m0;
     if (rc) return rc;
     jac_add(&s->ones, &part);
     size_t t0 = 0, t1 = s->j.nt;
@@ -243,9 +294,14 @@ static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, const Aff *pts, size_t lo, si
                       s->hidx);
     }
     if (t1 == t0) return CUZK_OK;
-    rc = gather(tb, pts, s->j.idx + t0, t1 - t0, lo, err);
-    if (!rc) rc = msm_add(&s->sum, tb, s->j.scal + t0, t1 - t0, err);
-    s->tail_ms += groth16_now_ms() - m1;
+    if (s->reg)
+        rc = tails_defer(s, pts, lo, t0, t1, err);
+    else {
+        rc = gather(tb, pts, s->j.idx + t0, t1 - t0, lo, err);
+        s->st.calls++;
+        if (!rc) rc = msm_add(&s->sum, tb, s->j.scal + t0, t1 - t0, err);
+    }
+    s->st.tail_ms += groth16_now_ms() - m1;
     return rc;
 }
 
@@ -256,6 +312,9 @@ static int pass_step(void *ctx, const void *p, size_t lo, size_t len, cuzk_err *
     int rc = CUZK_OK;
     for (size_t q = 0; !rc && q < c->k; q++)
         rc = job_step(&c->jobs[q], c->tb, (const Aff *)p, lo, len, err);
+    /* a gather left unsummed reads the chunk: done before its ring half
+     * takes the chunk after next */
+    if (!rc && c->k && c->jobs[0].reg) CU_WAIT(err, "stream tail gather");
     return rc;
 }
 
@@ -290,21 +349,50 @@ static int pass_jobs_ok(const prove_job *jobs, size_t k, size_t chunk, cuzk_err 
     return CUZK_OK;
 }
 
+static std::atomic<size_t> region_cap; /* gpu_prove_set_tail_region */
+
+extern "C" void gpu_prove_set_tail_region(size_t points)
+{
+    region_cap.store(points);
+}
+
+/* The points of each split job's region of the gather buffer (0: tails
+ * summed chunk by chunk): with several chunks (n > chunk), tb_limit bytes
+ * (the plan's gather buffer) shared by the jobs with tails, a job's at
+ * most its tails and a chunk (the MSM calls the plan's workspace is
+ * for); none when a region would hold fewer tails than a chunk holds on
+ * average (the calls would not become fewer), unless the tests set a
+ * cap (gpu_prove_set_tail_region). */
+template <typename Aff>
+static size_t region_points(const prove_job *jobs, size_t k, size_t n, size_t chunk,
+                            size_t tb_limit)
+{
+    size_t with = 0, nt = 0;
+    for (size_t q = 0; q < k; q++)
+        if (jobs[q].bits && jobs[q].nt) with++, nt = std::max(nt, jobs[q].nt);
+    if (n <= chunk || !with) return 0;
+    size_t reg = std::min(std::min(nt, chunk), tb_limit / sizeof(Aff) / with);
+    size_t nc = (n + chunk - 1) / chunk, cap = region_cap.load();
+    if (cap) return std::min(reg, cap);
+    return reg > nt / nc ? reg : 0;
+}
+
 template <typename Aff, typename Jac>
 static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, size_t k,
-                       size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
-                       double *ba_ms, double *tail_ms, cuzk_err *err)
+                       size_t chunk, void **tb, size_t *tb_cap, size_t tb_limit,
+                       const groth16_params *keep, prove_pass_stat *st, cuzk_err *err)
 {
     int rc = pass_jobs_ok(jobs, k, chunk, err);
     if (rc) return rc;
     pass_ctx<Aff, Jac> c;
     c.k = k;
-    size_t n = jobs[0].n, most = 0;
+    size_t n = jobs[0].n, most = 0, reg = tb ? region_points<Aff>(jobs, k, n, chunk, tb_limit) : 0;
     for (size_t q = 0; q < k; q++) {
         job_ctx<Aff, Jac> *s = &c.jobs[q];
         jac_inf(&s->ones);
         jac_inf(&s->sum);
-        s->j = jobs[q], s->hidx = NULL, s->ba_ms = s->tail_ms = 0;
+        s->j = jobs[q], s->hidx = NULL, s->reg = NULL, s->reg_n = s->f0 = s->filled = 0;
+        s->st = prove_pass_stat{0, 0, 0};
         if (!s->j.bits) continue;
         if (std::min(s->j.nt, chunk) > most) most = std::min(s->j.nt, chunk);
         if (!rc && n > chunk && s->j.nt) {
@@ -313,34 +401,44 @@ static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, s
             s->hidx = h;
         }
     }
-    if (!rc && most) rc = prove_dev_grow(tb, tb_cap, most * sizeof(Aff), keep, err);
+    size_t regions = 0; /* the jobs with a region, in order */
+    for (size_t q = 0; reg && q < k; q++) regions += c.jobs[q].hidx != NULL;
+    size_t want = std::max(most, regions * reg) * sizeof(Aff);
+    if (!rc && want) rc = prove_dev_grow(tb, tb_cap, want, keep, err);
     c.tb = tb ? (Aff *)*tb : NULL;
+    for (size_t q = 0, r = 0; !rc && reg && q < k; q++)
+        if (c.jobs[q].hidx) c.jobs[q].reg = c.tb + r++ * reg, c.jobs[q].reg_n = reg;
     if (!rc && n) rc = stream_pass(pts, n, chunk, keep, pass_step<Aff, Jac>, &c, err);
     for (size_t q = 0; q < k; q++) {
         job_ctx<Aff, Jac> *s = &c.jobs[q];
+        if (!rc && s->filled) {
+            double t0 = groth16_now_ms();
+            rc = xfer_kernels([&] { return tails_flush(s, err); });
+            s->st.tail_ms += groth16_now_ms() - t0;
+        }
         free((void *)s->hidx);
         out[q] = s->ones;
         jac_add(&out[q], &s->sum);
-        ba_ms[q] += s->ba_ms, tail_ms[q] += s->tail_ms;
+        st[q].ba_ms += s->st.ba_ms, st[q].tail_ms += s->st.tail_ms, st[q].calls += s->st.calls;
     }
     return rc;
 }
 
 int prove_stream_jobs(g1_jac_t *out, const prove_points *pts, const prove_job *jobs, size_t k,
-                      size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
-                      double *ba_ms, double *tail_ms, cuzk_err *err)
+                      size_t chunk, void **tb, size_t *tb_cap, size_t tb_limit,
+                      const groth16_params *keep, prove_pass_stat *st, cuzk_err *err)
 {
     stream_src src = src_of(pts);
-    return stream_jobs<prove_g1_aff>(out, &src, jobs, k, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
+    return stream_jobs<prove_g1_aff>(out, &src, jobs, k, chunk, tb, tb_cap, tb_limit, keep, st,
                                      err);
 }
 
 int prove_stream_jobs_g2(g2_jac_t *out, const prove_points_g2 *pts, const prove_job *jobs, size_t k,
-                         size_t chunk, void **tb, size_t *tb_cap, const groth16_params *keep,
-                         double *ba_ms, double *tail_ms, cuzk_err *err)
+                         size_t chunk, void **tb, size_t *tb_cap, size_t tb_limit,
+                         const groth16_params *keep, prove_pass_stat *st, cuzk_err *err)
 {
     stream_src src = src_of(pts);
-    return stream_jobs<prove_g2_aff>(out, &src, jobs, k, chunk, tb, tb_cap, keep, ba_ms, tail_ms,
+    return stream_jobs<prove_g2_aff>(out, &src, jobs, k, chunk, tb, tb_cap, tb_limit, keep, st,
                                      err);
 }
 
@@ -348,8 +446,8 @@ int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, s
                      size_t chunk, const groth16_params *keep, cuzk_err *err)
 {
     prove_job j = {NULL, scal, NULL, n, 0};
-    double ba = 0, tl = 0;
-    return prove_stream_jobs(out, pts, &j, 1, chunk, NULL, NULL, keep, &ba, &tl, err);
+    prove_pass_stat st = {0, 0, 0};
+    return prove_stream_jobs(out, pts, &j, 1, chunk, NULL, NULL, 0, keep, &st, err);
 }
 
 void prove_stream_release(int dev)
