@@ -271,6 +271,89 @@ int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t 
     return CUZK_OK;
 }
 
+/* The accumulator's launch check: its entries on the current device. */
+static int acc_check(const char *what, const void *acc, size_t bytes, cuzk_err *err)
+{
+    const void *p[1] = {acc};
+    size_t len[1] = {bytes};
+    return kernel_check(what, p, len, 1, err);
+}
+
+int prove_ba_acc_clear(void *acc, size_t entries, bool g2, cuzk_err *err)
+{
+    int rc = acc_check("ba acc clear", acc,
+                       entries * (g2 ? sizeof(prove_g2_xyzz) : sizeof(prove_g1_xyzz)), err);
+    for (size_t b = 0; !rc && b < entries; b++) {
+        if (g2)
+            ((prove_g2_xyzz *)acc)[b] = prove_g2_xyzz::inf();
+        else
+            ((prove_g1_xyzz *)acc)[b] = prove_g1_xyzz::inf();
+    }
+    return rc;
+}
+
+/* The kernel's blocks one after another, block b's sum (its threads')
+ * added into acc[b], as batch_add_kernel does with accumulate. */
+template <class XD, class A>
+static int batch_add_acc_host(const char *what, void *acc, const A *bases, const uint64_t *bitmap,
+                              size_t n, cuzk_err *err)
+{
+    int rc = bases_check(what, bases, n * sizeof *bases, bitmap, (n + 63) / 64 * 8, n, err);
+    if (rc || n == 0) return rc;
+    size_t per;
+    unsigned blocks;
+    batch_add_shape(n, BA_BLOCKS, &per, &blocks);
+    rc = acc_check(what, acc, blocks * sizeof(XD), err); /* the entries the launch writes */
+    if (rc) return rc;
+    XD *a = (XD *)acc;
+    for (unsigned b = 0; b < blocks; b++) {
+        XD s = XD::inf();
+        for (size_t t = (size_t)b * BA_THREADS; t < (size_t)(b + 1) * BA_THREADS; t++)
+            s.add(batch_add_thread(t, bases, bitmap, n, per));
+        s.add(a[b]);
+        a[b] = s;
+    }
+    return CUZK_OK;
+}
+
+int prove_batch_add_acc(void *acc, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
+                        cuzk_err *err)
+{
+    return batch_add_acc_host<prove_g1_xyzz>("batch add acc", acc, bases, bitmap, n, err);
+}
+
+int prove_batch_add_acc_g2(void *acc, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
+                           cuzk_err *err)
+{
+    return batch_add_acc_host<prove_g2_xyzz>("batch add acc g2", acc, bases, bitmap, n, err);
+}
+
+/* The accumulator's BA_BLOCKS sums added (on the host, as the real one
+ * after reading them back). */
+template <class XD, class X, class J>
+static int ba_acc_sum_host(J *out, const void *acc, size_t entries, void (*to_jac)(J *, const X *),
+                           cuzk_err *err)
+{
+    int rc = acc_check("ba acc sum", acc, entries * sizeof(XD), err);
+    if (rc) return rc;
+    XD s = XD::inf();
+    for (size_t b = 0; b < entries; b++) s.add(((const XD *)acc)[b]);
+    X sum;
+    memcpy(&sum, &s, sizeof sum);
+    to_jac(out, &sum);
+    return CUZK_OK;
+}
+
+int prove_ba_acc_sum(g1_jac_t *out, const void *acc, size_t entries, cuzk_err *err)
+{
+    return ba_acc_sum_host<prove_g1_xyzz, g1_xyzz_t>(out, acc, entries, g1_xyzz_to_jac, err);
+}
+
+int prove_ba_acc_sum_g2(g2_jac_t *out, const void *acc, size_t entries, cuzk_err *err)
+{
+    return ba_acc_sum_host<prove_g2_xyzz, g2_xyzz_t>(out, acc, entries, g2_xyzz_to_jac, err);
+}
+
 /* out[k] = bases[idx[k] - lo], each index at least lo and its base on
  * the current device (a streamed chunk's: the ring's). */
 template <typename Aff>

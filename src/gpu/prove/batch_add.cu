@@ -15,6 +15,13 @@
  * the bits of a 2^27 bitmap set, each thread adds about a thousand
  * points, so the tree and the host sum are noise. The block sums' buffer
  * and the wave are kept per device (device.cuh).
+ *
+ * A pass over an array in chunks (stream.cu) adds each chunk's block sums
+ * into an accumulator of its own on the device instead (block b's sum
+ * into entry b, the launch not waited for), and the host reads and sums
+ * the accumulator once at the pass's end: a chunk of 2^19 G2 points is
+ * 64 blocks of one bitmap word a thread, whose wait and host sum cost
+ * more than its kernel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +31,7 @@
 template <class F>
 __global__ void __launch_bounds__(BA_THREADS)
     batch_add_kernel(const affine_d<F> *__restrict__ bases, const uint64_t *__restrict__ bits,
-                     size_t n, size_t per, xyzz_d<F> *partial)
+                     size_t n, size_t per, xyzz_d<F> *partial, bool accumulate)
 {
     __shared__ xyzz_d<F> sm[BA_THREADS];
     xyzz_d<F> acc =
@@ -37,7 +44,16 @@ __global__ void __launch_bounds__(BA_THREADS)
             sm[threadIdx.x] = acc;
         }
     }
-    if (threadIdx.x == 0) partial[blockIdx.x] = acc;
+    if (threadIdx.x == 0) {
+        if (accumulate) acc.add(partial[blockIdx.x]);
+        partial[blockIdx.x] = acc;
+    }
+}
+
+template <class F> __global__ void ba_acc_clear_kernel(xyzz_d<F> *acc, size_t entries)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < entries) acc[k] = xyzz_d<F>::inf();
 }
 
 /* Per device (device.cuh; under its prover lock): BA_BLOCKS sums of the
@@ -60,25 +76,40 @@ template <class F> static unsigned batch_add_wave(int dev)
     return wave[dev];
 }
 
+/* The batch addition's launch: block b's sum into partial[b], or added
+ * to it (accumulate); *blocks of them, at most BA_BLOCKS. */
+template <class F>
+static int batch_add_launch(xyzz_d<F> *partial, bool accumulate, unsigned *blocks,
+                            const affine_d<F> *bases, const uint64_t *bitmap, size_t n,
+                            cuzk_err *err)
+{
+    size_t per;
+    int device;
+    int rc = cu_device(&device, err);
+    if (rc) return rc;
+    batch_add_shape(n, batch_add_wave<F>(device), &per, blocks);
+    batch_add_kernel<F>
+        <<<*blocks, BA_THREADS, 0, cu_stream()>>>(bases, bitmap, n, per, partial, accumulate);
+    CU_LAUNCH(err, "batch_add_kernel");
+    return CUZK_OK;
+}
+
 /* The per-block sums of the batch addition into host memory (*blocks of
  * them, at most BA_BLOCKS). */
 template <class F>
 static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F> *bases,
                             const uint64_t *bitmap, size_t n, cuzk_err *err)
 {
-    size_t per;
-    int dev, device;
+    int dev;
     int rc = cu_slot(&dev, err);
-    if (!rc) rc = cu_device(&device, err);
     if (rc) return rc;
-    batch_add_shape(n, batch_add_wave<F>(device), &per, blocks);
     if (!ba_partial[dev]) {
         rc = prove_dev_alloc(&ba_partial[dev], BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
         if (rc) return rc;
     }
     xyzz_d<F> *partial = (xyzz_d<F> *)ba_partial[dev];
-    batch_add_kernel<F><<<*blocks, BA_THREADS, 0, cu_stream()>>>(bases, bitmap, n, per, partial);
-    CU_LAUNCH(err, "batch_add_kernel");
+    rc = batch_add_launch<F>(partial, false, blocks, bases, bitmap, n, err);
+    if (rc) return rc;
     CU_WAIT(err, "batch_add_kernel");
     CU(xfer_copy(sums, partial, *blocks * sizeof *sums, GROTH16_XFER_RESULTS), err,
        "batch_add_kernel");
@@ -93,15 +124,9 @@ void prove_batch_add_release(void)
     ba_partial[slot] = NULL;
 }
 
-int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
-                    cuzk_err *err)
+/* The host's sum of `blocks` block sums (the CPU group law). */
+static void host_sum(g1_jac_t *out, const prove_g1_xyzz *sums, unsigned blocks)
 {
-    g1_jac_set_inf(out);
-    if (n == 0) return CUZK_OK;
-    prove_g1_xyzz sums[BA_BLOCKS];
-    unsigned blocks;
-    int rc = batch_add_blocks<fp_d>(sums, &blocks, bases, bitmap, n, err);
-    if (rc) return rc;
     g1_xyzz_t acc, s;
     g1_xyzz_set_inf(&acc);
     for (unsigned b = 0; b < blocks; b++) {
@@ -109,27 +134,108 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
         g1_xyzz_add(&acc, &acc, &s);
     }
     g1_xyzz_to_jac(out, &acc);
-    return CUZK_OK;
+}
+
+static void host_sum(g2_jac_t *out, const prove_g2_xyzz *sums, unsigned blocks)
+{
+    g2_xyzz_t acc, s;
+    g2_xyzz_set_inf(&acc);
+    for (unsigned b = 0; b < blocks; b++) {
+        memcpy(&s, &sums[b], sizeof s);
+        g2_xyzz_add(&acc, &acc, &s);
+    }
+    g2_xyzz_to_jac(out, &acc);
+}
+
+static void jac_inf(g1_jac_t *o)
+{
+    g1_jac_set_inf(o);
+}
+static void jac_inf(g2_jac_t *o)
+{
+    g2_jac_set_inf(o);
+}
+
+/* *out = the batch addition's sum (blocks summed on the host; Xyzz the
+ * group's XYZZ sums, malloc'ed: G2's are 200 KB). */
+template <class F, class Xyzz, class Jac, class Aff>
+static int batch_add_sum(Jac *out, const Aff *bases, const uint64_t *bitmap, size_t n,
+                         cuzk_err *err)
+{
+    jac_inf(out);
+    if (n == 0) return CUZK_OK;
+    Xyzz *sums = (Xyzz *)malloc(BA_BLOCKS * sizeof *sums);
+    if (!sums) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (block sums)");
+    unsigned blocks;
+    int rc =
+        batch_add_blocks<F>((xyzz_d<F> *)sums, &blocks, (const affine_d<F> *)bases, bitmap, n, err);
+    if (!rc) host_sum(out, sums, blocks);
+    free(sums);
+    return rc;
+}
+
+int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
+                    cuzk_err *err)
+{
+    return batch_add_sum<fp_d, prove_g1_xyzz>(out, bases, bitmap, n, err);
 }
 
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
                        cuzk_err *err)
 {
-    g2_jac_set_inf(out);
-    if (n == 0) return CUZK_OK;
-    prove_g2_xyzz *sums = (prove_g2_xyzz *)malloc(BA_BLOCKS * sizeof *sums);
-    if (!sums) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (G2 sums)");
+    return batch_add_sum<fp2_d, prove_g2_xyzz>(out, bases, bitmap, n, err);
+}
+
+int prove_ba_acc_clear(void *acc, size_t entries, bool g2, cuzk_err *err)
+{
+    unsigned t = 128, b = (unsigned)((entries + t - 1) / t);
+    if (g2)
+        ba_acc_clear_kernel<fp2_d><<<b, t, 0, cu_stream()>>>((xyzz_d<fp2_d> *)acc, entries);
+    else
+        ba_acc_clear_kernel<fp_d><<<b, t, 0, cu_stream()>>>((xyzz_d<fp_d> *)acc, entries);
+    CU_LAUNCH(err, "ba_acc_clear_kernel");
+    return CUZK_OK;
+}
+
+int prove_batch_add_acc(void *acc, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
+                        cuzk_err *err)
+{
     unsigned blocks;
-    int rc = batch_add_blocks<fp2_d>(sums, &blocks, bases, bitmap, n, err);
-    g2_xyzz_t acc, s;
-    g2_xyzz_set_inf(&acc);
-    for (unsigned b = 0; !rc && b < blocks; b++) {
-        memcpy(&s, &sums[b], sizeof s);
-        g2_xyzz_add(&acc, &acc, &s);
-    }
-    if (!rc) g2_xyzz_to_jac(out, &acc);
+    return n ? batch_add_launch<fp_d>((xyzz_d<fp_d> *)acc, true, &blocks, bases, bitmap, n, err)
+             : CUZK_OK;
+}
+
+int prove_batch_add_acc_g2(void *acc, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
+                           cuzk_err *err)
+{
+    unsigned blocks;
+    return n ? batch_add_launch<fp2_d>((xyzz_d<fp2_d> *)acc, true, &blocks, bases, bitmap, n, err)
+             : CUZK_OK;
+}
+
+/* *out = the sum of an accumulator's entries (its launches waited for,
+ * read once, summed on the host). */
+template <class Xyzz, class Jac>
+static int ba_acc_sum(Jac *out, const void *acc, size_t entries, cuzk_err *err)
+{
+    Xyzz *sums = (Xyzz *)malloc(entries * sizeof *sums);
+    if (!sums) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (block sums)");
+    cudaError_t e = cudaStreamSynchronize(cu_stream());
+    if (e == cudaSuccess) e = xfer_copy(sums, acc, entries * sizeof *sums, GROTH16_XFER_RESULTS);
+    if (e == cudaSuccess) host_sum(out, sums, (unsigned)entries);
     free(sums);
-    return rc;
+    return e == cudaSuccess ? CUZK_OK
+                            : cu_fail(e, err, "batch addition's sums", __FILE__, __LINE__);
+}
+
+int prove_ba_acc_sum(g1_jac_t *out, const void *acc, size_t entries, cuzk_err *err)
+{
+    return ba_acc_sum<prove_g1_xyzz>(out, acc, entries, err);
+}
+
+int prove_ba_acc_sum_g2(g2_jac_t *out, const void *acc, size_t entries, cuzk_err *err)
+{
+    return ba_acc_sum<prove_g2_xyzz>(out, acc, entries, err);
 }
 
 template <class A>

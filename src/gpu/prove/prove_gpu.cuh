@@ -211,6 +211,23 @@ int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bi
                     cuzk_err *err);
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
                        cuzk_err *err);
+/* The batch addition of several chunks summed on the device: an
+ * accumulator of prove_ba_acc_entries(chunk) XYZZ sums (chunks of at
+ * most `chunk` points) in device memory, cleared (g2: G2 sums), each
+ * chunk's block sums added in (launched on the calling thread's stream,
+ * not waited for), then read once and summed (its launches waited for).
+ * PROVE_BA_ACC_BYTES(chunk): a pass's accumulators (one a job, G2's
+ * size), which the plan counts. */
+size_t prove_ba_acc_entries(size_t chunk);
+#define PROVE_BA_ACC_BYTES(chunk)                                                                  \
+    ((size_t)PROVE_PASS_JOBS * prove_ba_acc_entries(chunk) * sizeof(prove_g2_xyzz))
+int prove_ba_acc_clear(void *acc, size_t entries, bool g2, cuzk_err *err);
+int prove_batch_add_acc(void *acc, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
+                        cuzk_err *err);
+int prove_batch_add_acc_g2(void *acc, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,
+                           cuzk_err *err);
+int prove_ba_acc_sum(g1_jac_t *out, const void *acc, size_t entries, cuzk_err *err);
+int prove_ba_acc_sum_g2(g2_jac_t *out, const void *acc, size_t entries, cuzk_err *err);
 /* out[k] = bases[idx[k] - lo] for k < n (all on the device; every idx[k]
  * at least lo). */
 int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *idx, size_t n,

@@ -683,12 +683,20 @@ static bool plan_rows(prove_plan *pl, size_t row, size_t witness, size_t shapes,
     return best < PLAN_MODES && try_mode(pl, best, row, witness, shapes, fixed, max_n);
 }
 
+/* What a start of 2^lg holds whatever the plan: the NTT's tables and the
+ * passes' batch-addition accumulators (for arrays up to twice the
+ * domain: 0.8 MB at most), beside the headroom. */
+static size_t plan_fixed(unsigned lg, size_t headroom)
+{
+    return gpu_ntt_tables_for(lg) + PROVE_BA_ACC_BYTES((size_t)2 << lg) + headroom;
+}
+
 /* The least budget a proof of 2^lg runs in (the mode that needs least,
  * the least headroom, PLAN_MIN_CHUNK). */
 static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), least = SIZE_MAX;
-    size_t fixed = gpu_ntt_tables_for(lg) + (PLAN_HEADROOM_PER << lg);
+    size_t fixed = plan_fixed(lg, PLAN_HEADROOM_PER << lg);
     for (size_t m = 0; m < PLAN_MODES; m++) {
         size_t w = mode_work(m, row, witness, shapes, fixed);
         if (mode_ok(m, witness, shapes) && w < least) least = w;
@@ -738,7 +746,7 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
     size_t least = PLAN_HEADROOM_PER << lg;
-    size_t fixed = gpu_ntt_tables_for(lg) + (head > least ? head : least);
+    size_t fixed = plan_fixed(lg, head > least ? head : least);
     pl->abc_rows = 3;
     pl->work = mode_work(0, row, witness, shapes, fixed);
     pl->need = plan_need(lg, witness, shapes);

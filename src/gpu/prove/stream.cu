@@ -24,7 +24,9 @@
  * so a chunk crosses once for all of them:
  *   whole  sum of scal[i] P[i]: one MSM per chunk, the sums added;
  *   split  the batch addition over the chunk's bitmap words (chunks are
- *          multiples of 64 points), and the tail entries whose index
+ *          multiples of 64 points; with several chunks its block sums
+ *          accumulate on the device, one accumulator a job, read once at
+ *          the pass's end: batch_add.cu), and the tail entries whose index
  *          falls in the chunk (a run of the ascending tail indexes, found
  *          on a host copy of them) gathered from the chunk. With one
  *          chunk they are summed at once by one MSM over their tail
@@ -50,6 +52,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "gpu/prove/batch_add.cuh"
 #include "gpu/prove/prove_gpu.cuh"
 
 /* An array as a pass reads it: its first dev_n points on the device
@@ -78,6 +81,8 @@ struct stream_ring {
     size_t cap;
     cudaStream_t st;
     cudaEvent_t ev[2];
+    void *acc; /* the jobs' batch-addition accumulators (PROVE_PASS_JOBS) */
+    size_t acc_cap;
 };
 static stream_ring rings[CU_MAX_SLOTS]; /* under the device's prover lock */
 
@@ -163,6 +168,30 @@ static int batch_add(g2_jac_t *o, const prove_g2_aff *b, const uint64_t *bits, s
 {
     return prove_batch_add_g2(o, b, bits, n, err);
 }
+static int batch_add_acc(void *acc, const prove_g1_aff *b, const uint64_t *bits, size_t n,
+                         cuzk_err *err)
+{
+    return prove_batch_add_acc(acc, b, bits, n, err);
+}
+static int batch_add_acc(void *acc, const prove_g2_aff *b, const uint64_t *bits, size_t n,
+                         cuzk_err *err)
+{
+    return prove_batch_add_acc_g2(acc, b, bits, n, err);
+}
+static int acc_sum(g1_jac_t *o, const void *acc, size_t entries, cuzk_err *err)
+{
+    return prove_ba_acc_sum(o, acc, entries, err);
+}
+static int acc_sum(g2_jac_t *o, const void *acc, size_t entries, cuzk_err *err)
+{
+    return prove_ba_acc_sum_g2(o, acc, entries, err);
+}
+
+size_t prove_ba_acc_entries(size_t chunk)
+{
+    size_t words = (chunk + 63) / 64, blocks = (words + BA_THREADS - 1) / BA_THREADS;
+    return blocks < BA_BLOCKS ? (blocks ? blocks : 1) : BA_BLOCKS;
+}
 static int gather(prove_g1_aff *o, const prove_g1_aff *b, const uint32_t *idx, size_t n, size_t lo,
                   cuzk_err *err)
 {
@@ -212,24 +241,29 @@ static int msm_add(Jac *acc, const Aff *pts, const fr_t *scal, size_t len, cuzk_
 
 /* One job of a pass: its sums so far (ones: the batch additions; sum:
  * the tail's or the whole job's MSM), its data (hidx: a host copy of the
- * tail indexes, NULL with one chunk), its region of the gather buffer
- * with several chunks (reg, reg_n points: tails f0 .. f0 + filled - 1
- * gathered there and not yet summed), its times. */
+ * tail indexes, NULL with one chunk), with several chunks its batch
+ * addition's accumulator (acc) and its region of the gather buffer (reg,
+ * reg_n points: tails f0 .. f0 + filled - 1 gathered there and not yet
+ * summed), its times. */
 template <typename Aff, typename Jac> struct job_ctx {
     Jac ones, sum;
     prove_job j;
     const uint32_t *hidx;
+    void *acc;
     Aff *reg;
     size_t reg_n, f0, filled;
     prove_pass_stat st;
 };
 
 /* A pass's jobs and the gathered tail bases' buffer they share (one job's
- * gather and MSM end before the next job's gather). */
+ * gather and MSM end before the next job's gather); defer: a job's
+ * kernels may read the chunk after its step returns (an accumulated batch
+ * addition, a gather into its region), so the step waits for them. */
 template <typename Aff, typename Jac> struct pass_ctx {
     job_ctx<Aff, Jac> jobs[PROVE_PASS_JOBS];
-    size_t k;
+    size_t k, entries; /* entries: of each accumulator */
     Aff *tb;
+    bool defer;
 };
 
 /* The tails job s gathered into its region and has not summed yet:
@@ -282,11 +316,12 @@ static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, const Aff *pts, size_t lo, si
         return rc;
     }
     Jac part;
-    int rc = batch_add(&part, pts, s->j.bits + lo / 64, len, err);
+    int rc = s->acc ? batch_add_acc(s->acc, pts, s->j.bits + lo / 64, len, err)
+                    : batch_add(&part, pts, s->j.bits + lo / 64, len, err);
     double m1 = groth16_now_ms();
     s->st.ba_ms += m1 - m0;
     if (rc) return rc;
-    jac_add(&s->ones, &part);
+    if (!s->acc) jac_add(&s->ones, &part);
     size_t t0 = 0, t1 = s->j.nt;
     if (s->hidx) {
         t0 = (size_t)(std::lower_bound(s->hidx, s->hidx + s->j.nt, (uint32_t)lo) - s->hidx);
@@ -312,9 +347,15 @@ static int pass_step(void *ctx, const void *p, size_t lo, size_t len, cuzk_err *
     int rc = CUZK_OK;
     for (size_t q = 0; !rc && q < c->k; q++)
         rc = job_step(&c->jobs[q], c->tb, (const Aff *)p, lo, len, err);
-    /* a gather left unsummed reads the chunk: done before its ring half
-     * takes the chunk after next */
-    if (!rc && c->k && c->jobs[0].reg) CU_WAIT(err, "stream tail gather");
+    /* kernels left running read the chunk: done before its ring half
+     * takes the chunk after next (the wait counted as the jobs' batch
+     * additions, which it mostly is) */
+    if (!rc && c->defer) {
+        double w0 = groth16_now_ms();
+        CU_WAIT(err, "stream chunk's batch additions");
+        double each = (groth16_now_ms() - w0) / (double)c->k;
+        for (size_t q = 0; q < c->k; q++) c->jobs[q].st.ba_ms += each;
+    }
     return rc;
 }
 
@@ -356,6 +397,29 @@ extern "C" void gpu_prove_set_tail_region(size_t points)
     region_cap.store(points);
 }
 
+/* With several chunks (of at most `chunk` points), each split job of c
+ * its batch addition's accumulator on the device (the slot's, kept),
+ * cleared; c->defer then. */
+template <typename Aff, typename Jac>
+static int accumulators(pass_ctx<Aff, Jac> *c, size_t chunk, const groth16_params *keep,
+                        cuzk_err *err)
+{
+    int dev;
+    int rc = cu_slot(&dev, err);
+    stream_ring *r = rc ? NULL : &rings[dev];
+    c->entries = prove_ba_acc_entries(chunk);
+    size_t each = c->entries * sizeof(prove_g2_xyzz);
+    if (!rc) rc = prove_dev_grow(&r->acc, &r->acc_cap, PROVE_BA_ACC_BYTES(chunk), keep, err);
+    for (size_t q = 0; !rc && q < c->k; q++) {
+        job_ctx<Aff, Jac> *s = &c->jobs[q];
+        if (!s->j.bits) continue;
+        s->acc = (char *)r->acc + q * each;
+        rc = prove_ba_acc_clear(s->acc, c->entries, sizeof(Aff) == sizeof(g2_affine_t), err);
+        c->defer = true;
+    }
+    return rc;
+}
+
 /* The points of each split job's region of the gather buffer (0: tails
  * summed chunk by chunk): with several chunks (n > chunk), tb_limit bytes
  * (the plan's gather buffer) shared by the jobs with tails, a job's at
@@ -391,7 +455,8 @@ static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, s
         job_ctx<Aff, Jac> *s = &c.jobs[q];
         jac_inf(&s->ones);
         jac_inf(&s->sum);
-        s->j = jobs[q], s->hidx = NULL, s->reg = NULL, s->reg_n = s->f0 = s->filled = 0;
+        s->j = jobs[q], s->hidx = NULL, s->acc = NULL, s->reg = NULL;
+        s->reg_n = s->f0 = s->filled = 0;
         s->st = prove_pass_stat{0, 0, 0};
         if (!s->j.bits) continue;
         if (std::min(s->j.nt, chunk) > most) most = std::min(s->j.nt, chunk);
@@ -408,6 +473,8 @@ static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, s
     c.tb = tb ? (Aff *)*tb : NULL;
     for (size_t q = 0, r = 0; !rc && reg && q < k; q++)
         if (c.jobs[q].hidx) c.jobs[q].reg = c.tb + r++ * reg, c.jobs[q].reg_n = reg;
+    c.defer = false;
+    if (!rc && n > chunk) rc = accumulators(&c, chunk, keep, err);
     if (!rc && n) rc = stream_pass(pts, n, chunk, keep, pass_step<Aff, Jac>, &c, err);
     for (size_t q = 0; q < k; q++) {
         job_ctx<Aff, Jac> *s = &c.jobs[q];
@@ -415,6 +482,13 @@ static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, s
             double t0 = groth16_now_ms();
             rc = xfer_kernels([&] { return tails_flush(s, err); });
             s->st.tail_ms += groth16_now_ms() - t0;
+        }
+        if (!rc && s->acc) {
+            double t0 = groth16_now_ms();
+            Jac part;
+            rc = acc_sum(&part, s->acc, c.entries, err);
+            if (!rc) jac_add(&s->ones, &part);
+            s->st.ba_ms += groth16_now_ms() - t0;
         }
         free((void *)s->hidx);
         out[q] = s->ones;
@@ -453,11 +527,12 @@ int prove_stream_msm(g1_jac_t *out, const prove_points *pts, const fr_t *scal, s
 void prove_stream_release(int dev)
 {
     cu_free(rings[dev].mem);
-    rings[dev].mem = NULL;
-    rings[dev].cap = 0;
+    cu_free(rings[dev].acc);
+    rings[dev].mem = rings[dev].acc = NULL;
+    rings[dev].cap = rings[dev].acc_cap = 0;
 }
 
 size_t prove_stream_bytes(int dev)
 {
-    return rings[dev].cap;
+    return rings[dev].cap + rings[dev].acc_cap;
 }
