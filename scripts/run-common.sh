@@ -183,7 +183,10 @@ samples_summary() {
 # ESTIMATE for a PCIe 4.0 x16 card at 25 GB/s: the same bytes at that
 # rate against the same kernel time, the partition between
 # max(kernels, copies) (every copy under kernels) and kernels + copies
-# (none). Measured here: the bytes, copy s, GB/s, kernel s, hidden s.
+# (none). Measured here: the bytes, copy s, GB/s, kernel s, hidden s,
+# and the partition's steps: its H step (ntt_msm_h), L/A/B_G1 (batch
+# additions and tails), B_G2, and the MSM calls of L/A/B_G1/B_G2 (a
+# group's pass: its share of the wall time, each member's own calls).
 xfer_table() { # daemon.log
     awk '
     / gpu prove: circuit [0-9]+\/[0-9]+: / {
@@ -198,16 +201,18 @@ xfer_table() { # daemon.log
         est = gib * 1073741824 / 25e9
         ks = f["kernel_ms"] / 1000
         if (n == 1) {
-            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | shape GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
-            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | shape GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | H step s | L/A/B_G1 s | B_G2 s | MSM calls | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         }
         for (i = 1; i <= NF; i++) if ($i == "circuit") c = $(i + 1)
         sub(":", "", c)
-        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f-%.2f |%s\n",
+        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f-%.2f |%s\n",
             n, c, f["h2d_mib"] / 1024, f["d2h_mib"] / 1024,
             (b["points"] + b["points_g2"]) / 1024, b["park"] / 1024, b["unpark"] / 1024,
             b["input"] / 1024, b["shape"] / 1024, b["params"] / 1024, f["copies"], f["copy_ms"] / 1000,
-            f["link_gbps"], ks, f["hidden_ms"] / 1000, f["gpu_total_ms"] / 1000, est,
+            f["link_gbps"], ks, f["hidden_ms"] / 1000, f["gpu_total_ms"] / 1000,
+            f["ntt_msm_h_ms"] / 1000, (f["batch_add_ms"] + f["tail_msm_ms"]) / 1000,
+            f["b_g2_msm_ms"] / 1000, ("msm_calls" in f) ? f["msm_calls"] : "-", est,
             (est > ks ? est : ks), ks + est, f["timed"] == 1 ? "" : " (times not measured)"
         if (b["params"] > 0) next
         w++; sg += gib; sc += f["copy_ms"] / 1000; sk += ks; sh += f["hidden_ms"] / 1000
