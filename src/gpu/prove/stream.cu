@@ -284,7 +284,7 @@ static int tails_defer(job_ctx<Aff, Jac> *s, const Aff *pts, size_t lo, size_t t
                        cuzk_err *err)
 {
     size_t m = t1 - t0;
-    int rc = s->filled + m > s->reg_n ? tails_flush(s, err) : CUZK_OK;
+    int rc = s->filled && s->filled + m > s->reg_n ? tails_flush(s, err) : CUZK_OK;
     if (!rc && m > s->reg_n) {
         for (size_t t = t0; !rc && t < t1; t += s->reg_n) {
             size_t piece = std::min(s->reg_n, t1 - t);
