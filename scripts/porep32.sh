@@ -64,8 +64,8 @@
 # (nvidia-smi, sampled every 0.5 s), the daemon's CPU-seconds per proof
 # over the batch, and per partition the bytes over PCIe by what they carry,
 # the copy time and rate, the kernel time and the copy time hidden under
-# kernels (the daemon's per-partition log lines, run-common.sh's
-# xfer_table), with an ESTIMATE for a PCIe 4.0 x16 card at 25 GB/s. The
+# kernels, the H step's, L/A/B_G1's and B_G2's times and the MSM calls
+# (the daemon's per-partition log lines, run-common.sh's xfer_table), with an ESTIMATE for a PCIe 4.0 x16 card at 25 GB/s. The
 # report goes to stdout and to $OUT/porep32.md when OUT is set, with the
 # logs packed into $OUT/porep32-logs.tar.gz, however the script ends (a
 # kill by an outer timeout too: both are written before the daemon is
