@@ -20,6 +20,18 @@
  * (the reader's progress function; a simulated load's sleep), frees what
  * it read and its memory, and srs_acquire starts it again, waiting its
  * turn: its callers see one longer load, never an error.
+ *
+ * Lock order: a device's prover lock, then the engine's lock, then this
+ * manager's (a start holds its device while it asks the engine for more
+ * partitions; a dispatcher holds the engine while it asks here whether a
+ * set is ready). The backend's hooks (unloaded, shape_unloaded) take the
+ * device's lock, so they never run under this manager's lock: an entry
+ * that goes is marked `releasing` under the lock (no longer loaded; no
+ * load starts until it is done), and its parameters and shape are handed
+ * to the hooks, freed and given back to the budget after the lock (a
+ * `released` record). Called under the lock, they closed a cycle that hung
+ * the daemon on the H200: a failed load dropping its shape waited for the
+ * device, whose start waited for the engine, whose dispatcher waited here.
  */
 #include "srs.h"
 
@@ -109,30 +121,56 @@ static const residency_set *const *snapshot(srs_manager *m)
     return m->view_ptr;
 }
 
-/* Frees e's shape (and forgets a failed recording); returns the bytes
- * released to the budget. */
-static uint64_t drop_shape(srs_manager *m, srs_entry *e)
+/* What an entry gave up under the lock, freed after it (released()): its
+ * parameters (params: the entry, marked releasing) and its shape. */
+typedef struct released {
+    srs_entry *params;
+    uint64_t params_bytes;
+    cs_shape *shape;
+    uint64_t shape_bytes;
+} released;
+
+/* Detaches e's shape into *r (and forgets a failed recording), lock held;
+ * returns the bytes it held. */
+static uint64_t drop_shape(srs_entry *e, released *r)
 {
     uint64_t bytes = e->shape_bytes;
-    if (e->shape) {
-        if (m->shape_unloaded) m->shape_unloaded(e->shape);
-        cs_shape_free(e->shape);
-    }
+    r->shape = e->shape, r->shape_bytes = bytes;
     e->shape = NULL, e->shape_bytes = 0, e->shape_failed = false;
-    budget_release(m->budget, bytes);
     return bytes;
 }
 
-/* Frees e's parameters and shape; returns the bytes released. */
-static uint64_t unload(srs_manager *m, srs_entry *e)
+/* Unloads e into *r (its parameters and shape, freed by released()), lock
+ * held; returns the bytes they held. */
+static uint64_t unload(srs_entry *e, released *r)
 {
-    if (m->unloaded) m->unloaded(&e->params);
-    groth16_params_free(&e->params);
-    groth16_pvk_free(&e->pvk);
-    budget_release(m->budget, e->bytes);
-    e->loaded = false;
+    r->params = e, r->params_bytes = e->bytes;
+    e->loaded = false, e->releasing = true;
     e->evictions++;
-    return e->bytes + drop_shape(m, e);
+    return e->bytes + drop_shape(e, r);
+}
+
+/* Frees what r holds, the lock not held: the backend's hooks, the memory,
+ * the budget; an entry's `releasing` ends (its waiters told). */
+static void released_free(srs_manager *m, released *r)
+{
+    if (r->shape) {
+        if (m->shape_unloaded) m->shape_unloaded(r->shape);
+        cs_shape_free(r->shape);
+    }
+    budget_release(m->budget, r->shape_bytes);
+    srs_entry *e = r->params;
+    if (e) {
+        if (m->unloaded) m->unloaded(&e->params);
+        groth16_params_free(&e->params);
+        groth16_pvk_free(&e->pvk);
+        budget_release(m->budget, r->params_bytes);
+        pthread_mutex_lock(&m->lock);
+        e->releasing = false;
+        pthread_cond_broadcast(&m->changed);
+        pthread_mutex_unlock(&m->lock);
+    }
+    memset(r, 0, sizeof *r);
 }
 
 static size_t index_of(const srs_manager *m, const srs_entry *e);
@@ -156,13 +194,14 @@ static int shape_can_fit(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_err 
     uint64_t own = e->loaded ? e->bytes : e->want_bytes;
     uint64_t pinned = residency_fixed_bytes(snapshot(m), m->n, index_of(m, e));
     pthread_mutex_unlock(&m->lock);
-    if (bytes + own + pinned <= m->budget->total) return CUZK_OK;
+    uint64_t room = budget_room(m->budget);
+    if (bytes + own + pinned <= room) return CUZK_OK;
     return cuzk_errf(why, CUZK_ENOMEM,
                      "%s: its shape (%llu MiB) can never fit beside its parameters (%llu MiB) "
-                     "and the pinned sets (%llu MiB) in the budget (%llu MiB)",
+                     "and the pinned sets (%llu MiB) in the budget's room (%llu MiB)",
                      e->info.circuit_id, (unsigned long long)(bytes >> 20),
                      (unsigned long long)(own >> 20), (unsigned long long)(pinned >> 20),
-                     (unsigned long long)(m->budget->total >> 20));
+                     (unsigned long long)(room >> 20));
 }
 
 /* A shape's wait for memory: it ends when the caller's cancelled() turns
@@ -188,7 +227,7 @@ static bool shape_wait_over(void *arg)
     uint64_t params = __atomic_load_n(&w->e->loaded, __ATOMIC_RELAXED)
                           ? __atomic_load_n(&w->e->bytes, __ATOMIC_RELAXED)
                           : __atomic_load_n(&w->e->want_bytes, __ATOMIC_RELAXED);
-    if (params + w->bytes <= w->m->budget->total) return false;
+    if (params + w->bytes <= budget_room_locked(w->m->budget)) return false;
     w->params = params;
     return true;
 }
@@ -243,7 +282,9 @@ const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
 void srs_destroy(srs_manager *m)
 {
     for (size_t i = 0; i < m->n; i++) {
-        if (m->entries[i]->loaded) unload(m, m->entries[i]);
+        released r = {0};
+        if (m->entries[i]->loaded) unload(m->entries[i], &r);
+        released_free(m, &r);
         pthread_mutex_destroy(&m->entries[i]->shape_lock);
         free(m->entries[i]);
     }
@@ -354,11 +395,11 @@ static int never_fits(srs_manager *m, const srs_entry *e, uint64_t bytes, uint64
                                     p->info.circuit_id);
     }
     return cuzk_errf(err, CUZK_ENOMEM,
-                     "circuit %s: its parameters (%llu MiB) can never fit: the memory budget is "
-                     "%llu MiB and the pinned sets of other circuits (srs.pinned: %s) hold "
-                     "%llu MiB",
+                     "circuit %s: its parameters (%llu MiB) can never fit: the memory budget's "
+                     "room is %llu MiB and the pinned sets of other circuits (srs.pinned: %s) "
+                     "hold %llu MiB",
                      e->info.circuit_id, (unsigned long long)(bytes >> 20),
-                     (unsigned long long)(m->budget->total >> 20), names,
+                     (unsigned long long)(budget_room(m->budget) >> 20), names,
                      (unsigned long long)(fixed >> 20));
 }
 
@@ -376,13 +417,14 @@ static bool load_wait_over(void *arg)
 {
     load_wait *w = arg;
     uint64_t shape = __atomic_load_n(&w->e->shape_bytes, __ATOMIC_RELAXED);
-    return shape && w->bytes + shape > w->m->budget->total;
+    return shape && w->bytes + shape > budget_room_locked(w->m->budget);
 }
 
 /* Drops the shape recorded beside a load that its parameters cannot fit
  * beside (the recording is over: shape_bytes is set). */
 static void drop_shape_beside(srs_manager *m, srs_entry *e, uint64_t bytes)
 {
+    released r = {0};
     pthread_mutex_lock(&e->shape_lock);
     pthread_mutex_lock(&m->lock);
     engine_log(LOG_WARN,
@@ -390,10 +432,11 @@ static void drop_shape_beside(srs_manager *m, srs_entry *e, uint64_t bytes)
                "beside it in the memory budget (%llu MiB); proving through full synthesis",
                e->info.circuit_id, (unsigned long long)(e->shape_bytes >> 20),
                (unsigned long long)(bytes >> 20), (unsigned long long)(m->budget->total >> 20));
-    drop_shape(m, e);
+    drop_shape(e, &r);
     e->shape_failed = true;
     pthread_mutex_unlock(&m->lock);
     pthread_mutex_unlock(&e->shape_lock);
+    released_free(m, &r);
 }
 
 /* Residency rule 8: waits until no load of a higher rank waits for memory
@@ -428,7 +471,8 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
 {
     pthread_mutex_lock(&m->lock);
     uint64_t fixed = residency_fixed_bytes(snapshot(m), m->n, index_of(m, e));
-    if (fixed && bytes > m->budget->total - (fixed < m->budget->total ? fixed : m->budget->total)) {
+    uint64_t room = budget_room(m->budget);
+    if (fixed && bytes > room - (fixed < room ? fixed : room)) {
         int rc = never_fits(m, e, bytes, fixed, err);
         pthread_mutex_unlock(&m->lock);
         return rc;
@@ -589,8 +633,9 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
         return cuzk_errf(err, CUZK_ENOMEM, "SRS manager: out of memory");
     }
     int rc = CUZK_OK;
+    released r = {0}; /* a failed load's shape */
     for (;;) {
-        while (e->loading || e->draining) pthread_cond_wait(&m->changed, &m->lock);
+        while (e->loading || e->draining || e->releasing) pthread_cond_wait(&m->changed, &m->lock);
         if (e->loaded) break;
         e->loading = true;
         /* no one else reads or records e's shape while it loads; none is
@@ -601,12 +646,13 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
         bool beside = req && !e->shape && !e->shape_failed && loadable(m, e, setup_dev) &&
                       pthread_create(&t, NULL, shape_beside_thread, &b) == 0;
         pthread_mutex_unlock(&m->lock);
+        released_free(m, &r);
         uint64_t bytes = 0, read_ms = 0;
         bool abandoned;
         rc = load(m, e, setup_dev, &bytes, &read_ms, &abandoned, err);
         if (beside) pthread_join(t, NULL);
         pthread_mutex_lock(&m->lock);
-        if (rc) drop_shape(m, e); /* a shape lives only with loaded parameters */
+        if (rc) drop_shape(e, &r); /* a shape lives only with loaded parameters */
         if (!rc) e->bytes = bytes, e->loads++;
         e->load_ms += read_ms;
         e->loading = false;
@@ -619,6 +665,7 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
     if (!rc) e->refs++, *out = e;
     e->last_used_ms = srs_now_ms();
     pthread_mutex_unlock(&m->lock);
+    released_free(m, &r);
     if (load_ms) *load_ms = srs_now_ms() - t0;
     return rc;
 }
@@ -634,6 +681,7 @@ void srs_release(srs_manager *m, srs_entry *e)
 int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
               cuzk_err *err)
 {
+    released r = {0};
     pthread_mutex_lock(&m->lock);
     srs_entry *e = find(m, circuit_id);
     int rc = CUZK_OK;
@@ -644,9 +692,10 @@ int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t
         rc = cuzk_errf(err, ENGINE_EBUSY, "circuit %s is in use by %u job(s)", circuit_id, e->refs);
     else if (e->loaded) {
         *was_loaded = true;
-        *freed = unload(m, e);
+        *freed = unload(e, &r);
     }
     pthread_mutex_unlock(&m->lock);
+    released_free(m, &r);
     return rc;
 }
 
@@ -696,17 +745,21 @@ uint64_t srs_evict_idle(void *manager, uint64_t need)
 {
     srs_manager *m = manager;
     uint64_t freed = 0, now = srs_now_ms();
-    pthread_mutex_lock(&m->lock);
-    while (freed < need) {
-        long v = residency_victim(snapshot(m), m->n, now, &m->rules);
-        if (v < 0) break;
+    for (;;) { /* a victim at a time, freed after the lock */
+        pthread_mutex_lock(&m->lock);
+        long v = freed < need ? residency_victim(snapshot(m), m->n, now, &m->rules) : -1;
+        if (v < 0) {
+            if (freed < need) plan_drains(m, now);
+            pthread_mutex_unlock(&m->lock);
+            return freed;
+        }
         engine_log(LOG_INFO, "srs %s: evicted for memory (%.2f GiB)",
                    m->entries[v]->info.circuit_id, (double)m->entries[v]->bytes / (1 << 30));
-        freed += unload(m, m->entries[v]);
+        released r = {0};
+        freed += unload(m->entries[v], &r);
+        pthread_mutex_unlock(&m->lock);
+        released_free(m, &r);
     }
-    if (freed < need) plan_drains(m, now);
-    pthread_mutex_unlock(&m->lock);
-    return freed;
 }
 
 /* The circuit's row of the demand table, added if new (demand_lock

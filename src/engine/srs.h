@@ -31,7 +31,9 @@ typedef struct srs_entry {
     groth16_pvk pvk;
     uint64_t bytes; /* charged to the budget while loaded */
     uint32_t refs;
-    bool loaded, loading;
+    /* releasing: unloaded, its parameters and shape being freed outside the
+     * lock (srs.c's rule on the backend's hooks); no load starts meanwhile */
+    bool loaded, loading, releasing;
     uint64_t last_used_ms;
     /* The circuit's recorded shape for the witness-only path (srs_shape),
      * recorded by the first synthesis that asks, charged to the budget and
@@ -90,7 +92,9 @@ typedef struct srs_manager {
 
 /* unloaded (may be NULL) is called with each parameter set just before it
  * is freed (eviction, LRU under pressure, destroy): the backend's
- * params_unloaded, so that a device copy goes with the host one.
+ * params_unloaded, so that a device copy goes with the host one. It and
+ * shape_unloaded are never called with the manager's lock held (they take
+ * the device's lock; srs.c says why).
  * setup_backend is the prover backend's name: with "cuda", development
  * setups run on the device when one is usable for them (else on the CPU:
  * the same bytes), with anything else on the CPU. */

@@ -8,7 +8,8 @@
  * a missing file named in the error; the backend's unload hook sees every
  * parameter set once, still whole, just before it is freed; a circuit's
  * shape recorded on another thread beside its parameters' load, kept and
- * freed with them (and with a load that fails).
+ * freed with them (and with a load that fails); the backend's hooks,
+ * which wait for a device, never run under the manager's lock.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -307,6 +308,158 @@ static void test_lru_under_pressure(void **state)
     assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX), 0);
 }
 
+/* The backend's hooks take the device's lock (the CUDA backend's
+ * prove_each_device), which a start holds while it asks the engine for
+ * more partitions, whose dispatcher holds the engine's lock while it asks
+ * this manager (srs_ready): so a hook waiting for the device must not hold
+ * the manager's lock. Here the test holds a stand-in device lock while an
+ * eviction's hooks, then a failed load's shape hook, wait for it:
+ * srs_ready must answer meanwhile (with the hooks called under the lock it
+ * waited for ever: the hang of the soak on the H200), and an acquire of
+ * the entry being released waits for its release, then loads anew. */
+static pthread_mutex_t dev_mu = PTHREAD_MUTEX_INITIALIZER;
+static int in_hooks;
+
+static void hook_waits_for_device(void)
+{
+    __atomic_add_fetch(&in_hooks, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&dev_mu);
+    pthread_mutex_unlock(&dev_mu);
+}
+
+static void device_params_hook(const groth16_params *pk)
+{
+    record_unload(pk);
+    hook_waits_for_device();
+}
+
+static void device_shape_hook(const cs_shape *s)
+{
+    (void)s;
+    hook_waits_for_device();
+}
+
+/* Whether in_hooks reaches n within 5 s. */
+static bool hooks_reach(int n)
+{
+    for (int i = 0; i < 500 && __atomic_load_n(&in_hooks, __ATOMIC_SEQ_CST) < n; i++) usleep(10000);
+    return __atomic_load_n(&in_hooks, __ATOMIC_SEQ_CST) >= n;
+}
+
+typedef struct srs_call {
+    srs_manager *m;
+    const engine_circuit_info *info;
+    const srs_shape_req *req;
+    srs_entry *e;
+    int rc;
+    bool ready, done;
+} srs_call;
+
+static void *ready_thread(void *arg)
+{
+    srs_call *c = arg;
+    c->ready = srs_ready(c->m, c->info->circuit_id);
+    __atomic_store_n(&c->done, true, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+static void *evict_thread(void *arg)
+{
+    srs_call *c = arg;
+    bool was;
+    uint64_t freed;
+    cuzk_err err;
+    c->rc = srs_evict(c->m, c->info->circuit_id, &was, &freed, &err);
+    c->ready = was;
+    __atomic_store_n(&c->done, true, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+static void *acquire_thread(void *arg)
+{
+    srs_call *c = arg;
+    cuzk_err err;
+    c->rc = srs_acquire_shaped(c->m, c->info, NULL, c->req, &c->e, NULL, &err);
+    __atomic_store_n(&c->done, true, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+/* srs_ready(id) on another thread while the device is held: whether it
+ * answered within 5 s (if not, the device is let go so that it can end,
+ * and *held says so). */
+static bool ready_answers(srs_manager *m, const engine_circuit_info *info, bool *held)
+{
+    srs_call c = {m, info, NULL, NULL, 0, false, false};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, ready_thread, &c), 0);
+    for (int i = 0; i < 500 && !__atomic_load_n(&c.done, __ATOMIC_SEQ_CST); i++) usleep(10000);
+    bool answered = __atomic_load_n(&c.done, __ATOMIC_SEQ_CST);
+    if (!answered) pthread_mutex_unlock(&dev_mu), *held = false;
+    pthread_join(t, NULL);
+    return answered && !c.ready;
+}
+
+static void test_hooks_outside_lock(void **state)
+{
+    fixture *f = *state;
+    f->m.unloaded = device_params_hook;
+    f->m.shape_unloaded = device_shape_hook;
+    __atomic_store_n(&in_hooks, 0, __ATOMIC_SEQ_CST);
+    cs_synthetic syn = {256, 3};
+    srs_shape_req req = {cs_synthetic_circuit(&syn), NULL, NULL};
+    engine_circuit_info info = srs_fixture_info("test-256");
+    srs_entry *e;
+    cuzk_err err;
+    assert_int_equal(
+        srs_acquire_shaped(&f->m, &info, engine_test_provider.setup_dev, &req, &e, NULL, &err), 0);
+    assert_non_null(e->shape);
+    srs_release(&f->m, e);
+
+    /* An eviction whose hooks wait for the device. */
+    bool held = true;
+    pthread_mutex_lock(&dev_mu);
+    srs_call ev = {&f->m, &info, NULL, NULL, -1, false, false};
+    srs_call acq = {&f->m, &info, &req, NULL, -1, false, false};
+    pthread_t te, ta;
+    assert_int_equal(pthread_create(&te, NULL, evict_thread, &ev), 0);
+    assert_true(hooks_reach(1));
+    bool answered = ready_answers(&f->m, &info, &held);
+    assert_int_equal(pthread_create(&ta, NULL, acquire_thread, &acq), 0);
+    usleep(200000);
+    bool acquired_early = __atomic_load_n(&acq.done, __ATOMIC_SEQ_CST);
+    if (held) pthread_mutex_unlock(&dev_mu);
+    pthread_join(te, NULL);
+    pthread_join(ta, NULL);
+    assert_true(answered);
+    assert_false(acquired_early);
+    assert_int_equal(ev.rc, 0);
+    assert_true(ev.ready);
+    assert_int_equal(acq.rc, 0);
+    assert_ptr_equal(acq.e, e);
+    assert_true(e->loaded);
+    assert_int_equal(n_unloaded, 1);
+    assert_int_equal(__atomic_load_n(&in_hooks, __ATOMIC_SEQ_CST), 2); /* params and shape */
+    srs_release(&f->m, e);
+
+    /* A load that fails (a file that is not parameters) drops the shape
+     * recorded beside it; its hook waits for the device. */
+    engine_circuit_info bad = srs_fixture_info("test-512");
+    char path[128];
+    snprintf(path, sizeof path, "%s/cuzk-test-512-dev.params", f->dir);
+    assert_int_equal(cuzk_write_file(path, (const uint8_t *)"not parameters", 14, &err), 0);
+    held = true;
+    pthread_mutex_lock(&dev_mu);
+    srs_call fail = {&f->m, &bad, &req, NULL, 0, false, false};
+    assert_int_equal(pthread_create(&ta, NULL, acquire_thread, &fail), 0);
+    assert_true(hooks_reach(3));
+    answered = ready_answers(&f->m, &bad, &held);
+    if (held) pthread_mutex_unlock(&dev_mu);
+    pthread_join(ta, NULL);
+    assert_true(answered);
+    assert_int_not_equal(fail.rc, 0);
+    assert_int_equal(budget_used(&f->b), e->bytes + e->shape_bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +470,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lru_under_pressure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shape_beside_load, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shape_never_fits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hooks_outside_lock, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
