@@ -14,7 +14,7 @@ void budget_init(budget *b, uint64_t total, budget_evictor evict, void *ctx)
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->freed, NULL);
     b->total = total;
-    b->used = b->peak = 0;
+    b->used = b->peak = b->held = 0;
     b->waiting = 0;
     b->waiters = NULL;
     b->tickets = 0;
@@ -28,6 +28,8 @@ void budget_destroy(budget *b)
     pthread_mutex_destroy(&b->lock);
     pthread_cond_destroy(&b->freed);
 }
+
+#define room budget_room_locked
 
 static bool fits(const budget *b, uint64_t bytes)
 {
@@ -74,17 +76,33 @@ static void wait_a_little(budget *b)
     b->waiting--;
 }
 
-int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(void *), void *ctx,
-                   const char *what, cuzk_err *err)
+/* The error of a reservation larger than the room (lock held). */
+static int too_big(const budget *b, uint64_t bytes, const char *what, cuzk_err *err)
 {
-    if (bytes > b->total)
+    if (!b->held)
         return cuzk_errf(err, CUZK_ENOMEM,
                          "%s needs %llu MiB, more than the whole budget (%llu MiB)", what,
                          (unsigned long long)(bytes >> 20), (unsigned long long)(b->total >> 20));
+    return cuzk_errf(err, CUZK_ENOMEM,
+                     "%s needs %llu MiB, more than the budget's room (%llu MiB: %llu less the "
+                     "devices' %llu MiB)",
+                     what, (unsigned long long)(bytes >> 20), (unsigned long long)(room(b) >> 20),
+                     (unsigned long long)(b->total >> 20), (unsigned long long)(b->held >> 20));
+}
+
+int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(void *), void *ctx,
+                   const char *what, cuzk_err *err)
+{
     pthread_mutex_lock(&b->lock);
+    if (bytes > room(b)) {
+        int rc = too_big(b, bytes, what, err);
+        pthread_mutex_unlock(&b->lock);
+        return rc;
+    }
     budget_waiter me = {bytes, b->tickets++, priority, b->waiters};
     b->waiters = &me;
-    while (!b->closed && !goes_now(b, bytes, priority, me.ticket)) {
+    /* the room may shrink while it waits (the devices' memory grew) */
+    while (!b->closed && bytes <= room(b) && !goes_now(b, bytes, priority, me.ticket)) {
         if (cancelled && cancelled(ctx)) break;
         uint64_t freed = 0;
         if (!fits(b, bytes)) {
@@ -96,7 +114,9 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
         if (!freed && !goes_now(b, bytes, priority, me.ticket)) wait_a_little(b);
     }
     int rc = CUZK_OK;
-    if (b->closed || !goes_now(b, bytes, priority, me.ticket))
+    if (!b->closed && bytes > room(b))
+        rc = too_big(b, bytes, what, err);
+    else if (b->closed || !goes_now(b, bytes, priority, me.ticket))
         rc = cuzk_errf(err, CUZK_ECANCELLED, "%s: cancelled while waiting for memory", what);
     else
         take(b, bytes);
@@ -123,11 +143,38 @@ void budget_release(budget *b, uint64_t bytes)
     pthread_mutex_unlock(&b->lock);
 }
 
-void budget_take(budget *b, uint64_t bytes)
+void budget_hold(budget *b, uint64_t bytes)
 {
     pthread_mutex_lock(&b->lock);
     take(b, bytes);
+    b->held += bytes;
     pthread_mutex_unlock(&b->lock);
+}
+
+void budget_unhold(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    bytes = bytes < b->held ? bytes : b->held;
+    b->held -= bytes;
+    b->used = bytes > b->used ? 0 : b->used - bytes;
+    pthread_cond_broadcast(&b->freed);
+    pthread_mutex_unlock(&b->lock);
+}
+
+uint64_t budget_room(budget *b)
+{
+    pthread_mutex_lock(&b->lock);
+    uint64_t r = room(b);
+    pthread_mutex_unlock(&b->lock);
+    return r;
+}
+
+uint64_t budget_held(budget *b)
+{
+    pthread_mutex_lock(&b->lock);
+    uint64_t h = b->held;
+    pthread_mutex_unlock(&b->lock);
+    return h;
 }
 
 void budget_close(budget *b)

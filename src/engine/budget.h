@@ -12,6 +12,13 @@
  * first; a waiter that does not fit yet holds no one back (it cannot
  * block the releases it waits for: its memory comes from the evictor and
  * the residency policy's drains, srs.h).
+ *
+ * Memory held for good outside the work (the devices' pinned host
+ * memory, budget_hold) is part of the use and no evictor frees it: what a
+ * reservation can ever have is the room, the total less that (budget_room),
+ * and one larger than the room fails at once too (measured against the
+ * total, the soak's tight budget on the H200 left loads and partitions
+ * waiting for ever for memory the devices held).
  */
 #ifndef CUZK_ENGINE_BUDGET_H
 #define CUZK_ENGINE_BUDGET_H
@@ -38,6 +45,7 @@ typedef struct budget {
     pthread_mutex_t lock;
     pthread_cond_t freed;
     uint64_t total, used, peak;
+    uint64_t held; /* of used: held for good outside the work (budget_hold) */
     uint32_t waiting;
     budget_waiter *waiters;
     uint64_t tickets;
@@ -58,10 +66,22 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
  * higher priority fits (no eviction, no wait). */
 bool budget_try_reserve(budget *b, uint64_t bytes, int priority);
 void budget_release(budget *b, uint64_t bytes);
-/* Counts bytes already held elsewhere (a backend's host memory that grew
- * in a start) at once, past the total if it must: no wait, no eviction;
- * later reservations wait until use is under the total again. */
-void budget_take(budget *b, uint64_t bytes);
+/* Memory held for good outside the work (a backend's host memory for its
+ * devices) grows by bytes: counted at once, past the total if it must (no
+ * wait, no eviction; later reservations wait until use is under the total
+ * again), and taken from the room. budget_unhold gives bytes of it back. */
+void budget_hold(budget *b, uint64_t bytes);
+void budget_unhold(budget *b, uint64_t bytes);
+/* What a reservation can ever have: the total less what is held. */
+uint64_t budget_room(budget *b);
+/* What is held (budget_hold). */
+uint64_t budget_held(budget *b);
+/* budget_room, for a caller that holds the budget's lock (a cancelled()
+ * of budget_reserve). */
+static inline uint64_t budget_room_locked(const budget *b)
+{
+    return b->total > b->held ? b->total - b->held : 0;
+}
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);
 uint64_t budget_used(budget *b);

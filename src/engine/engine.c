@@ -235,12 +235,13 @@ static int init_devices(engine_t *e, cuzk_err *err)
     }
     e->in_service = e->n_devices;
     uint64_t bytes = devices_host_bytes(e);
-    int rc = bytes
-                 ? budget_reserve(&e->budget, bytes, 0, NULL, NULL, "the devices' host memory", err)
-                 : CUZK_OK;
-    if (rc)
-        return cuzk_err_prefix(err, "%zu device(s) of backend %s: ", e->n_devices,
-                               e->backend->name);
+    if (bytes > e->budget.total)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "%zu device(s) of backend %s: the devices' host memory needs %llu MiB, "
+                         "more than the whole budget (%llu MiB)",
+                         e->n_devices, e->backend->name, (unsigned long long)(bytes >> 20),
+                         (unsigned long long)(e->budget.total >> 20));
+    budget_hold(&e->budget, bytes); /* for good: no reservation can have it */
     e->device_host_bytes = bytes;
     return CUZK_OK;
 }
@@ -251,11 +252,11 @@ void engine_track_device_host(engine_t *e)
     pthread_mutex_lock(&e->host_mu);
     uint64_t now = devices_host_bytes(e), had = e->device_host_bytes;
     if (now > had) {
-        budget_take(&e->budget, now - had);
+        budget_hold(&e->budget, now - had);
         engine_log(LOG_INFO, "engine: the devices' host memory grew to %.1f MiB (was %.1f)",
                    now / 1048576.0, had / 1048576.0);
     } else if (now < had) {
-        budget_release(&e->budget, had - now);
+        budget_unhold(&e->budget, had - now);
     }
     e->device_host_bytes = now;
     pthread_mutex_unlock(&e->host_mu);

@@ -164,7 +164,7 @@ int engine_pipeline_start(engine_t *e, cuzk_err *err);
  * still holds. */
 void engine_pipeline_join(engine_t *e);
 /* Follows the devices' host memory (the backend's host_bytes) after a
- * start: growth is counted in the budget at once (budget_take), what was
+ * start: growth is counted in the budget at once (budget_hold: taken from the room), what was
  * given back released. */
 void engine_track_device_host(engine_t *e);
 /* Turns a group of jobs of one circuit into work items (lock held). */

@@ -184,13 +184,16 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
     /* The item holds its parameters (and shape) while it waits: beside them
      * the partition can never fit, so waiting would be forever. */
     uint64_t held = it->srs ? it->srs->bytes + it->srs->shape_bytes : 0;
-    if (held + bytes > e->budget.total)
+    uint64_t room = budget_room(&e->budget);
+    if (held + bytes > room)
         return cuzk_errf(err, CUZK_ENOMEM,
                          "%s: its partition (%llu MiB) and the parameters it proves with "
-                         "(%llu MiB) together exceed the memory budget (%llu MiB)",
+                         "(%llu MiB) together exceed the memory budget (%llu MiB, of which the "
+                         "devices hold %llu MiB)",
                          it->label, (unsigned long long)(bytes >> 20),
                          (unsigned long long)(held >> 20),
-                         (unsigned long long)(e->budget.total >> 20));
+                         (unsigned long long)(e->budget.total >> 20),
+                         (unsigned long long)((e->budget.total - room) >> 20));
     int rc =
         budget_reserve(&e->budget, bytes, it->key.priority, item_cancelled, it, it->label, err);
     if (rc) return rc;

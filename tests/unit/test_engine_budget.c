@@ -2,9 +2,9 @@
  * test_engine_budget.c - the memory budget (src/engine/budget.h): exact
  * accounting, immediate failure beyond the total, blocking until a release,
  * the evictor asked before waiting, cancellation and close; the
- * non-blocking budget_try_reserve; budget_take counting memory already
- * held past the total, later reservations waiting until use is under it
- * again; waiters served in priority order (a
+ * non-blocking budget_try_reserve; budget_hold counting memory held for
+ * good past the total, later reservations waiting until use is under it
+ * again, and what is held out of every reservation's room; waiters served in priority order (a
  * HIGH waiter has the memory before LOW ones that waited longer, equal
  * priorities in arrival order, a newcomer never ahead of a waiter that
  * fits, a waiter that does not fit holding no one back).
@@ -86,30 +86,54 @@ static void test_blocks_until_release(void **state)
     budget_destroy(&b);
 }
 
-/* budget_take: bytes a backend already holds counted at once, past the
- * total; a reservation then waits until the use is back under it. */
-static void test_take_past_total(void **state)
+/* budget_hold: memory held for good outside the work (the devices' host
+ * memory) counted at once, past the total; a reservation then waits until
+ * the use is back under it. What is held is out of the room: a
+ * reservation larger than the room fails at once naming it, and so does a
+ * waiter once the held memory grows past what it could ever have (both
+ * waited for ever before: the soak's tight budget on the H200);
+ * budget_unhold gives it back. */
+static void test_hold_past_total(void **state)
 {
     (void)state;
+    const uint64_t M = 1 << 20;
     budget b;
-    budget_init(&b, 100, NULL, NULL);
-    assert_true(try_reserve(&b, 80));
-    budget_take(&b, 50);
-    assert_int_equal(budget_used(&b), 130);
-    assert_int_equal(b.peak, 130);
+    budget_init(&b, 100 * M, NULL, NULL);
+    assert_true(try_reserve(&b, 80 * M));
+    budget_hold(&b, 50 * M);
+    assert_int_equal(budget_used(&b), 130 * M);
+    assert_int_equal(b.peak, 130 * M);
+    assert_int_equal(budget_room(&b), 50 * M);
+    assert_int_equal(budget_held(&b), 50 * M);
     assert_false(budget_try_reserve(&b, 1, 0));
-    waiter w = {&b, 10, -1, 0, false, 0};
+    waiter w = {&b, 10 * M, -1, 0, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &w);
     usleep(150 * 1000);
     assert_int_equal(__atomic_load_n(&w.done, __ATOMIC_ACQUIRE), 0);
-    budget_release(&b, 30); /* 100: still no room for 10 */
+    budget_release(&b, 30 * M); /* 100: still no room for 10 */
     usleep(150 * 1000);
     assert_int_equal(__atomic_load_n(&w.done, __ATOMIC_ACQUIRE), 0);
-    budget_release(&b, 50); /* 50 */
+    budget_release(&b, 50 * M); /* 50 */
     pthread_join(t, NULL);
     assert_int_equal(w.rc, 0);
-    assert_int_equal(budget_used(&b), 60);
+    assert_int_equal(budget_used(&b), 60 * M);
+
+    cuzk_err err;
+    assert_int_equal(budget_reserve(&b, 51 * M, 0, NULL, NULL, "big", &err), CUZK_ENOMEM);
+    assert_non_null(strstr(err.msg, "big needs 51 MiB, more than the budget's room (50 MiB"));
+    assert_true(try_reserve(&b, 30 * M)); /* 90 */
+    waiter w2 = {&b, 40 * M, -1, 0, false, 0};
+    pthread_create(&t, NULL, reserve_thread, &w2);
+    usleep(150 * 1000);
+    assert_int_equal(__atomic_load_n(&w2.done, __ATOMIC_ACQUIRE), 0);
+    budget_hold(&b, 20 * M); /* room 30: never enough for 40 */
+    pthread_join(t, NULL);
+    assert_int_equal(w2.rc, CUZK_ENOMEM);
+    budget_unhold(&b, 70 * M);
+    assert_int_equal(budget_held(&b), 0);
+    assert_int_equal(budget_room(&b), 100 * M);
+    assert_int_equal(budget_used(&b), 40 * M);
     budget_destroy(&b);
 }
 
@@ -253,7 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accounting),
         cmocka_unit_test(test_blocks_until_release),
-        cmocka_unit_test(test_take_past_total),
+        cmocka_unit_test(test_hold_past_total),
         cmocka_unit_test(test_evictor_first),
         cmocka_unit_test(test_cancel_and_close),
         cmocka_unit_test(test_priority_order),
