@@ -108,7 +108,7 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
         if (!fits(b, bytes)) {
             uint64_t need = b->used + bytes - b->total;
             pthread_mutex_unlock(&b->lock);
-            freed = b->evict ? b->evict(b->evict_ctx, need) : 0;
+            freed = b->evict ? b->evict(b->evict_ctx, need, priority) : 0;
             pthread_mutex_lock(&b->lock);
         }
         if (!freed && !goes_now(b, bytes, priority, me.ticket)) wait_a_little(b);

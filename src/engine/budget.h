@@ -29,10 +29,10 @@
 
 #include "cuzk/err.h"
 
-/* Frees up to `need` bytes of idle memory (it releases them through
- * budget_release); returns the bytes it freed. Called without the budget
- * lock held. */
-typedef uint64_t (*budget_evictor)(void *ctx, uint64_t need);
+/* Frees up to `need` bytes of idle memory for a reservation of
+ * `priority` (it releases them through budget_release); returns the bytes
+ * it freed. Called without the budget lock held. */
+typedef uint64_t (*budget_evictor)(void *ctx, uint64_t need, int priority);
 
 /* A reservation waiting (on its thread's stack, linked under the lock). */
 typedef struct budget_waiter {

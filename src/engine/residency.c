@@ -12,10 +12,12 @@ int residency_rank(const residency_set *s)
     return 0;
 }
 
-bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r)
+bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r,
+                         int for_prio)
 {
     if (!s->loaded || s->loading || s->refs || s->pinned) return false;
-    return s->draining || now_ms - s->last_used_ms >= r->min_idle_ms;
+    return s->draining || residency_rank(s) < for_prio ||
+           now_ms - s->last_used_ms >= r->min_idle_ms;
 }
 
 bool residency_before(const residency_set *a, const residency_set *b)
@@ -28,11 +30,11 @@ bool residency_before(const residency_set *a, const residency_set *b)
 }
 
 long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
-                      const residency_rules *r)
+                      const residency_rules *r, int for_prio)
 {
     long best = -1;
     for (size_t i = 0; i < n; i++)
-        if (residency_evictable(sets[i], now_ms, r) &&
+        if (residency_evictable(sets[i], now_ms, r, for_prio) &&
             (best < 0 || residency_before(sets[i], sets[best])))
             best = (long)i;
     return best;

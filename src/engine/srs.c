@@ -741,13 +741,13 @@ static void plan_drains(srs_manager *m, uint64_t now)
     }
 }
 
-uint64_t srs_evict_idle(void *manager, uint64_t need)
+uint64_t srs_evict_idle(void *manager, uint64_t need, int priority)
 {
     srs_manager *m = manager;
     uint64_t freed = 0, now = srs_now_ms();
     for (;;) { /* a victim at a time, freed after the lock */
         pthread_mutex_lock(&m->lock);
-        long v = freed < need ? residency_victim(snapshot(m), m->n, now, &m->rules) : -1;
+        long v = freed < need ? residency_victim(snapshot(m), m->n, now, &m->rules, priority) : -1;
         if (v < 0) {
             if (freed < need) plan_drains(m, now);
             pthread_mutex_unlock(&m->lock);

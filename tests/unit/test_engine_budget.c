@@ -142,8 +142,9 @@ typedef struct evictor_state {
     uint64_t held, asked;
 } evictor_state;
 
-static uint64_t evict(void *ctx, uint64_t need)
+static uint64_t evict(void *ctx, uint64_t need, int priority)
 {
+    (void)priority;
     evictor_state *s = ctx;
     s->asked = need;
     uint64_t freed = s->held;

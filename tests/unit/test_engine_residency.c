@@ -45,7 +45,7 @@ static int setup(void **state)
         f->bytes[i] = e->bytes;
         srs_release(&f->m, e);
     }
-    return srs_evict_idle(&f->m, UINT64_MAX) == f->bytes[0] + f->bytes[1] + f->bytes[2] ? 0 : -1;
+    return srs_evict_idle(&f->m, UINT64_MAX, 0) == f->bytes[0] + f->bytes[1] + f->bytes[2] ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -89,18 +89,31 @@ static void test_policy_order(void **state)
     assert_int_equal(residency_rank(&s[1]), 0);
     const residency_set *v[5] = {&s[0], &s[1], &s[2], &s[3], &s[4]};
     /* rank 0 before HIGH; of rank 0, not preloaded before preloaded */
-    assert_int_equal(residency_victim(v, 5, 1000, &r), 1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 1);
     s[1].loaded = false;
-    assert_int_equal(residency_victim(v, 5, 1000, &r), 2);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 2);
     s[2].loaded = false;
-    assert_int_equal(residency_victim(v, 5, 1000, &r), 0);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 0);
     s[0].loaded = false;
-    assert_int_equal(residency_victim(v, 5, 1000, &r), -1); /* pinned, in use */
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), -1); /* pinned, in use */
     /* min_idle keeps a young idle set, unless it is draining */
     s[1].loaded = true, s[1].last_used_ms = 950;
-    assert_int_equal(residency_victim(v, 5, 1000, &r), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), -1);
     s[1].draining = true;
-    assert_int_equal(residency_victim(v, 5, 1000, &r), 1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 1);
+    /* ... or unless the reservation asking is of a higher priority than
+     * the set's rank: a young set only LOW work wants goes at once for a
+     * HIGH partition, not for a LOW or NORMAL one (nor an unranked ask) */
+    s[1].draining = false, s[1].demand[ENGINE_PRIO_LOW] = 1;
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_LOW), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_HIGH), 1);
+    assert_true(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_NORMAL));
+    s[1].refs = 1; /* in use: never */
+    assert_false(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_CRITICAL));
+    s[1].refs = 0, s[1].pinned = true; /* pinned: never */
+    assert_false(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_CRITICAL));
+    s[1].pinned = false, s[1].demand[ENGINE_PRIO_LOW] = 0;
     /* drains: lower ranks at once, an equal rank after swap_after, never
      * a pinned set or a higher rank */
     residency_set d[4] = {
@@ -184,7 +197,7 @@ static void test_eviction_order(void **state)
     demand(f, 2, ENGINE_PRIO_HIGH);
     demand(f, 1, ENGINE_PRIO_LOW);
     for (int k = 0; k < 3; k++) { /* test-256, then test-300, then test-400 */
-        assert_int_equal(srs_evict_idle(&f->m, 1), f->bytes[k]);
+        assert_int_equal(srs_evict_idle(&f->m, 1, 0), f->bytes[k]);
         for (int j = 0; j < 3; j++) assert_int_equal(entry(f, j)->loaded, j > k);
     }
     assert_int_equal(budget_used(&f->b), 0);
@@ -194,10 +207,30 @@ static void test_eviction_order(void **state)
     usleep(2000);
     srs_release(&f->m, e[1]);
     srs_demand(&f->m, ids[1], ENGINE_PRIO_LOW, -1);
-    assert_int_equal(srs_evict_idle(&f->m, 1), f->bytes[0]);
+    assert_int_equal(srs_evict_idle(&f->m, 1, 0), f->bytes[0]);
     assert_true(entry(f, 1)->loaded);
     assert_int_equal(entry(f, 0)->evictions, 3);
     assert_int_equal(entry(f, 0)->loads, 3);
+}
+
+/* Rule 4's exception: sets used a moment ago (min_idle not over) stay for
+ * an unranked ask, and go for a reservation of a higher priority than
+ * their rank, lowest rank first; a set of the asking priority stays. */
+static void test_higher_reservation_evicts_young(void **state)
+{
+    fixture *f = *state;
+    f->m.rules.min_idle_ms = 60000;
+    srs_entry *e[3];
+    for (int i = 0; i < 3; i++) acquire(f, i, &e[i]);
+    for (int i = 0; i < 3; i++) srs_release(&f->m, e[i]);
+    demand(f, 1, ENGINE_PRIO_LOW);
+    demand(f, 2, ENGINE_PRIO_HIGH);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0), 0);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_LOW), f->bytes[0]);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_HIGH), f->bytes[1]);
+    assert_true(entry(f, 2)->loaded);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_CRITICAL), f->bytes[2]);
+    assert_int_equal(budget_used(&f->b), 0);
 }
 
 /* A pinned set stays under any pressure; a set that fits beside it loads
@@ -214,7 +247,7 @@ static void test_pinned(void **state)
     acquire(f, 1, &p);
     srs_release(&f->m, p);
     assert_true(p->pinned);
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX), 0);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0), 0);
     assert_true(p->loaded);
     /* room for the pinned set and the largest of the others, not both */
     f->b.total = f->bytes[1] + f->bytes[2];
@@ -225,7 +258,7 @@ static void test_pinned(void **state)
     assert_false(entry(f, 0)->loaded);
     assert_true(p->loaded);
     assert_int_equal(budget_used(&f->b), f->bytes[1] + f->bytes[2]);
-    srs_evict_idle(&f->m, UINT64_MAX);
+    srs_evict_idle(&f->m, UINT64_MAX, 0);
     f->b.total = f->bytes[1] + f->bytes[2] - 1;
     engine_circuit_info info = srs_fixture_info(ids[2]);
     cuzk_err err;
@@ -662,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_policy_order),
         cmocka_unit_test(test_policy_abandon),
         cmocka_unit_test_setup_teardown(test_eviction_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_higher_reservation_evicts_young, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
