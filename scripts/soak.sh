@@ -36,7 +36,13 @@
 #   timeout -k 5 560 scripts/soak.sh -b cuda -s 512MiB -d 480 --budget 550
 #     --seed 8 --every-fault -o /tmp/soak >$OUT/soak.log 2>&1; ...
 #
-# Environment: CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
+# Without a GPU, -b cuda runs on the stand-in CUDA runtime with
+# CUZK_DAEMON=build/tests/gpuhost/cuzk-daemon-standin (the daemon with the
+# CUDA backend's host code on a stand-in device: its locks, hooks, lane and
+# pinned memory, the kernels on the CPU; CI's integration_soak_cuda).
+#
+# Environment: CUZK_DAEMON (the daemon binary; default the build's
+# cuzk-daemon), CUZK_BUILD (default ./build; or a scripts/bundle.sh folder:
 # its bin/, lib/ and proto-py/), CUZK_PARAM_CACHE (default
 # $CUZK_BUILD/param-cache: development parameters are made there on first
 # use and kept), PYTHON (a python3 with grpcio and protobuf; default: the
@@ -126,7 +132,8 @@ fi
 set +e
 # shellcheck disable=SC2086 # the options are words
 "$py" "$here/tests/soak/soak.py" --tools "$tools" --proto-py "$build/proto-py" \
-    --unit "$here/dist/cuzk-daemon.service.in" --work "$work" --param-cache "$cache" $args
+    --unit "$here/dist/cuzk-daemon.service.in" --work "$work" --param-cache "$cache" \
+    ${CUZK_DAEMON:+--daemon "$CUZK_DAEMON"} $args
 rc=$?
 set -e
 if [ -z "$out" ]; then

@@ -1,7 +1,7 @@
 """soak.py - drives cuzk-daemon with a mixed load while faults are injected; counts what was lost.
 
 usage: soak.py --tools DIR --unit FILE --work DIR --param-cache DIR [-d SECONDS] [-o DIR]
-               [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
+               [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N] [--daemon PATH]
 
 Run through scripts/soak.sh. The daemon (soak_daemon.py) serves the
 Filecoin kinds at SIZE with development parameters and the test circuits.
@@ -64,6 +64,7 @@ KIND_WEIGHTS = {"test": 4, "porep": 1, "winning": 2, "window": 2, "snap": 2}
 def parse():
     p = argparse.ArgumentParser()
     p.add_argument("--tools", required=True)
+    p.add_argument("--daemon", help="the daemon binary (default TOOLS/cuzk-daemon)")
     p.add_argument("--proto-py", required=True)
     p.add_argument("--unit", required=True)
     p.add_argument("--work", required=True)
@@ -102,7 +103,8 @@ class Soak:
         self.checker = Checker(self.root, self.ledger)
         self.config = os.path.join(os.path.abspath(a.work), "cuzk.toml")
         sock = os.path.join(os.path.abspath(a.work), "d.sock")
-        command = unit_command(a.unit, os.path.join(a.tools, "cuzk-daemon"), self.config)
+        command = unit_command(a.unit, a.daemon or os.path.join(a.tools, "cuzk-daemon"),
+                               self.config)
         command += ["--test-circuits", "--dev-params"]
         self.daemon = Daemon(pb, pbg, command, sock, os.path.join(os.path.abspath(a.work),
                                                                    "daemon.log"), OPTIONS)
