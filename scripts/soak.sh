@@ -1,7 +1,7 @@
 #!/bin/sh
 # soak.sh [-d SECONDS] [-o DIR] [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N]
 #         [--inputs DIR] [--prepare] [--kinds LIST] [--faults LIST]
-#         [--fault-every S] [--every-fault] [--budget S] [--seal]
+#         [--fault-every S] [--every-fault] [--budget S] [--seal] [--stall S]
 #
 # Starts cuzk-daemon (the systemd unit's command, with --test-circuits and
 # --dev-params) and drives it for SECONDS (default 180) with a random mix of
@@ -22,6 +22,11 @@
 # and removed when the soak passes. --prepare makes the inputs and the
 # parameters (the warm-up) and stops. --kinds / --faults narrow the run
 # (tests/soak/soak_faults.py's names).
+#
+# --stall SECONDS ends the run (exit 1, its last line ending "STALLED") when
+# no request has been answered for that long while some are open, with the
+# open requests and, when SOAK_GDB names a gdb command (the GPU machine has
+# none: pack one), every thread of the daemon in DIR/stall-stacks.txt.
 #
 # --every-fault fails the run when it ended before every fault was injected
 # once; --budget SECONDS caps the whole run (inputs, warm-up, load, drain)
@@ -62,7 +67,7 @@ args=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
-    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs | --budget)
+    -d | -b | -s | --seed | --clients | --kinds | --faults | --fault-every | --inputs | --budget | --stall)
         [ $# -ge 2 ] || { echo "soak.sh: $1 needs a value" >&2; exit 2; }
         args="$args $1 $2"
         shift 2

@@ -1,7 +1,7 @@
 """soak.py - drives cuzk-daemon with a mixed load while faults are injected; counts what was lost.
 
 usage: soak.py --tools DIR --unit FILE --work DIR --param-cache DIR [-d SECONDS] [-o DIR]
-               [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N] [--daemon PATH]
+               [-b cpu|cuda] [-s SIZE] [--seed N] [--clients N] [--daemon PATH] [--stall S]
 
 Run through scripts/soak.sh. The daemon (soak_daemon.py) serves the
 Filecoin kinds at SIZE with development parameters and the test circuits.
@@ -25,12 +25,16 @@ Exit status 0 only when nothing was lost, nothing was wrong
 (soak_ledger.py), the daemon never crashed, left no core dump, and its
 resources came back (and, with --every-fault, every fault was injected).
 --budget caps the whole run's wall-clock time (a device call's limit) by
-shortening the load.
+shortening the load. --stall ends the run at once when nothing has been
+answered for that long while requests are open (a hang), with the open
+requests and, when SOAK_GDB names a gdb command, the daemon's threads.
 """
 
 import argparse
 import os
 import random
+import shlex
+import subprocess
 import sys
 import threading
 import time
@@ -89,6 +93,10 @@ def parse():
     p.add_argument("--every-fault", action="store_true",
                    help="fail (exit 1) when the run ends before every fault was injected once")
     p.add_argument("--fault-every", type=float, default=4.0, help="mean seconds between faults")
+    p.add_argument("--stall", type=float, default=0,
+                   help="end the run (exit 1) when no request has been answered for this many "
+                        "seconds while some are open: the open requests and, with SOAK_GDB, the "
+                        "daemon's threads are reported (0: never)")
     return p.parse_args()
 
 
@@ -115,6 +123,7 @@ class Soak:
         self.command = command
         self.tight_epochs = 0
         self.stop = threading.Event()
+        self.finished = threading.Event()  # the load and its answers are over (stall_loop)
         self.late, self.max_status_ms, self.status_calls = 0, 0.0, 0
         self.driver_errors = []
         self.current_fault = None  # (name, since) of the fault the fault loop waits for
@@ -254,6 +263,45 @@ class Soak:
                 line += ", daemon not running"
             print(line + "; GetStatus slowest %.0f ms" % self.max_status_ms, flush=True)
 
+    def stall_loop(self):
+        """--stall: no answer for that long while requests are open is a hang (a device call
+        would otherwise end at its time limit with no report: the H200 soak of 2026-12-04).
+        The open requests, the daemon's threads (SOAK_GDB: a gdb command, run with -batch -p
+        PID) and the totals are printed, the daemon is killed, and the soak exits 1."""
+        last, seen = time.time(), -1
+        while not self.finished.wait(5):
+            answered = self.ledger.totals()[1]
+            if answered != seen or not self.ledger.oldest_open():
+                last, seen = time.time(), answered
+                continue
+            if time.time() - last >= self.a.stall:
+                self.stalled(time.time() - last)
+
+    def stalled(self, quiet):
+        sent, answered, done, refused, lost = self.ledger.totals()
+        age, oldest = self.ledger.oldest_open()
+        print("soak: STALLED: no answer for %.0f s with %d open (oldest %.0f s: %s %s); "
+              "epoch %d" % (quiet, len(lost), age, oldest.rid,
+                            oldest.template.name if oldest.template else "-", self.daemon.epoch),
+              flush=True)
+        print("soak: open: " + " ".join(lost[:40]), flush=True)
+        gdb = os.environ.get("SOAK_GDB")
+        if gdb and self.daemon.proc.poll() is None:
+            path = os.path.join(os.path.abspath(self.a.work), "stall-stacks.txt")
+            with open(path, "w") as f:
+                subprocess.run(shlex.split(gdb) + ["-nx", "-batch", "-p", str(self.daemon.proc.pid),
+                                                   "-ex", "thread apply all bt"],
+                               stdout=f, stderr=subprocess.STDOUT, timeout=120, check=False)
+            print("soak: the daemon's threads: " + path, flush=True)
+        faults = ", ".join("%s %d" % (k, v) for k, v in sorted(self.ledger.faults.items()))
+        print("soak: %d requests, %d answered, %d completed, %d refused with a status, lost %d, "
+              "wrong %d, faults: %s; STALLED" % (sent, answered, done, refused, len(lost),
+                                                 len(self.ledger.wrong) + 1, faults), flush=True)
+        try:
+            self.daemon.kill()
+        finally:
+            os._exit(1)
+
     def warm_up(self):
         """One proof of each kind (parameters made on first use), then the resources."""
         first = {}
@@ -299,7 +347,8 @@ class Soak:
                                         args=(faults, start + 0.75 * a.duration)))
         prober = threading.Thread(target=self.status_loop)
         progress = threading.Thread(target=self.progress_loop, args=(start,), daemon=True)
-        for th in threads + [prober, progress]:
+        watch = [threading.Thread(target=self.stall_loop, daemon=True)] if a.stall else []
+        for th in threads + [prober, progress] + watch:
             th.start()
         while time.time() - start < a.duration:
             time.sleep(1)
@@ -309,6 +358,7 @@ class Soak:
         for th in self.fault_threads:
             th.join()
         prober.join()
+        self.finished.set()
         self.checker.finish()
         time.sleep(3)
         after = self.daemon.resources() if self.daemon.proc.poll() is None else None
