@@ -9,4 +9,4 @@
 # parameters come from BUILD_DIR/param-cache (shared; made on first use).
 # About 5 minutes on 2 cores once the parameters exist.
 set -eu
-CUZK_BUILD=$1 exec sh "$2/scripts/soak.sh" -d 180 --seed 25 --every-fault
+CUZK_BUILD=$1 exec sh "$2/scripts/soak.sh" -d 180 --seed 25 --every-fault --stall 300
