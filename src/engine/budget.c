@@ -29,8 +29,6 @@ void budget_destroy(budget *b)
     pthread_cond_destroy(&b->freed);
 }
 
-#define room budget_room_locked
-
 static bool fits(const budget *b, uint64_t bytes)
 {
     return b->used + bytes <= b->total;
@@ -86,7 +84,8 @@ static int too_big(const budget *b, uint64_t bytes, const char *what, cuzk_err *
     return cuzk_errf(err, CUZK_ENOMEM,
                      "%s needs %llu MiB, more than the budget's room (%llu MiB: %llu less the "
                      "devices' %llu MiB)",
-                     what, (unsigned long long)(bytes >> 20), (unsigned long long)(room(b) >> 20),
+                     what, (unsigned long long)(bytes >> 20),
+                     (unsigned long long)(budget_room_locked(b) >> 20),
                      (unsigned long long)(b->total >> 20), (unsigned long long)(b->held >> 20));
 }
 
@@ -94,7 +93,7 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
                    const char *what, cuzk_err *err)
 {
     pthread_mutex_lock(&b->lock);
-    if (bytes > room(b)) {
+    if (bytes > budget_room_locked(b)) {
         int rc = too_big(b, bytes, what, err);
         pthread_mutex_unlock(&b->lock);
         return rc;
@@ -102,7 +101,8 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
     budget_waiter me = {bytes, b->tickets++, priority, b->waiters};
     b->waiters = &me;
     /* the room may shrink while it waits (the devices' memory grew) */
-    while (!b->closed && bytes <= room(b) && !goes_now(b, bytes, priority, me.ticket)) {
+    while (!b->closed && bytes <= budget_room_locked(b) &&
+           !goes_now(b, bytes, priority, me.ticket)) {
         if (cancelled && cancelled(ctx)) break;
         uint64_t freed = 0;
         if (!fits(b, bytes)) {
@@ -114,7 +114,7 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
         if (!freed && !goes_now(b, bytes, priority, me.ticket)) wait_a_little(b);
     }
     int rc = CUZK_OK;
-    if (!b->closed && bytes > room(b))
+    if (!b->closed && bytes > budget_room_locked(b))
         rc = too_big(b, bytes, what, err);
     else if (b->closed || !goes_now(b, bytes, priority, me.ticket))
         rc = cuzk_errf(err, CUZK_ECANCELLED, "%s: cancelled while waiting for memory", what);
@@ -164,7 +164,7 @@ void budget_unhold(budget *b, uint64_t bytes)
 uint64_t budget_room(budget *b)
 {
     pthread_mutex_lock(&b->lock);
-    uint64_t r = room(b);
+    uint64_t r = budget_room_locked(b);
     pthread_mutex_unlock(&b->lock);
     return r;
 }

@@ -193,7 +193,7 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
                          it->label, (unsigned long long)(bytes >> 20),
                          (unsigned long long)(held >> 20),
                          (unsigned long long)(e->budget.total >> 20),
-                         (unsigned long long)((e->budget.total - room) >> 20));
+                         (unsigned long long)(budget_held(&e->budget) >> 20));
     int rc =
         budget_reserve(&e->budget, bytes, it->key.priority, item_cancelled, it, it->label, err);
     if (rc) return rc;

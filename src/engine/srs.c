@@ -121,7 +121,7 @@ static const residency_set *const *snapshot(srs_manager *m)
     return m->view_ptr;
 }
 
-/* What an entry gave up under the lock, freed after it (released()): its
+/* What an entry gave up under the lock, freed after it (released_free): its
  * parameters (params: the entry, marked releasing) and its shape. */
 typedef struct released {
     srs_entry *params;
