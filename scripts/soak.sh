@@ -28,8 +28,9 @@
 # open requests and, when SOAK_GDB names a gdb command (the GPU machine has
 # none: pack one), every thread of the daemon in DIR/stall-stacks.txt.
 #
-# --every-fault fails the run when it ended before every fault was injected
-# once; --budget SECONDS caps the whole run (inputs, warm-up, load, drain)
+# --every-fault keeps the load going past -d until every fault was injected
+# once (at most -d again plus a minute, never past --budget) and fails the
+# run when one still was not; --budget SECONDS caps the whole run (inputs, warm-up, load, drain)
 # by shortening the load; --seal seals a sector above 2KiB instead of the
 # sparse test data of `cuzk-bench gen-vanilla --sparse`.
 #
