@@ -161,9 +161,10 @@ void gpu_prove_set_chunk_goal(size_t points);
  * for the tests, whose shapes are smaller than the default's least. */
 void gpu_prove_set_shape_ring(size_t bytes);
 /* At most `points` in each job's region of a pass's gather buffer, where
- * its tails of several chunks gather before one MSM (stream.cu; 0: no
- * cap but the buffer's): a knob for the tests, to reach the chunks with
- * more tails than the region (summed in slices of it). */
+ * its tails of several chunks gather before one MSM, and in each slice of
+ * tails a one-chunk pass gathers and sums at once (stream.cu; 0: no cap
+ * but the buffer's): a knob for the tests, to reach the chunks with more
+ * tails than the region or the buffer (summed in slices of it). */
 void gpu_prove_set_tail_region(size_t points);
 /* The device bytes a circuit shape takes there (one allocation). */
 size_t gpu_shape_upload_bytes(const cs_shape *s);

@@ -25,10 +25,13 @@
  *  3. Resident mode when everything fits beside three rows: the four G1
  *     arrays (H, L, A, B_G1) and their machinery at MSM calls of `chunk`
  *     points: the MSM workspace at chunk and the gather buffer of the
- *     split MSMs' tail bases (at most chunk points of 96 bytes: a dense
- *     circuit's tails nearly fill the array, 12.9 GB at 2^27). B_G2 then
+ *     split MSMs' tail bases (chunk points of 96 bytes, at most
+ *     PLAN_TB_MAX: 2^24 G1 points, 1.5 GiB; a job with more tails, as a
+ *     dense circuit's nearly fill the array, 12.9 GB at 2^27, sums them
+ *     in slices of it, stream.cu). B_G2 then
  *     stays on the device too when its points fit with the machinery of
- *     its MSM calls: a gather buffer of chunk_g2 G2 points and what the
+ *     its MSM calls: a gather buffer of chunk_g2 G2 points (at most
+ *     PLAN_TB_MAX bytes) and what the
  *     G2 MSM's workspace at chunk_g2 adds to the G1 one (they share it).
  *     chunk_g2 is the largest power of two that fits, at most the array,
  *     at least PLAN_G2_MIN_CHUNK (or a quarter of a smaller array). B_G2
@@ -43,10 +46,11 @@
  *     until it does: each call costs ~2 ms fixed on the H200, nothing
  *     beside B_G2's 12-130 s on the CPU. For a batch the shrinking looks
  *     first for a chunk at which B_G2 and the second a/b/c buffer both
- *     fit (the full-memory 32 GiB PoRep: calls of 2^26 rather than one of
- *     2^27, whose worst-case gather buffer of 12.9 GB would leave no room
- *     for the buffer its steady 11.2 s a proof was measured with), then
- *     for B_G2 alone. When it fits at none, the largest
+ *     fit (the full-memory 32 GiB PoRep: one call of 2^27 a G1 array with
+ *     B_G2 and both buffers, as its steady 11.2 s a proof was measured
+ *     with in session 9; while the gather buffer was planned at its
+ *     worst case, 12.9 GB, the calls shrank to 2^26 to make room, and a
+ *     partition took 1.24 s against 1.17), then for B_G2 alone. When it fits at none, the largest
  *     chunk at which the G1 arrays fit is taken and B_G2 streams from its
  *     page-locked host copy in calls of chunk_g2 points through the
  *     stream's ring (two halves of chunk_g2 G2 points, the gather buffer
@@ -214,6 +218,18 @@ extern "C" {
  * the largest array (2^24 points at 2^27: ~8 calls of ~2 ms fixed cost
  * each per array) before B_G2 leaves the device. */
 #define PLAN_SHRINK_PART 8
+/* Rule 3: the gathered tail bases' buffer holds at most this (2^24 G1
+ * points, 2^23 of G2): a job's tails beyond it are gathered and summed in
+ * slices of it (stream.cu), so a dense circuit's worst case (its tails
+ * nearly the array: 12.9 GB at 2^27) need not be planned. A 32 GiB PoRep
+ * partition's ~1.7M tails an array fit in one. */
+#define PLAN_TB_MAX ((size_t)96 << 24)
+
+/* Rule 3: the gather buffer for MSM calls of c points of `size` bytes. */
+static size_t tb_for(size_t c, size_t size)
+{
+    return c * size < PLAN_TB_MAX ? c * size : PLAN_TB_MAX;
+}
 
 static std::mutex plan_mu;
 static size_t plan_cap;  /* 0: none */
@@ -454,7 +470,7 @@ static size_t g2_machinery(size_t c, size_t ws)
 {
     size_t w = gpu_msm_workspace_for(c, 1);
     if (w == SIZE_MAX) return SIZE_MAX; /* past the MSM's limits */
-    return c * G2_POINT + (w > ws ? w - ws : 0);
+    return tb_for(c, G2_POINT) + (w > ws ? w - ws : 0);
 }
 
 /* Rule 3: the largest power-of-two chunk of B_G2 (n points) whose points
@@ -487,7 +503,7 @@ static bool g2_kept(prove_plan *pl, size_t left, size_t ws, size_t abc, bool bat
     pl->resident[RES_B_G2] = true;
     pl->chunk_g2 = c2;
     pl->g2_room = g2_machinery(c2, ws);
-    if (pl->tb_bytes < c2 * G2_POINT) pl->tb_bytes = c2 * G2_POINT; /* its calls gather there */
+    if (pl->tb_bytes < tb_for(c2, G2_POINT)) pl->tb_bytes = tb_for(c2, G2_POINT); /* its calls' */
     pl->abc_buffers = two ? 2 : 1;
     pl->use += g2 + (two ? abc : 0);
     return true;
@@ -498,9 +514,9 @@ static bool g2_kept(prove_plan *pl, size_t left, size_t ws, size_t abc, bool bat
  * what the gather buffer (shared) and the G2 workspace add. */
 static size_t g2_stream_machinery(size_t c2, size_t ws, size_t tb)
 {
-    size_t w = gpu_msm_workspace_for(c2, 1), g = c2 * G2_POINT;
+    size_t w = gpu_msm_workspace_for(c2, 1), g = c2 * G2_POINT, t = tb_for(c2, G2_POINT);
     if (w == SIZE_MAX) return SIZE_MAX;
-    return 2 * g + (g > tb ? g - tb : 0) + (w > ws ? w - ws : 0);
+    return 2 * g + (t > tb ? t - tb : 0) + (w > ws ? w - ws : 0);
 }
 
 /* Rule 3: B_G2 streamed in the room `left`: the largest power-of-two
@@ -519,18 +535,18 @@ static bool g2_streams(prove_plan *pl, size_t left, size_t ws, size_t abc, bool 
     pl->chunk_g2 = c2;
     pl->g2_room = m;
     pl->ring_bytes = 2 * c2 * G2_POINT;
-    if (c2 * G2_POINT > pl->tb_bytes) pl->tb_bytes = c2 * G2_POINT;
+    if (tb_for(c2, G2_POINT) > pl->tb_bytes) pl->tb_bytes = tb_for(c2, G2_POINT);
     pl->abc_buffers = batch && left - m >= abc ? 2 : 1;
     pl->use += m + (pl->abc_buffers - 1) * abc;
     return true;
 }
 
 /* Rule 3: the G1 machinery of resident mode at MSM calls of c points:
- * the workspace and the split MSMs' gathered tail bases (at most c). */
+ * the workspace and the split MSMs' gathered tail bases (tb_for). */
 static size_t resident_machinery(size_t c)
 {
     size_t ws = gpu_msm_workspace_for(c, 0);
-    return ws == SIZE_MAX ? SIZE_MAX : ws + c * G1_POINT;
+    return ws == SIZE_MAX ? SIZE_MAX : ws + tb_for(c, G1_POINT);
 }
 
 /* Rule 3: the next G1 chunk to try after c: the largest power of two
@@ -560,9 +576,9 @@ static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, b
             for (int k = 0; k < RES_B_G2; k++) pl->resident[k] = true;
             pl->chunk = c;
             pl->machinery = m;
-            pl->tb_bytes = c * G1_POINT;
+            pl->tb_bytes = tb_for(c, G1_POINT);
             pl->use = used;
-            if (g2_kept(pl, pl->budget - used, m - c * G1_POINT, abc, batch, n2) &&
+            if (g2_kept(pl, pl->budget - used, m - pl->tb_bytes, abc, batch, n2) &&
                 (pass || pl->abc_buffers == 2))
                 return true;
             pl->resident[RES_B_G2] = false, pl->chunk_g2 = pl->g2_room = 0;
@@ -571,9 +587,9 @@ static bool plan_resident(prove_plan *pl, size_t g1, size_t max_n, size_t abc, b
     size_t m = resident_machinery(first), used = pl->work + g1 + m, left = pl->budget - used;
     pl->chunk = first;
     pl->machinery = m;
-    pl->tb_bytes = first * G1_POINT;
+    pl->tb_bytes = tb_for(first, G1_POINT);
     pl->use = used;
-    if (g2_streams(pl, left, m - first * G1_POINT, abc, batch, n2)) return true;
+    if (g2_streams(pl, left, m - pl->tb_bytes, abc, batch, n2)) return true;
     pl->abc_buffers = batch && left >= abc ? 2 : 1;
     pl->use += (pl->abc_buffers - 1) * abc;
     return true;

@@ -31,7 +31,10 @@
  *          on a host copy of them) gathered from the chunk. With one
  *          chunk they are summed at once by one MSM over their tail
  *          scalars (the jobs share the gather buffer: one job's MSM ends
- *          before the next job gathers). With several, each job gathers
+ *          before the next job gathers), in slices of what the plan's
+ *          gather buffer holds when there are more (residency.cu rule 3
+ *          bounds it: a dense circuit's tails would nearly fill the
+ *          array). With several, each job gathers
  *          into a region of its own of the buffer (the plan's tb_limit
  *          bytes shared by the jobs), chunk after chunk, and one MSM sums
  *          the region when the next chunk's tails would not fit, and at
@@ -43,7 +46,8 @@
  *          calls a job (0.39 s of G1 tails and 0.9 s of B_G2 a partition
  *          on the H200 at 24 GiB, against 0.05 and 0.08 s resident).
  * With one chunk (the whole array resident and the MSM workspace there)
- * this is exactly the one batch addition, gather and MSM of before. The
+ * this is exactly the one batch addition, gather and MSM of before (a
+ * job whose tails fit the gather buffer). The
  * sums are group elements, so any split into chunks or MSM calls gives
  * the same proof bytes.
  */
@@ -263,6 +267,7 @@ template <typename Aff, typename Jac> struct pass_ctx {
     job_ctx<Aff, Jac> jobs[PROVE_PASS_JOBS];
     size_t k, entries; /* entries: of each accumulator */
     Aff *tb;
+    size_t tb_n; /* the points of a slice of tails summed at once (tail_slice) */
     bool defer;
 };
 
@@ -276,6 +281,22 @@ template <typename Aff, typename Jac> static int tails_flush(job_ctx<Aff, Jac> *
     return rc;
 }
 
+/* Job s's tails t0 .. t1 - 1, in the chunk at lo (pts), gathered into
+ * buf and summed by one MSM, in slices of at most buf_n points. */
+template <typename Aff, typename Jac>
+static int tails_sliced(job_ctx<Aff, Jac> *s, Aff *buf, size_t buf_n, const Aff *pts, size_t lo,
+                        size_t t0, size_t t1, cuzk_err *err)
+{
+    int rc = CUZK_OK;
+    for (size_t t = t0; !rc && t < t1; t += buf_n) {
+        size_t piece = std::min(buf_n, t1 - t);
+        rc = gather(buf, pts, s->j.idx + t, piece, lo, err);
+        s->st.calls++;
+        if (!rc) rc = msm_add(&s->sum, buf, s->j.scal + t, piece, err);
+    }
+    return rc;
+}
+
 /* Job s's tails t0 .. t1 - 1, in the chunk at lo (pts): gathered after
  * those in its region, the region summed first when they would not fit;
  * more than the region holds: gathered and summed in slices of it. */
@@ -286,12 +307,7 @@ static int tails_defer(job_ctx<Aff, Jac> *s, const Aff *pts, size_t lo, size_t t
     size_t m = t1 - t0;
     int rc = s->filled && s->filled + m > s->reg_n ? tails_flush(s, err) : CUZK_OK;
     if (!rc && m > s->reg_n) {
-        for (size_t t = t0; !rc && t < t1; t += s->reg_n) {
-            size_t piece = std::min(s->reg_n, t1 - t);
-            rc = gather(s->reg, pts, s->j.idx + t, piece, lo, err);
-            s->st.calls++;
-            if (!rc) rc = msm_add(&s->sum, s->reg, s->j.scal + t, piece, err);
-        }
+        rc = tails_sliced(s, s->reg, s->reg_n, pts, lo, t0, t1, err);
         s->f0 = t1;
         return rc;
     }
@@ -303,10 +319,11 @@ static int tails_defer(job_ctx<Aff, Jac> *s, const Aff *pts, size_t lo, size_t t
 /* Job s over chunk [lo, lo + len) of the points (device memory): a whole
  * job's MSM over it; a split job's batch addition over the chunk's bitmap
  * words, then the tail entries whose index falls in the chunk (a run of
- * the ascending indexes, found on their host copy) gathered and summed. */
+ * the ascending indexes, found on their host copy) gathered and summed
+ * (into its region, or the gather buffer tb in slices of tb_n points). */
 template <typename Aff, typename Jac>
-static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, const Aff *pts, size_t lo, size_t len,
-                    cuzk_err *err)
+static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, size_t tb_n, const Aff *pts, size_t lo,
+                    size_t len, cuzk_err *err)
 {
     double m0 = groth16_now_ms();
     if (!s->j.bits) {
@@ -331,11 +348,8 @@ static int job_step(job_ctx<Aff, Jac> *s, Aff *tb, const Aff *pts, size_t lo, si
     if (t1 == t0) return CUZK_OK;
     if (s->reg)
         rc = tails_defer(s, pts, lo, t0, t1, err);
-    else {
-        rc = gather(tb, pts, s->j.idx + t0, t1 - t0, lo, err);
-        s->st.calls++;
-        if (!rc) rc = msm_add(&s->sum, tb, s->j.scal + t0, t1 - t0, err);
-    }
+    else
+        rc = tails_sliced(s, tb, tb_n, pts, lo, t0, t1, err);
     s->st.tail_ms += groth16_now_ms() - m1;
     return rc;
 }
@@ -346,7 +360,7 @@ static int pass_step(void *ctx, const void *p, size_t lo, size_t len, cuzk_err *
     pass_ctx<Aff, Jac> *c = (pass_ctx<Aff, Jac> *)ctx;
     int rc = CUZK_OK;
     for (size_t q = 0; !rc && q < c->k; q++)
-        rc = job_step(&c->jobs[q], c->tb, (const Aff *)p, lo, len, err);
+        rc = job_step(&c->jobs[q], c->tb, c->tb_n, (const Aff *)p, lo, len, err);
     /* kernels left running read the chunk: done before its ring half
      * takes the chunk after next (the wait counted as the jobs' batch
      * additions, which it mostly is) */
@@ -420,6 +434,19 @@ static int accumulators(pass_ctx<Aff, Jac> *c, size_t chunk, const groth16_param
     return rc;
 }
 
+/* The points of a slice of a job's tails gathered and summed at once
+ * outside a region: what the plan's gather buffer (tb_limit bytes; 0: no
+ * limit) holds, at most the tests' cap (gpu_prove_set_tail_region). The
+ * plan bounds the buffer (residency.cu rule 3: a dense circuit's tails in
+ * one call of 2^27 points would need 12.9 GB), so a job with more tails
+ * sums them in several MSM calls. */
+template <typename Aff> static size_t tail_slice(size_t tb_limit)
+{
+    size_t n = tb_limit ? std::max<size_t>(tb_limit / sizeof(Aff), 1) : SIZE_MAX;
+    size_t cap = region_cap.load();
+    return cap ? std::min(n, cap) : n;
+}
+
 /* The points of each split job's region of the gather buffer (0: tails
  * summed chunk by chunk): with several chunks (n > chunk), tb_limit bytes
  * (the plan's gather buffer) shared by the jobs with tails, a job's at
@@ -451,6 +478,7 @@ static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, s
     pass_ctx<Aff, Jac> c;
     c.k = k;
     size_t n = jobs[0].n, most = 0, reg = tb ? region_points<Aff>(jobs, k, n, chunk, tb_limit) : 0;
+    c.tb_n = tail_slice<Aff>(tb_limit);
     for (size_t q = 0; q < k; q++) {
         job_ctx<Aff, Jac> *s = &c.jobs[q];
         jac_inf(&s->ones);
@@ -459,7 +487,7 @@ static int stream_jobs(Jac *out, const stream_src *pts, const prove_job *jobs, s
         s->reg_n = s->f0 = s->filled = 0;
         s->st = prove_pass_stat{0, 0, 0};
         if (!s->j.bits) continue;
-        if (std::min(s->j.nt, chunk) > most) most = std::min(s->j.nt, chunk);
+        most = std::max(most, std::min(std::min(s->j.nt, chunk), c.tb_n));
         if (!rc && n > chunk && s->j.nt) {
             uint32_t *h = NULL;
             rc = host_indexes(&h, s->j.idx, s->j.nt, err);
