@@ -453,6 +453,24 @@ static void check_msm_calls(const char *what, const gpu_prove_plan_info *pl,
               what, i, n, (unsigned long long)t[i].msm_calls, (unsigned long long)chunks);
 }
 
+/* A batch of n proved with every split job's tails gathered and summed in
+ * slices of 8 points (gpu_prove_set_tail_region): the CPU's proofs
+ * byte for byte, in more MSM calls than chunks; *pl the plan it ran. */
+static void prove_in_slices(groth16_proof *gpu, const groth16_proof *cpu, const groth16_params *pk,
+                            const cs_prover *w, size_t n, const fr_t *rs, groth16_timings *t,
+                            gpu_prove_plan_info *pl, const char *what)
+{
+    cuzk_err err = {0};
+    memset(t, 0, n * sizeof *t);
+    gpu_prove_set_tail_region(8);
+    int rc = gpu_groth16_prove(gpu, pk, w, n, rs, t, &err);
+    gpu_prove_set_tail_region(0);
+    gpu_prove_device_plan(0, pl);
+    CHECK(!rc && !memcmp(gpu, cpu, n * sizeof *gpu), "%s, tails in slices of 8: rc %d (%s)", what,
+          rc, err.msg);
+    check_msm_calls(what, pl, pk, t, rc ? 0 : n, false, true);
+}
+
 /* A feed for gpu_prove_start_fed: circuits w[1..] in the numbers of
  * `plan` (then none), the consumed ones counted in order and wiped (as
  * the engine gives their storage back). */
@@ -1168,15 +1186,8 @@ static void check_groups(cuzk_rng *g)
             }
             if (d == 0) { /* regions of 8 tails: every chunk's tails summed in slices */
                 groth16_timings t[N];
-                memset(t, 0, sizeof t);
-                gpu_prove_set_tail_region(8);
-                int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, t, &err);
-                gpu_prove_set_tail_region(0);
                 gpu_prove_plan_info pl;
-                gpu_prove_device_plan(0, &pl);
-                CHECK(!prc && !memcmp(gpu, cpu, N * sizeof *gpu),
-                      "groups, %u rows, tails in slices of 8: rc %d (%s)", rows, prc, err.msg);
-                check_msm_calls("slices", &pl, &pk, t, prc ? 0 : N, false, true);
+                prove_in_slices(gpu, cpu, &pk, w, N, rs, t, &pl, "groups, streamed");
             }
             printf("prove: groups of 4 (residency rule 9), %s, %u rows: batches of 5 and 3 with "
                    "every %sarray streamed == CPU, each group's L/A/B passes shared%s\n",
@@ -1186,20 +1197,13 @@ static void check_groups(cuzk_rng *g)
         gpu_prove_set_device_memory(0);
         if (d == 0 && !rc) { /* resident: one call an array, its tails in slices of 8 */
             groth16_timings t[N];
-            memset(t, 0, sizeof t);
-            gpu_prove_set_tail_region(8);
-            int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, t, &err);
-            gpu_prove_set_tail_region(0);
             gpu_prove_plan_info pl;
-            gpu_prove_device_plan(0, &pl);
+            prove_in_slices(gpu, cpu, &pk, w, N, rs, t, &pl, "groups, resident");
             size_t most = pk.n_l > pk.n_a ? pk.n_l : pk.n_a;
             most = most > pk.n_b_g1 ? most : pk.n_b_g1;
-            CHECK(!prc && !memcmp(gpu, cpu, N * sizeof *gpu),
-                  "groups, resident, tails in slices of 8: rc %d (%s)", prc, err.msg);
             CHECK(pl.resident[1] && pl.chunk >= most,
                   "groups, resident: not one MSM call an array (chunk %zu, arrays of %zu)",
                   pl.chunk, most);
-            check_msm_calls("resident slices", &pl, &pk, t, prc ? 0 : N, false, true);
             printf("prove: resident, one MSM call an array, a job's tails in slices of 8 (the "
                    "plan's bounded gather buffer) == CPU\n");
         }
