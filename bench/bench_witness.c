@@ -18,9 +18,10 @@
  * the witness path (~4.2 GB), and through the prover backend too (~17 GB)
  * only with CUZK_BENCH_LARGE_PROVER=1.
  *
- * Also: the share of the witness's values that are 0 or 1, and what a
+ * Also: the share of the witness's values that are 0 or 1, what a
  * witness with those as two bits each would weigh (the lever left on the
- * bytes synthesis writes and the prover copies and uploads).
+ * bytes synthesis writes and the prover copies and uploads), and the GPU
+ * loader's packed upload of it (prove_upload_fr) against the plain copy.
  *
  * Goal (issue 15): the witness of a whole 32GiB partition in <= ~2
  * CPU-seconds on one thread of a fast core.
@@ -36,6 +37,7 @@
 
 #include "cuzk/filecoin/porep_circuit.h"
 #include "cuzk/rng.h"
+#include "gpu/prove/fr_pack.cuh"
 
 typedef struct cost {
     double user, sys, wall;
@@ -82,6 +84,50 @@ static void report(const char *name, const char *path, int threads, const cost *
     }
 }
 
+/* The GPU loader's upload of the witness's aux values on one thread
+ * (staging.cu): pieces of 4 MiB packed (fr_pack.cuh; a piece taking more
+ * than a quarter of its bytes copied as it is) into a ring of 32 MiB, as
+ * prove_upload_fr's copy threads do into the pinned chunks, against the
+ * plain copy of every piece that prove_upload made; the bytes that cross.
+ * Both after one untimed copy: the first pass over a just-synthesized
+ * witness costs ~0.2 s more on this VM whichever it is (either order
+ * measured: the first one always paid it), and the loader's is the first
+ * pass in both cases. */
+static void upload(const char *name, const cs_prover *w)
+{
+    const size_t piece = (size_t)4 << 20, per = piece / sizeof(fr_t), ring = (size_t)32 << 20;
+    char *r = malloc(ring);
+    if (!r) return;
+    memset(r, 0, ring);
+    size_t n = w->num_aux, crossed = 0;
+    const fr_t *v = w->aux_assignment;
+    for (size_t i = 0, k = 0; i < n; i += per, k++) {
+        size_t nv = n - i < per ? n - i : per;
+        memcpy(r + k * piece % ring, v + i, nv * sizeof(fr_t));
+    }
+    cost t0 = cost_now();
+    for (size_t i = 0, k = 0; i < n; i += per, k++) {
+        size_t nv = n - i < per ? n - i : per, at = k * piece % ring;
+        size_t b = fr_pack(r + at, nv * sizeof(fr_t) / 4, v + i, nv);
+        if (!b) memcpy(r + at, v + i, b = nv * sizeof(fr_t));
+        crossed += b;
+    }
+    cost t1 = cost_now();
+    for (size_t i = 0, k = 0; i < n; i += per, k++) {
+        size_t nv = n - i < per ? n - i : per;
+        memcpy(r + k * piece % ring, v + i, nv * sizeof(fr_t));
+    }
+    cost t2 = cost_now();
+    free(r);
+    char fig[128];
+    snprintf(fig, sizeof fig, "porep %s witness: bytes crossing, packed (of 32 B each)", name);
+    bench_report(fig, 100.0 * (double)crossed / (32.0 * (double)n), "%", 0, NULL, "report");
+    snprintf(fig, sizeof fig, "porep %s witness: packed for upload, 1 thr (user)", name);
+    bench_report(fig, t1.user - t0.user, "s", 0, NULL, "report");
+    snprintf(fig, sizeof fig, "porep %s witness: copied for upload, 1 thr (user)", name);
+    bench_report(fig, t2.user - t1.user, "s", 0, NULL, "report");
+}
+
 /* What the witness is made of: the share of its values that are 0 or 1
  * (one bit each would do), and the bytes a witness would take with those
  * as two bits a variable and the others as 32 bytes each, against the 32
@@ -90,8 +136,8 @@ static void composition(const char *name, const cs_prover *w)
 {
     size_t n = w->num_inputs + w->num_aux, bits = 0;
     for (size_t i = 0; i < n; i++) {
-        const fr_t *v = i < w->num_inputs ? &w->input_assignment[i]
-                                          : &w->aux_assignment[i - w->num_inputs];
+        const fr_t *v =
+            i < w->num_inputs ? &w->input_assignment[i] : &w->aux_assignment[i - w->num_inputs];
         bits += fr_is_zero(v) || fr_is_one(v);
     }
     char fig[128];
@@ -100,6 +146,7 @@ static void composition(const char *name, const cs_prover *w)
     double today = 32.0 * (double)n, compact = (double)n / 4 + 32.0 * (double)(n - bits);
     snprintf(fig, sizeof fig, "porep %s witness: bytes, 2 bits a 0/1 value (of 32 B each)", name);
     bench_report(fig, 100.0 * compact / today, "%", 0, NULL, "report");
+    upload(name, w);
 }
 
 /* Both paths, each on 1 thread and on all, into its own kept storage. */

@@ -166,6 +166,10 @@ void gpu_prove_set_shape_ring(size_t bytes);
  * but the buffer's): a knob for the tests, to reach the chunks with more
  * tails than the region or the buffer (summed in slices of it). */
 void gpu_prove_set_tail_region(size_t points);
+/* The bytes the witness-only path's loader moves up for w's assignment:
+ * its pieces of mostly zeros and ones packed (staging.cu's
+ * prove_upload_fr, fr_pack.cuh), the others as they are. */
+size_t gpu_prove_witness_upload_bytes(const cs_prover *w);
 /* The device bytes a circuit shape takes there (one allocation). */
 size_t gpu_shape_upload_bytes(const cs_shape *s);
 /* The device memory a proof of domain 2^lg needs at least with every

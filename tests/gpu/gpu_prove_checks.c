@@ -986,7 +986,7 @@ int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth1
     size_t row = ((size_t)32 << lg), used = w->num_constraints * sizeof(fr_t);
     bool shared = pl->abc_rows == 1 && pl->witness_shared;
     uint64_t parked = pl->abc_rows == 1 ? 2 * row + (shared ? 3 * used : 0) : 0;
-    uint64_t input = wit ? wit : 3 * used, h2d = 0, d2h = 0;
+    uint64_t input = wit ? gpu_prove_witness_upload_bytes(w) : 3 * used, h2d = 0, d2h = 0;
     for (size_t i = 0; i < n; i++) {
         const groth16_xfer *x = &t[i].xfer;
         uint64_t sh = xb(t, i, GROTH16_XFER_SHAPE);

@@ -43,7 +43,8 @@ extern long long (*gpu_check_copied)(bool to_host);
  * against its plan pl (residency.cu rule 8): the points streamed are the
  * streamed arrays' bytes exactly (none in resident mode), the H step's
  * rows parked and brought back those of its mode, the input the witness
- * or a, b, c's constraint rows; and, with gpu_check_copied, every byte
+ * as its loader packs it (gpu_prove_witness_upload_bytes) or a, b, c's
+ * constraint rows; and, with gpu_check_copied, every byte
  * the runtime copied since copied0 (before the start) counted. Returns
  * the failures (printed). */
 int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth16_params *pk,

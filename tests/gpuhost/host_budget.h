@@ -44,6 +44,10 @@ void host_dma_delay(int us);
  * device memory, with the link slowed by delay_us: 0 when they arrive
  * intact, else the first wrong offset + 1 (or -1 for a failed call). */
 long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
+/* prove_upload_fr of n elements, pieces from `dense` on dense (as they
+ * are), the others mostly zeros and ones (packed): 0 when intact and
+ * counted as packed (host_device.cpp's upload_fr_check). */
+long long host_upload_fr_check(size_t n, size_t dense, unsigned seed, int delay_us);
 /* Two threads upload different bytes through one pool at once (as two
  * circuits' preps may): the same result for either. */
 long long host_upload_pair_check(size_t bytes, int delay_us);

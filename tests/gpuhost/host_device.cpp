@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "gpu/prove/batch_add.cuh"
+#include "gpu/prove/fr_pack.cuh"
 #include "gpu/prove/prep_dev.cuh"
 #include "gpu/prove/shape_eval.cuh"
 
@@ -370,6 +371,29 @@ static int gather_on(const char *what, Aff *out, const Aff *bases, const uint32_
     return rc;
 }
 
+/* fr_pack.cu's expansion, element by element with the kernel's reader;
+ * the packed run (its header and values) and out on the current device. */
+int prove_unpack_fr(fr_t *out, const void *packed, size_t nv, cudaStream_t st, cuzk_err *err)
+{
+    (void)st;
+    if (nv == 0) return CUZK_OK;
+    int dev = host_current_device;
+    size_t nb = (nv + 63) / 64, head = fr_pack_header(nv);
+    cudaError_t e = host_mem_on(dev, packed, head);
+    if (e == cudaSuccess) e = host_mem_on(dev, out, nv * sizeof(fr_t));
+    if (e == cudaSuccess) {
+        const uint64_t *other = (const uint64_t *)packed + nb;
+        const uint32_t *before = (const uint32_t *)(other + nb);
+        size_t k = before[nb - 1] + (size_t)__builtin_popcountll(other[nb - 1]);
+        e = host_mem_on(dev, (const char *)packed + head, k * sizeof(fr_t));
+    }
+    if (e != cudaSuccess)
+        return cuzk_errf(err, CUZK_EDEVICE, "gpu: unpack on device %d failed: %s (%s)", dev,
+                         cudaGetErrorString(e), cudaGetErrorName(e));
+    for (size_t i = 0; i < nv; i++) fr_pack_get(out[i].l, (const char *)packed, nv, i, FR_ONE.l);
+    return CUZK_OK;
+}
+
 int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t *idx, size_t n,
                     size_t lo, cuzk_err *err)
 {
@@ -602,6 +626,60 @@ static long long upload_check(int which, size_t bytes, unsigned seed)
     if (!bad && dev[bytes] != 0) bad = (long long)bytes + 1; /* nothing beyond */
     cudaFree(dev);
     free(src);
+    return bad;
+}
+
+/* prove_upload_fr of n elements (seeded): pieces of dense values (x
+ * pieces of 2^17 elements from piece `dense` on: they go as they are),
+ * the rest zeros and ones (Montgomery) with one value in 64 another
+ * (among them a raw 1, not the Montgomery one); 0 when they arrive
+ * intact, counted as prove_upload_fr_bytes says and, with a sparse piece
+ * of 64 or more (fewer go as they are: packing would not save a quarter),
+ * fewer bytes than they are; else the first wrong element + 1, -1
+ * a failed call, -2 a wrong count, -3 nothing saved. */
+static long long upload_fr_check(size_t n, size_t dense, unsigned seed)
+{
+    const size_t per = ((size_t)4 << 20) / sizeof(fr_t);
+    fr_t *src = (fr_t *)malloc(n * sizeof(fr_t) + 1), *dev = NULL;
+    if (!src || cudaMalloc((void **)&dev, (n + 1) * sizeof(fr_t)) != cudaSuccess) {
+        free(src);
+        return -1;
+    }
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bool other = i / per >= dense || x % 64 == 0;
+        for (int k = 0; k < 4; k++)
+            src[i].l[k] = other ? (k == 3 ? x >> 8 : x * (k + 3)) : x & 2 ? FR_ONE.l[k] : 0;
+        if (other && x % 5 == 0) src[i] = fr_t{{1, 0, 0, 0}}; /* 1, not Montgomery's */
+    }
+    memset(dev, 0x5a, (n + 1) * sizeof(fr_t));
+    fr_t after = dev[n];
+    prove_stage_scratch(STAGE_BG);
+    xfer_acct a;
+    xfer_reset(&a);
+    xfer_acct *was = xfer_bind(&a);
+    int rc = prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, dev, src, n, NULL);
+    xfer_bind(was);
+    size_t want = prove_upload_fr_bytes(src, n);
+    long long bad = rc                                                 ? -1
+                    : a.bytes[GROTH16_XFER_INPUT] != want              ? -2
+                    : dense > 0 && n >= 64 && want >= n * sizeof(fr_t) ? -3
+                                                                       : 0;
+    xfer_reset(&a);
+    for (size_t i = 0; !bad && i < n; i++)
+        if (memcmp(&dev[i], &src[i], sizeof(fr_t))) bad = (long long)i + 1;
+    if (!bad && memcmp(&dev[n], &after, sizeof(fr_t))) bad = (long long)n + 1; /* nothing beyond */
+    cudaFree(dev);
+    free(src);
+    return bad;
+}
+
+extern "C" long long host_upload_fr_check(size_t n, size_t dense, unsigned seed, int delay_us)
+{
+    host_dma_delay_us = delay_us;
+    long long bad = upload_fr_check(n, dense, seed);
+    host_dma_delay_us = 0;
     return bad;
 }
 

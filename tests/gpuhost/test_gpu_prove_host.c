@@ -308,6 +308,22 @@ static void check_upload(void)
     printf("staging: uploads of 1 byte .. 300 MiB arrive intact and counted (pieces, chunks, slot "
            "reuse), "
            "also two at once through one pool\n");
+    /* packed field elements: a piece (2^17), a chunk (2^20), past four slots, partial pieces,
+     * dense pieces among them (as they are), all dense */
+    const size_t P = (size_t)1 << 17;
+    const size_t ns[][2] = {{1, 1},         {P - 1, 1},         {P + 65, 1},
+                            {8 * P + 3, 3}, {40 * P + 100, 37}, {40 * P, 0},
+                            {33 * P + 1, 9}};
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+        for (int delay = 0; delay <= 2000; delay += 2000) {
+            long long bad = host_upload_fr_check(ns[i][0], ns[i][1], (unsigned)i + 7, delay);
+            if (bad)
+                failures++, printf("FAIL packed upload of %zu elements (dense from piece %zu, "
+                                   "delay %d us): %lld\n",
+                                   ns[i][0], ns[i][1], delay, bad);
+        }
+    printf("staging: packed uploads of field elements (zeros and ones packed, dense pieces as they "
+           "are) arrive intact, counted as packed\n");
 }
 
 /* One proof of w on a device (r = s = 1), compared with the CPU's. */

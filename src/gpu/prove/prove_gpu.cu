@@ -480,16 +480,25 @@ static int abc_wait(prove_run *r, size_t i, cuzk_err *err)
 }
 
 /* The witness-only path's loader when the H step evaluates the rows
- * itself (h_in_pieces): the checked assignment into d (ws->wit). */
+ * itself (h_in_pieces): the checked assignment into d (ws->wit), packed
+ * where it is mostly zeros and ones (prove_upload_fr). */
 static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
 {
     int rc = groth16_shape_check(w, err);
-    size_t in = w->num_inputs * sizeof(fr_t);
-    if (!rc) rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d, w->input_assignment, in, err);
+    fr_t *x = (fr_t *)d;
     if (!rc)
-        rc = prove_upload(STAGE_BG, GROTH16_XFER_INPUT, d + in, w->aux_assignment,
-                          w->num_aux * sizeof(fr_t), err);
+        rc = prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, x, w->input_assignment, w->num_inputs,
+                             err);
+    if (!rc)
+        rc = prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, x + w->num_inputs, w->aux_assignment,
+                             w->num_aux, err);
     return rc;
+}
+
+extern "C" size_t gpu_prove_witness_upload_bytes(const cs_prover *w)
+{
+    return prove_upload_fr_bytes(w->input_assignment, w->num_inputs) +
+           prove_upload_fr_bytes(w->aux_assignment, w->num_aux);
 }
 
 /* The witness-only path's loader: the assignment into d (ws->wit), its
@@ -1175,6 +1184,7 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     int dev = r->slot;
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
+    if (wit) prove_stage_scratch(STAGE_BG); /* the loader's packed witness, before the budget */
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
         rc = prove_plan_make(&r->plan, pk, r->lg, wit, shapes_bytes(r), r->p->n > 1 || r->feed,
@@ -1460,8 +1470,8 @@ static void release_device(int dev, const void *unused)
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->scal, &ws->idx,
                      &ws->tb,     &ws->bits,   &ws->wit,  &ws->prep};
     const size_t n = sizeof bufs / sizeof *bufs;
-    bool any =
-        prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 || prove_stream_bytes(dev) > 0;
+    bool any = prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 ||
+               prove_stream_bytes(dev) > 0 || prove_stage_scratch_bytes(dev) > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
     for (size_t k = 0; k < PROVE_JOB_BUFS; k++) any |= ws->jobs[k] != NULL;
     if (!any || cu_slot_enter(dev) != cudaSuccess) return;
@@ -1469,6 +1479,7 @@ static void release_device(int dev, const void *unused)
     prove_shape_evict(dev, NULL);
     prove_shape_ring_release(dev);
     prove_stream_release(dev);
+    prove_stage_release(dev);
     for (size_t k = 0; k < n; k++) cu_free(*bufs[k]);
     for (size_t k = 0; k < PROVE_JOB_BUFS; k++) cu_free(ws->jobs[k]);
     if (ws->park_pinned)

@@ -64,6 +64,26 @@ int prove_dev_grow_free(void **p, size_t *cap, size_t bytes, cuzk_err *err);
  * thread's account (xfer_stats.cuh). */
 enum { STAGE_FG, STAGE_BG, STAGE_PREP, STAGE_POOLS };
 int prove_upload(int which, int what, void *dev, const void *host, size_t bytes, cuzk_err *err);
+/* prove_upload of n field elements, a piece of them (STAGE_PIECE bytes)
+ * packed (fr_pack.cuh) where that takes at most a quarter of its bytes
+ * and expanded on the device by prove_unpack_fr, the others as they are:
+ * the bytes crossing (and counted) are the packed ones. Only with the
+ * pool's device memory for packed pieces (prove_stage_scratch, 32 MiB);
+ * without it all go as they are. */
+int prove_upload_fr(int which, int what, fr_t *dev, const fr_t *host, size_t n, cuzk_err *err);
+/* Makes pool `which`'s device memory for packed pieces on the calling
+ * thread's slot, once (not on a lane: its memory is its reservation's),
+ * before a start plans, so that the plan sees it gone; a failure leaves
+ * the pool without (its uploads as they are). prove_stage_release(slot)
+ * frees it (release_device). */
+void prove_stage_scratch(int which);
+void prove_stage_release(int slot);
+size_t prove_stage_scratch_bytes(int slot);
+/* The bytes prove_upload_fr moves for n elements (the arithmetic alone). */
+size_t prove_upload_fr_bytes(const fr_t *host, size_t n);
+/* The nv elements of the packed run at `packed` (device memory) into out,
+ * on stream st (fr_pack.cu). */
+int prove_unpack_fr(fr_t *out, const void *packed, size_t nv, cudaStream_t st, cuzk_err *err);
 /* Makes the calling thread's slot's pools now (pinned chunks, streams,
  * events), as a lane's setup does so that its proofs make none. */
 int prove_stage_warm(cuzk_err *err);

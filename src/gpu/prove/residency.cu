@@ -148,7 +148,8 @@
  *     plan` and for the tests to hold against what the prover counts
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
  *     5; L, A, B_G1 and B_G2 at a lab_group-th of their bytes under rule
- *     9, the share each of a group counts) and the witness (witness-only path) or a, b, c (at most
+ *     9, the share each of a group counts) and the witness (witness-only path: at most, its
+ *     pieces of zeros and ones cross packed, staging.cu) or a, b, c (at most
  * three domain rows: the constraints' part of each); with one row of the H step on the device, c's
  * and a's transformed rows parked on the host and brought back (a domain row each, each way), and
  * when the witness shares the row, the check's pieces of a, b, c too (at most a domain row each,
