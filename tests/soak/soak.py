@@ -122,7 +122,6 @@ class Soak:
         self.param_cache = os.path.abspath(a.param_cache)
         self.work = os.path.abspath(a.work)
         self.command = command
-        self.tight_epochs = 0
         self.tight = False  # the daemon's epoch runs with TIGHT_BUDGET
         self.stop = threading.Event()
         self.finished = threading.Event()  # the load and its answers are over (stall_loop)
@@ -369,8 +368,8 @@ class Soak:
         self.finished.set()
         if self.tight and self.daemon.proc.poll() is None:
             # "before" was measured in a normal epoch after its warm-up: so is "after" (a
-            # tight epoch's partitions live outside its budget: CI, 2026-12-04, 90 MiB
-            # outside before, 254 after, in a 48 MiB epoch)
+            # tight epoch's partitions live outside its budget: a clean-clone make test
+            # here, 2026-12-04, 90 MiB outside before, 254 after, in a 48 MiB epoch)
             print("soak: the last epoch had a too small budget: a normal restart and warm-up "
                   "before the resources are measured", flush=True)
             self.daemon.drain()

@@ -6,16 +6,7 @@
 #include "gpu/prove/fr_pack.cuh"
 #include "gpu/prove/prove_gpu.cuh"
 
-extern "C" {
-#include "cuzk/fr.h"
-}
-
-struct fr_pack_one {
-    uint64_t l[4];
-};
-
-__global__ void unpack_kernel(uint64_t *out, const char *__restrict__ packed, size_t nv,
-                              fr_pack_one one)
+__global__ void unpack_kernel(uint64_t *out, const char *__restrict__ packed, size_t nv, fr_t one)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= nv) return;
@@ -27,10 +18,8 @@ __global__ void unpack_kernel(uint64_t *out, const char *__restrict__ packed, si
 int prove_unpack_fr(fr_t *out, const void *packed, size_t nv, cudaStream_t st, cuzk_err *err)
 {
     if (nv == 0) return CUZK_OK;
-    fr_pack_one one;
-    for (int k = 0; k < 4; k++) one.l[k] = FR_ONE.l[k];
     unpack_kernel<<<cu_blocks(nv, 256), 256, 0, st>>>((uint64_t *)out, (const char *)packed, nv,
-                                                      one);
+                                                      FR_ONE);
     CU_LAUNCH(err, "unpack_kernel");
     return CUZK_OK;
 }

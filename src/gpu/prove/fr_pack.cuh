@@ -92,7 +92,7 @@ static inline size_t fr_pack_size(const fr_t *v, size_t nv)
     for (size_t b = 0; b < nv; b += 64) {
         uint64_t nz, on;
         fr_pack_bits(v + b, nv - b < 64 ? nv - b : 64, &nz, &on);
-        k += (size_t)__builtin_popcountll(nz & ~on);
+        k += fr_pack_popc(nz & ~on);
     }
     return fr_pack_header(nv) + k * sizeof(fr_t);
 }
@@ -116,7 +116,7 @@ static inline size_t fr_pack(char *out, size_t cap, const fr_t *v, size_t nv)
         uint64_t m = nz & ~on;
         before[b] = (uint32_t)k;
         ones[b] = on, other[b] = m;
-        if (k + (size_t)__builtin_popcountll(m) > room) return 0;
+        if (k + fr_pack_popc(m) > room) return 0;
         for (; m; m &= m - 1) vals[k++] = p[__builtin_ctzll(m)];
     }
     return head + k * sizeof(fr_t);

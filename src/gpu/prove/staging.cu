@@ -57,7 +57,7 @@ struct stage_pool {
     cudaEvent_t done[STAGE_SLOTS];
     cudaStream_t stream;
     std::mutex busy; /* one upload at a time (two preps may overlap) */
-    char *scratch;   /* device: the packed pieces (prove_upload_fr), made on first use */
+    char *scratch;   /* device: the packed pieces (prove_upload_fr; prove_stage_scratch) */
     bool scratch_tried;
 };
 static stage_pool pools[CU_MAX_SLOTS][STAGE_POOLS];
