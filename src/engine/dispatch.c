@@ -67,7 +67,7 @@ void dispatch_age(engine_t *e)
 /* Rule 6's walk in rule 1's order; the items passed over go back into
  * the queue (whose storage they just left: the pushes cannot fail). */
 work_item *dispatch_synth_next(engine_t *e, bool priority_only,
-                               bool (*ready)(engine_t *e, const work_item *it))
+                               bool (*ready)(engine_t *e, work_item *it))
 {
     work_item **skipped = malloc((e->queue.n ? e->queue.n : 1) * sizeof *skipped), *found = NULL;
     if (!skipped) { /* rule 6 waived: the worker meets the load itself */

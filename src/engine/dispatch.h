@@ -39,6 +39,12 @@
  *    set's load runs on a thread of its own (loader.h), so no worker
  *    waits for a load, or for the memory a load waits for, while other
  *    work could be synthesized. It still counts as waiting for rule 5.
+ *    The partition taken holds its set from the moment it is found
+ *    ready (one step under the SRS manager's lock), so no load's eviction
+ *    comes between the check and its worker: before, such an eviction
+ *    sent the workers into srs_acquire to wait for the set's load again,
+ *    and a higher partition queued meanwhile found no worker (the soak's
+ *    tight budget stalled 5 minutes).
  * 7. The small-circuit lane. A synthesized HIGH or CRITICAL partition
  *    whose circuit fits a device's lane (gpus.small_lane_max_log: its
  *    domain; gpus.small_lane_params: its parameters; the backend's
@@ -72,9 +78,10 @@ void dispatch_age(engine_t *e);
 /* Rules 3 and 6: the partition a synthesis worker (priority_only: one of
  * the pipeline.priority_synthesis workers) takes now, out of the
  * scheduler queue, or NULL; ready(e, item) says whether the item's
- * parameters are ready (and starts their load when not). */
+ * parameters are ready (then holding them in item->srs, or letting it
+ * through to fail) and starts their load when not. */
 struct work_item *dispatch_synth_next(engine_t *e, bool priority_only,
-                                      bool (*ready)(engine_t *e, const struct work_item *it));
+                                      bool (*ready)(engine_t *e, struct work_item *it));
 /* Rule 3's bookkeeping: a partition leaves the scheduler queue for a
  * synthesis worker (taken) or leaves that worker (done: queued for a
  * device, failed or cancelled). */

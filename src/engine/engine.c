@@ -116,7 +116,7 @@ void engine_job_unref(job *j)
 
 void engine_item_free(engine_t *e, work_item *it)
 {
-    (void)e;
+    if (it->srs) srs_release(&e->srs, it->srs); /* taken with it, never synthesized */
     for (size_t i = 0; i < it->n; i++) engine_job_unref(it->jobs[i]);
     free(it);
 }

@@ -60,11 +60,11 @@ static loader_slot *slot_for(loader *l, const char *id)
     return NULL;
 }
 
-bool loader_ready(engine_t *e, const work_item *it)
+bool loader_ready(engine_t *e, work_item *it)
 {
     const char *id = it->jobs[0]->circuit_id;
     loader_slot *s = find(&e->loads, id);
-    if (srs_ready(&e->srs, id)) {
+    if ((it->srs = srs_take_ready(&e->srs, id))) {
         if (s) s->failed = false;
         return true;
     }

@@ -1,7 +1,7 @@
 /*
  * loader.h - parameter loads off the synthesis workers (dispatch.h rule
  * 6). A synthesis worker takes only a partition whose parameter set is
- * ready (loaded, not loading, not draining: srs_ready), so a worker never
+ * ready (loaded, not loading, not draining: srs_take_ready), so a worker never
  * sits in a load, or in the wait for the memory a load needs, while other
  * partitions could be synthesized: a Winning PoSt is not held up by a
  * Window PoSt's 61 GB read, nor a resident set's stream by another set's
@@ -42,8 +42,11 @@ typedef struct loader {
 
 struct work_item;
 /* Whether a synthesis worker may take it now (engine lock held); starts
- * its set's load when not. */
-bool loader_ready(struct engine *e, const struct work_item *it);
+ * its set's load when not. When its set is ready, it->srs holds it (a
+ * reference taken with the check: srs_take_ready), so no eviction can come
+ * between the check and the worker; a partition let through otherwise
+ * (its load failed, no free slot) has none and meets srs_acquire. */
+bool loader_ready(struct engine *e, struct work_item *it);
 /* Waits for the loads under way (no lock held; the engine is stopping). */
 void loader_join(struct engine *e);
 

@@ -232,8 +232,9 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     srs_shape_req req = {circuits[0], item_cancelled, it}; /* recorded beside a load */
     it->srs_t0 = it->unready_ms ? it->unready_ms : now_ms();
-    int rc = srs_acquire_shaped(&e->srs, &j0->circ.info, j0->provider->setup_dev,
-                                e->cfg.witness_only ? &req : NULL, &it->srs, NULL, err);
+    int rc = it->srs ? CUZK_OK /* held since it was found ready (loader.h) */
+                     : srs_acquire_shaped(&e->srs, &j0->circ.info, j0->provider->setup_dev,
+                                          e->cfg.witness_only ? &req : NULL, &it->srs, NULL, err);
     it->srs_t1 = now_ms();
     if (rc) return cuzk_err_prefix(err, "SRS %s: ", j0->circ.info.circuit_id);
     const cs_shape *shape = NULL;

@@ -808,13 +808,14 @@ bool srs_is_loaded(srs_manager *m, const char *circuit_id)
     return loaded;
 }
 
-bool srs_ready(srs_manager *m, const char *circuit_id)
+srs_entry *srs_take_ready(srs_manager *m, const char *circuit_id)
 {
     pthread_mutex_lock(&m->lock);
     srs_entry *e = find(m, circuit_id);
     bool ready = e && e->loaded && !e->loading && !e->draining;
+    if (ready) e->refs++, e->last_used_ms = srs_now_ms();
     pthread_mutex_unlock(&m->lock);
-    return ready;
+    return ready ? e : NULL;
 }
 
 size_t srs_list(srs_manager *m, engine_srs_status **out)

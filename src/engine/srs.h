@@ -155,10 +155,12 @@ int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t
 uint64_t srs_evict_idle(void *manager, uint64_t need, int priority);
 /* Whether the circuit is loaded now. */
 bool srs_is_loaded(srs_manager *m, const char *circuit_id);
-/* Whether a partition of the circuit would find its parameters at once:
- * loaded, not loading, not draining (a leaf lock: called under the
- * engine's). */
-bool srs_ready(srs_manager *m, const char *circuit_id);
+/* The circuit's parameters with a reference taken (pair with srs_release)
+ * when a partition would find them at once: loaded, not loading, not
+ * draining; else NULL. The check and the reference are one step under the
+ * manager's lock, so a set found ready cannot be evicted before its user
+ * has it (a leaf lock: called under the engine's). */
+srs_entry *srs_take_ready(srs_manager *m, const char *circuit_id);
 /* A snapshot for GetStatus (malloc'd array). */
 size_t srs_list(srs_manager *m, engine_srs_status **out);
 /* Milliseconds on CLOCK_MONOTONIC (shared by the engine). */

@@ -23,7 +23,9 @@
 #include "cuzk/engine_backend.h"
 #include "cuzk/engine_log.h"
 #include "cuzk/engine_provider.h"
+#include "engine/engine_internal.h"
 #include "engine_proofs.h"
+#include "engine/loader.h"
 #include "srs_fixture.h"
 #include "testutil.h"
 
@@ -473,6 +475,46 @@ static void test_engine_start_lists(void **state)
     engine_destroy(e);
 }
 
+/* Dispatch rule 6: a partition found ready holds its set from that very
+ * check (loader_ready), so an eviction for a higher reservation between
+ * the check and its worker cannot take the set away. Before, the check
+ * took no reference: the soak's tight budget evicted a LOW Window PoSt's
+ * set there, its workers waited in srs_acquire for the set's load, and
+ * the NORMAL job queued behind them found no worker for 5 minutes. Once
+ * released, the same eviction frees the set (so the check can fail). */
+static void test_found_ready_is_held(void **state)
+{
+    fixture *f = *state;
+    engine_log_set_level("error");
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    c.total_budget = 256 << 20;
+    strcpy(c.preload[0], ids[0]), c.n_preload = 1;
+    engine_t *e;
+    cuzk_err err;
+    assert_int_equal(engine_create(&e, &c, NULL, &err), 0);
+    assert_int_equal(engine_register_provider(e, &engine_test_provider, &err), 0);
+    assert_int_equal(engine_start_preload(e, &err), 0);
+    for (int i = 0; i < 30000 && !loaded(e, ids[0]); i++) usleep(1000);
+    assert_true(loaded(e, ids[0]));
+    job j = {0};
+    snprintf(j.circuit_id, sizeof j.circuit_id, "%s", ids[0]);
+    work_item it = {.jobs = {&j}, .n = 1};
+    pthread_mutex_lock(&e->lock);
+    bool ready = loader_ready(e, &it);
+    pthread_mutex_unlock(&e->lock);
+    assert_true(ready);
+    assert_non_null(it.srs);
+    assert_int_equal(srs_evict_idle(&e->srs, UINT64_MAX, ENGINE_PRIO_CRITICAL), 0);
+    assert_true(loaded(e, ids[0]));
+    srs_release(&e->srs, it.srs);
+    /* its parameters and the shape recorded beside their load */
+    assert_true(srs_evict_idle(&e->srs, UINT64_MAX, ENGINE_PRIO_CRITICAL) >= f->bytes[0]);
+    assert_false(loaded(e, ids[0]));
+    engine_destroy(e);
+}
+
 /* A backend that proves on the CPU, each start held while `held_on`
  * (as a partition whose kernels run); `holding` counts the starts held. */
 static struct {
@@ -698,6 +740,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_higher_reservation_evicts_young, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_found_ready_is_held, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_ahead_hold, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),

@@ -311,10 +311,10 @@ static void test_lru_under_pressure(void **state)
 /* The backend's hooks take the device's lock (the CUDA backend's
  * prove_each_device), which a start holds while it asks the engine for
  * more partitions, whose dispatcher holds the engine's lock while it asks
- * this manager (srs_ready): so a hook waiting for the device must not hold
+ * this manager (srs_take_ready): so a hook waiting for the device must not hold
  * the manager's lock. Here the test holds a stand-in device lock while an
  * eviction's hooks, then a failed load's shape hook, wait for it:
- * srs_ready must answer meanwhile (with the hooks called under the lock it
+ * srs_take_ready must answer meanwhile (with the hooks called under the lock it
  * waited for ever: the hang of the soak on the H200), and an acquire of
  * the entry being released waits for its release, then loads anew. */
 static pthread_mutex_t dev_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -358,7 +358,9 @@ typedef struct srs_call {
 static void *ready_thread(void *arg)
 {
     srs_call *c = arg;
-    c->ready = srs_ready(c->m, c->info->circuit_id);
+    srs_entry *e = srs_take_ready(c->m, c->info->circuit_id);
+    c->ready = e != NULL;
+    if (e) srs_release(c->m, e);
     __atomic_store_n(&c->done, true, __ATOMIC_SEQ_CST);
     return NULL;
 }
@@ -384,7 +386,7 @@ static void *acquire_thread(void *arg)
     return NULL;
 }
 
-/* srs_ready(id) on another thread while the device is held: whether it
+/* srs_take_ready(id) on another thread while the device is held: whether it
  * answered within 5 s (if not, the device is let go so that it can end,
  * and *held says so). */
 static bool ready_answers(srs_manager *m, const engine_circuit_info *info, bool *held)
