@@ -125,6 +125,23 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
     return rc;
 }
 
+bool budget_waits_above_locked(const budget *b, int priority)
+{
+    for (const budget_waiter *w = b->waiters; w; w = w->next)
+        if (w->priority > priority) return true;
+    return false;
+}
+
+int budget_waiting_priority(budget *b)
+{
+    pthread_mutex_lock(&b->lock);
+    int p = -1;
+    for (const budget_waiter *w = b->waiters; w; w = w->next)
+        if (w->priority > p) p = w->priority;
+    pthread_mutex_unlock(&b->lock);
+    return p;
+}
+
 bool budget_try_reserve(budget *b, uint64_t bytes, int priority)
 {
     pthread_mutex_lock(&b->lock);

@@ -82,6 +82,12 @@ static inline uint64_t budget_room_locked(const budget *b)
 {
     return b->total > b->held ? b->total - b->held : 0;
 }
+/* The highest priority of a reservation waiting for memory; -1 when none
+ * waits. */
+int budget_waiting_priority(budget *b);
+/* Whether a reservation of a priority above `priority` waits, for a
+ * caller that holds the budget's lock (a cancelled() of budget_reserve). */
+bool budget_waits_above_locked(const budget *b, int priority);
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);
 uint64_t budget_used(budget *b);

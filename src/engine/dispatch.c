@@ -78,8 +78,10 @@ work_item *dispatch_synth_next(engine_t *e, bool priority_only,
     size_t n = 0;
     uint64_t now = srs_now_ms();
     const char *unready = NULL; /* the circuit last found not ready: a job's partitions follow */
+    int floor = budget_waiting_priority(&e->budget); /* rule 8 */
     for (const sched_key *first; !found && (first = sched_first(&e->queue));) {
         if (priority_only && first->priority < ENGINE_PRIO_HIGH) break;
+        if (first->priority < floor) break;
         work_item *it = sched_pop(&e->queue);
         const char *id = it->jobs[0]->circuit_id;
         if ((!unready || strcmp(unready, id)) && ready(e, it)) {

@@ -58,6 +58,17 @@
  *    is synthesized it counts as waiting for rule 5 like any partition
  *    (its circuit is known to fit only then): a start being fed pauses
  *    for the few milliseconds a Winning PoSt's synthesis takes.
+ * 8. Memory. A partition waiting for memory (its synthesis's reservation
+ *    or its set's shape, holding its set) gives way when a reservation of
+ *    a higher priority waits too (a partition's, or a load's at its set's
+ *    rank): its wait ends, its set and storage are released and it goes
+ *    back to the scheduler queue at its place, its jobs still running.
+ *    And while a reservation waits, a synthesis worker takes no partition
+ *    of a lower priority than it. So a lower partition never holds the
+ *    set that the higher one's memory must come from (two partitions each
+ *    holding a set and waiting for the memory the other's set holds waited
+ *    for ever), and one that gave way is not taken again before the
+ *    higher reservation has its memory. Of one priority nothing gives way.
  *
  * All functions are called with the engine lock held.
  */

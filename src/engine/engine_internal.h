@@ -73,6 +73,10 @@ typedef struct work_item {
     uint64_t unready_ms; /* first left queued for its parameters' load (loader.h); 0: never */
     bool alone;          /* proved in a start of its own (a failed start of several, again) */
     bool no_lane;        /* its lane start failed: proved by a device's start */
+    /* its waits for memory read the engine's budget (dispatch.h rule 8);
+     * gave_way: the last one ended for a higher reservation */
+    const budget *budget;
+    bool gave_way;
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 

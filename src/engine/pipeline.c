@@ -102,6 +102,7 @@ int engine_enqueue_group(engine_t *e, job **jobs, size_t n)
         work_item *it = calloc(1, sizeof *it);
         if (!it) return CUZK_ENOMEM;
         it->partition = p;
+        it->budget = &e->budget;
         for (size_t i = 0; i < n; i++)
             if (jobs[i]->circ.n_partitions > p) {
                 it->jobs[it->n++] = jobs[i];
@@ -144,6 +145,24 @@ static bool item_cancelled(void *ctx)
     for (size_t i = 0; i < it->n; i++)
         if (!engine_job_cancelled(it->jobs[i])) return false;
     return true;
+}
+
+/* A partition's wait for memory (its reservation, its set's shape) ends
+ * when its jobs are cancelled, or when a reservation of a higher priority
+ * waits too: it gives way (dispatch.h rule 8). Called with the budget's
+ * lock held. */
+static bool item_wait_over(void *ctx)
+{
+    work_item *it = ctx;
+    if (item_cancelled(it)) return true;
+    return it->gave_way = budget_waits_above_locked(it->budget, it->key.priority);
+}
+
+/* Whether the item's synthesis ended (rc) because it gave way, not for
+ * its jobs: it goes back to the queue. */
+static bool item_gave_way(const work_item *it, int rc)
+{
+    return rc == CUZK_ECANCELLED && it->gave_way && !item_cancelled((void *)it);
 }
 
 /* Moves pooled storage with room for size into the item's provers where
@@ -195,7 +214,7 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
                          (unsigned long long)(e->budget.total >> 20),
                          (unsigned long long)(budget_held(&e->budget) >> 20));
     int rc =
-        budget_reserve(&e->budget, bytes, it->key.priority, item_cancelled, it, it->label, err);
+        budget_reserve(&e->budget, bytes, it->key.priority, item_wait_over, it, it->label, err);
     if (rc) return rc;
     pooled = take_pooled(e, it, size, witness, took);
     uint64_t excess = pooled < storage ? pooled : storage;
@@ -232,6 +251,7 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     for (size_t i = 0; i < it->n; i++) circuits[i] = it->jobs[i]->circ.partitions[it->partition];
     srs_shape_req req = {circuits[0], item_cancelled, it}; /* recorded beside a load */
     it->srs_t0 = it->unready_ms ? it->unready_ms : now_ms();
+    it->gave_way = false;
     int rc = it->srs ? CUZK_OK /* held since it was found ready (loader.h) */
                      : srs_acquire_shaped(&e->srs, &j0->circ.info, j0->provider->setup_dev,
                                           e->cfg.witness_only ? &req : NULL, &it->srs, NULL, err);
@@ -241,7 +261,7 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     if (item_cancelled(it)) return cuzk_errf(err, CUZK_ECANCELLED, "cancelled");
     if (e->cfg.witness_only) {
         cuzk_err why;
-        shape = srs_shape(&e->srs, it->srs, circuits[0], item_cancelled, it, NULL, &why);
+        shape = srs_shape(&e->srs, it->srs, circuits[0], item_wait_over, it, NULL, &why);
         it->srs_t1 = now_ms();
         if (why.code == CUZK_ECANCELLED) return cuzk_errf(err, CUZK_ECANCELLED, "cancelled");
     }
@@ -424,6 +444,24 @@ typedef struct synth_arg {
     bool priority_only; /* one of pipeline.priority_synthesis */
 } synth_arg;
 
+/* Dispatch rule 8: an item that gave way goes back to the scheduler queue
+ * at its place, its jobs still running (lock held, its resources
+ * released). */
+static void requeue_item(engine_t *e, work_item *it)
+{
+    e->in_pipeline--;
+    dispatch_synth_done(e, it);
+    engine_log(LOG_INFO, "%s: gave way to a reservation of a higher priority, queued again",
+               it->label);
+    if (sched_push(&e->queue, it->key, it)) {
+        cuzk_err err;
+        cuzk_errf(&err, CUZK_ENOMEM, "out of memory queueing it again");
+        fail_item(e, it, &err);
+        engine_item_free(e, it);
+    }
+    pthread_cond_broadcast(&e->work_cv);
+}
+
 static void *synthesis_worker(void *arg)
 {
     engine_t *e = ((synth_arg *)arg)->e;
@@ -436,8 +474,14 @@ static void *synthesis_worker(void *arg)
         pthread_mutex_unlock(&e->lock);
         cuzk_err err = {0};
         int rc = synthesize_item(e, it, &err);
+        bool gave_way = item_gave_way(it, rc);
+        if (gave_way) release_item_resources(e, it);
         pthread_mutex_lock(&e->lock);
         e->synthesizing--;
+        if (gave_way) {
+            requeue_item(e, it);
+            continue;
+        }
         for (size_t i = 0; i < it->n; i++) {
             span_add(&it->jobs[i]->srs, it->srs_t0, it->srs_t1);
             span_add(&it->jobs[i]->synth, it->synth_t0, it->synth_t1);

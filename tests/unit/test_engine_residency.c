@@ -731,6 +731,67 @@ static void test_high_load_abandons_normal_load(void **state)
     engine_destroy(e);
 }
 
+/* An engine with test-300 and test-400 loaded (their shapes too), a
+ * budget of `total`, two synthesis workers besides the HIGH one; *used:
+ * the budget's use then. test-300 ranks NORMAL for hold_ms (a
+ * read-ahead: residency.h rule 3). */
+static engine_t *two_sets(fixture *f, uint64_t total, uint64_t hold_ms, uint64_t *used)
+{
+    cuzk_config c;
+    cuzk_config_default(&c);
+    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
+    c.total_budget = total;
+    c.synthesis_concurrency = 2;
+    engine_t *e;
+    cuzk_err err;
+    bool was;
+    uint64_t ms;
+    assert_int_equal(engine_create(&e, &c, NULL, &err), 0);
+    assert_int_equal(engine_register_provider(e, &engine_test_provider, &err), 0);
+    assert_int_equal(engine_preload_at(e, ids[2], 0, 0, &was, &ms, &err), 0);
+    assert_int_equal(
+        engine_preload_at(e, ids[1], hold_ms ? ENGINE_PRIO_NORMAL : 0, hold_ms, &was, &ms, &err),
+        0);
+    *used = budget_used(&e->budget);
+    return e;
+}
+
+/* Dispatch rule 8: memory fits both sets (test-300 held at NORMAL by a
+ * read-ahead) and no partition beside them. A LOW partition on test-400
+ * waits for memory holding its set; then a NORMAL one on test-300 waits
+ * too, holding the other. Before the rule they waited for each other for
+ * ever; now the LOW one gives way (its set released, evicted for the
+ * NORMAL one, it is queued again), the NORMAL proof completes, then the
+ * LOW one loads its set again and completes. Both verify. */
+static void test_lower_partition_gives_way(void **state)
+{
+    fixture *f = *state;
+    engine_log_set_level("error");
+    /* a test-300 partition's memory (test-400's is larger): measured alone */
+    uint64_t used;
+    engine_t *e = two_sets(f, 256 << 20, 0, &used);
+    char low[ENGINE_ID_MAX], normal[ENGINE_ID_MAX];
+    assert_int_equal(submit_test(e, 300, 1, 51, ENGINE_PRIO_NORMAL, normal), 0);
+    await_test(e, f->dir, normal, 300, 1, 51);
+    uint64_t part = budget_peak(&e->budget) - used;
+    engine_destroy(e);
+    assert_true(part > 0);
+    e = two_sets(f, used + part - 1, 3000, &used);
+    assert_int_equal(submit_test(e, 400, 1, 52, ENGINE_PRIO_LOW, low), 0);
+    int waiting = -1;
+    for (int i = 0; i < 2000 && (waiting = budget_waiting_priority(&e->budget)) < 0; i++)
+        usleep(1000);
+    assert_int_equal(waiting, ENGINE_PRIO_LOW);
+    assert_int_equal(submit_test(e, 300, 1, 53, ENGINE_PRIO_NORMAL, normal), 0);
+    engine_result r;
+    assert_int_equal(engine_await(e, normal, 10000, &r, NULL, NULL, NULL), 0);
+    if (r.status != ENGINE_COMPLETED) fail_msg("the NORMAL job: status %d %s", r.status, r.error);
+    check_test_proofs(f->dir, 300, &r, 1, 53);
+    engine_result_free(&r);
+    await_test(e, f->dir, low, 400, 1, 52);
+    engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -741,6 +802,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_found_ready_is_held, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lower_partition_gives_way, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_ahead_hold, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),
