@@ -1,5 +1,5 @@
 #!/bin/sh
-# soak.sh BUILD_DIR SOURCE_DIR - CI's 3 minutes of scripts/soak.sh on the CPU
+# soak.sh BUILD_DIR SOURCE_DIR - CI's 2 minutes of scripts/soak.sh on the CPU
 # backend at 2KiB: a mixed load of every kind from three clients while
 # faults are injected (disconnects, cancels, deadlines, resubmitted ids,
 # malformed requests, SIGKILL / SIGTERM restarts, corrupted parameter
@@ -9,4 +9,4 @@
 # parameters come from BUILD_DIR/param-cache (shared; made on first use).
 # About 5 minutes on 2 cores once the parameters exist.
 set -eu
-CUZK_BUILD=$1 exec sh "$2/scripts/soak.sh" -d 180 --seed 25 --every-fault --stall 300
+CUZK_BUILD=$1 exec sh "$2/scripts/soak.sh" -d 120 --seed 25 --every-fault --stall 300

@@ -16,4 +16,4 @@ set -eu
 daemon=$1/tests/gpuhost/cuzk-daemon-standin
 [ -x "$daemon" ] || { echo "soak_cuda: no $daemon (no CUDA backend in this build): skipped"; exit 77; }
 CUZK_STANDIN_DEVICE_MIB=10240 CUZK_DAEMON=$daemon CUZK_BUILD=$1 \
-    exec sh "$2/scripts/soak.sh" -b cuda -d 120 --seed 19 --every-fault --stall 300
+    exec sh "$2/scripts/soak.sh" -b cuda -d 90 --seed 19 --every-fault --stall 300

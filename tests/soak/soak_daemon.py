@@ -48,6 +48,53 @@ def write_config(path, tables):
                 f.write("%s = %s\n" % (k, v))
 
 
+class ChannelClosed(grpc.RpcError):
+    """A call on a channel that a kill or drain closed: grpc raises ValueError for it, the
+    soak's callers see what a call in flight then gets (CANCELLED, a transport error)."""
+
+    def code(self):
+        return grpc.StatusCode.CANCELLED
+
+    def details(self):
+        return "the channel was closed by a restart"
+
+
+def _closed(e):
+    text = str(e).lower()  # "... on closed channel!", "... Channel closed!"
+    return "closed channel" in text or "channel closed" in text
+
+
+class Method:
+    def __init__(self, method):
+        self.method = method
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self.method(*args, **kwargs)
+        except ValueError as e:
+            if not _closed(e):
+                raise
+            raise ChannelClosed() from e
+
+    def future(self, *args, **kwargs):
+        try:
+            return self.method.future(*args, **kwargs)
+        except ValueError as e:
+            if not _closed(e):
+                raise
+            raise ChannelClosed() from e
+
+
+class Stub:
+    """The daemon's stub, each method raising ChannelClosed where grpc raises ValueError."""
+
+    def __init__(self, stub):
+        self.stub = stub
+
+    def __getattr__(self, name):
+        return Method(getattr(self.stub, name))
+
+
 class Daemon:
     def __init__(self, pb, pbg, command, sock, log_path, options):
         self.pb, self.pbg = pb, pbg
@@ -72,7 +119,7 @@ class Daemon:
             self.expected_exit = False
             self.epoch += 1
         self.channel = grpc.insecure_channel("unix://" + self.sock, options=self.options)
-        self.stub = self.pbg.ProvingEngineStub(self.channel)
+        self.stub = Stub(self.pbg.ProvingEngineStub(self.channel))
         deadline = time.time() + timeout
         while True:
             try:

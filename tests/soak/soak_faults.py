@@ -23,6 +23,8 @@ import time
 
 import grpc
 
+from soak_client import TRANSPORT
+from soak_daemon import Method
 from soak_inputs import test_circuit, test_record
 
 PROVE = "/cuzk.v1.ProvingEngine/Prove"
@@ -171,15 +173,15 @@ class Faults:
         self.ledger.fault(name)
         while r.answer is None:
             epoch, _ = self.client.wait_up()
-            call = self.daemon.channel.unary_unary(
-                PROVE, request_serializer=None, response_deserializer=self.pb.ProveResponse.FromString)
+            call = Method(self.daemon.channel.unary_unary(
+                PROVE, request_serializer=None, response_deserializer=self.pb.ProveResponse.FromString))
             try:
                 res = call(payload, timeout=600).result
                 if res.status == self.pb.AwaitProofResponse.COMPLETED:
                     self.ledger.bad(r, "%s answered with a proof" % name)
                 self.ledger.refused(r, "%s: %s" % (name, res.error_message))
             except grpc.RpcError as e:
-                if e.code() == grpc.StatusCode.UNAVAILABLE and self.daemon.epoch != epoch:
+                if e.code() in TRANSPORT and self.daemon.epoch != epoch:
                     continue
                 self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
 

@@ -415,23 +415,34 @@ static bool loaded(engine_t *e, const char *id)
     return in;
 }
 
-static void test_engine_start_lists(void **state)
+/* An engine of 256 MiB on the CPU with ids[preload] in srs.preload and
+ * ids[pinned] (-1: none) in srs.pinned, both loaded. */
+static engine_t *listed_engine(fixture *f, int preload, int pinned)
 {
-    fixture *f = *state;
     engine_log_set_level("error");
     cuzk_config c;
     cuzk_config_default(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
     c.total_budget = 256 << 20;
-    strcpy(c.pinned[0], ids[1]), c.n_pinned = 1;
-    strcpy(c.preload[0], ids[0]), c.n_preload = 1;
+    if (pinned >= 0) strcpy(c.pinned[0], ids[pinned]), c.n_pinned = 1;
+    strcpy(c.preload[0], ids[preload]), c.n_preload = 1;
     engine_t *e;
     cuzk_err err;
     assert_int_equal(engine_create(&e, &c, NULL, &err), 0);
     assert_int_equal(engine_register_provider(e, &engine_test_provider, &err), 0);
     assert_int_equal(engine_start_preload(e, &err), 0);
-    for (int i = 0; i < 30000 && !(loaded(e, ids[0]) && loaded(e, ids[1])); i++) usleep(1000);
-    assert_true(loaded(e, ids[0]) && loaded(e, ids[1]));
+    int other = pinned >= 0 ? pinned : preload;
+    for (int i = 0; i < 30000 && !(loaded(e, ids[preload]) && loaded(e, ids[other])); i++)
+        usleep(1000);
+    assert_true(loaded(e, ids[preload]) && loaded(e, ids[other]));
+    return e;
+}
+
+static void test_engine_start_lists(void **state)
+{
+    fixture *f = *state;
+    engine_t *e = listed_engine(f, 0, 1);
+    cuzk_err err;
     /* a job at HIGH on another set: its proof verifies; its rank is HIGH
      * only while it runs */
     uint8_t rec[ENGINE_TEST_RECORD_BYTES] = "CUZKTEST";
@@ -485,19 +496,7 @@ static void test_engine_start_lists(void **state)
 static void test_found_ready_is_held(void **state)
 {
     fixture *f = *state;
-    engine_log_set_level("error");
-    cuzk_config c;
-    cuzk_config_default(&c);
-    snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
-    c.total_budget = 256 << 20;
-    strcpy(c.preload[0], ids[0]), c.n_preload = 1;
-    engine_t *e;
-    cuzk_err err;
-    assert_int_equal(engine_create(&e, &c, NULL, &err), 0);
-    assert_int_equal(engine_register_provider(e, &engine_test_provider, &err), 0);
-    assert_int_equal(engine_start_preload(e, &err), 0);
-    for (int i = 0; i < 30000 && !loaded(e, ids[0]); i++) usleep(1000);
-    assert_true(loaded(e, ids[0]));
+    engine_t *e = listed_engine(f, 0, -1);
     job j = {0};
     snprintf(j.circuit_id, sizeof j.circuit_id, "%s", ids[0]);
     work_item it = {.jobs = {&j}, .n = 1};
