@@ -97,6 +97,12 @@ work_item *dispatch_synth_next(engine_t *e, bool priority_only,
     return found;
 }
 
+bool dispatch_held_back(engine_t *e)
+{
+    const sched_key *first = sched_first(&e->queue);
+    return first && first->priority < budget_waiting_priority(&e->budget);
+}
+
 void dispatch_synth_taken(engine_t *e, const work_item *it)
 {
     e->synth_prio[clamp_priority(it->key.priority)]++;

@@ -68,7 +68,9 @@
  *    set that the higher one's memory must come from (two partitions each
  *    holding a set and waiting for the memory the other's set holds waited
  *    for ever), and one that gave way is not taken again before the
- *    higher reservation has its memory. Of one priority nothing gives way.
+ *    higher reservation has its memory (workers held back so look again
+ *    every 100 ms: the budget wakes none when it serves that reservation).
+ *    Of one priority nothing gives way.
  *
  * All functions are called with the engine lock held.
  */
@@ -93,6 +95,10 @@ void dispatch_age(engine_t *e);
  * through to fail) and starts their load when not. */
 struct work_item *dispatch_synth_next(engine_t *e, bool priority_only,
                                       bool (*ready)(engine_t *e, struct work_item *it));
+/* Rule 8: whether the scheduler queue's first partition is held back by a
+ * reservation of a higher priority waiting for memory (the budget wakes no
+ * synthesis worker when that reservation is served: they look again). */
+bool dispatch_held_back(engine_t *e);
 /* Rule 3's bookkeeping: a partition leaves the scheduler queue for a
  * synthesis worker (taken) or leaves that worker (done: queued for a
  * device, failed or cancelled). */

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "batch.h"
 #include "budget.h"
@@ -158,6 +159,8 @@ void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
 void engine_job_unref(job *j);
 /* Drops an item's reference on its jobs and frees it (lock held). */
 void engine_item_free(engine_t *e, work_item *it);
+/* ts = CLOCK_REALTIME now + wait_ms, for pthread_cond_timedwait. */
+void engine_deadline_timespec(struct timespec *ts, uint64_t wait_ms);
 bool engine_job_cancelled(const job *j);
 
 /* pipeline.c */

@@ -324,8 +324,15 @@ static work_item *take_item(engine_t *e, bool priority_only)
 {
     while (!e->stop) {
         work_item *it = NULL;
-        while (!e->stop && !(it = synth_next(e, priority_only)))
-            pthread_cond_wait(&e->work_cv, &e->lock);
+        while (!e->stop && !(it = synth_next(e, priority_only))) {
+            if (dispatch_held_back(e)) { /* rule 8: looked at again every 100 ms */
+                struct timespec ts;
+                engine_deadline_timespec(&ts, 100);
+                pthread_cond_timedwait(&e->work_cv, &e->lock, &ts);
+            } else {
+                pthread_cond_wait(&e->work_cv, &e->lock);
+            }
+        }
         if (e->stop) break;
         if (!drop_finished(e, it)) {
             engine_item_free(e, it);
