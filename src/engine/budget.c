@@ -125,19 +125,24 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
     return rc;
 }
 
+/* The highest waiting priority, -1 when none waits (lock held). */
+static int waiting_priority_locked(const budget *b)
+{
+    int p = -1;
+    for (const budget_waiter *w = b->waiters; w; w = w->next)
+        if (w->priority > p) p = w->priority;
+    return p;
+}
+
 bool budget_waits_above_locked(const budget *b, int priority)
 {
-    for (const budget_waiter *w = b->waiters; w; w = w->next)
-        if (w->priority > priority) return true;
-    return false;
+    return waiting_priority_locked(b) > priority;
 }
 
 int budget_waiting_priority(budget *b)
 {
     pthread_mutex_lock(&b->lock);
-    int p = -1;
-    for (const budget_waiter *w = b->waiters; w; w = w->next)
-        if (w->priority > p) p = w->priority;
+    int p = waiting_priority_locked(b);
     pthread_mutex_unlock(&b->lock);
     return p;
 }

@@ -6,7 +6,8 @@
 # files, a full disk, too small memory budgets); passes only when no
 # request was lost and nothing was wrong (every COMPLETED proof checked by
 # `cuzk verify`, resources back after the load, no crash). Development
-# parameters come from BUILD_DIR/param-cache (shared; made on first use).
-# About 5 minutes on 2 cores once the parameters exist.
+# parameters come from BUILD_DIR/param-cache (the Filecoin kinds' made by
+# the integration_params fixture, the test circuits' by this soak's daemon
+# on first use). About 3.5 minutes on 2 cores alone once they exist.
 set -eu
 CUZK_BUILD=$1 exec sh "$2/scripts/soak.sh" -d 120 --seed 25 --every-fault --stall 300

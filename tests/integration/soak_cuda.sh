@@ -9,9 +9,9 @@
 # backend's shape hook under its lock; loads waiting for memory the
 # devices hold), which the CPU backend's soak cannot reach. Skipped (77)
 # when the build has no CUDA backend. The development parameters of
-# BUILD_DIR/param-cache (the CPU soak's, which ctest runs first: the same
-# bytes; made on the stand-in device they would take many minutes); about
-# 4.5 minutes on 2 cores once they exist.
+# BUILD_DIR/param-cache (integration_params' and the CPU soak's, which
+# ctest runs first: the same bytes; made on the stand-in device they would
+# take many minutes); about 3.5 minutes on 2 cores alone once they exist.
 set -eu
 daemon=$1/tests/gpuhost/cuzk-daemon-standin
 [ -x "$daemon" ] || { echo "soak_cuda: no $daemon (no CUDA backend in this build): skipped"; exit 77; }

@@ -64,25 +64,26 @@ def _closed(e):
     return "closed channel" in text or "channel closed" in text
 
 
+def _guarded(call, *args, **kwargs):
+    try:
+        return call(*args, **kwargs)
+    except ValueError as e:
+        if not _closed(e):
+            raise
+        raise ChannelClosed() from e
+
+
 class Method:
+    """A stub method (or a channel's unary_unary) called, or started with future()."""
+
     def __init__(self, method):
         self.method = method
 
     def __call__(self, *args, **kwargs):
-        try:
-            return self.method(*args, **kwargs)
-        except ValueError as e:
-            if not _closed(e):
-                raise
-            raise ChannelClosed() from e
+        return _guarded(self.method, *args, **kwargs)
 
     def future(self, *args, **kwargs):
-        try:
-            return self.method.future(*args, **kwargs)
-        except ValueError as e:
-            if not _closed(e):
-                raise
-            raise ChannelClosed() from e
+        return _guarded(self.method.future, *args, **kwargs)
 
 
 class Stub:
