@@ -29,9 +29,21 @@ void budget_destroy(budget *b)
     pthread_cond_destroy(&b->freed);
 }
 
-static bool fits(const budget *b, uint64_t bytes)
+#define fits budget_fits_locked
+
+/* The waiter of the thread waiting in budget_reserve (budget_waiter_self). */
+static _Thread_local const budget_waiter *self;
+
+const budget_waiter *budget_waiter_self(void)
 {
-    return b->used + bytes <= b->total;
+    return self;
+}
+
+uint64_t budget_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* Whether a reservation of bytes at priority, arrived as ticket
@@ -89,8 +101,8 @@ static int too_big(const budget *b, uint64_t bytes, const char *what, cuzk_err *
                      (unsigned long long)(b->total >> 20), (unsigned long long)(b->held >> 20));
 }
 
-int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(void *), void *ctx,
-                   const char *what, cuzk_err *err)
+int budget_reserve(budget *b, uint64_t bytes, int priority, const void *tag,
+                   bool (*cancelled)(void *), void *ctx, const char *what, cuzk_err *err)
 {
     pthread_mutex_lock(&b->lock);
     if (bytes > budget_room_locked(b)) {
@@ -98,8 +110,9 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
         pthread_mutex_unlock(&b->lock);
         return rc;
     }
-    budget_waiter me = {bytes, b->tickets++, priority, b->waiters};
+    budget_waiter me = {bytes, b->tickets++, budget_now_ms(), priority, tag, b->waiters};
     b->waiters = &me;
+    self = &me;
     /* the room may shrink while it waits (the devices' memory grew) */
     while (!b->closed && bytes <= budget_room_locked(b) &&
            !goes_now(b, bytes, priority, me.ticket)) {
@@ -108,7 +121,8 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
         if (!fits(b, bytes)) {
             uint64_t need = b->used + bytes - b->total;
             pthread_mutex_unlock(&b->lock);
-            freed = b->evict ? b->evict(b->evict_ctx, need, priority) : 0;
+            uint64_t waited = budget_now_ms() - me.since_ms;
+            freed = b->evict ? b->evict(b->evict_ctx, need, priority, waited) : 0;
             pthread_mutex_lock(&b->lock);
         }
         if (!freed && !goes_now(b, bytes, priority, me.ticket)) wait_a_little(b);
@@ -121,28 +135,17 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(vo
     else
         take(b, bytes);
     unlink_waiter(b, &me);
+    self = NULL;
     pthread_mutex_unlock(&b->lock);
     return rc;
 }
 
-/* The highest waiting priority, -1 when none waits (lock held). */
-static int waiting_priority_locked(const budget *b)
-{
-    int p = -1;
-    for (const budget_waiter *w = b->waiters; w; w = w->next)
-        if (w->priority > p) p = w->priority;
-    return p;
-}
-
-bool budget_waits_above_locked(const budget *b, int priority)
-{
-    return waiting_priority_locked(b) > priority;
-}
-
 int budget_waiting_priority(budget *b)
 {
+    int p = -1;
     pthread_mutex_lock(&b->lock);
-    int p = waiting_priority_locked(b);
+    for (const budget_waiter *w = b->waiters; w; w = w->next)
+        if (w->priority > p) p = w->priority;
     pthread_mutex_unlock(&b->lock);
     return p;
 }

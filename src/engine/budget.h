@@ -30,14 +30,17 @@
 #include "cuzk/err.h"
 
 /* Frees up to `need` bytes of idle memory for a reservation of
- * `priority` (it releases them through budget_release); returns the bytes
- * it freed. Called without the budget lock held. */
-typedef uint64_t (*budget_evictor)(void *ctx, uint64_t need, int priority);
+ * `priority` that has waited waited_ms (it releases them through
+ * budget_release); returns the bytes it freed. Called without the budget
+ * lock held. */
+typedef uint64_t (*budget_evictor)(void *ctx, uint64_t need, int priority, uint64_t waited_ms);
 
 /* A reservation waiting (on its thread's stack, linked under the lock). */
 typedef struct budget_waiter {
     uint64_t bytes, ticket; /* ticket: its arrival, older lower */
+    uint64_t since_ms;      /* budget_now_ms when it began to wait */
     int priority;
+    const void *tag; /* what the memory is for (a parameter set), or NULL */
     struct budget_waiter *next;
 } budget_waiter;
 
@@ -59,9 +62,19 @@ void budget_destroy(budget *b);
 /* Blocks until bytes fit and no waiter before it (priority: higher
  * first, the engine's job priorities) fits (CUZK_ENOMEM when they never
  * can, CUZK_ECANCELLED once closed or when cancelled(ctx) turns true;
- * cancelled may be NULL). */
-int budget_reserve(budget *b, uint64_t bytes, int priority, bool (*cancelled)(void *), void *ctx,
-                   const char *what, cuzk_err *err);
+ * cancelled may be NULL). tag: what the memory is for (its waiter's). */
+int budget_reserve(budget *b, uint64_t bytes, int priority, const void *tag,
+                   bool (*cancelled)(void *), void *ctx, const char *what, cuzk_err *err);
+/* The calling thread's own waiter while it waits in budget_reserve (for
+ * its cancelled(), which runs on that thread), else NULL. */
+const budget_waiter *budget_waiter_self(void);
+/* Milliseconds of a monotonic clock (the waiters' since_ms). */
+uint64_t budget_now_ms(void);
+/* Whether bytes fit in what is free now (lock held). */
+static inline bool budget_fits_locked(const budget *b, uint64_t bytes)
+{
+    return b->used + bytes <= b->total;
+}
 /* Reserves bytes only if they fit now and no waiter of the same or a
  * higher priority fits (no eviction, no wait). */
 bool budget_try_reserve(budget *b, uint64_t bytes, int priority);
@@ -85,9 +98,6 @@ static inline uint64_t budget_room_locked(const budget *b)
 /* The highest priority of a reservation waiting for memory; -1 when none
  * waits. */
 int budget_waiting_priority(budget *b);
-/* Whether a reservation of a priority above `priority` waits, for a
- * caller that holds the budget's lock (a cancelled() of budget_reserve). */
-bool budget_waits_above_locked(const budget *b, int priority);
 /* Wakes every waiter and makes further reservations fail. */
 void budget_close(budget *b);
 uint64_t budget_used(budget *b);

@@ -64,6 +64,56 @@ void dispatch_age(engine_t *e)
     if (changed) sort_gpuq(e);
 }
 
+/* Rule 8: whether w has waited for memory past the patience (srs.swap_after)
+ * of its priority's equals (the budget's lock held). */
+static bool overdue(const budget *b, const budget_waiter *w, uint64_t now, uint64_t patience_ms)
+{
+    return now - w->since_ms >= patience_ms && !budget_fits_locked(b, w->bytes);
+}
+
+bool dispatch_gives_way_locked(const budget *b, int priority, uint64_t patience_ms)
+{
+    const budget_waiter *me = budget_waiter_self();
+    uint64_t now = budget_now_ms();
+    for (const budget_waiter *w = b->waiters; w; w = w->next) {
+        if (w == me) continue;
+        if (w->priority > priority) return true;
+        if (me && w->priority == priority && w->tag != me->tag && w->ticket < me->ticket &&
+            overdue(b, w, now, patience_ms))
+            return true;
+    }
+    return false;
+}
+
+/* Rule 8's line: partitions of a priority below floor are held back, and
+ * of floor itself when equal_too (a reservation of it is overdue). */
+typedef struct hold_line {
+    int floor;
+    bool equal_too;
+} hold_line;
+
+static hold_line hold_line_now(engine_t *e)
+{
+    budget *b = &e->budget;
+    hold_line line = {-1, false};
+    uint64_t now = budget_now_ms(), patience = e->srs.rules.swap_after_ms;
+    pthread_mutex_lock(&b->lock);
+    for (const budget_waiter *w = b->waiters; w; w = w->next) {
+        bool late = overdue(b, w, now, patience);
+        if (w->priority > line.floor)
+            line.floor = w->priority, line.equal_too = late;
+        else if (w->priority == line.floor && late)
+            line.equal_too = true;
+    }
+    pthread_mutex_unlock(&b->lock);
+    return line;
+}
+
+static bool held_back(const hold_line *line, int priority)
+{
+    return priority < line->floor || (line->equal_too && priority == line->floor);
+}
+
 /* Rule 6's walk in rule 1's order; the items passed over go back into
  * the queue (whose storage they just left: the pushes cannot fail). */
 work_item *dispatch_synth_next(engine_t *e, bool priority_only,
@@ -78,10 +128,10 @@ work_item *dispatch_synth_next(engine_t *e, bool priority_only,
     size_t n = 0;
     uint64_t now = srs_now_ms();
     const char *unready = NULL; /* the circuit last found not ready: a job's partitions follow */
-    int floor = budget_waiting_priority(&e->budget); /* rule 8 */
+    hold_line line = hold_line_now(e); /* rule 8 */
     for (const sched_key *first; !found && (first = sched_first(&e->queue));) {
         if (priority_only && first->priority < ENGINE_PRIO_HIGH) break;
-        if (first->priority < floor) break;
+        if (held_back(&line, first->priority)) break;
         work_item *it = sched_pop(&e->queue);
         const char *id = it->jobs[0]->circuit_id;
         if ((!unready || strcmp(unready, id)) && ready(e, it)) {
@@ -100,7 +150,9 @@ work_item *dispatch_synth_next(engine_t *e, bool priority_only,
 bool dispatch_held_back(engine_t *e)
 {
     const sched_key *first = sched_first(&e->queue);
-    return first && first->priority < budget_waiting_priority(&e->budget);
+    if (!first) return false;
+    hold_line line = hold_line_now(e);
+    return held_back(&line, first->priority);
 }
 
 void dispatch_synth_taken(engine_t *e, const work_item *it)

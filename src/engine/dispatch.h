@@ -70,7 +70,13 @@
  *    for ever), and one that gave way is not taken again before the
  *    higher reservation has its memory (workers held back so look again
  *    every 100 ms: the budget wakes none when it serves that reservation).
- *    Of one priority nothing gives way.
+ *    Of one priority, a partition waiting for memory gives way to a
+ *    reservation for another set that waited before it and has waited
+ *    srs.swap_after (120 s by default) for memory; from then until that
+ *    reservation has its memory no partition of its priority is taken
+ *    either, and its set idle may be evicted for it (residency.h rule 4):
+ *    two partitions of one priority on different sets, each waiting for
+ *    the memory the other's set holds, end so instead of waiting for ever.
  *
  * All functions are called with the engine lock held.
  */
@@ -96,9 +102,13 @@ void dispatch_age(engine_t *e);
 struct work_item *dispatch_synth_next(engine_t *e, bool priority_only,
                                       bool (*ready)(engine_t *e, struct work_item *it));
 /* Rule 8: whether the scheduler queue's first partition is held back by a
- * reservation of a higher priority waiting for memory (the budget wakes no
- * synthesis worker when that reservation is served: they look again). */
+ * reservation waiting for memory (the budget wakes no synthesis worker
+ * when that reservation is served: they look again). */
 bool dispatch_held_back(engine_t *e);
+/* Rule 8: whether a partition of `priority` waiting for memory gives way
+ * now (patience_ms: srs.swap_after); called by its wait's cancelled(),
+ * with the budget's lock held, on the waiting thread. */
+bool dispatch_gives_way_locked(const budget *b, int priority, uint64_t patience_ms);
 /* Rule 3's bookkeeping: a partition leaves the scheduler queue for a
  * synthesis worker (taken) or leaves that worker (done: queued for a
  * device, failed or cancelled). */

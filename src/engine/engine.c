@@ -264,11 +264,11 @@ void engine_track_device_host(engine_t *e)
 
 /* The budget's evictor: pooled partition storage first (refilled by page
  * faults alone), then idle SRS (read back from disk). */
-static uint64_t evict_idle(void *ctx, uint64_t need, int priority)
+static uint64_t evict_idle(void *ctx, uint64_t need, int priority, uint64_t waited_ms)
 {
     engine_t *e = ctx;
     uint64_t freed = pool_evict(&e->pool, need);
-    if (freed < need) freed += srs_evict_idle(&e->srs, need - freed, priority);
+    if (freed < need) freed += srs_evict_idle(&e->srs, need - freed, priority, waited_ms);
     return freed;
 }
 

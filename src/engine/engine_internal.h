@@ -74,9 +74,11 @@ typedef struct work_item {
     uint64_t unready_ms; /* first left queued for its parameters' load (loader.h); 0: never */
     bool alone;          /* proved in a start of its own (a failed start of several, again) */
     bool no_lane;        /* its lane start failed: proved by a device's start */
-    /* its waits for memory read the engine's budget (dispatch.h rule 8);
-     * gave_way: the last one ended for a higher reservation */
+    /* its waits for memory read the engine's budget (dispatch.h rule 8;
+     * patience_ms: srs.swap_after); gave_way: the last one ended for
+     * another reservation */
     const budget *budget;
+    uint64_t patience_ms;
     bool gave_way;
     char label[ENGINE_ID_MAX * 2];
 } work_item;

@@ -103,6 +103,7 @@ int engine_enqueue_group(engine_t *e, job **jobs, size_t n)
         if (!it) return CUZK_ENOMEM;
         it->partition = p;
         it->budget = &e->budget;
+        it->patience_ms = e->srs.rules.swap_after_ms;
         for (size_t i = 0; i < n; i++)
             if (jobs[i]->circ.n_partitions > p) {
                 it->jobs[it->n++] = jobs[i];
@@ -148,14 +149,13 @@ static bool item_cancelled(void *ctx)
 }
 
 /* A partition's wait for memory (its reservation, its set's shape) ends
- * when its jobs are cancelled, or when a reservation of a higher priority
- * waits too: it gives way (dispatch.h rule 8). Called with the budget's
- * lock held. */
+ * when its jobs are cancelled, or when it gives way to another reservation
+ * (dispatch.h rule 8). Called with the budget's lock held. */
 static bool item_wait_over(void *ctx)
 {
     work_item *it = ctx;
     if (item_cancelled(it)) return true;
-    return it->gave_way = budget_waits_above_locked(it->budget, it->key.priority);
+    return it->gave_way = dispatch_gives_way_locked(it->budget, it->key.priority, it->patience_ms);
 }
 
 /* Whether the item's synthesis ended (rc) because it gave way, not for
@@ -213,8 +213,8 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
                          (unsigned long long)(held >> 20),
                          (unsigned long long)(e->budget.total >> 20),
                          (unsigned long long)(budget_held(&e->budget) >> 20));
-    int rc =
-        budget_reserve(&e->budget, bytes, it->key.priority, item_wait_over, it, it->label, err);
+    int rc = budget_reserve(&e->budget, bytes, it->key.priority, it->srs, item_wait_over, it,
+                            it->label, err);
     if (rc) return rc;
     pooled = take_pooled(e, it, size, witness, took);
     uint64_t excess = pooled < storage ? pooled : storage;

@@ -13,10 +13,12 @@ int residency_rank(const residency_set *s)
 }
 
 bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r,
-                         int for_prio)
+                         int for_prio, uint64_t waited_ms)
 {
     if (!s->loaded || s->loading || s->refs || s->pinned) return false;
-    return s->draining || residency_rank(s) < for_prio ||
+    int rank = residency_rank(s);
+    return s->draining || rank < for_prio ||
+           (rank == for_prio && for_prio > 0 && waited_ms >= r->swap_after_ms) ||
            now_ms - s->last_used_ms >= r->min_idle_ms;
 }
 
@@ -30,11 +32,11 @@ bool residency_before(const residency_set *a, const residency_set *b)
 }
 
 long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
-                      const residency_rules *r, int for_prio)
+                      const residency_rules *r, int for_prio, uint64_t waited_ms)
 {
     long best = -1;
     for (size_t i = 0; i < n; i++)
-        if (residency_evictable(sets[i], now_ms, r, for_prio) &&
+        if (residency_evictable(sets[i], now_ms, r, for_prio, waited_ms) &&
             (best < 0 || residency_before(sets[i], sets[best])))
             best = (long)i;
     return best;

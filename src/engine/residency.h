@@ -21,7 +21,10 @@
  *     (a partition's or a load's) of a higher priority than an idle set's
  *     rank that set at once, whatever its idle time (a HIGH partition never
  *     waits out the idle time of a set only LOW work wants: the soak's
- *     tight budget held such partitions 5 minutes): sets being drained
+ *     tight budget held such partitions 5 minutes), and of an equal rank
+ *     for one that has waited swap_after (two partitions of one priority
+ *     on different sets, each waiting for the memory the other's set
+ *     holds, end so: dispatch.h rule 8): sets being drained
  *     (rule 5) first, then lowest rank first, then not preloaded before
  *     preloaded, then least recently used first.
  *  5. A load that does not fit waits; it never fails while it could fit.
@@ -77,15 +80,16 @@ typedef struct residency_rules {
 /* Rule 3: the highest priority with work queued or running, 0 when none. */
 int residency_rank(const residency_set *s);
 /* Rule 4: whether s may be evicted for memory now, for a reservation of
- * priority `for_prio` (0: none). */
+ * priority `for_prio` (0: none) that has waited waited_ms. */
 bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r,
-                         int for_prio);
+                         int for_prio, uint64_t waited_ms);
 /* Rule 4: whether a is evicted before b. */
 bool residency_before(const residency_set *a, const residency_set *b);
 /* Rule 4: the index of the set to evict next for a reservation of
- * priority `for_prio` (0: none), or -1 when none may be. */
+ * priority `for_prio` (0: none) that has waited waited_ms, or -1 when
+ * none may be. */
 long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
-                      const residency_rules *r, int for_prio);
+                      const residency_rules *r, int for_prio, uint64_t waited_ms);
 /* Rules 5 and 7: marks (pick[i] = true) the sets to free so that
  * `shortfall` bytes free up for the load of sets[loader], which has waited
  * waited_ms: a loaded set marked is to be drained, a set reading to be

@@ -247,7 +247,7 @@ const cs_shape *srs_shape(srs_manager *m, srs_entry *e, cs_circuit circuit,
         if (!rc) rc = shape_can_fit(m, e, bytes, why);
         if (!rc && !budget_try_reserve(m->budget, bytes, rank)) {
             shape_wait w = {m, e, bytes, cancelled, ctx, 0};
-            rc = budget_reserve(m->budget, bytes, rank, shape_wait_over, &w, e->info.circuit_id,
+            rc = budget_reserve(m->budget, bytes, rank, e, shape_wait_over, &w, e->info.circuit_id,
                                 why);
             if (rc && w.params)
                 rc = cuzk_errf(why, CUZK_ENOMEM,
@@ -484,7 +484,7 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
     int rc;
     for (;;) {
         int rank = wait_turn(m, e);
-        rc = budget_reserve(m->budget, bytes, rank, load_wait_over, &w, e->info.circuit_id, err);
+        rc = budget_reserve(m->budget, bytes, rank, e, load_wait_over, &w, e->info.circuit_id, err);
         if (rc == CUZK_ECANCELLED && load_wait_over(&w)) {
             drop_shape_beside(m, e, bytes);
             continue;
@@ -741,13 +741,15 @@ static void plan_drains(srs_manager *m, uint64_t now)
     }
 }
 
-uint64_t srs_evict_idle(void *manager, uint64_t need, int priority)
+uint64_t srs_evict_idle(void *manager, uint64_t need, int priority, uint64_t waited_ms)
 {
     srs_manager *m = manager;
     uint64_t freed = 0, now = srs_now_ms();
     for (;;) { /* a victim at a time, freed after the lock */
         pthread_mutex_lock(&m->lock);
-        long v = freed < need ? residency_victim(snapshot(m), m->n, now, &m->rules, priority) : -1;
+        long v = freed < need
+                     ? residency_victim(snapshot(m), m->n, now, &m->rules, priority, waited_ms)
+                     : -1;
         if (v < 0) {
             if (freed < need) plan_drains(m, now);
             pthread_mutex_unlock(&m->lock);

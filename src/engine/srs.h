@@ -152,7 +152,7 @@ int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t
 /* The budget's evictor: frees idle entries in the residency policy's order
  * until need bytes are freed, then asks drains for a waiting load; returns
  * the bytes freed. */
-uint64_t srs_evict_idle(void *manager, uint64_t need, int priority);
+uint64_t srs_evict_idle(void *manager, uint64_t need, int priority, uint64_t waited_ms);
 /* Whether the circuit is loaded now. */
 bool srs_is_loaded(srs_manager *m, const char *circuit_id);
 /* The circuit's parameters with a reference taken (pair with srs_release)

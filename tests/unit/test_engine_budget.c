@@ -33,7 +33,7 @@ static bool waiter_cancelled(void *ctx)
 static void *reserve_thread(void *arg)
 {
     waiter *w = arg;
-    w->rc = budget_reserve(w->b, w->bytes, w->priority, waiter_cancelled, w, "test", NULL);
+    w->rc = budget_reserve(w->b, w->bytes, w->priority, NULL, waiter_cancelled, w, "test", NULL);
     __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -47,7 +47,7 @@ static bool always(void *ctx)
 /* Reserves only if it fits now (a reservation cancelled before it waits). */
 static bool try_reserve(budget *b, uint64_t bytes)
 {
-    return budget_reserve(b, bytes, 0, always, NULL, "try", NULL) == 0;
+    return budget_reserve(b, bytes, 0, NULL, always, NULL, "try", NULL) == 0;
 }
 
 static void test_accounting(void **state)
@@ -56,13 +56,13 @@ static void test_accounting(void **state)
     budget b;
     cuzk_err err;
     budget_init(&b, 1000, NULL, NULL);
-    assert_int_equal(budget_reserve(&b, 600, 0, NULL, NULL, "a", &err), 0);
+    assert_int_equal(budget_reserve(&b, 600, 0, NULL, NULL, NULL, "a", &err), 0);
     assert_true(try_reserve(&b, 400));
     assert_false(try_reserve(&b, 1));
     assert_int_equal(budget_used(&b), 1000);
     budget_release(&b, 400);
     assert_int_equal(budget_used(&b), 600);
-    assert_int_equal(budget_reserve(&b, 1001, 0, NULL, NULL, "huge", &err), CUZK_ENOMEM);
+    assert_int_equal(budget_reserve(&b, 1001, 0, NULL, NULL, NULL, "huge", &err), CUZK_ENOMEM);
     assert_non_null(strstr(err.msg, "huge"));
     assert_int_equal(b.peak, 1000);
     budget_destroy(&b);
@@ -120,7 +120,7 @@ static void test_hold_past_total(void **state)
     assert_int_equal(budget_used(&b), 60 * M);
 
     cuzk_err err;
-    assert_int_equal(budget_reserve(&b, 51 * M, 0, NULL, NULL, "big", &err), CUZK_ENOMEM);
+    assert_int_equal(budget_reserve(&b, 51 * M, 0, NULL, NULL, NULL, "big", &err), CUZK_ENOMEM);
     assert_non_null(strstr(err.msg, "big needs 51 MiB, more than the budget's room (50 MiB"));
     assert_true(try_reserve(&b, 30 * M)); /* 90 */
     waiter w2 = {&b, 40 * M, -1, 0, false, 0};
@@ -142,9 +142,9 @@ typedef struct evictor_state {
     uint64_t held, asked;
 } evictor_state;
 
-static uint64_t evict(void *ctx, uint64_t need, int priority)
+static uint64_t evict(void *ctx, uint64_t need, int priority, uint64_t waited_ms)
 {
-    (void)priority;
+    (void)priority, (void)waited_ms;
     evictor_state *s = ctx;
     s->asked = need;
     uint64_t freed = s->held;
@@ -165,7 +165,7 @@ static void test_evictor_first(void **state)
     assert_false(budget_try_reserve(&b, 1, 0));
     assert_int_equal(s.asked, 0);
     budget_release(&b, 30);
-    assert_int_equal(budget_reserve(&b, 60, 0, NULL, NULL, "x", NULL), 0);
+    assert_int_equal(budget_reserve(&b, 60, 0, NULL, NULL, NULL, "x", NULL), 0);
     assert_int_equal(s.asked, 30); /* 70 + 60 - 100 */
     assert_int_equal(budget_used(&b), 60);
     budget_destroy(&b);

@@ -73,14 +73,14 @@ static void accounting_and_take(void **state)
     cs_capacity need_mid = shape_of(&mid), need_large = shape_of(&large);
 
     /* more reserved than the entry needs: the rest comes back */
-    assert_int_equal(budget_reserve(&b, bm + 1000, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, bm + 1000, 0, NULL, NULL, NULL, "t", NULL), 0);
     assert_int_equal(pool_put(&pool, &mid, bm + 1000), 1000);
     budget_release(&b, 1000);
     assert_null(mid.a);
     /* less reserved: the entry reserves the difference */
-    assert_int_equal(budget_reserve(&b, 100, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, 100, 0, NULL, NULL, NULL, "t", NULL), 0);
     assert_int_equal(pool_put(&pool, &small, 100), 0);
-    assert_int_equal(budget_reserve(&b, bl, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, bl, 0, NULL, NULL, NULL, "t", NULL), 0);
     assert_int_equal(pool_put(&pool, &large, bl), 0);
     pool_stats s = pool_get_stats(&pool);
     assert_int_equal(s.entries, 3);
@@ -103,7 +103,7 @@ static void accounting_and_take(void **state)
     assert_int_equal(s.entries, 0);
     assert_int_equal(budget_used(&b), bm);
     /* mid's shape again finds large when only large has room */
-    assert_int_equal(budget_reserve(&b, bl, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, bl, 0, NULL, NULL, NULL, "t", NULL), 0);
     cs_prover again = storage(40000);
     assert_int_equal(pool_put(&pool, &again, bl), 0);
     assert_int_equal(pool_take(&pool, &need_mid, false, &none), bl);
@@ -111,7 +111,7 @@ static void accounting_and_take(void **state)
     budget_release(&b, bl);
 
     /* an entry whose extra bytes do not fit now is freed, not kept */
-    assert_int_equal(budget_reserve(&b, 64 * MIB - bm, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, 64 * MIB - bm, 0, NULL, NULL, NULL, "t", NULL), 0);
     cs_prover big = storage(40000);
     assert_int_equal(pool_put(&pool, &big, 0), 0);
     assert_null(big.a);
@@ -127,9 +127,9 @@ static void accounting_and_take(void **state)
 }
 
 /* The pool as the budget's only evictor. */
-static uint64_t evict_pool(void *pool, uint64_t need, int priority)
+static uint64_t evict_pool(void *pool, uint64_t need, int priority, uint64_t waited_ms)
 {
-    (void)priority;
+    (void)priority, (void)waited_ms;
     return pool_evict(pool, need);
 }
 
@@ -145,7 +145,7 @@ static void full_pool_and_eviction(void **state)
     for (int i = 0; i < 4; i++) {
         st[i] = storage(3000 * (size_t)(i + 1));
         bytes[i] = entry_bytes(3000 * (size_t)(i + 1));
-        assert_int_equal(budget_reserve(&b, bytes[i], 0, NULL, NULL, "t", NULL), 0);
+        assert_int_equal(budget_reserve(&b, bytes[i], 0, NULL, NULL, NULL, "t", NULL), 0);
         assert_int_equal(pool_put(&pool, &st[i], bytes[i]), 0);
     }
     /* the fourth put dropped the oldest */
@@ -155,7 +155,8 @@ static void full_pool_and_eviction(void **state)
     assert_int_equal(budget_used(&b), s.bytes);
     /* a reservation short of bytes[1] + 1: entries 1 and 2 go, 3 stays */
     uint64_t free_now = 64 * MIB - s.bytes;
-    assert_int_equal(budget_reserve(&b, free_now + bytes[1] + 1, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, free_now + bytes[1] + 1, 0, NULL, NULL, NULL, "t", NULL),
+                     0);
     s = pool_get_stats(&pool);
     assert_int_equal(s.entries, 1);
     assert_int_equal(s.bytes, bytes[3]);
@@ -170,7 +171,7 @@ static void full_pool_and_eviction(void **state)
     /* a pool of no entries keeps nothing */
     assert_int_equal(pool_init(&pool, &b, 0, NULL), 0);
     cs_prover one = storage(1000);
-    assert_int_equal(budget_reserve(&b, 5000, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, 5000, 0, NULL, NULL, NULL, "t", NULL), 0);
     assert_int_equal(pool_put(&pool, &one, 5000), 5000);
     assert_null(one.a);
     assert_int_equal(pool_get_stats(&pool).entries, 0);
@@ -205,7 +206,7 @@ static void witness_and_prover_storage(void **state)
     cs_capacity need = shape_of(&full);
     uint64_t bw = cs_prover_storage_bytes(&wit), bf = entry_bytes(9000);
     assert_true(bw < bf);
-    assert_int_equal(budget_reserve(&b, bw + bf, 0, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(budget_reserve(&b, bw + bf, 0, NULL, NULL, NULL, "t", NULL), 0);
     assert_int_equal(pool_put(&pool, &wit, bw), 0);
     assert_int_equal(pool_put(&pool, &full, bf), 0);
     cs_prover got;

@@ -47,7 +47,8 @@ static int setup(void **state)
         f->bytes[i] = e->bytes;
         srs_release(&f->m, e);
     }
-    return srs_evict_idle(&f->m, UINT64_MAX, 0) == f->bytes[0] + f->bytes[1] + f->bytes[2] ? 0 : -1;
+    return srs_evict_idle(&f->m, UINT64_MAX, 0, 0) == f->bytes[0] + f->bytes[1] + f->bytes[2] ? 0
+                                                                                              : -1;
 }
 
 static int teardown(void **state)
@@ -91,30 +92,35 @@ static void test_policy_order(void **state)
     assert_int_equal(residency_rank(&s[1]), 0);
     const residency_set *v[5] = {&s[0], &s[1], &s[2], &s[3], &s[4]};
     /* rank 0 before HIGH; of rank 0, not preloaded before preloaded */
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), 1);
     s[1].loaded = false;
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 2);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), 2);
     s[2].loaded = false;
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 0);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), 0);
     s[0].loaded = false;
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), -1); /* pinned, in use */
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), -1); /* pinned, in use */
     /* min_idle keeps a young idle set, unless it is draining */
     s[1].loaded = true, s[1].last_used_ms = 950;
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), -1);
     s[1].draining = true;
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), 1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), 1);
     /* ... or unless the reservation asking is of a higher priority than
      * the set's rank: a young set only LOW work wants goes at once for a
      * HIGH partition, not for a LOW or NORMAL one (nor an unranked ask) */
     s[1].draining = false, s[1].demand[ENGINE_PRIO_LOW] = 1;
-    assert_int_equal(residency_victim(v, 5, 1000, &r, 0), -1);
-    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_LOW), -1);
-    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_HIGH), 1);
-    assert_true(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_NORMAL));
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, 0), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_LOW, 0), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_HIGH, 0), 1);
+    /* ... or of the set's rank once the reservation has waited swap_after
+     * (dispatch.h rule 8: partitions of one priority on two sets) */
+    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_LOW, r.swap_after_ms - 1), -1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, ENGINE_PRIO_LOW, r.swap_after_ms), 1);
+    assert_int_equal(residency_victim(v, 5, 1000, &r, 0, r.swap_after_ms), -1);
+    assert_true(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_NORMAL, 0));
     s[1].refs = 1; /* in use: never */
-    assert_false(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_CRITICAL));
+    assert_false(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_CRITICAL, 0));
     s[1].refs = 0, s[1].pinned = true; /* pinned: never */
-    assert_false(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_CRITICAL));
+    assert_false(residency_evictable(&s[1], 1000, &r, ENGINE_PRIO_CRITICAL, 0));
     s[1].pinned = false, s[1].demand[ENGINE_PRIO_LOW] = 0;
     /* drains: lower ranks at once, an equal rank after swap_after, never
      * a pinned set or a higher rank */
@@ -199,7 +205,7 @@ static void test_eviction_order(void **state)
     demand(f, 2, ENGINE_PRIO_HIGH);
     demand(f, 1, ENGINE_PRIO_LOW);
     for (int k = 0; k < 3; k++) { /* test-256, then test-300, then test-400 */
-        assert_int_equal(srs_evict_idle(&f->m, 1, 0), f->bytes[k]);
+        assert_int_equal(srs_evict_idle(&f->m, 1, 0, 0), f->bytes[k]);
         for (int j = 0; j < 3; j++) assert_int_equal(entry(f, j)->loaded, j > k);
     }
     assert_int_equal(budget_used(&f->b), 0);
@@ -209,7 +215,7 @@ static void test_eviction_order(void **state)
     usleep(2000);
     srs_release(&f->m, e[1]);
     srs_demand(&f->m, ids[1], ENGINE_PRIO_LOW, -1);
-    assert_int_equal(srs_evict_idle(&f->m, 1, 0), f->bytes[0]);
+    assert_int_equal(srs_evict_idle(&f->m, 1, 0, 0), f->bytes[0]);
     assert_true(entry(f, 1)->loaded);
     assert_int_equal(entry(f, 0)->evictions, 3);
     assert_int_equal(entry(f, 0)->loads, 3);
@@ -227,11 +233,11 @@ static void test_higher_reservation_evicts_young(void **state)
     for (int i = 0; i < 3; i++) srs_release(&f->m, e[i]);
     demand(f, 1, ENGINE_PRIO_LOW);
     demand(f, 2, ENGINE_PRIO_HIGH);
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0), 0);
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_LOW), f->bytes[0]);
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_HIGH), f->bytes[1]);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0, 0), 0);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_LOW, 0), f->bytes[0]);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_HIGH, 0), f->bytes[1]);
     assert_true(entry(f, 2)->loaded);
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_CRITICAL), f->bytes[2]);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_CRITICAL, 0), f->bytes[2]);
     assert_int_equal(budget_used(&f->b), 0);
 }
 
@@ -249,7 +255,7 @@ static void test_pinned(void **state)
     acquire(f, 1, &p);
     srs_release(&f->m, p);
     assert_true(p->pinned);
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0), 0);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0, 0), 0);
     assert_true(p->loaded);
     /* room for the pinned set and the largest of the others, not both */
     f->b.total = f->bytes[1] + f->bytes[2];
@@ -260,7 +266,7 @@ static void test_pinned(void **state)
     assert_false(entry(f, 0)->loaded);
     assert_true(p->loaded);
     assert_int_equal(budget_used(&f->b), f->bytes[1] + f->bytes[2]);
-    srs_evict_idle(&f->m, UINT64_MAX, 0);
+    srs_evict_idle(&f->m, UINT64_MAX, 0, 0);
     f->b.total = f->bytes[1] + f->bytes[2] - 1;
     engine_circuit_info info = srs_fixture_info(ids[2]);
     cuzk_err err;
@@ -505,11 +511,11 @@ static void test_found_ready_is_held(void **state)
     pthread_mutex_unlock(&e->lock);
     assert_true(ready);
     assert_non_null(it.srs);
-    assert_int_equal(srs_evict_idle(&e->srs, UINT64_MAX, ENGINE_PRIO_CRITICAL), 0);
+    assert_int_equal(srs_evict_idle(&e->srs, UINT64_MAX, ENGINE_PRIO_CRITICAL, 0), 0);
     assert_true(loaded(e, ids[0]));
     srs_release(&e->srs, it.srs);
     /* its parameters and the shape recorded beside their load */
-    assert_true(srs_evict_idle(&e->srs, UINT64_MAX, ENGINE_PRIO_CRITICAL) >= f->bytes[0]);
+    assert_true(srs_evict_idle(&e->srs, UINT64_MAX, ENGINE_PRIO_CRITICAL, 0) >= f->bytes[0]);
     assert_false(loaded(e, ids[0]));
     engine_destroy(e);
 }
@@ -731,8 +737,8 @@ static void test_high_load_abandons_normal_load(void **state)
 }
 
 /* An engine with test-300 and test-400 loaded (their shapes too), a
- * budget of `total`, two synthesis workers besides the HIGH one; *used:
- * the budget's use then. test-300 ranks NORMAL for hold_ms (a
+ * budget of `total`, two synthesis workers besides the HIGH one, srs.swap_after
+ * 1 s; *used: the budget's use then. test-300 ranks NORMAL for hold_ms (a
  * read-ahead: residency.h rule 3). */
 static engine_t *two_sets(fixture *f, uint64_t total, uint64_t hold_ms, uint64_t *used)
 {
@@ -740,6 +746,7 @@ static engine_t *two_sets(fixture *f, uint64_t total, uint64_t hold_ms, uint64_t
     cuzk_config_default(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", f->dir);
     c.total_budget = total;
+    c.srs_swap_after_s = 1;
     c.synthesis_concurrency = 2;
     engine_t *e;
     cuzk_err err;
@@ -791,6 +798,40 @@ static void test_lower_partition_gives_way(void **state)
     engine_destroy(e);
 }
 
+/* Dispatch rule 8 of one priority: as above, but a NORMAL partition on
+ * test-400 waits first and a NORMAL one on test-300 then, each holding its
+ * set. Before the rule nothing gave way (test-300 ranks NORMAL, so rule 4
+ * kept it from the test-400 reservation): they waited for ever. Now, once
+ * the first has waited srs.swap_after (1 s), the second gives way, its set
+ * is evicted for the first, which completes; then the second loads its
+ * set again and completes. Both verify. */
+static void test_equal_partition_gives_way(void **state)
+{
+    fixture *f = *state;
+    engine_log_set_level("error");
+    uint64_t used;
+    engine_t *e = two_sets(f, 256 << 20, 0, &used);
+    char first[ENGINE_ID_MAX], second[ENGINE_ID_MAX];
+    assert_int_equal(submit_test(e, 300, 1, 54, ENGINE_PRIO_NORMAL, second), 0);
+    await_test(e, f->dir, second, 300, 1, 54);
+    uint64_t part = budget_peak(&e->budget) - used;
+    engine_destroy(e);
+    e = two_sets(f, used + part - 1, 5000, &used);
+    assert_int_equal(submit_test(e, 400, 1, 55, ENGINE_PRIO_NORMAL, first), 0);
+    int waiting = -1;
+    for (int i = 0; i < 2000 && (waiting = budget_waiting_priority(&e->budget)) < 0; i++)
+        usleep(1000);
+    assert_int_equal(waiting, ENGINE_PRIO_NORMAL);
+    assert_int_equal(submit_test(e, 300, 1, 56, ENGINE_PRIO_NORMAL, second), 0);
+    engine_result r;
+    assert_int_equal(engine_await(e, first, 15000, &r, NULL, NULL, NULL), 0);
+    if (r.status != ENGINE_COMPLETED) fail_msg("the first job: status %d %s", r.status, r.error);
+    check_test_proofs(f->dir, 400, &r, 1, 55);
+    engine_result_free(&r);
+    await_test(e, f->dir, second, 300, 1, 56);
+    engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -802,6 +843,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_found_ready_is_held, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lower_partition_gives_way, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_equal_partition_gives_way, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_running_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_ahead_hold, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_start_lists, setup, teardown),

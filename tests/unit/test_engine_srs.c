@@ -290,11 +290,11 @@ static void test_lru_under_pressure(void **state)
     usleep(2000);
     srs_release(&f->m, e[0]);
     /* e[2] is in use and never evicted; LRU order frees e[1] then e[0]. */
-    uint64_t freed = srs_evict_idle(&f->m, 1, 0);
+    uint64_t freed = srs_evict_idle(&f->m, 1, 0, 0);
     assert_int_equal(freed, e[1]->bytes);
     assert_int_equal(tier_of(&f->m, ids[1]), SRS_COLD);
     assert_int_equal(tier_of(&f->m, ids[0]), SRS_WARM);
-    freed = srs_evict_idle(&f->m, UINT64_MAX, 0);
+    freed = srs_evict_idle(&f->m, UINT64_MAX, 0, 0);
     assert_int_equal(freed, e[0]->bytes);
     assert_int_equal(tier_of(&f->m, ids[2]), SRS_HOT);
     assert_int_equal(budget_used(&f->b), e[2]->bytes);
@@ -305,7 +305,7 @@ static void test_lru_under_pressure(void **state)
     /* Entries idle for less than min_idle stay. */
     srs_release(&f->m, e[2]);
     f->m.rules.min_idle_ms = 60000;
-    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0), 0);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, 0, 0), 0);
 }
 
 /* The backend's hooks take the device's lock (the CUDA backend's
