@@ -7,13 +7,16 @@
  * again, and what is held out of every reservation's room; waiters served in priority order (a
  * HIGH waiter has the memory before LOW ones that waited longer, equal
  * priorities in arrival order, a newcomer never ahead of a waiter that
- * fits, a waiter that does not fit holding no one back).
+ * fits, a waiter that does not fit holding no one back); and which waiter
+ * gives way to which (dispatch.h rule 8, dispatch_gives_way_locked).
  */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/budget.h"
+#include "engine/dispatch.h"
 #include "testutil.h"
 
 typedef struct waiter {
@@ -23,17 +26,22 @@ typedef struct waiter {
     int done;
     bool cancel;
     int priority;
+    const void *tag;      /* what it is for */
+    bool rule8;           /* its wait also ends when it gives way (dispatch.h rule 8) */
+    uint64_t patience_ms; /* rule 8's srs.swap_after */
 } waiter;
 
 static bool waiter_cancelled(void *ctx)
 {
-    return __atomic_load_n(&((waiter *)ctx)->cancel, __ATOMIC_ACQUIRE);
+    waiter *w = ctx;
+    if (__atomic_load_n(&w->cancel, __ATOMIC_ACQUIRE)) return true;
+    return w->rule8 && dispatch_gives_way_locked(w->b, w->priority, w->patience_ms);
 }
 
 static void *reserve_thread(void *arg)
 {
     waiter *w = arg;
-    w->rc = budget_reserve(w->b, w->bytes, w->priority, NULL, waiter_cancelled, w, "test", NULL);
+    w->rc = budget_reserve(w->b, w->bytes, w->priority, w->tag, waiter_cancelled, w, "test", NULL);
     __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -74,7 +82,7 @@ static void test_blocks_until_release(void **state)
     budget b;
     budget_init(&b, 100, NULL, NULL);
     assert_true(try_reserve(&b, 80));
-    waiter w = {&b, 50, -1, 0, false, 0};
+    waiter w = {&b, 50, -1, 0, false, 0, NULL, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &w);
     usleep(150 * 1000);
@@ -106,7 +114,7 @@ static void test_hold_past_total(void **state)
     assert_int_equal(budget_room(&b), 50 * M);
     assert_int_equal(budget_held(&b), 50 * M);
     assert_false(budget_try_reserve(&b, 1, 0));
-    waiter w = {&b, 10 * M, -1, 0, false, 0};
+    waiter w = {&b, 10 * M, -1, 0, false, 0, NULL, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &w);
     usleep(150 * 1000);
@@ -123,7 +131,7 @@ static void test_hold_past_total(void **state)
     assert_int_equal(budget_reserve(&b, 51 * M, 0, NULL, NULL, NULL, "big", &err), CUZK_ENOMEM);
     assert_non_null(strstr(err.msg, "big needs 51 MiB, more than the budget's room (50 MiB"));
     assert_true(try_reserve(&b, 30 * M)); /* 90 */
-    waiter w2 = {&b, 40 * M, -1, 0, false, 0};
+    waiter w2 = {&b, 40 * M, -1, 0, false, 0, NULL, false, 0};
     pthread_create(&t, NULL, reserve_thread, &w2);
     usleep(150 * 1000);
     assert_int_equal(__atomic_load_n(&w2.done, __ATOMIC_ACQUIRE), 0);
@@ -177,14 +185,14 @@ static void test_cancel_and_close(void **state)
     budget b;
     budget_init(&b, 100, NULL, NULL);
     assert_true(try_reserve(&b, 100));
-    waiter w = {&b, 10, -1, 0, false, 0};
+    waiter w = {&b, 10, -1, 0, false, 0, NULL, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &w);
     usleep(50 * 1000);
     __atomic_store_n(&w.cancel, true, __ATOMIC_RELEASE);
     pthread_join(t, NULL);
     assert_int_equal(w.rc, CUZK_ECANCELLED);
-    waiter w2 = {&b, 10, -1, 0, false, 0};
+    waiter w2 = {&b, 10, -1, 0, false, 0, NULL, false, 0};
     pthread_create(&t, NULL, reserve_thread, &w2);
     usleep(50 * 1000);
     budget_close(&b);
@@ -229,7 +237,7 @@ static void test_priority_order(void **state)
         waiter w[5];
         pthread_t t[5];
         for (int i = 0; i < 5; i++) {
-            w[i] = (waiter){&b, 60, -1, 0, false, i == 4 ? 3 : 1};
+            w[i] = (waiter){&b, 60, -1, 0, false, i == 4 ? 3 : 1, NULL, false, 0};
             pthread_create(&t[i], NULL, reserve_thread, &w[i]);
             until_waiting(&b, (uint32_t)i + 1); /* arrival order: w[0] first */
         }
@@ -259,7 +267,7 @@ static void test_newcomer_and_big_waiter(void **state)
     budget b;
     budget_init(&b, 100, NULL, NULL);
     assert_true(budget_try_reserve(&b, 90, 0));
-    waiter big = {&b, 80, -1, 0, false, 3};
+    waiter big = {&b, 80, -1, 0, false, 3, NULL, false, 0};
     pthread_t t;
     pthread_create(&t, NULL, reserve_thread, &big);
     until_waiting(&b, 1);
@@ -273,6 +281,71 @@ static void test_newcomer_and_big_waiter(void **state)
     budget_destroy(&b);
 }
 
+static uint64_t ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)(t.tv_sec - t0->tv_sec) * 1000 + (uint64_t)(t.tv_nsec / 1000000) -
+           (uint64_t)(t0->tv_nsec / 1000000);
+}
+
+static void until_done(waiter *w, uint64_t ms)
+{
+    for (uint64_t i = 0; i < ms && !done(w); i++) usleep(1000);
+}
+
+/* Dispatch rule 8's choice (dispatch_gives_way_locked, asked by a
+ * partition's wait for memory): of one priority a waiter gives way only to
+ * an older waiter for another set (tag) once that has waited the patience
+ * without fitting, never to one for its own set or to a younger one; to
+ * a higher waiter at once; never to a lower one. */
+static void test_gives_way(void **state)
+{
+    (void)state;
+    budget b;
+    budget_init(&b, 100, NULL, NULL);
+    assert_true(budget_try_reserve(&b, 90, 0));
+    int set_a, set_b;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    waiter old = {&b, 50, -1, 0, false, 2, &set_a, false, 0};
+    waiter same = {&b, 20, -1, 0, false, 2, &set_a, true, 300};
+    waiter other = {&b, 20, -1, 0, false, 2, &set_b, true, 300};
+    waiter low = {&b, 20, -1, 0, false, 1, &set_b, true, 300};
+    waiter high = {&b, 20, -1, 0, false, 3, &set_b, true, 0};
+    pthread_t t[5];
+    waiter *w[5] = {&old, &same, &other, &low, &high};
+    for (int i = 0; i < 3; i++) {
+        pthread_create(&t[i], NULL, reserve_thread, w[i]);
+        until_waiting(&b, (uint32_t)i + 1);
+    }
+    usleep(100 * 1000);
+    assert_false(done(&other)); /* the old one has not waited 300 ms yet */
+    until_done(&other, 3000);
+    assert_true(done(&other));
+    assert_int_equal(other.rc, CUZK_ECANCELLED);
+    assert_true(ms_since(&t0) >= 300);
+    usleep(100 * 1000);
+    assert_false(done(&same));                         /* waits for the set it is for: never */
+    pthread_create(&t[3], NULL, reserve_thread, &low); /* below waiters: at once */
+    until_done(&low, 3000);
+    assert_int_equal(low.rc, CUZK_ECANCELLED);
+    pthread_create(&t[4], NULL, reserve_thread, &high);
+    until_done(&same, 3000); /* a higher one waits: the NORMAL ones give way at once */
+    assert_int_equal(same.rc, CUZK_ECANCELLED);
+    usleep(100 * 1000);
+    assert_false(done(&high)); /* nothing above it */
+    assert_false(done(&old));  /* not a partition's wait: never gives way */
+    budget_release(&b, 90);    /* the HIGH one first, then the old one */
+    until_done(&high, 3000), until_done(&old, 3000);
+    assert_int_equal(high.rc, 0);
+    assert_int_equal(old.rc, 0);
+    for (int i = 0; i < 5; i++) pthread_join(t[i], NULL);
+    assert_int_equal(budget_used(&b), 70);
+    budget_release(&b, 70);
+    budget_destroy(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_cancel_and_close),
         cmocka_unit_test(test_priority_order),
         cmocka_unit_test(test_newcomer_and_big_waiter),
+        cmocka_unit_test(test_gives_way),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
