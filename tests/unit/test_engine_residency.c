@@ -762,74 +762,58 @@ static engine_t *two_sets(fixture *f, uint64_t total, uint64_t hold_ms, uint64_t
     return e;
 }
 
-/* Dispatch rule 8: memory fits both sets (test-300 held at NORMAL by a
- * read-ahead) and no partition beside them. A LOW partition on test-400
- * waits for memory holding its set; then a NORMAL one on test-300 waits
- * too, holding the other. Before the rule they waited for each other for
- * ever; now the LOW one gives way (its set released, evicted for the
- * NORMAL one, it is queued again), the NORMAL proof completes, then the
- * LOW one loads its set again and completes. Both verify. */
-static void test_lower_partition_gives_way(void **state)
+/* Dispatch rule 8's case: memory fits both sets (test-300 ranked NORMAL
+ * by a read-ahead of hold_ms) and no partition beside them. A test-400
+ * partition of `prio` waits for memory holding its set, then a NORMAL
+ * test-300 one, holding the other: before the rule they waited for each
+ * other for ever. The one that must not give way (`winner`: 0 the first,
+ * 1 the second) completes within 15 s, then the other, whose set is loaded
+ * again; every proof verifies. Seeds seed (a test-300 partition's memory,
+ * measured alone: test-400's is larger), seed + 1 and seed + 2. */
+static void two_waiting(fixture *f, int prio, uint64_t hold_ms, int winner, uint32_t seed)
 {
-    fixture *f = *state;
     engine_log_set_level("error");
-    /* a test-300 partition's memory (test-400's is larger): measured alone */
     uint64_t used;
     engine_t *e = two_sets(f, 256 << 20, 0, &used);
-    char low[ENGINE_ID_MAX], normal[ENGINE_ID_MAX];
-    assert_int_equal(submit_test(e, 300, 1, 51, ENGINE_PRIO_NORMAL, normal), 0);
-    await_test(e, f->dir, normal, 300, 1, 51);
+    char id[2][ENGINE_ID_MAX];
+    assert_int_equal(submit_test(e, 300, 1, seed, ENGINE_PRIO_NORMAL, id[0]), 0);
+    await_test(e, f->dir, id[0], 300, 1, seed);
     uint64_t part = budget_peak(&e->budget) - used;
     engine_destroy(e);
     assert_true(part > 0);
-    e = two_sets(f, used + part - 1, 3000, &used);
-    assert_int_equal(submit_test(e, 400, 1, 52, ENGINE_PRIO_LOW, low), 0);
+    e = two_sets(f, used + part - 1, hold_ms, &used);
+    uint32_t n[2] = {400, 300}, seeds[2] = {seed + 1, seed + 2};
+    assert_int_equal(submit_test(e, 400, 1, seeds[0], prio, id[0]), 0);
     int waiting = -1;
     for (int i = 0; i < 2000 && (waiting = budget_waiting_priority(&e->budget)) < 0; i++)
         usleep(1000);
-    assert_int_equal(waiting, ENGINE_PRIO_LOW);
-    assert_int_equal(submit_test(e, 300, 1, 53, ENGINE_PRIO_NORMAL, normal), 0);
+    assert_int_equal(waiting, prio);
+    assert_int_equal(submit_test(e, 300, 1, seeds[1], ENGINE_PRIO_NORMAL, id[1]), 0);
     engine_result r;
-    assert_int_equal(engine_await(e, normal, 10000, &r, NULL, NULL, NULL), 0);
-    if (r.status != ENGINE_COMPLETED) fail_msg("the NORMAL job: status %d %s", r.status, r.error);
-    check_test_proofs(f->dir, 300, &r, 1, 53);
+    assert_int_equal(engine_await(e, id[winner], 15000, &r, NULL, NULL, NULL), 0);
+    if (r.status != ENGINE_COMPLETED)
+        fail_msg("job %s: status %d %s", id[winner], r.status, r.error);
+    check_test_proofs(f->dir, n[winner], &r, 1, seeds[winner]);
     engine_result_free(&r);
-    await_test(e, f->dir, low, 400, 1, 52);
+    await_test(e, f->dir, id[1 - winner], n[1 - winner], 1, seeds[1 - winner]);
     engine_destroy(e);
 }
 
-/* Dispatch rule 8 of one priority: as above, but a NORMAL partition on
- * test-400 waits first and a NORMAL one on test-300 then, each holding its
- * set. Before the rule nothing gave way (test-300 ranks NORMAL, so rule 4
- * kept it from the test-400 reservation): they waited for ever. Now, once
- * the first has waited srs.swap_after (1 s), the second gives way, its set
- * is evicted for the first, which completes; then the second loads its
- * set again and completes. Both verify. */
+/* Rule 8, a lower partition: the LOW test-400 one gives way (its set
+ * released, evicted for the NORMAL one, it is queued again), the NORMAL
+ * one completes first. */
+static void test_lower_partition_gives_way(void **state)
+{
+    two_waiting(*state, ENGINE_PRIO_LOW, 3000, 1, 51);
+}
+
+/* Rule 8 of one priority: both NORMAL, and test-300's rank is NORMAL too,
+ * so rule 4 alone kept its set from the first reservation. Once the first
+ * has waited srs.swap_after (1 s here), the second gives way, its set is
+ * evicted for the first, which completes first. */
 static void test_equal_partition_gives_way(void **state)
 {
-    fixture *f = *state;
-    engine_log_set_level("error");
-    uint64_t used;
-    engine_t *e = two_sets(f, 256 << 20, 0, &used);
-    char first[ENGINE_ID_MAX], second[ENGINE_ID_MAX];
-    assert_int_equal(submit_test(e, 300, 1, 54, ENGINE_PRIO_NORMAL, second), 0);
-    await_test(e, f->dir, second, 300, 1, 54);
-    uint64_t part = budget_peak(&e->budget) - used;
-    engine_destroy(e);
-    e = two_sets(f, used + part - 1, 5000, &used);
-    assert_int_equal(submit_test(e, 400, 1, 55, ENGINE_PRIO_NORMAL, first), 0);
-    int waiting = -1;
-    for (int i = 0; i < 2000 && (waiting = budget_waiting_priority(&e->budget)) < 0; i++)
-        usleep(1000);
-    assert_int_equal(waiting, ENGINE_PRIO_NORMAL);
-    assert_int_equal(submit_test(e, 300, 1, 56, ENGINE_PRIO_NORMAL, second), 0);
-    engine_result r;
-    assert_int_equal(engine_await(e, first, 15000, &r, NULL, NULL, NULL), 0);
-    if (r.status != ENGINE_COMPLETED) fail_msg("the first job: status %d %s", r.status, r.error);
-    check_test_proofs(f->dir, 400, &r, 1, 55);
-    engine_result_free(&r);
-    await_test(e, f->dir, second, 300, 1, 56);
-    engine_destroy(e);
+    two_waiting(*state, ENGINE_PRIO_NORMAL, 5000, 0, 54);
 }
 
 int main(void)
