@@ -29,8 +29,6 @@ void budget_destroy(budget *b)
     pthread_cond_destroy(&b->freed);
 }
 
-#define fits budget_fits_locked
-
 /* The waiter of the thread waiting in budget_reserve (budget_waiter_self). */
 static _Thread_local const budget_waiter *self;
 
@@ -51,11 +49,11 @@ uint64_t budget_now_ms(void)
  * and no waiter before it fits (lock held). */
 static bool goes_now(const budget *b, uint64_t bytes, int priority, uint64_t ticket)
 {
-    if (!fits(b, bytes)) return false;
+    if (!budget_fits_locked(b, bytes)) return false;
     for (const budget_waiter *w = b->waiters; w; w = w->next)
         if (w->ticket != ticket &&
             (w->priority > priority || (w->priority == priority && w->ticket < ticket)) &&
-            fits(b, w->bytes))
+            budget_fits_locked(b, w->bytes))
             return false;
     return true;
 }
@@ -118,7 +116,7 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, const void *tag,
            !goes_now(b, bytes, priority, me.ticket)) {
         if (cancelled && cancelled(ctx)) break;
         uint64_t freed = 0;
-        if (!fits(b, bytes)) {
+        if (!budget_fits_locked(b, bytes)) {
             uint64_t need = b->used + bytes - b->total;
             pthread_mutex_unlock(&b->lock);
             uint64_t waited = budget_now_ms() - me.since_ms;
