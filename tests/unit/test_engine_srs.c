@@ -192,7 +192,8 @@ static int noted_synthesize(cs_t *cs, void *ctx)
 /* A load asked with a shape request records the shape on another thread
  * meanwhile: the entry comes back with it, charged to the budget, and
  * srs_shape and later acquires record nothing more; eviction frees both.
- * A load that fails frees the shape recorded beside it. */
+ * None is recorded beside a load that fails at once (no file, or one
+ * larger than the budget's room). */
 static void test_shape_beside_load(void **state)
 {
     fixture *f = *state;
@@ -207,6 +208,7 @@ static void test_shape_beside_load(void **state)
     assert_int_equal(
         srs_acquire_shaped(&f->m, &info, engine_test_provider.setup_dev, &req, &e, NULL, &err), 0);
     int calls = nc.calls;
+    uint64_t file = e->bytes; /* the parameter file's */
     assert_true(calls > 0);
     assert_false(pthread_equal(nc.last, pthread_self()));
     assert_non_null(e->shape);
@@ -243,6 +245,11 @@ static void test_shape_beside_load(void **state)
     assert_non_null(s512);
     assert_int_equal(s512->size_bytes, 0);
     free(st);
+    /* nor beside a load whose file is larger than the budget's room */
+    f->b.total = file - 1;
+    assert_int_equal(srs_acquire_shaped(&f->m, &info, NULL, &req, &e, NULL, &err), CUZK_ENOMEM);
+    assert_int_equal(nc.calls, calls);
+    assert_int_equal(budget_used(&f->b), 0);
 }
 
 /* A load with an uncancellable shape request (a preload's) whose shape
