@@ -174,6 +174,14 @@ bool dispatch_gpu_room(const engine_t *e, const work_item *it)
     return same_or_higher < depth * e->in_service;
 }
 
+bool dispatch_gpu_turn(const engine_t *e, const work_item *it)
+{
+    if (!dispatch_gpu_room(e, it)) return false;
+    for (const work_item *w = e->room_waiters; w; w = w->room_next)
+        if (w != it && sched_before(&w->key, &it->key)) return false;
+    return true;
+}
+
 size_t dispatch_place(work_item *const *q, size_t n, const work_item *it)
 {
     size_t at = n;

@@ -24,7 +24,11 @@
  *    waits for room only while that many of its own priority or higher
  *    are queued. Lower-priority partitions never hold a slot a higher one
  *    needs (the queue may then hold that many per priority level; their
- *    memory is reserved in the budget all the same).
+ *    memory is reserved in the budget all the same). Synthesized
+ *    partitions waiting for room enter in rule 1's order, not in the order
+ *    their workers wake: with several proofs in flight a start otherwise
+ *    mixed two jobs' partitions, and each job waited for the later start
+ *    (the 16 GiB batch on the H200: completions 18 s apart, then 36 s).
  * 5. Starts. A device takes the queue's first partition, and more of the
  *    same parameters (pipeline.partitions_per_start; on a fed backend while
  *    it proves) only while no partition of higher priority waits anywhere
@@ -114,8 +118,12 @@ bool dispatch_gives_way_locked(const budget *b, int priority, uint64_t patience_
  * device, failed or cancelled). */
 void dispatch_synth_taken(engine_t *e, const work_item *it);
 void dispatch_synth_done(engine_t *e, const work_item *it);
-/* Rule 4: whether it may enter the GPU queue now. */
+/* Rule 4: whether the GPU queue has room for it now. */
 bool dispatch_gpu_room(const engine_t *e, const work_item *it);
+/* Rule 4: whether it enters the GPU queue now: there is room, and no
+ * other synthesized partition waiting for room (e->room_waiters) comes
+ * before it by rule 1. */
+bool dispatch_gpu_turn(const engine_t *e, const work_item *it);
 /* Rule 1: where it goes in a queue of n synthesized items in rule 1's
  * order, the GPU queue or the lanes' (after its equals). */
 size_t dispatch_place(work_item *const *q, size_t n, const work_item *it);

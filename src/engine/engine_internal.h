@@ -80,6 +80,7 @@ typedef struct work_item {
     const budget *budget;
     uint64_t patience_ms;
     bool gave_way;
+    struct work_item *room_next; /* engine_t.room_waiters */
     char label[ENGINE_ID_MAX * 2];
 } work_item;
 
@@ -121,6 +122,9 @@ struct engine {
     batcher batch;
     work_item **gpuq; /* FIFO of synthesized items */
     size_t gpuq_n, gpuq_cap;
+    /* synthesized items waiting for room in the GPU queue (dispatch rule 4:
+     * they enter in rule 1's order), linked through room_next */
+    work_item *room_waiters;
     work_item **laneq; /* synthesized items for the devices' lanes (dispatch.h rule 7) */
     size_t laneq_n, laneq_cap;
     pthread_cond_t lane_cv; /* lane queue non-empty */

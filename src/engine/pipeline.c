@@ -434,13 +434,18 @@ static int laneq_insert(engine_t *e, work_item *it)
 }
 
 /* Queues the item: for a device's lane when dispatch.h's rule 7 says so,
- * at once; else in the GPU queue once there is room (rule 4).
+ * at once; else in the GPU queue once there is room and its turn (rule 4).
  * CUZK_EDEVICE when no device is left (lock held). */
 static int gpuq_push(engine_t *e, work_item *it)
 {
     if (e->in_service && !e->stop && dispatch_lane_takes(e, it)) return laneq_insert(e, it);
-    while (!e->stop && e->in_service && !dispatch_gpu_room(e, it))
+    it->room_next = e->room_waiters, e->room_waiters = it;
+    while (!e->stop && e->in_service && !dispatch_gpu_turn(e, it))
         pthread_cond_wait(&e->work_cv, &e->lock);
+    work_item **at = &e->room_waiters;
+    while (*at != it) at = &(*at)->room_next;
+    *at = it->room_next;
+    pthread_cond_broadcast(&e->work_cv); /* the next in line may go now */
     if (e->stop) return CUZK_ECANCELLED;
     if (!e->in_service) return CUZK_EDEVICE;
     return gpuq_insert(e, it);

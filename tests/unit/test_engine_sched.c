@@ -3,7 +3,8 @@
  * against a sort of the same keys: priority first, then age (FIFO within a
  * priority), then partition; removal by predicate keeps the heap ordered;
  * keys rewritten in place (sched_rekey) are re-ordered; the dispatch
- * policy's aging rule (dispatch.h, rule 2) with numbers.
+ * policy's aging rule (dispatch.h, rule 2) with numbers, and the order in
+ * which synthesized partitions enter the GPU queue (rule 4).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,35 @@ static void test_rekey_reorders(void **state)
     sched_free(&q);
 }
 
+/* Dispatch rule 4's turn: synthesized partitions waiting for room in the
+ * GPU queue enter in rule 1's order (the older job's first, a higher
+ * priority before both), whichever worker wakes first. */
+static void test_gpu_turn(void **state)
+{
+    (void)state;
+    engine_t *e = calloc(1, sizeof *e);
+    assert_non_null(e);
+    e->cfg.max_gpu_queue_depth = 1;
+    e->in_service = 1;
+    work_item old = {0}, young = {0}, high = {0};
+    old.key = (sched_key){ENGINE_PRIO_NORMAL, 6, 3, 0};
+    young.key = (sched_key){ENGINE_PRIO_NORMAL, 7, 0, 0};
+    high.key = (sched_key){ENGINE_PRIO_HIGH, 9, 0, 0};
+    young.room_next = &old, e->room_waiters = &young; /* the younger linked first */
+    assert_false(dispatch_gpu_turn(e, &young));
+    assert_true(dispatch_gpu_turn(e, &old));
+    work_item *q[1] = {&old}; /* the older one entered */
+    e->gpuq = q, e->gpuq_n = 1, e->room_waiters = &young, young.room_next = NULL;
+    assert_false(dispatch_gpu_turn(e, &young)); /* no room: one slot, taken */
+    high.room_next = &young, e->room_waiters = &high;
+    assert_true(dispatch_gpu_turn(e, &high)); /* its priority has a slot */
+    e->cfg.max_gpu_queue_depth = 2;
+    assert_false(dispatch_gpu_turn(e, &young)); /* room, but the HIGH one first */
+    e->room_waiters = &young;
+    assert_true(dispatch_gpu_turn(e, &young));
+    free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_remove_if),
         cmocka_unit_test(test_aging_rule),
         cmocka_unit_test(test_rekey_reorders),
+        cmocka_unit_test(test_gpu_turn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
