@@ -25,7 +25,10 @@ Exit status 0 only when nothing was lost, nothing was wrong
 (soak_ledger.py), the daemon never crashed, left no core dump, and its
 resources came back (and, with --every-fault, every fault was injected).
 --budget caps the whole run's wall-clock time (a device call's limit) by
-shortening the load. --stall ends the run at once when nothing has been
+shortening the load; a run whose end (the last answers, the drain) still
+goes on 5 s before the budget ends prints the open requests and the
+totals, counted as lost, and exits 1, so the call's own limit never ends
+it without a report. --stall ends the run at once when nothing has been
 answered for that long while requests are open (a hang), with the open
 requests and, when SOAK_GDB names a gdb command, the daemon's threads.
 """
@@ -125,6 +128,7 @@ class Soak:
         self.tight = False  # the daemon's epoch runs with TIGHT_BUDGET
         self.stop = threading.Event()
         self.finished = threading.Event()  # the load and its answers are over (stall_loop)
+        self.reporting = threading.Event()  # the report is being made (overrun_loop)
         self.late, self.max_status_ms, self.status_calls = 0, 0.0, 0
         self.driver_errors = []
         self.current_fault = None  # (name, since) of the fault the fault loop waits for
@@ -277,18 +281,29 @@ class Soak:
                 last, seen = time.time(), answered
                 continue
             if time.time() - last >= self.a.stall:
-                self.stalled(time.time() - last)
+                self.give_up("STALLED", "no answer for %.0f s" % (time.time() - last), True)
 
-    def stalled(self, quiet):
+    def overrun_loop(self):
+        """--budget: a run whose end (the last answers, a drain) still goes on 5 s before the
+        budget ends gives up with its report (the H200 soak of 2026-12-05 was ended by its
+        call's limit, no report: SnapDeals refusals of a tight epoch took a minute each)."""
+        end = self.began + self.a.budget - 5
+        while not self.reporting.wait(max(0.0, min(1.0, end - time.time()))):
+            if time.time() >= end:
+                self.give_up("OUT OF TIME", "--budget %.0f s reached" % self.a.budget, False)
+
+    def give_up(self, tag, why, stacks):
+        """The run ends at once: the open requests (counted as lost), with stacks the
+        daemon's threads, the totals with the tag; the daemon is killed, the soak exits 1."""
         sent, answered, done, refused, lost = self.ledger.totals()
-        age, oldest = self.ledger.oldest_open()
-        print("soak: STALLED: no answer for %.0f s with %d open (oldest %.0f s: %s %s); "
-              "epoch %d" % (quiet, len(lost), age, oldest.rid,
-                            oldest.template.name if oldest.template else "-", self.daemon.epoch),
+        age, oldest = self.ledger.oldest_open() or (0, None)
+        print("soak: %s: %s with %d open (oldest %.0f s: %s %s); epoch %d"
+              % (tag, why, len(lost), age, oldest.rid if oldest else "-",
+                 oldest.template.name if oldest and oldest.template else "-", self.daemon.epoch),
               flush=True)
         print("soak: open: " + " ".join(lost[:40]), flush=True)
         gdb = os.environ.get("SOAK_GDB")
-        if gdb and self.daemon.proc.poll() is None:
+        if stacks and gdb and self.daemon.proc.poll() is None:
             path = os.path.join(os.path.abspath(self.a.work), "stall-stacks.txt")
             with open(path, "w") as f:
                 subprocess.run(shlex.split(gdb) + ["-nx", "-batch", "-p", str(self.daemon.proc.pid),
@@ -297,8 +312,8 @@ class Soak:
             print("soak: the daemon's threads: " + path, flush=True)
         faults = ", ".join("%s %d" % (k, v) for k, v in sorted(self.ledger.faults.items()))
         print("soak: %d requests, %d answered, %d completed, %d refused with a status, lost %d, "
-              "wrong %d, faults: %s; STALLED" % (sent, answered, done, refused, len(lost),
-                                                 len(self.ledger.wrong) + 1, faults), flush=True)
+              "wrong %d, faults: %s; %s" % (sent, answered, done, refused, len(lost),
+                                            len(self.ledger.wrong) + 1, faults, tag), flush=True)
         try:
             self.daemon.kill()
         finally:
@@ -350,6 +365,8 @@ class Soak:
         prober = threading.Thread(target=self.status_loop)
         progress = threading.Thread(target=self.progress_loop, args=(start,), daemon=True)
         watch = [threading.Thread(target=self.stall_loop, daemon=True)] if a.stall else []
+        if a.budget:
+            watch.append(threading.Thread(target=self.overrun_loop, daemon=True))
         for th in threads + [prober, progress] + watch:
             th.start()
         limit = self.load_limit(start)
@@ -379,6 +396,7 @@ class Soak:
         time.sleep(3)
         after = self.daemon.resources() if self.daemon.proc.poll() is None else None
         rc = self.daemon.drain()
+        self.reporting.set()
         return self.report(time.time() - start, before, after, rc)
 
     def load_limit(self, start):
