@@ -49,9 +49,7 @@
 
 uint64_t srs_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+    return budget_now_ms(); /* one monotonic clock for the waits and the residency rules */
 }
 
 void srs_init(srs_manager *m, budget *b, const char *param_cache, uint64_t min_idle_ms,
@@ -511,6 +509,12 @@ static void params_path(const srs_manager *m, const srs_entry *e, char *path, si
     snprintf(path, cap, "%s/%s.params", m->dir, e->info.param_name);
 }
 
+/* The bytes a load of e's file (st) charges to the budget. */
+static uint64_t load_bytes(const srs_entry *e, const struct stat *st)
+{
+    return e->info.sim_bytes ? e->info.sim_bytes : (uint64_t)st->st_size;
+}
+
 /* Whether load() can succeed as far as is known before it starts: the
  * file exists and its bytes fit in the budget's room, or setup_dev makes
  * it. (A load that can never fit fails at once; the 512MiB SnapDeals shape
@@ -522,8 +526,7 @@ static bool loadable(const srs_manager *m, const srs_entry *e, engine_setup_dev_
     struct stat st;
     params_path(m, e, path, sizeof path);
     if (stat(path, &st) != 0) return setup_dev != NULL;
-    uint64_t bytes = e->info.sim_bytes ? e->info.sim_bytes : (uint64_t)st.st_size;
-    return bytes <= budget_room(m->budget);
+    return load_bytes(e, &st) <= budget_room(m->budget);
 }
 
 /* A simulated kind's load (engine_circuit_info.sim_load_ms): the rest of
@@ -582,7 +585,7 @@ static int load(srs_manager *m, srs_entry *e, engine_setup_dev_fn setup_dev, uin
             return cuzk_errf(err, CUZK_EIO, "circuit %s: the development setup left no %s",
                              e->info.circuit_id, path);
     }
-    *bytes = e->info.sim_bytes ? e->info.sim_bytes : (uint64_t)st.st_size;
+    *bytes = load_bytes(e, &st);
     if ((rc = reserve_for_load(m, e, *bytes, err))) return rc;
     uint64_t t0 = srs_now_ms();
     load_progress lp = {e, srs_now_ms(), srs_now_ms(), 0};
