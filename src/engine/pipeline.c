@@ -445,7 +445,7 @@ static int gpuq_push(engine_t *e, work_item *it)
     work_item **at = &e->room_waiters;
     while (*at != it) at = &(*at)->room_next;
     *at = it->room_next;
-    pthread_cond_broadcast(&e->work_cv); /* the next in line may go now */
+    if (e->room_waiters) pthread_cond_broadcast(&e->work_cv); /* the next in line may go now */
     if (e->stop) return CUZK_ECANCELLED;
     if (!e->in_service) return CUZK_EDEVICE;
     return gpuq_insert(e, it);
