@@ -31,7 +31,9 @@
 # --every-fault keeps the load going past -d until every fault was injected
 # once (at most -d again plus a minute, never past --budget) and fails the
 # run when one still was not; --budget SECONDS caps the whole run (inputs, warm-up, load, drain)
-# by shortening the load; --seal seals a sector above 2KiB instead of the
+# by shortening the load, and a run still going 5 s before it ends prints its
+# report (open requests counted as lost, OUT OF TIME) and fails; --seal
+# seals a sector above 2KiB instead of the
 # sparse test data of `cuzk-bench gen-vanilla --sparse`.
 #
 # On the H200 (one device call of at most 9.5 minutes, carry gpu-bundle;
