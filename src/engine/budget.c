@@ -44,6 +44,14 @@ uint64_t budget_now_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+void budget_deadline(struct timespec *ts, uint64_t wait_ms)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    ts->tv_sec += (time_t)(wait_ms / 1000);
+    ts->tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) ts->tv_sec++, ts->tv_nsec -= 1000000000L;
+}
+
 /* Whether a reservation of bytes at priority, arrived as ticket
  * (UINT64_MAX: a newcomer, not waiting), may take memory now: it fits
  * and no waiter before it fits (lock held). */
@@ -76,9 +84,7 @@ static void take(budget *b, uint64_t bytes)
 static void wait_a_little(budget *b)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 100 * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    budget_deadline(&ts, 100);
     b->waiting++;
     pthread_cond_timedwait(&b->freed, &b->lock, &ts);
     b->waiting--;

@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "cuzk/err.h"
 
@@ -68,8 +69,12 @@ int budget_reserve(budget *b, uint64_t bytes, int priority, const void *tag,
 /* The calling thread's own waiter while it waits in budget_reserve (for
  * its cancelled(), which runs on that thread), else NULL. */
 const budget_waiter *budget_waiter_self(void);
-/* Milliseconds of a monotonic clock (the waiters' since_ms). */
+/* The engine's two clocks (the budget is its lowest module): milliseconds
+ * of CLOCK_MONOTONIC (the waiters' since_ms, the SRS manager's times), and
+ * ts = CLOCK_REALTIME now + wait_ms, the deadline pthread_cond_timedwait
+ * takes. */
 uint64_t budget_now_ms(void);
+void budget_deadline(struct timespec *ts, uint64_t wait_ms);
 /* Whether bytes fit in what is free now (lock held). */
 static inline bool budget_fits_locked(const budget *b, uint64_t bytes)
 {

@@ -151,14 +151,6 @@ static void flush_batch(engine_t *e)
             engine_finish_job(e, group[i], ENGINE_FAILED, "out of memory while queueing");
 }
 
-void engine_deadline_timespec(struct timespec *ts, uint64_t wait_ms)
-{
-    clock_gettime(CLOCK_REALTIME, ts);
-    ts->tv_sec += (time_t)(wait_ms / 1000);
-    ts->tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-    if (ts->tv_nsec >= 1000000000L) ts->tv_sec++, ts->tv_nsec -= 1000000000L;
-}
-
 static void *timer_thread(void *arg)
 {
     engine_t *e = arg;
@@ -169,7 +161,7 @@ static void *timer_thread(void *arg)
         reap(e);
         uint64_t wait = due > t ? due - t : 0;
         struct timespec ts;
-        engine_deadline_timespec(&ts, wait < 1000 ? (wait ? wait : 1) : 1000);
+        budget_deadline(&ts, wait < 1000 ? (wait ? wait : 1) : 1000);
         pthread_cond_timedwait(&e->timer_cv, &e->lock, &ts);
     }
     pthread_mutex_unlock(&e->lock);
@@ -525,7 +517,7 @@ int engine_await(engine_t *e, const char *job_id, uint64_t timeout_ms, engine_re
         uint64_t t = now_ms();
         if (t >= deadline || (abandon && abandon(ctx))) break;
         struct timespec ts;
-        engine_deadline_timespec(&ts, deadline - t < 100 ? deadline - t : 100);
+        budget_deadline(&ts, deadline - t < 100 ? deadline - t : 100);
         pthread_cond_timedwait(&e->done_cv, &e->lock, &ts);
     }
     if (j->state == JOB_DONE)
@@ -723,7 +715,7 @@ void engine_shutdown(engine_t *e, uint64_t grace_ms)
     uint64_t deadline = now_ms() + grace_ms;
     while (!all_done(e) && now_ms() < deadline) {
         struct timespec ts;
-        engine_deadline_timespec(&ts, 100);
+        budget_deadline(&ts, 100);
         pthread_cond_timedwait(&e->done_cv, &e->lock, &ts);
     }
     for (job *j = e->jobs; j; j = j->next)

@@ -165,8 +165,6 @@ void engine_finish_job(engine_t *e, job *j, int status, const char *fmt, ...)
 void engine_job_unref(job *j);
 /* Drops an item's reference on its jobs and frees it (lock held). */
 void engine_item_free(engine_t *e, work_item *it);
-/* ts = CLOCK_REALTIME now + wait_ms, for pthread_cond_timedwait. */
-void engine_deadline_timespec(struct timespec *ts, uint64_t wait_ms);
 bool engine_job_cancelled(const job *j);
 
 /* pipeline.c */

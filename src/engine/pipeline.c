@@ -327,7 +327,7 @@ static work_item *take_item(engine_t *e, bool priority_only)
         while (!e->stop && !(it = synth_next(e, priority_only))) {
             if (dispatch_held_back(e)) { /* rule 8: looked at again every 100 ms */
                 struct timespec ts;
-                engine_deadline_timespec(&ts, 100);
+                budget_deadline(&ts, 100);
                 pthread_cond_timedwait(&e->work_cv, &e->lock, &ts);
             } else {
                 pthread_cond_wait(&e->work_cv, &e->lock);

@@ -446,9 +446,7 @@ static int wait_turn(srs_manager *m, srs_entry *e)
     const residency_set *const *view;
     while (!residency_may_load(view = snapshot(m), m->n, index_of(m, e))) {
         struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+        budget_deadline(&ts, 100);
         pthread_cond_timedwait(&m->changed, &m->lock, &ts);
     }
     int rank = residency_rank(view[index_of(m, e)]);
