@@ -63,7 +63,10 @@ TIGHT_BUDGET = {"cpu": "48MiB", "cuda": "816MiB"}
 # others run at most OTHER_FAULTS at once.
 DAEMON_FAULTS = ("sigkill", "sigterm", "small_budget")
 OTHER_FAULTS = 6
-# Seconds kept, under --budget, for the end: the last requests, verification, the drain.
+# Seconds kept, under --budget, for the end: the last requests, verification, the drain; the
+# warm-up's own time is kept too, for the normal restart and warm-up after a last epoch with
+# a too small budget (the H200 soak of 2026-12-05 ran out of its budget in that warm-up:
+# 512MiB SnapDeals parameters loaded again, 20 GiB read and the shape recorded).
 BUDGET_RESERVE = 30
 KIND_WEIGHTS = {"test": 4, "porep": 1, "winning": 2, "window": 2, "snap": 2}
 
@@ -292,9 +295,11 @@ class Soak:
             if time.time() >= end:
                 self.give_up("OUT OF TIME", "--budget %.0f s reached" % self.a.budget, False)
 
-    def give_up(self, tag, why, stacks):
-        """The run ends at once: the open requests (counted as lost), with stacks the
-        daemon's threads, the totals with the tag; the daemon is killed, the soak exits 1."""
+    def give_up(self, tag, why, stalled):
+        """The run ends at once: the open requests (counted as lost), the totals with the
+        tag; the daemon is killed, the soak exits 1. stalled: the daemon hung, so its threads
+        are dumped and the stall is counted wrong; else (out of time) nothing answered was
+        wrong, and wrong counts only wrong answers."""
         sent, answered, done, refused, lost = self.ledger.totals()
         age, oldest = self.ledger.oldest_open() or (0, None)
         print("soak: %s: %s with %d open (oldest %.0f s: %s %s); epoch %d"
@@ -302,8 +307,10 @@ class Soak:
                  oldest.template.name if oldest and oldest.template else "-", self.daemon.epoch),
               flush=True)
         print("soak: open: " + " ".join(lost[:40]), flush=True)
+        for p in self.ledger.wrong[:50]:
+            print("soak: WRONG " + p, flush=True)
         gdb = os.environ.get("SOAK_GDB")
-        if stacks and gdb and self.daemon.proc.poll() is None:
+        if stalled and gdb and self.daemon.proc.poll() is None:
             path = os.path.join(os.path.abspath(self.a.work), "stall-stacks.txt")
             with open(path, "w") as f:
                 subprocess.run(shlex.split(gdb) + ["-nx", "-batch", "-p", str(self.daemon.proc.pid),
@@ -313,7 +320,7 @@ class Soak:
         faults = ", ".join("%s %d" % (k, v) for k, v in sorted(self.ledger.faults.items()))
         print("soak: %d requests, %d answered, %d completed, %d refused with a status, lost %d, "
               "wrong %d, faults: %s; %s" % (sent, answered, done, refused, len(lost),
-                                            len(self.ledger.wrong) + 1, faults, tag), flush=True)
+                                            len(self.ledger.wrong) + stalled, faults, tag), flush=True)
         try:
             self.daemon.kill()
         finally:
@@ -344,6 +351,7 @@ class Soak:
         self.daemon.start()
         t0 = time.time()
         before = self.warm_up()
+        self.warm_s = time.time() - t0
         print("soak: warm-up %.0f s; daemon RSS %d MiB (%d in its memory budget), %d files, "
               "%d threads" % (time.time() - t0, before[0] / MiB, before[3] / MiB, before[1],
                               before[2]), flush=True)
@@ -353,7 +361,7 @@ class Soak:
             return 0 if rc == 0 else 1
         start = time.time()
         if a.budget:
-            left = a.budget - (start - self.began) - BUDGET_RESERVE
+            left = a.budget - (start - self.began) - self.reserve()
             if left < a.duration:
                 print("soak: the load shortened to %.0f s (--budget %.0f s)" % (max(left, 0),
                                                                                a.budget), flush=True)
@@ -406,8 +414,12 @@ class Soak:
         at most as long again plus a minute, and never past --budget."""
         limit = start + 2 * self.a.duration + 60
         if self.a.budget:
-            limit = min(limit, self.began + self.a.budget - BUDGET_RESERVE)
+            limit = min(limit, self.began + self.a.budget - self.reserve())
         return limit
+
+    def reserve(self):
+        """The seconds --budget keeps after the load: the end's, and a warm-up again."""
+        return BUDGET_RESERVE + self.warm_s
 
     def report(self, seconds, before, after, rc):
         sent, answered, done, refused, lost = self.ledger.totals()
