@@ -5,7 +5,8 @@
 # the PoRep throughput with and without them, every proof verified.
 #
 #   scripts/priority.sh [-t SECONDS] [-w BASE] [-n COUNT] [-j J] [-b BACKEND]
-#                       [-m BUDGET] [-W N] [-H N] [-P N] [-Q N] [-L LOG] [BUNDLE] [SIZE]
+#                       [-m BUDGET] [-W N] [-H N] [-P N] [-Q N] [-L LOG] [-N NICE]
+#                       [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
@@ -26,6 +27,9 @@
 #   -L        gpus.small_lane_max_log (the daemon's default, 19, when not
 #             given; 0: no small-circuit lane, so the PoSt proofs wait for
 #             the running PoRep partitions as before it)
+#   -N        synthesis.nice (0, the daemon's default, when not given): the
+#             ordinary synthesis workers niced, so the threads that feed
+#             the GPU and the lane get the host's cores first
 #
 # The run: inputs and parameters (reused when present); the daemon; one
 # PoRep proof (the parameters' load) and the idle PoSt proofs, one at a
@@ -43,8 +47,8 @@
 # packed into $OUT/priority-logs.tar.gz, however the script ends.
 set -u
 ARGS="$*"
-BUDGET=570 WORK= COUNT=12 J=3 BACKEND=auto MEM=auto N_WIN=36 N_WIN_W=12 PER_START= DEPTH= LANE=
-while getopts t:w:n:j:b:m:W:H:P:Q:L:h opt; do
+BUDGET=570 WORK= COUNT=12 J=3 BACKEND=auto MEM=auto N_WIN=36 N_WIN_W=12 PER_START= DEPTH= LANE= NICE=
+while getopts t:w:n:j:b:m:W:H:P:Q:L:N:h opt; do
     case $opt in
     t) BUDGET=$OPTARG ;;
     w) WORK=$OPTARG ;;
@@ -57,6 +61,7 @@ while getopts t:w:n:j:b:m:W:H:P:Q:L:h opt; do
     P) PER_START=$OPTARG ;;
     Q) DEPTH=$OPTARG ;;
     L) LANE=$OPTARG ;;
+    N) NICE=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -131,6 +136,8 @@ param_cache = "$WORK/params"
 [gpus]
 backend = "$BACKEND"
 ${LANE:+small_lane_max_log = $LANE}
+[synthesis]
+${NICE:+nice = $NICE}
 [memory]
 total_budget = "$MEM"
 [pipeline]

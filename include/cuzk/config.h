@@ -57,6 +57,7 @@ typedef struct cuzk_config {
     /* [synthesis] */
     uint32_t synthesis_threads; /* per partition; 0 = every core, on the witness-only path
                                    the cores shared by the synthesis workers */
+    uint32_t synthesis_nice;    /* added to the ordinary synthesis workers' nice (0 .. 19) */
     /* per partition only the witness; a, b, c evaluated from the circuit's
      * shape recorded once (cs_shape), on the device with the CUDA backend */
     bool witness_only;

@@ -71,6 +71,11 @@ static const key_def keys[] = {
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
     {"synthesis", "threads", T_U32, F(synthesis_threads),
      "per partition; 0 = all cores (witness-only: the cores / synthesis workers)"},
+    {"synthesis", "nice", T_U32, F(synthesis_nice),
+     "added to the nice value of the ordinary synthesis workers and their OpenMP teams (0 .. 19), "
+     "so that on a host whose cores synthesis keeps busy the threads that feed the GPUs, the "
+     "small-circuit lanes, the priority_synthesis workers and the gRPC server run first; 0 = "
+     "the daemon's own"},
     {"synthesis", "witness_only", T_BOOL, F(witness_only),
      "synthesize only the witness; a, b, c from the circuit's recorded shape (on the GPU)"},
     {"pipeline", "enabled", T_BOOL, F(pipeline_enabled), "overlap synthesis and proving"},

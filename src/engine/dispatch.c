@@ -7,8 +7,14 @@
  */
 #include "dispatch.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cuzk/engine_log.h"
 
 #define PRIO_LEVELS (ENGINE_PRIO_CRITICAL + 1)
 
@@ -217,4 +223,17 @@ bool dispatch_lane_takes(const engine_t *e, const work_item *it)
             return true;
     }
     return false;
+}
+
+void dispatch_synthesis_nice(const engine_t *e, bool priority_only)
+{
+    if (priority_only || !e->cfg.synthesis_nice) return;
+    id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, tid); /* -1 is a nice value too: errno says */
+    int want = now + (int)e->cfg.synthesis_nice;
+    if (want > 19) want = 19;
+    if (errno || setpriority(PRIO_PROCESS, tid, want))
+        engine_log(LOG_WARN, "synthesis.nice: thread %ld stays at its nice: %s", (long)tid,
+                   strerror(errno));
 }

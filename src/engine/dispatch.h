@@ -19,6 +19,11 @@
  *    every other worker is busy with a large PoRep partition or waits
  *    for room in the GPU queue; the other workers take any partition.
  *    (None with pipeline.enabled = false, where one worker does all.)
+ *    The host's cores: the other workers (and the OpenMP teams they
+ *    start, which inherit it) run synthesis.nice above the daemon's nice
+ *    (0 by default: the same), so where synthesis keeps every core busy
+ *    the priority workers, the provers that feed the GPUs, the lanes and
+ *    the gRPC server are scheduled first (dispatch_synthesis_nice).
  * 4. GPU queue slots. The queue holds pipeline.max_gpu_queue_depth
  *    partitions per device in service, counted per priority: a partition
  *    waits for room only while that many of its own priority or higher
@@ -118,6 +123,11 @@ bool dispatch_gives_way_locked(const budget *b, int priority, uint64_t patience_
  * device, failed or cancelled). */
 void dispatch_synth_taken(engine_t *e, const work_item *it);
 void dispatch_synth_done(engine_t *e, const work_item *it);
+/* Rule 3's cores: called by each synthesis worker on its own thread at
+ * its start; an ordinary worker (not priority_only) adds synthesis.nice
+ * to its thread's nice (at most 19), before it starts any OpenMP team.
+ * A failure is logged, never fatal. */
+void dispatch_synthesis_nice(const engine_t *e, bool priority_only);
 /* Rule 4: whether the GPU queue has room for it now. */
 bool dispatch_gpu_room(const engine_t *e, const work_item *it);
 /* Rule 4: whether it enters the GPU queue now: there is room, and no

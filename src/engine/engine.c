@@ -272,6 +272,9 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
         return cuzk_errf(err, CUZK_EINVAL,
                          "gpus.stream_chunk_log = %u: 0 (the default) or 10 .. 27",
                          cfg->stream_chunk_log);
+    if (cfg->synthesis_nice > 19)
+        return cuzk_errf(err, CUZK_EINVAL, "synthesis.nice = %u: 0 (the default) .. 19",
+                         cfg->synthesis_nice);
     engine_t *e = calloc(1, sizeof *e);
     if (!e) return cuzk_errf(err, CUZK_ENOMEM, "engine: out of memory");
     e->cfg = *cfg;

@@ -478,7 +478,8 @@ static void *synthesis_worker(void *arg)
 {
     engine_t *e = ((synth_arg *)arg)->e;
     bool priority_only = ((synth_arg *)arg)->priority_only;
-    prctl(PR_SET_NAME, "cuzk-synth"); /* its OpenMP team's threads take the name too */
+    prctl(PR_SET_NAME, "cuzk-synth");          /* its OpenMP team's threads take the name too */
+    dispatch_synthesis_nice(e, priority_only); /* and its nice (rule 3) */
     pthread_mutex_lock(&e->lock);
     work_item *it;
     while ((it = take_item(e, priority_only))) {

@@ -15,12 +15,16 @@
  * path, so that the proofs after it record nothing; srs.preload loading
  * its circuits in the background and refusing an unknown one; the
  * result's timings as wall-clock spans within its total when partitions
- * wait for the parameters and synthesize in parallel.
+ * wait for the parameters and synthesize in parallel; synthesis.nice on
+ * the ordinary synthesis workers and their OpenMP teams, not on the
+ * priority worker, and out of range refused.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cuzk/engine.h"
@@ -115,6 +119,20 @@ static void wide(cuzk_config *c)
 static int setup_wide(void **state)
 {
     return start(state, wide);
+}
+
+/* Two ordinary synthesis workers and the priority one, the ordinary ones
+ * niced by 7. */
+static void niced(cuzk_config *c)
+{
+    c->synthesis_concurrency = 2;
+    c->priority_synthesis = 1;
+    c->synthesis_nice = 7;
+}
+
+static int setup_niced(void **state)
+{
+    return start(state, niced);
 }
 
 static int setup_short_lived(void **state)
@@ -654,6 +672,72 @@ static void test_budget_too_small_fresh(void **state)
     budget_too_small_fails(f, srs, 45);
 }
 
+/* The nice of each of this process's threads named cuzk-synth, counted
+ * into at[n + 20] (n: -20 .. 19); returns how many there are. */
+static int synth_nices(int at[40])
+{
+    memset(at, 0, 40 * sizeof *at);
+    DIR *d = opendir("/proc/self/task");
+    assert_non_null(d);
+    int count = 0;
+    struct dirent *t;
+    while ((t = readdir(d))) {
+        if (t->d_name[0] == '.') continue;
+        char path[300], line[512] = {0};
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", t->d_name);
+        FILE *fp = fopen(path, "r");
+        if (!fp) continue; /* the thread has ended */
+        size_t got = fread(line, 1, sizeof line - 1, fp);
+        fclose(fp);
+        line[got] = 0;
+        char *open = strchr(line, '('), *close = strrchr(line, ')');
+        if (!open || !close || strncmp(open + 1, "cuzk-synth)", 11)) continue;
+        /* after the name: state, then fields 4 .. 19; the nice is field 19 */
+        int nice = 99, field = 3;
+        for (char *p = close + 2; *p && field < 19; p++)
+            if (*p == ' ' && ++field == 19) nice = atoi(p + 1);
+        assert_true(nice >= -20 && nice <= 19);
+        at[nice + 20]++;
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+/* synthesis.nice = 7: the two ordinary workers run 7 above the daemon's
+ * nice (at most 19), the priority worker at it, and so they stay through
+ * a NORMAL job (any thread an ordinary worker starts, as an OpenMP team,
+ * takes its nice from it: Linux copies a thread's nice to the threads it
+ * creates; the test family's synthesis starts none); 20 is refused at
+ * engine_create. */
+static void test_synthesis_nice(void **state)
+{
+    fixture *f = *state;
+    int base = getpriority(PRIO_PROCESS, 0), want = base + 7 > 19 ? 19 : base + 7;
+    int at[40], n = 0;
+    for (int i = 0; i < 100 && (n = synth_nices(at)) < 3; i++) usleep(10000);
+    assert_int_equal(n, 3);
+    assert_int_equal(at[want + 20], 2);
+    assert_int_equal(at[base + 20], 1);
+    char id[ENGINE_ID_MAX];
+    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 4, 5, NULL, id), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, 4, 5);
+    engine_result_free(&r);
+    n = synth_nices(at); /* the workers and the team threads they started */
+    assert_int_equal(at[base + 20], 1);
+    assert_int_equal(at[want + 20], n - 1);
+    cuzk_config c;
+    cuzk_config_default(&c);
+    c.synthesis_nice = 20;
+    engine_t *e = NULL;
+    cuzk_err err = {0};
+    assert_int_not_equal(engine_create(&e, &c, NULL, &err), 0);
+    assert_non_null(strstr(err.msg, "synthesis.nice = 20"));
+    assert_null(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -673,6 +757,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_preload_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsatisfied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timings, setup_wide, teardown),
+        cmocka_unit_test_setup_teardown(test_synthesis_nice, setup_niced, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
