@@ -157,6 +157,18 @@ static void check_proof(fixture *f, const engine_result *r, uint32_t parts, uint
     check_test_proofs(f->dir, N, r, parts, seed);
 }
 
+/* One job of kind (parts partitions of seed, request id rid or none) to
+ * its end, its proofs verified; its job id into id. */
+static void prove_one(fixture *f, int kind, uint32_t parts, uint32_t seed, const char *rid,
+                      char id[ENGINE_ID_MAX])
+{
+    assert_int_equal(submit(f->e, kind, 0, parts, seed, rid, id), 0);
+    engine_result r;
+    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
+    check_proof(f, &r, parts, seed);
+    engine_result_free(&r);
+}
+
 static void test_prove_and_verify(void **state)
 {
     fixture *f = *state;
@@ -361,11 +373,8 @@ static void test_serial_and_expiry(void **state)
 {
     fixture *f = *state;
     char id[ENGINE_ID_MAX];
-    assert_int_equal(submit(f->e, ENGINE_WINDOW_POST, 0, 4, 21, "wpost-1", id), 0);
+    prove_one(f, ENGINE_WINDOW_POST, 4, 21, "wpost-1", id);
     engine_result r;
-    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
-    check_proof(f, &r, 4, 21);
-    engine_result_free(&r);
     /* One partition at a time: partitions 1 .. 3 were synthesized into the
      * storage partition 0 left, which stays reserved in the budget. */
     engine_status_t s;
@@ -406,11 +415,7 @@ static void test_no_reuse(void **state)
 {
     fixture *f = *state;
     char id[ENGINE_ID_MAX];
-    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 2, 31, NULL, id), 0);
-    engine_result r;
-    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
-    check_proof(f, &r, 2, 31);
-    engine_result_free(&r);
+    prove_one(f, ENGINE_POREP, 2, 31, NULL, id);
     engine_status_t s;
     assert_int_equal(engine_status(f->e, &s, NULL), 0);
     assert_int_equal(s.pool_entries, 0);
@@ -720,11 +725,7 @@ static void test_synthesis_nice(void **state)
     assert_int_equal(at[want + 20], 2);
     assert_int_equal(at[base + 20], 1);
     char id[ENGINE_ID_MAX];
-    assert_int_equal(submit(f->e, ENGINE_POREP, 0, 4, 5, NULL, id), 0);
-    engine_result r;
-    assert_int_equal(engine_await(f->e, id, 0, &r, NULL, NULL, NULL), 0);
-    check_proof(f, &r, 4, 5);
-    engine_result_free(&r);
+    prove_one(f, ENGINE_POREP, 4, 5, NULL, id);
     n = synth_nices(at); /* the workers and the team threads they started */
     assert_int_equal(at[base + 20], 1);
     assert_int_equal(at[want + 20], n - 1);
