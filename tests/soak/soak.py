@@ -353,7 +353,7 @@ class Soak:
         before = self.warm_up()
         self.warm_s = time.time() - t0
         print("soak: warm-up %.0f s; daemon RSS %d MiB (%d in its memory budget), %d files, "
-              "%d threads" % (time.time() - t0, before[0] / MiB, before[3] / MiB, before[1],
+              "%d threads" % (self.warm_s, before[0] / MiB, before[3] / MiB, before[1],
                               before[2]), flush=True)
         if a.prepare:
             rc = self.daemon.drain()

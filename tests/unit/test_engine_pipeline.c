@@ -16,10 +16,11 @@
  * its circuits in the background and refusing an unknown one; the
  * result's timings as wall-clock spans within its total when partitions
  * wait for the parameters and synthesize in parallel; synthesis.nice on
- * the ordinary synthesis workers and their OpenMP teams, not on the
- * priority worker, and out of range refused.
+ * the ordinary synthesis workers, not on the priority worker, and out of
+ * range refused.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -688,19 +689,16 @@ static int synth_nices(int at[40])
     struct dirent *t;
     while ((t = readdir(d))) {
         if (t->d_name[0] == '.') continue;
-        char path[300], line[512] = {0};
-        snprintf(path, sizeof path, "/proc/self/task/%s/stat", t->d_name);
+        char path[300], name[32] = {0};
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", t->d_name);
         FILE *fp = fopen(path, "r");
         if (!fp) continue; /* the thread has ended */
-        size_t got = fread(line, 1, sizeof line - 1, fp);
+        bool synth = fgets(name, sizeof name, fp) && !strcmp(name, "cuzk-synth\n");
         fclose(fp);
-        line[got] = 0;
-        char *open = strchr(line, '('), *close = strrchr(line, ')');
-        if (!open || !close || strncmp(open + 1, "cuzk-synth)", 11)) continue;
-        /* after the name: state, then fields 4 .. 19; the nice is field 19 */
-        int nice = 99, field = 3;
-        for (char *p = close + 2; *p && field < 19; p++)
-            if (*p == ' ' && ++field == 19) nice = atoi(p + 1);
+        if (!synth) continue;
+        errno = 0;
+        int nice = getpriority(PRIO_PROCESS, (id_t)atoi(t->d_name));
+        if (errno) continue; /* the thread has ended */
         assert_true(nice >= -20 && nice <= 19);
         at[nice + 20]++;
         count++;
