@@ -134,6 +134,7 @@ typedef struct gpu_prove_plan_info {
     unsigned abc_rows;              /* rows of a, b, c on the device (3; 2, 1: H in pieces) */
     size_t park;                    /* host bytes the H step parks rows in (1 row) */
     bool witness_shared;            /* the witness shares the one row's device memory */
+    bool witness_kept;              /* the witness kept packed on the device (rule 4) */
     bool shape_streamed;            /* the circuit shape's slices streamed (rule 4) */
     size_t shape_up;                /* of moved: shape bytes up per partition, at most */
 } gpu_prove_plan_info;
@@ -142,14 +143,15 @@ void gpu_prove_device_plan(int device, gpu_prove_plan_info *out);
 void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p);
 /* The plan a start would make (residency.cu) for circuits of pk (only
  * its array lengths are read) with a domain of 2^lg, witness_bytes of
- * witness (the witness-only path, else 0) and shape_bytes of circuit
- * shapes on the device (gpu_shape_upload_bytes), a batch or not, within
- * budget device bytes: plan arithmetic alone, no device touched.
- * CUZK_ENOMEM naming what is needed when even streaming everything does
- * not fit (out->too_small then). */
+ * witness (the witness-only path, else 0), kept_bytes when kept packed
+ * on the device (gpu_prove_witness_kept_bytes; 0: not offered) and
+ * shape_bytes of circuit shapes on the device (gpu_shape_upload_bytes), a
+ * batch or not, within budget device bytes: plan arithmetic alone, no
+ * device touched. CUZK_ENOMEM naming what is needed when even streaming
+ * everything does not fit (out->too_small then). */
 int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
-                       size_t witness_bytes, size_t shape_bytes, bool batch, size_t budget,
-                       cuzk_err *err);
+                       size_t witness_bytes, size_t kept_bytes, size_t shape_bytes, bool batch,
+                       size_t budget, cuzk_err *err);
 /* The chunk (points per MSM call) for which the plan of a streamed start
  * gives up rows of a, b, c on the device (residency.cu rule 4; 0: the
  * default, 2^21): a knob for the tests, whose small circuits reach every
@@ -160,6 +162,10 @@ void gpu_prove_set_chunk_goal(size_t points);
  * rule 4; 0: the default, 1/64 of the shape within 1 .. 64 MiB): a knob
  * for the tests, whose shapes are smaller than the default's least. */
 void gpu_prove_set_shape_ring(size_t bytes);
+/* Whether the plan may keep the witness packed on the device (residency.cu
+ * rule 4; default true): a knob for the tests, to reach the modes it
+ * outranks, and for comparing the two on a device. */
+void gpu_prove_set_witness_kept(bool on);
 /* At most `points` in each job's region of a pass's gather buffer, where
  * its tails of several chunks gather before one MSM, and in each slice of
  * tails a one-chunk pass gathers and sums at once (stream.cu; 0: no cap
@@ -170,6 +176,11 @@ void gpu_prove_set_tail_region(size_t points);
  * its pieces of mostly zeros and ones packed (staging.cu's
  * prove_upload_fr, fr_pack.cuh), the others as they are. */
 size_t gpu_prove_witness_upload_bytes(const cs_prover *w);
+/* The device bytes a start plans for w's witness kept packed there
+ * (wit_view.cuh: its inputs, its pieces' table, the pieces that crossed
+ * for its shape at most so far, or counted now, and a quarter more); 0
+ * off the witness-only path. */
+size_t gpu_prove_witness_kept_bytes(const cs_prover *w);
 /* The device bytes a circuit shape takes there (one allocation). */
 size_t gpu_shape_upload_bytes(const cs_shape *s);
 /* The device memory a proof of domain 2^lg needs at least with every

@@ -42,6 +42,12 @@ size_t porep_sizes_witness_bytes(const porep_sizes *s)
     return (s->inputs + s->aux) * sizeof(fr_t);
 }
 
+size_t porep_sizes_witness_kept_bytes(const porep_sizes *s)
+{
+    size_t pieces = (s->aux + ((size_t)1 << 17) - 1) >> 17;
+    return porep_sizes_witness_bytes(s) / 16 + pieces * sizeof(uint64_t) + 16;
+}
+
 void porep_sizes_params(const porep_sizes *s, groth16_params *pk)
 {
     memset(pk, 0, sizeof *pk);

@@ -361,15 +361,35 @@ static void check_snarkjs(cuzk_rng *g)
     snarkjs_wtns_free(&w);
 }
 
+/* The figures of the witness a mode is searched for (cap_for): as it
+ * is, kept packed on the device (0: none offered), and whether the mode
+ * keeps it packed. */
+typedef struct mode_wit {
+    size_t bytes, kept;
+    bool want_kept;
+} mode_wit;
+
+/* w's figures on the witness-only path (path), else none. */
+static mode_wit mode_wit_of(const cs_prover *w, bool path, bool want_kept)
+{
+    mode_wit m = {0, 0, want_kept};
+    if (path) {
+        m.bytes = (w->num_inputs + w->num_aux) * sizeof(fr_t);
+        m.kept = gpu_prove_witness_kept_bytes(w);
+    }
+    return m;
+}
+
 /* A cap under which a start on the witness-only path streams every
  * array with three rows of a, b, c (residency.cu rule 4); 0: none. */
-static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+static size_t cap_for(const groth16_params *pk, unsigned lg, const mode_wit *w, size_t shape,
                       unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss,
                       bool *g2_cpu);
 static unsigned h_log(const groth16_params *pk);
-static size_t streamed_cap(const groth16_params *pk, size_t wit, size_t shape)
+static size_t streamed_cap(const groth16_params *pk, const cs_prover *w, size_t shape)
 {
-    return cap_for(pk, h_log(pk), wit, shape, 3, false, false, true, false, NULL);
+    mode_wit mw = mode_wit_of(w, true, false);
+    return cap_for(pk, h_log(pk), &mw, shape, 3, false, false, true, false, NULL);
 }
 
 /* Points circuit i counted (G1 and B_G2). */
@@ -534,7 +554,7 @@ static void check_feed(cuzk_rng *g, bool streamed)
     CHECK(rc == 0, "feed: witness: %s", err.msg);
     size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
     if (streamed) gpu_prove_set_chunk_goal(1024); /* rule 4's modes within reach */
-    size_t cap = rc || !streamed ? 0 : streamed_cap(&pk, wit, gpu_shape_upload_bytes(shape));
+    size_t cap = rc || !streamed ? 0 : streamed_cap(&pk, &w[0], gpu_shape_upload_bytes(shape));
     CHECK(!streamed || cap, "feed: no cap streams every array");
     gpu_prove_set_device_memory(cap);
     const size_t plan[] = {2, 1, 1};
@@ -910,16 +930,16 @@ static size_t step_at(size_t cap)
     return cap / 4096 > CAP_STEP ? cap / 4096 : CAP_STEP;
 }
 
-static size_t cap_search(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+static size_t cap_search(const groth16_params *pk, unsigned lg, const mode_wit *w, size_t shape,
                          unsigned rows, bool shared, bool resident, g2_where g2, bool ss)
 {
-    size_t least = gpu_prove_min_device_memory(lg, wit, shape);
+    size_t least = gpu_prove_min_device_memory(lg, w->bytes, shape);
     for (size_t cap = least; cap < 4096 * least; cap += step_at(cap)) {
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
-        if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
+        if (gpu_prove_plan_for(&pl, pk, lg, w->bytes, w->kept, shape, false, cap, &err)) continue;
         if (pl.abc_rows == rows && pl.witness_shared == shared && g1_resident(&pl) == resident &&
-            g2_of(&pl) == g2 && pl.shape_streamed == ss)
+            g2_of(&pl) == g2 && pl.shape_streamed == ss && pl.witness_kept == w->want_kept)
             return cap;
     }
     return 0;
@@ -933,30 +953,31 @@ static size_t cap_search(const groth16_params *pk, unsigned lg, size_t wit, size
  * the one this device can run, and *g2_cpu says so (NULL: not wanted).
  * With no cap at all, the modes the caps gave are printed where they
  * change. */
-static size_t cap_for(const groth16_params *pk, unsigned lg, size_t wit, size_t shape,
+static size_t cap_for(const groth16_params *pk, unsigned lg, const mode_wit *w, size_t shape,
                       unsigned rows, bool shared, bool resident, bool g2_streamed, bool ss,
                       bool *g2_cpu)
 {
     if (g2_cpu) *g2_cpu = false;
-    size_t cap = cap_search(pk, lg, wit, shape, rows, shared, resident,
+    size_t cap = cap_search(pk, lg, w, shape, rows, shared, resident,
                             g2_streamed ? G2_STREAMED : G2_KEPT, ss);
     if (!cap && g2_streamed && g2_cpu) {
-        cap = cap_search(pk, lg, wit, shape, rows, shared, resident, G2_CPU, ss);
+        cap = cap_search(pk, lg, w, shape, rows, shared, resident, G2_CPU, ss);
         *g2_cpu = cap != 0;
     }
     if (cap) return cap;
     /* none: the modes the caps gave, for the log (where they change) */
-    size_t least = gpu_prove_min_device_memory(lg, wit, shape);
-    char last[80] = "";
+    size_t least = gpu_prove_min_device_memory(lg, w->bytes, shape);
+    char last[96] = "";
     for (cap = least; cap < 64 * least; cap += step_at(cap)) {
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
-        char now[80];
-        if (gpu_prove_plan_for(&pl, pk, lg, wit, shape, false, cap, &err)) continue;
+        char now[96];
+        if (gpu_prove_plan_for(&pl, pk, lg, w->bytes, w->kept, shape, false, cap, &err)) continue;
         static const char *const where[] = {"kept", "streamed", "cpu"};
-        snprintf(now, sizeof now, "rows %u shared %d g1 resident %d b_g2 %s shape streamed %d",
+        snprintf(now, sizeof now,
+                 "rows %u shared %d g1 resident %d b_g2 %s shape streamed %d witness kept %d",
                  pl.abc_rows, pl.witness_shared, g1_resident(&pl), where[g2_of(&pl)],
-                 pl.shape_streamed);
+                 pl.shape_streamed, pl.witness_kept);
         if (strcmp(now, last)) printf("  cap %zu: %s\n", cap, now);
         snprintf(last, sizeof last, "%s", now);
     }
@@ -987,6 +1008,8 @@ int gpu_check_xfer(const char *what, const gpu_prove_plan_info *pl, const groth1
     bool shared = pl->abc_rows == 1 && pl->witness_shared;
     uint64_t parked = pl->abc_rows == 1 ? 2 * row + (shared ? 3 * used : 0) : 0;
     uint64_t input = wit ? gpu_prove_witness_upload_bytes(w) : 3 * used, h2d = 0, d2h = 0;
+    if (wit && pl->witness_kept) /* and the table of where its pieces stay (wit_view.cuh) */
+        input += (w->num_aux + ((size_t)1 << 17) - 1) / ((size_t)1 << 17) * sizeof(uint64_t);
     for (size_t i = 0; i < n; i++) {
         const groth16_xfer *x = &t[i].xfer;
         uint64_t sh = xb(t, i, GROTH16_XFER_SHAPE);
@@ -1043,17 +1066,21 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
 {
     static const struct {
         unsigned rows;
-        bool shared, resident, g2_streamed, ss;
+        bool shared, resident, g2_streamed, ss, kept;
         const char *name;
     } modes[] = {
-        {3, false, true, false, false, "resident"},
-        {3, false, true, true, false, "resident, B_G2 streamed"},
-        {3, false, false, true, false, "streamed, 3 rows"},
-        {2, false, false, true, false, "streamed, 2 rows"},
-        {2, false, false, true, true, "streamed, 2 rows, shape streamed"},
-        {1, false, false, true, false, "streamed, 1 row + host park"},
-        {1, false, false, true, true, "streamed, 1 row + host park, shape streamed"},
-        {1, true, false, true, false, "streamed, 1 row shared with the witness + host park"}};
+        {3, false, true, false, false, false, "resident"},
+        {3, false, true, true, false, false, "resident, B_G2 streamed"},
+        {3, false, false, true, false, false, "streamed, 3 rows"},
+        {2, false, false, true, false, false, "streamed, 2 rows"},
+        {2, false, false, true, false, true, "streamed, 2 rows, witness kept packed"},
+        {2, false, false, true, true, false, "streamed, 2 rows, shape streamed"},
+        {2, false, false, true, true, true,
+         "streamed, 2 rows, shape streamed, witness kept packed"},
+        {1, false, false, true, false, false, "streamed, 1 row + host park"},
+        {1, false, false, true, true, false, "streamed, 1 row + host park, shape streamed"},
+        {1, true, false, true, false, false,
+         "streamed, 1 row shared with the witness + host park"}};
     unsigned lg = h_log(pk);
     cuzk_err err = {0};
     int rc = CUZK_OK;
@@ -1065,9 +1092,14 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
      * is more than these shapes): the streamed-shape modes in reach */
     if (wit) gpu_prove_set_shape_ring(shape / 4);
     for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
-        if ((modes[k].shared || modes[k].ss) && !wit) continue;
+        if ((modes[k].shared || modes[k].ss || modes[k].kept) && !wit) continue;
         bool g2_cpu;
-        size_t cap = cap_for(pk, lg, wit, shape, modes[k].rows, modes[k].shared, modes[k].resident,
+        /* the modes of the witness as it is with the packed ones switched off: they
+         * take the caps of some (rule 4's order) */
+        gpu_prove_set_witness_kept(modes[k].kept);
+        mode_wit mw = mode_wit_of(w, wit != 0, modes[k].kept);
+        if (!modes[k].kept) mw.kept = 0;
+        size_t cap = cap_for(pk, lg, &mw, shape, modes[k].rows, modes[k].shared, modes[k].resident,
                              modes[k].g2_streamed, modes[k].ss, &g2_cpu);
         CHECK(cap, "%s: no cap gives the mode %s", what, modes[k].name);
         if (!cap) continue;
@@ -1089,7 +1121,7 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         CHECK(!rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu), "%s, %s: rc %d (%s), GPU == CPU: %d",
               what, modes[k].name, rc, err.msg, !rc && !memcmp(&gpu[0], &cpu[0], sizeof *gpu));
         CHECK(pl.abc_rows == modes[k].rows && pl.witness_shared == modes[k].shared &&
-                  g1_resident(&pl) == modes[k].resident &&
+                  pl.witness_kept == modes[k].kept && g1_resident(&pl) == modes[k].resident &&
                   g2_of(&pl) == (!modes[k].g2_streamed ? G2_KEPT
                                  : g2_cpu              ? G2_CPU
                                                        : G2_STREAMED) &&
@@ -1114,6 +1146,7 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_shape_ring(0);
+    gpu_prove_set_witness_kept(true);
 }
 
 /* Rule 9 on the witness-only path with every array streamed: a batch's
@@ -1153,12 +1186,13 @@ static void check_groups(cuzk_rng *g)
         if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
         CHECK(!rc, "groups: setup: %s", err.msg);
         size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
+        mode_wit mw = mode_wit_of(&w[0], true, false);
         const char *kind = d ? "whole jobs" : "split jobs";
         static const unsigned modes[2] = {3, 1}; /* rows: a/b/c at once, the H step in pieces */
         for (int m = 0; !rc && m < 2; m++) {
             unsigned rows = modes[m];
             bool g2_cpu;
-            size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), rows, false,
+            size_t cap = cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), rows, false,
                                  false, true, false, &g2_cpu);
             CHECK(cap, "groups: no cap streams every array with %u rows", rows);
             if (!cap) continue;
@@ -1237,11 +1271,11 @@ static void check_group_refusal(cuzk_rng *g)
     for (size_t i = 0; !rc && i < 3; i++)
         rc = cs_synthesize_for_shape(&w[i], i == 1 ? bad : good, shape, NULL, &err);
     CHECK(!rc, "group refusal: setup: %s", err.msg);
-    size_t wit = rc ? 0 : (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
+    mode_wit mw = mode_wit_of(&w[0], !rc, false);
     static const unsigned modes[2] = {3, 1};
     for (int m = 0; !rc && m < 2; m++) {
         bool g2_cpu;
-        size_t cap = cap_for(&pk, h_log(&pk), wit, gpu_shape_upload_bytes(shape), modes[m], false,
+        size_t cap = cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), modes[m], false,
                              false, true, false, &g2_cpu);
         CHECK(cap, "group refusal: no cap streams every array with %u rows", modes[m]);
         if (!cap) continue;
@@ -1267,6 +1301,82 @@ static void check_group_refusal(cuzk_rng *g)
     if (shape) gpu_shape_forget(shape);
     cs_shape_free(shape);
     for (size_t i = 0; i < 3; i++) cs_prover_free(&w[i]);
+    groth16_params_free(&pk);
+}
+
+/* A witness kept packed that needs more than the plan kept for it
+ * (prove_gpu.cu's load_witness): the start plans with what its shape's
+ * witnesses took so far (a bit witness's few bytes) and a circuit of the
+ * same shape with random values comes in the batch: it goes as it is into
+ * the a/b/c buffer's second row, its H step with one row (its rows parked
+ * on the host), the others kept packed, and every proof is the CPU's byte
+ * for byte; the shape's figure grows for the next start. */
+static void check_kept_overflow(cuzk_rng *g)
+{
+    enum { N = 3 };
+    static const int pats[N] = {PAT_BITS, PAT_RANDOM, PAT_BITS};
+    prod_circuit p[N];
+    cs_circuit c[N];
+    uint64_t shape_seed = cuzk_rng_u64(g);
+    uint64_t bits = cuzk_rng_u64(g); /* the two bit witnesses the same: the first's figure */
+    for (size_t i = 0; i < N; i++) {
+        p[i] = (prod_circuit){3000, 500, pats[i], shape_seed, i == 1 ? cuzk_rng_u64(g) : bits};
+        c[i] = (cs_circuit){prod_synthesize, &p[i]};
+    }
+    cuzk_err err = {0};
+    groth16_params pk;
+    cs_shape *shape = NULL;
+    cs_prover w[N] = {{0}};
+    fr_t rs[2 * N];
+    for (size_t i = 0; i < 2 * N; i++) fr_random(&rs[i], g);
+    groth16_proof cpu[N], gpu[N];
+    int rc = groth16_setup_dev(&pk, c[0], cuzk_rng_u64(g), &err);
+    if (rc) memset(&pk, 0, sizeof pk);
+    if (!rc) rc = cs_shape_record(&shape, c[0], &err);
+    for (size_t i = 0; !rc && i < N; i++)
+        rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
+    if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
+    CHECK(!rc, "kept overflow: setup: %s", err.msg);
+    gpu_prove_release();
+    gpu_prove_set_chunk_goal(1024);
+    mode_wit mw = mode_wit_of(&w[0], !rc, true);
+    bool g2_cpu;
+    size_t cap = rc ? 0
+                    : cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), 2, false, false,
+                              true, false, &g2_cpu);
+    CHECK(rc || cap, "kept overflow: no cap keeps the bit witness packed with 2 rows");
+    if (cap) {
+        gpu_prove_set_device_memory(cap);
+        size_t row = (size_t)32 << h_log(&pk), before = mw.kept;
+        groth16_timings t[N];
+        memset(t, 0, sizeof t);
+        int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, t, &err);
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        bool parked[N];
+        for (size_t i = 0; i < N; i++)
+            parked[i] =
+                xb(t, i, GROTH16_XFER_PARK) == 2 * row && xb(t, i, GROTH16_XFER_UNPARK) == 2 * row;
+        CHECK(!prc && !memcmp(gpu, cpu, sizeof gpu) && pl.witness_kept && pl.abc_rows == 2 &&
+                  !parked[0] && parked[1] && !parked[2],
+              "kept overflow: rc %d (%s), == CPU %d, plan kept %d with %u rows, rows parked "
+              "%d %d %d",
+              prc, err.msg, !prc && !memcmp(gpu, cpu, sizeof gpu), pl.witness_kept, pl.abc_rows,
+              parked[0], parked[1], parked[2]);
+        size_t after = gpu_prove_witness_kept_bytes(&w[0]);
+        CHECK(after > before, "kept overflow: the shape's figure %zu after, %zu before", after,
+              before);
+        printf("prove: a random witness in a batch planned for a bit witness kept packed (%zu "
+               "bytes) goes as it is beside the one row, its rows parked; the batch == CPU; the "
+               "shape's figure now %zu bytes\n",
+               before, after);
+    }
+    gpu_prove_set_device_memory(0);
+    gpu_prove_set_chunk_goal(0);
+    gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    for (size_t i = 0; i < N; i++) cs_prover_free(&w[i]);
     groth16_params_free(&pk);
 }
 
@@ -1300,7 +1410,8 @@ static void check_h_modes(cuzk_rng *g)
             unsigned rows = m == 0 ? 2 : 1;
             gpu_prove_set_shape_ring(m == 3 ? shb / 4 : 0); /* 3: the shape streamed */
             bool g2_cpu;
-            size_t cap = cap_for(&pk, lg, wit, shb, rows, m == 2, false, true, m == 3, &g2_cpu);
+            mode_wit mw = mode_wit_of(&w, true, false);
+            size_t cap = cap_for(&pk, lg, &mw, shb, rows, m == 2, false, true, m == 3, &g2_cpu);
             gpu_prove_set_device_memory(cap);
             groth16_proof proof;
             int prc = gpu_groth16_prove(&proof, &pk, &w, 1, NULL, NULL, &err);
@@ -1349,11 +1460,13 @@ static void check_plan_porep32(void)
         porep_sizes_params(s, &pk);
         unsigned lg = porep_sizes_domain_log(s);
         size_t wit = porep_sizes_witness_bytes(s), row = ((size_t)1 << lg) * sizeof(fr_t);
+        size_t kept = porep_sizes_witness_kept_bytes(s);
         size_t three = 3 * row + wit + s->shape_bytes + gpu_ntt_tables_for(lg) + ((size_t)8 << lg);
         for (int k = 0; k < 2; k++) {
             gpu_prove_plan_info pl;
             cuzk_err err = {0};
-            int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, s->shape_bytes, true, budgets[k], &err);
+            int rc =
+                gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, true, budgets[k], &err);
             char line[512];
             gpu_prove_format_plan(line, sizeof line, &pl);
             CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3 &&
@@ -1362,11 +1475,25 @@ static void check_plan_porep32(void)
                   budgets[k] / gib, rc, err.msg, line);
             CHECK(three > budgets[k], "porep: three rows (%zu MiB) fit in %zu GiB", three >> 20,
                   budgets[k] / gib);
+            /* rule 4: at 15 GiB the witness as it is leaves the H step one row (8 GiB parked
+             * each way a partition); kept packed, two rows and nothing parked */
+            gpu_prove_plan_info dense;
+            rc =
+                gpu_prove_plan_for(&dense, &pk, lg, wit, 0, s->shape_bytes, true, budgets[k], &err);
+            CHECK(!rc && !dense.witness_kept &&
+                      (k ? pl.abc_rows == dense.abc_rows && !pl.witness_kept
+                         : dense.abc_rows == 1 && pl.abc_rows == 2 && pl.witness_kept &&
+                               pl.parked == 0 && pl.moved + ((size_t)8 << 30) < dense.moved),
+                  "porep %uGiB in %zu GiB: kept packed %u rows (kept %d, %zu moved), as it is %u "
+                  "rows (%zu moved)",
+                  (unsigned)(sectors[i] >> 30), budgets[k] / gib, pl.abc_rows, pl.witness_kept,
+                  pl.moved, dense.abc_rows, dense.moved);
             /* rule 9: the batch's L/A/B passes serve groups; the room left goes to
              * larger MSM calls, then to H's first points (rule 5: on the H200 at
              * 23 GiB calls of 2^22 took it all) */
             gpu_prove_plan_info one;
-            rc = gpu_prove_plan_for(&one, &pk, lg, wit, s->shape_bytes, false, budgets[k], &err);
+            rc = gpu_prove_plan_for(&one, &pk, lg, wit, kept, s->shape_bytes, false, budgets[k],
+                                    &err);
             CHECK(!rc && pl.lab_group == 4 && one.lab_group == 1 &&
                       (pl.prefix[0] > 0 || pl.chunk > ((size_t)1 << 21)) &&
                       pl.streamed < one.streamed && pl.moved < one.moved,
@@ -1386,7 +1513,7 @@ static void check_plan_porep32(void)
          * GiB before, 132 now; the stand-in runtime's sort sizes are smaller (128, 118). */
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
-        int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, s->shape_bytes, true, 134 * gib, &err);
+        int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, true, 134 * gib, &err);
         char line[512];
         gpu_prove_format_plan(line, sizeof line, &pl);
         CHECK(!rc && !pl.b_g2_streamed && pl.resident[0] && pl.resident[4] && pl.chunk >= pk.n_h &&
@@ -1429,6 +1556,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_wrong_shape(g);
     check_unsatisfied(g);
     check_h_modes(g);
+    check_kept_overflow(g);
     check_plan_porep32();
     check_feed(g, false);
     check_feed(g, true);

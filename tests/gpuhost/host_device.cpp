@@ -25,6 +25,21 @@ extern "C" {
 #include "cuzk/ntt.h"
 }
 
+/* The device memory a kernel reads of witness w (at most 3 ranges into
+ * p, len; their count): dense, its n variables; kept packed, its inputs,
+ * the pieces' table and the first byte of the pieces. */
+static int wit_mem(const wit_view *w, const void **p, size_t *len)
+{
+    if (w->dense) {
+        p[0] = w->dense, len[0] = w->n * sizeof(fr_t);
+        return 1;
+    }
+    p[0] = w->in, len[0] = w->n_in * sizeof(fr_t);
+    p[1] = w->at, len[1] = wit_pieces(w->n - w->n_in) * sizeof(uint64_t);
+    p[2] = w->bytes, len[2] = 1;
+    return 3;
+}
+
 /* A stand-in kernel's launch check: the current device works and each of
  * the count buffers [p, p + n) is its memory. */
 static int kernel_check(const char *what, const void *const *p, const size_t *n, int count,
@@ -406,15 +421,15 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
     return gather_on("gather", out, bases, idx, n, lo, err);
 }
 
-int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
+int shape_launch_eval(const shape_view *v, const wit_view *w, int which, size_t lo, size_t end,
                       fr_t *out, cuzk_err *err)
 {
     if (lo % SHAPE_BLOCK || end > v->rows || (end % SHAPE_BLOCK && end != v->rows))
         return cuzk_errf(err, CUZK_EINVAL, "shape eval: rows [%zu, %zu) not whole blocks", lo, end);
     if (lo >= end) return CUZK_OK;
-    const void *p[2] = {w, out};
-    size_t len[2] = {v->cols * sizeof(fr_t), (end - lo) * sizeof(fr_t)};
-    int rc = kernel_check("shape eval", p, len, 2, err);
+    const void *p[4] = {out};
+    size_t len[4] = {(end - lo) * sizeof(fr_t)};
+    int rc = kernel_check("shape eval", p, len, 1 + wit_mem(w, p + 1, len + 1), err);
     if (rc) return rc;
     const shape_matrix &m = v->m[which];
     for (size_t blk = lo / SHAPE_BLOCK; blk < shape_blocks(end); blk++) {
@@ -422,7 +437,7 @@ int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, 
         for (size_t r = blk * SHAPE_BLOCK; r < end && r < (blk + 1) * SHAPE_BLOCK; r++) {
             fr_d acc = fr_d::zero();
             for (uint64_t k = e; k < e + m.len[r]; k++) {
-                shape_add_entry(acc, *v, m, (const fr_d *)w, k, x);
+                shape_add_entry(acc, *v, m, *w, k, x);
                 x += m.code[k] == SHAPE_ESC;
             }
             e += m.len[r];
@@ -449,9 +464,9 @@ int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n, si
 /* The device memory a prep kernel reads: the witness and the densities. */
 static int prep_check(const char *what, const prep_view *v, cuzk_err *err)
 {
-    const void *p[7] = {v->w};
-    size_t len[7] = {(v->n_in + v->n_aux) * sizeof(fr_t)};
-    int k = 1;
+    const void *p[9];
+    size_t len[9];
+    int k = wit_mem(&v->w, p, len);
     for (int j = 0; j < PREP_JOBS; j++) {
         if (v->in_mode[j] == PREP_IN_BITS)
             p[k] = v->in_bits[j], len[k++] = (v->n_in + 63) / 64 * sizeof(uint64_t);
@@ -504,10 +519,10 @@ int prep_launch_scatter(const prep_view *v, const uint32_t *off, const prep_out 
             uint32_t pos = at[2 * j]++;
             if (c.one) out[j].ones[pos / 64] |= 1ull << (pos % 64);
             if (!out[j].split) {
-                out[j].vals[pos] = v->w[x];
+                out[j].vals[pos] = wit_get(v->w, x);
             } else if (c.tail) {
                 uint32_t t = at[2 * j + 1]++;
-                out[j].vals[t] = v->w[x];
+                out[j].vals[t] = wit_get(v->w, x);
                 out[j].idx[t] = pos;
             }
         }

@@ -57,7 +57,8 @@ static void plan_line(const porep_sizes *s, const char *size, uint64_t memory, u
     gpu_prove_plan_info pl;
     cuzk_err err = {0};
     gpu_prove_plan_for(&pl, &pk, porep_sizes_domain_log(s), porep_sizes_witness_bytes(s),
-                       s->shape_bytes, batch, (size_t)budget, &err);
+                       porep_sizes_witness_kept_bytes(s), s->shape_bytes, batch, (size_t)budget,
+                       &err);
     char line[512];
     gpu_prove_format_plan(line, sizeof line, &pl);
     printf("porep %s, %.1f GiB: %s\n", size, budget / GIB, line);
@@ -74,10 +75,10 @@ static int plan_print(const porep_sizes *s, const char *size, uint64_t memory, u
 {
     unsigned lg = porep_sizes_domain_log(s);
     size_t need = gpu_prove_min_device_memory(lg, porep_sizes_witness_bytes(s), s->shape_bytes);
-    printf("porep %s: domain 2^%u, witness %.2f GiB, shape %.2f GiB%s on the device; "
-           "least device memory %.2f GiB\n",
-           size, lg, porep_sizes_witness_bytes(s) / GIB, s->shape_bytes / GIB,
-           s->shape_estimated ? " (estimated)" : "", need / GIB);
+    printf("porep %s: domain 2^%u, witness %.2f GiB (kept packed %.2f GiB, estimated), shape "
+           "%.2f GiB%s on the device; least device memory %.2f GiB\n",
+           size, lg, porep_sizes_witness_bytes(s) / GIB, porep_sizes_witness_kept_bytes(s) / GIB,
+           s->shape_bytes / GIB, s->shape_estimated ? " (estimated)" : "", need / GIB);
     static const unsigned cards[] = {8, 12, 16, 24, 32, 48, 80, 139};
     if (memory) {
         plan_line(s, size, memory, lane_log, batch);

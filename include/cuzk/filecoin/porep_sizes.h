@@ -30,6 +30,12 @@ const porep_sizes *porep_sizes_find(uint64_t sector_size);
 unsigned porep_sizes_domain_log(const porep_sizes *s);
 /* Its witness on the device ([inputs || aux] of 32-byte elements). */
 size_t porep_sizes_witness_bytes(const porep_sizes *s);
+/* Its witness kept packed on the device (the GPU prover's residency rule
+ * 4), an ESTIMATE for planning without a witness: a 16th of its bytes,
+ * about twice what a 32 GiB partition's witness crossed as packed (3.25%,
+ * 2026-12-04), with its pieces' table; the prover plans with the bytes a
+ * witness of the shape took. */
+size_t porep_sizes_witness_kept_bytes(const porep_sizes *s);
 /* *pk zeroed but for its parameter arrays' lengths (n_h, n_l, n_a,
  * n_b_g1, n_b_g2), what the plan reads. */
 void porep_sizes_params(const porep_sizes *s, groth16_params *pk);

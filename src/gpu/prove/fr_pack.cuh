@@ -49,24 +49,30 @@ FR_PACK_HD unsigned fr_pack_popc(uint64_t x)
 #endif
 }
 
-/* Element i (4 limbs into out) of the packed run p of nv elements; one:
- * the Montgomery form of 1. */
-FR_PACK_HD void fr_pack_get(uint64_t out[4], const char *p, size_t nv, size_t i,
-                            const uint64_t one[4])
+/* Where element i of the packed run p of nv elements is: the address of
+ * its 4 limbs when it is another value, else NULL with *is_one saying
+ * whether it is 1 (else 0). */
+FR_PACK_HD const uint64_t *fr_pack_find(const char *p, size_t nv, size_t i, bool *is_one)
 {
     size_t nb = (nv + 63) / 64, b = i / 64;
     unsigned bit = (unsigned)(i % 64);
     const uint64_t *ones = (const uint64_t *)p, *other = ones + nb;
     const uint32_t *before = (const uint32_t *)(other + nb);
     uint64_t m = other[b], below = bit ? m & ((~(uint64_t)0) >> (64 - bit)) : 0;
-    if (m >> bit & 1) {
-        const uint64_t *v = (const uint64_t *)(p + fr_pack_header(nv)) +
-                            4 * (size_t)(before[b] + fr_pack_popc(below));
-        for (int k = 0; k < 4; k++) out[k] = v[k];
-    } else {
-        bool is_one = ones[b] >> bit & 1;
-        for (int k = 0; k < 4; k++) out[k] = is_one ? one[k] : 0;
-    }
+    *is_one = ones[b] >> bit & 1;
+    if (!(m >> bit & 1)) return NULL;
+    return (const uint64_t *)(p + fr_pack_header(nv)) +
+           4 * (size_t)(before[b] + fr_pack_popc(below));
+}
+
+/* Element i (4 limbs into out) of the packed run p of nv elements; one:
+ * the Montgomery form of 1. */
+FR_PACK_HD void fr_pack_get(uint64_t out[4], const char *p, size_t nv, size_t i,
+                            const uint64_t one[4])
+{
+    bool is_one;
+    const uint64_t *v = fr_pack_find(p, nv, i, &is_one);
+    for (int k = 0; k < 4; k++) out[k] = v ? v[k] : is_one ? one[k] : 0;
 }
 
 /* Bit i of *nonzero / *one: v[i] is not zero / is the Montgomery one,

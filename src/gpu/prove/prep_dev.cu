@@ -43,8 +43,8 @@ static void offsets(uint32_t *counts, size_t nb, size_t *n, size_t *nt)
     }
 }
 
-int prep_on_device(prep_jobs *out, const cs_prover *w, const fr_t *wit, const groth16_params *pk,
-                   prep_buffers *bufs, int pool, cuzk_err *err)
+int prep_on_device(prep_jobs *out, const cs_prover *w, const wit_view *wit,
+                   const groth16_params *pk, prep_buffers *bufs, int pool, cuzk_err *err)
 {
     memset(out, 0, sizeof *out);
     size_t ni = w->num_inputs, na = w->num_aux, vars = ni + na;
@@ -62,7 +62,7 @@ int prep_on_device(prep_jobs *out, const cs_prover *w, const fr_t *wit, const gr
     if (rc) return rc;
     prep_view v;
     memset(&v, 0, sizeof v);
-    v.w = (const fr_d *)wit, v.n_in = ni, v.n_aux = na;
+    v.w = *wit, v.n_in = ni, v.n_aux = na;
     v.in_mode[PREP_L] = PREP_IN_NONE; /* L: the aux variables */
     v.in_mode[PREP_A] = PREP_IN_ALL;
     v.aux_bits[PREP_A] = (const uint64_t *)s;

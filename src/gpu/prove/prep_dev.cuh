@@ -23,6 +23,7 @@
 #define CUZK_GPU_PROVE_PREP_DEV_CUH
 
 #include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/wit_view.cuh"
 
 #define PREP_VARS 1024 /* variables per block: 32 warps */
 enum { PREP_L, PREP_A, PREP_B, PREP_JOBS };
@@ -31,7 +32,7 @@ enum { PREP_IN_NONE, PREP_IN_ALL, PREP_IN_BITS };
 
 /* A device witness and which of its variables each job keeps. */
 typedef struct prep_view {
-    const fr_d *w; /* inputs then aux */
+    wit_view w; /* inputs then aux */
     size_t n_in, n_aux;
     int in_mode[PREP_JOBS];              /* which inputs (PREP_IN_*) */
     const uint64_t *in_bits[PREP_JOBS];  /* PREP_IN_BITS: over the inputs */
@@ -68,7 +69,7 @@ HD prep_var prep_classify(const prep_view &p, size_t v)
         c.kept |= (unsigned)k << j;
     }
     if (c.kept) {
-        const fr_d &x = p.w[v];
+        fr_d x = wit_get(p.w, v);
         c.one = x == fr_d::one();
         c.tail = !c.one && !x.is_zero();
     }
@@ -99,12 +100,12 @@ typedef struct prep_jobs {
 } prep_jobs;
 
 /* The jobs of circuit w (its densities on the host) from its witness wit
- * ([inputs || aux]) on the current device, the densities uploaded through
+ ([inputs || aux], as it is or kept packed) on the current device, the densities uploaded through
  * staging pool `pool`; checked against pk's counts
  * (groth16_check_counts); done when it returns. The buffers only grow
  * into free device memory: CUZK_ENOMEM when they cannot (the circuit can
  * still be prepped on the CPU). */
-int prep_on_device(prep_jobs *out, const cs_prover *w, const fr_t *wit, const groth16_params *pk,
-                   prep_buffers *bufs, int pool, cuzk_err *err);
+int prep_on_device(prep_jobs *out, const cs_prover *w, const wit_view *wit,
+                   const groth16_params *pk, prep_buffers *bufs, int pool, cuzk_err *err);
 
 #endif

@@ -71,10 +71,10 @@ __global__ void __launch_bounds__(PREP_VARS)
         if (lane == 0 && w1) atomicOr((unsigned long long *)&out[j].ones[first + 1], w1);
         if (!k) continue;
         if (!out[j].split) {
-            out[j].vals[pos] = p.w[v];
+            out[j].vals[pos] = wit_get(p.w, v);
         } else if (c.tail) {
             uint32_t t = base[1] + __popc(tb[j] & below);
-            out[j].vals[t] = p.w[v];
+            out[j].vals[t] = wit_get(p.w, v);
             out[j].idx[t] = pos;
         }
     }

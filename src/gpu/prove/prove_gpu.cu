@@ -23,6 +23,11 @@
  *           of the prep thread, its jobs made on the device from that
  *           witness (prep_dev.cuh; by the CPU's prep when the device has
  *           no memory free for them)                        prep_msm_ms
+ *           the assignment as it is, or, when the plan keeps it packed
+ *           (residency.cu rule 4), as its pieces crossed (wit_view.cuh;
+ *           load_witness: one that needs more than planned goes as it
+ *           is into the a/b/c buffer's second row, its H step then with
+ *           one row)
  * and the prover thread, per circuit i, two steps in the order in which
  * their helpers finish (whichever of prep(i) and loader(i) is done first;
  * the other goes on meanwhile):
@@ -110,6 +115,7 @@
 #include "gpu/prove/prep_dev.cuh"
 #include "gpu/prove/prove_gpu.cuh"
 #include "gpu/prove/residency.cuh"
+#include "gpu/prove/wit_view.cuh"
 
 extern "C" {
 #include "cuzk/engine_log.h"
@@ -188,6 +194,9 @@ struct prove_one {
     bool dev_prep;             /* the loader makes its jobs on the device (prep_dev.cuh) */
     double abc_wait_ms;        /* the loader's wait for its a/b/c buffer (abc_wait) */
     bool b2_done;              /* the device computed m.b2 */
+    wit_view wv;               /* its witness on the device, as its loader left it */
+    bool wit_row;              /* kept packed it needed more than planned: it is in the a/b/c
+                                  buffer's second row, its H step with one row (load_witness) */
 };
 
 struct gpu_prove_pending {
@@ -211,6 +220,75 @@ static bool h_in_pieces(const prove_run *r);
 static size_t witness_bytes(const cs_prover *w)
 {
     return w->shape ? (w->num_inputs + w->num_aux) * sizeof(fr_t) : 0;
+}
+
+/* The witness kept packed (wit_view.cuh, residency.cu rule 4): its inputs
+ * as they are, then the table of its pieces, then the pieces. */
+static size_t kept_inputs(size_t n_in)
+{
+    return (n_in * sizeof(fr_t) + 15) & ~(size_t)15;
+}
+static size_t kept_head(const cs_prover *w)
+{
+    return kept_inputs(w->num_inputs) + wit_table_bytes(w->num_aux);
+}
+
+/* The pieces' bytes a witness of each shape kept packed took, the most
+ * seen (a few shapes, the most recent first): the plan's figure for the
+ * next circuits of that shape, whose values differ a little. */
+#define KEPT_SHAPES 8
+static struct {
+    const cs_shape *s;
+    size_t n_aux, bytes;
+} kept_seen[KEPT_SHAPES];
+static std::mutex kept_mu;
+
+static void kept_note(const cs_prover *w, size_t bytes)
+{
+    std::lock_guard<std::mutex> g(kept_mu);
+    size_t k = 0;
+    while (k < KEPT_SHAPES - 1 && !(kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux))
+        k++;
+    if (kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux &&
+        kept_seen[k].bytes > bytes)
+        bytes = kept_seen[k].bytes;
+    memmove(&kept_seen[1], &kept_seen[0], k * sizeof kept_seen[0]);
+    kept_seen[0] = {w->shape, w->num_aux, bytes};
+}
+
+/* The device bytes the plan keeps for w's witness kept packed: its head,
+ * and its pieces' bytes (seen for its shape, else counted now: a pass over
+ * the witness, once per shape) and a quarter more (KEPT_MARGIN); 0 off the
+ * witness-only path. A circuit that needs more goes to the a/b/c buffer's
+ * second row as it is (load_witness). */
+#define KEPT_MARGIN 4
+static size_t kept_bytes(const cs_prover *w)
+{
+    if (!w->shape) return 0;
+    size_t bytes = 0;
+    {
+        std::lock_guard<std::mutex> g(kept_mu);
+        for (size_t k = 0; k < KEPT_SHAPES && !bytes; k++)
+            if (kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux)
+                bytes = kept_seen[k].bytes;
+    }
+    if (!bytes) {
+        bytes = prove_upload_fr_bytes(w->aux_assignment, w->num_aux);
+        kept_note(w, bytes);
+    }
+    return kept_head(w) + bytes + bytes / KEPT_MARGIN;
+}
+
+extern "C" size_t gpu_prove_witness_kept_bytes(const cs_prover *w)
+{
+    return kept_bytes(w);
+}
+
+void prove_kept_forget(const cs_shape *s)
+{
+    std::lock_guard<std::mutex> g(kept_mu);
+    for (size_t k = 0; k < KEPT_SHAPES; k++)
+        if (kept_seen[k].s == s) kept_seen[k] = {NULL, 0, 0};
 }
 
 /* Split job j's bitmap, tail scalars and tail indexes (idx: room for
@@ -435,8 +513,7 @@ static void device_prep(prove_run *r, size_t i)
     prep_buffers bufs = {&ws->prep, &ws->jobs[b], &ws->prep_cap, &ws->jobs_cap[b]};
     prep_jobs pj;
     const cs_prover *w = r->circ[i];
-    c->prep_rc =
-        prep_on_device(&pj, w, (const fr_t *)r->wit, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
+    c->prep_rc = prep_on_device(&pj, w, &c->wv, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
     groth16_msm_job *jobs[3] = {&c->jobs.l, &c->jobs.a, &c->jobs.b};
     for (int k = 0; !c->prep_rc && k < 3; k++) {
         jobs[k]->n = pj.n[k], jobs[k]->n_tail = pj.n_tail[k], jobs[k]->split = pj.out[k].split;
@@ -457,7 +534,9 @@ static int fed_fits(prove_run *r, size_t i, cuzk_err *err)
     const cs_prover *w = r->circ[i];
     bool known = !w->shape;
     for (size_t k = 0; k < r->n0 && !known; k++) known = r->ready[k] == w->shape;
-    if (!known || witness_bytes(w) > r->wit_cap)
+    /* kept packed, one that needs more than planned goes to the a/b/c buffer's second row */
+    size_t room = r->plan.witness_kept ? ((size_t)1 << r->lg) * sizeof(fr_t) : r->wit_cap;
+    if (!known || witness_bytes(w) > room)
         return cuzk_errf(err, CUZK_EINVAL, "gpu prove: a fed circuit of another shape");
     return CUZK_OK;
 }
@@ -479,20 +558,69 @@ static int abc_wait(prove_run *r, size_t i, cuzk_err *err)
     return stop ? cuzk_errf(err, CUZK_ECANCELLED, "gpu prove: stopped") : CUZK_OK;
 }
 
-/* The witness-only path's loader when the H step evaluates the rows
- * itself (h_in_pieces): the checked assignment into d (ws->wit), packed
- * where it is mostly zeros and ones (prove_upload_fr). */
-static int load_witness(const cs_prover *w, char *d, cuzk_err *err)
+/* Circuit i's assignment into d as it is, packed where it is mostly
+ * zeros and ones on the way (prove_upload_fr); c->wv its view. */
+static int load_dense(prove_one *c, const cs_prover *w, char *d, cuzk_err *err)
 {
-    int rc = groth16_shape_check(w, err);
     fr_t *x = (fr_t *)d;
-    if (!rc)
-        rc = prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, x, w->input_assignment, w->num_inputs,
-                             err);
+    int rc =
+        prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, x, w->input_assignment, w->num_inputs, err);
     if (!rc)
         rc = prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, x + w->num_inputs, w->aux_assignment,
                              w->num_aux, err);
+    c->wv = wit_dense(d, w->num_inputs + w->num_aux);
     return rc;
+}
+
+static int abc_wait(prove_run *r, size_t i, cuzk_err *err);
+
+/* The witness-only path's loader's assignment, checked against its
+ * shape's counts: into d (ws->wit, or the a/b/c buffer that the plan
+ * shares with it) as it is; or, when the plan keeps it packed
+ * (residency.cu rule 4), into d as it crossed (prove_upload_fr_kept), and
+ * when its pieces need more than the plan kept for them (another shape's
+ * circuit fed to the start, or values far from its shape's usual), as it
+ * is into the a/b/c buffer's second row once the circuit before is done
+ * with it (abc_wait), its H step then running with one row beside it
+ * (c->wit_row, h_pieces). */
+static int load_witness(prove_run *r, size_t i, char *d, cuzk_err *err)
+{
+    prove_one *c = &r->p->c[i];
+    const cs_prover *w = r->circ[i];
+    int rc = groth16_shape_check(w, err);
+    if (rc || !r->plan.witness_kept) return rc ? rc : load_dense(c, w, d, err);
+    size_t head = kept_head(w), used;
+    bool fits = r->wit_cap > head;
+    rc = prove_upload_fr(STAGE_BG, GROTH16_XFER_INPUT, (fr_t *)d, w->input_assignment,
+                         w->num_inputs, err);
+    if (!rc && fits) {
+        char *t = d + kept_inputs(w->num_inputs);
+        rc = prove_upload_fr_kept(STAGE_BG, GROTH16_XFER_INPUT, t, r->wit_cap - head,
+                                  w->aux_assignment, w->num_aux, &used, &fits, err);
+        c->wv = {NULL,
+                 (const fr_d *)d,
+                 (const uint64_t *)t,
+                 t + wit_table_bytes(w->num_aux),
+                 w->num_inputs,
+                 w->num_inputs + w->num_aux};
+    }
+    if (rc) return rc;
+    if (fits) {
+        kept_note(w, used);
+        return CUZK_OK;
+    }
+    kept_note(w, prove_upload_fr_bytes(w->aux_assignment, w->num_aux));
+    engine_log(LOG_WARN,
+               "gpu prove: circuit %zu's witness kept packed needs more than the %zu bytes "
+               "planned; it goes as it is into the a/b/c buffer's second row",
+               i, r->wit_cap);
+    rc = abc_wait(r, i, err);
+    if (rc) return rc;
+    {
+        std::lock_guard<std::mutex> g(r->mu);
+        c->wit_row = true;
+    }
+    return load_dense(c, w, (char *)r->ws->abc[0] + ((size_t)1 << r->lg) * sizeof(fr_t), err);
 }
 
 extern "C" size_t gpu_prove_witness_upload_bytes(const cs_prover *w)
@@ -512,7 +640,7 @@ static int load_by_shape(prove_run *r, size_t i, char *buf, char *d, const cs_pr
 {
     prove_one *c = &r->p->c[i];
     size_t used = w->num_constraints * sizeof(fr_t);
-    int rc = load_witness(w, d, err);
+    int rc = load_witness(r, i, d, err);
     if (!rc && c->dev_prep) device_prep(r, i);
     if (!rc) rc = abc_wait(r, i, err);
     if (!rc)
@@ -539,7 +667,7 @@ static int load_abc(prove_run *r, size_t i, char *buf, char *wit, const groth16_
     if (!rc && lw != lg) rc = cuzk_errf(err, CUZK_EINVAL, "gpu prove: domains of the batch differ");
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
     if (!rc && h_in_pieces(r) && w->shape) {
-        rc = load_witness(w, wit, err);
+        rc = load_witness(r, i, wit, err);
         if (!rc && c->dev_prep) device_prep(r, i);
         return rc;
     }
@@ -710,10 +838,10 @@ static bool h_in_pieces(const prove_run *r)
 
 /* Row k (0, 1, 2: a, b, c) of w into device row x, zero-padded to the
  * domain: from the host rows the H step parked (parked), else evaluated
- * from w's shape over the witness on the device, or uploaded from w's own
- * rows. */
-static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
-                   cuzk_err *err)
+ * from w's shape over its witness on the device (wv), or uploaded from w's
+ * own rows. */
+static int row_put(prove_run *r, const cs_prover *w, const wit_view *wv, int k, char *x,
+                   const char *parked, cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t), used = w->num_constraints * sizeof(fr_t);
     const fr_t *src[3] = {w->a, w->b, w->c};
@@ -722,8 +850,7 @@ static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char 
         CU(xfer_copy(x, parked, used, GROTH16_XFER_UNPARK), err, "h row upload");
     else if (w->shape)
         rc = xfer_kernels([&] {
-            return prove_shape_rows(w->shape, (const fr_t *)r->wit, k, 0, w->num_constraints,
-                                    (fr_t *)x, err);
+            return prove_shape_rows(w->shape, wv, k, 0, w->num_constraints, (fr_t *)x, err);
         });
     else
         rc = prove_upload(STAGE_FG, GROTH16_XFER_INPUT, x, src[k], used, err);
@@ -731,11 +858,11 @@ static int row_put(prove_run *r, const cs_prover *w, int k, char *x, const char 
 }
 
 /* row_put and the row's transform (gpu_ntt_h_row_dev). */
-static int row_fill(prove_run *r, const cs_prover *w, int k, char *x, const char *parked,
-                    cuzk_err *err)
+static int row_fill(prove_run *r, const cs_prover *w, const wit_view *wv, int k, char *x,
+                    const char *parked, cuzk_err *err)
 {
     gpu_buf v = {x, ((size_t)1 << r->lg) * sizeof(fr_t)};
-    int rc = row_put(r, w, k, x, parked, err);
+    int rc = row_put(r, w, wv, k, x, parked, err);
     return rc ? rc : xfer_kernels([&] { return gpu_ntt_h_row_dev(&v, r->lg, k, err); });
 }
 
@@ -812,7 +939,8 @@ static int h_product(prove_run *r, gpu_buf *v0, gpu_buf *v1, cuzk_err *err)
 /* Circuit i's H step in pieces has read the last of the witness (its
  * kernels waited for): unless the witness shares the row, the next
  * circuit's loader may fill the witness buffer now, under the rest of
- * this H step (load_buffer_free). */
+ * this H step (load_buffer_free; a witness in the a/b/c buffer's second
+ * row, c->wit_row, left the witness buffer free all along). */
 static int witness_read(prove_run *r, size_t i, cuzk_err *err)
 {
     if (r->plan.witness_shared) return CUZK_OK;
@@ -826,45 +954,48 @@ static int witness_read(prove_run *r, size_t i, cuzk_err *err)
  * row: b, then c) or one (d; c's and a's transformed rows parked on the
  * host and combined with b's a piece at a time; when the witness shares
  * d, the pieces of a, b, c parked first and the rows brought back from
- * there): the same field elements as gpu_ntt_h_dev (ntt.h's finish in
- * parts). A witness-only circuit's constraints are checked before any
- * transform: with two rows c's pieces against a and b in their rows,
- * with one a, b, c in pieces. h lands in d. */
+ * there; a circuit whose witness is in d + row, c->wit_row, runs so too,
+ * its park made now): the same field elements as gpu_ntt_h_dev (ntt.h's
+ * finish in parts). A witness-only circuit's constraints are checked
+ * before any transform: with two rows c's pieces against a and b in their
+ * rows, with one a, b, c in pieces. h lands in d. */
 static int h_pieces(prove_run *r, size_t i, const cs_prover *w, char *d, cuzk_err *err)
 {
     size_t row = ((size_t)1 << r->lg) * sizeof(fr_t);
     gpu_buf v0 = {d, row}, v1 = {d + row, row};
     prove_ws *ws = r->ws;
-    bool one = r->plan.abc_rows < 2, shared = one && r->plan.witness_shared && w->shape;
-    int rc = one ? park_ready(ws, r->plan.park, err) : CUZK_OK;
+    const prove_one *c = &r->p->c[i];
+    const wit_view *wv = &c->wv;
+    bool one = r->plan.abc_rows < 2 || c->wit_row;
+    bool shared = one && r->plan.witness_shared && w->shape;
+    int rc = one ? park_ready(ws, c->wit_row ? 2 * row : r->plan.park, err) : CUZK_OK;
     void *tmp;
     if (!rc && w->shape) rc = prove_stream_scratch(&tmp, r->plan.chunk, r->p->pk, err);
     if (!rc && w->shape && one)
         rc = xfer_kernels([&] {
-            return prove_shape_check(w->shape, (const fr_t *)r->wit, (fr_t *)tmp, r->plan.piece,
+            return prove_shape_check(w->shape, wv, (fr_t *)tmp, r->plan.piece,
                                      shared ? ws->park : NULL, row, err);
         });
     if (!rc && !one) { /* a and b raw, checked against c's pieces, then transformed */
-        rc = row_put(r, w, 0, d, NULL, err);
-        if (!rc) rc = row_put(r, w, 1, d + row, NULL, err);
+        rc = row_put(r, w, wv, 0, d, NULL, err);
+        if (!rc) rc = row_put(r, w, wv, 1, d + row, NULL, err);
         if (!rc && w->shape)
             rc = xfer_kernels([&] {
-                return prove_shape_check_c(w->shape, (const fr_t *)r->wit, (const fr_t *)d,
-                                           (const fr_t *)(d + row), (fr_t *)tmp, r->plan.piece,
-                                           err);
+                return prove_shape_check_c(w->shape, wv, (const fr_t *)d, (const fr_t *)(d + row),
+                                           (fr_t *)tmp, r->plan.piece, err);
             });
         if (!rc) rc = xfer_kernels([&] { return h_product(r, &v0, &v1, err); });
-        if (!rc) rc = row_fill(r, w, 2, d + row, NULL, err);
+        if (!rc) rc = row_fill(r, w, wv, 2, d + row, NULL, err);
         if (!rc) rc = witness_read(r, i, err);
         return rc ? rc : xfer_kernels([&] { return gpu_ntt_h_bitrev_dev(&v0, &v1, r->lg, err); });
     }
     char *pa = ws->park, *pc = ws->park + (shared ? 2 : 1) * row;
     const char *raw[3] = {shared ? pa : NULL, shared ? pa + row : NULL, shared ? pc : NULL};
-    if (!rc) rc = row_fill(r, w, 2, d, raw[2], err);
+    if (!rc) rc = row_fill(r, w, wv, 2, d, raw[2], err);
     if (!rc) rc = park_row(pc, d, row, err);
-    if (!rc) rc = row_fill(r, w, 0, d, raw[0], err);
+    if (!rc) rc = row_fill(r, w, wv, 0, d, raw[0], err);
     if (!rc) rc = park_row(pa, d, row, err);
-    if (!rc) rc = row_fill(r, w, 1, d, raw[1], err);
+    if (!rc) rc = row_fill(r, w, wv, 1, d, raw[1], err);
     if (!rc) rc = witness_read(r, i, err);
     if (!rc) rc = row_combine(r, d, pa, true, err);
     if (!rc) rc = xfer_kernels([&] { return gpu_ntt_h_product_dev(&v0, r->lg, err); });
@@ -1179,7 +1310,7 @@ static size_t shapes_bytes(const prove_run *r)
  * the plan no longer wants given back: a second a/b/c buffer, an MSM
  * workspace larger than its chunk's, other parameter sets when their
  * room is needed. */
-static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
+static int plan_start(prove_run *r, size_t wit, size_t kept, cuzk_err *err)
 {
     int dev = r->slot;
     const groth16_params *pk = r->p->pk;
@@ -1187,8 +1318,8 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     if (wit) prove_stage_scratch(STAGE_BG); /* the loader's packed witness, before the budget */
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
-        rc = prove_plan_make(&r->plan, pk, r->lg, wit, shapes_bytes(r), r->p->n > 1 || r->feed,
-                             budget, r->device, err);
+        rc = prove_plan_make(&r->plan, pk, r->lg, wit, kept, shapes_bytes(r),
+                             r->p->n > 1 || r->feed, budget, r->device, err);
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;
@@ -1198,7 +1329,8 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
     if (r->nabc < 2 && ws->abc[1]) cu_free(ws->abc[1]), ws->abc[1] = NULL, ws->abc_cap[1] = 0;
     size_t rows = abc_bytes(r, wit);
     if (ws->abc_cap[0] > rows) cu_free(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
-    if (r->plan.witness_shared && ws->wit) cu_free(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
+    size_t wb = r->plan.witness_shared ? 0 : r->plan.witness_kept ? kept : wit;
+    if (ws->wit_cap > wb) cu_free(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
     if (r->plan.streamed || r->plan.chunk < pk->n_h) {
         size_t w = gpu_msm_workspace_for(r->plan.chunk, 0), w2 = 0;
         if (r->plan.resident[RES_B_G2] || r->plan.g2_streamed)
@@ -1218,17 +1350,23 @@ static int plan_start(prove_run *r, size_t wit, cuzk_err *err)
 static int prove_all(prove_run *r, cuzk_err *err)
 {
     gpu_prove_pending *p = r->p;
-    size_t wit = 0; /* one buffer: loaders run one at a time */
-    for (size_t i = 0; i < p->n; i++)
+    size_t wit = 0, kept = 0; /* one buffer: loaders run one at a time */
+    for (size_t i = 0; i < p->n; i++) {
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
+        if (i == 0 || r->circ[i]->shape != r->circ[i - 1]->shape) {
+            size_t k = kept_bytes(r->circ[i]);
+            if (k > kept) kept = k;
+        }
+    }
     for (size_t i = 0; i < r->cap; i++) xfer_reset(&r->xa[i]);
     xfer_run_begin(&r->xr);
     xfer_bind(&r->xa[0]); /* what a cold start makes resident: its first circuit's */
-    int rc = plan_start(r, wit, err);
+    int rc = plan_start(r, wit, kept, err);
     for (size_t k = 0; !rc && k < r->nabc; k++)
         rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], abc_bytes(r, wit), p->pk, err);
     bool shared = r->plan.witness_shared;
-    if (!rc && wit && !shared) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wit, p->pk, err);
+    size_t wb = r->plan.witness_kept ? kept : wit;
+    if (!rc && wit && !shared) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wb, p->pk, err);
     r->wit = (char *)(shared ? r->ws->abc[0] : r->ws->wit);
     r->wit_cap = shared ? r->ws->abc_cap[0] : r->ws->wit_cap;
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, &r->plan, err);

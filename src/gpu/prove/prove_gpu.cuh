@@ -71,6 +71,13 @@ int prove_upload(int which, int what, void *dev, const void *host, size_t bytes,
  * pool's device memory for packed pieces (prove_stage_scratch, 32 MiB);
  * without it all go as they are. */
 int prove_upload_fr(int which, int what, fr_t *dev, const fr_t *host, size_t n, cuzk_err *err);
+/* prove_upload_fr of n field elements kept on the device as they cross
+ * (wit_view.cuh): the table of where each piece went at dev
+ * (wit_table_bytes(n)), the pieces from there on in at most cap bytes;
+ * *used: the bytes the pieces took. *fits false (CUZK_OK): they need
+ * more than cap, and dev holds nothing usable. */
+int prove_upload_fr_kept(int which, int what, void *dev, size_t cap, const fr_t *host, size_t n,
+                         size_t *used, bool *fits, cuzk_err *err);
 /* Makes pool `which`'s device memory for packed pieces on the calling
  * thread's slot, once (not on a lane: its memory is its reservation's),
  * before a start plans, so that the plan sees it gone; a failure leaves
@@ -198,21 +205,25 @@ int prove_shape_ready(const cs_shape *s, const groth16_params *keep, cuzk_err *e
 /* out := rows [lo, end) of matrix `which` (0, 1, 2: A, B, C) of s times
  * the device witness w, unchecked (lo a multiple of SHAPE_BLOCK, end one
  * too or the constraint count); returns with the kernel done. */
-int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, size_t end, fr_t *out,
-                     cuzk_err *err);
+typedef struct wit_view wit_view; /* wit_view.cuh */
+/* Forgets what the witnesses of shape s took kept packed (prove_gpu.cu's
+ * figure for the plan), as s goes (gpu_shape_forget). */
+void prove_kept_forget(const cs_shape *s);
+int prove_shape_rows(const cs_shape *s, const wit_view *w, int which, size_t lo, size_t end,
+                     fr_t *out, cuzk_err *err);
 /* a_j b_j = c_j for every constraint of s over the device witness w,
  * evaluated `piece` rows at a time (a multiple of SHAPE_BLOCK) into tmp
  * (3 piece rows; 6 with host): the first that fails is the error, as in
  * gpu_shape_eval_dev. With host (else NULL) each piece of a, b, c is
  * also copied there, row k at host + k row_bytes, the copy of one piece
  * under the kernels of the next; all landed on return. */
-int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+int prove_shape_check(const cs_shape *s, const wit_view *w, fr_t *tmp, size_t piece, char *host,
                       size_t row_bytes, cuzk_err *err);
 /* The same check with a and b already evaluated on the device (rows of
  * the constraint count at least): only c is, a piece at a time into tmp
  * (one piece row). */
-int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
-                        size_t piece, cuzk_err *err);
+int prove_shape_check_c(const cs_shape *s, const wit_view *w, const fr_t *a, const fr_t *b,
+                        fr_t *tmp, size_t piece, cuzk_err *err);
 /* The device bytes s takes when uploaded (one allocation). */
 size_t prove_shape_bytes_for(const cs_shape *s);
 /* Device dev's shapes from now on: on the device whole, or streamed in

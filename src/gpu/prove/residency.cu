@@ -69,9 +69,25 @@
  *     B_G2's stream included (rule 5);
  *     a streamed array's points cross in such chunks, double-buffered.
  *     The H step's rows, in order of the bytes a partition moves: 3; 2;
- *     2 with the circuit shape streamed; 1 beside the witness; 1 with the
- *     shape streamed; 1 that the witness shares (the last three on the
- *     witness-only path). A streamed shape (shape_cache.cu) keeps only
+ *     2 with the witness kept packed; 2 with the circuit shape streamed;
+ *     2 with both; 1 beside the witness; 1 with the shape streamed; 1
+ *     that the witness shares (all but the first two and the sixth on
+ *     the witness-only path). The witness kept packed (wit_view.cuh) stays
+ *     on the device in the form it crosses in anyway (its pieces of
+ *     zeros and ones as bits, staging.cu): the kernels that read it (the
+ *     shape's evaluation, the device prep) decode each value in place, so
+ *     it moves nothing more and takes the bytes the witnesses of its
+ *     shape took so far and a quarter more (prove_gpu.cu's kept_bytes:
+ *     0.14 GiB for a 32 GiB PoRep partition's 3.9 GiB, the same to the
+ *     byte for every partition and sector, as which of its values are 0
+ *     or 1 follows from the circuit). It is offered only with two rows
+ *     and a witness no larger than a row, so that a circuit whose pieces
+ *     need more than planned can go as it is into the second row, its H
+ *     step then with one row beside it; and it comes after the mode with
+ *     the same rows and shape but the witness as it is (whose kernels
+ *     read a value with one load). At 16 GiB it gives a 32 GiB PoRep's
+ *     H step its second row: nothing parked, 17 GiB less over PCIe a
+ *     partition (cuzk-bench plan). A streamed shape (shape_cache.cu) keeps only
  *     its escape table on the device and uploads each evaluation's slices
  *     through a ring (shape_ring_for: 1/64 of it, 1 to 64 MiB): 2 rows
  *     read A and B once and C twice (c's check, then its row), 1 row A,
@@ -149,7 +165,8 @@
  *     (groth16_xfer, xfer_stats.cuh): up, the points streamed (rules 4,
  *     5; L, A, B_G1 and B_G2 at a lab_group-th of their bytes under rule
  *     9, the share each of a group counts) and the witness (witness-only path: at most, its
- *     pieces of zeros and ones cross packed, staging.cu) or a, b, c (at most
+ *     pieces of zeros and ones cross packed, staging.cu; kept packed, the bytes planned for
+ *     it) or a, b, c (at most
  * three domain rows: the constraints' part of each); with one row of the H step on the device, c's
  * and a's transformed rows parked on the host and brought back (a domain row each, each way), and
  * when the witness shares the row, the check's pieces of a, b, c too (at most a domain row each,
@@ -235,6 +252,13 @@ static size_t tb_for(size_t c, size_t size)
 static std::mutex plan_mu;
 static size_t plan_cap;  /* 0: none */
 static size_t plan_goal; /* 0: PLAN_GOOD_CHUNK */
+static bool plan_unkept; /* rule 4's modes with the witness kept packed not offered */
+
+extern "C" void gpu_prove_set_witness_kept(bool on)
+{
+    std::lock_guard<std::mutex> g(plan_mu);
+    plan_unkept = !on;
+}
 
 extern "C" void gpu_prove_set_chunk_goal(size_t points)
 {
@@ -611,12 +635,16 @@ static bool plan_chunk(prove_plan *pl, size_t max_n)
 }
 
 /* Rule 4's modes of the H step: rows on the device, the witness sharing
- * the row's memory, the shape streamed; in the order of the bytes moved. */
+ * the row's memory, the shape streamed, the witness kept packed; in the
+ * order of the bytes moved (the packed witness crosses as it would
+ * anyway: of two modes that differ in it alone, the witness as it is
+ * first). */
 static const struct {
     unsigned rows;
-    bool shared, shape;
-} plan_modes[] = {{3, false, false}, {2, false, false}, {2, false, true},
-                  {1, false, false}, {1, false, true},  {1, true, false}};
+    bool shared, shape, kept;
+} plan_modes[] = {{3, false, false, false}, {2, false, false, false}, {2, false, false, true},
+                  {2, false, true, false},  {2, false, true, true},   {1, false, false, false},
+                  {1, false, true, false},  {1, true, false, false}};
 #define PLAN_MODES (sizeof plan_modes / sizeof *plan_modes)
 
 /* The ring a streamed shape's slices go through: 1/64 of the shape, 1
@@ -649,41 +677,51 @@ static size_t shape_ring_for(size_t shapes)
     return r < shapes ? r : shapes;
 }
 
+/* The witness's figures for rule 4: as it is, kept packed (0: not
+ * offered), a domain row's bytes. */
+typedef struct plan_wit {
+    size_t bytes, kept, row;
+} plan_wit;
+
 /* Whether rule 4 may take mode m: the shared and streamed-shape modes
- * need the witness-only path (a witness and shapes), and a streamed shape
- * a ring smaller than the shape. */
-static bool mode_ok(size_t m, size_t witness, size_t shapes)
+ * need the witness-only path (a witness and shapes), a streamed shape a
+ * ring smaller than the shape, and a packed witness a figure below the
+ * witness's own and a witness that fits a row (where a circuit whose
+ * pieces need more than planned goes: prove_gpu.cu's load_witness). */
+static bool mode_ok(size_t m, const plan_wit *w, size_t shapes)
 {
-    if ((plan_modes[m].shared || plan_modes[m].shape) && !witness) return false;
+    if ((plan_modes[m].shared || plan_modes[m].shape) && !w->bytes) return false;
+    if (plan_modes[m].kept && !(w->kept && w->kept < w->bytes && w->bytes <= w->row)) return false;
     return !plan_modes[m].shape || (shapes && shape_ring_for(shapes) < shapes);
 }
 
 /* The working memory of mode m beside `fixed` (tables, headroom): its
  * rows and witness, and the shapes or, streamed, their ring. */
-static size_t mode_work(size_t m, size_t row, size_t witness, size_t shapes, size_t fixed)
+static size_t mode_work(size_t m, const plan_wit *w, size_t shapes, size_t fixed)
 {
-    size_t sh = plan_modes[m].shape ? shape_ring_for(shapes) : shapes;
-    if (plan_modes[m].shared) return (row > witness ? row : witness) + sh + fixed;
-    return plan_modes[m].rows * row + witness + sh + fixed;
+    size_t sh = plan_modes[m].shape ? shape_ring_for(shapes) : shapes, row = w->row;
+    size_t wit = plan_modes[m].kept ? w->kept : w->bytes;
+    if (plan_modes[m].shared) return (row > wit ? row : wit) + sh + fixed;
+    return plan_modes[m].rows * row + wit + sh + fixed;
 }
 
 /* Rule 4 in mode m: pl's rows, work and chunk; false when it does not fit. */
-static bool try_mode(prove_plan *pl, size_t m, size_t row, size_t witness, size_t shapes,
-                     size_t fixed, size_t max_n)
+static bool try_mode(prove_plan *pl, size_t m, const plan_wit *w, size_t shapes, size_t fixed,
+                     size_t max_n)
 {
     pl->abc_rows = plan_modes[m].rows;
     pl->witness_shared = plan_modes[m].shared;
+    pl->witness_kept = plan_modes[m].kept;
     pl->shape_streamed = plan_modes[m].shape;
     pl->shape_ring = plan_modes[m].shape ? shape_ring_for(shapes) : 0;
-    pl->work = mode_work(m, row, witness, shapes, fixed);
+    pl->work = mode_work(m, w, shapes, fixed);
     return plan_chunk(pl, max_n);
 }
 
 /* Rule 4: the first mode whose chunk reaches PLAN_GOOD_CHUNK (or max_n),
  * else the one that fits with the largest chunk (the first of equals);
  * pl's work, rows and chunk set for it. */
-static bool plan_rows(prove_plan *pl, size_t row, size_t witness, size_t shapes, size_t fixed,
-                      size_t max_n)
+static bool plan_rows(prove_plan *pl, const plan_wit *w, size_t shapes, size_t fixed, size_t max_n)
 {
     size_t good, best = PLAN_MODES, best_chunk = 0;
     {
@@ -692,12 +730,11 @@ static bool plan_rows(prove_plan *pl, size_t row, size_t witness, size_t shapes,
     }
     if (max_n < good) good = max_n;
     for (size_t m = 0; m < PLAN_MODES; m++) {
-        if (!mode_ok(m, witness, shapes) || !try_mode(pl, m, row, witness, shapes, fixed, max_n))
-            continue;
+        if (!mode_ok(m, w, shapes) || !try_mode(pl, m, w, shapes, fixed, max_n)) continue;
         if (pl->chunk >= good) return true;
         if (pl->chunk > best_chunk) best = m, best_chunk = pl->chunk;
     }
-    return best < PLAN_MODES && try_mode(pl, best, row, witness, shapes, fixed, max_n);
+    return best < PLAN_MODES && try_mode(pl, best, w, shapes, fixed, max_n);
 }
 
 /* What a start of 2^lg holds whatever the plan: the NTT's tables and the
@@ -710,13 +747,12 @@ static size_t plan_fixed(unsigned lg, size_t headroom)
 
 /* The least budget a proof of 2^lg runs in (the mode that needs least,
  * the least headroom, PLAN_MIN_CHUNK). */
-static size_t plan_need(unsigned lg, size_t witness, size_t shapes)
+static size_t plan_need(unsigned lg, const plan_wit *wit, size_t shapes)
 {
-    size_t row = ((size_t)1 << lg) * sizeof(fr_t), least = SIZE_MAX;
-    size_t fixed = plan_fixed(lg, PLAN_HEADROOM_PER << lg);
+    size_t least = SIZE_MAX, fixed = plan_fixed(lg, PLAN_HEADROOM_PER << lg);
     for (size_t m = 0; m < PLAN_MODES; m++) {
-        size_t w = mode_work(m, row, witness, shapes, fixed);
-        if (mode_ok(m, witness, shapes) && w < least) least = w;
+        size_t w = mode_work(m, wit, shapes, fixed);
+        if (mode_ok(m, wit, shapes) && w < least) least = w;
     }
     size_t m = machinery(PLAN_MIN_CHUNK, false);
     return m > SIZE_MAX - least ? SIZE_MAX : least + m;
@@ -733,7 +769,8 @@ static unsigned lab_group_for(size_t witness, bool batch)
  * at most two passes of its bytes, with a slice's rebased block starts),
  * the points streamed per partition with a pass of L, A, B_G1, B_G2 for
  * each group when anything of those streams (lab_group). */
-static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shapes, bool batch)
+static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t kept, size_t shapes,
+                       bool batch)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), h = 0, lab = 0;
     for (int k = 0; k < RES_B_G2; k++) {
@@ -744,13 +781,13 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t shape
     pl->lab_group = lab ? lab_group_for(witness, batch) : 1;
     pl->streamed = h + lab / pl->lab_group;
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
-    pl->input = witness ? witness : 3 * row;
+    pl->input = witness ? (pl->witness_kept ? kept : witness) : 3 * row;
     pl->shape_up = pl->shape_streamed ? 2 * shapes : 0;
     pl->moved = pl->streamed + 2 * pl->parked + pl->input + pl->shape_up;
 }
 
 static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                     size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
+                     size_t kept, size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->budget = budget;
@@ -764,16 +801,17 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
     size_t least = PLAN_HEADROOM_PER << lg;
     size_t fixed = plan_fixed(lg, head > least ? head : least);
+    plan_wit w = {witness, kept, row};
     pl->abc_rows = 3;
-    pl->work = mode_work(0, row, witness, shapes, fixed);
-    pl->need = plan_need(lg, witness, shapes);
-    prove_plan base = *pl, kept;
+    pl->work = mode_work(0, &w, shapes, fixed);
+    pl->need = plan_need(lg, &w, shapes);
+    prove_plan base = *pl, res;
     bool resident = plan_resident(pl, g1, max_n, abc, batch, pk);
     if (resident && (pl->resident[RES_B_G2] || pl->g2_streamed || !n[RES_B_G2])) return CUZK_OK;
-    if (resident) kept = *pl, *pl = base; /* B_G2 the CPU's: streamed mode, if it has B_G2 */
-    pl->too_small = !plan_rows(pl, row, witness, shapes, fixed, max_n);
+    if (resident) res = *pl, *pl = base; /* B_G2 the CPU's: streamed mode, if it has B_G2 */
+    pl->too_small = !plan_rows(pl, &w, shapes, fixed, max_n);
     if (resident && (pl->too_small || !pl->g2_streamed)) {
-        *pl = kept;
+        *pl = res;
         return CUZK_OK;
     }
     if (pl->too_small)
@@ -805,10 +843,14 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
 }
 
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
+                    size_t kept, size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
 {
-    int rc = plan_make(pl, pk, lg, witness, shapes, batch, budget, dev, err);
-    if (!rc) plan_moved(pl, lg, witness, shapes, batch);
+    {
+        std::lock_guard<std::mutex> g(plan_mu);
+        if (plan_unkept) kept = 0;
+    }
+    int rc = plan_make(pl, pk, lg, witness, kept, shapes, batch, budget, dev, err);
+    if (!rc) plan_moved(pl, lg, witness, kept, shapes, batch);
     return rc;
 }
 
@@ -822,6 +864,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     out->lab_group = pl.lab_group;
     for (int k = 0; k < RES_B_G2; k++) out->prefix[k] = pl.prefix[k] * G1_POINT;
     out->abc_rows = pl.abc_rows, out->park = pl.park, out->witness_shared = pl.witness_shared;
+    out->witness_kept = pl.witness_kept;
     out->chunk_g2 = pl.chunk_g2;
     out->b_g2_streamed = pl.g2_streamed;
     out->parked = pl.parked, out->input = pl.input, out->moved = pl.moved;
@@ -847,12 +890,13 @@ extern "C" void gpu_lane_plan(int device, gpu_prove_plan_info *out)
 }
 
 extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
-                                  size_t witness_bytes, size_t shape_bytes, bool batch,
-                                  size_t budget, cuzk_err *err)
+                                  size_t witness_bytes, size_t kept_bytes, size_t shape_bytes,
+                                  bool batch, size_t budget, cuzk_err *err)
 {
     memset(out, 0, sizeof *out);
     prove_plan pl;
-    int rc = prove_plan_make(&pl, pk, lg, witness_bytes, shape_bytes, batch, budget, -1, err);
+    int rc = prove_plan_make(&pl, pk, lg, witness_bytes, kept_bytes, shape_bytes, batch, budget, -1,
+                             err);
     plan_info(out, pl);
     return rc;
 }
@@ -881,7 +925,7 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
     }
     snprintf(out, len,
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
-             "b_g2_chunk_points=%zu lab_group=%u abc_buffers=%u abc_rows=%u%s host_park_mib=%.1f "
+             "b_g2_chunk_points=%zu lab_group=%u abc_buffers=%u abc_rows=%u%s%s host_park_mib=%.1f "
              "budget_mib=%.1f use_mib=%.1f need_mib=%.1f moved_per_partition_mib=%.1f "
              "(parked_each_way_mib=%.1f input_mib=%.1f shape=%s shape_up_mib=%.1f)",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
@@ -889,12 +933,14 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              : p->b_g2_streamed    ? "streamed"
                                    : "cpu",
              p->streamed / MIB, p->chunk, p->chunk_g2, p->lab_group, p->abc_buffers, p->abc_rows,
-             p->witness_shared ? "(witness_shared)" : "", p->park / MIB, p->budget / MIB,
+             p->witness_shared ? "(witness_shared)" : "",
+             p->witness_kept ? " witness=kept_packed" : "", p->park / MIB, p->budget / MIB,
              p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB,
              p->shape_streamed ? "streamed" : "device", p->shape_up / MIB);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)
 {
-    return plan_need(lg, witness_bytes, shape_bytes);
+    plan_wit w = {witness_bytes, 0, ((size_t)1 << lg) * sizeof(fr_t)};
+    return plan_need(lg, &w, shape_bytes);
 }

@@ -34,6 +34,7 @@ typedef struct prove_plan {
     size_t piece;              /* rows per piece of the H step with fewer than 3 (else 0) */
     size_t park;               /* host bytes the H step parks rows in (1 row: 2 or 3 rows) */
     bool witness_shared;       /* the witness and the one row share device memory */
+    bool witness_kept;         /* the witness kept packed on the device (wit_view.cuh) */
     bool shape_streamed;       /* the circuit shapes' slices streamed (rule 4) */
     size_t shape_ring;         /* device bytes their ring takes */
     size_t shape_up;           /* shape bytes up per partition (at most; rule 8) */
@@ -55,13 +56,14 @@ typedef struct prove_plan {
 } prove_plan;
 
 /* The plan for proving circuits of pk with a domain of 2^lg, `witness`
- * device bytes per circuit (the witness-only path, else 0) and `shapes`
- * bytes of their shapes on the device, a batch (more than one circuit: a
- * second a/b/c buffer pays) or not, within `budget` device bytes.
- * CUZK_ENOMEM, naming the device and the bytes needed and had, when even
- * streaming everything does not fit. */
+ * device bytes per circuit (the witness-only path, else 0), `kept` bytes
+ * when kept packed (0: not offered) and `shapes` bytes of their shapes on
+ * the device, a batch (more than one circuit: a second a/b/c buffer pays)
+ * or not, within `budget` device bytes. CUZK_ENOMEM, naming the device
+ * and the bytes needed and had, when even streaming everything does not
+ * fit. */
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err);
+                    size_t kept, size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err);
 /* The device bytes a start on device dev may use: what is free now plus
  * `held` (what the prover already holds there and may reuse), at most
  * the configured cap (gpu_prove_set_device_memory), less what earlier

@@ -366,7 +366,7 @@ static int slice_up(shape_view *v, shape_ring *r, int h, const shape_entry *x, i
 /* out := rows [lo, end) of matrix `which` of x's shape times w (lo on a
  * block): from the matrices on the device, or a streamed entry's slices
  * through the slot's ring, as many rows at a time as fit. */
-static int eval_rows(const shape_entry *x, const fr_t *w, int which, size_t lo, size_t end,
+static int eval_rows(const shape_entry *x, const wit_view *w, int which, size_t lo, size_t end,
                      fr_t *out, cuzk_err *err)
 {
     if (!x->streamed) return shape_launch_eval(&x->view, w, which, lo, end, out, err);
@@ -423,13 +423,14 @@ extern "C" int gpu_shape_eval_dev(const cs_shape *s, const fr_t *w, fr_t *a, fr_
     int rc = shape_entry_for_check(&x, s, err);
     fr_t *out[3] = {a, b, c};
     size_t n = s->num_constraints;
-    for (int k = 0; !rc && k < 3; k++) rc = eval_rows(x, w, k, 0, n, out[k], err);
+    wit_view v = wit_dense(w, s->num_inputs + s->num_aux);
+    for (int k = 0; !rc && k < 3; k++) rc = eval_rows(x, &v, k, 0, n, out[k], err);
     if (!rc) rc = shape_launch_check(a, b, c, n, 0, x->first, err);
     return rc ? rc : shape_verdict(x, s, err);
 }
 
-int prove_shape_rows(const cs_shape *s, const fr_t *w, int which, size_t lo, size_t end, fr_t *out,
-                     cuzk_err *err)
+int prove_shape_rows(const cs_shape *s, const wit_view *w, int which, size_t lo, size_t end,
+                     fr_t *out, cuzk_err *err)
 {
     int dev;
     shape_entry *x = NULL;
@@ -479,8 +480,8 @@ static int shape_piece_down(shape_copier *c, int set, char *host, size_t row_byt
     return CUZK_OK;
 }
 
-int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const fr_t *b, fr_t *tmp,
-                        size_t piece, cuzk_err *err)
+int prove_shape_check_c(const cs_shape *s, const wit_view *w, const fr_t *a, const fr_t *b,
+                        fr_t *tmp, size_t piece, cuzk_err *err)
 {
     shape_entry *x = NULL;
     int rc = shape_entry_for_check(&x, s, err);
@@ -493,7 +494,7 @@ int prove_shape_check_c(const cs_shape *s, const fr_t *w, const fr_t *a, const f
     return rc ? rc : shape_verdict(x, s, err);
 }
 
-int prove_shape_check(const cs_shape *s, const fr_t *w, fr_t *tmp, size_t piece, char *host,
+int prove_shape_check(const cs_shape *s, const wit_view *w, fr_t *tmp, size_t piece, char *host,
                       size_t row_bytes, cuzk_err *err)
 {
     shape_entry *x = NULL;
@@ -542,6 +543,7 @@ static void shape_forget_on(int dev, const void *s)
 
 extern "C" void gpu_shape_forget(const cs_shape *s)
 {
+    prove_kept_forget(s);
     prove_each_device(shape_forget_on, s);
 }
 

@@ -35,8 +35,9 @@ static __device__ __forceinline__ uint64_t warp_exclusive(uint64_t x, unsigned l
  * index); with add false only its escaped entries are counted. Every
  * lane gets the sum and the count. */
 static __device__ __forceinline__ fr_d warp_row(const shape_view &v, const shape_matrix &m,
-                                                const fr_d *w, uint64_t s, uint32_t n, uint64_t x,
-                                                unsigned lane, bool add, uint32_t *escapes)
+                                                const wit_view &w, uint64_t s, uint32_t n,
+                                                uint64_t x, unsigned lane, bool add,
+                                                uint32_t *escapes)
 {
     fr_d part = fr_d::zero();
     uint32_t count = 0;
@@ -53,8 +54,7 @@ static __device__ __forceinline__ fr_d warp_row(const shape_view &v, const shape
 }
 
 __global__ void __launch_bounds__(SHAPE_WARPS * 32)
-    shape_eval_kernel(shape_view v, int which, const fr_d *__restrict__ w, size_t blk0, size_t end,
-                      fr_d *out)
+    shape_eval_kernel(shape_view v, int which, wit_view w, size_t blk0, size_t end, fr_d *out)
 {
     const shape_matrix &m = v.m[which];
     size_t blk = blk0 + (size_t)blockIdx.x * SHAPE_WARPS + threadIdx.x / 32;
@@ -99,13 +99,13 @@ __global__ void shape_check_kernel(const fr_d *__restrict__ a, const fr_d *__res
     if (j < n && !(a[j] * b[j] == c[j])) atomicMin(first, (unsigned long long)(lo + j));
 }
 
-int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
+int shape_launch_eval(const shape_view *v, const wit_view *w, int which, size_t lo, size_t end,
                       fr_t *out, cuzk_err *err)
 {
     size_t blk0 = lo / SHAPE_BLOCK, blocks = shape_blocks(end) - blk0;
     if (lo >= end) return CUZK_OK;
     shape_eval_kernel<<<cu_blocks(blocks, SHAPE_WARPS), SHAPE_WARPS * 32, 0, cu_stream()>>>(
-        *v, which, (const fr_d *)w, blk0, end, (fr_d *)out);
+        *v, which, *w, blk0, end, (fr_d *)out);
     CU_LAUNCH(err, "shape_eval_kernel");
     return CUZK_OK;
 }

@@ -19,6 +19,7 @@
 #define CUZK_GPU_PROVE_SHAPE_EVAL_CUH
 
 #include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/wit_view.cuh"
 
 extern "C" {
 #include "r1cs/shape.h"
@@ -36,12 +37,12 @@ typedef struct shape_view {
 
 /* acc += coefficient of entry e times its witness value; x is the entry's
  * index among m's escaped entries when it is one. */
-HD void shape_add_entry(fr_d &acc, const shape_view &v, const shape_matrix &m, const fr_d *w,
+HD void shape_add_entry(fr_d &acc, const shape_view &v, const shape_matrix &m, const wit_view &w,
                         uint64_t e, uint64_t x)
 {
     uint32_t col = m.col[e];
     unsigned code = m.code[e];
-    fr_d in = w[col & SHAPE_COL], t;
+    fr_d in = wit_get(w, col & SHAPE_COL), t;
     if (code == 0) {
         t = in;
     } else if (code == SHAPE_ESC) {
@@ -60,7 +61,7 @@ HD void shape_add_entry(fr_d &acc, const shape_view &v, const shape_matrix &m, c
  * the device witness w (v's arrays on the current device), for r in
  * [lo, end), on the default stream: lo a multiple of SHAPE_BLOCK, end one
  * too or v->rows. */
-int shape_launch_eval(const shape_view *v, const fr_t *w, int which, size_t lo, size_t end,
+int shape_launch_eval(const shape_view *v, const wit_view *w, int which, size_t lo, size_t end,
                       fr_t *out, cuzk_err *err);
 /* Queues *first := min(*first, lo + every j < n with a_j b_j != c_j)
  * (first is device memory, set by the caller). */

@@ -31,6 +31,13 @@
  * they are. A 32 GiB PoRep partition's witness (98.7% zeros and ones)
  * crosses as ~2.3% of its 4.2 GB, and the copy threads write that much
  * into the pinned chunks instead of all of it.
+ *
+ * prove_upload_fr_kept packs the same way but keeps the pieces on the
+ * device as they crossed (wit_view.cuh): the thread that completes a
+ * chunk takes the room its pieces need from a shared counter over the
+ * caller's buffer and queues each piece there, and once every chunk is
+ * up the table of where each piece went follows. When the pieces need
+ * more than the buffer the upload stops and says so.
  */
 #include <string.h>
 
@@ -41,6 +48,7 @@
 
 #include "gpu/prove/fr_pack.cuh"
 #include "gpu/prove/prove_gpu.cuh"
+#include "gpu/prove/wit_view.cuh"
 
 #define STAGE_CHUNK        ((size_t)32 << 20)
 #define STAGE_SLOTS        4
@@ -51,6 +59,7 @@
  * pieces (STAGE_SLOTS chunks of STAGE_CHUNK / STAGE_PIECE of them) */
 #define STAGE_PACK_MAX (STAGE_PIECE / 4)
 #define STAGE_SCRATCH  (STAGE_SLOTS * (STAGE_CHUNK / STAGE_PIECE) * STAGE_PACK_MAX)
+static_assert(STAGE_PIECE == sizeof(fr_t) * WIT_PIECE, "a kept piece is a staged piece");
 
 struct stage_pool {
     char *host[STAGE_SLOTS];
@@ -167,6 +176,11 @@ struct stage_job {
     int what;                  /* what the bytes carry there */
     char *scratch;             /* the pool's, for packed pieces; NULL: none packed */
     size_t *packed;            /* by piece */
+    char *keep;                /* prove_upload_fr_kept: where the pieces stay (NULL: none) */
+    size_t keep_cap;
+    std::atomic<size_t> kept; /* bytes of keep taken so far */
+    std::atomic<bool> full;   /* a chunk found no room left there */
+    uint64_t *at;             /* by piece: its offset in keep (| WIT_AS_IS) */
 };
 
 /* The most a piece of len bytes may take packed: a quarter of it. */
@@ -221,6 +235,31 @@ static void stage_issue_packed(stage_job *j, size_t c, size_t slot)
     }
 }
 
+/* Chunk c of a prove_upload_fr_kept (in its slot): its pieces' room
+ * taken from keep and each piece queued into it, packed or as it is; none
+ * when keep has no room left (full). */
+static void stage_issue_kept(stage_job *j, size_t c, size_t slot)
+{
+    const size_t per = STAGE_CHUNK / STAGE_PIECE, at = c * STAGE_CHUNK;
+    size_t first = c * per, end = first + per < j->pieces ? first + per : j->pieces, total = 0;
+    for (size_t i = first; i < end; i++)
+        total += j->packed[i] ? j->packed[i]
+                              : stage_len(j->bytes, at + (i - first) * STAGE_PIECE, STAGE_PIECE);
+    size_t off = j->kept.fetch_add(total);
+    if (off > j->keep_cap || total > j->keep_cap - off) {
+        j->full = true;
+        return;
+    }
+    for (size_t i = first; i < end; i++) {
+        size_t lo = (i - first) * STAGE_PIECE;
+        size_t len = j->packed[i] ? j->packed[i] : stage_len(j->bytes, at + lo, STAGE_PIECE);
+        j->at[i] = off | (j->packed[i] ? 0 : WIT_AS_IS);
+        stage_fail(j, xfer_copy_async(j->keep + off, j->pool->host[slot] + lo, len, j->what,
+                                      j->pool->stream, j->acct));
+        off += len;
+    }
+}
+
 /* A copying thread: pieces in order until none is left or a call failed. */
 static void stage_worker(stage_job *j)
 {
@@ -228,25 +267,28 @@ static void stage_worker(stage_job *j)
     stage_fail(j, cudaSetDevice(j->device));
     for (;;) {
         size_t i = j->next.fetch_add(1);
-        if (i >= j->pieces || j->error.load() != cudaSuccess) return;
+        if (i >= j->pieces || j->error.load() != cudaSuccess || j->full.load()) return;
         size_t c = i / per, slot = c % STAGE_SLOTS, at = c * STAGE_CHUNK;
         size_t off = (i % per) * STAGE_PIECE;
         if (c >= STAGE_SLOTS) { /* the slot's previous chunk must be on the device */
             while (!j->issued[c - STAGE_SLOTS].load(std::memory_order_acquire)) {
-                if (j->error.load() != cudaSuccess) return;
+                if (j->error.load() != cudaSuccess || j->full.load()) return;
                 std::this_thread::yield();
             }
             stage_fail(j, cudaEventSynchronize(j->pool->done[slot]));
         }
         size_t len = stage_len(j->bytes, at + off, STAGE_PIECE);
         char *h = j->pool->host[slot] + off;
-        if (j->scratch)
+        bool pack = j->scratch || j->keep;
+        if (pack)
             j->packed[i] =
                 fr_pack(h, fr_pack_cap(len), (const fr_t *)(j->src + at + off), len / sizeof(fr_t));
-        if (!j->scratch || !j->packed[i]) memcpy(h, j->src + at + off, len);
+        if (!pack || !j->packed[i]) memcpy(h, j->src + at + off, len);
         if (j->left[c].fetch_sub(1) != 1) continue;
         stage_pool *pool = j->pool;
-        if (j->scratch)
+        if (j->keep)
+            stage_issue_kept(j, c, slot);
+        else if (j->scratch)
             stage_issue_packed(j, c, slot);
         else
             stage_fail(j, xfer_copy_async(j->dev + at, pool->host[slot],
@@ -257,9 +299,17 @@ static void stage_worker(stage_job *j)
     }
 }
 
-/* prove_upload, and with fr prove_upload_fr's packed pieces. */
+/* prove_upload_fr_kept's place: cap bytes for the pieces; what they took
+ * and whether they fit (out). */
+struct stage_keep {
+    size_t cap, used;
+    bool fits;
+};
+
+/* prove_upload, with fr prove_upload_fr's packed pieces, and with keep
+ * too prove_upload_fr_kept's: the table at dev, the pieces after it. */
 static int stage_upload(int which, int what, void *dev, const void *host, size_t bytes, bool fr,
-                        cuzk_err *err)
+                        stage_keep *keep, cuzk_err *err)
 {
     int device, slot;
     int rc = cu_device(&device, err);
@@ -281,13 +331,18 @@ static int stage_upload(int which, int what, void *dev, const void *host, size_t
     j.acct = xfer_bound(), j.what = what;
     j.left = new (std::nothrow) std::atomic<int>[j.chunks];
     j.issued = new (std::nothrow) std::atomic<bool>[j.chunks];
-    j.scratch = fr ? pool->scratch : NULL;
-    j.packed = j.scratch ? new (std::nothrow) size_t[j.pieces] : NULL;
+    j.scratch = fr && !keep ? pool->scratch : NULL;
+    j.keep = keep ? (char *)dev + wit_table_bytes(bytes / sizeof(fr_t)) : NULL;
+    j.keep_cap = keep ? keep->cap : 0;
+    j.kept = 0, j.full = false;
+    j.at = keep ? new (std::nothrow) uint64_t[j.pieces] : NULL;
+    j.packed = j.scratch || keep ? new (std::nothrow) size_t[j.pieces] : NULL;
     if (!j.packed) j.scratch = NULL; /* as they are */
-    if (!j.left || !j.issued) {
+    if (!j.left || !j.issued || (keep && (!j.at || !j.packed))) {
         delete[] j.left;
         delete[] j.issued;
         delete[] j.packed;
+        delete[] j.at;
         return cuzk_errf(err, CUZK_ENOMEM, "staging: %zu chunks", j.chunks);
     }
     for (size_t c = 0; c < j.chunks; c++) {
@@ -311,20 +366,34 @@ static int stage_upload(int which, int what, void *dev, const void *host, size_t
     delete[] j.left;
     delete[] j.issued;
     delete[] j.packed;
-    /* every queued DMA finishes before its source slots are reused */
+    if (keep) keep->fits = !j.full.load(), keep->used = j.kept.load();
+    if (keep && keep->fits && j.error.load() == cudaSuccess) /* where each piece went */
+        stage_fail(&j, xfer_copy_async(dev, j.at, j.pieces * sizeof(uint64_t), what, pool->stream,
+                                       j.acct));
+    /* every queued DMA finishes before its source slots (and the table) are reused */
     cudaError_t e = cudaStreamSynchronize(pool->stream);
+    delete[] j.at;
     CU(j.error.load() != cudaSuccess ? (cudaError_t)j.error.load() : e, err, "staging upload");
     return CUZK_OK;
 }
 
 int prove_upload(int which, int what, void *dev, const void *host, size_t bytes, cuzk_err *err)
 {
-    return stage_upload(which, what, dev, host, bytes, false, err);
+    return stage_upload(which, what, dev, host, bytes, false, NULL, err);
 }
 
 int prove_upload_fr(int which, int what, fr_t *dev, const fr_t *host, size_t n, cuzk_err *err)
 {
-    return stage_upload(which, what, dev, host, n * sizeof(fr_t), true, err);
+    return stage_upload(which, what, dev, host, n * sizeof(fr_t), true, NULL, err);
+}
+
+int prove_upload_fr_kept(int which, int what, void *dev, size_t cap, const fr_t *host, size_t n,
+                         size_t *used, bool *fits, cuzk_err *err)
+{
+    stage_keep keep = {cap, 0, true};
+    int rc = n ? stage_upload(which, what, dev, host, n * sizeof(fr_t), true, &keep, err) : CUZK_OK;
+    *used = keep.used, *fits = keep.fits;
+    return rc;
 }
 
 size_t prove_upload_fr_bytes(const fr_t *host, size_t n)
