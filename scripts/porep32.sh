@@ -5,6 +5,7 @@
 #
 #   scripts/porep32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
 #                      [-b BACKEND] [-m BUDGET] [-P N] [-Q N] [-R] [-F] [-G GIB] [-C LOG]
+#                      [-K MODE]
 #                      [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
@@ -54,6 +55,10 @@
 #   -C        gpus.stream_chunk_log (default the daemon's, 21): the MSM calls
 #             a streamed plan wants before it gives a/b/c rows up, for an
 #             A/B (at 16 GiB free 19 keeps two rows and parks nothing)
+#   -K        gpus.witness_kept (default the daemon's, tight): when the
+#             device keeps the witness packed (residency rule 4), for an
+#             A/B: first (at 24 GiB free: MSM calls of 2^23, B_G2's of
+#             2^20), off (at 16 GiB free: one row, 8 GiB parked each way)
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
@@ -73,8 +78,8 @@
 set -u
 ARGS="$*"
 PHASES=gen,setup,prove BUDGET=570 WORK= COUNT=8 J=3 BACKEND=auto MEM=auto REUSE=true WITNESS=true
-PER_START= DEPTH= HOLD_GIB= CHUNK_LOG=
-while getopts p:t:w:n:j:b:m:P:Q:RFG:C:h opt; do
+PER_START= DEPTH= HOLD_GIB= CHUNK_LOG= KEPT=
+while getopts p:t:w:n:j:b:m:P:Q:RFG:C:K:h opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -89,6 +94,7 @@ while getopts p:t:w:n:j:b:m:P:Q:RFG:C:h opt; do
     F) WITNESS=false ;;
     G) HOLD_GIB=$OPTARG ;;
     C) CHUNK_LOG=$OPTARG ;;
+    K) KEPT=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -172,6 +178,7 @@ param_cache = "$WORK/params"
 [gpus]
 backend = "$BACKEND"
 ${CHUNK_LOG:+stream_chunk_log = $CHUNK_LOG}
+${KEPT:+witness_kept = \"$KEPT\"}
 [memory]
 total_budget = "$MEM"
 reuse_partitions = $REUSE
@@ -203,7 +210,7 @@ verify_proof() { # proof c1 -> exit of cuzk verify porep
 }
 
 if has prove; then
-    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE, witness_only = $WITNESS${CHUNK_LOG:+, stream_chunk_log = $CHUNK_LOG})"
+    say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE, witness_only = $WITNESS${CHUNK_LOG:+, stream_chunk_log = $CHUNK_LOG}${KEPT:+, witness_kept = $KEPT})"
     if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
         say "- page cache dropped before the daemon started: the first load is cold"
     else

@@ -49,6 +49,7 @@ typedef struct cuzk_config {
     uint64_t device_memory;      /* per device the GPU prover plans with; 0 = what is free */
     uint32_t small_lane_max_log; /* the small-circuit lane's largest domain; 0 = no lane */
     uint32_t stream_chunk_log;   /* the streamed plan's MSM chunk goal (rule 4); 0 = 21 */
+    char witness_kept[8];        /* "tight" (default), "first" or "off" (rule 4) */
     uint64_t small_lane_params;  /* device bytes of parameters the lane keeps */
     /* [scheduler] */
     uint32_t max_batch_size;

@@ -21,6 +21,9 @@
 #include "cuzk/groth16.h"
 #include "cuzk/r1cs.h"
 
+/* gpus.witness_kept, for the backend's device_memory hook. */
+enum { ENGINE_KEPT_OFF, ENGINE_KEPT_TIGHT, ENGINE_KEPT_FIRST };
+
 /* More circuits for a start that runs (start_fed): as gpu_prove_feed
  * (gpu_prove.h). more() gives up to room circuits of the same parameters
  * (0: none now, not asked again); consumed(i): circuit i, in the order
@@ -60,9 +63,10 @@ struct engine_backend {
     int (*start_fed)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                      const engine_feed *feed, void **handle, cuzk_err *err);
     /* Optional: caps the device memory the backend uses per device
-     * (gpus.device_memory; 0: what is free) and sets its streamed plans'
-     * MSM chunk goal (gpus.stream_chunk_log; 0: its default). */
-    void (*device_memory)(uint64_t bytes, uint32_t chunk_log);
+     * (gpus.device_memory; 0: what is free), sets its streamed plans'
+     * MSM chunk goal (gpus.stream_chunk_log; 0: its default) and when
+     * they keep a witness packed (gpus.witness_kept: ENGINE_KEPT_*). */
+    void (*device_memory)(uint64_t bytes, uint32_t chunk_log, int witness_kept);
     /* Optional: one line of the device's memory plan (what stays on the
      * device, what streams) for the status. */
     void (*plan)(int device, char *out, size_t len);

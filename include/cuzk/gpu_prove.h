@@ -162,10 +162,12 @@ void gpu_prove_set_chunk_goal(size_t points);
  * rule 4; 0: the default, 1/64 of the shape within 1 .. 64 MiB): a knob
  * for the tests, whose shapes are smaller than the default's least. */
 void gpu_prove_set_shape_ring(size_t bytes);
-/* Whether the plan may keep the witness packed on the device (residency.cu
- * rule 4; default true): a knob for the tests, to reach the modes it
- * outranks, and for comparing the two on a device. */
-void gpu_prove_set_witness_kept(bool on);
+/* When the plan keeps the witness packed on the device (residency.cu rule
+ * 4): GPU_KEPT_TIGHT (the default) after the mode with the same rows and
+ * shape but the witness as it is, GPU_KEPT_FIRST before it, GPU_KEPT_OFF
+ * never (gpus.witness_kept; the tests reach the modes it outranks). */
+enum { GPU_KEPT_OFF, GPU_KEPT_TIGHT, GPU_KEPT_FIRST };
+void gpu_prove_set_witness_kept(int mode);
 /* At most `points` in each job's region of a pass's gather buffer, where
  * its tails of several chunks gather before one MSM, and in each slice of
  * tails a one-chunk pass gathers and sums at once (stream.cu; 0: no cap

@@ -64,6 +64,11 @@ static const key_def keys[] = {
      "log2 of the MSM calls (points) a streamed plan wants before it gives up a/b/c rows on the "
      "device for them (residency rule 4): smaller keeps more rows, parking less host memory, in "
      "more and smaller calls; 0 = 21, else 10 .. 27"},
+    {"gpus", "witness_kept", T_STR, F(witness_kept),
+     "when the GPU prover keeps a witness on the device in its packed form (residency rule 4): "
+     "tight (where the witness as it is leaves the H step fewer rows or its shape streamed), "
+     "first (wherever it is offered, before the witness as it is: the room it frees goes to "
+     "larger MSM calls and kept points), off"},
     {"gpus", "small_lane_params", T_SIZE, F(small_lane_params),
      "device memory for the parameters of the circuits the lane proves, reserved with it"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
@@ -109,6 +114,7 @@ void cuzk_config_default(cuzk_config *c)
     c->witness_only = true;
     c->gpu_workers_per_device = 2;
     strcpy(c->backend, "auto");
+    strcpy(c->witness_kept, "tight");
     c->small_lane_max_log = 19; /* Winning PoSt 32 / 64 GiB: 2^19; a 3.5 GiB lane */
     c->small_lane_params = 512ull << 20;
     c->max_batch_size = 1;

@@ -272,6 +272,10 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
         return cuzk_errf(err, CUZK_EINVAL,
                          "gpus.stream_chunk_log = %u: 0 (the default) or 10 .. 27",
                          cfg->stream_chunk_log);
+    if (strcmp(cfg->witness_kept, "tight") && strcmp(cfg->witness_kept, "first") &&
+        strcmp(cfg->witness_kept, "off"))
+        return cuzk_errf(err, CUZK_EINVAL, "gpus.witness_kept = \"%s\": tight, first or off",
+                         cfg->witness_kept);
     if (cfg->synthesis_nice > 19)
         return cuzk_errf(err, CUZK_EINVAL, "synthesis.nice = %u: 0 (the default) .. 19",
                          cfg->synthesis_nice);
@@ -285,7 +289,10 @@ int engine_create(engine_t **out, const cuzk_config *cfg, const engine_backend *
         return err ? err->code : CUZK_EINVAL;
     }
     if (e->backend->device_memory)
-        e->backend->device_memory(cfg->device_memory, cfg->stream_chunk_log);
+        e->backend->device_memory(cfg->device_memory, cfg->stream_chunk_log,
+                                  !strcmp(cfg->witness_kept, "off")     ? ENGINE_KEPT_OFF
+                                  : !strcmp(cfg->witness_kept, "first") ? ENGINE_KEPT_FIRST
+                                                                        : ENGINE_KEPT_TIGHT);
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->host_mu, NULL);
     pthread_cond_init(&e->work_cv, NULL);

@@ -1096,7 +1096,7 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
         bool g2_cpu;
         /* the modes of the witness as it is with the packed ones switched off: they
          * take the caps of some (rule 4's order) */
-        gpu_prove_set_witness_kept(modes[k].kept);
+        gpu_prove_set_witness_kept(modes[k].kept ? GPU_KEPT_TIGHT : GPU_KEPT_OFF);
         mode_wit mw = mode_wit_of(w, wit != 0, modes[k].kept);
         if (!modes[k].kept) mw.kept = 0;
         size_t cap = cap_for(pk, lg, &mw, shape, modes[k].rows, modes[k].shared, modes[k].resident,
@@ -1146,7 +1146,7 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_shape_ring(0);
-    gpu_prove_set_witness_kept(true);
+    gpu_prove_set_witness_kept(GPU_KEPT_TIGHT);
 }
 
 /* Rule 9 on the witness-only path with every array streamed: a batch's
@@ -1488,6 +1488,20 @@ static void check_plan_porep32(void)
                   "rows (%zu moved)",
                   (unsigned)(sectors[i] >> 30), budgets[k] / gib, pl.abc_rows, pl.witness_kept,
                   pl.moved, dense.abc_rows, dense.moved);
+            /* gpus.witness_kept = "first": at 23 GiB too, the room it frees going to larger
+             * MSM calls and H's first points */
+            gpu_prove_plan_info first;
+            gpu_prove_set_witness_kept(GPU_KEPT_FIRST);
+            rc = gpu_prove_plan_for(&first, &pk, lg, wit, kept, s->shape_bytes, true, budgets[k],
+                                    &err);
+            gpu_prove_set_witness_kept(GPU_KEPT_TIGHT);
+            CHECK(!rc && first.witness_kept && first.abc_rows == 2 &&
+                      (k ? first.chunk > pl.chunk && first.moved < pl.moved
+                         : first.chunk == pl.chunk && first.moved == pl.moved),
+                  "porep %uGiB in %zu GiB, kept first: kept %d, %u rows, chunk %zu (tight %zu), "
+                  "%zu moved (tight %zu)",
+                  (unsigned)(sectors[i] >> 30), budgets[k] / gib, first.witness_kept,
+                  first.abc_rows, first.chunk, pl.chunk, first.moved, pl.moved);
             /* rule 9: the batch's L/A/B passes serve groups; the room left goes to
              * larger MSM calls, then to H's first points (rule 5: on the H200 at
              * 23 GiB calls of 2^22 took it all) */

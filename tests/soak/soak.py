@@ -69,6 +69,9 @@ OTHER_FAULTS = 6
 # 512MiB SnapDeals parameters loaded again, 20 GiB read and the shape recorded).
 BUDGET_RESERVE = 30
 KIND_WEIGHTS = {"test": 4, "porep": 1, "winning": 2, "window": 2, "snap": 2}
+# Seconds a client waits after a refusal before its next request: the first, and the
+# most while refusals follow (client_loop).
+REFUSAL_BACKOFF = (0.05, 2.0)
 
 
 def parse():
@@ -184,10 +187,22 @@ class Soak:
         return self.rng.choice([t for t in self.templates if t.kind == kind])
 
     def client_loop(self):
+        """Requests one after the other; after a refusal the next waits a while, doubling
+        from REFUSAL_BACKOFF[0] to REFUSAL_BACKOFF[1] seconds while refusals follow (half
+        to all of it, at random), as Curio retries a task that failed some time later:
+        a tight epoch's refusals come in milliseconds, and clients sending again at once
+        made the mix some 50 refusals a second (H200, session 23)."""
+        backoff = 0.0
         while not self.stop.is_set():
             t = self.pick()
             r = self.ledger.new(t, t.fields)
-            self.client.send(r, priority=self.rng.randrange(1, 5), submit=self.rng.random() < 0.5)
+            got = self.client.send(r, priority=self.rng.randrange(1, 5),
+                                   submit=self.rng.random() < 0.5)
+            if got != "refused":
+                backoff = 0.0
+                continue
+            backoff = min(max(REFUSAL_BACKOFF[0], 2 * backoff), REFUSAL_BACKOFF[1])
+            self.stop.wait(backoff * self.rng.uniform(0.5, 1.0))
 
     def fault_loop(self, faults, calm_after):
         """Every fault once, in a random order, a second apart (the daemon's last), then

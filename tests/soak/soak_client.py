@@ -5,7 +5,9 @@ request has an answer: a transport error while the daemon was being killed
 or drained (its epoch ended) is resent with the same request_id, as Curio
 resends; a transport error while the daemon is up is retried a few times
 and otherwise leaves the request unanswered (lost). A COMPLETED proof is
-written to the work folder and queued for `cuzk verify`.
+written to the work folder and queued for `cuzk verify`. send() says which
+of the three it was, so that a client can back off after a refusal as
+Curio's task retries do.
 """
 
 import os
@@ -33,16 +35,17 @@ class Client:
         return self.daemon.epoch, self.daemon.stub
 
     def record(self, r, result):
-        """One AwaitProofResponse for r."""
+        """One AwaitProofResponse for r: "completed" or "refused"."""
         S = self.pb.AwaitProofResponse
         if result.status == S.COMPLETED:
             if self.ledger.completed(r, result.proof):
                 self.checker.check(r, result.proof)
-            return
+            return "completed"
         if result.status == S.TIMEOUT:
             raise AssertionError("record() given a TIMEOUT")
         name = S.Status.Name(result.status)
         self.ledger.refused(r, "%s: %s" % (name, result.error_message))
+        return "refused"
 
     def transport_failed(self, r, epoch, e, retries):
         """True to resend r after a transport error; False leaves it unanswered."""
@@ -58,28 +61,27 @@ class Client:
         return False
 
     def send(self, r, priority=2, submit=False):
+        """r until it has its answer: "completed", "refused" or "lost"."""
         retries = 0
         while True:
             epoch, stub = self.wait_up()
             try:
                 if submit:
-                    self.submit_await(r, stub, priority)
-                else:
-                    msg = self.pb.ProveRequest(submit=self.submit_message(r, priority))
-                    self.record(r, stub.Prove(msg, timeout=PROVE_TIMEOUT).result)
-                return
+                    return self.submit_await(r, stub, priority)
+                msg = self.pb.ProveRequest(submit=self.submit_message(r, priority))
+                return self.record(r, stub.Prove(msg, timeout=PROVE_TIMEOUT).result)
             except grpc.RpcError as e:
                 ended = self.daemon.epoch != epoch or not self.daemon.up
                 if e.code() not in TRANSPORT and not ended:
                     self.ledger.refused(r, "gRPC %s: %s" % (e.code().name, e.details()))
-                    return
+                    return "refused"
                 if not self.transport_failed(r, epoch, e, retries):
-                    return
+                    return "lost"
                 retries += 1
 
     def submit_await(self, r, stub, priority, short_awaits=0):
         job = stub.SubmitProof(self.submit_message(r, priority), timeout=60).job_id
-        self.await_job(r, stub, job, short_awaits)
+        return self.await_job(r, stub, job, short_awaits)
 
     def await_job(self, r, stub, job, short_awaits=0):
         """AwaitProof until the job ends; the first short_awaits wait 10 ms (TIMEOUT expected)."""
@@ -90,8 +92,7 @@ class Client:
             res = stub.AwaitProof(self.pb.AwaitProofRequest(job_id=job, timeout_ms=ms),
                                   timeout=ms / 1000 + 60)
             if res.status != S.TIMEOUT:
-                self.record(r, res)
-                return
+                return self.record(r, res)
             if ms == 10:
                 self.ledger.fault("await timeouts")
 

@@ -56,6 +56,7 @@ static const char full[] = "# every key\n"
                            "gpu_threads = 8\n"
                            "gpu_workers_per_device = 3\n"
                            "stream_chunk_log = 19\n"
+                           "witness_kept = \"first\"\n"
                            "[scheduler]\n"
                            "max_batch_size = 2\n"
                            "max_batch_wait_ms = 1_500\n"
@@ -97,6 +98,7 @@ static void test_every_key(void **state)
     assert_int_equal(c.gpu_threads, 8);
     assert_int_equal(c.gpu_workers_per_device, 3);
     assert_int_equal(c.stream_chunk_log, 19);
+    assert_string_equal(c.witness_kept, "first");
     assert_int_equal(c.max_batch_size, 2);
     assert_int_equal(c.max_batch_wait_ms, 1500);
     assert_int_equal(c.result_ttl_s, 1);
@@ -160,6 +162,27 @@ static void test_stream_chunk_log_range(void **state)
     }
 }
 
+/* gpus.witness_kept other than tight, first, off: refused at start, naming
+ * the key, the value and the choices. */
+static void test_witness_kept_values(void **state)
+{
+    (void)state;
+    const char *bad[] = {"", "on", "TIGHT", "first "};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cuzk_config c;
+        cuzk_config_default(&c);
+        assert_string_equal(c.witness_kept, "tight");
+        snprintf(c.witness_kept, sizeof c.witness_kept, "%s", bad[i]);
+        engine_t *e = (engine_t *)&c;
+        cuzk_err err = {0};
+        assert_int_equal(engine_create(&e, &c, NULL, &err), CUZK_EINVAL);
+        assert_null(e);
+        char want[80];
+        snprintf(want, sizeof want, "gpus.witness_kept = \"%s\": tight, first or off", bad[i]);
+        if (!strstr(err.msg, want)) fail_msg("'%s': '%s'", bad[i], err.msg);
+    }
+}
+
 static void test_default_round_trip(void **state)
 {
     (void)state;
@@ -188,6 +211,7 @@ int main(void)
         cmocka_unit_test(test_strict),
         cmocka_unit_test(test_default_round_trip),
         cmocka_unit_test(test_stream_chunk_log_range),
+        cmocka_unit_test(test_witness_kept_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

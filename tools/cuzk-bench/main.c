@@ -87,6 +87,7 @@ static const char usage[] =
     "                       a synthetic test-circuit request (daemon --test-circuits)\n"
     "  timeline LOG         stage times and GPU busy fraction from a daemon log\n"
     "  plan --sector-size SIZE [--device-memory M] [--batch] [--lane-log N] [--chunk-log N]\n"
+    "       [--witness-kept tight|first|off]\n"
     "                       the GPU memory plan of a PoRep partition (no device needed):\n"
     "                       the least device memory, and what stays resident, streams,\n"
     "                       and the H step's rows on M (default: common cards' sizes);\n"
@@ -95,7 +96,8 @@ static const char usage[] =
     "                       (default 19, the daemon's; 0: none) where it gets one;\n"
     "                       --batch: a start of several partitions (every daemon\n"
     "                       proof), its L/A/B passes shared by groups where they stream;\n"
-    "                       --chunk-log N: as the daemon with gpus.stream_chunk_log = N\n";
+    "                       --chunk-log N: as the daemon with gpus.stream_chunk_log = N;\n"
+    "                       --witness-kept tight|first|off: as with gpus.witness_kept\n";
 
 int bench_usage(const char *fmt, const char *arg)
 {

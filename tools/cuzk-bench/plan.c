@@ -16,7 +16,8 @@
  * (`--lane-log`, the daemon's default 2^19; 0: none) plans its big starts
  * in that memory less the lane's reservation (residency.cu rule 7: a lane
  * only when it is at most 1/8 of the device; each line says).
- * `--chunk-log N` plans as the daemon with gpus.stream_chunk_log = N.
+ * `--chunk-log N` plans as the daemon with gpus.stream_chunk_log = N,
+ * `--witness-kept MODE` as with gpus.witness_kept = MODE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,7 @@ int bench_plan(int argc, char **argv)
     cuzk_config_default(&def);
     unsigned lane_log = def.small_lane_max_log; /* the daemon's default */
     unsigned chunk_log = def.stream_chunk_log;
+    const char *kept = def.witness_kept;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--batch")) {
             batch = 1;
@@ -114,6 +116,10 @@ int bench_plan(int argc, char **argv)
                 return bench_usage("plan: --chunk-log %s: 0 (the default, 21) or 10 .. 27",
                                    argv[i]);
             chunk_log = (unsigned)v;
+        } else if (!strcmp(argv[i], "--witness-kept") && i + 1 < argc) {
+            kept = argv[++i];
+            if (strcmp(kept, "tight") && strcmp(kept, "first") && strcmp(kept, "off"))
+                return bench_usage("plan: --witness-kept %s: tight, first or off", kept);
         } else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) {
             size = argv[++i];
         } else if (!strcmp(argv[i], "--device-memory") && i + 1 < argc) {
@@ -132,9 +138,12 @@ int bench_plan(int argc, char **argv)
         return bench_usage("plan: no PoRep sector of %s (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)", size);
 #ifdef CUZK_HAVE_CUDA
     gpu_prove_set_chunk_goal(chunk_log ? (size_t)1 << chunk_log : 0);
+    gpu_prove_set_witness_kept(!strcmp(kept, "off")     ? GPU_KEPT_OFF
+                               : !strcmp(kept, "first") ? GPU_KEPT_FIRST
+                                                        : GPU_KEPT_TIGHT);
     return plan_print(s, size, memory, lane_log, batch);
 #else
-    (void)batch, (void)lane_log, (void)chunk_log;
+    (void)batch, (void)lane_log, (void)chunk_log, (void)kept;
     fprintf(stderr, "cuzk-bench plan: built without CUDA (no GPU prover to plan for)\n");
     return BENCH_FAILED;
 #endif

@@ -261,10 +261,13 @@ static int cuda_lane_start(int device, const groth16_params *pk, const cs_prover
     return CUZK_OK;
 }
 
-static void cuda_device_memory(uint64_t bytes, uint32_t chunk_log)
+static void cuda_device_memory(uint64_t bytes, uint32_t chunk_log, int witness_kept)
 {
     gpu_prove_set_device_memory((size_t)bytes);
     gpu_prove_set_chunk_goal(chunk_log ? (size_t)1 << chunk_log : 0);
+    gpu_prove_set_witness_kept(witness_kept == ENGINE_KEPT_OFF     ? GPU_KEPT_OFF
+                               : witness_kept == ENGINE_KEPT_FIRST ? GPU_KEPT_FIRST
+                                                                   : GPU_KEPT_TIGHT);
 }
 
 /* The plan of the device's last start (gpu_prove_device_plan). */

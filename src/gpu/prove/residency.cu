@@ -85,16 +85,19 @@
  *     need more than planned can go as it is into the second row, its H
  *     step then with one row beside it; and it comes after the mode with
  *     the same rows and shape but the witness as it is (whose kernels
- *     read a value with one load). At 16 GiB it gives a 32 GiB PoRep's
- *     H step its second row: nothing parked, 17 GiB less over PCIe a
- *     partition (cuzk-bench plan). A streamed shape (shape_cache.cu) keeps only
- *     its escape table on the device and uploads each evaluation's slices
- *     through a ring (shape_ring_for: 1/64 of it, 1 to 64 MiB): 2 rows
- *     read A and B once and C twice (c's check, then its row), 1 row A,
- *     B, C twice (the check, then the rows), so at most twice the
- *     shape's bytes up a partition (4.5 GiB a pass
- *     for a 32 GiB PoRep), against a row's 4 GiB parked each way that
- *     one row less costs, and 12 GiB more each way when the witness
+ *     read a value with one load; gpus.witness_kept = "tight", the
+ *     default), or before it ("first": the room it frees then goes to
+ *     larger MSM calls and kept points, rule 5), or never ("off"). At
+ *     16 GiB it gives a 32 GiB PoRep's H step its second row: nothing
+ *     parked (16 GiB a partition less over PCIe). A
+ *     streamed shape (shape_cache.cu) keeps only its escape table on the
+ *     device and uploads each evaluation's slices through a ring
+ *     (shape_ring_for: 1/64 of it, 1 to 64 MiB): 2 rows read A and B once
+ *     and C twice (c's check, then its row), 1 row A, B, C twice (the
+ *     check, then the rows), so at most twice the shape's bytes up a
+ *     partition (4.5 GiB a pass for a 32 GiB PoRep), against a row's 4
+ *     GiB parked each way that one row less costs, and 12 GiB more each
+ *     way when the witness
  *     shares the row. The first mode with which the chunk reaches
  *     PLAN_GOOD_CHUNK (or the largest array) is taken, else the one that
  *     fits with the largest chunk (the earlier on a tie). With 2 rows
@@ -250,14 +253,14 @@ static size_t tb_for(size_t c, size_t size)
 }
 
 static std::mutex plan_mu;
-static size_t plan_cap;  /* 0: none */
-static size_t plan_goal; /* 0: PLAN_GOOD_CHUNK */
-static bool plan_unkept; /* rule 4's modes with the witness kept packed not offered */
+static size_t plan_cap;                /* 0: none */
+static size_t plan_goal;               /* 0: PLAN_GOOD_CHUNK */
+static int plan_kept = GPU_KEPT_TIGHT; /* rule 4's modes with the witness kept packed */
 
-extern "C" void gpu_prove_set_witness_kept(bool on)
+extern "C" void gpu_prove_set_witness_kept(int mode)
 {
     std::lock_guard<std::mutex> g(plan_mu);
-    plan_unkept = !on;
+    plan_kept = mode;
 }
 
 extern "C" void gpu_prove_set_chunk_goal(size_t points)
@@ -718,18 +721,39 @@ static bool try_mode(prove_plan *pl, size_t m, const plan_wit *w, size_t shapes,
     return plan_chunk(pl, max_n);
 }
 
+/* Whether modes a and b differ in keeping the witness packed alone. */
+static bool kept_twins(size_t a, size_t b)
+{
+    return plan_modes[a].rows == plan_modes[b].rows &&
+           plan_modes[a].shared == plan_modes[b].shared &&
+           plan_modes[a].shape == plan_modes[b].shape && plan_modes[a].kept != plan_modes[b].kept;
+}
+
+/* The mode rule 4 tries t-th: the table's order, with GPU_KEPT_FIRST
+ * (gpus.witness_kept = "first") each mode keeping the witness packed
+ * before its twin with the witness as it is. */
+static size_t mode_at(size_t t, bool first)
+{
+    if (first && t + 1 < PLAN_MODES && kept_twins(t, t + 1)) return t + 1;
+    if (first && t > 0 && kept_twins(t - 1, t)) return t - 1;
+    return t;
+}
+
 /* Rule 4: the first mode whose chunk reaches PLAN_GOOD_CHUNK (or max_n),
  * else the one that fits with the largest chunk (the first of equals);
  * pl's work, rows and chunk set for it. */
 static bool plan_rows(prove_plan *pl, const plan_wit *w, size_t shapes, size_t fixed, size_t max_n)
 {
     size_t good, best = PLAN_MODES, best_chunk = 0;
+    bool first;
     {
         std::lock_guard<std::mutex> g(plan_mu);
         good = plan_goal ? plan_goal : PLAN_GOOD_CHUNK;
+        first = plan_kept == GPU_KEPT_FIRST;
     }
     if (max_n < good) good = max_n;
-    for (size_t m = 0; m < PLAN_MODES; m++) {
+    for (size_t t = 0; t < PLAN_MODES; t++) {
+        size_t m = mode_at(t, first);
         if (!mode_ok(m, w, shapes) || !try_mode(pl, m, w, shapes, fixed, max_n)) continue;
         if (pl->chunk >= good) return true;
         if (pl->chunk > best_chunk) best = m, best_chunk = pl->chunk;
@@ -847,7 +871,7 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
 {
     {
         std::lock_guard<std::mutex> g(plan_mu);
-        if (plan_unkept) kept = 0;
+        if (plan_kept == GPU_KEPT_OFF) kept = 0;
     }
     int rc = plan_make(pl, pk, lg, witness, kept, shapes, batch, budget, dev, err);
     if (!rc) plan_moved(pl, lg, witness, kept, shapes, batch);
