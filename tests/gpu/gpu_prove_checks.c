@@ -1149,6 +1149,26 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     gpu_prove_set_witness_kept(GPU_KEPT_TIGHT);
 }
 
+/* Circuits p[0 .. n) of one shape on the witness-only path: development
+ * parameters from p[0], the shape recorded from it, each circuit's witness
+ * for that shape, r and s (rs: 2 n) and the CPU's proofs of all, the
+ * seeds drawn from g. */
+static int prod_batch(groth16_params *pk, cs_shape **shape, cs_prover *w, groth16_proof *cpu,
+                      fr_t *rs, prod_circuit *p, size_t n, cuzk_rng *g, cuzk_err *err)
+{
+    cs_circuit c = {prod_synthesize, &p[0]};
+    *shape = NULL;
+    for (size_t i = 0; i < 2 * n; i++) fr_random(&rs[i], g);
+    int rc = groth16_setup_dev(pk, c, cuzk_rng_u64(g), err);
+    if (rc) memset(pk, 0, sizeof *pk);
+    if (!rc) rc = cs_shape_record(shape, c, err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        c.ctx = &p[i];
+        rc = cs_synthesize_for_shape(&w[i], c, *shape, NULL, err);
+    }
+    return rc ? rc : groth16_prove(cpu, pk, w, n, rs, NULL, err);
+}
+
 /* Rule 9 on the witness-only path with every array streamed: a batch's
  * circuits proved in groups of four, one pass of L, A, B_G1 and B_G2
  * serving a group, for jobs that split (a bit witness) and whole ones
@@ -1165,25 +1185,16 @@ static void check_groups(cuzk_rng *g)
     gpu_prove_set_chunk_goal(1024);
     for (int d = 0; d < 2; d++) {
         prod_circuit p[N];
-        cs_circuit c[N];
         uint64_t shape_seed = cuzk_rng_u64(g);
-        for (size_t i = 0; i < N; i++) {
+        for (size_t i = 0; i < N; i++)
             p[i] = (prod_circuit){3000, 500, pats[d], shape_seed, cuzk_rng_u64(g)};
-            c[i] = (cs_circuit){prod_synthesize, &p[i]};
-        }
         cuzk_err err = {0};
         groth16_params pk;
-        cs_shape *shape = NULL;
+        cs_shape *shape;
         cs_prover w[N] = {{0}};
         fr_t rs[2 * N];
-        for (size_t i = 0; i < 2 * N; i++) fr_random(&rs[i], g);
         groth16_proof cpu[N], gpu[N];
-        int rc = groth16_setup_dev(&pk, c[0], cuzk_rng_u64(g), &err);
-        if (rc) memset(&pk, 0, sizeof pk);
-        if (!rc) rc = cs_shape_record(&shape, c[0], &err);
-        for (size_t i = 0; !rc && i < N; i++)
-            rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
-        if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
+        int rc = prod_batch(&pk, &shape, w, cpu, rs, p, N, g, &err);
         CHECK(!rc, "groups: setup: %s", err.msg);
         size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
         mode_wit mw = mode_wit_of(&w[0], true, false);
@@ -1316,26 +1327,17 @@ static void check_kept_overflow(cuzk_rng *g)
     enum { N = 3 };
     static const int pats[N] = {PAT_BITS, PAT_RANDOM, PAT_BITS};
     prod_circuit p[N];
-    cs_circuit c[N];
     uint64_t shape_seed = cuzk_rng_u64(g);
     uint64_t bits = cuzk_rng_u64(g); /* the two bit witnesses the same: the first's figure */
-    for (size_t i = 0; i < N; i++) {
+    for (size_t i = 0; i < N; i++)
         p[i] = (prod_circuit){3000, 500, pats[i], shape_seed, i == 1 ? cuzk_rng_u64(g) : bits};
-        c[i] = (cs_circuit){prod_synthesize, &p[i]};
-    }
     cuzk_err err = {0};
     groth16_params pk;
-    cs_shape *shape = NULL;
+    cs_shape *shape;
     cs_prover w[N] = {{0}};
     fr_t rs[2 * N];
-    for (size_t i = 0; i < 2 * N; i++) fr_random(&rs[i], g);
     groth16_proof cpu[N], gpu[N];
-    int rc = groth16_setup_dev(&pk, c[0], cuzk_rng_u64(g), &err);
-    if (rc) memset(&pk, 0, sizeof pk);
-    if (!rc) rc = cs_shape_record(&shape, c[0], &err);
-    for (size_t i = 0; !rc && i < N; i++)
-        rc = cs_synthesize_for_shape(&w[i], c[i], shape, NULL, &err);
-    if (!rc) rc = groth16_prove(cpu, &pk, w, N, rs, NULL, &err);
+    int rc = prod_batch(&pk, &shape, w, cpu, rs, p, N, g, &err);
     CHECK(!rc, "kept overflow: setup: %s", err.msg);
     gpu_prove_release();
     gpu_prove_set_chunk_goal(1024);
