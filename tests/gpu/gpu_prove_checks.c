@@ -1382,6 +1382,55 @@ static void check_kept_overflow(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* A witness of several pieces (wit_view.cuh: 2^17 elements a piece, the
+ * last partial) kept packed, through the whole prover (on a real device
+ * the kernels that read it are nvcc's; the stand-in runtime's staging
+ * check reads pieces packed and as they are element by element,
+ * host_device.cpp): a batch of two planned with two rows and the witness
+ * kept packed, each proof the CPU's byte for byte. */
+static void check_kept_pieces(cuzk_rng *g)
+{
+    enum { N = 2 };
+    prod_circuit p[N];
+    uint64_t shape_seed = cuzk_rng_u64(g);
+    for (size_t i = 0; i < N; i++)
+        p[i] = (prod_circuit){200000, 20000, PAT_BITS, shape_seed, cuzk_rng_u64(g)};
+    cuzk_err err = {0};
+    groth16_params pk;
+    cs_shape *shape;
+    cs_prover w[N] = {{0}};
+    fr_t rs[2 * N];
+    groth16_proof cpu[N], gpu[N];
+    int rc = prod_batch(&pk, &shape, w, cpu, rs, p, N, g, &err);
+    CHECK(!rc, "kept pieces: setup: %s", err.msg);
+    gpu_prove_release();
+    gpu_prove_set_chunk_goal(1024);
+    mode_wit mw = mode_wit_of(&w[0], !rc, true);
+    size_t cap = rc ? 0
+                    : cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), 2, false, false,
+                              true, false, NULL);
+    CHECK(rc || cap, "kept pieces: no cap keeps the witness packed with 2 rows");
+    if (cap) {
+        gpu_prove_set_device_memory(cap);
+        int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, NULL, &err);
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        CHECK(!prc && !memcmp(gpu, cpu, sizeof gpu) && pl.witness_kept && pl.abc_rows == 2,
+              "kept pieces: rc %d (%s), == CPU %d, plan kept %d with %u rows", prc, err.msg,
+              !prc && !memcmp(gpu, cpu, sizeof gpu), pl.witness_kept, pl.abc_rows);
+        printf("prove: a witness of %zu pieces kept packed on the device (%zu bytes planned), a "
+               "batch of 2 == CPU\n",
+               (w[0].num_aux + ((size_t)1 << 17) - 1) >> 17, mw.kept);
+    }
+    gpu_prove_set_device_memory(0);
+    gpu_prove_set_chunk_goal(0);
+    gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    for (size_t i = 0; i < N; i++) cs_prover_free(&w[i]);
+    groth16_params_free(&pk);
+}
+
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
  * that these small circuits reach each: the product circuit (a, b, c
  * uploaded from the host) and the witness-only one (evaluated from its
@@ -1573,6 +1622,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_unsatisfied(g);
     check_h_modes(g);
     check_kept_overflow(g);
+    check_kept_pieces(g);
     check_plan_porep32();
     check_feed(g, false);
     check_feed(g, true);

@@ -48,6 +48,10 @@ long long host_upload_check(size_t bytes, unsigned seed, int delay_us);
  * are), the others mostly zeros and ones (packed): 0 when intact and
  * counted as packed (host_device.cpp's upload_fr_check). */
 long long host_upload_fr_check(size_t n, size_t dense, unsigned seed, int delay_us);
+/* prove_upload_fr_kept of the same elements, read back through wit_get,
+ * and into a byte too little room (host_device.cpp's upload_kept_check;
+ * 0: all well). */
+long long host_upload_kept_check(size_t n, size_t dense, unsigned seed, int delay_us);
 /* Two threads upload different bytes through one pool at once (as two
  * circuits' preps may): the same result for either. */
 long long host_upload_pair_check(size_t bytes, int delay_us);

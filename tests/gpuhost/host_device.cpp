@@ -644,29 +644,36 @@ static long long upload_check(int which, size_t bytes, unsigned seed)
     return bad;
 }
 
-/* prove_upload_fr of n elements (seeded): pieces of dense values (x
- * pieces of 2^17 elements from piece `dense` on: they go as they are),
- * the rest zeros and ones (Montgomery) with one value in 64 another
- * (among them a raw 1, not the Montgomery one); 0 when they arrive
- * intact, counted as prove_upload_fr_bytes says and, with a sparse piece
- * of 64 or more (fewer go as they are: packing would not save a quarter),
- * fewer bytes than they are; else the first wrong element + 1, -1
- * a failed call, -2 a wrong count, -3 nothing saved. */
-static long long upload_fr_check(size_t n, size_t dense, unsigned seed)
+/* n field elements (seeded, malloc'ed): pieces of dense values (x pieces
+ * of 2^17 elements from piece `dense` on: they go as they are), the rest
+ * zeros and ones (Montgomery) with one value in 64 another (among them a
+ * raw 1, not the Montgomery one). */
+static fr_t *fr_source(size_t n, size_t dense, unsigned seed)
 {
     const size_t per = ((size_t)4 << 20) / sizeof(fr_t);
-    fr_t *src = (fr_t *)malloc(n * sizeof(fr_t) + 1), *dev = NULL;
-    if (!src || cudaMalloc((void **)&dev, (n + 1) * sizeof(fr_t)) != cudaSuccess) {
-        free(src);
-        return -1;
-    }
+    fr_t *src = (fr_t *)malloc(n * sizeof(fr_t) + 1);
     uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; src && i < n; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         bool other = i / per >= dense || x % 64 == 0;
         for (int k = 0; k < 4; k++)
             src[i].l[k] = other ? (k == 3 ? x >> 8 : x * (k + 3)) : x & 2 ? FR_ONE.l[k] : 0;
         if (other && x % 5 == 0) src[i] = fr_t{{1, 0, 0, 0}}; /* 1, not Montgomery's */
+    }
+    return src;
+}
+
+/* prove_upload_fr of fr_source's n elements: 0 when they arrive intact,
+ * counted as prove_upload_fr_bytes says and, with a sparse piece of 64 or
+ * more (fewer go as they are: packing would not save a quarter), fewer
+ * bytes than they are; else the first wrong element + 1, -1 a failed
+ * call, -2 a wrong count, -3 nothing saved. */
+static long long upload_fr_check(size_t n, size_t dense, unsigned seed)
+{
+    fr_t *src = fr_source(n, dense, seed), *dev = NULL;
+    if (!src || cudaMalloc((void **)&dev, (n + 1) * sizeof(fr_t)) != cudaSuccess) {
+        free(src);
+        return -1;
     }
     memset(dev, 0x5a, (n + 1) * sizeof(fr_t));
     fr_t after = dev[n];
@@ -694,6 +701,61 @@ extern "C" long long host_upload_fr_check(size_t n, size_t dense, unsigned seed,
 {
     host_dma_delay_us = delay_us;
     long long bad = upload_fr_check(n, dense, seed);
+    host_dma_delay_us = 0;
+    return bad;
+}
+
+/* prove_upload_fr_kept of fr_source's n elements into room for exactly
+ * what they pack into (prove_upload_fr_bytes), read back element by
+ * element through wit_view.cuh's reader (wit_get: the table, packed
+ * pieces, pieces as they are); then into a byte less, which must say it
+ * does not fit. 0 when every element reads back, the pieces took what
+ * prove_upload_fr_bytes says, the count was that and the table, nothing
+ * was written past the room, and a byte less did not fit; else the
+ * first wrong element + 1, -1 a failed call, -2 a wrong size or count,
+ * -3 a byte less fitted, -4 a write past the room. */
+static long long upload_kept_check(size_t n, size_t dense, unsigned seed)
+{
+    fr_t *src = fr_source(n, dense, seed);
+    size_t want = src ? prove_upload_fr_bytes(src, n) : 0, table = wit_table_bytes(n);
+    char *dev = NULL;
+    if (!src || cudaMalloc((void **)&dev, table + want + 64) != cudaSuccess) {
+        free(src);
+        return -1;
+    }
+    memset(dev, 0x5a, table + want + 64);
+    xfer_acct a;
+    xfer_reset(&a);
+    xfer_acct *was = xfer_bind(&a);
+    size_t used = 0, used2 = 0;
+    bool fits = false, fits2 = true;
+    int rc =
+        prove_upload_fr_kept(STAGE_BG, GROTH16_XFER_INPUT, dev, want, src, n, &used, &fits, NULL);
+    uint64_t counted = a.bytes[GROTH16_XFER_INPUT];
+    long long bad = rc || !fits ? -1 : used != want || counted != want + wit_pieces(n) * 8 ? -2 : 0;
+    for (size_t i = 0; i < 64 && !bad; i++)
+        if (dev[table + want + i] != 0x5a) bad = -4;
+    wit_view v = {NULL, NULL, (const uint64_t *)dev, dev + table, 0, n};
+    for (size_t i = 0; !bad && i < n; i++) {
+        fr_d x = wit_get(v, i);
+        if (memcmp(&x, &src[i], sizeof(fr_t))) bad = (long long)i + 1;
+    }
+    if (!bad && n) {
+        rc = prove_upload_fr_kept(STAGE_BG, GROTH16_XFER_INPUT, dev, want - 1, src, n, &used2,
+                                  &fits2, NULL);
+        bad = rc ? -1 : fits2 ? -3 : 0;
+    }
+    xfer_bind(was);
+    xfer_reset(&a);
+    cudaFree(dev);
+    free(src);
+    return bad;
+}
+
+extern "C" long long host_upload_kept_check(size_t n, size_t dense, unsigned seed, int delay_us)
+{
+    host_dma_delay_us = delay_us;
+    long long bad = upload_kept_check(n, dense, seed);
     host_dma_delay_us = 0;
     return bad;
 }
