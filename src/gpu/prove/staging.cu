@@ -235,24 +235,28 @@ static void stage_issue_packed(stage_job *j, size_t c, size_t slot)
     }
 }
 
+/* The bytes piece i of an upload with packed pieces crosses as: packed,
+ * or as it is. */
+static size_t piece_crossing(const stage_job *j, size_t i)
+{
+    return j->packed[i] ? j->packed[i] : stage_len(j->bytes, i * STAGE_PIECE, STAGE_PIECE);
+}
+
 /* Chunk c of a prove_upload_fr_kept (in its slot): its pieces' room
  * taken from keep and each piece queued into it, packed or as it is; none
  * when keep has no room left (full). */
 static void stage_issue_kept(stage_job *j, size_t c, size_t slot)
 {
-    const size_t per = STAGE_CHUNK / STAGE_PIECE, at = c * STAGE_CHUNK;
+    const size_t per = STAGE_CHUNK / STAGE_PIECE;
     size_t first = c * per, end = first + per < j->pieces ? first + per : j->pieces, total = 0;
-    for (size_t i = first; i < end; i++)
-        total += j->packed[i] ? j->packed[i]
-                              : stage_len(j->bytes, at + (i - first) * STAGE_PIECE, STAGE_PIECE);
+    for (size_t i = first; i < end; i++) total += piece_crossing(j, i);
     size_t off = j->kept.fetch_add(total);
     if (off > j->keep_cap || total > j->keep_cap - off) {
         j->full = true;
         return;
     }
     for (size_t i = first; i < end; i++) {
-        size_t lo = (i - first) * STAGE_PIECE;
-        size_t len = j->packed[i] ? j->packed[i] : stage_len(j->bytes, at + lo, STAGE_PIECE);
+        size_t lo = (i - first) * STAGE_PIECE, len = piece_crossing(j, i);
         j->at[i] = off | (j->packed[i] ? 0 : WIT_AS_IS);
         stage_fail(j, xfer_copy_async(j->keep + off, j->pool->host[slot] + lo, len, j->what,
                                       j->pool->stream, j->acct));
