@@ -422,7 +422,8 @@ static bool loaded(engine_t *e, const char *id)
 }
 
 /* An engine of 256 MiB on the CPU with ids[preload] in srs.preload and
- * ids[pinned] (-1: none) in srs.pinned, both loaded. */
+ * ids[pinned] (-1: none) in srs.pinned, both loaded and released by the
+ * preload thread. */
 static engine_t *listed_engine(fixture *f, int preload, int pinned)
 {
     engine_log_set_level("error");
@@ -441,6 +442,10 @@ static engine_t *listed_engine(fixture *f, int preload, int pinned)
     for (int i = 0; i < 30000 && !(loaded(e, ids[preload]) && loaded(e, ids[other])); i++)
         usleep(1000);
     assert_true(loaded(e, ids[preload]) && loaded(e, ids[other]));
+    /* a set is loaded before the preload thread lets go of it (it records
+     * the shape and frees the blank circuit first): wait for that too */
+    pthread_join(e->preload_thread, NULL);
+    e->preload_thread = 0;
     return e;
 }
 
