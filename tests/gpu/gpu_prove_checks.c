@@ -1431,6 +1431,56 @@ static void check_kept_pieces(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* A start that plans with a mode before those keeping the witness packed
+ * (here the whole device's memory: everything resident) never counts the
+ * witness's packed figure (residency.cuh prove_kept): after a bit witness
+ * is proved so, a random witness of its shape is given its own figure,
+ * not the bit witness's (which a count at that start would have left as
+ * the shape's), and that figure is larger than the bit witness's. */
+static void check_kept_lazy(cuzk_rng *g)
+{
+    enum { N = 2 };
+    static const int pats[N] = {PAT_BITS, PAT_RANDOM};
+    prod_circuit p[N];
+    uint64_t shape_seed = cuzk_rng_u64(g);
+    for (size_t i = 0; i < N; i++)
+        p[i] = (prod_circuit){3000, 500, pats[i], shape_seed, cuzk_rng_u64(g)};
+    cuzk_err err = {0};
+    groth16_params pk;
+    cs_shape *shape;
+    cs_prover w[N] = {{0}};
+    fr_t rs[2 * N];
+    groth16_proof cpu[N], gpu[1];
+    int rc = prod_batch(&pk, &shape, w, cpu, rs, p, N, g, &err);
+    CHECK(!rc, "kept lazy: setup: %s", err.msg);
+    if (!rc) {
+        gpu_prove_release();
+        gpu_prove_set_device_memory(0);
+        int prc = gpu_groth16_prove(gpu, &pk, w, 1, rs, NULL, &err);
+        gpu_prove_plan_info pl;
+        gpu_prove_device_plan(0, &pl);
+        bool all = true;
+        for (int k = 0; k < GPU_PLAN_ARRAYS; k++) all = all && pl.resident[k];
+        size_t random_fig = gpu_prove_witness_kept_bytes(&w[1]);
+        gpu_shape_forget(shape); /* the shape's figures too */
+        size_t bits_fig = gpu_prove_witness_kept_bytes(&w[0]);
+        CHECK(!prc && !memcmp(gpu, cpu, sizeof gpu) && all && !pl.witness_kept &&
+                  random_fig > bits_fig,
+              "kept lazy: rc %d (%s), == CPU %d, all resident %d, kept %d; the random "
+              "witness's figure %zu after the start, the bit witness's %zu",
+              prc, err.msg, !prc && !memcmp(gpu, cpu, sizeof gpu), all, pl.witness_kept,
+              random_fig, bits_fig);
+        printf("prove: a start with everything resident counts no packed witness (a random "
+               "witness of its shape then planned at %zu bytes, the bit witness at %zu)\n",
+               random_fig, bits_fig);
+    }
+    gpu_prove_params_free(&pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    for (size_t i = 0; i < N; i++) cs_prover_free(&w[i]);
+    groth16_params_free(&pk);
+}
+
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
  * that these small circuits reach each: the product circuit (a, b, c
  * uploaded from the host) and the witness-only one (evaluated from its
@@ -1623,6 +1673,7 @@ int gpu_prove_checks(cuzk_rng *g, int quick)
     check_h_modes(g);
     check_kept_overflow(g);
     check_kept_pieces(g);
+    check_kept_lazy(g);
     check_plan_porep32();
     check_feed(g, false);
     check_feed(g, true);

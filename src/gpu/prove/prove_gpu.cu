@@ -1306,23 +1306,40 @@ static size_t shapes_bytes(const prove_run *r)
     return b;
 }
 
+/* prove_kept's count for a start: the most its circuits' shapes plan for
+ * a witness kept packed (kept_bytes). */
+static size_t run_kept_bytes(void *ctx)
+{
+    const prove_run *r = (const prove_run *)ctx;
+    size_t kept = 0;
+    for (size_t i = 0; i < r->p->n; i++) {
+        if (i > 0 && r->circ[i]->shape == r->circ[i - 1]->shape) continue;
+        size_t k = kept_bytes(r->circ[i]);
+        if (k > kept) kept = k;
+    }
+    return kept;
+}
+
 /* The start's plan (residency.cu) from the device's budget, and what
  * the plan no longer wants given back: a second a/b/c buffer, an MSM
  * workspace larger than its chunk's, other parameter sets when their
- * room is needed. */
-static int plan_start(prove_run *r, size_t wit, size_t kept, cuzk_err *err)
+ * room is needed; *kept_out: the figure planned for a witness kept
+ * packed (0 where the plan never weighed it). */
+static int plan_start(prove_run *r, size_t wit, size_t *kept_out, cuzk_err *err)
 {
+    prove_kept counted = {0, run_kept_bytes, r};
     int dev = r->slot;
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
     if (wit) prove_stage_scratch(STAGE_BG); /* the loader's packed witness, before the budget */
     int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
     if (!rc) {
-        rc = prove_plan_make(&r->plan, pk, r->lg, wit, kept, shapes_bytes(r),
+        rc = prove_plan_make(&r->plan, pk, r->lg, wit, &counted, shapes_bytes(r),
                              r->p->n > 1 || r->feed, budget, r->device, err);
         prove_plan_remember(&r->plan, dev);
     }
     if (rc) return rc;
+    size_t kept = *kept_out = counted.bytes;
     prove_shape_mode(dev, r->plan.shape_streamed, r->plan.shape_ring);
     r->nabc = r->plan.abc_buffers;
     prove_ws *ws = r->ws;
@@ -1351,17 +1368,12 @@ static int prove_all(prove_run *r, cuzk_err *err)
 {
     gpu_prove_pending *p = r->p;
     size_t wit = 0, kept = 0; /* one buffer: loaders run one at a time */
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = 0; i < p->n; i++)
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
-        if (i == 0 || r->circ[i]->shape != r->circ[i - 1]->shape) {
-            size_t k = kept_bytes(r->circ[i]);
-            if (k > kept) kept = k;
-        }
-    }
     for (size_t i = 0; i < r->cap; i++) xfer_reset(&r->xa[i]);
     xfer_run_begin(&r->xr);
     xfer_bind(&r->xa[0]); /* what a cold start makes resident: its first circuit's */
-    int rc = plan_start(r, wit, kept, err);
+    int rc = plan_start(r, wit, &kept, err);
     for (size_t k = 0; !rc && k < r->nabc; k++)
         rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], abc_bytes(r, wit), p->pk, err);
     bool shared = r->plan.witness_shared;

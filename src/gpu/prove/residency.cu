@@ -80,7 +80,9 @@
  *     shape took so far and a quarter more (prove_gpu.cu's kept_bytes:
  *     0.14 GiB for a 32 GiB PoRep partition's 3.9 GiB, the same to the
  *     byte for every partition and sector, as which of its values are 0
- *     or 1 follows from the circuit). It is offered only with two rows
+ *     or 1 follows from the circuit; a pass over the witness for a shape
+ *     not seen yet, so it is counted only when this rule first weighs
+ *     such a mode: prove_kept). It is offered only with two rows
  *     and a witness no larger than a row, so that a circuit whose pieces
  *     need more than planned can go as it is into the second row, its H
  *     step then with one row beside it; and it comes after the mode with
@@ -680,11 +682,19 @@ static size_t shape_ring_for(size_t shapes)
     return r < shapes ? r : shapes;
 }
 
-/* The witness's figures for rule 4: as it is, kept packed (0: not
- * offered), a domain row's bytes. */
+/* The witness's figures for rule 4: as it is, a domain row's bytes, and
+ * kept packed (counted when first asked: wit_kept). */
 typedef struct plan_wit {
-    size_t bytes, kept, row;
+    size_t bytes, row;
+    prove_kept *kept;
 } plan_wit;
+
+static size_t wit_kept(const plan_wit *w)
+{
+    prove_kept *k = w->kept;
+    if (k->count) k->bytes = k->count(k->ctx), k->count = NULL;
+    return k->bytes;
+}
 
 /* Whether rule 4 may take mode m: the shared and streamed-shape modes
  * need the witness-only path (a witness and shapes), a streamed shape a
@@ -694,7 +704,9 @@ typedef struct plan_wit {
 static bool mode_ok(size_t m, const plan_wit *w, size_t shapes)
 {
     if ((plan_modes[m].shared || plan_modes[m].shape) && !w->bytes) return false;
-    if (plan_modes[m].kept && !(w->kept && w->kept < w->bytes && w->bytes <= w->row)) return false;
+    if (plan_modes[m].kept &&
+        !(w->bytes && w->bytes <= w->row && wit_kept(w) && wit_kept(w) < w->bytes))
+        return false;
     return !plan_modes[m].shape || (shapes && shape_ring_for(shapes) < shapes);
 }
 
@@ -703,7 +715,7 @@ static bool mode_ok(size_t m, const plan_wit *w, size_t shapes)
 static size_t mode_work(size_t m, const plan_wit *w, size_t shapes, size_t fixed)
 {
     size_t sh = plan_modes[m].shape ? shape_ring_for(shapes) : shapes, row = w->row;
-    size_t wit = plan_modes[m].kept ? w->kept : w->bytes;
+    size_t wit = plan_modes[m].kept ? wit_kept(w) : w->bytes;
     if (plan_modes[m].shared) return (row > wit ? row : wit) + sh + fixed;
     return plan_modes[m].rows * row + wit + sh + fixed;
 }
@@ -770,13 +782,17 @@ static size_t plan_fixed(unsigned lg, size_t headroom)
 }
 
 /* The least budget a proof of 2^lg runs in (the mode that needs least,
- * the least headroom, PLAN_MIN_CHUNK). */
+ * the least headroom, PLAN_MIN_CHUNK). A mode keeping the witness packed
+ * is never that one (its 2 rows and packed witness are more than the
+ * mode of 1 row beside the witness, which fits a row, and its shape
+ * streamed or not), so its figure is not asked for. */
 static size_t plan_need(unsigned lg, const plan_wit *wit, size_t shapes)
 {
     size_t least = SIZE_MAX, fixed = plan_fixed(lg, PLAN_HEADROOM_PER << lg);
     for (size_t m = 0; m < PLAN_MODES; m++) {
+        if (plan_modes[m].kept || !mode_ok(m, wit, shapes)) continue;
         size_t w = mode_work(m, wit, shapes, fixed);
-        if (mode_ok(m, wit, shapes) && w < least) least = w;
+        if (w < least) least = w;
     }
     size_t m = machinery(PLAN_MIN_CHUNK, false);
     return m > SIZE_MAX - least ? SIZE_MAX : least + m;
@@ -793,8 +809,8 @@ static unsigned lab_group_for(size_t witness, bool batch)
  * at most two passes of its bytes, with a slice's rebased block starts),
  * the points streamed per partition with a pass of L, A, B_G1, B_G2 for
  * each group when anything of those streams (lab_group). */
-static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t kept, size_t shapes,
-                       bool batch)
+static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, const plan_wit *w,
+                       size_t shapes, bool batch)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), h = 0, lab = 0;
     for (int k = 0; k < RES_B_G2; k++) {
@@ -805,13 +821,14 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, size_t kept,
     pl->lab_group = lab ? lab_group_for(witness, batch) : 1;
     pl->streamed = h + lab / pl->lab_group;
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
-    pl->input = witness ? (pl->witness_kept ? kept : witness) : 3 * row;
+    pl->input = witness ? (pl->witness_kept ? wit_kept(w) : witness) : 3 * row;
     pl->shape_up = pl->shape_streamed ? 2 * shapes : 0;
     pl->moved = pl->streamed + 2 * pl->parked + pl->input + pl->shape_up;
 }
 
 static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                     size_t kept, size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
+                     const plan_wit *w, size_t shapes, bool batch, size_t budget, int dev,
+                     cuzk_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->budget = budget;
@@ -825,15 +842,14 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
     size_t least = PLAN_HEADROOM_PER << lg;
     size_t fixed = plan_fixed(lg, head > least ? head : least);
-    plan_wit w = {witness, kept, row};
     pl->abc_rows = 3;
-    pl->work = mode_work(0, &w, shapes, fixed);
-    pl->need = plan_need(lg, &w, shapes);
+    pl->work = mode_work(0, w, shapes, fixed);
+    pl->need = plan_need(lg, w, shapes);
     prove_plan base = *pl, res;
     bool resident = plan_resident(pl, g1, max_n, abc, batch, pk);
     if (resident && (pl->resident[RES_B_G2] || pl->g2_streamed || !n[RES_B_G2])) return CUZK_OK;
     if (resident) res = *pl, *pl = base; /* B_G2 the CPU's: streamed mode, if it has B_G2 */
-    pl->too_small = !plan_rows(pl, &w, shapes, fixed, max_n);
+    pl->too_small = !plan_rows(pl, w, shapes, fixed, max_n);
     if (resident && (pl->too_small || !pl->g2_streamed)) {
         *pl = res;
         return CUZK_OK;
@@ -867,14 +883,17 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
 }
 
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    size_t kept, size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err)
+                    prove_kept *kept, size_t shapes, bool batch, size_t budget, int dev,
+                    cuzk_err *err)
 {
+    prove_kept none = {0, NULL, NULL};
     {
         std::lock_guard<std::mutex> g(plan_mu);
-        if (plan_kept == GPU_KEPT_OFF) kept = 0;
+        if (plan_kept == GPU_KEPT_OFF) kept = &none;
     }
-    int rc = plan_make(pl, pk, lg, witness, kept, shapes, batch, budget, dev, err);
-    if (!rc) plan_moved(pl, lg, witness, kept, shapes, batch);
+    plan_wit w = {witness, ((size_t)1 << lg) * sizeof(fr_t), kept};
+    int rc = plan_make(pl, pk, lg, witness, &w, shapes, batch, budget, dev, err);
+    if (!rc) plan_moved(pl, lg, witness, &w, shapes, batch);
     return rc;
 }
 
@@ -919,8 +938,9 @@ extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params
 {
     memset(out, 0, sizeof *out);
     prove_plan pl;
-    int rc = prove_plan_make(&pl, pk, lg, witness_bytes, kept_bytes, shape_bytes, batch, budget, -1,
-                             err);
+    prove_kept kept = {kept_bytes, NULL, NULL};
+    int rc =
+        prove_plan_make(&pl, pk, lg, witness_bytes, &kept, shape_bytes, batch, budget, -1, err);
     plan_info(out, pl);
     return rc;
 }
@@ -965,6 +985,7 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)
 {
-    plan_wit w = {witness_bytes, 0, ((size_t)1 << lg) * sizeof(fr_t)};
+    prove_kept none = {0, NULL, NULL};
+    plan_wit w = {witness_bytes, ((size_t)1 << lg) * sizeof(fr_t), &none};
     return plan_need(lg, &w, shape_bytes);
 }

@@ -55,15 +55,26 @@ typedef struct prove_plan {
     bool too_small;            /* the budget is under need: no plan */
 } prove_plan;
 
+/* The device bytes of a witness kept packed (rule 4): `bytes`, or, with
+ * `count` set, what count(ctx) gives the first time rule 4 weighs a mode
+ * that keeps it (then in `bytes`, count cleared): counting is a pass over
+ * the witness, which a start with room for the modes before never makes.
+ * 0 with no count: not offered. */
+typedef struct prove_kept {
+    size_t bytes;
+    size_t (*count)(void *ctx);
+    void *ctx;
+} prove_kept;
+
 /* The plan for proving circuits of pk with a domain of 2^lg, `witness`
- * device bytes per circuit (the witness-only path, else 0), `kept` bytes
- * when kept packed (0: not offered) and `shapes` bytes of their shapes on
- * the device, a batch (more than one circuit: a second a/b/c buffer pays)
- * or not, within `budget` device bytes. CUZK_ENOMEM, naming the device
- * and the bytes needed and had, when even streaming everything does not
- * fit. */
+ * device bytes per circuit (the witness-only path, else 0), *kept when
+ * kept packed and `shapes` bytes of their shapes on the device, a batch
+ * (more than one circuit: a second a/b/c buffer pays) or not, within
+ * `budget` device bytes. CUZK_ENOMEM, naming the device and the bytes
+ * needed and had, when even streaming everything does not fit. */
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    size_t kept, size_t shapes, bool batch, size_t budget, int dev, cuzk_err *err);
+                    prove_kept *kept, size_t shapes, bool batch, size_t budget, int dev,
+                    cuzk_err *err);
 /* The device bytes a start on device dev may use: what is free now plus
  * `held` (what the prover already holds there and may reuse), at most
  * the configured cap (gpu_prove_set_device_memory), less what earlier
