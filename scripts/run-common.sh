@@ -186,7 +186,9 @@ samples_summary() {
 # (none). Measured here: the bytes, copy s, GB/s, kernel s, hidden s,
 # and the partition's steps: its H step (ntt_msm_h), L/A/B_G1 (batch
 # additions and tails), B_G2, and the MSM calls of L/A/B_G1/B_G2 (a
-# group's pass: its share of the wall time, each member's own calls).
+# group's pass: its share of the wall time, each member's own calls),
+# and the CPU its helper threads spent (loader, prep, staging copies:
+# helper_cpu_ms; the synthesis and the prover thread are not in it).
 xfer_table() { # daemon.log
     awk '
     / gpu prove: circuit [0-9]+\/[0-9]+: / {
@@ -201,29 +203,30 @@ xfer_table() { # daemon.log
         est = gib * 1073741824 / 25e9
         ks = f["kernel_ms"] / 1000
         if (n == 1) {
-            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | shape GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | H step s | L/A/B_G1 s | B_G2 s | MSM calls | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
-            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+            print "| # | circuit | H2D GiB | D2H GiB | points GiB | parked GiB (down/back) | input GiB | shape GiB | params GiB | copies | copy s | GB/s | kernel s | hidden s | gpu_total s | H step s | L/A/B_G1 s | B_G2 s | MSM calls | helper CPU s | ESTIMATE copy s at 25 GB/s | ESTIMATE partition s at 25 GB/s |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         }
         for (i = 1; i <= NF; i++) if ($i == "circuit") c = $(i + 1)
         sub(":", "", c)
-        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f-%.2f |%s\n",
+        printf "| %d | %s | %.2f | %.2f | %.2f | %.2f/%.2f | %.2f | %.2f | %.2f | %d | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %.2f | %.2f-%.2f |%s\n",
             n, c, f["h2d_mib"] / 1024, f["d2h_mib"] / 1024,
             (b["points"] + b["points_g2"]) / 1024, b["park"] / 1024, b["unpark"] / 1024,
             b["input"] / 1024, b["shape"] / 1024, b["params"] / 1024, f["copies"], f["copy_ms"] / 1000,
             f["link_gbps"], ks, f["hidden_ms"] / 1000, f["gpu_total_ms"] / 1000,
             f["ntt_msm_h_ms"] / 1000, (f["batch_add_ms"] + f["tail_msm_ms"]) / 1000,
-            f["b_g2_msm_ms"] / 1000, ("msm_calls" in f) ? f["msm_calls"] : "-", est,
+            f["b_g2_msm_ms"] / 1000, ("msm_calls" in f) ? f["msm_calls"] : "-",
+            ("helper_cpu_ms" in f) ? sprintf("%.2f", f["helper_cpu_ms"] / 1000) : "-", est,
             (est > ks ? est : ks), ks + est, f["timed"] == 1 ? "" : " (times not measured)"
         if (b["params"] > 0) next
         w++; sg += gib; sc += f["copy_ms"] / 1000; sk += ks; sh += f["hidden_ms"] / 1000
-        st += f["gpu_total_ms"] / 1000
+        st += f["gpu_total_ms"] / 1000; su += f["helper_cpu_ms"] / 1000
     }
     END {
         if (!n) { print "- no per-partition transfer lines in the log"; exit }
         if (!w) exit
         e = sg / w * 1073741824 / 25e9
-        printf "\n- warm partitions (%d, no parameters uploaded), per partition: %.2f GiB over PCIe in %.2f s of copies (%.1f GB/s), %.2f s of which under kernels; kernels %.2f s; gpu_total %.2f s\n",
-            w, sg / w, sc / w, sc ? sg * 1.073741824 / sc : 0, sh / w, sk / w, st / w
+        printf "\n- warm partitions (%d, no parameters uploaded), per partition: %.2f GiB over PCIe in %.2f s of copies (%.1f GB/s), %.2f s of which under kernels; kernels %.2f s; gpu_total %.2f s; helper threads %.2f CPU-s\n",
+            w, sg / w, sc / w, sc ? sg * 1.073741824 / sc : 0, sh / w, sk / w, st / w, su / w
         printf "- ESTIMATE (not measured) for a PCIe 4.0 x16 card at 25 GB/s, the same kernels: %.2f s of copies per partition, so %.2f s (copies all under kernels) to %.2f s (none) per partition; at the overlap measured here (%.0f%% of the copy time under kernels) %.2f s\n",
             e, (e > sk / w ? e : sk / w), sk / w + e, sc ? 100 * sh / sc : 0,
             sk / w + e * (sc ? 1 - sh / sc : 1)

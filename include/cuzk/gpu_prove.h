@@ -207,10 +207,11 @@ int gpu_prove_bench_upload(size_t bytes, double gbps[4], cuzk_err *err);
 /* One line of the per-partition timings with the names of
  * reference/groth16.md ("prep_msm_ms=... gpu_total_ms=..."), then its
  * transfers (groth16_xfer): "h2d_mib=... d2h_mib=... copies=N copy_ms=...
- * link_gbps=... kernel_ms=... hidden_ms=... timed=1
- * xfer_mib=points:..,points_g2:..,params:..,input:..,jobs:..,unpark:..,
- * park:..,results:.." (link_gbps: both directions' bytes over copy_ms,
- * in 10^9 bytes a second). */
+ * link_gbps=... kernel_ms=... hidden_ms=... timed=1 msm_calls=N
+ * helper_cpu_ms=... xfer_mib=points:..,points_g2:..,params:..,input:..,
+ * jobs:..,unpark:..,park:..,results:..,shape:.." (link_gbps: both
+ * directions' bytes over copy_ms, in 10^9 bytes a second; helper_cpu_ms:
+ * groth16_xfer's cpu_ms). */
 void gpu_prove_format_timings(char *out, size_t len, const groth16_timings *t);
 
 #ifdef __cplusplus

@@ -125,6 +125,11 @@ typedef struct groth16_xfer {
     uint64_t bytes[GROTH16_XFER_KINDS];
     uint64_t h2d, d2h, copies;
     double copy_ms, kernel_ms, hidden_ms;
+    /* host CPU (user + system) of the prover's helper threads for this
+     * circuit: its loader and prep threads and the staging pool's copy
+     * threads working for them (packing and copying its witness or a, b,
+     * c, making its jobs) */
+    double cpu_ms;
     bool timed;
 } groth16_xfer;
 

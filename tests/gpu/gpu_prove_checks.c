@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cuzk/engine.h"
@@ -1382,12 +1383,23 @@ static void check_kept_overflow(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* The process's CPU time so far (user + system), ms. */
+static double process_cpu_ms(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
+
 /* A witness of several pieces (wit_view.cuh: 2^17 elements a piece, the
  * last partial) kept packed, through the whole prover (on a real device
  * the kernels that read it are nvcc's; the stand-in runtime's staging
  * check reads pieces packed and as they are element by element,
  * host_device.cpp): a batch of two planned with two rows and the witness
- * kept packed, each proof the CPU's byte for byte. */
+ * kept packed, each proof the CPU's byte for byte; each circuit's helper
+ * threads (its loader and the staging pool's copy threads packing its
+ * witness) counted some CPU, together no more than the process spent. */
 static void check_kept_pieces(cuzk_rng *g)
 {
     enum { N = 2 };
@@ -1412,15 +1424,24 @@ static void check_kept_pieces(cuzk_rng *g)
     CHECK(rc || cap, "kept pieces: no cap keeps the witness packed with 2 rows");
     if (cap) {
         gpu_prove_set_device_memory(cap);
-        int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, NULL, &err);
+        groth16_timings t[N];
+        memset(t, 0, sizeof t);
+        double cpu0 = process_cpu_ms();
+        int prc = gpu_groth16_prove(gpu, &pk, w, N, rs, t, &err);
+        double spent = process_cpu_ms() - cpu0;
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
         CHECK(!prc && !memcmp(gpu, cpu, sizeof gpu) && pl.witness_kept && pl.abc_rows == 2,
               "kept pieces: rc %d (%s), == CPU %d, plan kept %d with %u rows", prc, err.msg,
               !prc && !memcmp(gpu, cpu, sizeof gpu), pl.witness_kept, pl.abc_rows);
+        CHECK(t[0].xfer.cpu_ms > 0 && t[1].xfer.cpu_ms > 0 &&
+                  t[0].xfer.cpu_ms + t[1].xfer.cpu_ms <= spent + 1,
+              "kept pieces: helper CPU %.3f and %.3f ms, the process %.3f ms", t[0].xfer.cpu_ms,
+              t[1].xfer.cpu_ms, spent);
         printf("prove: a witness of %zu pieces kept packed on the device (%zu bytes planned), a "
-               "batch of 2 == CPU\n",
-               (w[0].num_aux + ((size_t)1 << 17) - 1) >> 17, mw.kept);
+               "batch of 2 == CPU; helper threads' CPU %.1f and %.1f ms\n",
+               (w[0].num_aux + ((size_t)1 << 17) - 1) >> 17, mw.kept, t[0].xfer.cpu_ms,
+               t[1].xfer.cpu_ms);
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
@@ -1468,8 +1489,8 @@ static void check_kept_lazy(cuzk_rng *g)
                   random_fig > bits_fig,
               "kept lazy: rc %d (%s), == CPU %d, all resident %d, kept %d; the random "
               "witness's figure %zu after the start, the bit witness's %zu",
-              prc, err.msg, !prc && !memcmp(gpu, cpu, sizeof gpu), all, pl.witness_kept,
-              random_fig, bits_fig);
+              prc, err.msg, !prc && !memcmp(gpu, cpu, sizeof gpu), all, pl.witness_kept, random_fig,
+              bits_fig);
         printf("prove: a start with everything resident counts no packed witness (a random "
                "witness of its shape then planned at %zu bytes, the bit witness at %zu)\n",
                random_fig, bits_fig);

@@ -485,13 +485,14 @@ static void prep_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
     xfer_bind(&r->xa[i]);
-    double t0 = groth16_now_ms();
+    double t0 = groth16_now_ms(), cpu0 = xfer_thread_cpu_ms();
     c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, r->circ[i], &c->prep_err);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
     cudaError_t e = c->prep_rc ? cudaSuccess : cu_slot_enter(r->slot);
     if (e != cudaSuccess)
         c->prep_rc = cu_fail(e, &c->prep_err, "cudaSetDevice", __FILE__, __LINE__);
     if (!c->prep_rc) c->prep_rc = stage_jobs(r, i, &c->prep_err);
+    xfer_cpu(&r->xa[i], xfer_thread_cpu_ms() - cpu0);
     xfer_bind(NULL);
     helper_done(r, &c->prep_done);
 }
@@ -694,7 +695,7 @@ static void load_thread(prove_run *r, size_t i)
 {
     prove_one *c = &r->p->c[i];
     xfer_bind(&r->xa[i]);
-    double t0 = groth16_now_ms();
+    double t0 = groth16_now_ms(), cpu0 = xfer_thread_cpu_ms();
     cudaError_t e = cu_slot_enter(r->slot);
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
@@ -704,6 +705,7 @@ static void load_thread(prove_run *r, size_t i)
     bool preps = c->dev_prep; /* load_abc made its jobs (device_prep, prep_msm_ms) */
     c->t.upload_ms = groth16_now_ms() - t0 - c->abc_wait_ms - (preps ? c->t.prep_msm_ms : 0);
     if (preps && c->load_rc) c->prep_rc = c->load_rc, c->prep_err = c->load_err;
+    xfer_cpu(&r->xa[i], xfer_thread_cpu_ms() - cpu0);
     xfer_bind(NULL);
     {
         std::lock_guard<std::mutex> g(r->mu);
@@ -1673,10 +1675,10 @@ extern "C" void gpu_prove_format_timings(char *out, size_t len, const groth16_ti
              "prep_msm_ms=%.1f ntt_msm_h_ms=%.1f batch_add_ms=%.1f tail_msm_ms=%.1f "
              "b_g2_msm_ms=%.1f gpu_total_ms=%.1f total_ms=%.1f upload_ms=%.1f "
              "h2d_mib=%.1f d2h_mib=%.1f copies=%llu copy_ms=%.1f link_gbps=%.2f kernel_ms=%.1f "
-             "hidden_ms=%.1f timed=%d msm_calls=%llu xfer_mib=%s",
+             "hidden_ms=%.1f timed=%d msm_calls=%llu helper_cpu_ms=%.1f xfer_mib=%s",
              t->prep_msm_ms, t->ntt_msm_h_ms, t->batch_add_ms, t->tail_msm_ms, t->b_g2_msm_ms,
              t->gpu_total_ms, t->total_ms, t->upload_ms, x->h2d / mib, x->d2h / mib,
              (unsigned long long)x->copies, x->copy_ms,
              x->copy_ms > 0 ? (x->h2d + x->d2h) / (x->copy_ms * 1e6) : 0.0, x->kernel_ms,
-             x->hidden_ms, x->timed, (unsigned long long)t->msm_calls, kinds);
+             x->hidden_ms, x->timed, (unsigned long long)t->msm_calls, x->cpu_ms, kinds);
 }

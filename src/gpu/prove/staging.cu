@@ -359,7 +359,12 @@ static int stage_upload(int which, int what, void *dev, const void *host, size_t
     std::thread th[STAGE_COPY_THREADS];
     for (size_t t = 0; t < helpers; t++) {
         try {
-            th[t] = std::thread(stage_worker, &j);
+            /* each helper's CPU counted for the caller's account */
+            th[t] = std::thread([&j] {
+                double t0 = xfer_thread_cpu_ms();
+                stage_worker(&j);
+                xfer_cpu(j.acct, xfer_thread_cpu_ms() - t0);
+            });
         } catch (...) { /* fewer helpers: the others take their pieces */
             break;
         }

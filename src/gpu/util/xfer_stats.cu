@@ -90,6 +90,7 @@ void xfer_reset(xfer_acct *a)
     a->spans.clear();
     std::fill(a->bytes, a->bytes + GROTH16_XFER_KINDS, 0);
     a->copies = 0;
+    a->cpu_ms = 0;
     a->untimed = false;
 }
 
@@ -123,6 +124,20 @@ void xfer_share(xfer_acct *from, xfer_acct *const *to, size_t k, int what, uint6
         std::lock_guard<std::mutex> g(to[q]->mu);
         to[q]->bytes[what] += each;
     }
+}
+
+double xfer_thread_cpu_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)) return 0;
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void xfer_cpu(xfer_acct *a, double ms)
+{
+    if (!a) return;
+    std::lock_guard<std::mutex> g(a->mu);
+    a->cpu_ms += ms;
 }
 
 uint64_t xfer_bytes(xfer_acct *a, int what)
@@ -257,6 +272,7 @@ void xfer_settle(xfer_run *r, xfer_acct *a, groth16_xfer *out)
         }
         std::copy(a->bytes, a->bytes + GROTH16_XFER_KINDS, out->bytes);
         out->copies = a->copies;
+        out->cpu_ms = a->cpu_ms;
     }
     out->h2d = out->d2h = 0;
     for (int k = 0; k < GROTH16_XFER_KINDS; k++)

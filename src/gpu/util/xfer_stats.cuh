@@ -40,6 +40,7 @@
 #define CUZK_GPU_UTIL_XFER_STATS_CUH
 
 #include <stddef.h>
+#include <time.h>
 
 #include <mutex>
 #include <vector>
@@ -64,6 +65,7 @@ struct xfer_acct {
     uint64_t bytes[GROTH16_XFER_KINDS];
     uint64_t copies;
     std::vector<xfer_span> spans;
+    double cpu_ms; /* helper threads' CPU (xfer_cpu) */
     bool untimed;
 };
 
@@ -90,6 +92,12 @@ cudaError_t xfer_copy(void *dst, const void *src, size_t bytes, int what);
 /* cudaMemcpyAsync on st counted for account a (NULL: the bound one). */
 cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, cudaStream_t st,
                             xfer_acct *a);
+
+/* The calling thread's CPU time so far (user + system), ms. */
+double xfer_thread_cpu_ms(void);
+/* ms of a helper thread's CPU counted for a (NULL: nowhere): the loader
+ * and prep threads' own, and the staging pool's copy threads'. */
+void xfer_cpu(xfer_acct *a, double ms);
 
 /* a's bytes of kind `what` so far. */
 uint64_t xfer_bytes(xfer_acct *a, int what);
@@ -120,7 +128,7 @@ template <class F> static inline int xfer_kernels(F f)
 void xfer_run_begin(xfer_run *r);
 void xfer_run_end(xfer_run *r);
 /* a's spans read (their events waited for and given back) into *out:
- * bytes, directions, copy, kernel and hidden time; a emptied. */
+ * bytes, directions, copy, kernel and hidden time, helper CPU; a emptied. */
 void xfer_settle(xfer_run *r, xfer_acct *a, groth16_xfer *out);
 
 #endif
