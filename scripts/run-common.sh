@@ -187,8 +187,9 @@ samples_summary() {
 # and the partition's steps: its H step (ntt_msm_h), L/A/B_G1 (batch
 # additions and tails), B_G2, and the MSM calls of L/A/B_G1/B_G2 (a
 # group's pass: its share of the wall time, each member's own calls),
-# and the CPU its helper threads spent (loader, prep, staging copies:
-# helper_cpu_ms; the synthesis and the prover thread are not in it).
+# and the CPU its helper threads spent (loader, prep, the staging pool's
+# copy threads working for it: helper_cpu_ms; the synthesis and the
+# prover thread itself are not in it).
 xfer_table() { # daemon.log
     awk '
     / gpu prove: circuit [0-9]+\/[0-9]+: / {

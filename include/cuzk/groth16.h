@@ -126,9 +126,10 @@ typedef struct groth16_xfer {
     uint64_t h2d, d2h, copies;
     double copy_ms, kernel_ms, hidden_ms;
     /* host CPU (user + system) of the prover's helper threads for this
-     * circuit: its loader and prep threads and the staging pool's copy
-     * threads working for them (packing and copying its witness or a, b,
-     * c, making its jobs) */
+     * circuit: its loader and prep threads, and the staging pool's copy
+     * threads working for it (packing and copying its witness or a, b, c
+     * and its jobs; in its steps, parameter chunks that could not be
+     * page-locked, parked rows, shape slices); not the prover thread's */
     double cpu_ms;
     bool timed;
 } groth16_xfer;

@@ -96,7 +96,8 @@ cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, 
 /* The calling thread's CPU time so far (user + system), ms. */
 double xfer_thread_cpu_ms(void);
 /* ms of a helper thread's CPU counted for a (NULL: nowhere): the loader
- * and prep threads' own, and the staging pool's copy threads'. */
+ * and prep threads' own, and the staging pool's copy threads' for the
+ * account of the thread they work for. */
 void xfer_cpu(xfer_acct *a, double ms);
 
 /* a's bytes of kind `what` so far. */
