@@ -190,13 +190,36 @@ static void prove_cmp(const char *what, const groth16_params *p, const cs_prover
     if (memcmp(g, c, n * sizeof *g)) failures++, printf("FAIL %s: GPU proof != CPU proof\n", what);
 }
 
+/* Standard error from now into a temporary file (the descriptor it had
+ * in *saved), and back (stderr_text: what was written, NUL-ended, at
+ * most len - 1 bytes). */
+static FILE *stderr_capture(int *saved)
+{
+    fflush(stderr);
+    FILE *f = tmpfile();
+    *saved = f ? dup(2) : -1;
+    if (*saved >= 0) dup2(fileno(f), 2);
+    return f;
+}
+
+static void stderr_text(FILE *f, int saved, char *out, size_t len)
+{
+    fflush(stderr);
+    if (saved >= 0) dup2(saved, 2), close(saved);
+    out[0] = 0;
+    if (!f) return;
+    rewind(f);
+    out[fread(out, 1, len - 1, f)] = 0;
+    fclose(f);
+}
+
 /* The residency plan (residency.cu) under caps (gpus.device_memory) and a
  * small device: every array resident; every array streamed in chunks
  * (double-buffered from page-locked host memory, and staged when the
- * memory cannot be locked); some of each; a batch with one a/b/c buffer:
- * all byte-identical to the CPU. The host copy is page-locked once per
- * array, not per proof, and let go with the parameters; a cap below what
- * even streaming needs is an out-of-memory error naming the device. */
+ * memory cannot be locked, with a warning naming the limit); some of
+ * each; a batch with one a/b/c buffer: all byte-identical to the CPU. The host copy is page-locked
+ * once per array, not per proof, and let go with the parameters; a cap below what even streaming
+ * needs is an out-of-memory error naming the device. */
 static void check_residency(void)
 {
     size_t n = 3000;
@@ -237,7 +260,18 @@ static void check_residency(void)
             printf("FAIL: %lld page locks left after the parameters went\n", host_pins_held());
     host_pin_refuse(true);
     gpu_prove_set_device_memory(need + need / 8);
+    int saved;
+    engine_log_set_level("warn");
+    FILE *log = stderr_capture(&saved);
     prove_cmp("streamed, staged (memory that cannot be locked)", &p, w, 1);
+    char said[4096];
+    stderr_text(log, saved, said, sizeof said);
+    engine_log_set_level("error"); /* as the engine checks before left it */
+    if (!strstr(said, "cannot page-lock") || !strstr(said, "LimitMEMLOCK"))
+        failures++,
+            printf("FAIL: no warning for parameters that cannot be page-locked: %s\n", said);
+    else
+        printf("residency: staged, the log said: %.*s", (int)strcspn(said, "\n") + 1, said);
     check_mode("streamed, staged", STREAMED, p.n_h);
     check_b2_on_device("streamed, staged (B_G2 too)", &p, &w[0]);
     host_pin_refuse(false);

@@ -12,12 +12,17 @@
  * never per proof. Memory that cannot be locked (a read-only mapping
  * without CUDA's read-only registration, a locked-memory limit) is
  * reported as not pinned; the stream then stages its chunks through the
- * pinned staging pool (staging.cu).
+ * pinned staging pool (staging.cu), at a cost of host CPU and link rate
+ * the operator is told of once an array (a warning naming the limit).
  */
 #include <map>
 #include <mutex>
 
 #include "gpu/prove/prove_gpu.cuh"
+
+extern "C" {
+#include "cuzk/engine_log.h"
+}
 
 struct pin_entry {
     size_t bytes;
@@ -26,7 +31,7 @@ struct pin_entry {
 static std::mutex pin_mu;
 static std::map<const void *, pin_entry> pins;
 
-bool prove_pin(const void *p, size_t bytes)
+bool prove_pin(const void *p, size_t bytes, const char *what)
 {
     if (!p || !bytes) return false;
     std::lock_guard<std::mutex> g(pin_mu);
@@ -42,6 +47,14 @@ bool prove_pin(const void *p, size_t bytes)
         e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
     }
     if (e != cudaSuccess) {
+        bool gib = bytes >= ((size_t)1 << 30);
+        engine_log(LOG_WARN,
+                   "gpu prove: cannot page-lock %.1f %s of %s in host memory (%s): "
+                   "their chunks are copied through the staging buffers instead, which costs "
+                   "host CPU and link rate; raise the locked-memory limit (the systemd unit's "
+                   "LimitMEMLOCK=infinity, ulimit -l unlimited)",
+                   (double)bytes / (gib ? 1 << 30 : 1 << 20), gib ? "GiB" : "MiB", what,
+                   cudaGetErrorString(e));
         cudaGetLastError(); /* not sticky: the chunks are staged instead */
         return false;
     }

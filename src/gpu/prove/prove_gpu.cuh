@@ -127,8 +127,9 @@ int prove_srs_get(prove_srs *out, const groth16_params *pk, const prove_plan *pl
 size_t prove_srs_bytes_of(int dev, const groth16_params *pk);
 
 /* Page-locks [p, p + bytes) for DMA unless it already is (counting its
- * holders); false when it cannot be (the caller stages instead). */
-bool prove_pin(const void *p, size_t bytes);
+ * holders); false when it cannot be (the caller stages instead; a
+ * warning names `what` and the locked-memory limit). */
+bool prove_pin(const void *p, size_t bytes, const char *what);
 /* One holder of p lets go; the last unlocks it. */
 void prove_unpin(const void *p);
 

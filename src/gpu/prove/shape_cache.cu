@@ -92,7 +92,7 @@ static void shape_pin(shape_entry *x, const cs_shape *s)
         size_t n[4] = {s->num_constraints * sizeof(uint16_t), m->nnz * sizeof(uint32_t), m->nnz,
                        m->n_esc * sizeof(uint32_t)};
         for (int k = 0; k < 4; k++)
-            if (prove_pin(p[k], n[k])) x->pinned[i][k] = p[k];
+            if (prove_pin(p[k], n[k], "a circuit shape")) x->pinned[i][k] = p[k];
     }
 }
 

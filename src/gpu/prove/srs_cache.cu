@@ -131,7 +131,7 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
             s->dev[k] = NULL, s->dev_n[k] = 0;
         }
         if (want < n[k] && !s->pinned[k])
-            s->pinned[k] = prove_pin(p[k], n[k] * sizeof(g1_affine_t));
+            s->pinned[k] = prove_pin(p[k], n[k] * sizeof(g1_affine_t), "parameters");
         if (!want || s->dev[k]) continue;
         rc = prove_dev_alloc((void **)&s->dev[k], bytes, pk, err);
         if (!rc) rc = prove_upload(STAGE_FG, GROTH16_XFER_PARAMS, s->dev[k], p[k], bytes, err);
@@ -144,7 +144,9 @@ static int srs_fit(srs_entry *s, const groth16_params *pk, const prove_plan *pla
         if (s->b_g2) s->bytes -= pk->n_b_g2 * sizeof(g2_affine_t);
         cu_free(s->b_g2);
         s->b_g2 = NULL;
-        if (!s->pinned_g2) s->pinned_g2 = prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t));
+        if (!s->pinned_g2)
+            s->pinned_g2 =
+                prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t), "parameters (B_G2)");
     }
     return rc;
 }
@@ -238,7 +240,9 @@ bool prove_srs_pin_g2(const groth16_params *pk)
     for (int i = 0; i < SRS_SLOTS; i++) {
         srs_entry *s = &srs[i];
         if (s->pk != pk) continue;
-        if (!s->pinned_g2) s->pinned_g2 = prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t));
+        if (!s->pinned_g2)
+            s->pinned_g2 =
+                prove_pin(pk->b_g2, pk->n_b_g2 * sizeof(g2_affine_t), "parameters (B_G2)");
         return s->pinned_g2;
     }
     return false;
