@@ -75,7 +75,8 @@ static const key_def keys[] = {
     {"scheduler", "max_batch_wait_ms", T_U64, F(max_batch_wait_ms), "flush a partial batch"},
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
     {"synthesis", "threads", T_U32, F(synthesis_threads),
-     "per partition; 0 = all cores (witness-only: the cores / synthesis workers)"},
+     "per partition; 0 = all cores (witness-only: the cores / synthesis workers, a HIGH or "
+     "CRITICAL partition the cores / such partitions in synthesis)"},
     {"synthesis", "nice", T_U32, F(synthesis_nice),
      "added to the nice value of the ordinary synthesis workers and their OpenMP teams (0 .. 19), "
      "so that on a host whose cores synthesis keeps busy the threads that feed the GPUs, the "

@@ -171,6 +171,21 @@ void dispatch_synth_done(engine_t *e, const work_item *it)
     e->synth_prio[clamp_priority(it->key.priority)]--;
 }
 
+int dispatch_synthesis_threads(const engine_t *e, const work_item *it, bool shaped, int cores,
+                               int workers)
+{
+    if (e->cfg.synthesis_threads) return (int)e->cfg.synthesis_threads;
+    if (!shaped || workers <= 1) return 0;
+    size_t share = (size_t)workers;
+    if (clamp_priority(it->key.priority) >= ENGINE_PRIO_HIGH) {
+        share = 0;
+        for (int p = ENGINE_PRIO_HIGH; p <= ENGINE_PRIO_CRITICAL; p++) share += e->synth_prio[p];
+        if (share == 0) share = 1;
+    }
+    int threads = cores / (int)share;
+    return threads < 1 ? 1 : threads;
+}
+
 bool dispatch_gpu_room(const engine_t *e, const work_item *it)
 {
     uint32_t depth = e->cfg.max_gpu_queue_depth ? e->cfg.max_gpu_queue_depth : 1;

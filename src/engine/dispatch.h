@@ -24,6 +24,15 @@
  *    (0 by default: the same), so where synthesis keeps every core busy
  *    the priority workers, the provers that feed the GPUs, the lanes and
  *    the gRPC server are scheduled first (dispatch_synthesis_nice).
+ *    A partition's OpenMP team on the witness-only path (synthesis.threads
+ *    = 0, several workers): a NORMAL or LOW one takes the cores divided
+ *    by the workers (a PoRep stream's teams share them); a HIGH or
+ *    CRITICAL one the cores divided by the HIGH and CRITICAL partitions
+ *    in synthesis, itself included, so a lone Window PoSt partition (125M
+ *    constraints, about 10 CPU-s of witness) takes every core instead of
+ *    a quarter of them (dispatch_synthesis_threads). Beside a stream, its
+ *    team then competes with the others' for the cores (and wins them
+ *    with synthesis.nice).
  * 4. GPU queue slots. The queue holds pipeline.max_gpu_queue_depth
  *    partitions per device in service, counted per priority: a partition
  *    waits for room only while that many of its own priority or higher
@@ -128,6 +137,13 @@ void dispatch_synth_done(engine_t *e, const work_item *it);
  * to its thread's nice (at most 19), before it starts any OpenMP team.
  * A failure is logged, never fatal. */
 void dispatch_synthesis_nice(const engine_t *e, bool priority_only);
+/* Rule 3's team: the OpenMP threads it synthesizes with (0: OpenMP's
+ * default, all the cores: synthesis.threads unset and not the
+ * witness-only path (shaped) or a single worker), for a host of `cores`
+ * and `workers` ordinary synthesis workers; it is counted in synthesis
+ * (dispatch_synth_taken). */
+int dispatch_synthesis_threads(const engine_t *e, const work_item *it, bool shaped, int cores,
+                               int workers);
 /* Rule 4: whether the GPU queue has room for it now. */
 bool dispatch_gpu_room(const engine_t *e, const work_item *it);
 /* Rule 4: whether it enters the GPU queue now: there is room, and no

@@ -272,12 +272,10 @@ static int synthesize_item(engine_t *e, work_item *it, cuzk_err *err)
     count_reused(e, it);
     it->synth_t0 = it->synth_t1 = now_ms();
     engine_timeline("SYNTH_START", it->label, "partition=%u", it->partition);
-    int threads = (int)e->cfg.synthesis_threads;
-    int workers = (int)engine_synthesis_workers(&e->cfg, e->backend);
-    if (!threads && shape && workers > 1) { /* the cores shared by the workers' teams */
-        threads = omp_get_num_procs() / workers;
-        if (threads < 1) threads = 1;
-    }
+    pthread_mutex_lock(&e->lock);
+    int threads = dispatch_synthesis_threads(e, it, shape != NULL, omp_get_num_procs(),
+                                             (int)engine_synthesis_workers(&e->cfg, e->backend));
+    pthread_mutex_unlock(&e->lock);
     if (threads) omp_set_num_threads(threads);
     if (shape)
         rc = synthesize_witnesses(it->provers, circuits, it->n, shape, &j0->circ.size, err);

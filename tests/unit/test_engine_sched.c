@@ -186,6 +186,41 @@ static void test_gpu_turn(void **state)
     free(e);
 }
 
+/* Dispatch rule 3's team: NORMAL and LOW partitions share the cores
+ * among the workers; a HIGH or CRITICAL one among the HIGH and CRITICAL
+ * partitions in synthesis (itself counted), so a lone one takes them
+ * all; synthesis.threads overrides; the full-synthesis path and a single
+ * worker keep OpenMP's default (0). */
+static void test_synthesis_team(void **state)
+{
+    (void)state;
+    engine_t *e = calloc(1, sizeof *e);
+    assert_non_null(e);
+    work_item normal = {0}, low = {0}, high = {0}, crit = {0};
+    normal.key = (sched_key){ENGINE_PRIO_NORMAL, 1, 0, 0};
+    low.key = (sched_key){ENGINE_PRIO_LOW, 2, 0, 0};
+    high.key = (sched_key){ENGINE_PRIO_HIGH, 3, 0, 0};
+    crit.key = (sched_key){ENGINE_PRIO_CRITICAL, 4, 0, 0};
+    dispatch_synth_taken(e, &normal);
+    assert_int_equal(dispatch_synthesis_threads(e, &normal, true, 16, 4), 4);
+    dispatch_synth_taken(e, &low);
+    assert_int_equal(dispatch_synthesis_threads(e, &low, true, 16, 4), 4);
+    dispatch_synth_taken(e, &high); /* a Window PoSt beside the stream: every core */
+    assert_int_equal(dispatch_synthesis_threads(e, &high, true, 16, 4), 16);
+    dispatch_synth_taken(e, &crit); /* then two priority partitions share them */
+    assert_int_equal(dispatch_synthesis_threads(e, &crit, true, 16, 4), 8);
+    assert_int_equal(dispatch_synthesis_threads(e, &crit, true, 1, 4), 1); /* at least one */
+    assert_int_equal(dispatch_synthesis_threads(e, &normal, true, 2, 4), 1);
+    dispatch_synth_done(e, &high);
+    assert_int_equal(dispatch_synthesis_threads(e, &crit, true, 16, 4), 16);
+    assert_int_equal(dispatch_synthesis_threads(e, &crit, false, 16, 4), 0);  /* full synthesis */
+    assert_int_equal(dispatch_synthesis_threads(e, &normal, true, 16, 1), 0); /* one worker */
+    e->cfg.synthesis_threads = 3;
+    assert_int_equal(dispatch_synthesis_threads(e, &crit, true, 16, 4), 3);
+    assert_int_equal(dispatch_synthesis_threads(e, &normal, false, 16, 4), 3);
+    free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_aging_rule),
         cmocka_unit_test(test_rekey_reorders),
         cmocka_unit_test(test_gpu_turn),
+        cmocka_unit_test(test_synthesis_team),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
