@@ -104,6 +104,38 @@ BENCH(76, poseidon_batch_8)
     poseidon_use_lanes(true);
 }
 
+/* 8 x 100 chained traces (the circuit's values: poseidon_trace_batch). */
+static void trace_800(void *p)
+{
+    hash_arg *a = p;
+    size_t len = poseidon_trace_len(a->c);
+    fr_t in[8 * 8], *out = malloc(8 * len * sizeof(fr_t));
+    if (!out) abort();
+    for (unsigned i = 0; i < 8 * 8; i++) in[i] = a->state[i % 8];
+    for (int r = 0; r < 100; r++) {
+        poseidon_trace_batch(out, a->c, in, 8);
+        for (unsigned k = 0; k < 8; k++) in[k * 8 + r % 8] = out[k * len + len - 1];
+    }
+    a->state[0] = out[len - 1];
+    free(out);
+}
+
+/* poseidon_trace_batch of arity 8 with its lanes and without: a Window
+ * PoSt witness is these traces (por.h por_ahead_paths). */
+BENCH(76, poseidon_trace_8)
+{
+    hash_arg a = {.c = poseidon_std(8)};
+    for (unsigned i = 0; i < 8; i++) fr_from_u64(&a.state[i], i + 1);
+    for (int lanes = 1; lanes >= 0; lanes--) {
+        if (poseidon_use_lanes(lanes) != lanes) continue; /* no IFMA here */
+        double s = bench_time(trace_800, &a, ctx->quick ? 0.2 : 1.0) / 800;
+        bench_report(lanes ? "Poseidon arity 8 trace, IFMA lanes (1 thread)"
+                           : "Poseidon arity 8 trace, one by one (1 thread)",
+                     1e-3 / s, "kH/s", 0, "", "");
+    }
+    poseidon_use_lanes(true);
+}
+
 BENCH(77, poseidon_native_11)
 {
     bench_native(ctx, 11, "Poseidon arity 11 (1 thread)");

@@ -86,6 +86,22 @@ void poseidon_hash_batch(fr_t *out, const poseidon_constants *c, const fr_t *in,
 /* Turns poseidon_hash_batch's lanes on (when the CPU has them) or off, for
  * tests and benchmarks; returns whether they are on. */
 bool poseidon_use_lanes(bool on);
+/* Whether the batches use the lanes now. */
+bool poseidon_lanes_active(void);
+
+/*
+ * The trace of Poseidon(preimage) (neptune's OptimizedStatic order): per
+ * S-box its input where neptune's legacy circuit allocates it (not in the
+ * first round; never the domain tag's first S-box), x^2, x^4 and x^5 +
+ * key (no key in the last round); the output last. These are the values
+ * that circuit allocates (gadgets/poseidon.h), poseidon_trace_len of them.
+ */
+size_t poseidon_trace_len(const poseidon_constants *c);
+void poseidon_trace(fr_t *out, const poseidon_constants *c, const fr_t *preimage);
+/* out[i * len ..] = the trace of in[i * arity ..] for i < n (len:
+ * poseidon_trace_len), eight at a time in the IFMA lanes where
+ * poseidon_hash_batch takes them, one by one otherwise. */
+void poseidon_trace_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n);
 
 /* out[i] = Poseidon(in[i * arity .. (i + 1) * arity)) for i < n, spread
  * over the OpenMP threads (a tree level, a batch of columns). out may not

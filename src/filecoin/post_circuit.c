@@ -19,6 +19,7 @@
  */
 #include "cuzk/filecoin/post_circuit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gadgets/poseidon.h"
@@ -185,27 +186,66 @@ static const fr_t *node_value(cs_t *cs, fr_t *out, const vanilla_node *n)
     return out;
 }
 
-/* PoRCircuit for proof `p` of src (blank when src has no values). */
-static int challenge_synthesize(cs_t *cs, const post_shape *s, const sector_src *src, size_t p,
-                                const num_var *comm_r_last)
-{
-    size_t levels = por_shape_levels(&s->tree);
+/* Proof p's path as its values: the leaf (NULL: blank) and the levels. */
+typedef struct challenge_path {
     por_level path[POR_MAX_LEVELS];
     fr_t sib[VANILLA_MAX_LEVELS * (POR_MAX_ARITY - 1)], leaf_v;
+    const fr_t *leaf;
+} challenge_path;
+
+static void challenge_values(cs_t *cs, challenge_path *cp, const post_shape *s,
+                             const sector_src *src, size_t p)
+{
+    size_t levels = por_shape_levels(&s->tree);
     const vanilla_merkle *m = src->v ? &src->v->proofs[src->first + p] : NULL;
     for (size_t l = 0, off = 0; l < levels; l++) {
-        path[l] = (por_level){0, NULL};
+        cp->path[l] = (por_level){0, NULL};
         if (!m) continue;
         unsigned idx, arity = por_shape_arity(&s->tree, l);
         const vanilla_node *h = vanilla_merkle_level(m, &src->v->tree, (unsigned)l, &idx);
-        for (unsigned k = 0; k + 1 < arity; k++) node_value(cs, &sib[off + k], &h[k]);
-        path[l] = (por_level){idx, &sib[off]};
+        for (unsigned k = 0; k + 1 < arity; k++) node_value(cs, &cp->sib[off + k], &h[k]);
+        cp->path[l] = (por_level){idx, &cp->sib[off]};
         off += arity - 1;
     }
-    por_root leaf = {false, {{0, 0}, {{0}}}, node_value(cs, &leaf_v, m ? &m->leaf : NULL)};
+    cp->leaf = node_value(cs, &cp->leaf_v, m ? &m->leaf : NULL);
+}
+
+/* PoRCircuit for a proof's path (blank when it has no values). */
+static int challenge_synthesize(cs_t *cs, const post_shape *s, const challenge_path *cp,
+                                const num_var *comm_r_last)
+{
+    por_root leaf = {false, {{0, 0}, {{0}}}, cp->leaf};
     por_root root = {true, *comm_r_last, NULL};
     por_hasher h = por_poseidon_hasher();
-    return por_circuit(cs, &h, &s->tree, &leaf, path, &root, true);
+    return por_circuit(cs, &h, &s->tree, &leaf, cp->path, &root, true);
+}
+
+/* The sector's proofs' paths, their hashes traced ahead where that pays
+ * (por_ahead_paths: Window PoSt's ten paths level by level in the IFMA
+ * lanes), then each proof's circuit. */
+static int challenges_synthesize(cs_t *cs, const post_shape *s, const sector_src *src,
+                                 const num_var *comm_r_last)
+{
+    size_t n = s->challenges;
+    bool ahead = n > 1 && src->v && cs_needs_values(cs);
+    challenge_path one, *cps = ahead ? malloc(n * sizeof *cps) : NULL;
+    const fr_t **leaves = cps ? malloc(n * sizeof *leaves) : NULL;
+    const por_level **paths = leaves ? malloc(n * sizeof *paths) : NULL;
+    por_ahead pa = {NULL};
+    if (paths) {
+        for (size_t p = 0; p < n; p++) {
+            challenge_values(cs, &cps[p], s, src, p);
+            leaves[p] = cps[p].leaf, paths[p] = cps[p].path;
+        }
+        if (!cs_status(cs)) por_ahead_paths(&pa, &s->tree, leaves, paths, n);
+    }
+    for (size_t p = 0; p < n && !cs_status(cs); p++) {
+        if (!paths) challenge_values(cs, &one, s, src, p); /* one at a time */
+        challenge_synthesize(cs, s, paths ? &cps[p] : &one, comm_r_last);
+    }
+    por_ahead_end(&pa);
+    free(paths), free(leaves), free(cps);
+    return cs_status(cs);
 }
 
 static int sector_synthesize(cs_t *cs, const post_shape *s, const sector_src *src)
@@ -221,9 +261,7 @@ static int sector_synthesize(cs_t *cs, const post_shape *s, const sector_src *sr
     nums[1] = comm_r_last;
     num_var hash = poseidon_gadget_hash(cs, poseidon_std(2), nums);
     num_enforce_equal(cs, &comm_r, &hash);
-    for (size_t p = 0; p < s->challenges && !cs_status(cs); p++)
-        challenge_synthesize(cs, s, src, p, &comm_r_last);
-    return cs_status(cs);
+    return challenges_synthesize(cs, s, src, &comm_r_last);
 }
 
 typedef struct sector_units {

@@ -12,6 +12,9 @@
  */
 #include "cuzk/gadgets/por.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cuzk/gadgets/multipack.h"
 #include "cuzk/gadgets/poseidon.h"
 #include "cuzk/gadgets/select.h"
@@ -109,6 +112,60 @@ static num_var level_alloc_hash(cs_t *cs, const por_hasher *h, unsigned arity, c
 static num_var root_allocated(cs_t *cs, const por_root *r)
 {
     return r->allocated ? r->num : num_alloc(cs, r->value);
+}
+
+/* ---- traces ahead ---- */
+
+bool por_ahead_paths(por_ahead *pa, const por_shape *s, const fr_t *const *leaves,
+                     const por_level *const *paths, size_t n)
+{
+    pa->mem = NULL;
+    size_t levels = por_shape_levels(s), vals = n, len[POR_MAX_LEVELS];
+    const poseidon_constants *c[POR_MAX_LEVELS];
+    if (!levels || n < 2 || !poseidon_lanes_active()) return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t l = 0; l < levels; l++)
+            if (!leaves[i] || !paths[i][l].siblings) return false;
+    for (size_t l = 0; l < levels; l++) {
+        cuzk_err err;
+        unsigned arity = por_shape_arity(s, l);
+        if (!(c[l] = poseidon_constants_get(arity, POSEIDON_STANDARD, &err))) return false;
+        len[l] = poseidon_trace_len(c[l]);
+        vals += n * (arity + len[l]);
+    }
+    poseidon_ahead *a = malloc(n * levels * sizeof *a + vals * sizeof(fr_t));
+    if (!a) return false;
+    fr_t *cur = (fr_t *)(a + n * levels), *at = cur + n;
+    for (size_t i = 0; i < n; i++) cur[i] = *leaves[i];
+    for (size_t l = 0; l < levels; l++) {
+        unsigned arity = c[l]->arity;
+        fr_t *pre = at, *tr = pre + n * arity;
+        at = tr + n * len[l];
+        for (size_t i = 0; i < n; i++) { /* num_insert: cur at its index among the siblings */
+            size_t k = paths[i][l].index & (arity - 1);
+            const fr_t *sib = paths[i][l].siblings;
+            for (size_t pos = 0; pos < arity; pos++)
+                pre[i * arity + pos] = pos < k ? sib[pos] : pos == k ? cur[i] : sib[pos - 1];
+        }
+        poseidon_trace_batch(tr, c[l], pre, n);
+        for (size_t i = 0; i < n; i++) {
+            cur[i] = tr[i * len[l] + len[l] - 1];
+            a[i * levels + l] = (poseidon_ahead){c[l], &pre[i * arity], &tr[i * len[l]]};
+        }
+    }
+    pa->mem = a;
+    poseidon_gadget_ahead(a, n * levels);
+    return true;
+}
+
+size_t por_ahead_end(por_ahead *pa)
+{
+    if (!pa->mem) return 0;
+    size_t left = poseidon_gadget_ahead_left();
+    poseidon_gadget_ahead(NULL, 0);
+    free(pa->mem);
+    pa->mem = NULL;
+    return left;
 }
 
 /* ---- circuits ---- */

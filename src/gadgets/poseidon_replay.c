@@ -10,10 +10,16 @@
  * adds row k with the placeholders mapped onto the caller's variables:
  * no field arithmetic on coefficients and no merging of combinations.
  *
- * The values come from a traced native hash (neptune's OptimizedStatic
- * order, the same as the circuit's): per S-box the input when it is
- * allocated, x^2, x^4 and x^5 + key (the first round's inputs enter as
- * x + key); the output last.
+ * The values come from a traced native hash (poseidon_trace: neptune's
+ * OptimizedStatic order, the same as the circuit's): per S-box the input
+ * when it is allocated, x^2, x^4 and x^5 + key (the first round's inputs
+ * enter as x + key); the output last. A caller that knows its next
+ * hashes' preimages (a sector's Merkle paths, level by level: por.h
+ * por_ahead) has their traces computed eight at a time in the IFMA lanes
+ * (poseidon_trace_batch) and queued for the calling thread
+ * (poseidon_gadget_ahead); each hash takes the next one if it is its own
+ * (same constants and preimage) and traces itself otherwise, so what is
+ * queued changes the time, never the values.
  *
  * On a backend that does not read constraints (the witness) only the
  * traced values are allocated and the template's constraints counted.
@@ -91,82 +97,39 @@ static const template *template_get(const poseidon_constants *c, cuzk_err *err)
 
 /* ---- traced native hash ---- */
 
-typedef struct trace {
-    const poseidon_constants *c;
-    fr_t s[POSEIDON_MAX_WIDTH];
-    fr_t *out; /* next value */
-    size_t round;
-} trace;
+/* The calling thread's traces computed ahead (poseidon_gadget_ahead). */
+static _Thread_local struct {
+    const poseidon_ahead *a;
+    size_t n, next, taken;
+} ahead;
 
-/* x := x^5 + key (key may be NULL), with x^2 and x^4. */
-static void pow5(fr_t *x, fr_t *x2, fr_t *x4, const fr_t *key)
+void poseidon_gadget_ahead(const poseidon_ahead *a, size_t n)
 {
-    fr_sqr_inline(x2, x);
-    fr_sqr_inline(x4, x2);
-    fr_mul_inline(x, x, x4);
-    if (key) fr_add_inline(x, x, key);
+    ahead.a = n ? a : NULL, ahead.n = n, ahead.next = ahead.taken = 0;
 }
 
-/* pow5 recording [x if allocated], x^2, x^4, x^5 + key. */
-static void trace_sbox(trace *t, fr_t *x, bool record_input, const fr_t *key)
+size_t poseidon_gadget_ahead_left(void)
 {
-    if (record_input) *t->out++ = *x;
-    pow5(x, &t->out[0], &t->out[1], key);
-    t->out[2] = *x;
-    t->out += 3;
+    return ahead.n - ahead.taken;
 }
 
-static void trace_product(trace *t)
-{
-    const poseidon_constants *c = t->c;
-    size_t w = c->width, half = c->half_full_rounds, r = t->round++;
-    fr_t out[POSEIDON_MAX_WIDTH], tmp;
-    if (r >= half && r < half + c->partial_rounds) {
-        const fr_t *w_hat = &c->sparse_w_hat[(r - half) * w];
-        const fr_t *v = &c->sparse_v_rest[(r - half) * (w - 1)];
-        fr_mul_inline(&out[0], &w_hat[0], &t->s[0]);
-        for (size_t i = 1; i < w; i++) {
-            fr_mul_inline(&tmp, &w_hat[i], &t->s[i]);
-            fr_add_inline(&out[0], &out[0], &tmp);
-            fr_mul_inline(&tmp, &v[i - 1], &t->s[0]);
-            fr_add_inline(&out[i], &t->s[i], &tmp);
-        }
-    } else {
-        const fr_t *m = r + 1 == half ? c->pre_sparse : c->mds;
-        for (size_t j = 0; j < w; j++) {
-            fr_mul_inline(&out[j], &m[j], &t->s[0]);
-            for (size_t i = 1; i < w; i++) {
-                fr_mul_inline(&tmp, &m[i * w + j], &t->s[i]);
-                fr_add_inline(&out[j], &out[j], &tmp);
-            }
-        }
-    }
-    memcpy(t->s, out, w * sizeof(fr_t));
-}
-
+/* The hash's values (poseidon_trace): the next trace computed ahead, the
+ * one queued for this hash's place, when it is this hash's (its constants
+ * and preimage), else traced here; either way the place is used up, so a
+ * path whose values were not the ones traced costs only its own hashes. */
 static void trace_hash(fr_t *values, const poseidon_constants *c, const num_var *preimage)
 {
-    trace t = {.c = c, .out = values};
-    size_t w = c->width;
-    const fr_t *k = c->compressed_constants;
-    t.s[0] = c->domain_tag;
-    for (size_t i = 1; i < w; i++) t.s[i] = preimage[i - 1].value;
-    for (size_t i = 0; i < w; i++) fr_add_inline(&t.s[i], &t.s[i], &k[i]);
-    k += w;
-    fr_t x2, x4; /* the tag's first S-box is a constant: nothing allocated */
-    pow5(&t.s[0], &x2, &x4, &k[0]);
-    for (size_t i = 1; i < w; i++) trace_sbox(&t, &t.s[i], false, &k[i]);
-    k += w;
-    trace_product(&t);
-    for (size_t r = 1; r + 1 < c->full_rounds + c->partial_rounds; r++) {
-        bool full = r < c->half_full_rounds || r >= c->half_full_rounds + c->partial_rounds;
-        for (size_t i = 0; i < (full ? w : 1); i++) trace_sbox(&t, &t.s[i], true, &k[i]);
-        k += full ? w : 1;
-        trace_product(&t);
+    fr_t pre[POSEIDON_MAX_ARITY];
+    for (unsigned i = 0; i < c->arity; i++) pre[i] = preimage[i].value;
+    if (ahead.next < ahead.n) {
+        const poseidon_ahead *a = &ahead.a[ahead.next++];
+        if (a->c == c && !memcmp(a->preimage, pre, c->arity * sizeof(fr_t))) {
+            ahead.taken++;
+            memcpy(values, a->trace, poseidon_trace_len(c) * sizeof(fr_t));
+            return;
+        }
     }
-    for (size_t i = 0; i < w; i++) trace_sbox(&t, &t.s[i], true, NULL);
-    trace_product(&t);
-    *t.out = t.s[1];
+    poseidon_trace(values, c, pre);
 }
 
 /* ---- replay ---- */

@@ -102,6 +102,70 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
     *out = s[1];
 }
 
+/* ---- traced (the circuit's values) ---- */
+
+size_t poseidon_trace_len(const poseidon_constants *c)
+{
+    size_t sboxes = (size_t)c->width * c->full_rounds + c->partial_rounds - 1;
+    size_t inputs = (size_t)c->width * c->full_rounds + c->partial_rounds - c->arity - 1;
+    return 3 * sboxes + inputs + 1; /* the output last */
+}
+
+/* x := x^5 + key (key may be NULL), recording [x if asked], x^2, x^4, x. */
+static fr_t *trace_sbox(fr_t *out, fr_t *x, bool input, const fr_t *key)
+{
+    if (input) *out++ = *x;
+    fr_sqr_inline(&out[0], x);
+    fr_sqr_inline(&out[1], &out[0]);
+    fr_mul_inline(x, x, &out[1]);
+    if (key) fr_add_inline(x, x, key);
+    out[2] = *x;
+    return out + 3;
+}
+
+void poseidon_trace(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
+{
+    size_t t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
+    const fr_t *k = c->compressed_constants;
+    fr_t s[POSEIDON_MAX_WIDTH];
+    load_state(s, c, preimage);
+    for (size_t i = 0; i < t; i++) fr_add_inline(&s[i], &s[i], &k[i]);
+    k += t;
+    sbox(&s[0]); /* the tag's: a constant in the circuit */
+    fr_add_inline(&s[0], &s[0], &k[0]);
+    for (size_t i = 1; i < t; i++) out = trace_sbox(out, &s[i], false, &k[i]);
+    k += t;
+    product_dense(s, half == 1 ? c->pre_sparse : c->mds, t);
+    for (size_t r = 1; r < half; r++, k += t) {
+        for (size_t i = 0; i < t; i++) out = trace_sbox(out, &s[i], true, &k[i]);
+        product_dense(s, r + 1 == half ? c->pre_sparse : c->mds, t);
+    }
+    for (size_t r = 0; r < rp; r++, k++) {
+        out = trace_sbox(out, &s[0], true, k);
+        product_sparse(s, &c->sparse_w_hat[r * t], &c->sparse_v_rest[r * (t - 1)], t);
+    }
+    for (size_t r = 0; r + 1 < half; r++, k += t) {
+        for (size_t i = 0; i < t; i++) out = trace_sbox(out, &s[i], true, &k[i]);
+        product_dense(s, c->mds, t);
+    }
+    for (size_t i = 0; i < t; i++) out = trace_sbox(out, &s[i], true, NULL);
+    product_dense(s, c->mds, t);
+    *out = s[1];
+}
+
+void poseidon_trace_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
+{
+    size_t len = poseidon_trace_len(c);
+    if (!poseidon_lanes_on()) {
+        for (size_t i = 0; i < n; i++) poseidon_trace(&out[i * len], c, &in[i * c->arity]);
+        return;
+    }
+    for (size_t i = 0; i < n; i += POSEIDON_LANES) {
+        size_t k = n - i < POSEIDON_LANES ? n - i : POSEIDON_LANES;
+        poseidon_lanes_trace(&out[i * len], len, c, &in[i * c->arity], k);
+    }
+}
+
 /* ---- plain ---- */
 
 static void add_keys(fr_t *s, const fr_t *keys, size_t t)
@@ -125,6 +189,11 @@ void poseidon_hash_plain(fr_t *out, const poseidon_constants *c, const fr_t *pre
 }
 
 /* ---- batches ---- */
+
+bool poseidon_lanes_active(void)
+{
+    return poseidon_lanes_on();
+}
 
 void poseidon_hash_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
 {

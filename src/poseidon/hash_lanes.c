@@ -21,6 +21,9 @@
  * sum is normalised (carries propagated) before it is multiplied.
  * Conversions: an fr_t (x 2^256) times 16 is x 2^260; the output, below
  * 2.03 r, is reduced and divided by 16 with one scalar multiplication.
+ * A trace (poseidon_lanes_trace) converts each value it records in the
+ * lanes: a product with 2^256 mod r (x 2^260 -> x 2^256, below 1.3 r),
+ * one conditional subtraction of r, and the 52-bit limbs repacked.
  *
  * Widths above LANES_MAX_WIDTH (arity 11 and below are the ones Filecoin
  * batches) fall back to poseidon_hash, as does a CPU without IFMA. The
@@ -131,9 +134,9 @@ typedef struct vacc {
     __m512i t[10];
 } vacc;
 
-static lane_fe modulus52, two_modulus52;
-static uint64_t minv52; /* -r^-1 mod 2^52 */
-static int lanes_state; /* 1: poseidon_hash_batch uses the lanes */
+static lane_fe modulus52, two_modulus52, one52; /* one52: 2^256 mod r, FR_ONE's limbs */
+static uint64_t minv52;                         /* -r^-1 mod 2^52 */
+static int lanes_state;                         /* 1: poseidon_hash_batch uses the lanes */
 
 static bool cpu_has_lanes(void)
 {
@@ -151,6 +154,7 @@ __attribute__((constructor)) static void init_lanes(void)
     }
     modulus52 = split52(FR_MODULUS);
     two_modulus52 = split52(two);
+    one52 = split52(FR_ONE.l);
     uint64_t inv = 1; /* Newton: inv = r^-1 mod 2^64 */
     for (int i = 0; i < 6; i++) inv *= 2 - FR_MODULUS[0] * inv;
     minv52 = (0 - inv) & M52;
@@ -366,6 +370,89 @@ LANES_HOT static void permute(vfe *s, const poseidon_constants *c, const struct 
     product_dense(s, L->mds, t);
 }
 
+/* ---- traced (poseidon_trace's values, lane by lane) ---- */
+
+/* Where the next recorded value of each of n hashes goes: hash k's trace
+ * at out + k * len, value `at`. */
+typedef struct vtrace {
+    fr_t *out;
+    size_t len, at, n;
+} vtrace;
+
+/* x below 2r: minus r where that stays non-negative. */
+VEC void below_r(vfe *x)
+{
+    vfe d;
+#pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) d.l[i] = _mm512_sub_epi64(x->l[i], bc(modulus52.l[i]));
+    normalise(&d);
+    __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
+#pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) x->l[i] = _mm512_mask_blend_epi64(neg, d.l[i], x->l[i]);
+}
+
+/* x (below 3r, x 2^260) recorded as each lane's fr_t (x 2^256, below r). */
+LANES_HOT static void record(vtrace *t, const vfe *x)
+{
+    vfe v;
+    vmul_const(&v, x, &one52); /* x 2^260 2^256 / 2^260 */
+    below_r(&v);
+    uint64_t limb[5][POSEIDON_LANES];
+    for (int i = 0; i < 5; i++) _mm512_storeu_si512(limb[i], v.l[i]);
+    for (size_t k = 0; k < t->n; k++) {
+        uint64_t *o = t->out[k * t->len + t->at].l;
+        o[0] = limb[0][k] | limb[1][k] << 52;
+        o[1] = limb[1][k] >> 12 | limb[2][k] << 40;
+        o[2] = limb[2][k] >> 24 | limb[3][k] << 28;
+        o[3] = limb[3][k] >> 36 | limb[4][k] << 16;
+    }
+    t->at++;
+}
+
+/* sbox and its key, recording [x if input], x^2, x^4, x^5 + key. */
+LANES_HOT static void trace_sbox(vtrace *t, vfe *x, bool input, const lane_fe *key)
+{
+    vfe x2, x4;
+    if (input) record(t, x);
+    vmul(&x2, x, x);
+    record(t, &x2);
+    vmul(&x4, &x2, &x2);
+    record(t, &x4);
+    vmul(x, x, &x4);
+    if (key) add_const(x, key);
+    record(t, x);
+}
+
+/* permute, recording poseidon_trace's values. */
+LANES_HOT static void permute_traced(vfe *s, const poseidon_constants *c,
+                                     const struct poseidon_lanes *L, vtrace *tr)
+{
+    size_t t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
+    const lane_fe *k = L->keys;
+    for (size_t i = 0; i < t; i++) add_const(&s[i], &k[i]);
+    k += t;
+    sbox(&s[0]); /* the tag's: a constant in the circuit */
+    add_const(&s[0], &k[0]);
+    for (size_t i = 1; i < t; i++) trace_sbox(tr, &s[i], false, &k[i]);
+    k += t;
+    product_dense(s, half == 1 ? L->pre_sparse : L->mds, t);
+    for (size_t r = 1; r < half; r++, k += t) {
+        for (size_t i = 0; i < t; i++) trace_sbox(tr, &s[i], true, &k[i]);
+        product_dense(s, r + 1 == half ? L->pre_sparse : L->mds, t);
+    }
+    for (size_t r = 0; r < rp; r++, k++) {
+        trace_sbox(tr, &s[0], true, k);
+        product_sparse(s, &L->w_hat[r * t], &L->v_rest[r * (t - 1)], t);
+    }
+    for (size_t r = 0; r + 1 < half; r++, k += t) {
+        for (size_t i = 0; i < t; i++) trace_sbox(tr, &s[i], true, &k[i]);
+        product_dense(s, L->mds, t);
+    }
+    for (size_t i = 0; i < t; i++) trace_sbox(tr, &s[i], true, NULL);
+    product_dense(s, L->mds, t);
+    record(tr, &s[1]);
+}
+
 /* Element i of each lane's input (lanes past n: zero). */
 LANES_FN static void load_element(vfe *v, const fr_t *elems, size_t stride, size_t n)
 {
@@ -398,6 +485,23 @@ LANES_FN void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const 
     }
 }
 
+LANES_FN void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constants *c,
+                                   const fr_t *in, size_t n)
+{
+    const struct poseidon_lanes *L = c->lanes;
+    if (!L) {
+        for (size_t k = 0; k < n; k++) poseidon_trace(&out[k * len], c, &in[k * c->arity]);
+        return;
+    }
+    vfe s[LANES_MAX_WIDTH];
+    fr_t tags[POSEIDON_LANES];
+    for (size_t k = 0; k < n; k++) tags[k] = c->domain_tag;
+    load_element(&s[0], tags, 1, n);
+    for (size_t i = 0; i < c->arity; i++) load_element(&s[i + 1], in + i, c->arity, n);
+    vtrace tr = {out, len, 0, n};
+    permute_traced(s, c, L, &tr);
+}
+
 #else /* no lanes: poseidon_hash_batch never calls them */
 
 bool poseidon_lanes_on(void)
@@ -421,6 +525,12 @@ int poseidon_lanes_build(poseidon_constants *c)
 void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
 {
     for (size_t k = 0; k < n; k++) poseidon_hash(&out[k], c, &in[k * c->arity]);
+}
+
+void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constants *c, const fr_t *in,
+                          size_t n)
+{
+    for (size_t k = 0; k < n; k++) poseidon_trace(&out[k * len], c, &in[k * c->arity]);
 }
 
 #endif

@@ -26,5 +26,9 @@ bool poseidon_lanes_on(void);
 /* out[i] = Poseidon(in[i * arity ..]) for i < n <= POSEIDON_LANES, as
  * poseidon_hash computes it. Only while poseidon_lanes_on(). */
 void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n);
+/* The traces of n <= POSEIDON_LANES hashes (poseidon_trace_batch's layout:
+ * hash k's at out + k * len). Only while poseidon_lanes_on(). */
+void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constants *c, const fr_t *in,
+                          size_t n);
 
 #endif

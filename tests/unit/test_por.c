@@ -184,6 +184,85 @@ static void test_por_paths(void **state)
     }
 }
 
+/* ---- traces ahead ---- */
+
+enum { AHEAD_PATHS = 5 };
+
+typedef struct ahead_ctx {
+    const tree *t;
+    por_level path[AHEAD_PATHS][POR_MAX_LEVELS];
+    fr_t sib[AHEAD_PATHS][POR_MAX_LEVELS * 15];
+    const fr_t *leaf[AHEAD_PATHS];
+    const fr_t *ahead_leaf[AHEAD_PATHS]; /* what is traced ahead (NULL: nothing) */
+    bool queued;
+    size_t left;
+} ahead_ctx;
+
+/* AHEAD_PATHS PoRCircuits in a row, their hashes traced ahead first when
+ * ahead_leaf is set. */
+static int ahead_synth(cs_t *cs, void *p)
+{
+    ahead_ctx *x = p;
+    por_hasher h = por_poseidon_hasher();
+    const por_level *paths[AHEAD_PATHS];
+    for (size_t i = 0; i < AHEAD_PATHS; i++) paths[i] = x->path[i];
+    por_ahead pa = {NULL};
+    x->queued =
+        x->ahead_leaf[0] && por_ahead_paths(&pa, &x->t->shape, x->ahead_leaf, paths, AHEAD_PATHS);
+    for (size_t i = 0; i < AHEAD_PATHS; i++) {
+        por_root leaf = {.value = x->leaf[i]}, root = {.value = &x->t->root};
+        por_circuit(cs, &h, &x->t->shape, &leaf, x->path[i], &root, true);
+    }
+    x->left = por_ahead_end(&pa);
+    return cs_status(cs);
+}
+
+/* Paths' hashes traced ahead (por_ahead_paths: level by level across the
+ * paths, in the IFMA lanes) give the witness of the same circuits traced
+ * one by one, byte for byte, every queued trace taken; a trace queued for
+ * another leaf than the circuit's is passed by (the hashes trace
+ * themselves: the same witness again) and left untaken. */
+static void test_por_ahead(void **state)
+{
+    (void)state;
+    cuzk_rng g;
+    test_rng(&g);
+    bool lanes = poseidon_use_lanes(true);
+    static const por_shape shapes[] = {{8, 0, 0, 3}, {8, 8, 2, 1}};
+    static tree t;
+    static ahead_ctx x;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        tree_random(&t, shapes[s], &g);
+        memset(&x, 0, sizeof x);
+        x.t = &t;
+        for (size_t i = 0; i < AHEAD_PATHS; i++) {
+            size_t c = (size_t)(cuzk_rng_u64(&g) % t.leaves);
+            static tree copy;
+            copy = t;
+            tree_walk(&copy, c, x.path[i], x.sib[i]);
+            x.leaf[i] = &t.leaf[c];
+        }
+        cs_prover plain, ahead, wrong;
+        prove_satisfied(&plain, (cs_circuit){ahead_synth, &x});
+        memcpy(x.ahead_leaf, x.leaf, sizeof x.leaf);
+        prove_satisfied(&ahead, (cs_circuit){ahead_synth, &x});
+        assert_int_equal(x.queued, lanes);
+        assert_int_equal(x.left, 0);
+        assert_int_equal(plain.num_aux, ahead.num_aux);
+        assert_memory_equal(plain.aux_assignment, ahead.aux_assignment,
+                            plain.num_aux * sizeof(fr_t));
+        fr_t other;
+        fr_random(&other, &g);
+        x.ahead_leaf[2] = &other; /* path 2's traces are another leaf's */
+        prove_satisfied(&wrong, (cs_circuit){ahead_synth, &x});
+        assert_memory_equal(plain.aux_assignment, wrong.aux_assignment,
+                            plain.num_aux * sizeof(fr_t));
+        if (lanes) assert_int_equal(x.left, por_shape_levels(&t.shape));
+        cs_prover_free(&plain), cs_prover_free(&ahead), cs_prover_free(&wrong);
+    }
+    print_message("por_ahead_paths: lanes %s\n", lanes ? "on" : "off (nothing queued)");
+}
+
 /* ---- por_no_challenge_input ---- */
 
 typedef struct nci_ctx {
@@ -324,11 +403,9 @@ static void test_por_sha_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_por_counts),
-        cmocka_unit_test(test_por_paths),
-        cmocka_unit_test(test_por_no_challenge_input),
-        cmocka_unit_test(test_por_sha_counts),
-        cmocka_unit_test(test_por_sha_path),
+        cmocka_unit_test(test_por_counts),     cmocka_unit_test(test_por_paths),
+        cmocka_unit_test(test_por_ahead),      cmocka_unit_test(test_por_no_challenge_input),
+        cmocka_unit_test(test_por_sha_counts), cmocka_unit_test(test_por_sha_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -373,6 +373,67 @@ static void test_replay_equals_walk(void **state)
         }
 }
 
+/* A hash's trace is the values neptune's circuit allocates for it: the
+ * walk's aux after the preimage, poseidon_trace_len of them. The traces of
+ * a batch (eight in the IFMA lanes where the CPU has them, each value
+ * converted back in the lanes) equal poseidon_trace's one by one for
+ * batch sizes 1..17, arities in and out of the lanes, both strengths, a
+ * custom tag and the field's edges. */
+static void test_trace(void **state)
+{
+    (void)state;
+    print_message("poseidon_trace_batch: lanes %s\n", poseidon_use_lanes(true) ? "on" : "off");
+    cuzk_rng g;
+    test_rng(&g);
+    fr_t edge[4], minus_one;
+    fr_neg(&minus_one, &FR_ONE);
+    edge[0] = FR_ZERO, edge[1] = FR_ONE, edge[2] = minus_one;
+    fr_sub(&edge[3], &minus_one, &FR_ONE);
+    cuzk_err e;
+    const poseidon_constants *cs[] = {
+        get(1, POSEIDON_STANDARD),
+        get(2, POSEIDON_STANDARD),
+        get(8, POSEIDON_STANDARD),
+        get(11, POSEIDON_STANDARD),
+        get(16, POSEIDON_STANDARD),
+        get(8, POSEIDON_STRENGTHENED),
+        poseidon_constants_get_custom(2, 1, &e),
+    };
+    enum { N = 17 };
+    for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+        const poseidon_constants *c = cs[k];
+        assert_non_null(c);
+        size_t len = poseidon_trace_len(c);
+        assert_int_equal(len, poseidon_gadget_constraints(c));
+        fr_t *in = malloc(N * c->arity * sizeof(fr_t)), *batch = malloc(N * len * sizeof(fr_t)),
+             *one = malloc(len * sizeof(fr_t));
+        assert_true(in && batch && one);
+        hash_ctx x = {.c = c, .walk = true};
+        for (unsigned i = 0; i < c->arity; i++) fr_random(&x.in[i], &g);
+        cs_prover p;
+        prove_satisfied(&p, (cs_circuit){hash_synth, &x});
+        assert_int_equal(p.num_aux, c->arity + len);
+        poseidon_trace(one, c, x.in);
+        assert_memory_equal(one, &p.aux_assignment[c->arity], len * sizeof(fr_t));
+        cs_prover_free(&p);
+        for (size_t n = 1; n <= N; n++) {
+            for (size_t i = 0; i < n * c->arity; i++) {
+                if (i % 3 == 0)
+                    in[i] = edge[(i / 3 + n) % 4];
+                else
+                    fr_random(&in[i], &g);
+            }
+            poseidon_trace_batch(batch, c, in, n);
+            for (size_t i = 0; i < n; i++) {
+                poseidon_trace(one, c, &in[i * c->arity]);
+                if (memcmp(one, &batch[i * len], len * sizeof(fr_t)))
+                    fail_msg("arity %u, batch of %zu: trace %zu differs", c->arity, n, i);
+            }
+        }
+        free(in), free(batch), free(one);
+    }
+}
+
 /* HashType::Custom(CType::Arbitrary(id)): tag id * 2^40 (SnapDeals, id 1);
  * neptune's hash_type.rs: the Merkle tag of arity 8 is 0xff. */
 static void test_custom_tag(void **state)
@@ -476,7 +537,7 @@ int main(void)
         cmocka_unit_test(test_gadget_counts),          cmocka_unit_test(test_gadget_witness),
         cmocka_unit_test(test_replay_equals_walk),     cmocka_unit_test(test_custom_tag),
         cmocka_unit_test(test_concurrent_first_use),   cmocka_unit_test(test_hash_md),
-        cmocka_unit_test(test_batch_equals_hash),
+        cmocka_unit_test(test_batch_equals_hash),      cmocka_unit_test(test_trace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

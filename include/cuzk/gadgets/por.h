@@ -89,6 +89,25 @@ int por_circuit(cs_t *cs, const por_hasher *h, const por_shape *s, const por_roo
                 const por_level *path, const por_root *root, bool private_root);
 
 /*
+ * Poseidon paths' traces computed ahead: for n paths of shape s (leaf
+ * value leaves[i], levels paths[i]) that the calling thread's next
+ * por_circuit calls with the Poseidon hasher will walk in this order, every
+ * level's hash traced level by level across the paths (eight at a time in
+ * the IFMA lanes: poseidon_trace_batch) and queued for its
+ * poseidon_gadget_hash (poseidon_gadget_ahead): the same values, four times
+ * faster. False, nothing queued, where it would not pay (no lanes, fewer
+ * than two paths), without values, or out of memory. por_ahead_end after
+ * the circuits (always safe) says how many traces no hash took (0 when
+ * the circuits asked for exactly these, in this order).
+ */
+typedef struct por_ahead {
+    void *mem;
+} por_ahead;
+bool por_ahead_paths(por_ahead *pa, const por_shape *s, const fr_t *const *leaves,
+                     const por_level *const *paths, size_t n);
+size_t por_ahead_end(por_ahead *pa);
+
+/*
  * por_no_challenge_input: the path over given challenge bits
  * (por_shape_bits(s), least significant first, allocated), leaf, siblings
  * (levels x (arity - 1) allocated numbers, level after level) and root,

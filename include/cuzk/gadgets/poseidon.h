@@ -33,6 +33,22 @@
  */
 num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_var *preimage);
 
+/* A trace computed ahead for a later poseidon_gadget_hash on the same
+ * thread: its constants, preimage (arity values) and poseidon_trace. */
+typedef struct poseidon_ahead {
+    const poseidon_constants *c;
+    const fr_t *preimage, *trace;
+} poseidon_ahead;
+
+/* The calling thread's next n hashes' traces, a[0] first (n 0: none):
+ * the k-th hash from now takes a[k] when its constants and preimage are
+ * that hash's, and is traced as usual otherwise (the same values either
+ * way). a must outlive its use: poseidon_gadget_ahead(NULL, 0) before it
+ * goes. */
+void poseidon_gadget_ahead(const poseidon_ahead *a, size_t n);
+/* How many of them no hash has taken yet. */
+size_t poseidon_gadget_ahead_left(void);
+
 /* The same by walking neptune's code: Elt combinations built and merged
  * term by term. The reference the replay is recorded from (and tested
  * against). */
