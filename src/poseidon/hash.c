@@ -65,6 +65,16 @@ static void load_state(fr_t *s, const poseidon_constants *c, const fr_t *preimag
     memcpy(&s[1], preimage, c->arity * sizeof(fr_t));
 }
 
+/* The optimized permutation's start: the state with the first keys
+ * added; the keys that follow. */
+static const fr_t *load_keyed(fr_t *s, const poseidon_constants *c, const fr_t *preimage)
+{
+    const fr_t *k = c->compressed_constants;
+    load_state(s, c, preimage);
+    for (size_t i = 0; i < c->width; i++) fr_add_inline(&s[i], &s[i], &k[i]);
+    return k + c->width;
+}
+
 /* ---- optimized ---- */
 
 /* S-boxes of a full round, each followed by its key (keys NULL: none). */
@@ -79,11 +89,8 @@ static void full_sboxes(fr_t *s, const fr_t *keys, size_t t)
 void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
 {
     size_t t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
-    const fr_t *k = c->compressed_constants;
     fr_t s[POSEIDON_MAX_WIDTH];
-    load_state(s, c, preimage);
-    for (size_t i = 0; i < t; i++) fr_add_inline(&s[i], &s[i], &k[i]);
-    k += t;
+    const fr_t *k = load_keyed(s, c, preimage);
     for (size_t r = 0; r < half; r++, k += t) {
         full_sboxes(s, k, t);
         product_dense(s, r + 1 == half ? c->pre_sparse : c->mds, t);
@@ -126,11 +133,8 @@ static fr_t *trace_sbox(fr_t *out, fr_t *x, bool input, const fr_t *key)
 void poseidon_trace(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
 {
     size_t t = c->width, half = c->half_full_rounds, rp = c->partial_rounds;
-    const fr_t *k = c->compressed_constants;
     fr_t s[POSEIDON_MAX_WIDTH];
-    load_state(s, c, preimage);
-    for (size_t i = 0; i < t; i++) fr_add_inline(&s[i], &s[i], &k[i]);
-    k += t;
+    const fr_t *k = load_keyed(s, c, preimage);
     sbox(&s[0]); /* the tag's: a constant in the circuit */
     fr_add_inline(&s[0], &s[0], &k[0]);
     for (size_t i = 1; i < t; i++) out = trace_sbox(out, &s[i], false, &k[i]);

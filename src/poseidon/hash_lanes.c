@@ -289,19 +289,25 @@ VEC void add_const(vfe *x, const lane_fe *k)
     normalise(x);
 }
 
-/* x += y for x, y below 2r, then minus 2r where that stays non-negative: below 2r. */
-VEC void add_mod2r(vfe *x, const vfe *y)
+/* x - m where that stays non-negative (m: the modulus or twice it). */
+VEC void sub_if_nonneg(vfe *x, const lane_fe *m)
 {
     vfe d;
 #pragma GCC unroll 10
-    for (int i = 0; i < 5; i++) x->l[i] = _mm512_add_epi64(x->l[i], y->l[i]);
-    normalise(x);
-#pragma GCC unroll 10
-    for (int i = 0; i < 5; i++) d.l[i] = _mm512_sub_epi64(x->l[i], bc(two_modulus52.l[i]));
+    for (int i = 0; i < 5; i++) d.l[i] = _mm512_sub_epi64(x->l[i], bc(m->l[i]));
     normalise(&d);
     __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
 #pragma GCC unroll 10
     for (int i = 0; i < 5; i++) x->l[i] = _mm512_mask_blend_epi64(neg, d.l[i], x->l[i]);
+}
+
+/* x += y for x, y below 2r, then minus 2r where that stays non-negative: below 2r. */
+VEC void add_mod2r(vfe *x, const vfe *y)
+{
+#pragma GCC unroll 10
+    for (int i = 0; i < 5; i++) x->l[i] = _mm512_add_epi64(x->l[i], y->l[i]);
+    normalise(x);
+    sub_if_nonneg(x, &two_modulus52);
 }
 
 VEC void sbox(vfe *x)
@@ -379,24 +385,12 @@ typedef struct vtrace {
     size_t len, at, n;
 } vtrace;
 
-/* x below 2r: minus r where that stays non-negative. */
-VEC void below_r(vfe *x)
-{
-    vfe d;
-#pragma GCC unroll 10
-    for (int i = 0; i < 5; i++) d.l[i] = _mm512_sub_epi64(x->l[i], bc(modulus52.l[i]));
-    normalise(&d);
-    __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
-#pragma GCC unroll 10
-    for (int i = 0; i < 5; i++) x->l[i] = _mm512_mask_blend_epi64(neg, d.l[i], x->l[i]);
-}
-
 /* x (below 3r, x 2^260) recorded as each lane's fr_t (x 2^256, below r). */
 LANES_HOT static void record(vtrace *t, const vfe *x)
 {
     vfe v;
-    vmul_const(&v, x, &one52); /* x 2^260 2^256 / 2^260 */
-    below_r(&v);
+    vmul_const(&v, x, &one52); /* x 2^260 2^256 / 2^260: below 1.3 r */
+    sub_if_nonneg(&v, &modulus52);
     uint64_t limb[5][POSEIDON_LANES];
     for (int i = 0; i < 5; i++) _mm512_storeu_si512(limb[i], v.l[i]);
     for (size_t k = 0; k < t->n; k++) {
@@ -464,6 +458,15 @@ LANES_FN static void load_element(vfe *v, const fr_t *elems, size_t stride, size
     for (int i = 0; i < 5; i++) v->l[i] = _mm512_loadu_si512(limb[i]);
 }
 
+/* The lanes' states: the domain tag, then each hash's preimage. */
+LANES_FN static void load_states(vfe *s, const poseidon_constants *c, const fr_t *in, size_t n)
+{
+    fr_t tags[POSEIDON_LANES];
+    for (size_t k = 0; k < n; k++) tags[k] = c->domain_tag;
+    load_element(&s[0], tags, 1, n);
+    for (size_t i = 0; i < c->arity; i++) load_element(&s[i + 1], in + i, c->arity, n);
+}
+
 LANES_FN void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
 {
     const struct poseidon_lanes *L = c->lanes;
@@ -472,10 +475,7 @@ LANES_FN void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const 
         return;
     }
     vfe s[LANES_MAX_WIDTH];
-    fr_t tags[POSEIDON_LANES];
-    for (size_t k = 0; k < n; k++) tags[k] = c->domain_tag;
-    load_element(&s[0], tags, 1, n);
-    for (size_t i = 0; i < c->arity; i++) load_element(&s[i + 1], in + i, c->arity, n);
+    load_states(s, c, in, n);
     permute(s, c, L);
     uint64_t limb[5][POSEIDON_LANES];
     for (int i = 0; i < 5; i++) _mm512_storeu_si512(limb[i], s[1].l[i]);
@@ -494,10 +494,7 @@ LANES_FN void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constan
         return;
     }
     vfe s[LANES_MAX_WIDTH];
-    fr_t tags[POSEIDON_LANES];
-    for (size_t k = 0; k < n; k++) tags[k] = c->domain_tag;
-    load_element(&s[0], tags, 1, n);
-    for (size_t i = 0; i < c->arity; i++) load_element(&s[i + 1], in + i, c->arity, n);
+    load_states(s, c, in, n);
     vtrace tr = {out, len, 0, n};
     permute_traced(s, c, L, &tr);
 }

@@ -147,6 +147,40 @@ static void test_plain_equals_optimized(void **state)
     free(in);
 }
 
+/* The constants the batch tests run: arities in the lanes and one out
+ * of them (16), both strengths, a custom tag (7 of them). */
+enum { BATCH_CONSTANTS = 7 };
+static void batch_constants(const poseidon_constants *cs[BATCH_CONSTANTS])
+{
+    cuzk_err e;
+    const poseidon_constants *list[BATCH_CONSTANTS] = {
+        get(1, POSEIDON_STANDARD),
+        get(2, POSEIDON_STANDARD),
+        get(8, POSEIDON_STANDARD),
+        get(11, POSEIDON_STANDARD),
+        get(16, POSEIDON_STANDARD),
+        get(8, POSEIDON_STRENGTHENED),
+        poseidon_constants_get_custom(2, 1, &e),
+    };
+    for (int k = 0; k < BATCH_CONSTANTS; k++) assert_non_null(cs[k] = list[k]);
+}
+
+/* m inputs for a batch of n: every third one at the field's edges (0, 1,
+ * r - 1, r - 2, where lazy reductions go wrong first), the rest random. */
+static void batch_inputs(fr_t *in, size_t m, size_t n, cuzk_rng *g)
+{
+    fr_t edge[4], minus_one;
+    fr_neg(&minus_one, &FR_ONE);
+    edge[0] = FR_ZERO, edge[1] = FR_ONE, edge[2] = minus_one;
+    fr_sub(&edge[3], &minus_one, &FR_ONE);
+    for (size_t i = 0; i < m; i++) {
+        if (i % 3 == 0)
+            in[i] = edge[(i / 3 + n) % 4];
+        else
+            fr_random(&in[i], g);
+    }
+}
+
 /*
  * poseidon_hash_batch (eight lanes of AVX-512 IFMA where the CPU has them)
  * equals poseidon_hash for every batch size 1..17, the arities it runs in
@@ -161,33 +195,15 @@ static void test_batch_equals_hash(void **state)
     print_message("poseidon_hash_batch: lanes %s\n", poseidon_use_lanes(true) ? "on" : "off");
     cuzk_rng g;
     test_rng(&g);
-    fr_t edge[4], minus_one;
-    fr_neg(&minus_one, &FR_ONE);
-    edge[0] = FR_ZERO, edge[1] = FR_ONE, edge[2] = minus_one;
-    fr_sub(&edge[3], &minus_one, &FR_ONE);
-    cuzk_err e;
-    const poseidon_constants *cs[] = {
-        get(1, POSEIDON_STANDARD),
-        get(2, POSEIDON_STANDARD),
-        get(8, POSEIDON_STANDARD),
-        get(11, POSEIDON_STANDARD),
-        get(16, POSEIDON_STANDARD),
-        get(8, POSEIDON_STRENGTHENED),
-        poseidon_constants_get_custom(2, 1, &e),
-    };
+    const poseidon_constants *cs[BATCH_CONSTANTS];
+    batch_constants(cs);
     enum { N = 17 };
     fr_t *in = malloc(N * 16 * sizeof(fr_t)), out[N], one;
     assert_non_null(in);
-    for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+    for (size_t k = 0; k < BATCH_CONSTANTS; k++) {
         const poseidon_constants *c = cs[k];
-        assert_non_null(c);
         for (size_t n = 1; n <= N; n++) {
-            for (size_t i = 0; i < n * c->arity; i++) {
-                if (i % 3 == 0)
-                    in[i] = edge[(i / 3 + n) % 4];
-                else
-                    fr_random(&in[i], &g);
-            }
+            batch_inputs(in, n * c->arity, n, &g);
             poseidon_hash_batch(out, c, in, n);
             for (size_t i = 0; i < n; i++) {
                 poseidon_hash(&one, c, &in[i * c->arity]);
@@ -385,24 +401,11 @@ static void test_trace(void **state)
     print_message("poseidon_trace_batch: lanes %s\n", poseidon_use_lanes(true) ? "on" : "off");
     cuzk_rng g;
     test_rng(&g);
-    fr_t edge[4], minus_one;
-    fr_neg(&minus_one, &FR_ONE);
-    edge[0] = FR_ZERO, edge[1] = FR_ONE, edge[2] = minus_one;
-    fr_sub(&edge[3], &minus_one, &FR_ONE);
-    cuzk_err e;
-    const poseidon_constants *cs[] = {
-        get(1, POSEIDON_STANDARD),
-        get(2, POSEIDON_STANDARD),
-        get(8, POSEIDON_STANDARD),
-        get(11, POSEIDON_STANDARD),
-        get(16, POSEIDON_STANDARD),
-        get(8, POSEIDON_STRENGTHENED),
-        poseidon_constants_get_custom(2, 1, &e),
-    };
+    const poseidon_constants *cs[BATCH_CONSTANTS];
+    batch_constants(cs);
     enum { N = 17 };
-    for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+    for (size_t k = 0; k < BATCH_CONSTANTS; k++) {
         const poseidon_constants *c = cs[k];
-        assert_non_null(c);
         size_t len = poseidon_trace_len(c);
         assert_int_equal(len, poseidon_gadget_constraints(c));
         fr_t *in = malloc(N * c->arity * sizeof(fr_t)), *batch = malloc(N * len * sizeof(fr_t)),
@@ -417,12 +420,7 @@ static void test_trace(void **state)
         assert_memory_equal(one, &p.aux_assignment[c->arity], len * sizeof(fr_t));
         cs_prover_free(&p);
         for (size_t n = 1; n <= N; n++) {
-            for (size_t i = 0; i < n * c->arity; i++) {
-                if (i % 3 == 0)
-                    in[i] = edge[(i / 3 + n) % 4];
-                else
-                    fr_random(&in[i], &g);
-            }
+            batch_inputs(in, n * c->arity, n, &g);
             poseidon_trace_batch(batch, c, in, n);
             for (size_t i = 0; i < n; i++) {
                 poseidon_trace(one, c, &in[i * c->arity]);
