@@ -102,6 +102,10 @@ void poseidon_trace(fr_t *out, const poseidon_constants *c, const fr_t *preimage
  * poseidon_trace_len), eight at a time in the IFMA lanes where
  * poseidon_hash_batch takes them, one by one otherwise. */
 void poseidon_trace_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n);
+/* The same for n <= POSEIDON_LANES hashes (one batch of the lanes), hash
+ * i's trace at out[i]. */
+#define POSEIDON_LANES 8
+void poseidon_trace_lanes(fr_t *const *out, const poseidon_constants *c, const fr_t *in, size_t n);
 
 /* out[i] = Poseidon(in[i * arity .. (i + 1) * arity)) for i < n, spread
  * over the OpenMP threads (a tree level, a batch of columns). out may not

@@ -120,7 +120,7 @@ bool por_ahead_paths(por_ahead *pa, const por_shape *s, const fr_t *const *leave
                      const por_level *const *paths, size_t n)
 {
     pa->mem = NULL;
-    size_t levels = por_shape_levels(s), vals = n, len[POR_MAX_LEVELS];
+    size_t levels = por_shape_levels(s), vals = n, len[POR_MAX_LEVELS], at[POR_MAX_LEVELS];
     const poseidon_constants *c[POR_MAX_LEVELS];
     if (!levels || n < 2 || !poseidon_lanes_active()) return false;
     for (size_t i = 0; i < n; i++)
@@ -128,31 +128,54 @@ bool por_ahead_paths(por_ahead *pa, const por_shape *s, const fr_t *const *leave
             if (!leaves[i] || !paths[i][l].siblings) return false;
     for (size_t l = 0; l < levels; l++) {
         cuzk_err err;
-        unsigned arity = por_shape_arity(s, l);
-        if (!(c[l] = poseidon_constants_get(arity, POSEIDON_STANDARD, &err))) return false;
+        if (!(c[l] = poseidon_constants_get(por_shape_arity(s, l), POSEIDON_STANDARD, &err)))
+            return false;
         len[l] = poseidon_trace_len(c[l]);
-        vals += n * (arity + len[l]);
+        at[l] = vals; /* level l's preimages, then its traces, path by path */
+        vals += n * (c[l]->arity + len[l]);
     }
     poseidon_ahead *a = malloc(n * levels * sizeof *a + vals * sizeof(fr_t));
-    if (!a) return false;
-    fr_t *cur = (fr_t *)(a + n * levels), *at = cur + n;
-    for (size_t i = 0; i < n; i++) cur[i] = *leaves[i];
-    for (size_t l = 0; l < levels; l++) {
-        unsigned arity = c[l]->arity;
-        fr_t *pre = at, *tr = pre + n * arity;
-        at = tr + n * len[l];
-        for (size_t i = 0; i < n; i++) { /* num_insert: cur at its index among the siblings */
-            size_t k = paths[i][l].index & (arity - 1);
-            const fr_t *sib = paths[i][l].siblings;
-            for (size_t pos = 0; pos < arity; pos++)
-                pre[i * arity + pos] = pos < k ? sib[pos] : pos == k ? cur[i] : sib[pos - 1];
-        }
-        poseidon_trace_batch(tr, c[l], pre, n);
-        for (size_t i = 0; i < n; i++) {
-            cur[i] = tr[i * len[l] + len[l] - 1];
-            a[i * levels + l] = (poseidon_ahead){c[l], &pre[i * arity], &tr[i * len[l]]};
+    size_t *next = malloc(n * sizeof *next); /* each path's level to hash */
+    if (!a || !next) {
+        free(a), free(next);
+        return false;
+    }
+    fr_t *cur = (fr_t *)(a + n * levels);
+    for (size_t i = 0; i < n; i++) cur[i] = *leaves[i], next[i] = 0;
+    /* Batches of up to eight hashes of one arity, from any paths and levels
+     * whose node below is known, the lowest levels first: ten paths fill
+     * 13 batches, not 20. */
+    for (;;) {
+        size_t low = levels; /* the lowest level a path has still to hash */
+        for (size_t i = 0; i < n; i++)
+            if (next[i] < low) low = next[i];
+        if (low == levels) break;
+        const poseidon_constants *bc = c[low];
+        fr_t in[POSEIDON_LANES * POR_MAX_ARITY], *out[POSEIDON_LANES];
+        size_t who[POSEIDON_LANES], k = 0;
+        for (size_t l1 = low; l1 < levels && k < POSEIDON_LANES; l1++)
+            for (size_t i = 0; i < n && k < POSEIDON_LANES; i++) {
+                size_t l = next[i];
+                if (l != l1 || c[l] != bc) continue;
+                unsigned arity = bc->arity;
+                fr_t *pre = (fr_t *)(a + n * levels) + at[l] + i * arity;
+                /* num_insert: cur at its position among the siblings */
+                size_t pos = paths[i][l].index & (arity - 1);
+                const fr_t *sib = paths[i][l].siblings;
+                for (size_t j = 0; j < arity; j++)
+                    pre[j] = j < pos ? sib[j] : j == pos ? cur[i] : sib[j - 1];
+                memcpy(&in[k * arity], pre, arity * sizeof(fr_t));
+                out[k] = (fr_t *)(a + n * levels) + at[l] + n * arity + i * len[l];
+                a[i * levels + l] = (poseidon_ahead){bc, pre, out[k]};
+                who[k++] = i;
+            }
+        poseidon_trace_lanes(out, bc, in, k);
+        for (size_t q = 0; q < k; q++) {
+            size_t i = who[q], l = next[i]++;
+            cur[i] = out[q][len[l] - 1];
         }
     }
+    free(next);
     pa->mem = a;
     poseidon_gadget_ahead(a, n * levels);
     return true;

@@ -157,16 +157,23 @@ void poseidon_trace(fr_t *out, const poseidon_constants *c, const fr_t *preimage
     *out = s[1];
 }
 
+void poseidon_trace_lanes(fr_t *const *out, const poseidon_constants *c, const fr_t *in, size_t n)
+{
+    if (!poseidon_lanes_on()) {
+        for (size_t i = 0; i < n; i++) poseidon_trace(out[i], c, &in[i * c->arity]);
+        return;
+    }
+    poseidon_lanes_trace(out, c, in, n);
+}
+
 void poseidon_trace_batch(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n)
 {
     size_t len = poseidon_trace_len(c);
-    if (!poseidon_lanes_on()) {
-        for (size_t i = 0; i < n; i++) poseidon_trace(&out[i * len], c, &in[i * c->arity]);
-        return;
-    }
     for (size_t i = 0; i < n; i += POSEIDON_LANES) {
         size_t k = n - i < POSEIDON_LANES ? n - i : POSEIDON_LANES;
-        poseidon_lanes_trace(&out[i * len], len, c, &in[i * c->arity], k);
+        fr_t *to[POSEIDON_LANES];
+        for (size_t j = 0; j < k; j++) to[j] = &out[(i + j) * len];
+        poseidon_trace_lanes(to, c, &in[i * c->arity], k);
     }
 }
 

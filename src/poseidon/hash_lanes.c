@@ -379,10 +379,10 @@ LANES_HOT static void permute(vfe *s, const poseidon_constants *c, const struct 
 /* ---- traced (poseidon_trace's values, lane by lane) ---- */
 
 /* Where the next recorded value of each of n hashes goes: hash k's trace
- * at out + k * len, value `at`. */
+ * at out[k], value `at`. */
 typedef struct vtrace {
-    fr_t *out;
-    size_t len, at, n;
+    fr_t *const *out;
+    size_t at, n;
 } vtrace;
 
 /* x (below 3r, x 2^260) recorded as each lane's fr_t (x 2^256, below r). */
@@ -394,7 +394,7 @@ LANES_HOT static void record(vtrace *t, const vfe *x)
     uint64_t limb[5][POSEIDON_LANES];
     for (int i = 0; i < 5; i++) _mm512_storeu_si512(limb[i], v.l[i]);
     for (size_t k = 0; k < t->n; k++) {
-        uint64_t *o = t->out[k * t->len + t->at].l;
+        uint64_t *o = t->out[k][t->at].l;
         o[0] = limb[0][k] | limb[1][k] << 52;
         o[1] = limb[1][k] >> 12 | limb[2][k] << 40;
         o[2] = limb[2][k] >> 24 | limb[3][k] << 28;
@@ -485,17 +485,17 @@ LANES_FN void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const 
     }
 }
 
-LANES_FN void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constants *c,
-                                   const fr_t *in, size_t n)
+LANES_FN void poseidon_lanes_trace(fr_t *const *out, const poseidon_constants *c, const fr_t *in,
+                                   size_t n)
 {
     const struct poseidon_lanes *L = c->lanes;
     if (!L) {
-        for (size_t k = 0; k < n; k++) poseidon_trace(&out[k * len], c, &in[k * c->arity]);
+        for (size_t k = 0; k < n; k++) poseidon_trace(out[k], c, &in[k * c->arity]);
         return;
     }
     vfe s[LANES_MAX_WIDTH];
     load_states(s, c, in, n);
-    vtrace tr = {out, len, 0, n};
+    vtrace tr = {out, 0, n};
     permute_traced(s, c, L, &tr);
 }
 
@@ -524,10 +524,9 @@ void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const fr_t *in,
     for (size_t k = 0; k < n; k++) poseidon_hash(&out[k], c, &in[k * c->arity]);
 }
 
-void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constants *c, const fr_t *in,
-                          size_t n)
+void poseidon_lanes_trace(fr_t *const *out, const poseidon_constants *c, const fr_t *in, size_t n)
 {
-    for (size_t k = 0; k < n; k++) poseidon_trace(&out[k * len], c, &in[k * c->arity]);
+    for (size_t k = 0; k < n; k++) poseidon_trace(out[k], c, &in[k * c->arity]);
 }
 
 #endif

@@ -12,8 +12,6 @@
 
 #include "cuzk/poseidon.h"
 
-#define POSEIDON_LANES 8
-
 /* c->lanes from c's preprocessed constants (NULL where the lanes are not
  * compiled in); CUZK_ENOMEM when memory runs out. */
 int poseidon_lanes_build(poseidon_constants *c);
@@ -26,9 +24,8 @@ bool poseidon_lanes_on(void);
 /* out[i] = Poseidon(in[i * arity ..]) for i < n <= POSEIDON_LANES, as
  * poseidon_hash computes it. Only while poseidon_lanes_on(). */
 void poseidon_lanes_hash(fr_t *out, const poseidon_constants *c, const fr_t *in, size_t n);
-/* The traces of n <= POSEIDON_LANES hashes (poseidon_trace_batch's layout:
- * hash k's at out + k * len). Only while poseidon_lanes_on(). */
-void poseidon_lanes_trace(fr_t *out, size_t len, const poseidon_constants *c, const fr_t *in,
-                          size_t n);
+/* The traces of n <= POSEIDON_LANES hashes, hash k's at out[k]. Only
+ * while poseidon_lanes_on(). */
+void poseidon_lanes_trace(fr_t *const *out, const poseidon_constants *c, const fr_t *in, size_t n);
 
 #endif
