@@ -115,9 +115,10 @@ size_t poseidon_gadget_ahead_left(void)
 
 /* The hash's values (poseidon_trace): the next trace computed ahead, the
  * one queued for this hash's place, when it is this hash's (its constants
- * and preimage), else traced here; either way the place is used up, so a
- * path whose values were not the ones traced costs only its own hashes. */
-static void trace_hash(fr_t *values, const poseidon_constants *c, const num_var *preimage)
+ * and preimage; returned as it is), else traced here into *own (NULL when
+ * that cannot be allocated); either way the place is used up, so a path
+ * whose values were not the ones traced costs only its own hashes. */
+static const fr_t *trace_hash(fr_t **own, const poseidon_constants *c, const num_var *preimage)
 {
     fr_t pre[POSEIDON_MAX_ARITY];
     for (unsigned i = 0; i < c->arity; i++) pre[i] = preimage[i].value;
@@ -125,11 +126,11 @@ static void trace_hash(fr_t *values, const poseidon_constants *c, const num_var 
         const poseidon_ahead *a = &ahead.a[ahead.next++];
         if (a->c == c && !memcmp(a->preimage, pre, c->arity * sizeof(fr_t))) {
             ahead.taken++;
-            memcpy(values, a->trace, poseidon_trace_len(c) * sizeof(fr_t));
-            return;
+            return a->trace;
         }
     }
-    poseidon_trace(values, c, pre);
+    if ((*own = malloc(poseidon_trace_len(c) * sizeof(fr_t)))) poseidon_trace(*own, c, pre);
+    return *own;
 }
 
 /* ---- replay ---- */
@@ -193,19 +194,18 @@ num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_va
         return poseidon_gadget_hash_walk(cs, c, preimage); /* rare: SnapDeals' phi */
     cuzk_err err;
     const template *t = template_get(c, &err);
-    bool values = cs_needs_values(cs);
-    fr_t *vals = t && values ? malloc(t->n * sizeof(fr_t)) : NULL;
-    cs_var *vars = t ? malloc(t->n * sizeof(cs_var)) : NULL;
+    bool constraints = cs_needs_constraints(cs); /* else no variables to map */
+    fr_t *own = NULL;
+    const fr_t *vals = t && cs_needs_values(cs) ? trace_hash(&own, c, preimage) : NULL;
+    cs_var *vars = t && constraints ? malloc(t->n * sizeof(cs_var)) : NULL;
     num_var out = {cs_one(), FR_ZERO};
     if (!t)
         cs_fail(cs, err.code, "poseidon circuit: %s", err.msg);
-    else if (!vars || (values && !vals))
+    else if ((constraints && !vars) || (cs_needs_values(cs) && !vals))
         cs_fail(cs, CUZK_ENOMEM, "poseidon circuit: out of memory");
-    else {
-        if (values) trace_hash(vals, c, preimage);
+    else
         out = replay(cs, t, preimage, vals, vars);
-    }
-    free(vals);
+    free(own);
     free(vars);
     return out;
 }
