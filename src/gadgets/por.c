@@ -140,7 +140,7 @@ bool por_ahead_paths(por_ahead *pa, const por_shape *s, const fr_t *const *leave
         free(a), free(next);
         return false;
     }
-    fr_t *cur = (fr_t *)(a + n * levels);
+    fr_t *cur = (fr_t *)(a + n * levels); /* then the levels' values, from at[] */
     for (size_t i = 0; i < n; i++) cur[i] = *leaves[i], next[i] = 0;
     /* Batches of up to eight hashes of one arity, from any paths and levels
      * whose node below is known, the lowest levels first: ten paths fill
@@ -158,14 +158,14 @@ bool por_ahead_paths(por_ahead *pa, const por_shape *s, const fr_t *const *leave
                 size_t l = next[i];
                 if (l != l1 || c[l] != bc) continue;
                 unsigned arity = bc->arity;
-                fr_t *pre = (fr_t *)(a + n * levels) + at[l] + i * arity;
+                fr_t *pre = cur + at[l] + i * arity;
                 /* num_insert: cur at its position among the siblings */
                 size_t pos = paths[i][l].index & (arity - 1);
                 const fr_t *sib = paths[i][l].siblings;
                 for (size_t j = 0; j < arity; j++)
                     pre[j] = j < pos ? sib[j] : j == pos ? cur[i] : sib[j - 1];
                 memcpy(&in[k * arity], pre, arity * sizeof(fr_t));
-                out[k] = (fr_t *)(a + n * levels) + at[l] + n * arity + i * len[l];
+                out[k] = cur + at[l] + n * arity + i * len[l];
                 a[i * levels + l] = (poseidon_ahead){bc, pre, out[k]};
                 who[k++] = i;
             }

@@ -283,7 +283,5 @@ num_var poseidon_gadget_hash_walk(cs_t *cs, const poseidon_constants *c, const n
 
 size_t poseidon_gadget_constraints(const poseidon_constants *c)
 {
-    size_t sboxes = (size_t)c->width * c->full_rounds + c->partial_rounds - 1;
-    size_t allocations = (size_t)c->width * c->full_rounds + c->partial_rounds - c->arity;
-    return 3 * sboxes + allocations;
+    return poseidon_trace_len(c); /* one constraint per allocation, one allocation a value */
 }

@@ -14,12 +14,12 @@
  * OptimizedStatic order, the same as the circuit's): per S-box the input
  * when it is allocated, x^2, x^4 and x^5 + key (the first round's inputs
  * enter as x + key); the output last. A caller that knows its next
- * hashes' preimages (a sector's Merkle paths, level by level: por.h
- * por_ahead) has their traces computed eight at a time in the IFMA lanes
- * (poseidon_trace_batch) and queued for the calling thread
- * (poseidon_gadget_ahead); each hash takes the next one if it is its own
- * (same constants and preimage) and traces itself otherwise, so what is
- * queued changes the time, never the values.
+ * hashes' preimages (a sector's Merkle paths: por.h por_ahead_paths) has
+ * their traces computed eight at a time in the IFMA lanes
+ * (poseidon_trace_lanes) and queued for the calling thread
+ * (poseidon_gadget_ahead); each hash takes the one queued for its place
+ * if it is its own (same constants and preimage) and traces itself
+ * otherwise, so what is queued changes the time, never the values.
  *
  * On a backend that does not read constraints (the witness) only the
  * traced values are allocated and the template's constraints counted.
@@ -194,14 +194,14 @@ num_var poseidon_gadget_hash(cs_t *cs, const poseidon_constants *c, const num_va
         return poseidon_gadget_hash_walk(cs, c, preimage); /* rare: SnapDeals' phi */
     cuzk_err err;
     const template *t = template_get(c, &err);
-    bool constraints = cs_needs_constraints(cs); /* else no variables to map */
+    bool constraints = cs_needs_constraints(cs), values = cs_needs_values(cs);
     fr_t *own = NULL;
-    const fr_t *vals = t && cs_needs_values(cs) ? trace_hash(&own, c, preimage) : NULL;
-    cs_var *vars = t && constraints ? malloc(t->n * sizeof(cs_var)) : NULL;
+    const fr_t *vals = t && values ? trace_hash(&own, c, preimage) : NULL;
+    cs_var *vars = t && constraints ? malloc(t->n * sizeof(cs_var)) : NULL; /* else none mapped */
     num_var out = {cs_one(), FR_ZERO};
     if (!t)
         cs_fail(cs, err.code, "poseidon circuit: %s", err.msg);
-    else if ((constraints && !vars) || (cs_needs_values(cs) && !vals))
+    else if ((constraints && !vars) || (values && !vals))
         cs_fail(cs, CUZK_ENOMEM, "poseidon circuit: out of memory");
     else
         out = replay(cs, t, preimage, vals, vars);

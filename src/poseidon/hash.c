@@ -111,11 +111,13 @@ void poseidon_hash(fr_t *out, const poseidon_constants *c, const fr_t *preimage)
 
 /* ---- traced (the circuit's values) ---- */
 
+/* 3 values per S-box but the tag's first; an input per S-box outside the
+ * first round; the output. */
 size_t poseidon_trace_len(const poseidon_constants *c)
 {
     size_t sboxes = (size_t)c->width * c->full_rounds + c->partial_rounds - 1;
     size_t inputs = (size_t)c->width * c->full_rounds + c->partial_rounds - c->arity - 1;
-    return 3 * sboxes + inputs + 1; /* the output last */
+    return 3 * sboxes + inputs + 1;
 }
 
 /* x := x^5 + key (key may be NULL), recording [x if asked], x^2, x^4, x. */
