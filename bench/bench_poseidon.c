@@ -89,19 +89,27 @@ static void batch_800(void *p)
     a->state[0] = out[0];
 }
 
-/* poseidon_hash_batch of arity 8 with its lanes (AVX-512 IFMA) and without. */
-BENCH(76, poseidon_batch_8)
+/* fn (800 arity-8 hashes or traces) with the lanes (AVX-512 IFMA) and
+ * without, reported as "Poseidon arity 8 <what>, ...". */
+static void lanes_and_not(const bench_ctx *ctx, void (*fn)(void *), const char *what)
 {
     hash_arg a = {.c = poseidon_std(8)};
     for (unsigned i = 0; i < 8; i++) fr_from_u64(&a.state[i], i + 1);
     for (int lanes = 1; lanes >= 0; lanes--) {
         if (poseidon_use_lanes(lanes) != lanes) continue; /* no IFMA here */
-        double s = bench_time(batch_800, &a, ctx->quick ? 0.2 : 1.0) / 800;
-        bench_report(lanes ? "Poseidon arity 8 batch, IFMA lanes (1 thread)"
-                           : "Poseidon arity 8 batch, one by one (1 thread)",
-                     1e-3 / s, "kH/s", 0, "", "");
+        double s = bench_time(fn, &a, ctx->quick ? 0.2 : 1.0) / 800;
+        char figure[64];
+        snprintf(figure, sizeof figure, "Poseidon arity 8 %s, %s (1 thread)", what,
+                 lanes ? "IFMA lanes" : "one by one");
+        bench_report(figure, 1e-3 / s, "kH/s", 0, "", "");
     }
     poseidon_use_lanes(true);
+}
+
+/* poseidon_hash_batch of arity 8 with its lanes and without. */
+BENCH(76, poseidon_batch_8)
+{
+    lanes_and_not(ctx, batch_800, "batch");
 }
 
 /* 8 x 100 chained traces (the circuit's values: poseidon_trace_batch). */
@@ -124,16 +132,7 @@ static void trace_800(void *p)
  * PoSt witness is these traces (por.h por_ahead_paths). */
 BENCH(76, poseidon_trace_8)
 {
-    hash_arg a = {.c = poseidon_std(8)};
-    for (unsigned i = 0; i < 8; i++) fr_from_u64(&a.state[i], i + 1);
-    for (int lanes = 1; lanes >= 0; lanes--) {
-        if (poseidon_use_lanes(lanes) != lanes) continue; /* no IFMA here */
-        double s = bench_time(trace_800, &a, ctx->quick ? 0.2 : 1.0) / 800;
-        bench_report(lanes ? "Poseidon arity 8 trace, IFMA lanes (1 thread)"
-                           : "Poseidon arity 8 trace, one by one (1 thread)",
-                     1e-3 / s, "kH/s", 0, "", "");
-    }
-    poseidon_use_lanes(true);
+    lanes_and_not(ctx, trace_800, "trace");
 }
 
 BENCH(77, poseidon_native_11)
