@@ -598,22 +598,33 @@ void cs_shape_fingerprint(const cs_shape *s, uint8_t out[32])
 
 /* ---- densities ---- */
 
-/* *m := the shape's bits (nbits), into its words when they hold cap >=
- * nbits variables (the words past nbits zeroed, as the prover leaves them). */
+/* *m := the shape's bits (nbits) in the words of cap >= nbits variables:
+ * its own words where it has some and cap covers nbits (a bitmap held has
+ * the words of the capacity it was made for, as the prover backend and
+ * this function leave it; cs_synthesize_for_shape drops one made for
+ * another), else new ones; the words past nbits zeroed, as the prover
+ * leaves them. */
 static int put_bitmap(cs_bitmap *m, size_t cap, const uint64_t *bits, size_t nbits)
 {
-    size_t words = (nbits + 63) / 64;
+    size_t words = (nbits + 63) / 64, cap_words = ((cap > nbits ? cap : nbits) + 63) / 64;
     if (!m->words || cap < nbits) {
         free(m->words);
-        m->words = calloc(words ? words : 1, sizeof(uint64_t));
+        m->words = calloc(cap_words ? cap_words : 1, sizeof(uint64_t));
         if (!m->words) return CUZK_ENOMEM;
     } else {
-        size_t cap_words = (cap + 63) / 64;
         memset(m->words + words, 0, (cap_words - words) * sizeof(uint64_t));
     }
     memcpy(m->words, bits, words * sizeof(uint64_t));
     m->nbits = nbits;
     return 0;
+}
+
+/* Frees a bitmap made for another capacity than cap. */
+static void drop_bitmap(cs_bitmap *m, size_t held, size_t cap)
+{
+    if (held == cap) return;
+    free(m->words);
+    m->words = NULL;
 }
 
 int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err)
@@ -634,8 +645,15 @@ int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err)
 int cs_synthesize_for_shape(cs_prover *out, cs_circuit circuit, const cs_shape *s,
                             const cs_capacity *hint, cuzk_err *err)
 {
+    size_t held_inputs = out->cap_inputs, held_aux = out->cap_aux;
     int rc = cs_synthesize_witness_into(out, circuit, hint, err);
-    if (!rc) rc = cs_shape_densities(s, out, err);
+    if (!rc) {
+        /* the witness may have grown the storage past its bitmaps' words */
+        drop_bitmap(&out->b_input_density, held_inputs, out->cap_inputs);
+        drop_bitmap(&out->a_aux_density, held_aux, out->cap_aux);
+        drop_bitmap(&out->b_aux_density, held_aux, out->cap_aux);
+        rc = cs_shape_densities(s, out, err);
+    }
     if (rc) {
         cs_prover_free(out);
         return rc;

@@ -4,14 +4,15 @@
  * sector; sparse committed-capacity sectors of 8MiB and 512MiB, V1_1)
  * synthesized both ways. The witness and the densities from the recorded
  * shape (cs_synthesize_for_shape, also into the junk-filled storage of an
- * earlier partition) and a, b, c evaluated from the shape (groth16_abc,
- * which checks every constraint) equal the prover backend's byte for
- * byte, and the shape's fingerprint is cs_count's; a witness value altered
- * by one fails the evaluation naming the constraint. 512MiB is skipped
- * under CUZK_TEST_QUICK. (Proof bytes of the two paths:
+ * earlier partition, and twice into a smaller witness-only result's, whose
+ * density bitmaps must keep the words of the storage's capacity) and a, b, c evaluated from the
+ * shape (groth16_abc, which checks every constraint) equal the prover backend's byte for byte, and
+ * the shape's fingerprint is cs_count's; a witness value altered by one fails the evaluation naming
+ * the constraint. 512MiB is skipped under CUZK_TEST_QUICK. (Proof bytes of the two paths:
  * tests/integration/filecoin.sh on the CPU, gpu_prove_checks.c on the
  * device and its stand-in.)
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,31 @@ static void assert_bits_equal(const cs_bitmap *x, const cs_bitmap *y, size_t n)
         if (cs_bitmap_get(x, i) != cs_bitmap_get(y, i)) fail_msg("density bit %zu differs", i);
 }
 
+/* Each density bitmap has the words of the prover's capacity (what the
+ * next synthesis into the same storage writes up to). */
+static void assert_bitmaps_hold_caps(const cs_prover *w)
+{
+    size_t aux = (w->cap_aux + 63) / 64 * sizeof(uint64_t);
+    size_t in = (w->cap_inputs + 63) / 64 * sizeof(uint64_t);
+    assert_true(malloc_usable_size(w->a_aux_density.words) >= aux);
+    assert_true(malloc_usable_size(w->b_aux_density.words) >= aux);
+    assert_true(malloc_usable_size(w->b_input_density.words) >= in);
+}
+
+/* w := the witness-only storage of a smaller circuit of its own shape. */
+static void smaller_witness(cs_prover *w, size_t constraints)
+{
+    cuzk_err e = {0};
+    cs_synthetic small = {constraints, 78};
+    cs_circuit sc = cs_synthetic_circuit(&small);
+    cs_shape *ss = NULL;
+    assert_int_equal(cs_shape_record(&ss, sc, &e), 0);
+    assert_int_equal(cs_synthesize_for_shape(w, sc, ss, NULL, &e), 0);
+    assert_bitmaps_hold_caps(w);
+    w->shape = NULL;
+    cs_shape_free(ss);
+}
+
 static void check_size(uint64_t id)
 {
     vanilla_c1 c1;
@@ -65,10 +91,16 @@ static void check_size(uint64_t id)
     cs_shape_fingerprint(shape, fp);
     assert_memory_equal(fp, counts.fingerprint, 32);
 
-    /* fresh, then into the junk-filled storage of a bigger earlier result */
-    for (int into = 0; into < 2; into++) {
+    /* fresh, into the junk-filled storage of a bigger earlier result, and
+     * twice into a smaller witness-only result's (its storage and bitmaps
+     * grown, then reused as they are, as the engine's pool reuses them) */
+    for (int into = 0; into < 3; into++) {
         cs_prover w = {0};
-        if (into) {
+        if (into == 2) {
+            smaller_witness(&w, full.num_constraints / 4);
+            assert_int_equal(cs_synthesize_for_shape(&w, circ, shape, NULL, &e), 0);
+            assert_bitmaps_hold_caps(&w);
+        } else if (into) {
             cs_synthetic big = {2 * full.num_constraints, 77};
             assert_int_equal(cs_synthesize_prover(&w, cs_synthetic_circuit(&big), NULL, &e), 0);
             free(w.a), free(w.b), free(w.c);
@@ -76,6 +108,7 @@ static void check_size(uint64_t id)
             memset(w.aux_assignment, 0x5a, w.num_aux * sizeof(fr_t));
         }
         assert_int_equal(cs_synthesize_for_shape(&w, circ, shape, NULL, &e), 0);
+        assert_bitmaps_hold_caps(&w);
         assert_ptr_equal(w.shape, shape);
         assert_int_equal(w.num_constraints, full.num_constraints);
         assert_int_equal(w.num_inputs, full.num_inputs);
@@ -93,7 +126,7 @@ static void check_size(uint64_t id)
         assert_memory_equal(abc, full.a, n * sizeof(fr_t));
         assert_memory_equal(abc + n, full.b, n * sizeof(fr_t));
         assert_memory_equal(abc + 2 * n, full.c, n * sizeof(fr_t));
-        if (into) {
+        if (into == 1) {
             /* one aux value off by one: some constraint fails, named */
             size_t j = w.num_aux / 2;
             fr_add(&w.aux_assignment[j], &w.aux_assignment[j], &FR_ONE);
