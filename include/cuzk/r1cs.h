@@ -299,11 +299,14 @@ int cs_synthesize_batch_into(cs_prover *out, const cs_circuit *circuits, size_t 
 /*
  * Sizes and a SHA-256 fingerprint of the whole R1CS, in bounded memory (one
  * bit per variable for the densities, nothing per constraint). The
- * fingerprint hashes, for every constraint in order (input constraints
- * included), the canonical encoding of A, B and C: u32 LE count of non-zero
- * terms, then per term u32 LE index, u8 kind (0 input, 1 aux), u8 form (0:
+ * encoding: for every constraint in order (input constraints included),
+ * the canonical encoding of A, B and C: u32 LE count of non-zero terms,
+ * then per term u32 LE index, u8 kind (0 input, 1 aux), u8 form (0:
  * coefficient 1, 1: coefficient -1, 2: 32-byte LE canonical coefficient
- * follows); then u64 LE num_inputs, num_aux, num_constraints.
+ * follows). The fingerprint: SHA-256 of the SHA-256 digests of the
+ * encoding's blocks of 65536 constraints (the last one shorter), in order,
+ * then u64 LE num_inputs, num_aux, num_constraints (blocks, so that a
+ * recorded shape hashes them in parallel).
  */
 typedef struct cs_counts {
     size_t num_constraints, num_inputs, num_aux;

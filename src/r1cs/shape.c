@@ -30,6 +30,7 @@
 #include "r1cs/shape.h"
 
 #include <malloc.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,32 +461,76 @@ static int hash_row(fph *h, const cs_shape *s, const coeff_encs *enc, const shap
     return rc;
 }
 
+/* Block k of the fingerprint (FPH_BLOCK constraints from k FPH_BLOCK)
+ * hashed on its own into out, with h. */
+static int hash_block(fph *h, const cs_shape *s, const coeff_encs *enc, size_t k, uint8_t out[32])
+{
+    size_t r0 = k * FPH_BLOCK,
+           r1 = r0 + FPH_BLOCK < s->num_constraints ? r0 + FPH_BLOCK : s->num_constraints;
+    uint64_t e[3], x[3];
+    for (int i = 0; i < 3; i++) /* FPH_BLOCK is a multiple of SHAPE_BLOCK */
+        e[i] = s->m[i].start[r0 / SHAPE_BLOCK], x[i] = s->m[i].esc_start[r0 / SHAPE_BLOCK];
+    int rc = 0;
+    for (size_t r = r0; r < r1 && !rc; r++)
+        for (int i = 0; i < 3 && !rc; i++) {
+            rc = hash_row(h, s, enc, &s->m[i], r, e[i], &x[i]);
+            e[i] += s->m[i].len[r];
+        }
+    return rc ? rc : fph_block_digest(h, out);
+}
+
+/* Frees the n hashers of fingerprint. */
+static void hashers_free(fph *hs, int n)
+{
+    for (int t = 0; t < n; t++) fph_free(&hs[t]);
+    free(hs);
+}
+
+/* The fingerprint (fingerprint.h): its blocks hashed in parallel, by a
+ * hasher a thread made before the team starts (so that nothing in the
+ * team allocates: a failed allocation would leave OpenSSL's error state
+ * in a pool thread). */
 static int fingerprint(cs_shape *s)
 {
-    fph *h = malloc(sizeof(*h));
+    _Static_assert(FPH_BLOCK % SHAPE_BLOCK == 0, "a fingerprint block is whole shape blocks");
+    size_t nb = (s->num_constraints + FPH_BLOCK - 1) / FPH_BLOCK;
+    int nt = omp_get_max_threads(), made = 0;
+    if ((size_t)nt > nb) nt = nb ? (int)nb : 1;
     coeff_encs *enc = malloc(sizeof(*enc));
+    uint8_t(*digests)[32] = malloc((nb ? nb : 1) * 32);
+    fph *hs = calloc((size_t)nt, sizeof(fph));
     if (enc) enc->vals = malloc((s->n_vals + 1) * sizeof(fph_coeff));
-    if (!h || !enc || !enc->vals || fph_init(h)) {
-        free(h), free(enc ? enc->vals : NULL), free(enc);
+    while (hs && made < nt && !fph_init_block(&hs[made])) made++;
+    if (!enc || !enc->vals || !digests || made < nt) {
+        free(enc ? enc->vals : NULL), free(enc), free(digests);
+        if (hs) hashers_free(hs, made);
         return CUZK_ENOMEM;
     }
     for (int k = 0; k < SHAPE_POWS; k++) {
         fr_t neg;
         fr_neg(&neg, &s->pow2[k]);
-        fph_coeff_encode(h, &s->pow2[k], &enc->pow[0][k]);
-        fph_coeff_encode(h, &neg, &enc->pow[1][k]);
+        fph_coeff_encode(&hs[0], &s->pow2[k], &enc->pow[0][k]);
+        fph_coeff_encode(&hs[0], &neg, &enc->pow[1][k]);
     }
-    for (size_t v = 0; v < s->n_vals; v++) fph_coeff_encode(h, &s->vals[v], &enc->vals[v]);
-    uint64_t e[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+    for (size_t v = 0; v < s->n_vals; v++) fph_coeff_encode(&hs[0], &s->vals[v], &enc->vals[v]);
     int rc = 0;
-    for (size_t r = 0; r < s->num_constraints && !rc; r++)
-        for (int i = 0; i < 3 && !rc; i++) {
-            rc = hash_row(h, s, enc, &s->m[i], r, e[i], &x[i]);
-            e[i] += s->m[i].len[r];
+#pragma omp parallel num_threads(nt)
+    {
+        fph *h = &hs[omp_get_thread_num()];
+        int mine = 0;
+#pragma omp for schedule(dynamic, 1)
+        for (size_t k = 0; k < nb; k++)
+            if (!mine) mine = hash_block(h, s, enc, k, digests[k]);
+        if (mine) {
+#pragma omp atomic write
+            rc = mine;
         }
-    if (!rc) rc = fph_final(h, s->num_inputs, s->num_aux, s->num_constraints, s->fingerprint);
-    fph_free(h);
-    free(h), free(enc->vals), free(enc);
+    }
+    if (!rc)
+        rc = fph_join((const uint8_t(*)[32])digests, nb, s->num_inputs, s->num_aux,
+                      s->num_constraints, s->fingerprint);
+    hashers_free(hs, made);
+    free(enc->vals), free(enc), free(digests);
     return rc;
 }
 

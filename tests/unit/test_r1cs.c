@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include <omp.h>
 #include <openssl/evp.h>
 
 #include "cuzk/r1cs.h"
@@ -488,12 +489,17 @@ static void fingerprint_stable_and_sensitive(void **state)
 
 /* The documented encoding (r1cs.h, cs_counts) written out by hand. */
 typedef struct enc {
-    uint8_t b[512];
-    size_t n;
+    uint8_t *b;
+    size_t n, cap;
 } enc;
 
 static void put(enc *e, uint64_t v, int bytes)
 {
+    if (e->n + 8 > e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 4096;
+        e->b = realloc(e->b, e->cap);
+        assert_non_null(e->b);
+    }
     for (int i = 0; i < bytes; i++) e->b[e->n++] = (uint8_t)(v >> (8 * i));
 }
 
@@ -504,30 +510,125 @@ static void term(enc *e, uint32_t index, int kind, uint64_t v)
     if (v != 1) put(e, v, 8), put(e, 0, 8), put(e, 0, 8), put(e, 0, 8);
 }
 
+/* The fingerprint by its definition (r1cs.h, cs_counts) from the
+ * encoding e, ends[k] its bytes up to constraint k's end (k < cons): the
+ * SHA-256 of the SHA-256 digests of its blocks of 65536 constraints, then
+ * the sizes. */
+static void fingerprint_of(const enc *e, const size_t *ends, uint64_t inputs, uint64_t aux,
+                           uint64_t cons, uint8_t out[32])
+{
+    enc outer = {0};
+    for (uint64_t r0 = 0; r0 < cons; r0 += 65536) {
+        uint64_t r1 = r0 + 65536 < cons ? r0 + 65536 : cons;
+        size_t from = r0 ? ends[r0 - 1] : 0;
+        uint8_t d[32];
+        unsigned int len = 0;
+        assert_int_equal(EVP_Digest(e->b + from, ends[r1 - 1] - from, d, &len, EVP_sha256(), NULL),
+                         1);
+        for (int i = 0; i < 32; i++) put(&outer, d[i], 1);
+    }
+    put(&outer, inputs, 8), put(&outer, aux, 8), put(&outer, cons, 8);
+    unsigned int len = 0;
+    assert_int_equal(EVP_Digest(outer.b, outer.n, out, &len, EVP_sha256(), NULL), 1);
+    free(outer.b);
+}
+
 static void fingerprint_known_answer(void **state)
 {
     (void)state;
-    enc e = {.n = 0};
+    enc e = {0};
+    size_t ends[5];
     /* x * x = x2 */
     put(&e, 1, 4), term(&e, 0, CS_AUX, 1), put(&e, 1, 4), term(&e, 0, CS_AUX, 1);
-    put(&e, 1, 4), term(&e, 1, CS_AUX, 1);
+    put(&e, 1, 4), term(&e, 1, CS_AUX, 1), ends[0] = e.n;
     /* x2 * x = x3 */
     put(&e, 1, 4), term(&e, 1, CS_AUX, 1), put(&e, 1, 4), term(&e, 0, CS_AUX, 1);
-    put(&e, 1, 4), term(&e, 2, CS_AUX, 1);
+    put(&e, 1, 4), term(&e, 2, CS_AUX, 1), ends[1] = e.n;
     /* (5 ONE + x + x3) * ONE = y */
     put(&e, 3, 4), term(&e, 0, CS_INPUT, 5), term(&e, 0, CS_AUX, 1), term(&e, 2, CS_AUX, 1);
     put(&e, 1, 4), term(&e, 0, CS_INPUT, 1), put(&e, 1, 4), term(&e, 1, CS_INPUT, 1);
+    ends[2] = e.n;
     /* ONE * 0 = 0, y * 0 = 0 */
-    put(&e, 1, 4), term(&e, 0, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4);
-    put(&e, 1, 4), term(&e, 1, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4);
-    put(&e, 2, 8), put(&e, 3, 8), put(&e, 5, 8); /* inputs, aux, constraints */
+    put(&e, 1, 4), term(&e, 0, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4), ends[3] = e.n;
+    put(&e, 1, 4), term(&e, 1, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4), ends[4] = e.n;
     uint8_t want[32];
-    unsigned int len = 0;
-    assert_int_equal(EVP_Digest(e.b, e.n, want, &len, EVP_sha256(), NULL), 1);
+    fingerprint_of(&e, ends, 2, 3, 5, want); /* inputs, aux, constraints */
     cubic ctx = {.x = 3, .k = 5};
     cs_counts k;
     assert_int_equal(cs_count(&k, circuit(cubic_synth, &ctx), NULL), 0);
     assert_memory_equal(k.fingerprint, want, 32);
+    free(e.b);
+}
+
+/* m squarings x_{i+1} = x_i^2 from x_0 = 3, every thousandth (i = 7 mod
+ * 1000) as (5 x_i) x_i = x_{i+1}. */
+static int chain_synth(cs_t *cs, void *ctx)
+{
+    size_t m = *(const size_t *)ctx;
+    fr_t x, five;
+    fr_u64(&x, 3), fr_u64(&five, 5);
+    cs_var v = cs_alloc(cs, &x);
+    int rc = 0;
+    for (size_t i = 0; i < m && !rc; i++) {
+        bool k5 = i % 1000 == 7;
+        fr_t y;
+        fr_sqr(&y, &x);
+        if (k5) fr_mul(&y, &y, &five);
+        cs_var w = cs_alloc(cs, &y);
+        cs_lc a = {0}, b = {0}, c = {0};
+        if (k5)
+            lc_add_term(&a, v, &five);
+        else
+            lc_add_var(&a, v);
+        lc_add_var(&b, v), lc_add_var(&c, w);
+        rc = cs_enforce(cs, &a, &b, &c);
+        lc_clear(&a), lc_clear(&b), lc_clear(&c);
+        v = w, x = y;
+    }
+    return rc;
+}
+
+/* Across the block edges (65536 constraints, the input constraint
+ * appended last): the definition computed here, the counter (its blocks
+ * closed as the combinations stream), the recorder's matrices, and the
+ * recorded shape (its blocks hashed in parallel) all agree. */
+static void fingerprint_blocks(void **state)
+{
+    (void)state;
+    const size_t totals[] = {65535, 65536, 65537, 2 * 65536 + 3};
+    for (size_t t = 0; t < sizeof totals / sizeof totals[0]; t++) {
+        size_t m = totals[t] - 1, cons = totals[t];
+        enc e = {0};
+        size_t *ends = malloc(cons * sizeof(size_t));
+        assert_non_null(ends);
+        for (size_t i = 0; i < m; i++) {
+            put(&e, 1, 4), term(&e, (uint32_t)i, CS_AUX, i % 1000 == 7 ? 5 : 1);
+            put(&e, 1, 4), term(&e, (uint32_t)i, CS_AUX, 1);
+            put(&e, 1, 4), term(&e, (uint32_t)(i + 1), CS_AUX, 1), ends[i] = e.n;
+        }
+        put(&e, 1, 4), term(&e, 0, CS_INPUT, 1), put(&e, 0, 4), put(&e, 0, 4), ends[m] = e.n;
+        uint8_t want[32], got[32];
+        fingerprint_of(&e, ends, 1, m + 1, cons, want);
+        cs_circuit c = circuit(chain_synth, &m);
+        cs_counts k;
+        assert_int_equal(cs_count(&k, c, NULL), 0);
+        assert_int_equal(k.num_constraints, cons);
+        assert_memory_equal(k.fingerprint, want, 32);
+        cs_r1cs r;
+        assert_int_equal(cs_record(&r, c, NULL), 0);
+        assert_int_equal(cs_r1cs_fingerprint(&r, got, NULL), 0);
+        assert_memory_equal(got, want, 32);
+        cs_r1cs_free(&r);
+        cs_shape *s;
+        int saved = omp_get_max_threads();
+        omp_set_num_threads(3);
+        assert_int_equal(cs_shape_record(&s, c, NULL), 0);
+        omp_set_num_threads(saved);
+        cs_shape_fingerprint(s, got);
+        assert_memory_equal(got, want, 32);
+        cs_shape_free(s);
+        free(ends), free(e.b);
+    }
 }
 
 /* Keygen's rows by variable hold exactly the recorder's entries. */
@@ -783,6 +884,7 @@ int main(void)
         cmocka_unit_test(synthetic_shape),
         cmocka_unit_test(fingerprint_stable_and_sensitive),
         cmocka_unit_test(fingerprint_known_answer),
+        cmocka_unit_test(fingerprint_blocks),
         cmocka_unit_test(keygen_is_transpose),
         cmocka_unit_test(witness_matches_prover),
         cmocka_unit_test(batch_equals_sequential),
