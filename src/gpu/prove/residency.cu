@@ -914,6 +914,14 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     out->shape_streamed = pl.shape_streamed, out->shape_up = pl.shape_up;
 }
 
+void prove_plan_format(char *out, size_t len, const prove_plan *pl)
+{
+    gpu_prove_plan_info p;
+    memset(&p, 0, sizeof p);
+    plan_info(&p, *pl);
+    gpu_prove_format_plan(out, len, &p);
+}
+
 extern "C" void gpu_prove_device_plan(int device, gpu_prove_plan_info *out)
 {
     memset(out, 0, sizeof *out);

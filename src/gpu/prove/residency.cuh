@@ -90,6 +90,8 @@ void prove_plan_short(int dev, size_t budget);
 void prove_plan_forget(int dev);
 /* The plan last made on device dev (zeroed before the first). */
 void prove_plan_last(prove_plan *pl, int dev);
+/* pl in one line, as gpu_prove_format_plan writes a device's. */
+void prove_plan_format(char *out, size_t len, const prove_plan *pl);
 void prove_plan_remember(const prove_plan *pl, int dev);
 
 #endif
