@@ -7,17 +7,22 @@
  *   each on the device (measured); synthesis 1.0 s per partition on one
  *   of four workers (estimate: 33-34 host CPU-s per proof measured, over
  *   16 cores shared by four workers).
- * - Window PoSt: parameters 60.8 GB (computed from the circuit), read at
- *   PoRep's rate (estimate: 48.8 s); one partition per request of
- *   125,305,057 constraints: 1.06 s on the device (estimate: PoRep's time
- *   scaled by the constraints), synthesis 1.0 s (estimate).
- * - SnapDeals: parameters 34.5 GB (computed), 27.7 s to read (estimate,
- *   PoRep's rate); 16 partitions of 81,049,504 constraints, 0.7 s each on
- *   the device (estimate from the constraints), synthesis 0.6 s (estimate).
- * - Winning PoSt: parameters 0.19 GB (computed), 0.15 s to read
- *   (estimate); one partition of 370,723 constraints, 40 ms on the device
- *   (the 31-51 ms measured for the 2KiB circuit's proof), synthesis 30 ms
- *   (estimate).
+ * - Window PoSt: parameters 60,780,374,232 bytes (the file); read in 52 s
+ *   on the H200's host (measured 2026-12-03: 56.6 GiB; 60.9 s on an H100
+ *   host); one partition per request of 125,305,057 constraints: 5.4 s
+ *   on the device (measured on an H100 80GB, 5.40-5.45 s warm with 44.6
+ *   GiB of its points streamed: full MSMs, the witness 99% other values
+ *   than 0 and 1; resident on the H200 not measured), synthesis 0.4 s
+ *   (measured warm on every core: 0.35-0.41 s).
+ * - SnapDeals: parameters 34,453,501,368 bytes (the file), read in 27.7 s
+ *   (measured on an H100 host: 32.1 GiB); 16 partitions of 81,049,504
+ *   constraints, 1.2 s each on the device (measured on an H100 80GB, 1.195
+ *   s median, resident), synthesis 0.6 s (estimate: 23 host CPU-s a proof
+ *   measured there, 1.4 a partition, on a worker's four cores).
+ * - Winning PoSt: parameters 192,050,232 bytes (the file), read in 0.16 s
+ *   (measured cold on the H200's host); one partition of 370,723
+ *   constraints, 45 ms on the device and synthesis 11 ms (measured warm
+ *   on the H200, 2026-12-03).
  * A partition is charged the witness-only path's host memory of its
  * shape (aux of the kinds other than PoRep: estimated as the constraint
  * count). The device: 139 GiB, 32 GiB of it kept for the partitions in
@@ -47,35 +52,35 @@ const sim_kind sim_kinds_32g[SIM_KINDS] = {
                   ENGINE_SNAP,
                   ENGINE_PRIO_NORMAL,
                   16,
-                  34450000000ull,
+                  34453501368ull,
                   27.7,
-                  0.70,
+                  1.20,
                   0.6,
                   {81049504, 2, 81049504},
                   2,
-                  "parameters computed; load, device time, synthesis estimated"},
+                  "parameters, load and device time measured (an H100); synthesis estimated"},
     [SIM_WPOST] = {"wpost",
                    ENGINE_WINDOW_POST,
                    ENGINE_PRIO_HIGH,
                    1,
-                   60780000000ull,
-                   48.8,
-                   1.06,
-                   1.0,
+                   60780374232ull,
+                   52.0,
+                   5.40,
+                   0.40,
                    {125305057, 25840, 125305057},
                    4,
-                   "parameters computed; load, device time, synthesis estimated"},
+                   "parameters, load and synthesis measured; device time measured on an H100"},
     [SIM_WINNING] = {"winning",
                      ENGINE_WINNING_POST,
                      ENGINE_PRIO_CRITICAL,
                      1,
-                     190000000ull,
-                     0.15,
-                     0.040,
-                     0.030,
+                     192050232ull,
+                     0.16,
+                     0.045,
+                     0.011,
                      {370723, 4, 370723},
                      1,
-                     "parameters computed; device time measured (2KiB); load, synthesis estimated"},
+                     "parameters, load, device time and synthesis measured"},
 };
 
 sim_state sim_model;

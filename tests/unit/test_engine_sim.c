@@ -110,7 +110,8 @@ static void test_pinned(void **state)
  * drains the NORMAL sets at once and abandons a NORMAL read under way
  * (the first deadline, at 10 s, comes while PoRep's 38 s and SnapDeals'
  * 28 s reads run: before rule 7 it waited for SnapDeals' to end, 75 s in
- * all); then its own read, and its partitions right after. */
+ * all); then its own read, and its partitions right after (5.4 s each on
+ * the device since the model took the H100's measured figure). */
 static void test_deadline_loads(void **state)
 {
     (void)state;
@@ -121,8 +122,10 @@ static void test_deadline_loads(void **state)
     assert_true(r.loads[SIM_WPOST] >= r.deadlines);
     assert_true(r.abandoned[SIM_POREP] + r.abandoned[SIM_SNAP] >= 1);
     assert_int_equal(r.abandoned[SIM_WPOST], 0);
-    double limit = sim_kinds_32g[SIM_WPOST].load_s + 20;
-    bound(r.deadline_max_s <= limit, "a deadline took (its own read and 20 s)", r.deadline_max_s,
+    const sim_kind *w = &sim_kinds_32g[SIM_WPOST];
+    double limit = w->load_s + m.deadline_parts * w->gpu_s + 20;
+    bound(r.deadline_max_s <= limit,
+          "a deadline took (its own read, its partitions' device time and 20 s)", r.deadline_max_s,
           limit);
 }
 
