@@ -448,8 +448,9 @@ void cs_shape_fingerprint(const cs_shape *s, uint8_t out[32]);
  * variables when that is enough; words past the counts zeroed, as the
  * prover backend leaves them). A bitmap p holds must have the words of
  * p's capacity (as the prover backend and this function leave them):
- * cs_synthesize_for_shape drops those a grown witness outgrew. p's num_inputs / num_aux must equal
- * the shape's (else CUZK_EINVAL naming both).
+ * cs_synthesize_for_shape drops those a grown witness outgrew. p's
+ * num_inputs / num_aux must equal the shape's (else CUZK_EINVAL naming
+ * both).
  */
 int cs_shape_densities(const cs_shape *s, cs_prover *p, cuzk_err *err);
 /*

@@ -3,10 +3,10 @@
  * blocks of FPH_BLOCK constraints, the digest a SHA-256 of the blocks'
  * digests and the sizes (so the blocks of a recorded shape hash in
  * parallel: one SHA-256 stream over a 32 GiB Window PoSt partition's
- * ~30 GB of encoding took ~25 s of one core). Terms are buffered (64 KiB)
- * so the hash runs on large blocks; coefficients 1
- * and -1, most of a Filecoin circuit, take one form byte instead of 32
- * bytes and a conversion out of Montgomery form. When OpenSSL fails (it
+ * encoding would take ~24 s of one core, scaled from 200 sectors' 2 s).
+ * Terms are buffered (64 KiB) so the hash runs on large blocks;
+ * coefficients 1 and -1, most of a Filecoin circuit, take one form byte
+ * instead of 32 bytes and a conversion out of Montgomery form. When OpenSSL fails (it
  * can only run out of memory here) its error queue is cleared: the failure
  * is reported as CUZK_ENOMEM, and queued entries would hold memory.
  */
