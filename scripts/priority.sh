@@ -6,13 +6,14 @@
 #
 #   scripts/priority.sh [-t SECONDS] [-w BASE] [-n COUNT] [-j J] [-b BACKEND]
 #                       [-m BUDGET] [-W N] [-H N] [-P N] [-Q N] [-L LOG] [-N NICE]
+#                       [-S SIZE]
 #                       [BUNDLE] [SIZE]
 #
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
 #             (tools/); default gpu-bundle if it exists, else build
 #   SIZE      the PoRep sector size, 32GiB (default); 2KiB .. 512MiB make the
 #             same run small (a check of the script on any machine). The
-#             PoSt proofs are 2KiB ones (parameters of a few MB)
+#             Window PoSt proofs are 2KiB ones (parameters of a few MB)
 #   -t        wall-clock budget in seconds (default 570)
 #   -w        work folder (default data/porep32-SIZE, shared with
 #             scripts/porep32.sh: its C1 A and parameters are reused, made
@@ -30,6 +31,9 @@
 #   -N        synthesis.nice (0, the daemon's default, when not given): the
 #             ordinary synthesis workers niced, so the threads that feed
 #             the GPU and the lane get the host's cores first
+#   -S        the Winning PoSt sector size (default 2KiB; 32GiB: the
+#             production circuit, 370,590 constraints, 192 MB of
+#             parameters, which fits the small-circuit lane at 2^19)
 #
 # The run: inputs and parameters (reused when present); the daemon; one
 # PoRep proof (the parameters' load) and the idle PoSt proofs, one at a
@@ -48,7 +52,8 @@
 set -u
 ARGS="$*"
 BUDGET=570 WORK= COUNT=12 J=3 BACKEND=auto MEM=auto N_WIN=36 N_WIN_W=12 PER_START= DEPTH= LANE= NICE=
-while getopts t:w:n:j:b:m:W:H:P:Q:L:N:h opt; do
+WSIZE=2KiB
+while getopts t:w:n:j:b:m:W:H:P:Q:L:N:S:h opt; do
     case $opt in
     t) BUDGET=$OPTARG ;;
     w) WORK=$OPTARG ;;
@@ -62,6 +67,7 @@ while getopts t:w:n:j:b:m:W:H:P:Q:L:N:h opt; do
     Q) DEPTH=$OPTARG ;;
     L) LANE=$OPTARG ;;
     N) NICE=$OPTARG ;;
+    S) WSIZE=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -93,10 +99,14 @@ say ""
 say "machine: $(machine)"
 say "binaries: $BIN"
 say "command: scripts/priority.sh $ARGS  (budget $BUDGET s, batches of $COUNT x $J in flight," \
-    "$N_WIN Winning PoSt CRITICAL + $N_WIN_W Window PoSt HIGH, 2KiB)"
+    "$N_WIN Winning PoSt $WSIZE CRITICAL + $N_WIN_W Window PoSt 2KiB HIGH)"
 say ""
 
 # ---- inputs and parameters (reused when present) ----
+# post_size KIND: the sector size of that PoSt kind's requests;
+# post_input KIND: its files' stem (.json vanilla, .txt values, .setup).
+post_size() { [ "$1" = winning-post ] && echo "$WSIZE" || echo 2KiB; }
+post_input() { local s; s=$(post_size "$1"); [ "$s" = 2KiB ] && echo "$POST/$1" || echo "$POST/$1-$s"; }
 inputs() {
     if [ ! -s "$A" ]; then
         boxed 120 "$BIN/cuzk-bench" gen-vanilla porep --sparse --sector-size "$SIZE" --seed 1 \
@@ -110,21 +120,23 @@ inputs() {
     fi
     for k in winning-post:21:1 window-post:31:2; do
         local kind=${k%%:*} rest=${k#*:}
-        local seed=${rest%%:*} sectors=${rest#*:}
-        if [ ! -s "$POST/$kind.json" ]; then
-            boxed 120 "$BIN/cuzk-bench" gen-vanilla "$kind" --sector-size 2KiB --seed "$seed" \
-                --sectors "$sectors" -o "$POST/$kind.json" >"$POST/$kind.txt" \
+        local seed=${rest%%:*} sectors=${rest#*:} size v
+        size=$(post_size "$kind") v=$(post_input "$kind")
+        if [ ! -s "$v.json" ]; then
+            boxed 120 "$BIN/cuzk-bench" gen-vanilla "$kind" --sector-size "$size" --seed "$seed" \
+                --sectors "$sectors" -o "$v.json" >"$v.txt" \
                 2>"$LOGS/gen-$kind.err" ||
-                { bad "gen-vanilla $kind: $(tail -1 "$LOGS/gen-$kind.err")"; return 1; }
+                { bad "gen-vanilla $kind $size: $(tail -1 "$LOGS/gen-$kind.err")"; return 1; }
         fi
-        if [ ! -e "$POST/$kind.setup" ]; then
-            boxed 120 "$BIN/cuzk" setup --kind "$kind" --sector-size 2KiB \
+        if [ ! -e "$v.setup" ]; then
+            boxed 300 "$BIN/cuzk" setup --kind "$kind" --sector-size "$size" \
                 --param-cache "$WORK/params" >"$LOGS/setup-$kind.out" 2>&1 &&
-                touch "$POST/$kind.setup" ||
-                { bad "cuzk setup $kind: $(tail -1 "$LOGS/setup-$kind.out")"; return 1; }
+                touch "$v.setup" ||
+                { bad "cuzk setup $kind $size: $(tail -1 "$LOGS/setup-$kind.out")"; return 1; }
         fi
     done
-    say "- inputs: C1 A $A, 2KiB PoSt vanilla proofs and parameters in $POST and $WORK/params"
+    say "- inputs: C1 A $A, Winning PoSt $WSIZE and Window PoSt 2KiB vanilla proofs and" \
+        "parameters in $POST and $WORK/params"
 }
 
 daemon_start() {
@@ -154,11 +166,11 @@ CONF
 post() {
     local kind=$1 tag=$2 t prio v
     [ "$kind" = winning ] && t=winning-post prio=critical || t=window-post prio=high
-    v=$POST/$t
+    v=$(post_input $t)
     echo "sent $(ms)" >"$LOGS/$tag.out"
     boxed "$BUDGET" "$BIN/cuzk-bench" -a "unix://$SOCK" single -t "$kind" --vanilla "$v.json" \
         --randomness "$(value randomness "$v.txt")" --registered-proof \
-        "$(value registered_proof "$v.txt")" --sector-size 2KiB --priority "$prio" \
+        "$(value registered_proof "$v.txt")" --sector-size "$(post_size $t)" --priority "$prio" \
         -o "$PROOFS/$tag.bin" >>"$LOGS/$tag.out" 2>&1 || echo "exit $?" >>"$LOGS/$tag.out"
 }
 
@@ -262,10 +274,10 @@ if inputs && daemon_start; then
     say "| requests | n | p50 | p99 | max | daemon GPU ms (sum) | sent during the loaded batch |"
     say "|---|---|---|---|---|---|---|"
     POST_GPU=0
-    row "Winning PoSt 2KiB, CRITICAL, idle" idle-win
+    row "Winning PoSt $WSIZE, CRITICAL, idle" idle-win
     row "Window PoSt 2KiB, HIGH, idle" idle-wpost
     POST_GPU=0
-    row "Winning PoSt 2KiB, CRITICAL, during the batch" load-win "$LOGS/load.span"
+    row "Winning PoSt $WSIZE, CRITICAL, during the batch" load-win "$LOGS/load.span"
     row "Window PoSt 2KiB, HIGH, during the batch" load-wpost "$LOGS/load.span"
     say ""
     b=($(tput base)) l=($(tput load))
@@ -304,8 +316,8 @@ for kind in winning-post window-post; do
     tag=win
     [ $kind = window-post ] && tag=wpost
     for p in "$PROOFS"/*-$tag-*.bin; do
-        [ -s "$p" ] && verify "$p" --kind $kind --sector-size 2KiB --vanilla "$POST/$kind.json" \
-            --randomness "$(value randomness "$POST/$kind.txt")"
+        [ -s "$p" ] && verify "$p" --kind $kind --sector-size "$(post_size $kind)" \
+            --vanilla "$(post_input $kind).json" --randomness "$(value randomness "$(post_input $kind).txt")"
     done
 done
 want=$((1 + 2 * COUNT + 10 + N_WIN + N_WIN_W))
