@@ -35,6 +35,7 @@ typedef struct cuzk_config {
     char pinned[CONFIG_MAX_PRELOAD][CONFIG_ID_MAX]; /* loaded at start, never evicted */
     size_t n_pinned;
     uint64_t srs_swap_after_s; /* a load drains a set of its own priority after this wait */
+    uint64_t srs_keep_rank_s;  /* a set keeps its last job's priority this long after it */
     /* [memory] */
     uint64_t total_budget; /* 0 = "auto": physical memory - safety_margin */
     uint64_t safety_margin;

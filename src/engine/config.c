@@ -44,6 +44,9 @@ static const key_def keys[] = {
      "[\"wpost-32g\", \"winning-32g\"]"},
     {"srs", "swap_after", T_SECONDS, F(srs_swap_after_s),
      "a load that waits this long drains a set whose jobs have its priority (residency.h)"},
+    {"srs", "keep_rank", T_SECONDS, F(srs_keep_rank_s),
+     "a set keeps the priority of its last job this long after it ended, so that a stream's "
+     "next request finds it (residency.h rule 3)"},
     {"memory", "total_budget", T_BUDGET, F(total_budget), "\"auto\" or a size"},
     {"memory", "safety_margin", T_SIZE, F(safety_margin), "kept free under \"auto\""},
     {"memory", "eviction_min_idle", T_SECONDS, F(eviction_min_idle_s), "idle SRS evictable"},
@@ -111,6 +114,7 @@ void cuzk_config_default(cuzk_config *c)
     c->safety_margin = 4ull << 30;
     c->eviction_min_idle_s = 300;
     c->srs_swap_after_s = 120;
+    c->srs_keep_rank_s = 5;
     c->reuse_partitions = true;
     c->witness_only = true;
     c->gpu_workers_per_device = 2;

@@ -31,14 +31,30 @@ bool residency_before(const residency_set *a, const residency_set *b)
     return a->last_used_ms < b->last_used_ms;
 }
 
+/* Rule 4's exception: the lowest rank of the loaded sets being drained,
+ * RESIDENCY_PRIOS when none is. */
+static int drain_rank(const residency_set *const *sets, size_t n)
+{
+    int low = RESIDENCY_PRIOS;
+    for (size_t i = 0; i < n; i++)
+        if (sets[i]->loaded && sets[i]->draining && residency_rank(sets[i]) < low)
+            low = residency_rank(sets[i]);
+    return low;
+}
+
 long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_ms,
                       const residency_rules *r, int for_prio, uint64_t waited_ms)
 {
+    int drained = drain_rank(sets, n);
     long best = -1;
-    for (size_t i = 0; i < n; i++)
-        if (residency_evictable(sets[i], now_ms, r, for_prio, waited_ms) &&
-            (best < 0 || residency_before(sets[i], sets[best])))
-            best = (long)i;
+    for (size_t i = 0; i < n; i++) {
+        const residency_set *s = sets[i];
+        if (!residency_evictable(s, now_ms, r, for_prio, waited_ms)) continue;
+        if (for_prio > drained && !s->draining && residency_rank(s) >= drained &&
+            now_ms - s->last_used_ms < r->min_idle_ms)
+            continue; /* rule 5 chose the drained set of this rank: wait for it */
+        if (best < 0 || residency_before(s, sets[best])) best = (long)i;
+    }
     return best;
 }
 
@@ -57,13 +73,13 @@ static bool abandonable(const residency_set *s, const residency_set *loader)
     return s != loader && s->reading && !s->pinned && residency_rank(s) < residency_rank(loader);
 }
 
-/* Rule 5's order of the sets it frees: lower rank first, of one rank a
- * load under way before a loaded set, then rule 4's order. */
+/* Rule 5's order of the sets it frees: lower rank first, of one rank the
+ * load that began first, then rule 4's order. */
 static bool freed_before(const residency_set *a, const residency_set *b)
 {
     int ra = residency_rank(a), rb = residency_rank(b);
     if (ra != rb) return ra < rb;
-    if (a->reading != b->reading) return a->reading;
+    if (a->load_began_ms != b->load_began_ms) return a->load_began_ms < b->load_began_ms;
     return residency_before(a, b);
 }
 

@@ -11,8 +11,12 @@
  *     are evicted like the others, but after every set that is not
  *     preloaded of the same rank.
  *  3. A set's rank is the highest priority of the jobs queued or running on
- *     it (0 when none): the sets a deadline depends on (CRITICAL, HIGH
- *     work queued) outrank the rest. A read-ahead (PreloadSRS with a
+ *     it, and of the last job that ended on it within srs.keep_rank (5 s;
+ *     0 when none): the sets a deadline depends on (CRITICAL, HIGH work
+ *     queued) outrank the rest, and a stream's set between two requests
+ *     keeps its rank (in the simulated mix the SnapDeals set, of rank 0 for
+ *     the instant between two jobs, was evicted at once for the PoRep
+ *     set's load). A read-ahead (PreloadSRS with a
  *     priority and a hold) counts as a job of its priority queued on the
  *     set until its hold ends: its load drains and abandons lower sets,
  *     and once loaded the set waits for its deadline undrained.
@@ -26,14 +30,25 @@
  *     on different sets, each waiting for the memory the other's set
  *     holds, end so: dispatch.h rule 8): sets being drained
  *     (rule 5) first, then lowest rank first, then not preloaded before
- *     preloaded, then least recently used first.
+ *     preloaded, then least recently used first. While rule 5 drains a
+ *     set, a reservation of a higher priority than the drained set's rank
+ *     evicts no other set of that rank or above at once (only those idle
+ *     min_idle): it waits for the drained set, or it would take the
+ *     neighbour that happens to be idle between two partitions (the
+ *     simulated mix's SnapDeals set, evicted at every deadline while the
+ *     PoRep set drained for it).
  *  5. A load that does not fit waits; it never fails while it could fit.
  *     When the idle sets rule 4 may evict are not enough, it frees room by
  *     rules 5 and 7, in this order: sets of a lower rank than the loading
  *     set's, and of an equal rank once the load has waited swap_after (so
  *     two streams of one priority take turns instead of one starving);
- *     of one rank, loads under way (rule 7) before loaded sets, then rule
- *     4's order. A loaded set so chosen is drained: it starts no new
+ *     of one rank, the set whose load began first (a read under way began
+ *     last of all: rule 7's loss is the smaller, but taking it first starved
+ *     the set that had just come back: in the simulated 32 GiB mix each
+ *     Window PoSt deadline abandoned or drained the SnapDeals set it had
+ *     drained last time, 30 loads for 10 proofs in the hour), so that the
+ *     sets of one rank take turns at being freed; then rule 4's order. A
+ *     loaded set so chosen is drained: it starts no new
  *     partition until the load has its memory; its running partitions
  *     finish, and once idle it is evicted whatever its idle time.
  *     Pinned sets and sets of a higher rank are never drained.
@@ -70,11 +85,13 @@ typedef struct residency_set {
     uint32_t refs;                    /* partitions holding it */
     uint32_t demand[RESIDENCY_PRIOS]; /* jobs queued or running, by priority */
     uint64_t bytes, last_used_ms;
+    uint64_t load_began_ms; /* its last load's read began (rule 5) */
 } residency_set;
 
 typedef struct residency_rules {
     uint64_t min_idle_ms;   /* rule 4 */
     uint64_t swap_after_ms; /* rule 5: an equal rank drained after this wait */
+    uint64_t keep_rank_ms;  /* rule 3: a set keeps its last job's rank this long */
 } residency_rules;
 
 /* Rule 3: the highest priority with work queued or running, 0 when none. */

@@ -82,6 +82,7 @@ void srs_set_residency(srs_manager *m, const cuzk_config *cfg, uint64_t swap_aft
     memcpy(m->preload, cfg->preload, sizeof m->preload);
     m->n_pinned = cfg->n_pinned, m->n_preload = cfg->n_preload;
     m->rules.swap_after_ms = swap_after_ms;
+    m->rules.keep_rank_ms = cfg->srs_keep_rank_s * 1000;
     for (size_t i = 0; i < m->n; i++) {
         srs_entry *e = m->entries[i];
         e->pinned = listed(m->pinned, m->n_pinned, e->info.circuit_id);
@@ -103,7 +104,7 @@ static const residency_set *const *snapshot(srs_manager *m)
         v->refs = e->refs;
         memset(v->demand, 0, sizeof v->demand);
         v->bytes = e->loaded ? e->bytes : e->want_bytes;
-        v->last_used_ms = e->last_used_ms;
+        v->last_used_ms = e->last_used_ms, v->load_began_ms = e->load_began_ms;
         m->view_ptr[i] = v;
     }
     uint64_t now = srs_now_ms();
@@ -114,6 +115,7 @@ static const residency_set *const *snapshot(srs_manager *m)
             if (strcmp(row->circuit_id, m->entries[i]->info.circuit_id)) continue;
             memcpy(m->view[i].demand, row->n, sizeof m->view[i].demand);
             if (row->hold_until_ms > now) m->view[i].demand[row->hold_priority]++;
+            if (row->ended_until_ms > now) m->view[i].demand[row->ended_priority]++;
         }
     pthread_mutex_unlock(&m->demand_lock);
     return m->view_ptr;
@@ -491,6 +493,7 @@ static int reserve_for_load(srs_manager *m, srs_entry *e, uint64_t bytes, cuzk_e
         budget_release(m->budget, bytes);
     }
     e->waiting = false, e->reading = rc == CUZK_OK;
+    if (e->reading) e->load_began_ms = srs_now_ms();
     for (size_t i = 0; i < m->n; i++)
         if (m->entries[i]->drain_for == e) {
             m->entries[i]->draining = false, m->entries[i]->drain_for = NULL;
@@ -794,7 +797,11 @@ void srs_demand(srs_manager *m, const char *circuit_id, int priority, int delta)
     pthread_mutex_lock(&m->demand_lock);
     struct srs_demand_row *r = demand_row(m, circuit_id);
     if (r && delta > 0) r->n[priority]++;
-    if (r && delta < 0 && r->n[priority]) r->n[priority]--;
+    if (r && delta < 0 && r->n[priority]) {
+        r->n[priority]--;
+        /* rule 3: the set keeps the ended job's rank for srs.keep_rank */
+        r->ended_priority = priority, r->ended_until_ms = srs_now_ms() + m->rules.keep_rank_ms;
+    }
     pthread_mutex_unlock(&m->demand_lock);
 }
 

@@ -56,6 +56,7 @@ typedef struct srs_entry {
      * (written by the reader without the lock, 0 when none) */
     bool reading, abandon;
     uint64_t read_done;
+    uint64_t load_began_ms; /* the last read's start (residency rule 5) */
     /* loads finished, evictions, time loading (abandoned reads included);
      * loads abandoned and the bytes they had read */
     uint64_t loads, evictions, load_ms, abandoned, abandoned_bytes;
@@ -84,8 +85,10 @@ typedef struct srs_manager {
     struct srs_demand_row {
         char circuit_id[ENGINE_ID_MAX];
         uint32_t n[RESIDENCY_PRIOS];
-        int hold_priority;      /* a read-ahead's rank (srs_hold) ... */
-        uint64_t hold_until_ms; /* ... until then */
+        int hold_priority;       /* a read-ahead's rank (srs_hold) ... */
+        uint64_t hold_until_ms;  /* ... until then */
+        int ended_priority;      /* the last job that ended (rule 3) ... */
+        uint64_t ended_until_ms; /* ... counts until then (srs.keep_rank) */
     } * demand;
     size_t n_demand, cap_demand;
 } srs_manager;

@@ -251,6 +251,8 @@ static int make_config(const sim_mix *m, cuzk_config *c, cuzk_err *err)
     c->aging_ms = (uint64_t)((double)c->aging_ms / m->speed);
     c->max_batch_wait_ms = (uint64_t)((double)c->max_batch_wait_ms / m->speed);
     if (m->swap_after_s > 0) c->srs_swap_after_s = (uint64_t)m->swap_after_s;
+    double keep = (double)c->srs_keep_rank_s / m->speed;
+    c->srs_keep_rank_s = keep < 1 ? 1 : (uint64_t)keep;
     double swap = (double)c->srs_swap_after_s / m->speed,
            idle = (double)c->eviction_min_idle_s / m->speed;
     c->srs_swap_after_s = swap < 1 ? 1 : (uint64_t)swap;

@@ -46,6 +46,7 @@ static const char full[] = "# every key\n"
                            "preload = [\"porep-32g\", \"wpost-32g\" ]\n"
                            "pinned = [\"winning-32g\"]\n"
                            "swap_after = \"3m\"\n"
+                           "keep_rank = 7\n"
                            "[memory]\n"
                            "total_budget = \"200GiB\"\n"
                            "safety_margin = \"8GiB\"\n"
@@ -88,6 +89,7 @@ static void test_every_key(void **state)
     assert_int_equal(c.n_pinned, 1);
     assert_string_equal(c.pinned[0], "winning-32g");
     assert_int_equal(c.srs_swap_after_s, 180);
+    assert_int_equal(c.srs_keep_rank_s, 7);
     assert_int_equal(c.total_budget, 200ull << 30);
     assert_int_equal(cuzk_config_budget(&c), 200ull << 30);
     assert_int_equal(c.safety_margin, 8ull << 30);

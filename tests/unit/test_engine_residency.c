@@ -146,19 +146,29 @@ static void test_policy_order(void **state)
     assert_int_equal(residency_fixed_bytes(dv, 4, 3), 0);
 }
 
-/* Rules 7 and 8 alone: a lower load under way (reading) is abandoned
- * before a loaded set of its rank is drained; a load still waiting for
- * its memory holds none and is left alone, and so are loads of an equal
- * rank and of pinned sets; a load asked to stop counts towards the room;
- * a load does not take memory while a higher one waits. */
+/* Rules 5, 7 and 8: of one lower rank, the set whose load began first is
+ * freed first, a load under way (reading: abandoned) or a loaded set
+ * (drained) alike, so that the sets of one rank take turns; a load still
+ * waiting for its memory holds none and is left alone, and so are loads
+ * of an equal rank and of pinned sets; a load asked to stop counts
+ * towards the room; a load does not take memory while a higher one
+ * waits. */
 static void test_policy_abandon(void **state)
 {
     (void)state;
     residency_rules r = {.min_idle_ms = 100, .swap_after_ms = 1000};
     residency_set g[5] = {
         {.loading = true, .waiting = true, .bytes = 50, .demand = {[ENGINE_PRIO_HIGH] = 1}},
-        {.loaded = true, .bytes = 30, .refs = 1, .demand = {[ENGINE_PRIO_NORMAL] = 1}},
-        {.loading = true, .reading = true, .bytes = 40, .demand = {[ENGINE_PRIO_NORMAL] = 1}},
+        {.loaded = true,
+         .bytes = 30,
+         .refs = 1,
+         .load_began_ms = 300,
+         .demand = {[ENGINE_PRIO_NORMAL] = 1}},
+        {.loading = true,
+         .reading = true,
+         .bytes = 40,
+         .load_began_ms = 200,
+         .demand = {[ENGINE_PRIO_NORMAL] = 1}},
         {.loading = true, .reading = true, .bytes = 40, .demand = {[ENGINE_PRIO_HIGH] = 1}},
         {.loading = true, .reading = true, .bytes = 40, .pinned = true},
     };
@@ -170,6 +180,14 @@ static void test_policy_abandon(void **state)
     assert_int_equal(residency_plan_room(gv, 5, 0, 60, 5000, &r, pick), 70);
     assert_true(pick[1] && pick[2]);
     assert_false(pick[3] || pick[4]);
+    /* the loaded set's load began before the read under way: it is
+     * drained and the read goes on (the SnapDeals set that came back
+     * after a deadline is not the next deadline's first victim) */
+    g[1].load_began_ms = 100;
+    assert_int_equal(residency_plan_room(gv, 5, 0, 25, 0, &r, pick), 30);
+    assert_true(pick[1]);
+    assert_false(pick[0] || pick[2] || pick[3] || pick[4]);
+    g[1].load_began_ms = 300;
     /* a load of a lower rank still goes first: an idle LOW set before it */
     g[1].demand[ENGINE_PRIO_NORMAL] = 0, g[1].demand[ENGINE_PRIO_LOW] = 1;
     assert_int_equal(residency_plan_room(gv, 5, 0, 25, 0, &r, pick), 30);
@@ -188,6 +206,49 @@ static void test_policy_abandon(void **state)
     assert_true(residency_may_load(gv, 5, 3));
     g[0].waiting = false;
     assert_true(residency_may_load(gv, 5, 2));
+}
+
+/* Rule 5's turns and rule 4's exception while a set drains: of two NORMAL
+ * sets, a HIGH load drains the one whose load began first; while it
+ * drains, a HIGH reservation does not evict the other NORMAL set although
+ * it is idle for a moment between partitions (it waits for the drained
+ * set), unless that set is idle min_idle or of a lower rank; a NORMAL
+ * reservation (the drained set's own partitions) is not held back. */
+static void test_policy_turns(void **state)
+{
+    (void)state;
+    residency_rules r = {.min_idle_ms = 100, .swap_after_ms = 1000};
+    residency_set t[3] = {
+        {.loading = true, .waiting = true, .bytes = 50, .demand = {[ENGINE_PRIO_HIGH] = 1}},
+        {.loaded = true,
+         .bytes = 40,
+         .refs = 3,
+         .load_began_ms = 10,
+         .last_used_ms = 990,
+         .demand = {[ENGINE_PRIO_NORMAL] = 2}}, /* "PoRep": loaded first, busy */
+        {.loaded = true,
+         .bytes = 30,
+         .refs = 0,
+         .load_began_ms = 500,
+         .last_used_ms = 980,
+         .demand = {[ENGINE_PRIO_NORMAL] = 1}}, /* "SnapDeals": came back last */
+    };
+    const residency_set *tv[3] = {&t[0], &t[1], &t[2]};
+    bool pick[3];
+    assert_int_equal(residency_plan_room(tv, 3, 0, 35, 0, &r, pick), 40);
+    assert_true(pick[1]);
+    assert_false(pick[0] || pick[2]);
+    /* before the drain, rule 4 alone takes the idle one of the two */
+    assert_int_equal(residency_victim(tv, 3, 1000, &r, ENGINE_PRIO_HIGH, 0), 2);
+    t[1].draining = true;
+    assert_int_equal(residency_victim(tv, 3, 1000, &r, ENGINE_PRIO_HIGH, 0), -1);
+    assert_int_equal(residency_victim(tv, 3, 1000, &r, ENGINE_PRIO_NORMAL, 1000), 2);
+    assert_int_equal(residency_victim(tv, 3, 1080, &r, ENGINE_PRIO_HIGH, 0), 2); /* idle 100 */
+    t[2].demand[ENGINE_PRIO_NORMAL] = 0, t[2].demand[ENGINE_PRIO_LOW] = 1;
+    assert_int_equal(residency_victim(tv, 3, 1000, &r, ENGINE_PRIO_HIGH, 0), 2); /* lower */
+    t[2].demand[ENGINE_PRIO_LOW] = 0, t[2].demand[ENGINE_PRIO_NORMAL] = 1;
+    t[1].refs = 0; /* its partitions over: the drained set goes */
+    assert_int_equal(residency_victim(tv, 3, 1000, &r, ENGINE_PRIO_HIGH, 0), 1);
 }
 
 /* Under pressure: lowest rank first, then least recently used; a set
@@ -238,6 +299,31 @@ static void test_higher_reservation_evicts_young(void **state)
     assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_HIGH, 0), f->bytes[1]);
     assert_true(entry(f, 2)->loaded);
     assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_CRITICAL, 0), f->bytes[2]);
+    assert_int_equal(budget_used(&f->b), 0);
+}
+
+/* Rule 3's keep_rank: a set whose last job has just ended keeps that
+ * job's rank for srs.keep_rank, so a reservation of a priority no higher
+ * does not evict it at once (the instant between two requests of a
+ * stream); once keep_rank is over its rank is 0 and it goes at once. */
+static void test_keeps_rank(void **state)
+{
+    fixture *f = *state;
+    f->m.rules.min_idle_ms = 60000, f->m.rules.keep_rank_ms = 300;
+    srs_entry *e[2];
+    for (int i = 0; i < 2; i++) acquire(f, i, &e[i]);
+    for (int i = 0; i < 2; i++) srs_release(&f->m, e[i]);
+    demand(f, 1, ENGINE_PRIO_NORMAL);
+    srs_demand(&f->m, ids[1], ENGINE_PRIO_NORMAL, -1); /* its job ended */
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_NORMAL, 0), f->bytes[0]);
+    assert_true(entry(f, 1)->loaded);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_HIGH, 0), f->bytes[1]);
+    acquire(f, 1, &e[1]), srs_release(&f->m, e[1]);
+    demand(f, 1, ENGINE_PRIO_NORMAL);
+    srs_demand(&f->m, ids[1], ENGINE_PRIO_NORMAL, -1);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_NORMAL, 0), 0);
+    usleep(350 * 1000);
+    assert_int_equal(srs_evict_idle(&f->m, UINT64_MAX, ENGINE_PRIO_NORMAL, 0), f->bytes[1]);
     assert_int_equal(budget_used(&f->b), 0);
 }
 
@@ -455,7 +541,7 @@ static void test_engine_start_lists(void **state)
     engine_t *e = listed_engine(f, 0, 1);
     cuzk_err err;
     /* a job at HIGH on another set: its proof verifies; its rank is HIGH
-     * only while it runs */
+     * while it runs and for srs.keep_rank after (rule 3) */
     uint8_t rec[ENGINE_TEST_RECORD_BYTES] = "CUZKTEST";
     const uint32_t n = 400, parts = 2, seed = 7;
     for (int i = 0; i < 4; i++)
@@ -480,7 +566,7 @@ static void test_engine_start_lists(void **state)
     assert_int_equal(pin->loads, 1);
     assert_int_equal(pre->loads, 1);
     assert_int_equal(job->loads, 1);
-    assert_int_equal(job->rank, 0);
+    assert_int_equal(job->rank, ENGINE_PRIO_HIGH); /* rule 3: its ended job's, srs.keep_rank */
     assert_int_equal(pin->evictions + pre->evictions + job->evictions, 0);
     engine_status_free(&s);
     test_text_has(engine_metrics(e), "cuzk_srs_pinned{circuit=\"test-300\"} 1",
@@ -826,8 +912,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_policy_order),
         cmocka_unit_test(test_policy_abandon),
+        cmocka_unit_test(test_policy_turns),
         cmocka_unit_test_setup_teardown(test_eviction_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_higher_reservation_evicts_young, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keeps_rank, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waits_for_idle_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_found_ready_is_held, setup, teardown),
