@@ -176,6 +176,14 @@ static uint64_t take_pooled(engine_t *e, work_item *it, const cs_capacity *size,
     return sum;
 }
 
+/* The item's reserved bytes set to `bytes`, its set's partition bytes
+ * following (residency rule 5). */
+static void item_reserved(work_item *it, uint64_t bytes)
+{
+    srs_partition_bytes(it->srs, (int64_t)bytes - (int64_t)it->reserved);
+    it->reserved = bytes;
+}
+
 /*
  * The item's memory: pooled storage for its circuits where the pool has
  * some, and the rest of partition_bytes from the budget (pooled storage
@@ -195,7 +203,7 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
     uint64_t storage = bytes - ntt * it->n, pooled = take_pooled(e, it, size, witness, took);
     uint64_t more = ntt * it->n + (storage > pooled ? storage - pooled : 0);
     if (budget_try_reserve(&e->budget, more, it->key.priority)) {
-        it->reserved = pooled + more;
+        item_reserved(it, pooled + more);
         return CUZK_OK;
     }
     for (size_t i = 0; i < it->n; i++)
@@ -219,7 +227,7 @@ static int reserve_item(engine_t *e, work_item *it, const cs_capacity *size, boo
     pooled = take_pooled(e, it, size, witness, took);
     uint64_t excess = pooled < storage ? pooled : storage;
     budget_release(&e->budget, excess);
-    it->reserved = bytes + pooled - excess;
+    item_reserved(it, bytes + pooled - excess);
     return CUZK_OK;
 }
 
@@ -363,7 +371,7 @@ static void release_item_resources(engine_t *e, work_item *it)
     free(it->provers);
     it->provers = NULL;
     if (it->reserved) budget_release(&e->budget, it->reserved);
-    it->reserved = 0;
+    item_reserved(it, 0);
     if (it->srs) srs_release(&e->srs, it->srs);
     it->srs = NULL;
 }
@@ -640,7 +648,7 @@ static void release_storage(engine_t *e, work_item *it)
     uint64_t unused = it->reserved;
     for (size_t i = 0; i < it->n; i++) unused = pool_put(&e->pool, &it->provers[i], unused);
     budget_release(&e->budget, unused);
-    it->reserved = 0;
+    item_reserved(it, 0);
 }
 
 /* The feed's consumed(): the items whose circuits are all done give their

@@ -83,6 +83,13 @@ static bool freed_before(const residency_set *a, const residency_set *b)
     return residency_before(a, b);
 }
 
+/* Rule 5: what freeing s gives: its parameters, and a drained set's
+ * running partitions' memory as they end. */
+static uint64_t freed_bytes(const residency_set *s)
+{
+    return s->bytes + (s->loaded ? s->part_bytes : 0);
+}
+
 uint64_t residency_plan_room(const residency_set *const *sets, size_t n, size_t loader,
                              uint64_t shortfall, uint64_t waited_ms, const residency_rules *r,
                              bool *pick)
@@ -91,7 +98,7 @@ uint64_t residency_plan_room(const residency_set *const *sets, size_t n, size_t 
     for (size_t i = 0; i < n; i++) {
         const residency_set *s = sets[i];
         pick[i] = (s->draining && s->loaded) || (s->abandoning && s->reading);
-        if (pick[i]) held += s->bytes;
+        if (pick[i]) held += freed_bytes(s);
     }
     while (held < shortfall) {
         long next = -1;
@@ -103,7 +110,7 @@ uint64_t residency_plan_room(const residency_set *const *sets, size_t n, size_t 
                 next = (long)i;
         if (next < 0) break;
         pick[next] = true;
-        held += sets[next]->bytes;
+        held += freed_bytes(sets[next]);
     }
     return held;
 }

@@ -48,7 +48,12 @@
  *     Window PoSt deadline abandoned or drained the SnapDeals set it had
  *     drained last time, 30 loads for 10 proofs in the hour), so that the
  *     sets of one rank take turns at being freed; then rule 4's order. A
- *     loaded set so chosen is drained: it starts no new
+ *     drained set frees its parameters and, as they end, the memory of its
+ *     running partitions, which the waiting load (of a higher priority
+ *     than any partition of the set) is served first: both count towards
+ *     the room (counting the parameters alone abandoned a read under way
+ *     too, whenever the partitions held more than the shortfall's
+ *     remainder). A loaded set so chosen is drained: it starts no new
  *     partition until the load has its memory; its running partitions
  *     finish, and once idle it is evicted whatever its idle time.
  *     Pinned sets and sets of a higher rank are never drained.
@@ -86,6 +91,7 @@ typedef struct residency_set {
     uint32_t demand[RESIDENCY_PRIOS]; /* jobs queued or running, by priority */
     uint64_t bytes, last_used_ms;
     uint64_t load_began_ms; /* its last load's read began (rule 5) */
+    uint64_t part_bytes;    /* the budget's bytes its partitions hold (rule 5) */
 } residency_set;
 
 typedef struct residency_rules {

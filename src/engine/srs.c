@@ -105,6 +105,7 @@ static const residency_set *const *snapshot(srs_manager *m)
         memset(v->demand, 0, sizeof v->demand);
         v->bytes = e->loaded ? e->bytes : e->want_bytes;
         v->last_used_ms = e->last_used_ms, v->load_began_ms = e->load_began_ms;
+        v->part_bytes = __atomic_load_n(&e->part_bytes, __ATOMIC_RELAXED);
         m->view_ptr[i] = v;
     }
     uint64_t now = srs_now_ms();
@@ -679,6 +680,11 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
     return rc;
 }
 
+void srs_partition_bytes(srs_entry *e, int64_t delta)
+{
+    if (e) __atomic_add_fetch(&e->part_bytes, (uint64_t)delta, __ATOMIC_RELAXED);
+}
+
 void srs_release(srs_manager *m, srs_entry *e)
 {
     pthread_mutex_lock(&m->lock);
@@ -745,8 +751,11 @@ static void plan_drains(srs_manager *m, uint64_t now)
         }
         e->draining = true, e->drain_for = w;
         engine_log(LOG_INFO,
-                   "srs %s: draining (%u partition(s) running, %.2f GiB) for the load of %s",
-                   e->info.circuit_id, e->refs, (double)e->bytes / (1 << 30), w->info.circuit_id);
+                   "srs %s: draining (%u partition(s) running on %.2f GiB, %.2f GiB) for the load "
+                   "of %s",
+                   e->info.circuit_id, e->refs,
+                   (double)__atomic_load_n(&e->part_bytes, __ATOMIC_RELAXED) / (1 << 30),
+                   (double)e->bytes / (1 << 30), w->info.circuit_id);
     }
 }
 

@@ -57,6 +57,9 @@ typedef struct srs_entry {
     bool reading, abandon;
     uint64_t read_done;
     uint64_t load_began_ms; /* the last read's start (residency rule 5) */
+    /* the budget's bytes its partitions hold (srs_partition_bytes; read
+     * and written without the lock) */
+    uint64_t part_bytes;
     /* loads finished, evictions, time loading (abandoned reads included);
      * loads abandoned and the bytes they had read */
     uint64_t loads, evictions, load_ms, abandoned, abandoned_bytes;
@@ -148,6 +151,10 @@ int srs_acquire_shaped(srs_manager *m, const engine_circuit_info *info,
                        engine_setup_dev_fn setup_dev, const srs_shape_req *req, srs_entry **out,
                        uint64_t *load_ms, cuzk_err *err);
 void srs_release(srs_manager *m, srs_entry *e);
+/* The budget bytes a partition of e holds changed by delta (added when
+ * reserved, subtracted when given back or to the pool): residency rule 5
+ * counts them as freed with a drained set. */
+void srs_partition_bytes(srs_entry *e, int64_t delta);
 /* Frees an idle circuit's parameters: ENGINE_EBUSY while in use,
  * ENGINE_ENOTFOUND for a circuit never seen. */
 int srs_evict(srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,

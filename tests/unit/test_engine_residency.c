@@ -209,7 +209,8 @@ static void test_policy_abandon(void **state)
 }
 
 /* Rule 5's turns and rule 4's exception while a set drains: of two NORMAL
- * sets, a HIGH load drains the one whose load began first; while it
+ * sets, a HIGH load drains the one whose load began first, counting its
+ * partitions' memory as freed with it; while it
  * drains, a HIGH reservation does not evict the other NORMAL set although
  * it is idle for a moment between partitions (it waits for the drained
  * set), unless that set is idle min_idle or of a lower rank; a NORMAL
@@ -249,6 +250,17 @@ static void test_policy_turns(void **state)
     t[2].demand[ENGINE_PRIO_LOW] = 0, t[2].demand[ENGINE_PRIO_NORMAL] = 1;
     t[1].refs = 0; /* its partitions over: the drained set goes */
     assert_int_equal(residency_victim(tv, 3, 1000, &r, ENGINE_PRIO_HIGH, 0), 1);
+    /* a drained set frees its partitions' memory too: the loaded set
+     * (began first) with 20 bytes of partitions covers a shortfall of 45,
+     * and the read under way beside it goes on */
+    t[1].draining = false, t[1].refs = 3, t[1].part_bytes = 20;
+    t[2].loaded = false, t[2].loading = t[2].reading = true, t[2].bytes = 40;
+    assert_int_equal(residency_plan_room(tv, 3, 0, 45, 0, &r, pick), 60);
+    assert_true(pick[1]);
+    assert_false(pick[0] || pick[2]);
+    t[1].part_bytes = 0; /* without them it takes the read as well */
+    assert_int_equal(residency_plan_room(tv, 3, 0, 45, 0, &r, pick), 80);
+    assert_true(pick[1] && pick[2]);
 }
 
 /* Under pressure: lowest rank first, then least recently used; a set
@@ -693,6 +705,16 @@ static void await_test(engine_t *e, const char *dir, const char *id, uint32_t n,
     engine_result_free(&r);
 }
 
+/* Every job done: no set counts memory of partitions (rule 5's
+ * part_bytes went up and down with each item's reservation). */
+static void no_partition_bytes(engine_t *e)
+{
+    pthread_mutex_lock(&e->srs.lock);
+    for (size_t i = 0; i < e->srs.n; i++)
+        assert_int_equal(__atomic_load_n(&e->srs.entries[i]->part_bytes, __ATOMIC_RELAXED), 0);
+    pthread_mutex_unlock(&e->srs.lock);
+}
+
 /* Dispatch rule 6: a HIGH job whose set must load, and whose load waits
  * for the memory a running NORMAL partition holds, takes no synthesis
  * worker meanwhile: a CRITICAL job of a resident (pinned) set sent then
@@ -815,6 +837,7 @@ static void test_high_load_abandons_normal_load(void **state)
     assert_true(r->abandoned_bytes > 0 && r->abandoned_bytes < f->bytes[1]);
     engine_status_free(&s);
     await_test(e, f->dir, normal, 300, 2, 41);
+    no_partition_bytes(e);
     r = status_row(e, &s, ids[1]);
     assert_int_equal(r->loads, 1);
     assert_int_equal(r->abandoned, 1);
@@ -887,6 +910,7 @@ static void two_waiting(fixture *f, int prio, uint64_t hold_ms, int winner, uint
     check_test_proofs(f->dir, n[winner], &r, 1, seeds[winner]);
     engine_result_free(&r);
     await_test(e, f->dir, id[1 - winner], n[1 - winner], 1, seeds[1 - winner]);
+    no_partition_bytes(e); /* the partition that gave way included */
     engine_destroy(e);
 }
 
