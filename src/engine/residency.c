@@ -12,6 +12,12 @@ int residency_rank(const residency_set *s)
     return 0;
 }
 
+/* Rule 4: s unused for at least min_idle. */
+static bool idle_long(const residency_set *s, uint64_t now_ms, const residency_rules *r)
+{
+    return now_ms - s->last_used_ms >= r->min_idle_ms;
+}
+
 bool residency_evictable(const residency_set *s, uint64_t now_ms, const residency_rules *r,
                          int for_prio, uint64_t waited_ms)
 {
@@ -19,7 +25,7 @@ bool residency_evictable(const residency_set *s, uint64_t now_ms, const residenc
     int rank = residency_rank(s);
     return s->draining || rank < for_prio ||
            (rank == for_prio && for_prio > 0 && waited_ms >= r->swap_after_ms) ||
-           now_ms - s->last_used_ms >= r->min_idle_ms;
+           idle_long(s, now_ms, r);
 }
 
 bool residency_before(const residency_set *a, const residency_set *b)
@@ -51,7 +57,7 @@ long residency_victim(const residency_set *const *sets, size_t n, uint64_t now_m
         const residency_set *s = sets[i];
         if (!residency_evictable(s, now_ms, r, for_prio, waited_ms)) continue;
         if (for_prio > drained && !s->draining && residency_rank(s) >= drained &&
-            now_ms - s->last_used_ms < r->min_idle_ms)
+            !idle_long(s, now_ms, r))
             continue; /* rule 5 chose the drained set of this rank: wait for it */
         if (best < 0 || residency_before(s, sets[best])) best = (long)i;
     }

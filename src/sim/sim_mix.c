@@ -229,6 +229,14 @@ static bool kinds_to_ids(const char *list, char ids[][CONFIG_ID_MAX], size_t *n,
     return true;
 }
 
+/* A policy time of the daemon's (whole seconds) in the replay's real
+ * time at `speed`, at least 1 s (the config's unit). */
+static uint64_t scaled_seconds(uint64_t seconds, double speed)
+{
+    double real = (double)seconds / speed;
+    return real < 1 ? 1 : (uint64_t)real;
+}
+
 /* The daemon's defaults with the simulated host's budget and lists and
  * its time settings scaled by the speed. */
 static int make_config(const sim_mix *m, cuzk_config *c, cuzk_err *err)
@@ -251,12 +259,9 @@ static int make_config(const sim_mix *m, cuzk_config *c, cuzk_err *err)
     c->aging_ms = (uint64_t)((double)c->aging_ms / m->speed);
     c->max_batch_wait_ms = (uint64_t)((double)c->max_batch_wait_ms / m->speed);
     if (m->swap_after_s > 0) c->srs_swap_after_s = (uint64_t)m->swap_after_s;
-    double keep = (double)c->srs_keep_rank_s / m->speed;
-    c->srs_keep_rank_s = keep < 1 ? 1 : (uint64_t)keep;
-    double swap = (double)c->srs_swap_after_s / m->speed,
-           idle = (double)c->eviction_min_idle_s / m->speed;
-    c->srs_swap_after_s = swap < 1 ? 1 : (uint64_t)swap;
-    c->eviction_min_idle_s = idle < 1 ? 1 : (uint64_t)idle;
+    c->srs_keep_rank_s = scaled_seconds(c->srs_keep_rank_s, m->speed);
+    c->srs_swap_after_s = scaled_seconds(c->srs_swap_after_s, m->speed);
+    c->eviction_min_idle_s = scaled_seconds(c->eviction_min_idle_s, m->speed);
     return CUZK_OK;
 }
 
