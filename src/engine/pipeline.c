@@ -862,6 +862,7 @@ typedef struct prover_arg {
  * the start returns, then verified and delivered as finalize_chain does.
  * A failed lane start puts it in the GPU queue for a device's start
  * (dispatch.h rule 7; the device out of service first when it failed). */
+#define LANE_NOTE_MS 20 /* a lane item's storage release longer than this is logged */
 static void finalize_lane(engine_t *e, device *d, work_item *it)
 {
     groth16_proof proofs[BATCH_MAX];
@@ -873,8 +874,14 @@ static void finalize_lane(engine_t *e, device *d, work_item *it)
     int rc =
         e->backend->lane_start(d->ordinal, &it->srs->params, it->provers, it->n, &handle, &err);
     bool started = rc == CUZK_OK;
-    if (started) release_storage(e, it);
-    if (started) rc = e->backend->finish(handle, proofs, it->n, &err);
+    if (started) {
+        uint64_t r0 = now_ms(), took;
+        release_storage(e, it); /* a full pool may free an entry here (pool.h) */
+        if ((took = now_ms() - r0) > LANE_NOTE_MS)
+            engine_log(LOG_INFO, "%s: its storage went back to the pool in %llu ms", it->label,
+                       (unsigned long long)took);
+        rc = e->backend->finish(handle, proofs, it->n, &err);
+    }
     uint64_t t1 = now_ms();
     engine_timeline("LANE_END", it->label, "partition=%u,device=%d", it->partition, d->ordinal);
     pthread_mutex_lock(&e->lock);

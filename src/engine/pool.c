@@ -61,13 +61,30 @@ static bool fits(const cs_prover *s, const cs_capacity *size, bool witness)
     return cs_prover_fits(s, size);
 }
 
+/* The storage bytes a circuit of size needs on its path (as
+ * cs_prover_storage_bytes counts them). */
+static uint64_t need_bytes(const cs_capacity *size, bool witness)
+{
+    uint64_t rows = witness ? 0 : 3 * ((uint64_t)size->constraints + size->inputs);
+    uint64_t words = 2 * ((size->aux + 63) / 64) + (size->inputs + 63) / 64;
+    return (rows + size->inputs + size->aux) * sizeof(fr_t) + words * sizeof(uint64_t);
+}
+
+/* Whether an entry of `bytes` is too large for a circuit that needs
+ * `need` (POOL_SLACK). */
+static bool too_large(uint64_t bytes, uint64_t need)
+{
+    return bytes > POOL_SMALL && bytes / POOL_SLACK > need;
+}
+
 uint64_t pool_take(prover_pool *p, const cs_capacity *size, bool witness, cs_prover *out)
 {
     memset(out, 0, sizeof *out);
+    uint64_t need = need_bytes(size, witness);
     pthread_mutex_lock(&p->lock);
     size_t best = p->n;
     for (size_t i = 0; i < p->n; i++)
-        if (fits(&p->entries[i].storage, size, witness) &&
+        if (fits(&p->entries[i].storage, size, witness) && !too_large(p->entries[i].bytes, need) &&
             (best == p->n || p->entries[i].bytes < p->entries[best].bytes))
             best = i;
     if (best < p->n) {
@@ -80,7 +97,7 @@ uint64_t pool_take(prover_pool *p, const cs_capacity *size, bool witness, cs_pro
     size_t n_gone = 0;
     for (size_t i = 0; i < p->n;)
         if (fits(&p->entries[i].storage, size, witness))
-            i++;
+            i++; /* too large for this circuit, kept for the larger ones */
         else
             gone[n_gone++] = remove_at(p, i);
     pthread_mutex_unlock(&p->lock);
@@ -92,18 +109,33 @@ uint64_t pool_put(prover_pool *p, cs_prover *s, uint64_t avail)
 {
     if (p->max) cs_prover_trim(s);
     uint64_t bytes = cs_prover_storage_bytes(s);
-    if (!p->max || !bytes || (bytes > avail && !budget_try_reserve(p->budget, bytes - avail, 0))) {
+    uint64_t extra = bytes > avail ? bytes - avail : 0;
+    if (!p->max || !bytes || (extra && !budget_try_reserve(p->budget, extra, 0))) {
         cs_prover_free(s);
         return avail;
     }
-    uint64_t rest = bytes > avail ? 0 : avail - bytes;
+    uint64_t rest = extra ? 0 : avail - bytes;
     pool_entry gone = {0};
     size_t n_gone = 0;
+    bool keep = true;
     pthread_mutex_lock(&p->lock);
-    if (p->n == p->max) gone = remove_at(p, 0), n_gone = 1;
-    p->entries[p->n++] = (pool_entry){*s, bytes};
-    p->bytes += bytes;
+    if (p->n == p->max) { /* full: the cheapest to make again goes */
+        size_t k = 0;
+        for (size_t i = 1; i < p->n; i++)
+            if (p->entries[i].bytes < p->entries[k].bytes) k = i;
+        keep = bytes >= p->entries[k].bytes;
+        if (keep) gone = remove_at(p, k), n_gone = 1;
+    }
+    if (keep) {
+        p->entries[p->n++] = (pool_entry){*s, bytes};
+        p->bytes += bytes;
+    }
     pthread_mutex_unlock(&p->lock);
+    if (!keep) {
+        cs_prover_free(s);
+        if (extra) budget_release(p->budget, extra);
+        return avail;
+    }
     memset(s, 0, sizeof *s);
     drop(p, &gone, n_gone);
     return rest;

@@ -8,7 +8,11 @@
  * same arrays, its bytes now the caller's), entries too small for a
  * circuit freed when none has room, the oldest dropped from a full pool,
  * and the pool as the budget's evictor: a reservation that does not fit
- * frees the oldest entries first, exactly as many as it needs.
+ * frees the oldest entries first, exactly as many as it needs. Entries of
+ * a large circuit's size (lazily mapped, never touched): a small circuit
+ * does not take one more than POOL_SLACK times its need, which stays for
+ * the larger circuits, and a full pool drops its smallest entry, or the
+ * new one when that is smaller still.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -232,12 +236,120 @@ static void witness_and_prover_storage(void **state)
     budget_destroy(&b);
 }
 
+/* Witness-only storage of aux variables (and one input) with nothing
+ * written: calloc maps it lazily, so a 128 MiB entry costs no time. */
+static cs_prover lazy_witness(size_t aux)
+{
+    cs_prover p;
+    memset(&p, 0, sizeof p);
+    p.num_inputs = p.cap_inputs = 1, p.num_aux = p.cap_aux = aux;
+    p.input_assignment = calloc(1, sizeof(fr_t));
+    p.aux_assignment = calloc(aux, sizeof(fr_t));
+    p.a_aux_density.words = calloc((aux + 63) / 64, 8);
+    p.b_aux_density.words = calloc((aux + 63) / 64, 8);
+    p.b_input_density.words = calloc(1, 8);
+    assert_non_null(p.aux_assignment);
+    return p;
+}
+
+static cs_capacity aux_need(size_t aux)
+{
+    return (cs_capacity){0, 1, aux};
+}
+
+/* Puts s with its bytes reserved first; returns them. */
+static uint64_t put_reserved(budget *b, prover_pool *pool, cs_prover *s)
+{
+    uint64_t bytes = cs_prover_storage_bytes(s);
+    assert_int_equal(budget_reserve(b, bytes, 0, NULL, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(pool_put(pool, s, bytes), 0);
+    return bytes;
+}
+
+static void large_entries_stay_for_large_circuits(void **state)
+{
+    (void)state;
+    budget b;
+    prover_pool pool;
+    budget_init(&b, 1024 * MIB, NULL, NULL);
+    assert_int_equal(pool_init(&pool, &b, 4, NULL), 0);
+    size_t aux = (size_t)4 << 20; /* 128 MiB of assignment, above POOL_SMALL */
+    cs_prover big = lazy_witness(aux);
+    uint64_t bytes = put_reserved(&b, &pool, &big);
+    assert_true(bytes > POOL_SMALL);
+    /* an eighth of it: not taken, and not freed either */
+    cs_capacity eighth = aux_need(aux / 8), half = aux_need(aux / 2);
+    cs_prover got;
+    assert_int_equal(pool_take(&pool, &eighth, true, &got), 0);
+    assert_null(got.aux_assignment);
+    assert_int_equal(pool_get_stats(&pool).entries, 1);
+    assert_int_equal(budget_used(&b), bytes);
+    /* half of it: taken */
+    assert_int_equal(pool_take(&pool, &half, true, &got), bytes);
+    assert_int_equal(got.cap_aux, aux);
+    /* a small entry suits any circuit it holds, however small */
+    cs_prover small = lazy_witness(1000);
+    uint64_t bs = put_reserved(&b, &pool, &small);
+    cs_capacity tiny = aux_need(1);
+    cs_prover got2;
+    assert_int_equal(pool_take(&pool, &tiny, true, &got2), bs);
+    cs_prover_free(&got2), cs_prover_free(&got);
+    budget_release(&b, bs + bytes);
+    pool_destroy(&pool);
+    budget_destroy(&b);
+}
+
+static void full_pool_keeps_the_costly(void **state)
+{
+    (void)state;
+    budget b;
+    prover_pool pool;
+    budget_init(&b, 1024 * MIB, NULL, NULL);
+    assert_int_equal(pool_init(&pool, &b, 2, NULL), 0);
+    size_t aux = (size_t)1 << 20;
+    cs_prover first = lazy_witness(aux), second = lazy_witness(aux);
+    const fr_t *second_at = second.aux_assignment; /* pool_put empties second */
+    uint64_t each = put_reserved(&b, &pool, &first);
+    put_reserved(&b, &pool, &second);
+    /* a smaller one is not kept: freed, the caller's bytes all returned */
+    cs_prover small = lazy_witness(1000);
+    uint64_t bs = cs_prover_storage_bytes(&small);
+    assert_int_equal(budget_reserve(&b, bs, 0, NULL, NULL, NULL, "t", NULL), 0);
+    assert_int_equal(pool_put(&pool, &small, bs), bs);
+    assert_null(small.aux_assignment);
+    budget_release(&b, bs);
+    /* nor when the caller reserved less: the further reservation undone */
+    small = lazy_witness(1000);
+    assert_int_equal(pool_put(&pool, &small, 0), 0);
+    assert_int_equal(pool_get_stats(&pool).entries, 2);
+    assert_int_equal(budget_used(&b), 2 * each);
+    /* a larger one drops the smallest, the oldest of equal ones */
+    cs_prover large = lazy_witness(2 * aux);
+    uint64_t bl = put_reserved(&b, &pool, &large);
+    pool_stats s = pool_get_stats(&pool);
+    assert_int_equal(s.entries, 2);
+    assert_int_equal(s.bytes, each + bl);
+    assert_int_equal(budget_used(&b), each + bl);
+    assert_ptr_equal(pool.entries[0].storage.aux_assignment, second_at);
+    /* an equal one drops the oldest of the smallest: second */
+    cs_prover third = lazy_witness(aux);
+    put_reserved(&b, &pool, &third);
+    assert_int_equal(pool.entries[0].storage.cap_aux, 2 * aux);
+    assert_int_equal(pool.entries[1].storage.cap_aux, aux);
+    assert_int_equal(budget_used(&b), each + bl);
+    pool_destroy(&pool);
+    assert_int_equal(budget_used(&b), 0);
+    budget_destroy(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accounting_and_take),
         cmocka_unit_test(full_pool_and_eviction),
         cmocka_unit_test(witness_and_prover_storage),
+        cmocka_unit_test(large_entries_stay_for_large_circuits),
+        cmocka_unit_test(full_pool_keeps_the_costly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,27 @@ static bool h_on_device(const groth16_params *pk, unsigned lg)
 }
 
 struct prove_run;
+/* The steps of a start before its first circuit, timed (setup_note):
+ * the slot's lock; the slot's device made current and the start's arrays;
+ * the timing base (an event on the slot's stream, waited for:
+ * xfer_run_begin); the bytes the prover holds on the device; the budget
+ * (the device's free memory asked); the plan; the a/b/c and witness
+ * buffers; the parameters; the shapes; the first circuit's helpers
+ * started. */
+enum {
+    SETUP_LOCK,
+    SETUP_ENTER,
+    SETUP_TIMING,
+    SETUP_HELD,
+    SETUP_BUDGET,
+    SETUP_PLAN,
+    SETUP_BUFFERS,
+    SETUP_PARAMS,
+    SETUP_SHAPES,
+    SETUP_HELPERS,
+    SETUP_STEPS
+};
+#define SETUP_NOTE_MS 20.0 /* a setup longer than this is logged step by step */
 static void row_loaded(prove_run *r, prove_one *c);
 static bool h_in_pieces(const prove_run *r);
 
@@ -390,9 +411,36 @@ struct prove_run {
     bool stop; /* no more helpers start (under mu) */
     std::mutex mu;
     std::condition_variable cv;
+    /* when the start was asked for, then the end of each of its setup's
+     * steps (SETUP_STEPS): setup_note logs them when they took long */
+    double setup_at[SETUP_STEPS + 1];
 };
 
 static void try_spawn(prove_run *r, size_t k);
+
+/* The end of a setup step (SETUP_*) now. */
+static void setup_mark(prove_run *r, int step)
+{
+    r->setup_at[step + 1] = groth16_now_ms();
+}
+
+/* The setup's steps logged when together they took more than
+ * SETUP_NOTE_MS: where a start's time before its first circuit went
+ * (the small-circuit lane's latency under load, issue 24). */
+static void setup_note(const prove_run *r)
+{
+    static const char *names[SETUP_STEPS] = {"lock", "enter",   "timing",     "held",   "budget",
+                                             "plan", "buffers", "parameters", "shapes", "helpers"};
+    double total = r->setup_at[SETUP_STEPS] - r->setup_at[0];
+    if (total <= SETUP_NOTE_MS) return;
+    char steps[384];
+    size_t off = 0;
+    for (int k = 0; k < SETUP_STEPS && off < sizeof steps; k++)
+        off += (size_t)snprintf(steps + off, sizeof steps - off, "%s%s %.1f", k ? ", " : "",
+                                names[k], r->setup_at[k + 1] - r->setup_at[k]);
+    engine_log(LOG_INFO, "gpu prove: %s %d: %.1f ms before its first circuit (%s ms)",
+               r->slot >= CU_MAX_DEVICES ? "lane of device" : "device", r->device, total, steps);
+}
 
 static void row_loaded(prove_run *r, prove_one *c)
 {
@@ -1334,7 +1382,10 @@ static int plan_start(prove_run *r, size_t wit, size_t *kept_out, cuzk_err *err)
     const groth16_params *pk = r->p->pk;
     size_t budget, other = prove_srs_bytes(dev) - prove_srs_bytes_of(dev, pk);
     if (wit) prove_stage_scratch(STAGE_BG); /* the loader's packed witness, before the budget */
-    int rc = prove_plan_budget(&budget, dev, held_bytes(dev), err);
+    size_t held = held_bytes(dev);
+    setup_mark(r, SETUP_HELD);
+    int rc = prove_plan_budget(&budget, dev, held, err);
+    setup_mark(r, SETUP_BUDGET);
     if (!rc) {
         rc = prove_plan_make(&r->plan, pk, r->lg, wit, &counted, shapes_bytes(r),
                              r->p->n > 1 || r->feed, budget, r->device, err);
@@ -1374,8 +1425,10 @@ static int prove_all(prove_run *r, cuzk_err *err)
         if (witness_bytes(r->circ[i]) > wit) wit = witness_bytes(r->circ[i]);
     for (size_t i = 0; i < r->cap; i++) xfer_reset(&r->xa[i]);
     xfer_run_begin(&r->xr);
+    setup_mark(r, SETUP_TIMING);
     xfer_bind(&r->xa[0]); /* what a cold start makes resident: its first circuit's */
     int rc = plan_start(r, wit, &kept, err);
+    setup_mark(r, SETUP_PLAN);
     for (size_t k = 0; !rc && k < r->nabc; k++)
         rc = prove_dev_grow(&r->ws->abc[k], &r->ws->abc_cap[k], abc_bytes(r, wit), p->pk, err);
     bool shared = r->plan.witness_shared;
@@ -1383,13 +1436,18 @@ static int prove_all(prove_run *r, cuzk_err *err)
     if (!rc && wit && !shared) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wb, p->pk, err);
     r->wit = (char *)(shared ? r->ws->abc[0] : r->ws->wit);
     r->wit_cap = shared ? r->ws->abc_cap[0] : r->ws->wit_cap;
+    setup_mark(r, SETUP_BUFFERS);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, &r->plan, err);
+    setup_mark(r, SETUP_PARAMS);
     for (size_t i = 0; !rc && i < p->n; i++) { /* before the loaders need them */
         if (r->circ[i]->shape) rc = prove_shape_ready(r->circ[i]->shape, p->pk, err);
         p->c[i].dev_prep = preps_on_device(r, r->circ[i]);
     }
+    setup_mark(r, SETUP_SHAPES);
     xfer_bind(NULL);
     if (!rc) try_spawn(r, 0);
+    setup_mark(r, SETUP_HELPERS);
+    if (!rc) setup_note(r);
     for (size_t i = 0, at; !rc && next_circuit(r, i); i++) {
         rc = prove_one_circuit(r, i, &at, err);
         if (rc && (p->n > 1 || r->feed)) cuzk_err_prefix(err, "circuit %zu: ", at);
@@ -1436,10 +1494,12 @@ static void start_again(prove_run *r, const cuzk_err *why)
 }
 
 static int start_all(gpu_prove_pending *p, int device, int slot, const cs_prover *circuits,
-                     size_t cap, const gpu_prove_feed *feed, cuzk_err *err)
+                     size_t cap, const gpu_prove_feed *feed, double asked, cuzk_err *err)
 {
     if (p->n == 0) return CUZK_OK;
     prove_run r;
+    r.setup_at[0] = asked;
+    setup_mark(&r, SETUP_LOCK);
     r.p = p;
     r.n0 = p->n, r.cap = cap;
     r.feed = feed;
@@ -1458,6 +1518,7 @@ static int start_all(gpu_prove_pending *p, int device, int slot, const cs_prover
     if (r.circ && r.ready && r.prep && r.load && r.xa) {
         for (size_t i = 0; i < p->n; i++) r.circ[i] = &circuits[i], r.ready[i] = circuits[i].shape;
         r.consumed = 0;
+        setup_mark(&r, SETUP_ENTER);
         for (int tries = 0;; tries++) {
             r.stop = false;
             rc = prove_all(&r, err);
@@ -1509,8 +1570,9 @@ static int start_slot(gpu_prove_pending **out, int device, bool lane, const grot
     }
     int slot = device + (lane ? CU_MAX_DEVICES : 0);
     cu_ctx ctx = cu_context();
+    double asked = groth16_now_ms();
     prove_lock(slot);
-    int rc = start_all(p, device, slot, circuits, cap, feed, err);
+    int rc = start_all(p, device, slot, circuits, cap, feed, asked, err);
     prove_unlock(slot);
     cu_context_set(ctx);
     for (size_t i = 0; !rc && i < p->n; i++) {
