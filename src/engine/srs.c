@@ -91,6 +91,13 @@ void srs_set_residency(srs_manager *m, const cuzk_config *cfg, uint64_t swap_aft
     pthread_mutex_unlock(&m->lock);
 }
 
+/* A timed rank counted into demand while it lasts. */
+static void timed_rank_count(const struct srs_timed_rank *t, uint64_t now,
+                             uint32_t demand[RESIDENCY_PRIOS])
+{
+    if (t->until_ms > now) demand[t->priority]++;
+}
+
 /* The policy's snapshot of the entries (lock held): m->view_ptr[i] is
  * entry i's. */
 static const residency_set *const *snapshot(srs_manager *m)
@@ -115,8 +122,8 @@ static const residency_set *const *snapshot(srs_manager *m)
             const struct srs_demand_row *row = &m->demand[k];
             if (strcmp(row->circuit_id, m->entries[i]->info.circuit_id)) continue;
             memcpy(m->view[i].demand, row->n, sizeof m->view[i].demand);
-            if (row->hold_until_ms > now) m->view[i].demand[row->hold_priority]++;
-            if (row->ended_until_ms > now) m->view[i].demand[row->ended_priority]++;
+            timed_rank_count(&row->hold, now, m->view[i].demand);
+            timed_rank_count(&row->ended, now, m->view[i].demand);
         }
     pthread_mutex_unlock(&m->demand_lock);
     return m->view_ptr;
@@ -809,7 +816,7 @@ void srs_demand(srs_manager *m, const char *circuit_id, int priority, int delta)
     if (r && delta < 0 && r->n[priority]) {
         r->n[priority]--;
         /* rule 3: the set keeps the ended job's rank for srs.keep_rank */
-        r->ended_priority = priority, r->ended_until_ms = srs_now_ms() + m->rules.keep_rank_ms;
+        r->ended = (struct srs_timed_rank){priority, srs_now_ms() + m->rules.keep_rank_ms};
     }
     pthread_mutex_unlock(&m->demand_lock);
 }
@@ -819,7 +826,7 @@ void srs_hold(srs_manager *m, const char *circuit_id, int priority, uint64_t unt
     if (priority < 0 || priority >= RESIDENCY_PRIOS) return;
     pthread_mutex_lock(&m->demand_lock);
     struct srs_demand_row *r = demand_row(m, circuit_id);
-    if (r) r->hold_priority = priority, r->hold_until_ms = priority ? until_ms : 0;
+    if (r) r->hold = (struct srs_timed_rank){priority, priority ? until_ms : 0};
     pthread_mutex_unlock(&m->demand_lock);
 }
 

@@ -88,10 +88,13 @@ typedef struct srs_manager {
     struct srs_demand_row {
         char circuit_id[ENGINE_ID_MAX];
         uint32_t n[RESIDENCY_PRIOS];
-        int hold_priority;       /* a read-ahead's rank (srs_hold) ... */
-        uint64_t hold_until_ms;  /* ... until then */
-        int ended_priority;      /* the last job that ended (rule 3) ... */
-        uint64_t ended_until_ms; /* ... counts until then (srs.keep_rank) */
+        /* a rank the set counts as one more job of until a time: a
+         * read-ahead's (srs_hold), the last ended job's (rule 3,
+         * srs.keep_rank) */
+        struct srs_timed_rank {
+            int priority;
+            uint64_t until_ms;
+        } hold, ended;
     } * demand;
     size_t n_demand, cap_demand;
 } srs_manager;
