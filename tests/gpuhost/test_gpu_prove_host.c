@@ -809,15 +809,20 @@ static long long copied_on_0(bool to_host)
     return host_copied_bytes(0, to_host);
 }
 
-/* Proof of w by device 0's lane (lane) or its big prover, r = s = 1. */
-static int lane_or_big(bool lane, const groth16_params *pk, const cs_prover *w, cuzk_err *err)
+/* Proof of w by device 0's lane (lane) or its big prover, r = s = 1;
+ * its transfers' account into *x when x is not NULL. */
+static int lane_or_big(bool lane, const groth16_params *pk, const cs_prover *w, groth16_xfer *x,
+                       cuzk_err *err)
 {
     fr_t rs[2] = {FR_ONE, FR_ONE};
     gpu_prove_pending *p = NULL;
     groth16_proof proof;
+    groth16_timings t;
     int rc =
         lane ? gpu_lane_start(&p, 0, pk, w, 1, rs, err) : gpu_prove_start(&p, 0, pk, w, 1, rs, err);
-    return rc ? rc : gpu_prove_finish(p, &proof, NULL, err);
+    if (!rc) rc = gpu_prove_finish(p, &proof, &t, err);
+    if (!rc && x) *x = t.xfer;
+    return rc;
 }
 
 /* The lane on the stand-in, where its calls are counted: its proofs (the
@@ -827,7 +832,9 @@ static int lane_or_big(bool lane, const groth16_params *pk, const cs_prover *w, 
  * contrast, is on the default stream); its plan keeps every array
  * resident; under a cap (gpus.device_memory) a big start plans with the
  * cap less the lane's reservation (residency.cu rule 7); a device with
- * no room for the reservation is refused with an error naming it. */
+ * no room for the reservation is refused with an error naming it. A lane
+ * proof's transfers are counted in bytes only, untimed (xfer_stats.cuh),
+ * the big prover's timed. */
 static void check_lane_calls(cuzk_rng *g)
 {
     groth16_params pk;
@@ -838,9 +845,10 @@ static void check_lane_calls(cuzk_rng *g)
     if (!rc) rc = gpu_lane_setup(0, 12, (size_t)8 << 20, &err);
     if (rc) failures++, printf("FAIL lane: %s\n", err.msg);
     long long held = host_device_bytes(0), calls[2] = {0, 0}, allocs[2] = {0, 0};
+    groth16_xfer xl = {0}, xb = {0};
     for (int k = 0; !rc && k < 2; k++) {
         host_calls_reset();
-        rc = lane_or_big(true, &pk, &w, &err);
+        rc = lane_or_big(true, &pk, &w, &xl, &err);
         calls[k] = host_stream0_count(), allocs[k] = host_malloc_count();
     }
     if (rc || calls[0] || calls[1] || allocs[0] || allocs[1] || host_device_bytes(0) != held)
@@ -853,8 +861,15 @@ static void check_lane_calls(cuzk_rng *g)
     bool all = pl.made && pl.streamed == 0 && pl.resident[GPU_PLAN_ARRAYS - 1];
     for (int k = 0; k < GPU_PLAN_ARRAYS; k++) all &= pl.resident[k];
     if (!all) failures++, printf("FAIL lane: its plan streams an array\n");
+    if (!rc && (xl.timed || xl.h2d == 0 || xl.copy_ms != 0 || xl.kernel_ms != 0))
+        failures++, printf("FAIL lane: its account timed %d, %llu bytes up, copies %.3f ms, "
+                           "kernels %.3f ms (bytes only, untimed wanted)\n",
+                           xl.timed, (unsigned long long)xl.h2d, xl.copy_ms, xl.kernel_ms);
     host_calls_reset();
-    if (!rc) rc = lane_or_big(false, &pk, &w, &err);
+    if (!rc) rc = lane_or_big(false, &pk, &w, &xb, &err);
+    if (!rc && (!xb.timed || xb.h2d == 0))
+        failures++, printf("FAIL lane: the big prover's account timed %d, %llu bytes up\n",
+                           xb.timed, (unsigned long long)xb.h2d);
     long long big_calls = host_stream0_count();
     if (rc || big_calls == 0)
         failures++, printf("FAIL lane: the big prover: rc %d (%s), %lld default-stream calls\n", rc,
@@ -862,7 +877,7 @@ static void check_lane_calls(cuzk_rng *g)
     size_t lane = gpu_lane_reserved(0), cap = lane + ((size_t)32 << 20);
     gpu_prove_set_device_memory(cap);
     gpu_prove_release();
-    if (!rc) rc = lane_or_big(false, &pk, &w, &err);
+    if (!rc) rc = lane_or_big(false, &pk, &w, NULL, &err);
     gpu_prove_device_plan(0, &pl);
     if (rc || pl.budget > cap - lane)
         failures++, printf("FAIL lane: under a cap of %zu: rc %d (%s), budget %zu\n", cap, rc,

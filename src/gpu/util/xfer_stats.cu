@@ -58,6 +58,13 @@ static int current_device(void)
     return dev;
 }
 
+/* Whether the calling thread's copies and kernels are timed: not for the
+ * small-circuit lane, whose proofs are counted in bytes only (xfer_stats.cuh). */
+static bool timed_here(void)
+{
+    return !cu_context().lane;
+}
+
 /* An event recorded on st (NULL: none could be). */
 static cudaEvent_t event_mark(cudaStream_t st)
 {
@@ -155,7 +162,7 @@ cudaError_t xfer_copy(void *dst, const void *src, size_t bytes, int what)
 {
     xfer_acct *a = bound;
     cudaStream_t st = cu_stream();
-    cudaEvent_t from = a ? event_mark(st) : NULL;
+    cudaEvent_t from = a && timed_here() ? event_mark(st) : NULL;
     cudaError_t e = cudaMemcpyAsync(
         dst, src, bytes, to_host(what) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, st);
     if (a && e == cudaSuccess) count_in(a, what, bytes), span_add(a, from, st, true);
@@ -168,7 +175,7 @@ cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, 
                             xfer_acct *a)
 {
     if (!a) a = bound;
-    cudaEvent_t from = a ? event_mark(st) : NULL;
+    cudaEvent_t from = a && timed_here() ? event_mark(st) : NULL;
     cudaError_t e = cudaMemcpyAsync(
         dst, src, bytes, to_host(what) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, st);
     if (a && e == cudaSuccess) count_in(a, what, bytes), span_add(a, from, st, true);
@@ -179,7 +186,7 @@ cudaError_t xfer_copy_async(void *dst, const void *src, size_t bytes, int what, 
 xfer_mark xfer_kernels_begin(void)
 {
     xfer_mark m = {bound, NULL};
-    if (m.a) m.from = event_mark(cu_stream());
+    if (m.a && timed_here()) m.from = event_mark(cu_stream());
     return m;
 }
 
@@ -191,7 +198,7 @@ void xfer_kernels_end(const xfer_mark *m)
 void xfer_run_begin(xfer_run *r)
 {
     r->kernels.clear();
-    r->base = event_mark(cu_stream());
+    r->base = timed_here() ? event_mark(cu_stream()) : NULL;
     if (r->base && cudaEventSynchronize(r->base) != cudaSuccess) {
         cudaGetLastError();
         event_give(r->base, current_device());

@@ -24,7 +24,13 @@
  * far in the start (the loader of circuit i + 1 copies under circuit i's
  * kernels). A thread bound to no account counts nothing and records no
  * event. A failing event never fails a proof: the account's times are
- * marked untimed, its bytes stay exact.
+ * marked untimed, its bytes stay exact. The small-circuit lane's
+ * accounts (a thread working for a lane: lane.cuh) are untimed by design,
+ * bytes only: a lane proof is latency, so nothing on its path records or
+ * waits for timing events. (A lane start's step that waits for the base
+ * event, among cheaper calls, held a Winning PoSt 150-580 ms now and then
+ * on an H200 beside a PoRep stream, 2026-12-05; which call held it is
+ * not yet measured: docs/performance.md, "Session 28".)
  *
  * What it does not do: it does not see copies made outside these calls
  * (every copy site of src/gpu/prove, the MSM's and batch addition's
