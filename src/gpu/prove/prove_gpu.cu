@@ -215,10 +215,11 @@ struct prove_run;
 /* The steps of a start before its first circuit, timed (setup_note):
  * the slot's lock; the slot's device made current and the start's arrays;
  * the timing base (an event on the slot's stream, waited for:
- * xfer_run_begin); the bytes the prover holds on the device; the budget
- * (the device's free memory asked); the plan; the a/b/c and witness
- * buffers; the parameters; the shapes; the first circuit's helpers
- * started. */
+ * xfer_run_begin; none on a lane); the loader's staging scratch (made by
+ * the big prover's first start) and the bytes the prover holds on the
+ * device; the budget (the device's free memory asked); the plan; the
+ * a/b/c and witness buffers; the parameters; the shapes; the first
+ * circuit's helpers started. */
 enum {
     SETUP_LOCK,
     SETUP_ENTER,
