@@ -374,6 +374,7 @@ int main(int argc, char **argv)
     char desc[256];
     if (gpu_describe(desc, sizeof desc, &e) == 0) printf("device: %s\n", desc);
     if (argc > 1 && !strcmp(argv[1], "prove")) return bench_gpu_prove(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "lane")) return bench_gpu_lane(argc - 1, argv + 1);
     cuzk_rng_seed(&rng, (uint64_t)time(NULL));
     printf("| operation | time | |\n|---|---|---|\n");
     if (!strcmp(what, "all") || !strcmp(what, "field")) bench_fields();

@@ -4,6 +4,18 @@
  * on the GPU (gpu_prove.h) and, when LOG <= CPU_MAX_LOG (default 22), on
  * the CPU (groth16_prove), with the per-phase timings side by side.
  *
+ * `cuzk-gpu-bench lane [BIG_LOG] [LANE_LOG] [SECONDS] [EVERY_MS]` (issue
+ * 24 without the daemon): device 0's small-circuit lane (gpu_lane.h)
+ * proving a synthetic circuit of about 2^LANE_LOG constraints (default
+ * 19, a Winning PoSt's domain) every EVERY_MS (default 250) for SECONDS
+ * (default 60) while another thread keeps the device's big prover busy
+ * with starts of two synthetic partitions of about 2^BIG_LOG (default
+ * 26); the lane's latency idle (10 proofs first) and under that load,
+ * p50 / p99 / max, and every lane proof compared byte for byte with the
+ * CPU's proof of the same circuit and r, s. Host threads block on their
+ * waits, as the daemon's. The prover logs a start's setup steps when
+ * they take over 20 ms (prove_gpu.cu), on stderr.
+ *
  * `block` makes the host threads block on their waits for the
  * device (gpu_set_blocking_sync) instead of CUDA's default; the host CPU
  * time of the GPU runs is printed per circuit either way.
@@ -18,6 +30,7 @@
  * uploads the points to the device (reported apart); the figures are the
  * median of three further runs.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +39,7 @@
 
 #include "bench_gpu_prove.h"
 #include "cuzk/gpu.h"
+#include "cuzk/gpu_lane.h"
 #include "cuzk/gpu_prove.h"
 #include "cuzk/msm.h"
 #include "groth16/prove_internal.h"
@@ -238,6 +252,155 @@ static int run(const groth16_params *pk, const cs_prover *w, size_t n, bool cpu,
     }
     print_table(cpu ? &ct : NULL, gt, walls[RUNS / 2]);
     free(rs), free(pg), free(pc), free(t);
+    return bad != 0;
+}
+
+/* The load of `lane`: the big prover's starts until *stop. */
+typedef struct big_load {
+    const groth16_params *pk;
+    const cs_prover *w; /* two circuits */
+    volatile int stop;
+    int proofs, failed; /* starts done; the first failure's code */
+    double first_ms;    /* the first start's wall time (its upload) */
+    cuzk_err err;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} big_load;
+
+static void *big_loop(void *arg)
+{
+    big_load *b = arg;
+    fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof pf[2];
+    while (!b->stop && !b->failed) {
+        double t0 = now_ms();
+        int rc = gpu_groth16_prove(pf, b->pk, b->w, 2, rs, NULL, &b->err);
+        pthread_mutex_lock(&b->mu);
+        if (rc) b->failed = rc;
+        if (!rc && b->proofs++ == 0) b->first_ms = now_ms() - t0;
+        pthread_cond_broadcast(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+    return NULL;
+}
+
+/* p50 / p99 / max of v[0 .. n) (sorted here), printed as a table row. */
+static void latency_row(const char *what, double *v, size_t n)
+{
+    if (!n) return (void)printf("| %s | 0 | | | |\n", what);
+    qsort(v, n, sizeof *v, cmp_double);
+    size_t p99 = (size_t)((double)n * 0.99);
+    printf("| %s | %zu | %.1f | %.1f | %.1f |\n", what, n, v[n / 2], v[p99 < n ? p99 : n - 1],
+           v[n - 1]);
+}
+
+/* One lane proof of w, its wall time into *ms; 0 when its bytes are ref's. */
+static int lane_proof(const groth16_params *pk, const cs_prover *w, const uint8_t *ref, double *ms,
+                      cuzk_err *e)
+{
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    gpu_prove_pending *p = NULL;
+    groth16_proof pf;
+    double t0 = now_ms();
+    int rc = gpu_lane_start(&p, 0, pk, w, 1, rs, e);
+    if (!rc) rc = gpu_prove_finish(p, &pf, NULL, e);
+    *ms = now_ms() - t0;
+    if (rc) return rc;
+    uint8_t b[GROTH16_PROOF_BYTES];
+    groth16_proof_encode(b, &pf);
+    return memcmp(b, ref, sizeof b) ? cuzk_errf(e, CUZK_EVERIFY, "lane proof != CPU proof") : 0;
+}
+
+/* A synthetic circuit of about 2^lg constraints and its random-point
+ * parameters. */
+static void synthetic(cs_prover *w, groth16_params *pk, unsigned lg, cuzk_rng *g)
+{
+    cs_synthetic shape = {((size_t)1 << lg) - ((size_t)1 << lg) / 64, cuzk_rng_u64(g)};
+    cuzk_err e = {0};
+    if (cs_synthesize_prover(w, cs_synthetic_circuit(&shape), NULL, &e)) {
+        printf("FAIL synthesis: %s\n", e.msg);
+        exit(1);
+    }
+    timing_params(pk, w, g);
+}
+
+int bench_gpu_lane(int argc, char **argv)
+{
+    unsigned big_lg = argc > 1 ? (unsigned)atoi(argv[1]) : 26;
+    unsigned lane_lg = argc > 2 ? (unsigned)atoi(argv[2]) : 19;
+    double secs = argc > 3 ? atof(argv[3]) : 60, every = argc > 4 ? atof(argv[4]) : 250;
+    if (big_lg < 10 || big_lg > 27 || lane_lg < 10 || lane_lg > 22 || secs <= 0 || every < 0)
+        return printf("usage: lane [BIG_LOG(10..27)] [LANE_LOG(10..22)] [SECONDS] [EVERY_MS]\n"), 2;
+    cuzk_err e = {0};
+    if (gpu_set_blocking_sync(true, &e)) return printf("FAIL: %s\n", e.msg), 1;
+    cuzk_rng g;
+    cuzk_rng_seed(&g, (uint64_t)time(NULL));
+    cs_prover big[2], small;
+    groth16_params bpk, spk;
+    double t0 = now_ms();
+    synthetic(&big[0], &bpk, big_lg, &g);
+    big[1] = big[0]; /* a shallow copy: read only */
+    synthetic(&small, &spk, lane_lg, &g);
+    printf("SYNTHETIC circuits (random-point parameters, not a setup): big %zu constraints (two "
+           "a start), lane %zu; made in %.0f ms\n",
+           big[0].num_constraints, small.num_constraints, now_ms() - t0);
+    size_t room = (spk.n_h + spk.n_l + spk.n_a + spk.n_b_g1) * 96 + spk.n_b_g2 * 192;
+    unsigned dom = 10;
+    while (((size_t)1 << dom) < small.num_constraints) dom++;
+    if (gpu_lane_setup(0, dom, room, &e)) return printf("FAIL lane setup: %s\n", e.msg), 1;
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    groth16_proof ref;
+    uint8_t refb[GROTH16_PROOF_BYTES];
+    if (groth16_prove(&ref, &spk, &small, 1, rs, NULL, &e))
+        return printf("FAIL cpu: %s\n", e.msg), 1;
+    groth16_proof_encode(refb, &ref);
+    size_t cap = 16 + (size_t)(secs * 1000 / (every > 1 ? every : 1)) + 1;
+    double *idle = xcalloc(10, sizeof *idle), *loaded = xcalloc(cap, sizeof *loaded), ms;
+    int bad = 0;
+    for (int i = 0; i < 10; i++)
+        if (lane_proof(&spk, &small, refb, &idle[i], &e))
+            return printf("FAIL lane: %s\n", e.msg), 1;
+    big_load b = {.pk = &bpk, .w = big};
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_cond_init(&b.cv, NULL);
+    pthread_t th;
+    if (pthread_create(&th, NULL, big_loop, &b)) return printf("FAIL: no load thread\n"), 1;
+    pthread_mutex_lock(&b.mu); /* the load's first start uploads its parameters */
+    while (!b.proofs && !b.failed) pthread_cond_wait(&b.cv, &b.mu);
+    int before = b.proofs;
+    pthread_mutex_unlock(&b.mu);
+    size_t n = 0;
+    double end = now_ms() + secs * 1000;
+    while (!b.failed && now_ms() < end && n < cap) {
+        double next = now_ms() + every;
+        if (lane_proof(&spk, &small, refb, &ms, &e)) {
+            bad++;
+            printf("FAIL lane proof %zu: %s\n", n, e.msg);
+        }
+        loaded[n++] = ms;
+        while (now_ms() < next) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    b.stop = 1;
+    pthread_join(th, NULL);
+    if (b.failed) return printf("FAIL big prover: %s\n", b.err.msg), 1;
+    printf("big prover: %d starts of two during the lane's %zu proofs (the first took %.0f ms)\n",
+           b.proofs - before, n, b.first_ms);
+    printf("\n| lane proofs (2^%u domain), ms | n | p50 | p99 | max |\n|---|---|---|---|---|\n",
+           dom);
+    latency_row("idle", idle, 10);
+    latency_row("beside the big prover's starts", loaded, n);
+    printf(bad ? "FAIL: %d lane proof(s) differ from the CPU's\n"
+               : "every lane proof == the CPU's proof, byte for byte\n",
+           bad);
+    gpu_lane_release(0);
+    gpu_prove_params_free(&bpk);
+    gpu_prove_params_free(&spk);
+    timing_params_free(&bpk), timing_params_free(&spk);
+    cs_prover_free(&big[0]), cs_prover_free(&small);
+    free(idle), free(loaded);
     return bad != 0;
 }
 
