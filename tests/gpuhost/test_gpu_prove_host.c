@@ -40,6 +40,7 @@
 #include "cuzk/engine_provider.h"
 #include "cuzk/gpu_lane.h"
 #include "cuzk/gpu_prove.h"
+#include "bench_gpu_prove.h"
 #include "gpu_lane_checks.h"
 #include "gpu_prove_checks.h"
 #include "host_budget.h"
@@ -922,6 +923,16 @@ static void check_lane_calls(cuzk_rng *g)
     groth16_params_free(&pk);
 }
 
+/* `cuzk-gpu-bench lane` (bench_gpu_prove.c) on the stand-in, small: its
+ * load thread, lane proofs and byte checks run through and it exits 0. */
+static void check_lane_bench(void)
+{
+    char *argv[] = {"lane", "14", "12", "1", "50", NULL};
+    int rc = bench_gpu_lane(5, argv);
+    if (rc) failures++, printf("FAIL lane bench: exit %d\n", rc);
+    gpu_prove_release();
+}
+
 int main(int argc, char **argv)
 {
     cuzk_rng g;
@@ -940,6 +951,7 @@ int main(int argc, char **argv)
     check_witness_alloc_refused(&g);
     failures += gpu_lane_checks(&g);
     check_lane_calls(&g);
+    check_lane_bench();
     check_two_devices();
     host_devices(2);
     failures += gpu_prove_device_checks(&g);
