@@ -857,12 +857,13 @@ typedef struct prover_arg {
     device *d;
 } prover_arg;
 
+#define LANE_NOTE_MS 20 /* a lane item's storage release longer than this is logged */
+
 /* A partition of the lanes' queue proved on device d's lane (no lock
  * held): start and finish there (never d->lock), its storage back once
  * the start returns, then verified and delivered as finalize_chain does.
  * A failed lane start puts it in the GPU queue for a device's start
  * (dispatch.h rule 7; the device out of service first when it failed). */
-#define LANE_NOTE_MS 20 /* a lane item's storage release longer than this is logged */
 static void finalize_lane(engine_t *e, device *d, work_item *it)
 {
     groth16_proof proofs[BATCH_MAX];
