@@ -97,6 +97,7 @@ extern std::atomic<int> host_device_count;
  * returns once host_device_calls_left reaches 0 (negative: no countdown). */
 extern std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
     host_device_limit[HOST_MAX_DEVICES];
+extern std::atomic<long long> host_limit_refused[HOST_MAX_DEVICES]; /* over the limit */
 extern std::atomic<int> host_device_error[HOST_MAX_DEVICES];
 extern std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
 /* Counts cudaMalloc calls on a device down to one that is refused for
@@ -161,8 +162,10 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes)
     *p = NULL;
     cudaError_t e = host_call(dev);
     if (e != cudaSuccess) return e;
-    if (host_device_used[dev].load() + (long long)bytes > host_device_limit[dev].load())
+    if (host_device_used[dev].load() + (long long)bytes > host_device_limit[dev].load()) {
+        host_limit_refused[dev]++;
         return cudaErrorMemoryAllocation;
+    }
     if (host_alloc_refuse_in[dev].load() < 0) return cudaErrorMemoryAllocation;
     if (host_alloc_refuse_in[dev].load() > 0 && host_alloc_refuse_in[dev].fetch_sub(1) == 1) {
         if (host_alloc_refuse_on[dev].load()) host_alloc_refuse_in[dev] = -1;

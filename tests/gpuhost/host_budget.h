@@ -33,6 +33,12 @@ void host_alloc_refuse_from(int dev, long long k);
 long long host_alloc_refuse_pending(int dev);
 /* Bytes allocated on device dev. */
 long long host_device_bytes(int dev);
+/* cudaMalloc calls on device dev refused so far for going past its memory
+ * (host_budget_allow's limit), not by host_alloc_refuse. */
+long long host_limit_refusals(int dev);
+/* Device bytes of the staging pools' scratch of slot dev (staging.cu),
+ * which a start makes before it plans, outside its plan. */
+size_t host_stage_scratch(int dev);
 /* Stand-in device memory of the current device (host-addressable), NULL
  * when its budget is spent; freed by host_device_free. */
 void *host_device_alloc(size_t bytes);

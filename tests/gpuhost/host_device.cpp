@@ -18,6 +18,7 @@
 #include "gpu/prove/batch_add.cuh"
 #include "gpu/prove/fr_pack.cuh"
 #include "gpu/prove/prep_dev.cuh"
+#include "gpu/prove/prove_gpu.cuh"
 #include "gpu/prove/shape_eval.cuh"
 
 extern "C" {
@@ -579,6 +580,16 @@ extern "C" long long host_alloc_refuse_pending(int dev)
 extern "C" long long host_device_bytes(int dev)
 {
     return host_device_used[dev].load();
+}
+
+extern "C" long long host_limit_refusals(int dev)
+{
+    return host_limit_refused[dev].load();
+}
+
+extern "C" size_t host_stage_scratch(int dev)
+{
+    return prove_stage_scratch_bytes(dev);
 }
 
 extern "C" void *host_device_alloc(size_t bytes)

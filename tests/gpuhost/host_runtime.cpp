@@ -13,6 +13,7 @@
 std::atomic<int> host_device_count{1};
 std::atomic<long long> host_device_used[HOST_MAX_DEVICES],
     host_device_limit[HOST_MAX_DEVICES] = {{1LL << 40}, {1LL << 40}, {1LL << 40}, {1LL << 40}};
+std::atomic<long long> host_limit_refused[HOST_MAX_DEVICES];
 std::atomic<int> host_device_error[HOST_MAX_DEVICES];
 std::atomic<long long> host_device_calls_left[HOST_MAX_DEVICES];
 std::atomic<long long> host_alloc_refuse_in[HOST_MAX_DEVICES];

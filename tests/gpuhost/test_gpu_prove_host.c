@@ -686,6 +686,64 @@ static void check_witness_b2_host(cuzk_rng *g)
     witness_case_free(&wc);
 }
 
+/* Devices of exactly the memory a plan may use (the stand-in's limit set
+ * to it and the staging scratch a start makes before it plans, nothing
+ * held by the prover, no cap): from the 64 MiB plan's use down to the
+ * least a proof needs, the plan made from what is free must fit, so no
+ * allocation of the start is refused for memory (a refusal is a start
+ * planned with less than it takes, which proves only by trying again
+ * with a smaller plan: the first 32 GiB Window PoSt partition's twiddle
+ * table on an H100, session 26); every proof the CPU's. */
+static void check_exact_devices(cuzk_rng *g)
+{
+    witness_case wc;
+    cuzk_err err = {0};
+    int rc = witness_case_make(&wc, g, &err);
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    groth16_proof pg;
+    gpu_prove_plan_info pl;
+    if (!rc) {
+        gpu_prove_release();
+        gpu_prove_set_device_memory(64 << 20);
+        rc = gpu_groth16_prove(&pg, &wc.pk, &wc.w, 1, rs, NULL, &err);
+    }
+    gpu_prove_device_plan(0, &pl);
+    gpu_prove_set_device_memory(0);
+    size_t scratch = host_stage_scratch(0);
+    size_t use = pl.use, step = (pl.use - pl.need) / 24 + 1;
+    int refused = 0, tried = 0;
+    for (size_t k = 0; !rc && k <= 24 && step * k < use; k++) {
+        size_t cap = use - k * step;
+        gpu_prove_release();
+        long long before = host_limit_refusals(0);
+        host_budget_allow((long long)(cap + scratch));
+        rc = gpu_groth16_prove(&pg, &wc.pk, &wc.w, 1, rs, NULL, &err);
+        host_budget_allow(1LL << 40);
+        tried++;
+        if (host_limit_refusals(0) != before) {
+            refused++;
+            gpu_prove_device_plan(0, &pl);
+            char line[512];
+            gpu_prove_format_plan(line, sizeof line, &pl);
+            printf("FAIL exact device of %zu bytes: %lld allocation(s) refused under the plan "
+                   "%s\n",
+                   cap, host_limit_refusals(0) - before, line);
+        }
+        if (!rc && memcmp(&pg, &wc.cpu, sizeof pg))
+            failures++, printf("FAIL exact device of %zu bytes: GPU proof != CPU proof\n", cap);
+        if (rc && (rc == CUZK_ENOMEM && k > 0)) { /* below the least: the walk ends */
+            rc = 0;
+            break;
+        }
+    }
+    if (rc) failures++, printf("FAIL exact devices: %s\n", err.msg);
+    failures += refused;
+    printf("exact devices: %d sizes from %zu bytes down, %d with an allocation refused\n", tried,
+           use, refused);
+    gpu_prove_release();
+    witness_case_free(&wc);
+}
+
 /* The plan keeps B_G2 on the device but its upload finds no room (what
  * the H200 showed on a 2^27 Window PoSt, the plan having undercounted the
  * device memory of the G1 tails): with each allocation refused once in
@@ -947,6 +1005,7 @@ int main(int argc, char **argv)
     check_upload();
     check_shapes(&g);
     check_witness_b2_host(&g);
+    check_exact_devices(&g);
     check_b2_upload_short(&g);
     check_witness_alloc_refused(&g);
     failures += gpu_lane_checks(&g);
