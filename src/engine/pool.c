@@ -61,13 +61,14 @@ static bool fits(const cs_prover *s, const cs_capacity *size, bool witness)
     return cs_prover_fits(s, size);
 }
 
-/* The storage bytes a circuit of size needs on its path (as
- * cs_prover_storage_bytes counts them). */
+/* The storage bytes a circuit of size needs on its path: those of a
+ * storage of exactly its capacities (no a, b, c on the witness-only path). */
 static uint64_t need_bytes(const cs_capacity *size, bool witness)
 {
-    uint64_t rows = witness ? 0 : 3 * ((uint64_t)size->constraints + size->inputs);
-    uint64_t words = 2 * ((size->aux + 63) / 64) + (size->inputs + 63) / 64;
-    return (rows + size->inputs + size->aux) * sizeof(fr_t) + words * sizeof(uint64_t);
+    cs_prover exact = {.cap_constraints = witness ? 0 : size->constraints + size->inputs,
+                       .cap_inputs = size->inputs,
+                       .cap_aux = size->aux};
+    return cs_prover_storage_bytes(&exact);
 }
 
 /* Whether an entry of `bytes` is too large for a circuit that needs

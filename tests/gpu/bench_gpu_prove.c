@@ -311,17 +311,12 @@ static int lane_proof(const groth16_params *pk, const cs_prover *w, const uint8_
     return memcmp(b, ref, sizeof b) ? cuzk_errf(e, CUZK_EVERIFY, "lane proof != CPU proof") : 0;
 }
 
-/* A synthetic circuit of about 2^lg constraints and its random-point
- * parameters. */
-static void synthetic(cs_prover *w, groth16_params *pk, unsigned lg, cuzk_rng *g)
+/* A synthetic circuit of about 2^lg constraints, synthesized into *w:
+ * under 2^lg with its input constraints (1/64 spare). */
+static int synthetic(cs_prover *w, unsigned lg, cuzk_rng *g, cuzk_err *e)
 {
     cs_synthetic shape = {((size_t)1 << lg) - ((size_t)1 << lg) / 64, cuzk_rng_u64(g)};
-    cuzk_err e = {0};
-    if (cs_synthesize_prover(w, cs_synthetic_circuit(&shape), NULL, &e)) {
-        printf("FAIL synthesis: %s\n", e.msg);
-        exit(1);
-    }
-    timing_params(pk, w, g);
+    return cs_synthesize_prover(w, cs_synthetic_circuit(&shape), NULL, e);
 }
 
 int bench_gpu_lane(int argc, char **argv)
@@ -338,16 +333,18 @@ int bench_gpu_lane(int argc, char **argv)
     cs_prover big[2], small;
     groth16_params bpk, spk;
     double t0 = now_ms();
-    synthetic(&big[0], &bpk, big_lg, &g);
+    if (synthetic(&big[0], big_lg, &g, &e) || synthetic(&small, lane_lg, &g, &e))
+        return printf("FAIL synthesis: %s\n", e.msg), 1;
     big[1] = big[0]; /* a shallow copy: read only */
-    synthetic(&small, &spk, lane_lg, &g);
+    timing_params(&bpk, &big[0], &g);
+    timing_params(&spk, &small, &g);
     printf("SYNTHETIC circuits (random-point parameters, not a setup): big %zu constraints (two "
            "a start), lane %zu; made in %.0f ms\n",
            big[0].num_constraints, small.num_constraints, now_ms() - t0);
     size_t room = (spk.n_h + spk.n_l + spk.n_a + spk.n_b_g1) * 96 + spk.n_b_g2 * 192;
-    unsigned dom = 10;
-    while (((size_t)1 << dom) < small.num_constraints) dom++;
-    if (gpu_lane_setup(0, dom, room, &e)) return printf("FAIL lane setup: %s\n", e.msg), 1;
+    unsigned dom;
+    if (groth16_h_domain(&dom, &spk, &small, &e) || gpu_lane_setup(0, dom, room, &e))
+        return printf("FAIL lane setup: %s\n", e.msg), 1;
     fr_t rs[2] = {FR_ONE, FR_ONE};
     groth16_proof ref;
     uint8_t refb[GROTH16_PROOF_BYTES];
@@ -417,13 +414,10 @@ int bench_gpu_prove(int argc, char **argv)
     printf("host threads wait for the device by %s\n", blocking ? "blocking" : "CUDA's default");
     cuzk_rng g;
     cuzk_rng_seed(&g, (uint64_t)time(NULL));
-    /* stay under 2^LOG with the input constraints: 1/64 spare */
-    cs_synthetic shape = {((size_t)1 << lg) - ((size_t)1 << lg) / 64, cuzk_rng_u64(&g)};
     cs_prover *w = xcalloc(n, sizeof *w);
     cuzk_err e = {0};
     double t0 = now_ms();
-    if (cs_synthesize_prover(&w[0], cs_synthetic_circuit(&shape), NULL, &e))
-        return printf("FAIL synthesis: %s\n", e.msg), 1;
+    if (synthetic(&w[0], lg, &g, &e)) return printf("FAIL synthesis: %s\n", e.msg), 1;
     for (size_t i = 1; i < n; i++) w[i] = w[0]; /* shallow copies: read-only */
     printf("SYNTHETIC partition (bit-heavy circuit, random-point parameters, not a setup): "
            "%zu constraints, %zu aux, synthesis %.0f ms\n",
