@@ -46,12 +46,13 @@ typedef struct cuzk_config {
     int devices[CONFIG_MAX_DEVICES];
     size_t n_devices; /* 0 = every device of the backend */
     uint32_t gpu_threads, gpu_workers_per_device;
-    char backend[16];            /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
-    uint64_t device_memory;      /* per device the GPU prover plans with; 0 = what is free */
-    uint32_t small_lane_max_log; /* the small-circuit lane's largest domain; 0 = no lane */
-    uint32_t stream_chunk_log;   /* the streamed plan's MSM chunk goal (rule 4); 0 = 21 */
-    char witness_kept[8];        /* "tight" (default), "first" or "off" (rule 4) */
-    uint64_t small_lane_params;  /* device bytes of parameters the lane keeps */
+    char backend[16];             /* "auto" (CUDA when usable, else CPU), "cuda" or "cpu" */
+    uint64_t device_memory;       /* per device the GPU prover plans with; 0 = what is free */
+    uint32_t small_lane_max_log;  /* the small-circuit lane's largest domain; 0 = no lane */
+    uint32_t stream_chunk_log;    /* the streamed plan's MSM chunk goal (rule 4); 0 = 21 */
+    char witness_kept[8];         /* "first" (default), "tight" or "off" (rule 4) */
+    uint64_t small_lane_params;   /* device bytes of parameters the lane keeps */
+    uint32_t small_lane_pause_ms; /* the big prover's longest pause for a lane proof; 0 = none */
     /* [scheduler] */
     uint32_t max_batch_size;
     uint64_t max_batch_wait_ms;

@@ -73,12 +73,15 @@ struct engine_backend {
     /* Optional (all four or none): the device's small-circuit lane
      * (gpu_lane.h), a prover beside the running start with its own lock
      * and memory. lane_setup makes it for domains up to 2^max_log and
-     * params_bytes of parameters (an error: the device has none; called
-     * before host_bytes, which then counts the lane's host memory too);
+     * params_bytes of parameters, the big prover pausing its kernels for
+     * at most pause_ms while a lane proof runs (gpu_lane.h; an error: the
+     * device has none; called before host_bytes, which then counts the
+     * lane's host memory too);
      * lane_fits: whether a proof of c under pk fits it; lane_start: the
      * start there, never waiting for the device lock (finish as start's);
      * lane_release gives its memory back (the engine is destroyed). */
-    int (*lane_setup)(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err);
+    int (*lane_setup)(int device, unsigned max_log, uint64_t params_bytes, unsigned pause_ms,
+                      cuzk_err *err);
     bool (*lane_fits)(int device, const groth16_params *pk, const cs_prover *c);
     int (*lane_start)(int device, const groth16_params *pk, const cs_prover *circuits, size_t n,
                       void **handle, cuzk_err *err);

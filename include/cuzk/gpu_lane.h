@@ -15,6 +15,9 @@
  * serves), so that a lane proof never calls cudaMalloc / cudaFree (which
  * wait for the whole device) and never fails for lack of device memory.
  * The big starts plan around the reservation (residency.cu rule 7).
+ * While a lane proof runs, the big prover launches no kernel on its
+ * device, for a bounded time (gpu_lane_set_pause, src/gpu/util/yield.cu),
+ * so that the kernels it queued run out and the lane's get the SMs.
  * Which jobs use the lane is the engine's dispatch policy (dispatch.h).
  * Proofs are those of gpu_prove_start, byte for byte.
  */
@@ -23,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk/err.h"
 #include "cuzk/gpu_prove.h"
@@ -52,6 +56,15 @@ bool gpu_lane_fits(int device, const groth16_params *pk, const cs_prover *c);
  * CUZK_EINVAL when the device has no lane or the circuits do not fit. */
 int gpu_lane_start(gpu_prove_pending **out, int device, const groth16_params *pk,
                    const cs_prover *circuits, size_t n, const fr_t *rs, cuzk_err *err);
+/* The big prover's pause for a lane proof on its device (src/gpu/util/
+ * yield.cu's rules): while one runs, the big prover launches no kernel,
+ * for at most pause_ms (every device; GPU_LANE_PAUSE_MS by default,
+ * gpus.small_lane_pause_ms's; 0: no pause). */
+#define GPU_LANE_PAUSE_MS 250
+void gpu_lane_set_pause(unsigned pause_ms);
+/* Device `device`'s pauses so far: how many, their total ms, and how many
+ * ended at pause_ms instead of with the lane proof. */
+void gpu_lane_pauses(int device, uint64_t *count, double *ms, uint64_t *cut);
 /* The lane's reservation in bytes (0: none), and what its state holds of it. */
 size_t gpu_lane_reserved(int device);
 size_t gpu_lane_used(int device);

@@ -163,8 +163,8 @@ void gpu_prove_set_chunk_goal(size_t points);
  * for the tests, whose shapes are smaller than the default's least. */
 void gpu_prove_set_shape_ring(size_t bytes);
 /* When the plan keeps the witness packed on the device (residency.cu rule
- * 4): GPU_KEPT_TIGHT (the default) after the mode with the same rows and
- * shape but the witness as it is, GPU_KEPT_FIRST before it, GPU_KEPT_OFF
+ * 4): GPU_KEPT_FIRST (the default) before the mode with the same rows and
+ * shape but the witness as it is, GPU_KEPT_TIGHT after it, GPU_KEPT_OFF
  * never (gpus.witness_kept; the tests reach the modes it outranks). */
 enum { GPU_KEPT_OFF, GPU_KEPT_TIGHT, GPU_KEPT_FIRST };
 void gpu_prove_set_witness_kept(int mode);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cuzk/file.h"
+#include "cuzk/gpu_lane.h" /* GPU_LANE_PAUSE_MS */
 
 enum key_type { T_STR, T_U32, T_U64, T_BOOL, T_SIZE, T_BUDGET, T_SECONDS, T_DEVICES, T_IDS };
 
@@ -69,11 +70,14 @@ static const key_def keys[] = {
      "more and smaller calls; 0 = 21, else 10 .. 27"},
     {"gpus", "witness_kept", T_STR, F(witness_kept),
      "when the GPU prover keeps a witness on the device in its packed form (residency rule 4): "
-     "tight (where the witness as it is leaves the H step fewer rows or its shape streamed), "
-     "first (wherever it is offered, before the witness as it is: the room it frees goes to "
-     "larger MSM calls and kept points), off"},
+     "first (the default: wherever it is offered, before the witness as it is; the room it frees "
+     "goes to larger MSM calls and kept points), tight (only where the witness as it is leaves "
+     "the H step fewer rows or its shape streamed), off"},
     {"gpus", "small_lane_params", T_SIZE, F(small_lane_params),
      "device memory for the parameters of the circuits the lane proves, reserved with it"},
+    {"gpus", "small_lane_pause_ms", T_U32, F(small_lane_pause_ms),
+     "while a lane proof runs, the device's big prover launches no kernel for at most this long, "
+     "so that the lane's kernels get the SMs (src/gpu/util/yield.cu); 0 = no pause"},
     {"scheduler", "max_batch_size", T_U32, F(max_batch_size), "sectors per batch"},
     {"scheduler", "max_batch_wait_ms", T_U64, F(max_batch_wait_ms), "flush a partial batch"},
     {"scheduler", "result_ttl", T_SECONDS, F(result_ttl_s), "finished results kept"},
@@ -119,9 +123,10 @@ void cuzk_config_default(cuzk_config *c)
     c->witness_only = true;
     c->gpu_workers_per_device = 2;
     strcpy(c->backend, "auto");
-    strcpy(c->witness_kept, "tight");
+    strcpy(c->witness_kept, "first");
     c->small_lane_max_log = 19; /* Winning PoSt 32 / 64 GiB: 2^19; a 3.5 GiB lane */
     c->small_lane_params = 512ull << 20;
+    c->small_lane_pause_ms = GPU_LANE_PAUSE_MS;
     c->max_batch_size = 1;
     c->max_batch_wait_ms = 10000;
     c->result_ttl_s = 600;

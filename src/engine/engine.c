@@ -178,7 +178,7 @@ static void setup_lane(engine_t *e, device *d)
     if (!e->backend->lane_setup || !e->cfg.small_lane_max_log) return;
     cuzk_err err = {0};
     if (e->backend->lane_setup(d->ordinal, e->cfg.small_lane_max_log, e->cfg.small_lane_params,
-                               &err)) {
+                               e->cfg.small_lane_pause_ms, &err)) {
         engine_log(err.code == CUZK_ENOMEM ? LOG_INFO : LOG_WARN,
                    "engine: device %d: no small-circuit lane: %s", d->ordinal, err.msg);
         return;

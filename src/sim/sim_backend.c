@@ -194,9 +194,10 @@ static int sim_finish(void *handle, groth16_proof *proofs, size_t n, cuzk_err *e
     return rc;
 }
 
-static int sim_lane_setup(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err)
+static int sim_lane_setup(int device, unsigned max_log, uint64_t params_bytes, unsigned pause_ms,
+                          cuzk_err *err)
 {
-    (void)device;
+    (void)device, (void)pause_ms; /* the model's lane_slowdown stands for the device's sharing */
     if (sim_model.device.lane_slowdown <= 0)
         return cuzk_errf(err, CUZK_EINVAL, "sim-h200: no small-circuit lane modeled");
     pthread_mutex_lock(&dev.mu);

@@ -4,14 +4,18 @@
  * on the GPU (gpu_prove.h) and, when LOG <= CPU_MAX_LOG (default 22), on
  * the CPU (groth16_prove), with the per-phase timings side by side.
  *
- * `cuzk-gpu-bench lane [BIG_LOG] [LANE_LOG] [SECONDS] [EVERY_MS]` (issue
- * 24 without the daemon): device 0's small-circuit lane (gpu_lane.h)
- * proving a synthetic circuit of about 2^LANE_LOG constraints (default
- * 19, a Winning PoSt's domain) every EVERY_MS (default 250) for SECONDS
- * (default 60) while another thread keeps the device's big prover busy
- * with starts of two synthetic partitions of about 2^BIG_LOG (default
- * 26); the lane's latency idle (10 proofs first) and under that load,
- * p50 / p99 / max, and every lane proof compared byte for byte with the
+ * `cuzk-gpu-bench lane [BIG_LOG] [LANE_LOG] [SECONDS] [EVERY_MS] [PAUSES]`
+ * (issue 24 without the daemon): device 0's small-circuit lane
+ * (gpu_lane.h) proving a synthetic circuit of about 2^LANE_LOG
+ * constraints (default 19, a Winning PoSt's domain) every EVERY_MS
+ * (default 250) for SECONDS (default 60) while another thread keeps the
+ * device's big prover busy with starts of two synthetic partitions of
+ * about 2^BIG_LOG (default 26); that once for each of PAUSES, a comma
+ * list of the big prover's pause for a lane proof in ms (gpu_lane_set_pause,
+ * src/gpu/util/yield.cu; default "0,250": none, then the daemon's
+ * default). The lane's latency idle (10 proofs first) and under that
+ * load, p50 / p99 / max, per pause with the big starts' mean time and
+ * the pauses taken; every lane proof compared byte for byte with the
  * CPU's proof of the same circuit and r, s. Host threads block on their
  * waits, as the daemon's. The prover logs a start's setup steps when
  * they take over 20 ms (prove_gpu.cu), on stderr.
@@ -262,6 +266,7 @@ typedef struct big_load {
     volatile int stop;
     int proofs, failed; /* starts done; the first failure's code */
     double first_ms;    /* the first start's wall time (its upload) */
+    double total_ms;    /* every start's wall time, summed */
     cuzk_err err;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -278,6 +283,7 @@ static void *big_loop(void *arg)
         pthread_mutex_lock(&b->mu);
         if (rc) b->failed = rc;
         if (!rc && b->proofs++ == 0) b->first_ms = now_ms() - t0;
+        if (!rc) b->total_ms += now_ms() - t0;
         pthread_cond_broadcast(&b->cv);
         pthread_mutex_unlock(&b->mu);
     }
@@ -319,13 +325,55 @@ static int synthetic(cs_prover *w, unsigned lg, cuzk_rng *g, cuzk_err *e)
     return cs_synthesize_prover(w, cs_synthetic_circuit(&shape), NULL, e);
 }
 
+/* The lane's proofs every `every` ms for `secs` beside the load b, their
+ * times into v (at most cap); their count, or -1 after a failed start
+ * (its message printed). *bad counts proofs whose bytes differ. */
+static long lane_beside(const groth16_params *pk, const cs_prover *w, const uint8_t *ref,
+                        const big_load *b, double secs, double every, double *v, size_t cap,
+                        int *bad)
+{
+    size_t n = 0;
+    double end = now_ms() + secs * 1000, ms;
+    cuzk_err e = {0};
+    while (!b->failed && now_ms() < end && n < cap) {
+        double next = now_ms() + every;
+        if (lane_proof(pk, w, ref, &ms, &e)) {
+            (*bad)++;
+            printf("FAIL lane proof %zu: %s\n", n, e.msg);
+        }
+        v[n++] = ms;
+        while (now_ms() < next) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return (long)n;
+}
+
 int bench_gpu_lane(int argc, char **argv)
 {
     unsigned big_lg = argc > 1 ? (unsigned)atoi(argv[1]) : 26;
     unsigned lane_lg = argc > 2 ? (unsigned)atoi(argv[2]) : 19;
     double secs = argc > 3 ? atof(argv[3]) : 60, every = argc > 4 ? atof(argv[4]) : 250;
-    if (big_lg < 10 || big_lg > 27 || lane_lg < 10 || lane_lg > 22 || secs <= 0 || every < 0)
-        return printf("usage: lane [BIG_LOG(10..27)] [LANE_LOG(10..22)] [SECONDS] [EVERY_MS]\n"), 2;
+    const char *list = argc > 5 ? argv[5] : "0,250";
+    unsigned pauses[8];
+    size_t np = 0;
+    for (const char *q = list;;) { /* ms,ms,...: np = 0 for anything else */
+        char *endp;
+        long v = strtol(q, &endp, 10);
+        if (endp == q || v < 0 || v > 100000 || (*endp && *endp != ',') || np == 8) {
+            np = 0;
+            break;
+        }
+        pauses[np++] = (unsigned)v;
+        if (!*endp) break;
+        q = endp + 1;
+    }
+    if (big_lg < 10 || big_lg > 27 || lane_lg < 10 || lane_lg > 22 || secs <= 0 || every < 0 ||
+        np == 0)
+        return printf("usage: lane [BIG_LOG(10..27)] [LANE_LOG(10..22)] [SECONDS] [EVERY_MS] "
+                      "[PAUSES: ms,ms,... (at most 8)]\n"),
+               2;
     cuzk_err e = {0};
     if (gpu_set_blocking_sync(true, &e)) return printf("FAIL: %s\n", e.msg), 1;
     cuzk_rng g;
@@ -352,8 +400,11 @@ int bench_gpu_lane(int argc, char **argv)
         return printf("FAIL cpu: %s\n", e.msg), 1;
     groth16_proof_encode(refb, &ref);
     size_t cap = 16 + (size_t)(secs * 1000 / (every > 1 ? every : 1)) + 1;
-    double *idle = xcalloc(10, sizeof *idle), *loaded = xcalloc(cap, sizeof *loaded), ms;
-    int bad = 0;
+    double *idle = xcalloc(10, sizeof *idle), *loaded = xcalloc(np * cap, sizeof *loaded);
+    long got[8] = {0};
+    int bad = 0, starts[8] = {0};
+    double start_ms[8] = {0}, pause_ms[8] = {0};
+    uint64_t paused[8] = {0}, cut[8] = {0};
     for (int i = 0; i < 10; i++)
         if (lane_proof(&spk, &small, refb, &idle[i], &e))
             return printf("FAIL lane: %s\n", e.msg), 1;
@@ -364,31 +415,40 @@ int bench_gpu_lane(int argc, char **argv)
     if (pthread_create(&th, NULL, big_loop, &b)) return printf("FAIL: no load thread\n"), 1;
     pthread_mutex_lock(&b.mu); /* the load's first start uploads its parameters */
     while (!b.proofs && !b.failed) pthread_cond_wait(&b.cv, &b.mu);
-    int before = b.proofs;
     pthread_mutex_unlock(&b.mu);
-    size_t n = 0;
-    double end = now_ms() + secs * 1000;
-    while (!b.failed && now_ms() < end && n < cap) {
-        double next = now_ms() + every;
-        if (lane_proof(&spk, &small, refb, &ms, &e)) {
-            bad++;
-            printf("FAIL lane proof %zu: %s\n", n, e.msg);
-        }
-        loaded[n++] = ms;
-        while (now_ms() < next) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
+    for (size_t k = 0; k < np && !b.failed; k++) {
+        uint64_t c0, x0, c1, x1;
+        double m0, m1;
+        gpu_lane_set_pause(pauses[k]);
+        gpu_lane_pauses(0, &c0, &m0, &x0);
+        pthread_mutex_lock(&b.mu);
+        int p0 = b.proofs;
+        double s0 = b.total_ms;
+        pthread_mutex_unlock(&b.mu);
+        got[k] = lane_beside(&spk, &small, refb, &b, secs, every, loaded + k * cap, cap, &bad);
+        pthread_mutex_lock(&b.mu);
+        starts[k] = b.proofs - p0, start_ms[k] = b.total_ms - s0;
+        pthread_mutex_unlock(&b.mu);
+        gpu_lane_pauses(0, &c1, &m1, &x1);
+        paused[k] = c1 - c0, pause_ms[k] = m1 - m0, cut[k] = x1 - x0;
     }
     b.stop = 1;
     pthread_join(th, NULL);
+    gpu_lane_set_pause(GPU_LANE_PAUSE_MS);
     if (b.failed) return printf("FAIL big prover: %s\n", b.err.msg), 1;
-    printf("big prover: %d starts of two during the lane's %zu proofs (the first took %.0f ms)\n",
-           b.proofs - before, n, b.first_ms);
+    printf("big prover: its first start of two took %.0f ms (the upload)\n", b.first_ms);
     printf("\n| lane proofs (2^%u domain), ms | n | p50 | p99 | max |\n|---|---|---|---|---|\n",
            dom);
     latency_row("idle", idle, 10);
-    latency_row("beside the big prover's starts", loaded, n);
+    for (size_t k = 0; k < np; k++) {
+        char what[160];
+        snprintf(what, sizeof what,
+                 "beside the big starts, pause %u ms (big starts %d, mean %.0f ms; %llu pauses, "
+                 "%.0f ms, %llu cut)",
+                 pauses[k], starts[k], starts[k] ? start_ms[k] / starts[k] : 0.0,
+                 (unsigned long long)paused[k], pause_ms[k], (unsigned long long)cut[k]);
+        latency_row(what, loaded + k * cap, got[k] > 0 ? (size_t)got[k] : 0);
+    }
     printf(bad ? "FAIL: %d lane proof(s) differ from the CPU's\n"
                : "every lane proof == the CPU's proof, byte for byte\n",
            bad);

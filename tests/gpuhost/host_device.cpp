@@ -47,7 +47,7 @@ static int kernel_check(const char *what, const void *const *p, const size_t *n,
                         cuzk_err *err)
 {
     int dev = host_current_device;
-    if (!cu_stream()) host_stream0_calls++;
+    if (!cu_kstream()) host_stream0_calls++; /* a launch: yield.cu rule 2 */
     for (int k = 0; k < count; k++) {
         cudaError_t e = host_mem_on(dev, p[k], n[k]);
         if (e != cudaSuccess)

@@ -983,10 +983,12 @@ static void check_lane_calls(cuzk_rng *g)
 
 /* `cuzk-gpu-bench lane` (bench_gpu_prove.c) on the stand-in, small: its
  * load thread, lane proofs and byte checks run through and it exits 0. */
+int yield_checks(void); /* yield_checks.cpp */
+
 static void check_lane_bench(void)
 {
-    char *argv[] = {"lane", "14", "12", "1", "50", NULL};
-    int rc = bench_gpu_lane(5, argv);
+    char *argv[] = {"lane", "14", "12", "1", "50", "0,100", NULL};
+    int rc = bench_gpu_lane(6, argv);
     if (rc) failures++, printf("FAIL lane bench: exit %d\n", rc);
     gpu_prove_release();
 }
@@ -1010,6 +1012,7 @@ int main(int argc, char **argv)
     check_witness_alloc_refused(&g);
     failures += gpu_lane_checks(&g);
     check_lane_calls(&g);
+    failures += yield_checks();
     check_lane_bench();
     check_two_devices();
     host_devices(2);

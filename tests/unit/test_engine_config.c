@@ -10,6 +10,7 @@
 
 #include "cuzk/config.h"
 #include "cuzk/engine.h"
+#include "cuzk/gpu_lane.h" /* GPU_LANE_PAUSE_MS */
 #include "testutil.h"
 
 static void test_sizes(void **state)
@@ -57,7 +58,8 @@ static const char full[] = "# every key\n"
                            "gpu_threads = 8\n"
                            "gpu_workers_per_device = 3\n"
                            "stream_chunk_log = 19\n"
-                           "witness_kept = \"first\"\n"
+                           "witness_kept = \"tight\"\n"
+                           "small_lane_pause_ms = 40\n"
                            "[scheduler]\n"
                            "max_batch_size = 2\n"
                            "max_batch_wait_ms = 1_500\n"
@@ -100,7 +102,8 @@ static void test_every_key(void **state)
     assert_int_equal(c.gpu_threads, 8);
     assert_int_equal(c.gpu_workers_per_device, 3);
     assert_int_equal(c.stream_chunk_log, 19);
-    assert_string_equal(c.witness_kept, "first");
+    assert_string_equal(c.witness_kept, "tight");
+    assert_int_equal(c.small_lane_pause_ms, 40);
     assert_int_equal(c.max_batch_size, 2);
     assert_int_equal(c.max_batch_wait_ms, 1500);
     assert_int_equal(c.result_ttl_s, 1);
@@ -173,7 +176,8 @@ static void test_witness_kept_values(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cuzk_config c;
         cuzk_config_default(&c);
-        assert_string_equal(c.witness_kept, "tight");
+        assert_string_equal(c.witness_kept, "first");
+        assert_int_equal(c.small_lane_pause_ms, GPU_LANE_PAUSE_MS);
         snprintf(c.witness_kept, sizeof c.witness_kept, "%s", bad[i]);
         engine_t *e = (engine_t *)&c;
         cuzk_err err = {0};

@@ -262,9 +262,10 @@ static const engine_backend fed_backend = {.name = "fed",
 /* The lane of lane_backend: circuits under N constraints (the CRITICAL
  * jobs' of N_CRIT), proved on the CPU at once, whatever the device's
  * start is doing (held or not), counted. */
-static int lane_setup(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err)
+static int lane_setup(int device, unsigned max_log, uint64_t params_bytes, unsigned pause_ms,
+                      cuzk_err *err)
 {
-    (void)device, (void)max_log, (void)params_bytes, (void)err;
+    (void)device, (void)max_log, (void)params_bytes, (void)pause_ms, (void)err;
     return CUZK_OK;
 }
 

@@ -46,7 +46,7 @@
 #include "gpu/util/check.cuh"
 #include "gpu/util/xfer_stats.cuh"
 #include "gpu/util/device.cuh"
-#include "gpu/util/lane.cuh"
+#include "gpu/util/yield.cuh"
 
 #define MSM_MAX_N   (1u << 31)
 #define MSM_SEG_LOG 5  /* buckets per reduction thread: 32 */
@@ -278,25 +278,25 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
     for (unsigned round = 0;; round++) {
         uint32_t k = round || partials ? MSM_K_LATER : k0, host[2];
         size_t scan_bytes = p->scan_bytes;
-        if (round) msm_task_next<<<blocks, 256, 0, cu_stream()>>>(off, ntask, nb, start, end);
+        if (round) msm_task_next<<<blocks, 256, 0, cu_kstream()>>>(off, ntask, nb, start, end);
         CU(cudaMemsetAsync(cnt, 0, 4, cu_stream()), err, "msm memset");
-        msm_task_count<<<blocks, 256, 0, cu_stream()>>>(start, end, k, nb, ntask, cnt);
+        msm_task_count<<<blocks, 256, 0, cu_kstream()>>>(start, end, k, nb, ntask, cnt);
         CU_LAUNCH(err, "msm_task_count");
         CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, ntask, off, (int)nb,
-                                         cu_stream()),
+                                         cu_kstream()),
            err, "msm scan");
-        msm_task_total<<<1, 1, 0, cu_stream()>>>(off, ntask, nb, cnt);
+        msm_task_total<<<1, 1, 0, cu_kstream()>>>(off, ntask, nb, cnt);
         CU_LAUNCH(err, "msm_task_total");
         int rc = msm_read_u32(host, cnt, 2, err);
         if (rc) return rc;
         uint32_t tasks = host[1];
         if (tasks > 0) {
-            msm_task_map<<<blocks, 256, 0, cu_stream()>>>(off, ntask, nb, task_bucket);
+            msm_task_map<<<blocks, 256, 0, cu_kstream()>>>(off, ntask, nb, task_bucket);
             if (round == 0 && !partials)
-                msm_task_sum<F><<<cu_blocks(tasks, 128), 128, 0, cu_stream()>>>(
+                msm_task_sum<F><<<cu_blocks(tasks, 128), 128, 0, cu_kstream()>>>(
                     task_bucket, off, start, end, k, bases, vals, tasks, out);
             else
-                msm_task_sum_xyzz<F><<<cu_blocks(tasks, 128), 128, 0, cu_stream()>>>(
+                msm_task_sum_xyzz<F><<<cu_blocks(tasks, 128), 128, 0, cu_kstream()>>>(
                     task_bucket, off, start, end, k, in, tasks, out);
             CU_LAUNCH(err, "msm_task_sum");
         }
@@ -304,7 +304,7 @@ static int msm_task_rounds(const msm_plan *p, char *ws, uint32_t nb, uint32_t *s
         in = out, out = t;
         if (host[0] <= 1) break; /* every bucket is down to one partial */
     }
-    msm_task_gather<F><<<blocks, 256, 0, cu_stream()>>>(off, ntask, nb, in, buckets);
+    msm_task_gather<F><<<blocks, 256, 0, cu_kstream()>>>(off, ntask, nb, in, buckets);
     CU_LAUNCH(err, "msm_task_gather");
     return CUZK_OK;
 }
@@ -327,16 +327,16 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
         uint32_t pairs = msm_aff_pairs_for(*total, p->aff), in = r & 1, out = in ^ 1, last;
         if (!pairs) break;
         if (r == 0)
-            msm_aff_first<<<blocks, 256, 0, cu_stream()>>>(
+            msm_aff_first<<<blocks, 256, 0, cu_kstream()>>>(
                 (uint32_t *)(ws + p->start) + (size_t)w0 * p->half,
                 (uint32_t *)(ws + p->end) + (size_t)w0 * p->half, w0 * p->n, nbk, st[0], cn[0],
                 cn[1]);
         else
-            msm_aff_halve<<<blocks, 256, 0, cu_stream()>>>(cn[in], nbk, cn[out]);
+            msm_aff_halve<<<blocks, 256, 0, cu_kstream()>>>(cn[in], nbk, cn[out]);
         CU_LAUNCH(err, "msm_aff_counts");
         size_t scan_bytes = p->scan_bytes;
         CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, cn[out], st[out], (int)nbk,
-                                         cu_stream()),
+                                         cu_kstream()),
            err, "msm scan");
         msm_aff_args<F> a;
         memset(&a, 0, sizeof a);
@@ -351,9 +351,9 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
         a.out = (affine_d<F> *)(ws + p->pts[in]);
         a.obkt = (uint32_t *)(ws + p->bkt[in]);
         if (r == 0)
-            msm_aff_round<F, true><<<cu_blocks(a.threads, 128), 128, 0, cu_stream()>>>(a);
+            msm_aff_round<F, true><<<cu_blocks(a.threads, 128), 128, 0, cu_kstream()>>>(a);
         else
-            msm_aff_round<F, false><<<cu_blocks(a.threads, 128), 128, 0, cu_stream()>>>(a);
+            msm_aff_round<F, false><<<cu_blocks(a.threads, 128), 128, 0, cu_kstream()>>>(a);
         CU_LAUNCH(err, "msm_aff_round");
         int rc = msm_read_u32(total, st[out] + nbk - 1, 1, err);
         if (!rc) rc = msm_read_u32(&last, cn[out] + nbk - 1, 1, err);
@@ -373,18 +373,18 @@ static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *base
     uint32_t *flag = (uint32_t *)(ws + p->ntask), *rank = (uint32_t *)(ws + p->off);
     uint32_t nb = (uint32_t)p->nb, blocks = cu_blocks(nb, 256);
     size_t scan_bytes = p->scan_bytes;
-    msm_nonempty<<<blocks, 256, 0, cu_stream()>>>(start, end, nb, flag);
+    msm_nonempty<<<blocks, 256, 0, cu_kstream()>>>(start, end, nb, flag);
     CU_LAUNCH(err, "msm_nonempty");
     CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, flag, rank, (int)nb,
-                                     cu_stream()),
+                                     cu_kstream()),
        err, "msm scan");
-    msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128, 0, cu_stream()>>>(
+    msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128, 0, cu_kstream()>>>(
         p->k0, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
         (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
         (xyzz_d<F> *)(ws + p->part_a));
     CU_LAUNCH(err, "msm_sweep");
     msm_mark(2);
-    msm_sweep_bounds<<<blocks, 256, 0, cu_stream()>>>(rank, p->k0, nb, start, end);
+    msm_sweep_bounds<<<blocks, 256, 0, cu_kstream()>>>(rank, p->k0, nb, start, end);
     CU_LAUNCH(err, "msm_sweep_bounds");
     return msm_task_rounds<F>(p, ws, nb, start, end, (const affine_d<F> *)NULL, NULL, 0, true,
                               (xyzz_d<F> *)(ws + p->buckets), err);
@@ -413,7 +413,7 @@ static int msm_buckets(const msm_plan *p, char *ws, const affine_d<F> *bases, cu
             continue;
         }
         unsigned o = done & 1;
-        msm_task_next<<<cu_blocks(nbk, 256), 256, 0, cu_stream()>>>(
+        msm_task_next<<<cu_blocks(nbk, 256), 256, 0, cu_kstream()>>>(
             (uint32_t *)(ws + p->st[o]), (uint32_t *)(ws + p->cn[o]), nbk, start + b0, end + b0);
         CU_LAUNCH(err, "msm run bounds");
         /* tasks of about twice the mean bucket, within the task arrays */
@@ -441,7 +441,7 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
     xyzz_d<F> *partial = (xyzz_d<F> *)(ws + p->partial);
 
     msm_mark(0);
-    msm_digits<<<cu_blocks(p->n, 256), 256, 0, cu_stream()>>>(scalars, p->n, p->win, keys, vals);
+    msm_digits<<<cu_blocks(p->n, 256), 256, 0, cu_kstream()>>>(scalars, p->n, p->win, keys, vals);
     CU_LAUNCH(err, "msm_digits");
     CU(cudaMemsetAsync(start, 0, p->nb * 4, cu_stream()), err, "msm memset");
     CU(cudaMemsetAsync(end, 0, p->nb * 4, cu_stream()), err, "msm memset");
@@ -449,9 +449,9 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
         size_t o = (size_t)w * p->n, tmp_bytes = p->sort_bytes;
         CU(cub::DeviceRadixSort::SortPairs(ws + p->sort_tmp, tmp_bytes, keys + o, keys2 + o,
                                            vals + o, vals2 + o, (int)p->n, 0, (int)p->c,
-                                           cu_stream()),
+                                           cu_kstream()),
            err, "msm sort");
-        msm_bounds<<<cu_blocks(p->n, 256), 256, 0, cu_stream()>>>(
+        msm_bounds<<<cu_blocks(p->n, 256), 256, 0, cu_kstream()>>>(
             keys2 + o, p->n, p->half, o, start + (size_t)w * p->half, end + (size_t)w * p->half);
         CU_LAUNCH(err, "msm_bounds");
     }
@@ -460,16 +460,16 @@ static int msm_device(const msm_plan *p, char *ws, const affine_d<F> *bases, con
     if (rc) return rc;
     msm_mark(3);
     uint32_t threads = p->nwin * p->per_win;
-    msm_segments<F><<<cu_blocks(threads, 128), 128, 0, cu_stream()>>>(buckets, p->half, p->seg,
-                                                                      threads, partial);
+    msm_segments<F><<<cu_blocks(threads, 128), 128, 0, cu_kstream()>>>(buckets, p->half, p->seg,
+                                                                       threads, partial);
     CU_LAUNCH(err, "msm_segments");
     uint32_t x = msm_reduce_slices<F>(p->per_win);
     xyzz_d<F> *slices = (xyzz_d<F> *)(ws + p->slices);
-    msm_reduce<F><<<p->nwin * x, MSM_RED_THREADS(F), 0, cu_stream()>>>(partial, p->per_win, p->seg,
-                                                                       x, slices);
+    msm_reduce<F><<<p->nwin * x, MSM_RED_THREADS(F), 0, cu_kstream()>>>(partial, p->per_win, p->seg,
+                                                                        x, slices);
     CU_LAUNCH(err, "msm_reduce");
     msm_reduce_slices_sum<F>
-        <<<1, p->nwin, 0, cu_stream()>>>(slices, p->nwin, x, (xyzz_d<F> *)(ws + p->sums));
+        <<<1, p->nwin, 0, cu_kstream()>>>(slices, p->nwin, x, (xyzz_d<F> *)(ws + p->sums));
     CU_LAUNCH(err, "msm_reduce_slices_sum");
     msm_mark(4);
     return CUZK_OK;

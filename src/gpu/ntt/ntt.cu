@@ -40,7 +40,7 @@
 #include "gpu/util/check.cuh"
 #include "gpu/util/device.cuh"
 #include "gpu/util/xfer_stats.cuh"
-#include "gpu/util/lane.cuh"
+#include "gpu/util/yield.cuh"
 
 /* ROOT_OF_UNITY = 7^((r-1)/2^32), a primitive 2^32-th root (groth16.md). */
 static const uint64_t NTT_ROOT[4] = {0x3829971f439f0d2b, 0xb63683508c2280b9, 0xd09b681922c813b4,
@@ -116,7 +116,7 @@ static int ntt_ensure_twiddles(ntt_dev *d, unsigned n, cuzk_err *err)
     fr_d wd;
     memcpy(&wd, &w, sizeof wd);
     uint64_t threads = (count + NTT_TW_CHUNK - 1) / NTT_TW_CHUNK;
-    ntt_twiddle_gen<<<cu_blocks(threads, 256), 256, 0, cu_stream()>>>(d->tw, wd, count);
+    ntt_twiddle_gen<<<cu_blocks(threads, 256), 256, 0, cu_kstream()>>>(d->tw, wd, count);
     CU_LAUNCH(err, "ntt_twiddle_gen");
     CU_WAIT(err, "ntt_twiddle_gen");
     d->tw_log = n;
@@ -225,7 +225,7 @@ static int ntt_scale_run(ntt_dev *d, fr_d *x, unsigned n, ntt_scaling s, cuzk_er
     int rc = ntt_ensure_scale(d, s.kind, n, err);
     if (rc) return rc;
     const fr_d *lo = d->sc[s.kind], *hi = lo + ((size_t)1 << NTT_SCALE_LO);
-    ntt_scale<<<cu_blocks((size_t)1 << n, 256), 256, 0, cu_stream()>>>(x, n, s.bitrev, lo, hi);
+    ntt_scale<<<cu_blocks((size_t)1 << n, 256), 256, 0, cu_kstream()>>>(x, n, s.bitrev, lo, hi);
     CU_LAUNCH(err, "ntt_scale");
     return CUZK_OK;
 }
@@ -244,7 +244,7 @@ static int ntt_stages_th(ntt_dev *d, fr_d *x, const ntt_pass_t *ps, unsigned pas
     for (unsigned i = 0; i < passes; i++) {
         unsigned blocks = 1u << (n - ps[i].m - ps[i].L);
         size_t smem = (size_t)32 << (ps[i].m + ps[i].L);
-        ntt_pass<DIF, INV, TH><<<blocks, TH, smem, cu_stream()>>>(x, d->tw, ps[i]);
+        ntt_pass<DIF, INV, TH><<<blocks, TH, smem, cu_kstream()>>>(x, d->tw, ps[i]);
         CU_LAUNCH(err, "ntt_pass");
     }
     return CUZK_OK;
@@ -292,8 +292,8 @@ static int ntt_launch_r8_at(ntt_dev *d, fr_d *x, const ntt_pass_t &ps, ntt_scale
     }
     unsigned log_t = ps.m + ps.L;
     ntt_pass_r8<DIF, INV, SC, BOTTOM>
-        <<<1u << (ps.n - log_t), 1u << (log_t - 3), (size_t)32 << log_t, cu_stream()>>>(x, d->tw,
-                                                                                        ps, sc);
+        <<<1u << (ps.n - log_t), 1u << (log_t - 3), (size_t)32 << log_t, cu_kstream()>>>(x, d->tw,
+                                                                                         ps, sc);
     CU_LAUNCH(err, "ntt_pass_r8");
     return CUZK_OK;
 }
@@ -352,7 +352,7 @@ static int ntt_stages(ntt_dev *d, fr_d *x, unsigned n, ntt_scaling in, ntt_scali
 /* x := bitrev(x - sub) (sub NULL: bitrev(x)). */
 static int ntt_bitrev_run(fr_d *x, const fr_d *sub, unsigned n, cuzk_err *err)
 {
-    ntt_bitrev_tiled<<<1u << (n - 2 * NTT_BR_K), NTT_BR_THREADS, 0, cu_stream()>>>(x, sub, n);
+    ntt_bitrev_tiled<<<1u << (n - 2 * NTT_BR_K), NTT_BR_THREADS, 0, cu_kstream()>>>(x, sub, n);
     CU_LAUNCH(err, "ntt_bitrev_tiled");
     return CUZK_OK;
 }
@@ -438,10 +438,10 @@ static int ntt_h_mul(fr_d *x, const fr_d *y, size_t count, bool x_is_b, unsigned
     memcpy(&zd, &z, sizeof zd);
     if (!count) return CUZK_OK;
     if (x_is_b)
-        ntt_h_pointwise_b<<<cu_blocks(count, 256), 256, 0, cu_stream()>>>(x, y, (uint32_t)count,
-                                                                          zd);
+        ntt_h_pointwise_b<<<cu_blocks(count, 256), 256, 0, cu_kstream()>>>(x, y, (uint32_t)count,
+                                                                           zd);
     else
-        ntt_h_pointwise<<<cu_blocks(count, 256), 256, 0, cu_stream()>>>(x, y, (uint32_t)count, zd);
+        ntt_h_pointwise<<<cu_blocks(count, 256), 256, 0, cu_kstream()>>>(x, y, (uint32_t)count, zd);
     CU_LAUNCH(err, "ntt_h_pointwise");
     return CUZK_OK;
 }
@@ -555,8 +555,8 @@ extern "C" int gpu_ntt_h_sub_dev(gpu_buf *x, const gpu_buf *c, size_t count, cuz
 {
     int rc = ntt_h_piece_args(x, c, count, NTT_MAX_LOG, err);
     if (rc || !count) return rc;
-    ntt_h_sub<<<cu_blocks(count, 256), 256, 0, cu_stream()>>>((fr_d *)x->ptr, (const fr_d *)c->ptr,
-                                                              (uint32_t)count);
+    ntt_h_sub<<<cu_blocks(count, 256), 256, 0, cu_kstream()>>>((fr_d *)x->ptr, (const fr_d *)c->ptr,
+                                                               (uint32_t)count);
     CU_LAUNCH(err, "ntt_h_sub");
     CU_WAIT(err, "ntt h sub");
     return CUZK_OK;

@@ -236,9 +236,11 @@ static uint64_t cuda_host_bytes(int device)
 }
 
 /* The device's small-circuit lane (gpu_lane.h). */
-static int cuda_lane_setup(int device, unsigned max_log, uint64_t params_bytes, cuzk_err *err)
+static int cuda_lane_setup(int device, unsigned max_log, uint64_t params_bytes, unsigned pause_ms,
+                           cuzk_err *err)
 {
     use_device(device);
+    gpu_lane_set_pause(pause_ms);
     return gpu_lane_setup(device, max_log, (size_t)params_bytes, err);
 }
 

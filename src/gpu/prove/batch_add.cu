@@ -89,7 +89,7 @@ static int batch_add_launch(xyzz_d<F> *partial, bool accumulate, unsigned *block
     if (rc) return rc;
     batch_add_shape(n, batch_add_wave<F>(device), &per, blocks);
     batch_add_kernel<F>
-        <<<*blocks, BA_THREADS, 0, cu_stream()>>>(bases, bitmap, n, per, partial, accumulate);
+        <<<*blocks, BA_THREADS, 0, cu_kstream()>>>(bases, bitmap, n, per, partial, accumulate);
     CU_LAUNCH(err, "batch_add_kernel");
     return CUZK_OK;
 }
@@ -190,9 +190,9 @@ int prove_ba_acc_clear(void *acc, size_t entries, bool g2, cuzk_err *err)
 {
     unsigned t = 128, b = (unsigned)((entries + t - 1) / t);
     if (g2)
-        ba_acc_clear_kernel<fp2_d><<<b, t, 0, cu_stream()>>>((xyzz_d<fp2_d> *)acc, entries);
+        ba_acc_clear_kernel<fp2_d><<<b, t, 0, cu_kstream()>>>((xyzz_d<fp2_d> *)acc, entries);
     else
-        ba_acc_clear_kernel<fp_d><<<b, t, 0, cu_stream()>>>((xyzz_d<fp_d> *)acc, entries);
+        ba_acc_clear_kernel<fp_d><<<b, t, 0, cu_kstream()>>>((xyzz_d<fp_d> *)acc, entries);
     CU_LAUNCH(err, "ba_acc_clear_kernel");
     return CUZK_OK;
 }
@@ -250,7 +250,7 @@ int prove_gather(prove_g1_aff *out, const prove_g1_aff *bases, const uint32_t *i
                  size_t lo, cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256, 0, cu_stream()>>>(out, bases, idx, n, lo);
+    gather_kernel<<<cu_blocks(n, 256), 256, 0, cu_kstream()>>>(out, bases, idx, n, lo);
     CU_LAUNCH(err, "gather_kernel");
     return CUZK_OK;
 }
@@ -259,7 +259,7 @@ int prove_gather_g2(prove_g2_aff *out, const prove_g2_aff *bases, const uint32_t
                     size_t lo, cuzk_err *err)
 {
     if (n == 0) return CUZK_OK;
-    gather_kernel<<<cu_blocks(n, 256), 256, 0, cu_stream()>>>(out, bases, idx, n, lo);
+    gather_kernel<<<cu_blocks(n, 256), 256, 0, cu_kstream()>>>(out, bases, idx, n, lo);
     CU_LAUNCH(err, "gather_kernel (G2)");
     return CUZK_OK;
 }

@@ -18,6 +18,7 @@ __global__ void unpack_kernel(uint64_t *out, const char *__restrict__ packed, si
 int prove_unpack_fr(fr_t *out, const void *packed, size_t nv, cudaStream_t st, cuzk_err *err)
 {
     if (nv == 0) return CUZK_OK;
+    cu_yield_wait(); /* a kernel of the big prover's: yield.cu's rule 2 */
     unpack_kernel<<<cu_blocks(nv, 256), 256, 0, st>>>((uint64_t *)out, (const char *)packed, nv,
                                                       FR_ONE);
     CU_LAUNCH(err, "unpack_kernel");

@@ -84,7 +84,7 @@ int prep_launch_count(const prep_view *p, uint32_t *counts, cuzk_err *err)
 {
     size_t blocks = (p->n_in + p->n_aux + PREP_VARS - 1) / PREP_VARS;
     if (!blocks) return CUZK_OK;
-    prep_count_kernel<<<(unsigned)blocks, PREP_VARS, 0, cu_stream()>>>(*p, counts);
+    prep_count_kernel<<<(unsigned)blocks, PREP_VARS, 0, cu_kstream()>>>(*p, counts);
     CU_LAUNCH(err, "prep_count_kernel");
     return CUZK_OK;
 }
@@ -93,8 +93,8 @@ int prep_launch_scatter(const prep_view *p, const uint32_t *off, const prep_out 
 {
     size_t blocks = (p->n_in + p->n_aux + PREP_VARS - 1) / PREP_VARS;
     if (!blocks) return CUZK_OK;
-    prep_scatter_kernel<<<(unsigned)blocks, PREP_VARS, 0, cu_stream()>>>(*p, off, out[0], out[1],
-                                                                         out[2]);
+    prep_scatter_kernel<<<(unsigned)blocks, PREP_VARS, 0, cu_kstream()>>>(*p, off, out[0], out[1],
+                                                                          out[2]);
     CU_LAUNCH(err, "prep_scatter_kernel");
     return CUZK_OK;
 }

@@ -1572,9 +1572,11 @@ static int start_slot(gpu_prove_pending **out, int device, bool lane, const grot
     int slot = device + (lane ? CU_MAX_DEVICES : 0);
     cu_ctx ctx = cu_context();
     double asked = groth16_now_ms();
+    if (lane) cu_yield_take(device); /* the big prover yields to it (yield.cu rule 1) */
     prove_lock(slot);
     int rc = start_all(p, device, slot, circuits, cap, feed, asked, err);
     prove_unlock(slot);
+    if (lane) cu_yield_give(device);
     cu_context_set(ctx);
     for (size_t i = 0; !rc && i < p->n; i++) {
         fr_t own[2];

@@ -14,7 +14,7 @@
 #include "gpu/util/buf.cuh"
 #include "gpu/util/check.cuh"
 #include "gpu/util/device.cuh"
-#include "gpu/util/lane.cuh"
+#include "gpu/util/yield.cuh"
 #include "gpu/util/xfer_stats.cuh"
 
 #undef FP_ZERO

@@ -87,9 +87,10 @@
  *     need more than planned can go as it is into the second row, its H
  *     step then with one row beside it; and it comes after the mode with
  *     the same rows and shape but the witness as it is (whose kernels
- *     read a value with one load; gpus.witness_kept = "tight", the
- *     default), or before it ("first": the room it frees then goes to
- *     larger MSM calls and kept points, rule 5), or never ("off"). At
+ *     read a value with one load; gpus.witness_kept = "tight"), or
+ *     before it ("first", the default: the room it frees then goes to
+ *     larger MSM calls and kept points, rule 5; at 24 GiB on an H100 1.61
+ *     s a partition against 1.81, session 29), or never ("off"). At
  *     16 GiB it gives a 32 GiB PoRep's H step its second row: nothing
  *     parked (16 GiB a partition less over PCIe). A
  *     streamed shape (shape_cache.cu) keeps only its escape table on the
@@ -257,7 +258,7 @@ static size_t tb_for(size_t c, size_t size)
 static std::mutex plan_mu;
 static size_t plan_cap;                /* 0: none */
 static size_t plan_goal;               /* 0: PLAN_GOOD_CHUNK */
-static int plan_kept = GPU_KEPT_TIGHT; /* rule 4's modes with the witness kept packed */
+static int plan_kept = GPU_KEPT_FIRST; /* rule 4's modes with the witness kept packed */
 
 extern "C" void gpu_prove_set_witness_kept(int mode)
 {

@@ -104,7 +104,7 @@ int shape_launch_eval(const shape_view *v, const wit_view *w, int which, size_t 
 {
     size_t blk0 = lo / SHAPE_BLOCK, blocks = shape_blocks(end) - blk0;
     if (lo >= end) return CUZK_OK;
-    shape_eval_kernel<<<cu_blocks(blocks, SHAPE_WARPS), SHAPE_WARPS * 32, 0, cu_stream()>>>(
+    shape_eval_kernel<<<cu_blocks(blocks, SHAPE_WARPS), SHAPE_WARPS * 32, 0, cu_kstream()>>>(
         *v, which, *w, blk0, end, (fr_d *)out);
     CU_LAUNCH(err, "shape_eval_kernel");
     return CUZK_OK;
@@ -114,8 +114,8 @@ int shape_launch_check(const fr_t *a, const fr_t *b, const fr_t *c, size_t n, si
                        unsigned long long *first, cuzk_err *err)
 {
     if (!n) return CUZK_OK;
-    shape_check_kernel<<<cu_blocks(n, 256), 256, 0, cu_stream()>>>((const fr_d *)a, (const fr_d *)b,
-                                                                   (const fr_d *)c, n, lo, first);
+    shape_check_kernel<<<cu_blocks(n, 256), 256, 0, cu_kstream()>>>(
+        (const fr_d *)a, (const fr_d *)b, (const fr_d *)c, n, lo, first);
     CU_LAUNCH(err, "shape_check_kernel");
     return CUZK_OK;
 }

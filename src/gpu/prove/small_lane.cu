@@ -116,6 +116,16 @@ extern "C" int gpu_lane_start(gpu_prove_pending **out, int device, const groth16
     return prove_start_lane(out, device, pk, circuits, n, rs, err);
 }
 
+extern "C" void gpu_lane_set_pause(unsigned pause_ms)
+{
+    cu_yield_set_pause(pause_ms);
+}
+
+extern "C" void gpu_lane_pauses(int device, uint64_t *count, double *ms, uint64_t *cut)
+{
+    cu_yield_counts(device, count, ms, cut);
+}
+
 extern "C" size_t gpu_lane_reserved(int device)
 {
     size_t b = 0;

@@ -17,7 +17,7 @@
 
 #include "gpu/util/lane.cuh"
 
-static thread_local cu_ctx cu_cur = {0, false};
+static thread_local cu_ctx cu_cur = {0, false, -1};
 
 cu_ctx cu_context(void)
 {
@@ -53,7 +53,7 @@ cudaError_t cu_slot_enter(int slot)
 {
     if (slot < 0 || slot >= CU_MAX_SLOTS) return cudaErrorInvalidDevice;
     int dev = slot % CU_MAX_DEVICES;
-    cu_ctx c = {0, slot >= CU_MAX_DEVICES};
+    cu_ctx c = {0, slot >= CU_MAX_DEVICES, dev};
     if (c.lane) {
         std::lock_guard<std::mutex> hold(lanes[dev].mu);
         c.stream = lanes[dev].stream;

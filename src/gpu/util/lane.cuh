@@ -5,9 +5,11 @@
  * Every kernel launch, copy and wait of the GPU prover path (src/gpu/ntt,
  * src/gpu/msm, src/gpu/prove) goes on cu_stream(): the stream the calling
  * thread set with cu_context_set (a thread that set none: the default
- * stream 0, the big prover's behaviour). A synchronous copy is
- * cu_copy_wait: an asynchronous copy on that stream and a wait for that
- * stream alone, so it never waits for another stream's kernels.
+ * stream 0, the big prover's behaviour); a kernel launch takes it
+ * through cu_kstream (yield.cuh: the big prover's pause for a lane
+ * proof). A synchronous copy is cu_copy_wait: an asynchronous copy on
+ * that stream and a wait for that stream alone, so it never waits for
+ * another stream's kernels.
  *
  * The small-circuit lane (gpu_lane.h) is a second set of everything the
  * prover keeps on a device (buffers, parameter cache, staging pools, NTT
@@ -31,6 +33,7 @@
 struct cu_ctx {
     cudaStream_t stream;
     bool lane;
+    int dev; /* the slot's device (cu_slot_enter); -1 for a thread that entered none */
 };
 /* The calling thread's context (lane.cu). */
 cu_ctx cu_context(void);

@@ -1,0 +1,113 @@
+/*
+ * yield.cu - the big prover's yield to its device's lane (yield.cuh).
+ *
+ * The rules, for each device:
+ *  1. A lane proof holds its device's yield from the moment it is asked
+ *     (gpu_lane_start) until its start returns: its kernels are done then
+ *     (what is left, the finish, is host work).
+ *  2. While the yield is held, a thread working for that device's big
+ *     prover waits before it launches a kernel (cu_kstream); its copies and
+ *     waits go on, as they take no SM. The kernels it queued before run
+ *     out, and the lane's blocks, of the greatest priority, take every SM
+ *     those free.
+ *  3. A wait ends at the latest `pause` ms (gpus.small_lane_pause_ms,
+ *     250 by default; 0: the big prover never waits) after the later of
+ *     the yield's taking (by the first of the lane proofs holding it) and
+ *     the end of the last free run of rule 4: a lane proof that runs long
+ *     (its parameters' first upload, a start of many circuits) holds the
+ *     big prover up by at most that.
+ *  4. After rule 3 cut a wait short, the big prover waits for no yield for
+ *     `pause` ms: lane proofs back to back take at most about half the
+ *     device's time from the big prover.
+ * The waits are counted per device (cu_yield_counts).
+ */
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "gpu/util/yield.cuh"
+
+struct yield_dev {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::atomic<int> held{0}; /* lane proofs holding it (rule 1), changed under mu */
+    double since = 0;         /* when held last went from 0 to 1 */
+    double free_until = 0;    /* rule 4: no wait before this */
+    uint64_t waits = 0, cut = 0;
+    double wait_ms = 0;
+};
+static yield_dev ydev[CU_MAX_DEVICES];
+static std::atomic<unsigned> pause_ms{GPU_LANE_PAUSE_MS};
+
+static double now_ms(void)
+{
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+static yield_dev *dev_of(int dev)
+{
+    return dev >= 0 && dev < CU_MAX_DEVICES ? &ydev[dev] : NULL;
+}
+
+void cu_yield_take(int dev)
+{
+    yield_dev *y = dev_of(dev);
+    if (!y) return;
+    std::lock_guard<std::mutex> g(y->mu);
+    if (y->held.fetch_add(1) == 0) y->since = now_ms();
+}
+
+void cu_yield_give(int dev)
+{
+    yield_dev *y = dev_of(dev);
+    if (!y) return;
+    std::lock_guard<std::mutex> g(y->mu);
+    if (y->held.load() > 0 && y->held.fetch_sub(1) == 1) y->cv.notify_all();
+}
+
+void cu_yield_set_pause(unsigned ms)
+{
+    pause_ms.store(ms);
+}
+
+unsigned cu_yield_pause(void)
+{
+    return pause_ms.load();
+}
+
+void cu_yield_wait(void)
+{
+    cu_ctx c = cu_context();
+    yield_dev *y = c.lane ? NULL : dev_of(c.dev);
+    if (!y || !y->held.load(std::memory_order_acquire)) return; /* the launch's fast path */
+    unsigned pause = pause_ms.load();
+    if (!pause) return;
+    std::unique_lock<std::mutex> lk(y->mu);
+    double t0 = now_ms();
+    if (!y->held.load() || t0 < y->free_until) return;                          /* rule 4 */
+    double end = (y->since > y->free_until ? y->since : y->free_until) + pause; /* rule 3 */
+    bool cut = false;
+    while (y->held.load()) {
+        double t = now_ms();
+        if (t >= end) {
+            cut = true;
+            break;
+        }
+        y->cv.wait_for(lk, std::chrono::duration<double, std::milli>(end - t));
+    }
+    double t1 = now_ms();
+    y->waits++, y->wait_ms += t1 - t0;
+    if (cut) y->cut++, y->free_until = t1 + pause;
+}
+
+void cu_yield_counts(int dev, uint64_t *waits, double *wait_ms, uint64_t *cut)
+{
+    yield_dev *y = dev_of(dev);
+    *waits = *cut = 0, *wait_ms = 0;
+    if (!y) return;
+    std::lock_guard<std::mutex> g(y->mu);
+    *waits = y->waits, *cut = y->cut, *wait_ms = y->wait_ms;
+}
