@@ -259,6 +259,12 @@ static int run(const groth16_params *pk, const cs_prover *w, size_t n, bool cpu,
     return bad != 0;
 }
 
+/* One lane proof: its wall time, and the prover's timings of it. */
+typedef struct lane_time {
+    double ms;
+    groth16_timings t;
+} lane_time;
+
 /* The load of `lane`: the big prover's starts until *stop. */
 typedef struct big_load {
     const groth16_params *pk;
@@ -290,27 +296,45 @@ static void *big_loop(void *arg)
     return NULL;
 }
 
-/* p50 / p99 / max of v[0 .. n) (sorted here), printed as a table row. */
-static void latency_row(const char *what, double *v, size_t n)
+static int cmp_lane_time(const void *a, const void *b)
 {
-    if (!n) return (void)printf("| %s | 0 | | | |\n", what);
-    qsort(v, n, sizeof *v, cmp_double);
-    size_t p99 = (size_t)((double)n * 0.99);
-    printf("| %s | %zu | %.1f | %.1f | %.1f |\n", what, n, v[n / 2], v[p99 < n ? p99 : n - 1],
-           v[n - 1]);
+    double x = ((const lane_time *)a)->ms, y = ((const lane_time *)b)->ms;
+    return x < y ? -1 : x > y;
 }
 
-/* One lane proof of w, its wall time into *ms; 0 when its bytes are ref's. */
-static int lane_proof(const groth16_params *pk, const cs_prover *w, const uint8_t *ref, double *ms,
-                      cuzk_err *e)
+/* p50 / p99 / max of v[0 .. n) (sorted here by wall time), printed as a
+ * table row, and into *slow the slowest three's breakdown. */
+static void latency_row(const char *what, lane_time *v, size_t n, char *slow, size_t len)
+{
+    if (slow) slow[0] = 0;
+    if (!n) return (void)printf("| %s | 0 | | | |\n", what);
+    qsort(v, n, sizeof *v, cmp_lane_time);
+    size_t p99 = (size_t)((double)n * 0.99);
+    printf("| %s | %zu | %.1f | %.1f | %.1f |\n", what, n, v[n / 2].ms, v[p99 < n ? p99 : n - 1].ms,
+           v[n - 1].ms);
+    for (size_t i = n; slow && i-- > 0 && i + 3 >= n;) { /* the last three */
+        const groth16_timings *t = &v[i].t;
+        size_t k = strlen(slow);
+        snprintf(slow + k, len - k,
+                 "  %.1f ms: prover %.1f (upload %.1f, H %.1f, tails %.1f, B_G2 %.1f), outside "
+                 "it %.1f\n",
+                 v[i].ms, t->gpu_total_ms, t->upload_ms, t->ntt_msm_h_ms, t->tail_msm_ms,
+                 t->b_g2_msm_ms, v[i].ms - t->gpu_total_ms);
+    }
+}
+
+/* One lane proof of w, its times into *lt; 0 when its bytes are ref's. */
+static int lane_proof(const groth16_params *pk, const cs_prover *w, const uint8_t *ref,
+                      lane_time *lt, cuzk_err *e)
 {
     fr_t rs[2] = {FR_ONE, FR_ONE};
     gpu_prove_pending *p = NULL;
     groth16_proof pf;
+    memset(&lt->t, 0, sizeof lt->t);
     double t0 = now_ms();
     int rc = gpu_lane_start(&p, 0, pk, w, 1, rs, e);
-    if (!rc) rc = gpu_prove_finish(p, &pf, NULL, e);
-    *ms = now_ms() - t0;
+    if (!rc) rc = gpu_prove_finish(p, &pf, &lt->t, e);
+    lt->ms = now_ms() - t0;
     if (rc) return rc;
     uint8_t b[GROTH16_PROOF_BYTES];
     groth16_proof_encode(b, &pf);
@@ -329,19 +353,19 @@ static int synthetic(cs_prover *w, unsigned lg, cuzk_rng *g, cuzk_err *e)
  * times into v (at most cap); their count, or -1 after a failed start
  * (its message printed). *bad counts proofs whose bytes differ. */
 static long lane_beside(const groth16_params *pk, const cs_prover *w, const uint8_t *ref,
-                        const big_load *b, double secs, double every, double *v, size_t cap,
+                        const big_load *b, double secs, double every, lane_time *v, size_t cap,
                         int *bad)
 {
     size_t n = 0;
-    double end = now_ms() + secs * 1000, ms;
+    double end = now_ms() + secs * 1000;
     cuzk_err e = {0};
     while (!b->failed && now_ms() < end && n < cap) {
         double next = now_ms() + every;
-        if (lane_proof(pk, w, ref, &ms, &e)) {
+        if (lane_proof(pk, w, ref, &v[n], &e)) {
             (*bad)++;
             printf("FAIL lane proof %zu: %s\n", n, e.msg);
         }
-        v[n++] = ms;
+        n++;
         while (now_ms() < next) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
@@ -400,7 +424,8 @@ int bench_gpu_lane(int argc, char **argv)
         return printf("FAIL cpu: %s\n", e.msg), 1;
     groth16_proof_encode(refb, &ref);
     size_t cap = 16 + (size_t)(secs * 1000 / (every > 1 ? every : 1)) + 1;
-    double *idle = xcalloc(10, sizeof *idle), *loaded = xcalloc(np * cap, sizeof *loaded);
+    lane_time *idle = xcalloc(10, sizeof *idle), *loaded = xcalloc(np * cap, sizeof *loaded);
+    char slow[8][512];
     long got[8] = {0};
     int bad = 0, starts[8] = {0};
     double start_ms[8] = {0}, pause_ms[8] = {0};
@@ -439,7 +464,7 @@ int bench_gpu_lane(int argc, char **argv)
     printf("big prover: its first start of two took %.0f ms (the upload)\n", b.first_ms);
     printf("\n| lane proofs (2^%u domain), ms | n | p50 | p99 | max |\n|---|---|---|---|---|\n",
            dom);
-    latency_row("idle", idle, 10);
+    latency_row("idle", idle, 10, NULL, 0);
     for (size_t k = 0; k < np; k++) {
         char what[160];
         snprintf(what, sizeof what,
@@ -447,8 +472,13 @@ int bench_gpu_lane(int argc, char **argv)
                  "%.0f ms, %llu cut)",
                  pauses[k], starts[k], starts[k] ? start_ms[k] / starts[k] : 0.0,
                  (unsigned long long)paused[k], pause_ms[k], (unsigned long long)cut[k]);
-        latency_row(what, loaded + k * cap, got[k] > 0 ? (size_t)got[k] : 0);
+        latency_row(what, loaded + k * cap, got[k] > 0 ? (size_t)got[k] : 0, slow[k],
+                    sizeof slow[k]);
     }
+    for (size_t k = 0; k < np; k++)
+        printf("\nthe slowest lane proofs beside the big starts, pause %u ms (the prover's "
+               "timings; outside it: the start's setup and the finish):\n%s",
+               pauses[k], slow[k]);
     printf(bad ? "FAIL: %d lane proof(s) differ from the CPU's\n"
                : "every lane proof == the CPU's proof, byte for byte\n",
            bad);
