@@ -168,6 +168,11 @@ void gpu_prove_set_shape_ring(size_t bytes);
  * never (gpus.witness_kept; the tests reach the modes it outranks). */
 enum { GPU_KEPT_OFF, GPU_KEPT_TIGHT, GPU_KEPT_FIRST };
 void gpu_prove_set_witness_kept(int mode);
+/* A whole (not streamed) batch addition's run per thread, at most `words`
+ * bitmap words (0, the default: as many as one wave of blocks takes), so
+ * that its blocks end sooner and a lane proof's kernels find SMs (a knob
+ * for cuzk-gpu-bench lane's A/B; the block sums grow to match). */
+void gpu_prove_set_batch_add_per(unsigned words);
 /* At most `points` in each job's region of a pass's gather buffer, where
  * its tails of several chunks gather before one MSM, and in each slice of
  * tails a one-chunk pass gathers and sums at once (stream.cu; 0: no cap

@@ -13,7 +13,11 @@
  * about 2^BIG_LOG (default 26); that once for each of PAUSES, a comma
  * list of the big prover's pause for a lane proof in ms (gpu_lane_set_pause,
  * src/gpu/util/yield.cu; default "0,250": none, then the daemon's
- * default). The lane's latency idle (10 proofs first) and under that
+ * default), each optionally "/W": a whole batch addition's run capped at W
+ * bitmap words a thread (gpu_prove_set_batch_add_per; its blocks end
+ * sooner). The big starts prove the same two circuits with the same r, s
+ * throughout, so each start's proofs must be the first start's bytes
+ * (checked). The lane's latency idle (10 proofs first) and under that
  * load, p50 / p99 / max, per pause with the big starts' mean time and
  * the pauses taken; every lane proof compared byte for byte with the
  * CPU's proof of the same circuit and r, s. Host threads block on their
@@ -271,8 +275,10 @@ typedef struct big_load {
     const cs_prover *w; /* two circuits */
     volatile int stop;
     int proofs, failed; /* starts done; the first failure's code */
-    double first_ms;    /* the first start's wall time (its upload) */
-    double total_ms;    /* every start's wall time, summed */
+    int differ;         /* proofs not the bytes of the first start's */
+    uint8_t first[2][GROTH16_PROOF_BYTES];
+    double first_ms; /* the first start's wall time (its upload) */
+    double total_ms; /* every start's wall time, summed */
     cuzk_err err;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -286,8 +292,12 @@ static void *big_loop(void *arg)
     while (!b->stop && !b->failed) {
         double t0 = now_ms();
         int rc = gpu_groth16_prove(pf, b->pk, b->w, 2, rs, NULL, &b->err);
+        uint8_t got[2][GROTH16_PROOF_BYTES];
+        for (int i = 0; !rc && i < 2; i++) groth16_proof_encode(got[i], &pf[i]);
         pthread_mutex_lock(&b->mu);
         if (rc) b->failed = rc;
+        if (!rc && b->proofs == 0) memcpy(b->first, got, sizeof got);
+        if (!rc && memcmp(b->first, got, sizeof got)) b->differ++; /* same circuits, same r, s */
         if (!rc && b->proofs++ == 0) b->first_ms = now_ms() - t0;
         if (!rc) b->total_ms += now_ms() - t0;
         pthread_cond_broadcast(&b->cv);
@@ -379,24 +389,29 @@ int bench_gpu_lane(int argc, char **argv)
     unsigned big_lg = argc > 1 ? (unsigned)atoi(argv[1]) : 26;
     unsigned lane_lg = argc > 2 ? (unsigned)atoi(argv[2]) : 19;
     double secs = argc > 3 ? atof(argv[3]) : 60, every = argc > 4 ? atof(argv[4]) : 250;
-    const char *list = argc > 5 ? argv[5] : "0,250";
-    unsigned pauses[8];
+    const char *list = argc > 5 ? argv[5] : "0,250"; /* pause ms[/batch-add words] each */
+    unsigned pauses[8], words[8];
     size_t np = 0;
-    for (const char *q = list;;) { /* ms,ms,...: np = 0 for anything else */
+    for (const char *q = list;;) { /* ms[/words],...: np = 0 for anything else */
         char *endp;
-        long v = strtol(q, &endp, 10);
+        long v = strtol(q, &endp, 10), w = 0;
+        if (endp != q && *endp == '/') {
+            const char *wq = endp + 1;
+            w = strtol(wq, &endp, 10);
+            if (endp == wq || w < 1 || w > 4096) endp = (char *)q; /* refused below */
+        }
         if (endp == q || v < 0 || v > 100000 || (*endp && *endp != ',') || np == 8) {
             np = 0;
             break;
         }
-        pauses[np++] = (unsigned)v;
+        pauses[np] = (unsigned)v, words[np++] = (unsigned)w;
         if (!*endp) break;
         q = endp + 1;
     }
     if (big_lg < 10 || big_lg > 27 || lane_lg < 10 || lane_lg > 22 || secs <= 0 || every < 0 ||
         np == 0)
         return printf("usage: lane [BIG_LOG(10..27)] [LANE_LOG(10..22)] [SECONDS] [EVERY_MS] "
-                      "[PAUSES: ms,ms,... (at most 8)]\n"),
+                      "[PAUSES: ms[/words],... (at most 8)]\n"),
                2;
     cuzk_err e = {0};
     if (gpu_set_blocking_sync(true, &e)) return printf("FAIL: %s\n", e.msg), 1;
@@ -445,6 +460,7 @@ int bench_gpu_lane(int argc, char **argv)
         uint64_t c0, x0, c1, x1;
         double m0, m1;
         gpu_lane_set_pause(pauses[k]);
+        gpu_prove_set_batch_add_per(words[k]);
         gpu_lane_pauses(0, &c0, &m0, &x0);
         pthread_mutex_lock(&b.mu);
         int p0 = b.proofs;
@@ -460,27 +476,32 @@ int bench_gpu_lane(int argc, char **argv)
     b.stop = 1;
     pthread_join(th, NULL);
     gpu_lane_set_pause(GPU_LANE_PAUSE_MS);
+    gpu_prove_set_batch_add_per(0);
     if (b.failed) return printf("FAIL big prover: %s\n", b.err.msg), 1;
+    if (b.differ) bad++, printf("FAIL: %d big starts' proofs differ from the first's\n", b.differ);
     printf("big prover: its first start of two took %.0f ms (the upload)\n", b.first_ms);
     printf("\n| lane proofs (2^%u domain), ms | n | p50 | p99 | max |\n|---|---|---|---|---|\n",
            dom);
     latency_row("idle", idle, 10, NULL, 0);
     for (size_t k = 0; k < np; k++) {
-        char what[160];
+        char what[192], ba[32] = "one wave";
+        if (words[k]) snprintf(ba, sizeof ba, "runs of %u words", words[k]);
         snprintf(what, sizeof what,
-                 "beside the big starts, pause %u ms (big starts %d, mean %.0f ms; %llu pauses, "
-                 "%.0f ms, %llu cut)",
-                 pauses[k], starts[k], starts[k] ? start_ms[k] / starts[k] : 0.0,
+                 "beside the big starts, pause %u ms, batch addition %s (big starts %d, mean "
+                 "%.0f ms; %llu pauses, %.0f ms, %llu cut)",
+                 pauses[k], ba, starts[k], starts[k] ? start_ms[k] / starts[k] : 0.0,
                  (unsigned long long)paused[k], pause_ms[k], (unsigned long long)cut[k]);
         latency_row(what, loaded + k * cap, got[k] > 0 ? (size_t)got[k] : 0, slow[k],
                     sizeof slow[k]);
     }
     for (size_t k = 0; k < np; k++)
-        printf("\nthe slowest lane proofs beside the big starts, pause %u ms (the prover's "
-               "timings; outside it: the start's setup and the finish):\n%s",
-               pauses[k], slow[k]);
-    printf(bad ? "FAIL: %d lane proof(s) differ from the CPU's\n"
-               : "every lane proof == the CPU's proof, byte for byte\n",
+        printf("\nthe slowest lane proofs beside the big starts, pause %u ms, batch addition "
+               "words %u (0: one wave) (the prover's timings; outside it: the start's setup and "
+               "the finish):\n%s",
+               pauses[k], words[k], slow[k]);
+    printf(bad ? "FAIL: %d lane proof(s) or big starts differ\n"
+               : "every lane proof == the CPU's proof, and every big start's proofs == the "
+                 "first's, byte for byte\n",
            bad);
     gpu_lane_release(0);
     gpu_prove_params_free(&bpk);

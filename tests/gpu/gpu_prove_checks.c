@@ -1147,7 +1147,7 @@ static void check_modes_of(const char *what, const groth16_params *pk, const cs_
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_shape_ring(0);
-    gpu_prove_set_witness_kept(GPU_KEPT_TIGHT);
+    gpu_prove_set_witness_kept(GPU_KEPT_FIRST); /* the default */
 }
 
 /* Circuits p[0 .. n) of one shape on the witness-only path: development
@@ -1528,6 +1528,7 @@ static void check_h_modes(cuzk_rng *g)
         size_t shb = rc ? 0 : gpu_shape_upload_bytes(shape);
         unsigned lg = rc ? 0 : h_log(&pk);
         if (!rc && satisfied) check_modes_of("witness path", &pk, &w, wit, shb);
+        gpu_prove_set_witness_kept(GPU_KEPT_TIGHT); /* the modes with the witness as it is */
         for (unsigned m = 0; !rc && !satisfied && m < 4; m++) {
             unsigned rows = m == 0 ? 2 : 1;
             gpu_prove_set_shape_ring(m == 3 ? shb / 4 : 0); /* 3: the shape streamed */
@@ -1544,6 +1545,7 @@ static void check_h_modes(cuzk_rng *g)
             gpu_prove_set_device_memory(0);
             gpu_prove_set_shape_ring(0);
         }
+        gpu_prove_set_witness_kept(GPU_KEPT_FIRST); /* the default */
         if (!rc && !satisfied)
             printf("h modes: an unsatisfied witness with 2 rows, 1, 1 shared, 1 with the shape "
                    "streamed: %s\n",
@@ -1587,6 +1589,7 @@ static void check_plan_porep32(void)
         for (int k = 0; k < 2; k++) {
             gpu_prove_plan_info pl;
             cuzk_err err = {0};
+            gpu_prove_set_witness_kept(GPU_KEPT_TIGHT); /* "first" below */
             int rc =
                 gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, true, budgets[k], &err);
             char line[512];
@@ -1616,7 +1619,7 @@ static void check_plan_porep32(void)
             gpu_prove_set_witness_kept(GPU_KEPT_FIRST);
             rc = gpu_prove_plan_for(&first, &pk, lg, wit, kept, s->shape_bytes, true, budgets[k],
                                     &err);
-            gpu_prove_set_witness_kept(GPU_KEPT_TIGHT);
+            gpu_prove_set_witness_kept(GPU_KEPT_TIGHT); /* pl's */
             CHECK(!rc && first.witness_kept && first.abc_rows == 2 &&
                       (k ? first.chunk > pl.chunk && first.moved < pl.moved
                          : first.chunk == pl.chunk && first.moved == pl.moved),
@@ -1640,6 +1643,7 @@ static void check_plan_porep32(void)
             printf("plan: %uGiB PoRep in %zu GiB: %s\n", (unsigned)(sectors[i] >> 30),
                    budgets[k] / gib, line);
         }
+        gpu_prove_set_witness_kept(GPU_KEPT_FIRST); /* the default */
         if (i) continue;
         /* the H200 (about 135.5 GiB beside its lane): a batch in one MSM call an array with
          * B_G2 and two a/b/c buffers on the device, as the steady 11.2 s a proof was

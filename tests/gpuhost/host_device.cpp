@@ -13,6 +13,7 @@
  * current device works and that its buffers are that device's memory.
  * Here too are the test's controls of the stand-in (host_budget.h).
  */
+#include <atomic>
 #include <thread>
 
 #include "gpu/prove/batch_add.cuh"
@@ -247,7 +248,7 @@ static void batch_add_host(J *out, const A *bases, const uint64_t *bitmap, size_
 {
     size_t per;
     unsigned blocks;
-    batch_add_shape(n, BA_BLOCKS, &per, &blocks);
+    batch_add_shape(n, BA_BLOCKS, prove_batch_add_per(), &per, &blocks);
     XD acc = XD::inf();
     for (size_t t = 0; t < (size_t)blocks * BA_THREADS; t++)
         acc.add(batch_add_thread(t, bases, bitmap, n, per));
@@ -319,7 +320,7 @@ static int batch_add_acc_host(const char *what, void *acc, const A *bases, const
     if (rc || n == 0) return rc;
     size_t per;
     unsigned blocks;
-    batch_add_shape(n, BA_BLOCKS, &per, &blocks);
+    batch_add_shape(n, BA_BLOCKS, 0, &per, &blocks);     /* passes keep one wave */
     rc = acc_check(what, acc, blocks * sizeof(XD), err); /* the entries the launch writes */
     if (rc) return rc;
     XD *a = (XD *)acc;
@@ -808,4 +809,18 @@ extern "C" long long host_pins_held(void)
 extern "C" void host_pin_refuse(bool refuse)
 {
     host_pin_fail = refuse;
+}
+
+/* batch_add.cu's knob (gpu_prove_set_batch_add_per), kept here with the
+ * batch addition it shapes. */
+static std::atomic<size_t> host_ba_per{0};
+
+extern "C" void gpu_prove_set_batch_add_per(unsigned words)
+{
+    host_ba_per.store(words);
+}
+
+size_t prove_batch_add_per(void)
+{
+    return host_ba_per.load();
 }

@@ -982,12 +982,14 @@ static void check_lane_calls(cuzk_rng *g)
 }
 
 /* `cuzk-gpu-bench lane` (bench_gpu_prove.c) on the stand-in, small: its
- * load thread, lane proofs and byte checks run through and it exits 0. */
+ * load thread, lane proofs and byte checks run through (a pause and the
+ * batch addition capped at a word a thread in its second phase) and it
+ * exits 0. */
 int yield_checks(void); /* yield_checks.cpp */
 
 static void check_lane_bench(void)
 {
-    char *argv[] = {"lane", "14", "12", "1", "50", "0,100", NULL};
+    char *argv[] = {"lane", "14", "12", "1", "50", "0,100/1", NULL};
     int rc = bench_gpu_lane(6, argv);
     if (rc) failures++, printf("FAIL lane bench: exit %d\n", rc);
     gpu_prove_release();

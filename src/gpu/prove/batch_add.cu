@@ -13,7 +13,9 @@
  * wave of the blocks the device holds at once (a fixed 4 per SM, when
  * registers allowed 3, left a second wave of one block per SM); with half
  * the bits of a 2^27 bitmap set, each thread adds about a thousand
- * points, so the tree and the host sum are noise. The block sums' buffer
+ * points, so the tree and the host sum are noise. gpu_prove_set_batch_add_per
+ * caps a thread's run instead (more blocks, each ending sooner: the
+ * lane's kernels find SMs), the host then adding that many block sums. The block sums' buffer
  * and the wave are kept per device (device.cuh).
  *
  * A pass over an array in chunks (stream.cu) adds each chunk's block sums
@@ -25,6 +27,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <atomic>
 
 #include "gpu/prove/batch_add.cuh"
 
@@ -56,9 +60,24 @@ template <class F> __global__ void ba_acc_clear_kernel(xyzz_d<F> *acc, size_t en
     if (k < entries) acc[k] = xyzz_d<F>::inf();
 }
 
-/* Per device (device.cuh; under its prover lock): BA_BLOCKS sums of the
- * larger group, kept. */
+/* Per device (device.cuh; under its prover lock): the block sums (room
+ * for ba_partial_cap[slot] of the larger group, BA_BLOCKS at least), kept. */
 static void *ba_partial[CU_MAX_SLOTS];
+static size_t ba_partial_cap[CU_MAX_SLOTS];
+/* gpu_prove_set_batch_add_per: words a thread at most in a whole batch
+ * addition (0: one wave); the accumulated passes of streamed chunks keep
+ * one wave (their chunks are small enough that a thread's run is short). */
+static std::atomic<size_t> ba_per_max{0};
+
+extern "C" void gpu_prove_set_batch_add_per(unsigned words)
+{
+    ba_per_max.store(words);
+}
+
+size_t prove_batch_add_per(void)
+{
+    return ba_per_max.load();
+}
 
 /* Blocks of batch_add_kernel<F> resident on device dev (an ordinal) at once (per SM
  * times SMs; registers, not the 4 per SM that BA_BLOCKS allows, set it:
@@ -77,9 +96,9 @@ template <class F> static unsigned batch_add_wave(int dev)
 }
 
 /* The batch addition's launch: block b's sum into partial[b], or added
- * to it (accumulate); *blocks of them, at most BA_BLOCKS. */
+ * to it (accumulate); *blocks of them (batch_add_shape with per_max). */
 template <class F>
-static int batch_add_launch(xyzz_d<F> *partial, bool accumulate, unsigned *blocks,
+static int batch_add_launch(xyzz_d<F> *partial, bool accumulate, size_t per_max, unsigned *blocks,
                             const affine_d<F> *bases, const uint64_t *bitmap, size_t n,
                             cuzk_err *err)
 {
@@ -87,7 +106,7 @@ static int batch_add_launch(xyzz_d<F> *partial, bool accumulate, unsigned *block
     int device;
     int rc = cu_device(&device, err);
     if (rc) return rc;
-    batch_add_shape(n, batch_add_wave<F>(device), &per, blocks);
+    batch_add_shape(n, batch_add_wave<F>(device), per_max, &per, blocks);
     batch_add_kernel<F>
         <<<*blocks, BA_THREADS, 0, cu_kstream()>>>(bases, bitmap, n, per, partial, accumulate);
     CU_LAUNCH(err, "batch_add_kernel");
@@ -95,20 +114,25 @@ static int batch_add_launch(xyzz_d<F> *partial, bool accumulate, unsigned *block
 }
 
 /* The per-block sums of the batch addition into host memory (*blocks of
- * them, at most BA_BLOCKS). */
+ * them, at most batch_add_blocks_max(n, per_max)). */
 template <class F>
-static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, const affine_d<F> *bases,
-                            const uint64_t *bitmap, size_t n, cuzk_err *err)
+static int batch_add_blocks(xyzz_d<F> *sums, unsigned *blocks, size_t per_max,
+                            const affine_d<F> *bases, const uint64_t *bitmap, size_t n,
+                            cuzk_err *err)
 {
     int dev;
     int rc = cu_slot(&dev, err);
     if (rc) return rc;
+    size_t want = batch_add_blocks_max(n, per_max);
+    if (ba_partial[dev] && ba_partial_cap[dev] < want)
+        cu_free(ba_partial[dev]), ba_partial[dev] = NULL, ba_partial_cap[dev] = 0;
     if (!ba_partial[dev]) {
-        rc = prove_dev_alloc(&ba_partial[dev], BA_BLOCKS * sizeof(prove_g2_xyzz), NULL, err);
+        rc = prove_dev_alloc(&ba_partial[dev], want * sizeof(prove_g2_xyzz), NULL, err);
         if (rc) return rc;
+        ba_partial_cap[dev] = want;
     }
     xyzz_d<F> *partial = (xyzz_d<F> *)ba_partial[dev];
-    rc = batch_add_launch<F>(partial, false, blocks, bases, bitmap, n, err);
+    rc = batch_add_launch<F>(partial, false, per_max, blocks, bases, bitmap, n, err);
     if (rc) return rc;
     CU_WAIT(err, "batch_add_kernel");
     CU(xfer_copy(sums, partial, *blocks * sizeof *sums, GROTH16_XFER_RESULTS), err,
@@ -121,7 +145,7 @@ void prove_batch_add_release(void)
     int slot;
     if (cu_slot(&slot, NULL)) return;
     cu_free(ba_partial[slot]);
-    ba_partial[slot] = NULL;
+    ba_partial[slot] = NULL, ba_partial_cap[slot] = 0;
 }
 
 /* The host's sum of `blocks` block sums (the CPU group law). */
@@ -164,11 +188,12 @@ static int batch_add_sum(Jac *out, const Aff *bases, const uint64_t *bitmap, siz
 {
     jac_inf(out);
     if (n == 0) return CUZK_OK;
-    Xyzz *sums = (Xyzz *)malloc(BA_BLOCKS * sizeof *sums);
+    size_t per_max = ba_per_max.load();
+    Xyzz *sums = (Xyzz *)malloc(batch_add_blocks_max(n, per_max) * sizeof *sums);
     if (!sums) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (block sums)");
     unsigned blocks;
-    int rc =
-        batch_add_blocks<F>((xyzz_d<F> *)sums, &blocks, (const affine_d<F> *)bases, bitmap, n, err);
+    int rc = batch_add_blocks<F>((xyzz_d<F> *)sums, &blocks, per_max, (const affine_d<F> *)bases,
+                                 bitmap, n, err);
     if (!rc) host_sum(out, sums, blocks);
     free(sums);
     return rc;
@@ -201,7 +226,7 @@ int prove_batch_add_acc(void *acc, const prove_g1_aff *bases, const uint64_t *bi
                         cuzk_err *err)
 {
     unsigned blocks;
-    return n ? batch_add_launch<fp_d>((xyzz_d<fp_d> *)acc, true, &blocks, bases, bitmap, n, err)
+    return n ? batch_add_launch<fp_d>((xyzz_d<fp_d> *)acc, true, 0, &blocks, bases, bitmap, n, err)
              : CUZK_OK;
 }
 
@@ -209,7 +234,8 @@ int prove_batch_add_acc_g2(void *acc, const prove_g2_aff *bases, const uint64_t 
                            cuzk_err *err)
 {
     unsigned blocks;
-    return n ? batch_add_launch<fp2_d>((xyzz_d<fp2_d> *)acc, true, &blocks, bases, bitmap, n, err)
+    return n ? batch_add_launch<fp2_d>((xyzz_d<fp2_d> *)acc, true, 0, &blocks, bases, bitmap, n,
+                                       err)
              : CUZK_OK;
 }
 

@@ -17,14 +17,28 @@
 #define BA_THREADS 128 /* shared memory per block: 128 XYZZ points, 24 KiB (G1), 48 (G2) */
 #define BA_BLOCKS  528 /* most blocks of a launch: 4 on each of the H200's 132 SMs */
 
-/* Words per thread and blocks for n bits, at most max_blocks blocks (the
- * device's resident blocks: one wave, no tail of a few SMs working). */
-HD void batch_add_shape(size_t n, unsigned max_blocks, size_t *per, unsigned *blocks)
+/* Words per thread and blocks for n bits: at most max_blocks blocks (the
+ * device's resident blocks: one wave, no tail of a few SMs working), or,
+ * with per_max (0: none), at most per_max words a thread in as many
+ * blocks as that takes, so that no block holds its SM for long: a lane
+ * proof's blocks (yield.cu) then find SMs as the blocks end, where one
+ * wave holds every SM for the whole launch (50-60 ms at 2^27 on the H200). */
+HD void batch_add_shape(size_t n, unsigned max_blocks, size_t per_max, size_t *per,
+                        unsigned *blocks)
 {
     if (max_blocks < 1 || max_blocks > BA_BLOCKS) max_blocks = BA_BLOCKS;
     size_t nw = (n + 63) / 64, threads = (size_t)max_blocks * BA_THREADS;
     *per = nw ? (nw + threads - 1) / threads : 1;
+    if (per_max && *per > per_max) *per = per_max;
     *blocks = (unsigned)((nw + *per * BA_THREADS - 1) / (*per * BA_THREADS));
+}
+
+/* The most blocks batch_add_shape gives n bits with per_max. */
+HD size_t batch_add_blocks_max(size_t n, size_t per_max)
+{
+    size_t nw = (n + 63) / 64,
+           b = per_max ? (nw + per_max * BA_THREADS - 1) / (per_max * BA_THREADS) : BA_BLOCKS;
+    return b > BA_BLOCKS ? b : BA_BLOCKS;
 }
 
 HD unsigned lowest_bit(uint64_t m)
