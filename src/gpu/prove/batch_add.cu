@@ -15,8 +15,8 @@
  * the bits of a 2^27 bitmap set, each thread adds about a thousand
  * points, so the tree and the host sum are noise. gpu_prove_set_batch_add_per
  * caps a thread's run instead (more blocks, each ending sooner: the
- * lane's kernels find SMs), the host then adding that many block sums. The block sums' buffer
- * and the wave are kept per device (device.cuh).
+ * lane's kernels find SMs), the host then adding that many block sums.
+ * The block sums' buffer and the wave are kept per device (device.cuh).
  *
  * A pass over an array in chunks (stream.cu) adds each chunk's block sums
  * into an accumulator of its own on the device instead (block b's sum
