@@ -810,17 +810,3 @@ extern "C" void host_pin_refuse(bool refuse)
 {
     host_pin_fail = refuse;
 }
-
-/* batch_add.cu's knob (gpu_prove_set_batch_add_per), kept here with the
- * batch addition it shapes. */
-static std::atomic<size_t> host_ba_per{0};
-
-extern "C" void gpu_prove_set_batch_add_per(unsigned words)
-{
-    host_ba_per.store(words);
-}
-
-size_t prove_batch_add_per(void)
-{
-    return host_ba_per.load();
-}

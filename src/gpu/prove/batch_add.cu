@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <atomic>
-
 #include "gpu/prove/batch_add.cuh"
 
 template <class F>
@@ -64,20 +62,6 @@ template <class F> __global__ void ba_acc_clear_kernel(xyzz_d<F> *acc, size_t en
  * for ba_partial_cap[slot] of the larger group, BA_BLOCKS at least), kept. */
 static void *ba_partial[CU_MAX_SLOTS];
 static size_t ba_partial_cap[CU_MAX_SLOTS];
-/* gpu_prove_set_batch_add_per: words a thread at most in a whole batch
- * addition (0: one wave); the accumulated passes of streamed chunks keep
- * one wave (their chunks are small enough that a thread's run is short). */
-static std::atomic<size_t> ba_per_max{0};
-
-extern "C" void gpu_prove_set_batch_add_per(unsigned words)
-{
-    ba_per_max.store(words);
-}
-
-size_t prove_batch_add_per(void)
-{
-    return ba_per_max.load();
-}
 
 /* Blocks of batch_add_kernel<F> resident on device dev (an ordinal) at once (per SM
  * times SMs; registers, not the 4 per SM that BA_BLOCKS allows, set it:
@@ -188,7 +172,7 @@ static int batch_add_sum(Jac *out, const Aff *bases, const uint64_t *bitmap, siz
 {
     jac_inf(out);
     if (n == 0) return CUZK_OK;
-    size_t per_max = ba_per_max.load();
+    size_t per_max = prove_batch_add_per(); /* the accumulated passes keep one wave */
     Xyzz *sums = (Xyzz *)malloc(batch_add_blocks_max(n, per_max) * sizeof *sums);
     if (!sums) return cuzk_errf(err, CUZK_ENOMEM, "gpu prove: out of memory (block sums)");
     unsigned blocks;

@@ -237,7 +237,7 @@ void prove_shape_ring_release(int dev);
 size_t prove_shape_bytes(int dev);
 
 /* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
-/* gpu_prove_set_batch_add_per's words (0: one wave; batch_add.cu). */
+/* gpu_prove_set_batch_add_per's words (0: one wave; kept in stream.cu). */
 size_t prove_batch_add_per(void);
 /* Frees the calling thread's slot's block sums (made again when needed). */
 void prove_batch_add_release(void);

@@ -191,6 +191,23 @@ static int acc_sum(g2_jac_t *o, const void *acc, size_t entries, cuzk_err *err)
     return prove_ba_acc_sum_g2(o, acc, entries, err);
 }
 
+/* gpu_prove_set_batch_add_per: words a thread at most in a whole batch
+ * addition (0: one wave; batch_add.cu); the accumulated passes of
+ * streamed chunks keep one wave (their chunks are small enough that a
+ * thread's run is short). Here, host code, so that the stand-in runtime's
+ * batch addition (tests/gpuhost) reads the same knob. */
+static std::atomic<size_t> ba_per_max{0};
+
+extern "C" void gpu_prove_set_batch_add_per(unsigned words)
+{
+    ba_per_max.store(words);
+}
+
+size_t prove_batch_add_per(void)
+{
+    return ba_per_max.load();
+}
+
 size_t prove_ba_acc_entries(size_t chunk)
 {
     size_t words = (chunk + 63) / 64, blocks = (words + BA_THREADS - 1) / BA_THREADS;

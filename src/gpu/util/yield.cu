@@ -73,11 +73,6 @@ void cu_yield_set_pause(unsigned ms)
     pause_ms.store(ms);
 }
 
-unsigned cu_yield_pause(void)
-{
-    return pause_ms.load();
-}
-
 void cu_yield_wait(void)
 {
     cu_ctx c = cu_context();

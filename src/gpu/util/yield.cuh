@@ -28,12 +28,11 @@ void cu_yield_take(int dev);
 void cu_yield_give(int dev);
 /* Rule 3's bound in ms for every device (0: the big prover never waits). */
 void cu_yield_set_pause(unsigned ms);
-unsigned cu_yield_pause(void);
 /* Rule 2's wait for the calling thread (none for a lane's thread, a thread
  * of no device, or while no lane proof runs on its device). */
 void cu_yield_wait(void);
-/* Rule 2's waits, in total, for the status and the lane bench: how many
- * waits and their ms, how many were cut short by rule 3. */
+/* Rule 2's waits, in total (gpu_lane_pauses, for the lane bench): how
+ * many waits and their ms, how many were cut short by rule 3. */
 void cu_yield_counts(int dev, uint64_t *waits, double *wait_ms, uint64_t *cut);
 
 /* The stream for a kernel of the calling thread: cu_stream(), after
