@@ -173,6 +173,19 @@ void gpu_prove_set_witness_kept(int mode);
  * that its blocks end sooner and a lane proof's kernels find SMs (a knob
  * for cuzk-gpu-bench lane's A/B; the block sums grow to match). */
 void gpu_prove_set_batch_add_per(unsigned words);
+/* A trace of the prover's kernels by launch site, for finding the long
+ * ones (gpu/util/ktrace.cuh): begin starts it, end stops it and gives the
+ * sites, at most max, longest launch first: each one's launches timed
+ * and their total and longest ms (from the launch to the next on its
+ * stream: an upper bound of the kernel's time). Every device; a
+ * diagnostic of cuzk-gpu-bench lane, not for the daemon. */
+typedef struct gpu_ktrace_row {
+    char site[48]; /* file:line */
+    unsigned launches;
+    double total_ms, max_ms;
+} gpu_ktrace_row;
+void gpu_ktrace_begin(void);
+size_t gpu_ktrace_end(gpu_ktrace_row *rows, size_t max);
 /* At most `points` in each job's region of a pass's gather buffer, where
  * its tails of several chunks gather before one MSM, and in each slice of
  * tails a one-chunk pass gathers and sums at once (stream.cu; 0: no cap

@@ -20,8 +20,10 @@
  * (checked). The lane's latency idle (10 proofs first) and under that
  * load, p50 / p99 / max, per pause with the big starts' mean time and
  * the pauses taken; every lane proof compared byte for byte with the
- * CPU's proof of the same circuit and r, s. Host threads block on their
- * waits, as the daemon's. The prover logs a start's setup steps when
+ * CPU's proof of the same circuit and r, s. Then one more big start,
+ * alone, with its kernels traced (gpu_ktrace_begin / _end): the launch
+ * sites whose kernels ran longest, which a lane proof's blocks can wait
+ * for. Host threads block on their waits, as the daemon's. The prover logs a start's setup steps when
  * they take over 20 ms (prove_gpu.cu), on stderr.
  *
  * `block` makes the host threads block on their waits for the
@@ -284,25 +286,29 @@ typedef struct big_load {
     pthread_cond_t cv;
 } big_load;
 
+/* One start of the load's two circuits, counted and checked into *b. */
+static void big_start(big_load *b)
+{
+    fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
+    groth16_proof pf[2];
+    double t0 = now_ms();
+    int rc = gpu_groth16_prove(pf, b->pk, b->w, 2, rs, NULL, &b->err);
+    uint8_t got[2][GROTH16_PROOF_BYTES];
+    for (int i = 0; !rc && i < 2; i++) groth16_proof_encode(got[i], &pf[i]);
+    pthread_mutex_lock(&b->mu);
+    if (rc) b->failed = rc;
+    if (!rc && b->proofs == 0) memcpy(b->first, got, sizeof got);
+    if (!rc && memcmp(b->first, got, sizeof got)) b->differ++; /* same circuits, same r, s */
+    if (!rc && b->proofs++ == 0) b->first_ms = now_ms() - t0;
+    if (!rc) b->total_ms += now_ms() - t0;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
 static void *big_loop(void *arg)
 {
     big_load *b = arg;
-    fr_t rs[4] = {FR_ONE, FR_ONE, FR_ONE, FR_ONE};
-    groth16_proof pf[2];
-    while (!b->stop && !b->failed) {
-        double t0 = now_ms();
-        int rc = gpu_groth16_prove(pf, b->pk, b->w, 2, rs, NULL, &b->err);
-        uint8_t got[2][GROTH16_PROOF_BYTES];
-        for (int i = 0; !rc && i < 2; i++) groth16_proof_encode(got[i], &pf[i]);
-        pthread_mutex_lock(&b->mu);
-        if (rc) b->failed = rc;
-        if (!rc && b->proofs == 0) memcpy(b->first, got, sizeof got);
-        if (!rc && memcmp(b->first, got, sizeof got)) b->differ++; /* same circuits, same r, s */
-        if (!rc && b->proofs++ == 0) b->first_ms = now_ms() - t0;
-        if (!rc) b->total_ms += now_ms() - t0;
-        pthread_cond_broadcast(&b->cv);
-        pthread_mutex_unlock(&b->mu);
-    }
+    while (!b->stop && !b->failed) big_start(b);
     return NULL;
 }
 
@@ -478,6 +484,11 @@ int bench_gpu_lane(int argc, char **argv)
     gpu_lane_set_pause(GPU_LANE_PAUSE_MS);
     gpu_prove_set_batch_add_per(0);
     if (b.failed) return printf("FAIL big prover: %s\n", b.err.msg), 1;
+    gpu_ktrace_row kr[12]; /* one more start, alone, its kernels traced by site */
+    gpu_ktrace_begin();
+    big_start(&b);
+    size_t nk = gpu_ktrace_end(kr, 12);
+    if (b.failed) return printf("FAIL traced big start: %s\n", b.err.msg), 1;
     if (b.differ) bad++, printf("FAIL: %d big starts' proofs differ from the first's\n", b.differ);
     printf("big prover: its first start of two took %.0f ms (the upload)\n", b.first_ms);
     printf("\n| lane proofs (2^%u domain), ms | n | p50 | p99 | max |\n|---|---|---|---|---|\n",
@@ -499,6 +510,12 @@ int bench_gpu_lane(int argc, char **argv)
                "words %u (0: one wave) (the prover's timings; outside it: the start's setup and "
                "the finish):\n%s",
                pauses[k], words[k], slow[k]);
+    printf("\nthe big prover's longest kernels, one start alone traced (from a launch to "
+           "the next on its stream: an upper bound; gpu_ktrace_end):\n"
+           "| launch site | launches | total ms | longest ms |\n|---|---|---|---|\n");
+    for (size_t k = 0; k < nk; k++)
+        printf("| %s | %u | %.1f | %.1f |\n", kr[k].site, kr[k].launches, kr[k].total_ms,
+               kr[k].max_ms);
     printf(bad ? "FAIL: %d lane proof(s) or big starts differ\n"
                : "every lane proof == the CPU's proof, and every big start's proofs == the "
                  "first's, byte for byte\n",

@@ -270,6 +270,16 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEve
     if (e == cudaSuccess) *ms = (float)(b->ms - a->ms);
     return e;
 }
+static inline cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    delete e;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    delete s;
+    return cudaSuccess;
+}
 static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
 {
     cudaError_t r = host_call(host_current_device);

@@ -7,6 +7,11 @@
  * was taken, counted as cut (rule 3), and the next launch right after
  * does not wait (rule 4). Every bound checked is causal (a wait returns
  * after the give or the deadline it waited for), none a timing guess.
+ * And the kernel trace (ktrace.cuh) that cu_kstream marks: each site's
+ * launches timed from one mark to the next on the same stream, a
+ * stream's last mark uncounted, the sites longest first, nothing marked
+ * once the trace is off (lower bounds only: a sleep lasts at least its
+ * time).
  */
 #include <stdio.h>
 
@@ -14,7 +19,16 @@
 #include <chrono>
 #include <thread>
 
+#include <string.h>
+
 #include "gpu/util/yield.cuh"
+
+#undef FP_ZERO /* <cmath>'s, which would rename fp.h's constant */
+#define FP_ZERO cuzk_fp_zero_unused
+extern "C" {
+#include "cuzk/gpu_prove.h"
+}
+#undef FP_ZERO
 
 static int fails;
 
@@ -75,6 +89,61 @@ template <class Fn> static waited wait_on(int slot, int settle, Fn then)
         }                                                                                          \
     } while (0)
 
+/* A launch of site "yield_checks.cpp:<here_line>" on the calling thread's stream. */
+static int here_line;
+static void launch_here(void)
+{
+    here_line = __LINE__, (void)cu_kstream(); /* one line: one site */
+}
+
+static const gpu_ktrace_row *row_of(const gpu_ktrace_row *r, size_t n, const char *site)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(r[i].site, site)) return &r[i];
+    return NULL;
+}
+
+/* Stream a: here (60 ms), x/b.cu:2 (5 ms), here (1 ms), x/b.cu:2 (last);
+ * stream b beside: x/c.cu:3 alone. */
+static void ktrace_checks(void)
+{
+    cudaSetDevice(0);
+    cudaStream_t a, b;
+    if (cudaStreamCreateWithFlags(&a, 0) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&b, 0) != cudaSuccess)
+        return (void)(fails++, printf("FAIL ktrace: no streams\n"));
+    cu_ctx saved = cu_context();
+    cu_context_set({a, false, 0});
+    gpu_ktrace_begin();
+    launch_here();
+    sleep_ms(60);
+    cu_ktrace_mark(b, "x/c.cu", 3);
+    cu_kstream_at("x/b.cu", 2);
+    sleep_ms(5);
+    launch_here();
+    sleep_ms(1);
+    cu_kstream_at("x/b.cu", 2);
+    gpu_ktrace_row r[8];
+    size_t n = gpu_ktrace_end(r, 8);
+    char here[48];
+    snprintf(here, sizeof here, "yield_checks.cpp:%d", here_line);
+    const gpu_ktrace_row *h = row_of(r, n, here), *x = row_of(r, n, "b.cu:2");
+    EXPECT(n == 2 && h && x && !row_of(r, n, "c.cu:3"),
+           "ktrace: %zu sites (want %s and b.cu:2; c.cu:3's one mark uncounted)", n, here);
+    if (n == 2 && h && x) {
+        EXPECT(h->launches == 2 && h->max_ms >= 60 && h->total_ms >= 61 && x->launches == 1 &&
+                   x->max_ms >= 5 && r[0].max_ms >= r[1].max_ms,
+               "ktrace: %s %u launches, %.1f / %.1f ms; b.cu:2 %u, %.1f ms; not longest first",
+               here, h->launches, h->total_ms, h->max_ms, x->launches, x->max_ms);
+    }
+    launch_here(); /* the trace is off: nothing marked */
+    launch_here();
+    EXPECT(gpu_ktrace_end(r, 8) == 0, "ktrace: marks after its end");
+    cu_context_set(saved);
+    cudaStreamDestroy(a);
+    cudaStreamDestroy(b);
+}
+
 extern "C" int yield_checks(void)
 {
     const unsigned pause = 400;
@@ -129,8 +198,9 @@ extern "C" int yield_checks(void)
 
     cu_yield_set_pause(GPU_LANE_PAUSE_MS);
     cudaSetDevice(0);
+    ktrace_checks();
     printf("%s yield: rules 2-4 (a wait until the give or the pause, none for a lane, no device, "
-           "pause 0 or right after a cut)\n",
+           "pause 0 or right after a cut); the kernel trace by site\n",
            fails ? "FAIL" : "ok");
     return fails;
 }

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "gpu/util/ktrace.cuh"
 #include "gpu/util/lane.cuh"
 
 extern "C" {
@@ -36,12 +37,16 @@ void cu_yield_wait(void);
 void cu_yield_counts(int dev, uint64_t *waits, double *wait_ms, uint64_t *cut);
 
 /* The stream for a kernel of the calling thread: cu_stream(), after
- * rule 2's wait. Every kernel launch of the prover path takes its stream
+ * rule 2's wait, the launch marked there for a trace that is on
+ * (ktrace.cuh). Every kernel launch of the prover path takes its stream
  * here (copies and waits take cu_stream(): they hold no SM). */
-static inline cudaStream_t cu_kstream(void)
+static inline cudaStream_t cu_kstream_at(const char *file, int line)
 {
     cu_yield_wait();
-    return cu_stream();
+    cudaStream_t s = cu_stream();
+    if (cu_ktrace_active.load(std::memory_order_relaxed)) cu_ktrace_mark(s, file, line);
+    return s;
 }
+#define cu_kstream() cu_kstream_at(__FILE__, __LINE__)
 
 #endif
