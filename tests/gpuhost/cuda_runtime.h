@@ -70,13 +70,15 @@ struct host_stream {
 };
 struct host_event {
     int device;
-    double ms; /* when it was recorded (steady clock): work here is done on return */
+    double ms;      /* when it was recorded (steady clock): work here is done on return */
+    unsigned flags; /* cudaEventCreateWithFlags' */
 };
 typedef struct host_stream *cudaStream_t;
 typedef struct host_event *cudaEvent_t;
 #define cudaStreamNonBlocking          1
 #define cudaDeviceScheduleBlockingSync 4
 #define cudaInitDeviceFlagsAreValid    1
+#define cudaEventBlockingSync          1
 #define cudaEventDisableTiming         2
 #define cudaHostAllocDefault           0
 #define cudaHostRegisterPortable       1
@@ -109,6 +111,7 @@ extern std::atomic<bool> host_alloc_refuse_on[HOST_MAX_DEVICES];
  * kernels count theirs, host_device.cpp) and cudaMalloc / cudaFree calls
  * made, for the tests that the lane's work stays off both. */
 extern std::atomic<long long> host_stream0_calls, host_malloc_calls, host_free_calls;
+extern std::atomic<long long> host_spin_waits; /* cudaEventSynchronize on a spinning event */
 /* The calling thread's current device. */
 extern thread_local int host_current_device;
 /* Microseconds each asynchronous copy of 64 KiB or more takes at least
@@ -251,11 +254,11 @@ static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t
     memset(d, v, n);
     return cudaSuccess;
 }
-static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
+static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
 {
     cudaError_t r = host_call(host_current_device);
     if (r != cudaSuccess) return r;
-    *e = new host_event{host_current_device, 0};
+    *e = new host_event{host_current_device, 0, flags};
     return cudaSuccess;
 }
 static inline cudaError_t cudaEventCreate(cudaEvent_t *e)
@@ -316,8 +319,11 @@ static inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, u
     if (ev->device != dev) return cudaErrorInvalidResourceHandle;
     return host_call(dev);
 }
+/* A wait on an event made without cudaEventBlockingSync spins a core in
+ * CUDA: counted in host_spin_waits. */
 static inline cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
+    if (!(ev->flags & cudaEventBlockingSync)) host_spin_waits++;
     return host_call(ev->device);
 }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t st)

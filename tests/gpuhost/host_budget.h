@@ -79,6 +79,9 @@ void host_pin_refuse(bool refuse);
 void host_calls_reset(void);
 long long host_stream0_count(void);
 long long host_malloc_count(void);
+/* Host waits (cudaEventSynchronize) on events that spin in CUDA: made
+ * without cudaEventBlockingSync (lane.cuh cu_event_new). */
+long long host_spin_wait_count(void);
 
 /* How many device preps (prep_launch_scatter) have run. */
 long long host_prep_scatters(void);

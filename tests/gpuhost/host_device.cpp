@@ -614,6 +614,11 @@ extern "C" long long host_stream0_count(void)
     return host_stream0_calls.load();
 }
 
+extern "C" long long host_spin_wait_count(void)
+{
+    return host_spin_waits.load();
+}
+
 extern "C" long long host_malloc_count(void)
 {
     return host_malloc_calls.load() + host_free_calls.load();

@@ -22,6 +22,7 @@ thread_local int host_current_device;
 std::atomic<int> host_dma_delay_us{0};
 std::atomic<long long> host_copied[HOST_MAX_DEVICES][2];
 std::atomic<long long> host_stream0_calls{0}, host_malloc_calls{0}, host_free_calls{0};
+std::atomic<long long> host_spin_waits{0};
 
 /* Every live allocation by its start: its size and device. */
 struct host_alloc {

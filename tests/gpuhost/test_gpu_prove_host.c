@@ -1021,6 +1021,10 @@ int main(int argc, char **argv)
     failures += gpu_prove_device_checks(&g);
     host_devices(1);
     check_engine_two_devices();
+    long long spins = host_spin_wait_count(); /* every check's waits, the streamed modes' too */
+    if (spins) failures++;
+    printf("%s host waits on events: %lld spinning (made without cudaEventBlockingSync)\n",
+           spins ? "FAIL" : "ok", spins);
     printf(failures ? "test_gpu_prove_host: %d FAILURES\n" : "test_gpu_prove_host: all passed\n",
            failures);
     return failures != 0;

@@ -649,7 +649,7 @@ extern "C" int gpu_msm_set_timing(int on, cuzk_err *err)
     int rc = CUZK_OK;
     for (int i = 0; on && i < MSM_MARKS && !rc; i++)
         if (!msm_ev[i]) {
-            cudaError_t e = cudaEventCreate(&msm_ev[i]);
+            cudaError_t e = cu_event_new(&msm_ev[i], true);
             if (e != cudaSuccess) rc = cu_fail(e, err, "msm timing events", __FILE__, __LINE__);
         }
     int dev = -1;

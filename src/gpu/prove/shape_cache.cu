@@ -116,8 +116,8 @@ static int ring_ready(shape_ring *r, cuzk_err *err)
     if (!r->st) {
         CU(cu_stream_new(&r->st), err, "shape ring stream");
         for (int h = 0; h < 2; h++) {
-            CU(cudaEventCreateWithFlags(&r->copied[h], cudaEventDisableTiming), err, "shape event");
-            CU(cudaEventCreateWithFlags(&r->read[h], cudaEventDisableTiming), err, "shape event");
+            CU(cu_event_new(&r->copied[h], false), err, "shape event");
+            CU(cu_event_new(&r->read[h], false), err, "shape event");
         }
     }
     size_t starts = r->want / 2 / 4; /* a slice's starts: at most a quarter of its bytes */
@@ -455,10 +455,8 @@ static int copier_ready(shape_copier *c, cuzk_err *err)
 {
     if (c->st) return CUZK_OK;
     for (int k = 0; k < 2; k++) {
-        if (!c->ready[k])
-            CU(cudaEventCreateWithFlags(&c->ready[k], cudaEventDisableTiming), err, "shape event");
-        if (!c->copied[k])
-            CU(cudaEventCreateWithFlags(&c->copied[k], cudaEventDisableTiming), err, "shape event");
+        if (!c->ready[k]) CU(cu_event_new(&c->ready[k], false), err, "shape event");
+        if (!c->copied[k]) CU(cu_event_new(&c->copied[k], false), err, "shape event");
     }
     CU(cu_stream_new(&c->st), err, "shape copy stream");
     return CUZK_OK;

@@ -129,9 +129,7 @@ static int stage_init(stage_pool *pool, cuzk_err *err)
         if (!pool->host[k])
             CU(cudaHostAlloc((void **)&pool->host[k], STAGE_CHUNK, cudaHostAllocDefault), err,
                "staging pool (pinned host memory)");
-        if (!pool->done[k])
-            CU(cudaEventCreateWithFlags(&pool->done[k], cudaEventDisableTiming), err,
-               "staging event");
+        if (!pool->done[k]) CU(cu_event_new(&pool->done[k], false), err, "staging event");
     }
     CU(cu_stream_new(&pool->stream), err, "staging stream");
     return CUZK_OK;

@@ -97,8 +97,7 @@ static int ring_ready(stream_ring *r, size_t half, const groth16_params *keep, c
 {
     if (!r->st) {
         CU(cu_stream_new(&r->st), err, "stream (copy stream)");
-        for (int k = 0; k < 2; k++)
-            CU(cudaEventCreateWithFlags(&r->ev[k], cudaEventDisableTiming), err, "stream event");
+        for (int k = 0; k < 2; k++) CU(cu_event_new(&r->ev[k], false), err, "stream event");
     }
     return prove_dev_grow(&r->mem, &r->cap, 2 * half, keep, err);
 }

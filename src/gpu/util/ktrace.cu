@@ -17,6 +17,7 @@ extern "C" {
 #include <vector>
 
 #include "gpu/util/ktrace.cuh"
+#include "gpu/util/lane.cuh"
 
 std::atomic<bool> cu_ktrace_active{false};
 
@@ -35,7 +36,7 @@ std::vector<mark> marks; /* in the order recorded: per stream, the stream's orde
 void cu_ktrace_mark(cudaStream_t s, const char *file, int line)
 {
     cudaEvent_t ev;
-    if (cudaEventCreate(&ev) != cudaSuccess) return; /* a diagnostic: that launch goes untimed */
+    if (cu_event_new(&ev, true) != cudaSuccess) return; /* a diagnostic: that launch goes untimed */
     if (cudaEventRecord(ev, s) != cudaSuccess) {
         cudaEventDestroy(ev);
         return;

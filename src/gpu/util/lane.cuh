@@ -62,6 +62,17 @@ cudaError_t cu_slot_enter(int slot);
  * non-blocking, with the greatest priority when it works for a lane. */
 cudaError_t cu_stream_new(cudaStream_t *st);
 
+/* An event a host thread may wait on (cudaEventSynchronize): made with
+ * cudaEventBlockingSync, so the wait sleeps as the device's stream waits
+ * do (cudaDeviceScheduleBlockingSync, backend_cuda.cu); without it CUDA
+ * spins the waiting thread's core for as long as it waits, whatever the
+ * device's flag. `timing`: read by cudaEventElapsedTime. */
+static inline cudaError_t cu_event_new(cudaEvent_t *e, bool timing)
+{
+    return cudaEventCreateWithFlags(e,
+                                    cudaEventBlockingSync | (timing ? 0 : cudaEventDisableTiming));
+}
+
 /* Device memory for the calling thread's slot: cudaMalloc / cudaFree for
  * the big prover, the lane's reservation for a lane (an exhausted
  * reservation is cudaErrorMemoryAllocation, as a full device). */

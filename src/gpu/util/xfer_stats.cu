@@ -37,7 +37,7 @@ static cudaEvent_t event_take(void)
         }
     }
     cudaEvent_t e = NULL;
-    if (cudaEventCreate(&e) != cudaSuccess) {
+    if (cu_event_new(&e, true) != cudaSuccess) {
         cudaGetLastError(); /* not the caller's error */
         return NULL;
     }
