@@ -24,6 +24,7 @@ std::atomic<bool> cu_ktrace_active{false};
 namespace
 {
 struct mark {
+    int dev; /* with the stream, the key: each device's default stream is NULL */
     cudaStream_t stream;
     const char *file;
     int line;
@@ -36,13 +37,15 @@ std::vector<mark> marks; /* in the order recorded: per stream, the stream's orde
 void cu_ktrace_mark(cudaStream_t s, const char *file, int line)
 {
     cudaEvent_t ev;
-    if (cu_event_new(&ev, true) != cudaSuccess) return; /* a diagnostic: that launch goes untimed */
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cu_event_new(&ev, true) != cudaSuccess)
+        return; /* a diagnostic: that launch goes untimed */
     if (cudaEventRecord(ev, s) != cudaSuccess) {
         cudaEventDestroy(ev);
         return;
     }
     std::lock_guard<std::mutex> g(mu);
-    marks.push_back({s, file, line, ev});
+    marks.push_back({dev, s, file, line, ev});
 }
 
 extern "C" void gpu_ktrace_begin(void)
@@ -66,10 +69,10 @@ extern "C" size_t gpu_ktrace_end(gpu_ktrace_row *rows, size_t max)
         all.swap(marks);
     }
     std::map<std::string, gpu_ktrace_row> by;
-    std::map<cudaStream_t, const mark *> last; /* each stream's mark before */
+    std::map<std::pair<int, cudaStream_t>, const mark *> last; /* each stream's mark before */
     for (const mark &m : all) {
-        const mark *p = last[m.stream];
-        last[m.stream] = &m;
+        const mark *&prev = last[{m.dev, m.stream}], *p = prev;
+        prev = &m;
         float ms;
         if (!p || cudaEventSynchronize(m.ev) != cudaSuccess ||
             cudaEventElapsedTime(&ms, p->ev, m.ev) != cudaSuccess)
