@@ -7,9 +7,10 @@
  * asked. A launch's time is from its event to the next one on the same
  * stream of the same device: the kernel's own time when the host keeps
  * ahead of the stream (the prover's case), more by the host's gap when
- * the stream ran dry, so an upper bound. A stream's last launch has no end and is not
- * counted. A kernel launched on a stream through a library call (CUB)
- * counts under its site, with whatever else that call launched.
+ * the stream ran dry, so an upper bound. A stream's last launch has no
+ * end and is not counted. A kernel launched on a stream through a
+ * library call (CUB) counts under its site, with whatever else that call
+ * launched.
  */
 #ifndef CUZK_GPU_UTIL_KTRACE_CUH
 #define CUZK_GPU_UTIL_KTRACE_CUH
