@@ -23,8 +23,9 @@
  * CPU's proof of the same circuit and r, s. Then one more big start,
  * alone, with its kernels traced (gpu_ktrace_begin / _end): the launch
  * sites whose kernels ran longest, which a lane proof's blocks can wait
- * for. Host threads block on their waits, as the daemon's. The prover logs a start's setup steps when
- * they take over 20 ms (prove_gpu.cu), on stderr.
+ * for. Host threads block on their waits, as the daemon's. The prover
+ * logs a start's setup steps when they take over 20 ms (prove_gpu.cu),
+ * on stderr.
  *
  * `block` makes the host threads block on their waits for the
  * device (gpu_set_blocking_sync) instead of CUDA's default; the host CPU

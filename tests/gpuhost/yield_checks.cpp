@@ -21,14 +21,8 @@
 
 #include <string.h>
 
+#include "gpu/util/capi.cuh" /* gpu_ktrace_begin / _end */
 #include "gpu/util/yield.cuh"
-
-#undef FP_ZERO /* <cmath>'s, which would rename fp.h's constant */
-#define FP_ZERO cuzk_fp_zero_unused
-extern "C" {
-#include "cuzk/gpu_prove.h"
-}
-#undef FP_ZERO
 
 static int fails;
 

@@ -236,11 +236,11 @@ void prove_shape_ring_release(int dev);
 /* Device memory held by device dev's shapes (its prover lock held). */
 size_t prove_shape_bytes(int dev);
 
-/* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 /* gpu_prove_set_batch_add_per's words (0: one wave; kept in stream.cu). */
 size_t prove_batch_add_per(void);
 /* Frees the calling thread's slot's block sums (made again when needed). */
 void prove_batch_add_release(void);
+/* *out = sum of bases[i] over the bits set in the device bitmap (n bits). */
 int prove_batch_add(g1_jac_t *out, const prove_g1_aff *bases, const uint64_t *bitmap, size_t n,
                     cuzk_err *err);
 int prove_batch_add_g2(g2_jac_t *out, const prove_g2_aff *bases, const uint64_t *bitmap, size_t n,

@@ -14,6 +14,7 @@
 extern "C" {
 #include "cuzk/err.h"
 #include "cuzk/gpu.h"
+#include "cuzk/gpu_prove.h"
 }
 #undef FP_ZERO
 

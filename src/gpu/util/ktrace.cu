@@ -1,13 +1,6 @@
 /*
  * ktrace.cu - the kernels' time per launch site (ktrace.cuh).
  */
-#undef FP_ZERO /* <cmath>'s, which would rename fp.h's constant */
-#define FP_ZERO cuzk_fp_zero_unused
-extern "C" {
-#include "cuzk/gpu_prove.h"
-}
-#undef FP_ZERO
-
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -16,6 +9,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "gpu/util/capi.cuh" /* gpu_ktrace_row */
 #include "gpu/util/ktrace.cuh"
 #include "gpu/util/lane.cuh"
 
