@@ -29,14 +29,7 @@
 
 #include "gpu/prove/prove_gpu.cuh"
 
-#undef FP_ZERO
-#define FP_ZERO cuzk_fp_zero_unused
-extern "C" {
-#include "cuzk/gpu_lane.h"
-#include "cuzk/engine_backend.h"
-#include "cuzk/engine_log.h"
-}
-#undef FP_ZERO
+#include "gpu/util/capi.cuh"
 
 /* Device i's line for GetStatus and its memory; false when CUDA refuses. */
 static bool describe(int i, char name[128], uint64_t *vram_total)

@@ -17,13 +17,7 @@
 #include "gpu/util/yield.cuh"
 #include "gpu/util/xfer_stats.cuh"
 
-#undef FP_ZERO
-#define FP_ZERO cuzk_fp_zero_unused
-extern "C" {
-#include "cuzk/gpu_prove.h"
-#include "groth16/prove_internal.h"
-}
-#undef FP_ZERO
+#include "gpu/util/capi.cuh"
 
 typedef affine_d<fp_d> prove_g1_aff;
 typedef xyzz_d<fp_d> prove_g1_xyzz;

@@ -12,13 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#undef FP_ZERO
-#define FP_ZERO cuzk_fp_zero_unused
-extern "C" {
-#include "cuzk/err.h"
-#include "cuzk/groth16.h"
-}
-#undef FP_ZERO
+#include "gpu/util/capi.cuh"
 
 /* The arrays of a parameter set, in the order of the plan's tables. */
 enum { RES_H, RES_L, RES_A, RES_B_G1, RES_B_G2, RES_ARRAYS };

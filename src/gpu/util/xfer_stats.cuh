@@ -53,12 +53,7 @@
 
 #include "gpu/util/check.cuh"
 
-#undef FP_ZERO
-#define FP_ZERO cuzk_fp_zero_unused
-extern "C" {
-#include "cuzk/groth16.h"
-}
-#undef FP_ZERO
+#include "gpu/util/capi.cuh"
 
 struct xfer_span {
     cudaEvent_t from, to;
