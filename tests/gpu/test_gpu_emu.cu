@@ -261,20 +261,46 @@ static void emu_affine_group(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
 }
 
 /* msm.cu's sweep (msm_sweep_rounds): positions [t K, (t + 1) K) per
- * thread into slots, each bucket's run of slots, then task rounds. */
+ * thread into slots, each bucket's run of slots, then task rounds. The
+ * threads go in blocks of EMU_SWEEP_BLOCK that claim their chunks
+ * (msm_sweep_claim) as the kernel's do: a first launch whose bail flag
+ * goes up after `bail_after` blocks (a lane proof came), then a second
+ * without it, as msm_sweep_rounds runs them; every chunk must be swept
+ * exactly once. */
+#define EMU_SWEEP_BLOCK 4
 static void emu_sweep(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
                       const std::vector<uint32_t> &keys, const std::vector<uint32_t> &vals,
                       std::vector<uint32_t> &start, std::vector<uint32_t> &end, uint32_t n,
-                      uint32_t half, uint32_t k)
+                      uint32_t half, uint32_t k, uint32_t bail_after)
 {
     uint32_t nb = (uint32_t)start.size(), total = (uint32_t)keys.size(), r = 0;
     uint32_t threads = (total + k - 1) / k;
-    std::vector<uint32_t> rank(nb);
+    uint32_t blocks = (threads + EMU_SWEEP_BLOCK - 1) / EMU_SWEEP_BLOCK, claim = 0;
+    std::vector<uint32_t> rank(nb), swept(blocks);
     for (uint32_t b = 0; b < nb; b++) rank[b] = r, r += end[b] > start[b];
     std::vector<xyzz_d<fp_d>> slots(threads + r + 1, xyzz_d<fp_d>::inf());
-    for (uint32_t t = 0; t < threads; t++)
-        msm_sweep_item(t, k, total, keys.data(), vals.data(), n, half, rank.data(),
-                       (const affine_d<fp_d> *)bases, slots.data());
+    uint32_t first = 0; /* chunks the first launch swept */
+    for (int launch = 0; launch < 2; launch++) {
+        int flag = 0;
+        for (uint32_t blk = 0; blk < blocks; blk++) {
+            flag = launch == 0 && blk >= bail_after;
+            uint32_t chunk = msm_sweep_claim(&claim, launch == 0 ? &flag : NULL);
+            if (chunk == MSM_NO_CHUNK || chunk >= blocks) continue;
+            swept[chunk]++, first += launch == 0;
+            for (uint32_t i = 0; i < EMU_SWEEP_BLOCK; i++) {
+                uint32_t t = chunk * EMU_SWEEP_BLOCK + i;
+                if (t < threads)
+                    msm_sweep_item(t, k, total, keys.data(), vals.data(), n, half, rank.data(),
+                                   (const affine_d<fp_d> *)bases, slots.data());
+            }
+        }
+    }
+    CHECK(first == (bail_after < blocks ? bail_after : blocks),
+          "emu sweep: the first launch swept %u of %u chunks, bailing after %u", first, blocks,
+          bail_after);
+    for (uint32_t c = 0; c < blocks; c++)
+        CHECK(swept[c] == 1, "emu sweep: chunk %u of %u swept %u times (bail after %u)", c, blocks,
+              swept[c], bail_after);
     for (uint32_t b = 0; b < nb; b++)
         msm_sweep_bounds_item(b, rank.data(), k, start.data(), end.data());
     emu_buckets(buckets, NULL, NULL, start, end, 0, 3, &slots);
@@ -282,9 +308,11 @@ static void emu_sweep(xyzz_d<fp_d> *buckets, const g1_affine_t *bases,
 
 /* The MSM of msm.cu, kernel by kernel on the host, with tasks of k0 points
  * (and affine rounds first when af.rounds > 0), or by the sweep with K =
- * sweep_k points per thread when that is not 0. */
+ * sweep_k points per thread when that is not 0 (its first launch bailing
+ * after bail_after blocks). */
 static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars, uint32_t n,
-                    uint32_t c, uint32_t k0, emu_affine af = {0, 0, 0}, uint32_t sweep_k = 0)
+                    uint32_t c, uint32_t k0, emu_affine af = {0, 0, 0}, uint32_t sweep_k = 0,
+                    uint32_t bail_after = UINT32_MAX)
 {
     const msm_windows m = msm_windows_for(c);
     uint32_t nwin = m.nwin, half = 1u << (c - 1);
@@ -307,7 +335,7 @@ static void emu_msm(g1_jac_t *out, const g1_affine_t *bases, const fr_t *scalars
                             end.data() + (size_t)w * half);
     }
     if (af.rounds == 0 && sweep_k)
-        emu_sweep(buckets.data(), bases, keys, vals, start, end, n, half, sweep_k);
+        emu_sweep(buckets.data(), bases, keys, vals, start, end, n, half, sweep_k, bail_after);
     else if (af.rounds == 0)
         emu_buckets(buckets.data(), bases, vals.data(), start, end, k0, 2);
     for (uint32_t w0 = 0; af.rounds && w0 < nwin; w0 += af.gwin)
@@ -463,11 +491,14 @@ static void test_msm(void)
                   w, t);
         }
     for (uint32_t w : {2u, 5u, 11u, 16u})
-        for (uint32_t sk : {1u, 2u, 7u, 64u, 5000u}) {
-            emu_msm(&got, p.data(), k.data(), n, w, 2, {0, 0, 0}, sk);
-            CHECK(g1_jac_eq(&want, &got), "emu msm %u points, window %u, sweep of %u: wrong sum", n,
-                  w, sk);
-        }
+        for (uint32_t sk : {1u, 2u, 7u, 64u, 5000u})
+            for (uint32_t bail : {UINT32_MAX, 0u, (sk * 7 + w) % 13}) {
+                emu_msm(&got, p.data(), k.data(), n, w, 2, {0, 0, 0}, sk, bail);
+                CHECK(g1_jac_eq(&want, &got),
+                      "emu msm %u points, window %u, sweep of %u bailing after %u blocks: wrong "
+                      "sum",
+                      n, w, sk, bail);
+            }
     const emu_affine aff[] = {{1, 1, 1}, {3, 3, 2}, {8, 100, 5}, {2, 2, 64}};
     for (uint32_t w : {3u, 8u, 11u})
         for (const emu_affine &af : aff) {
@@ -478,7 +509,8 @@ static void test_msm(void)
                   n, w, af.rounds, af.pairs, af.gwin);
         }
     printf("emu msm: %u points, windows 2 .. 16, tasks of 1 .. 1000 points, sweeps of 1 .. 5000 "
-           "positions per thread, affine rounds (1 .. 8 rounds, 1 .. 64 pairs per thread) match "
+           "positions per thread (bailing and resumed: every chunk once), affine rounds (1 .. 8 "
+           "rounds, 1 .. 64 pairs per thread) match "
            "sum k_i P_i\n",
            n);
 }

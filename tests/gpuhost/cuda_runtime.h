@@ -81,6 +81,8 @@ typedef struct host_event *cudaEvent_t;
 #define cudaEventBlockingSync          1
 #define cudaEventDisableTiming         2
 #define cudaHostAllocDefault           0
+#define cudaHostAllocPortable          1
+#define cudaHostAllocMapped            2
 #define cudaHostRegisterPortable       1
 #define cudaHostRegisterReadOnly       8
 
@@ -202,6 +204,13 @@ static inline cudaError_t cudaFreeHost(void *p)
 {
     free(p);
     return cudaSuccess;
+}
+/* Mapped host memory: the stand-in's kernels run on the host, so its
+ * device address is the host one. */
+static inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned)
+{
+    *d = h;
+    return h ? cudaSuccess : cudaErrorInvalidValue;
 }
 /* Page-locked host ranges (cudaHostRegister), process-wide as in CUDA:
  * registering a range twice fails; host_pin_calls counts registrations

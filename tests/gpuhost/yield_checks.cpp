@@ -11,7 +11,9 @@
  * launches timed from one mark to the next on the same stream, a
  * stream's last mark uncounted, the sites longest first, nothing marked
  * once the trace is off (lower bounds only: a sleep lasts at least its
- * time).
+ * time). And rule 5's bail flag: up exactly while the yield is held
+ * under a pause, none for a lane's thread or a thread of no device. And
+ * lane.cu's list of the big prover's live device blocks.
  */
 #include <stdio.h>
 
@@ -20,6 +22,8 @@
 #include <thread>
 
 #include <string.h>
+
+#include <string>
 
 #include "gpu/util/capi.cuh" /* gpu_ktrace_begin / _end */
 #include "gpu/util/yield.cuh"
@@ -138,6 +142,74 @@ static void ktrace_checks(void)
     cudaStreamDestroy(b);
 }
 
+/* lane.cu's list of the big prover's live blocks (the out-of-memory
+ * retry's log): blocks of device 0 made and freed on a big prover's
+ * thread are listed by size while they live, a lane's are not. */
+static void mem_live_checks(void)
+{
+    char line[512];
+    size_t base = cu_mem_live_format(0, line, sizeof line), got = 0;
+    std::string after;
+    std::thread t([&] {
+        void *a = NULL, *b = NULL, *c = NULL;
+        if (cu_slot_enter(0) != cudaSuccess || cu_malloc(&a, 3 << 20) != cudaSuccess ||
+            cu_malloc(&b, 1 << 20) != cudaSuccess || cu_malloc(&c, 1 << 20) != cudaSuccess) {
+            fails++;
+            return;
+        }
+        got = cu_mem_live_format(0, line, sizeof line);
+        after = line;
+        cu_free(b), cu_free(a), cu_free(c);
+    });
+    t.join();
+    EXPECT(got == base + (5 << 20) && strstr(after.c_str(), "3.0 MiB x1") &&
+               strstr(after.c_str(), "1.0 MiB x2"),
+           "live blocks: %zu bytes more, listed as '%s'", got - base, after.c_str());
+    EXPECT(cu_mem_live_format(0, line, sizeof line) == base, "live blocks: %s after the frees",
+           line);
+    EXPECT(cu_mem_live_format(0, line, 8) == base && strlen(line) == 7,
+           "live blocks: a short buffer not cut to its size");
+}
+
+/* cu_yield_bail on a thread working for slot (-1: of no device). */
+static const int *bail_of(int slot)
+{
+    const int *f = NULL;
+    std::thread t([&] {
+        if (slot >= 0 && cu_slot_enter(slot) != cudaSuccess) fails++;
+        f = cu_yield_bail();
+    });
+    t.join();
+    return f;
+}
+
+/* Rule 5: device 0's bail flag is up exactly while a yield is held and
+ * the pause is not 0, through takes that nest; a lane's thread and a
+ * thread of no device have none. */
+static void bail_checks(unsigned pause)
+{
+    cu_yield_set_pause(pause);
+    const int *f = bail_of(0);
+    EXPECT(f != NULL, "no bail flag for device 0's big prover");
+    if (!f) return;
+    EXPECT(bail_of(0) == f, "a second ask gave another flag");
+    EXPECT(bail_of(CU_MAX_DEVICES) == NULL && bail_of(-1) == NULL,
+           "a lane's thread or a thread of no device has a bail flag");
+    const volatile int *v = f;
+    EXPECT(*v == 0, "the flag is up with nothing held");
+    cu_yield_take(0);
+    EXPECT(*v == 1, "the flag is down while a lane proof holds the yield");
+    cu_yield_take(0);
+    cu_yield_give(0);
+    EXPECT(*v == 1, "the flag fell with one of two lane proofs still holding the yield");
+    cu_yield_set_pause(0);
+    EXPECT(*v == 0, "the flag is up under a pause of 0");
+    cu_yield_set_pause(pause);
+    EXPECT(*v == 1, "the flag did not come back with the pause");
+    cu_yield_give(0);
+    EXPECT(*v == 0, "the flag stayed up once the yield was given");
+}
+
 extern "C" int yield_checks(void)
 {
     const unsigned pause = 400;
@@ -190,11 +262,14 @@ extern "C" int yield_checks(void)
     EXPECT(r.waits == 0, "pause 0, yet %llu waits", (unsigned long long)r.waits);
     cu_yield_give(0);
 
+    bail_checks(pause);
+    mem_live_checks();
     cu_yield_set_pause(GPU_LANE_PAUSE_MS);
     cudaSetDevice(0);
     ktrace_checks();
     printf("%s yield: rules 2-4 (a wait until the give or the pause, none for a lane, no device, "
-           "pause 0 or right after a cut); the kernel trace by site\n",
+           "pause 0 or right after a cut); rule 5's bail flag; the live blocks; the kernel trace "
+           "by site\n",
            fails ? "FAIL" : "ok");
     return fails;
 }

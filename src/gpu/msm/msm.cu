@@ -48,10 +48,11 @@
 #include "gpu/util/device.cuh"
 #include "gpu/util/yield.cuh"
 
-#define MSM_MAX_N   (1u << 31)
-#define MSM_SEG_LOG 5  /* buckets per reduction thread: 32 */
-#define MSM_K_MIN   8  /* the fewest points per task */
-#define MSM_K_LATER 32 /* partial sums per task after the first round */
+#define MSM_MAX_N    (1u << 31)
+#define MSM_SEG_LOG  5  /* buckets per reduction thread: 32 */
+#define MSM_K_MIN    8  /* the fewest points per task */
+#define MSM_CLAIM_AT 16 /* the sweep's chunk counter: counters' 32-bit word 16 */
+#define MSM_K_LATER  32 /* partial sums per task after the first round */
 /* Affine rounds run on groups of windows of at most 2^26 positions (the
  * group's points, prefix products and output: ~150 bytes per position for
  * G1), with about 2^17 threads (a wave of the H200's 132 SMs) of at least
@@ -364,25 +365,46 @@ static int msm_affine_group(const msm_plan *p, char *ws, uint32_t w0, uint32_t g
     return CUZK_OK;
 }
 
+/* The sweep's launch; bail (yield.cu rule 5) NULL: every chunk left. */
+template <class F>
+static int msm_sweep_launch(const msm_plan *p, char *ws, const affine_d<F> *bases,
+                            const uint32_t *rank, uint32_t *claim, const int *bail, cuzk_err *err)
+{
+    msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128, 0, cu_kstream()>>>(
+        p->k0, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
+        (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
+        (xyzz_d<F> *)(ws + p->part_a), claim, bail);
+    CU_LAUNCH(err, "msm_sweep");
+    return CUZK_OK;
+}
+
 /* Step 3 without affine rounds: the sweep over all sorted positions into
- * slots (msm_sweep), then task rounds over each bucket's slots. */
+ * slots (msm_sweep), then task rounds over each bucket's slots. A big
+ * prover's sweep bails while a lane proof runs (yield.cu rule 5): once
+ * its launch is done, a second one without the flag, after rule 2's
+ * wait, sweeps the chunks left (none, its blocks end at once, when no
+ * lane proof came). */
 template <class F>
 static int msm_sweep_rounds(const msm_plan *p, char *ws, const affine_d<F> *bases, cuzk_err *err)
 {
     uint32_t *start = (uint32_t *)(ws + p->start), *end = (uint32_t *)(ws + p->end);
     uint32_t *flag = (uint32_t *)(ws + p->ntask), *rank = (uint32_t *)(ws + p->off);
+    uint32_t *claim = (uint32_t *)(ws + p->counters) + MSM_CLAIM_AT;
     uint32_t nb = (uint32_t)p->nb, blocks = cu_blocks(nb, 256);
     size_t scan_bytes = p->scan_bytes;
+    const int *bail = cu_yield_bail();
     msm_nonempty<<<blocks, 256, 0, cu_kstream()>>>(start, end, nb, flag);
     CU_LAUNCH(err, "msm_nonempty");
     CU(cub::DeviceScan::ExclusiveSum(ws + p->scan_tmp, scan_bytes, flag, rank, (int)nb,
                                      cu_kstream()),
        err, "msm scan");
-    msm_sweep<F><<<cu_blocks(p->sweep_threads, 128), 128, 0, cu_kstream()>>>(
-        p->k0, (uint32_t)p->pairs, (const uint32_t *)(ws + p->keys2),
-        (const uint32_t *)(ws + p->vals2), p->n, p->half, rank, bases, p->sweep_threads,
-        (xyzz_d<F> *)(ws + p->part_a));
-    CU_LAUNCH(err, "msm_sweep");
+    CU(cudaMemsetAsync(claim, 0, sizeof *claim, cu_stream()), err, "msm memset");
+    int rc = msm_sweep_launch<F>(p, ws, bases, rank, claim, bail, err);
+    if (!rc && bail) {
+        CU_WAIT(err, "msm sweep");
+        rc = msm_sweep_launch<F>(p, ws, bases, rank, claim, NULL, err);
+    }
+    if (rc) return rc;
     msm_mark(2);
     msm_sweep_bounds<<<blocks, 256, 0, cu_kstream()>>>(rank, p->k0, nb, start, end);
     CU_LAUNCH(err, "msm_sweep_bounds");

@@ -231,15 +231,35 @@ HD void msm_sweep_item(uint32_t t, uint32_t k, uint32_t total, const uint32_t *k
     if (cur != none) slots[t + rank[cur] + 1] = acc;
 }
 
+/* The chunk of a block's threads a sweep block takes: the next one of
+ * *claim, or MSM_NO_CHUNK while the bail flag is up (yield.cu rule 5: a
+ * lane proof runs; the launcher's second launch, without a flag, takes
+ * the chunks left). Chunks are taken in order, so after a launch the
+ * chunks [0, *claim) are swept and the rest untouched. */
+#define MSM_NO_CHUNK 0xffffffffu
+HD uint32_t msm_sweep_claim(uint32_t *claim, const volatile int *bail)
+{
+    if (bail && *bail) return MSM_NO_CHUNK;
+#ifdef __CUDA_ARCH__
+    return atomicAdd(claim, 1u);
+#else
+    return (*claim)++;
+#endif
+}
+
 template <class F>
 __global__ void __launch_bounds__(128, CUZK_MSM_MIN_BLOCKS)
     msm_sweep(uint32_t k, uint32_t total, const uint32_t *__restrict__ keys,
               const uint32_t *__restrict__ vals, uint32_t n, uint32_t half,
               const uint32_t *__restrict__ rank, const affine_d<F> *__restrict__ bases,
-              uint32_t threads, xyzz_d<F> *slots)
+              uint32_t threads, xyzz_d<F> *slots, uint32_t *claim, const int *bail)
 {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < threads) msm_sweep_item(t, k, total, keys, vals, n, half, rank, bases, slots);
+    __shared__ uint32_t chunk;
+    if (threadIdx.x == 0) chunk = msm_sweep_claim(claim, bail);
+    __syncthreads();
+    if (chunk == MSM_NO_CHUNK) return;
+    uint64_t t = (uint64_t)chunk * blockDim.x + threadIdx.x;
+    if (t < threads) msm_sweep_item((uint32_t)t, k, total, keys, vals, n, half, rank, bases, slots);
 }
 
 /* 1 for a non-empty bucket (its rank is the exclusive scan of these) */

@@ -1477,15 +1477,16 @@ static void start_again(prove_run *r, const cuzk_err *why)
 {
     /* what was planned and what the device had left: an allocation the
      * plan did not count, or another process's, told apart */
-    char plan[768];
+    char plan[768], held[512];
     size_t free_b = 0, total = 0;
     prove_plan_format(plan, sizeof plan, &r->plan);
+    cu_mem_live_format(r->device, held, sizeof held);
     if (cudaMemGetInfo(&free_b, &total) != cudaSuccess) free_b = total = 0;
     engine_log(LOG_WARN,
-               "gpu prove: device %d: %s; device %.1f MiB free of %.1f under the plan %s; trying "
-               "again with a smaller plan",
+               "gpu prove: device %d: %s; device %.1f MiB free of %.1f under the plan %s; the "
+               "prover held %s; trying again with a smaller plan",
                r->device, why ? why->msg : "out of memory", (double)free_b / (1 << 20),
-               (double)total / (1 << 20), plan);
+               (double)total / (1 << 20), plan, held);
     prove_plan_short(r->slot, r->plan.budget);
     release_device(r->slot, NULL);
     for (size_t i = 0; i < r->p->n; i++) {

@@ -11,9 +11,19 @@
  * cannot place a block lacks room in its own reservation, which the
  * prover treats as a full device (its parameter cache is evicted and the
  * allocation tried again).
+ *
+ * The big prover's blocks (cudaMalloc'ed) are listed while they live, so
+ * that a start out of memory under a plan that fit can say what the
+ * prover held (cu_mem_live_format): a plan that did not count one of its
+ * own allocations, told apart from another process's.
  */
+#include <stdio.h>
+
+#include <algorithm>
 #include <map>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "gpu/util/lane.cuh"
 
@@ -69,9 +79,21 @@ static lane_dev *lane_of_caller(void)
     return &lanes[dev];
 }
 
+/* The big prover's live blocks: address -> (device, bytes). */
+static std::mutex live_mu;
+static std::unordered_map<void *, std::pair<int, size_t>> live;
+
 cudaError_t cu_malloc(void **p, size_t bytes)
 {
-    if (!cu_context().lane) return cudaMalloc(p, bytes);
+    if (!cu_context().lane) {
+        int dev = -1;
+        cudaError_t e = cudaMalloc(p, bytes);
+        if (e == cudaSuccess && *p && cudaGetDevice(&dev) == cudaSuccess) {
+            std::lock_guard<std::mutex> hold(live_mu);
+            live[*p] = {dev, bytes};
+        }
+        return e;
+    }
     lane_dev *l = lane_of_caller();
     *p = NULL;
     if (!l) return cudaErrorInvalidDevice;
@@ -91,7 +113,13 @@ cudaError_t cu_malloc(void **p, size_t bytes)
 
 cudaError_t cu_free(void *p)
 {
-    if (!cu_context().lane || !p) return cudaFree(p);
+    if (!cu_context().lane || !p) {
+        if (p) {
+            std::lock_guard<std::mutex> hold(live_mu);
+            live.erase(p);
+        }
+        return cudaFree(p);
+    }
     lane_dev *l = lane_of_caller();
     if (!l) return cudaErrorInvalidDevice;
     std::lock_guard<std::mutex> hold(l->mu);
@@ -170,4 +198,30 @@ size_t cu_lane_used(int dev)
     size_t u = 0;
     for (auto &b : l->used) u += b.second;
     return u;
+}
+
+size_t cu_mem_live_format(int dev, char *out, size_t len)
+{
+    std::map<size_t, size_t> by_size; /* bytes -> blocks of that size */
+    size_t total = 0, blocks = 0;
+    {
+        std::lock_guard<std::mutex> hold(live_mu);
+        for (const auto &b : live)
+            if (b.second.first == dev)
+                by_size[b.second.second]++, total += b.second.second, blocks++;
+    }
+    std::vector<std::pair<size_t, size_t>> rows(by_size.begin(), by_size.end());
+    std::sort(rows.begin(), rows.end(),
+              [](const auto &a, const auto &b) { return a.first * a.second > b.first * b.second; });
+    size_t at = 0;
+    auto put = [&](int n) {
+        at += n > 0 ? (size_t)n : 0, at = at < len ? at : (len ? len - 1 : 0);
+    };
+    if (len) out[0] = 0;
+    put(snprintf(out, len, "%zu blocks, %.1f MiB", blocks, (double)total / (1 << 20)));
+    for (size_t i = 0; i < rows.size() && i < CU_MEM_LIVE_ROWS; i++)
+        put(snprintf(out + at, len - at, "%s%.1f MiB x%zu", i ? ", " : ": ",
+                     (double)rows[i].first / (1 << 20), rows[i].second));
+    if (rows.size() > CU_MEM_LIVE_ROWS) put(snprintf(out + at, len - at, ", ..."));
+    return total;
 }

@@ -78,6 +78,11 @@ static inline cudaError_t cu_event_new(cudaEvent_t *e, bool timing)
  * reservation is cudaErrorMemoryAllocation, as a full device). */
 cudaError_t cu_malloc(void **p, size_t bytes);
 cudaError_t cu_free(void *p);
+/* The big prover's blocks alive on device dev (cu_malloc'ed, not yet
+ * cu_free'd): "N blocks, X MiB: S MiB xK, ..." into out, the sizes that
+ * hold the most first (CU_MEM_LIVE_ROWS of them); returns their bytes. */
+#define CU_MEM_LIVE_ROWS 12
+size_t cu_mem_live_format(int dev, char *out, size_t len);
 
 /* Device dev's lane (lane.cu): its stream and a reservation of `bytes`
  * (made once; CUZK_ENOMEM naming the device when it has no room), given

@@ -19,6 +19,16 @@
  *  4. After rule 3 cut a wait short, the big prover waits for no yield for
  *     `pause` ms: lane proofs back to back take at most about half the
  *     device's time from the big prover.
+ *  5. Rule 2 acts at launches, and one launch of the MSM's bucket sweep
+ *     runs for up to 342 ms (2^26 points on an H100, session 31's trace)
+ *     in blocks of a few ms: a lane proof's every kernel waited for some
+ *     of them to end. So while the yield is held (and the pause is not
+ *     0) the device's bail flag, in page-locked host memory its kernels
+ *     read (cu_yield_bail), is 1: a resumable kernel's blocks that start
+ *     then take no work and end at once, and its launcher, once the
+ *     launch is done, launches it again without the flag through rule
+ *     2's wait for the work left. A lane proof then waits for the blocks
+ *     already running, not for the whole launch.
  * The waits are counted per device (cu_yield_counts).
  */
 #include <atomic>
@@ -36,6 +46,9 @@ struct yield_dev {
     double free_until = 0;    /* rule 4: no wait before this */
     uint64_t waits = 0, cut = 0;
     double wait_ms = 0;
+    volatile int *bail = NULL; /* rule 5's flag (page-locked, mapped), made on first ask */
+    int *bail_dev = NULL;      /* its device address */
+    bool bail_failed = false;  /* the page-locked allocation was refused: no flag */
 };
 static yield_dev ydev[CU_MAX_DEVICES];
 static std::atomic<unsigned> pause_ms{GPU_LANE_PAUSE_MS};
@@ -52,12 +65,19 @@ static yield_dev *dev_of(int dev)
     return dev >= 0 && dev < CU_MAX_DEVICES ? &ydev[dev] : NULL;
 }
 
+/* Rule 5's flag of y from its state (under y->mu). */
+static void bail_set(yield_dev *y)
+{
+    if (y->bail) *y->bail = y->held.load() > 0 && pause_ms.load() > 0;
+}
+
 void cu_yield_take(int dev)
 {
     yield_dev *y = dev_of(dev);
     if (!y) return;
     std::lock_guard<std::mutex> g(y->mu);
     if (y->held.fetch_add(1) == 0) y->since = now_ms();
+    bail_set(y);
 }
 
 void cu_yield_give(int dev)
@@ -66,11 +86,38 @@ void cu_yield_give(int dev)
     if (!y) return;
     std::lock_guard<std::mutex> g(y->mu);
     if (y->held.load() > 0 && y->held.fetch_sub(1) == 1) y->cv.notify_all();
+    bail_set(y);
 }
 
 void cu_yield_set_pause(unsigned ms)
 {
     pause_ms.store(ms);
+    for (yield_dev &y : ydev) {
+        std::lock_guard<std::mutex> g(y.mu);
+        bail_set(&y);
+    }
+}
+
+const int *cu_yield_bail(void)
+{
+    cu_ctx c = cu_context();
+    yield_dev *y = c.lane ? NULL : dev_of(c.dev);
+    if (!y) return NULL;
+    std::lock_guard<std::mutex> g(y->mu);
+    if (!y->bail && !y->bail_failed) {
+        void *h = NULL, *d = NULL;
+        if (cudaHostAlloc(&h, sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable) ==
+                cudaSuccess &&
+            cudaHostGetDevicePointer(&d, h, 0) == cudaSuccess) {
+            y->bail = (volatile int *)h, y->bail_dev = (int *)d;
+            bail_set(y);
+        } else {
+            if (h) cudaFreeHost(h);
+            cudaGetLastError();
+            y->bail_failed = true;
+        }
+    }
+    return y->bail_dev;
 }
 
 void cu_yield_wait(void)

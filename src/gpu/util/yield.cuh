@@ -9,7 +9,8 @@
  * for 50-60 ms at 2^27), so each of the lane's hundred-odd kernels
  * waited for some, and a Winning PoSt took up to 0.7 s beside a PoRep
  * start on the H200 (issue 24). Here the big prover stops launching
- * while a lane proof runs, for a bounded time.
+ * while a lane proof runs, for a bounded time, and its resumable kernels
+ * (the MSM's bucket sweep) leave the blocks they have not started.
  */
 #ifndef CUZK_GPU_UTIL_YIELD_CUH
 #define CUZK_GPU_UTIL_YIELD_CUH
@@ -27,6 +28,11 @@ extern "C" {
  * (give); calls pair, and may nest (lane proofs queued on the lane's lock). */
 void cu_yield_take(int dev);
 void cu_yield_give(int dev);
+/* Rule 5's flag for the calling thread's kernels: the device address of
+ * its device's bail flag (1 while a lane proof holds the yield and the
+ * pause is not 0), NULL for a lane's thread, a thread of no device, or
+ * where page-locked memory was refused (then nothing bails). */
+const int *cu_yield_bail(void);
 /* Rule 3's bound in ms for every device (0: the big prover never waits). */
 void cu_yield_set_pause(unsigned ms);
 /* Rule 2's wait for the calling thread (none for a lane's thread, a thread
