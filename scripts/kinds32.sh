@@ -5,7 +5,7 @@
 # time-boxed command per kind (porep32.sh does PoRep).
 #
 #   scripts/kinds32.sh [-p PHASES] [-t SECONDS] [-w BASE] [-n COUNT] [-j J]
-#                      [-b BACKEND] [-m BUDGET] [-S SECTORS] KIND [BUNDLE] [SIZE]
+#                      [-b BACKEND] [-m BUDGET] [-S SECTORS] [-G GIB] KIND [BUNDLE] [SIZE]
 #
 #   KIND      winning-post, window-post or snap
 #   BUNDLE    scripts/bundle.sh's folder (bin/, lib/) or a build folder
@@ -38,6 +38,9 @@
 #   -b        gpus.backend: auto (default), cuda, cpu
 #   -m        memory.total_budget (default auto)
 #   -S        gen-vanilla --sectors (Window PoSt: default a full partition)
+#   -G        a smaller card emulated for real, as porep32.sh's -G:
+#             cuzk-gpu-hold keeps all but GIB GiB of device 0's free memory
+#             from before the daemon starts until it is stopped
 #
 # Measured: input generation (wall, CPU-seconds, peak RSS, size), the
 # setup (wall, CPU-seconds, peak RSS, file size), the cold proof with its
@@ -50,8 +53,8 @@
 # packed into $OUT/kinds32-KIND-logs.tar.gz, however the script ends.
 set -u
 ARGS="$*"
-PHASES=gen,setup,prove BUDGET=570 WORK= COUNT= J= BACKEND=auto MEM=auto SECTORS=
-while getopts p:t:w:n:j:b:m:S:h opt; do
+PHASES=gen,setup,prove BUDGET=570 WORK= COUNT= J= BACKEND=auto MEM=auto SECTORS= HOLD_GIB=
+while getopts p:t:w:n:j:b:m:S:G:h opt; do
     case $opt in
     p) PHASES=$OPTARG ;;
     t) BUDGET=$OPTARG ;;
@@ -61,6 +64,7 @@ while getopts p:t:w:n:j:b:m:S:h opt; do
     b) BACKEND=$OPTARG ;;
     m) MEM=$OPTARG ;;
     S) SECTORS=$OPTARG ;;
+    G) HOLD_GIB=$OPTARG ;;
     *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -90,7 +94,7 @@ REPORT=$RUN/report.md
 SOCK=/tmp/cuzk-kinds32-$$.sock
 PID= SAMPLER= FAILED=0
 
-trap 'out_save "kinds32-$KIND.md" "kinds32-$KIND-logs.tar.gz" "$RUN" logs; stop_daemon' EXIT
+trap 'out_save "kinds32-$KIND.md" "kinds32-$KIND-logs.tar.gz" "$RUN" logs; stop_daemon; hold_stop' EXIT
 trap 'exit 130' INT TERM
 
 say "# $KIND $SIZE through cuzk-daemon ($STARTED)"
@@ -268,7 +272,9 @@ if has prove; then
         say "- page cache NOT dropped (not root): the first load may be warm"
     fi
     mkdir -p "$RUN/proofs"
-    if ! daemon_start; then
+    if ! hold_start; then
+        :
+    elif ! daemon_start; then
         bad "cuzk-daemon did not start: $(tail -3 "$LOGS/daemon.log")"
     else
         say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
@@ -280,6 +286,7 @@ if has prove; then
         peak=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1048576 }' /proc/"$PID"/status 2>/dev/null)
         "$BIN/cuzk-bench" -a "unix://$SOCK" status >"$LOGS/status.out" 2>&1
         stop_daemon
+        hold_stop
         say "- daemon peak RSS (VmHWM): ${peak:-?} GiB"
         samples_summary
         "$BIN/cuzk-bench" timeline "$LOGS/daemon.log" >"$LOGS/timeline.out" 2>&1 &&
