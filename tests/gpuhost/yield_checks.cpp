@@ -183,15 +183,21 @@ static const int *bail_of(int slot)
     return f;
 }
 
-/* Rule 5: device 0's bail flag is up exactly while a yield is held and
- * the pause is not 0, through takes that nest; a lane's thread and a
- * thread of no device have none. */
+/* Rule 5: device 0's bail flag, given only while the device has a lane
+ * and the pause is not 0, is up exactly while a yield is held, through
+ * takes that nest; a lane's thread and a thread of no device have none. */
 static void bail_checks(unsigned pause)
 {
     cu_yield_set_pause(pause);
+    EXPECT(bail_of(0) == NULL, "a bail flag for device 0 without a lane");
+    cuzk_err err = {0};
+    if (cu_lane_setup(0, 1 << 20, &err)) {
+        fails++, printf("FAIL yield: lane setup: %s\n", err.msg);
+        return;
+    }
     const int *f = bail_of(0);
     EXPECT(f != NULL, "no bail flag for device 0's big prover");
-    if (!f) return;
+    if (!f) return cu_lane_teardown(0);
     EXPECT(bail_of(0) == f, "a second ask gave another flag");
     EXPECT(bail_of(CU_MAX_DEVICES) == NULL && bail_of(-1) == NULL,
            "a lane's thread or a thread of no device has a bail flag");
@@ -203,11 +209,12 @@ static void bail_checks(unsigned pause)
     cu_yield_give(0);
     EXPECT(*v == 1, "the flag fell with one of two lane proofs still holding the yield");
     cu_yield_set_pause(0);
-    EXPECT(*v == 0, "the flag is up under a pause of 0");
+    EXPECT(*v == 0 && bail_of(0) == NULL, "a flag up, or given, under a pause of 0");
     cu_yield_set_pause(pause);
     EXPECT(*v == 1, "the flag did not come back with the pause");
     cu_yield_give(0);
     EXPECT(*v == 0, "the flag stayed up once the yield was given");
+    cu_lane_teardown(0);
 }
 
 extern "C" int yield_checks(void)

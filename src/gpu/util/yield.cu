@@ -24,12 +24,12 @@
  *     in blocks of a few ms: a lane proof's every kernel waited for some
  *     of them to end. So while the yield is held (and the pause is not
  *     0) the device's bail flag, in page-locked host memory its kernels
- *     read (cu_yield_bail), is 1: a resumable kernel's blocks that start
- *     then take no work and end at once, and its launcher, once the
- *     launch is done, launches it again without the flag through rule
- *     2's wait for the work left. A lane proof then waits for the blocks
- *     already running, not for the whole launch.
- * The waits are counted per device (cu_yield_counts).
+ *     read (cu_yield_bail; none where the device has no lane or the
+ *     pause is 0, so those launch once and never wait), is 1: a resumable kernel's blocks that
+ * start then take no work and end at once, and its launcher, once the launch is done, launches it
+ * again without the flag through rule 2's wait for the work left. A lane proof then waits for the
+ * blocks already running, not for the whole launch. The waits are counted per device
+ * (cu_yield_counts).
  */
 #include <atomic>
 #include <chrono>
@@ -102,7 +102,8 @@ const int *cu_yield_bail(void)
 {
     cu_ctx c = cu_context();
     yield_dev *y = c.lane ? NULL : dev_of(c.dev);
-    if (!y) return NULL;
+    /* no lane or no pause: no flag, so no second launch to wait for */
+    if (!y || !pause_ms.load() || !cu_lane_ready(c.dev, NULL, NULL)) return NULL;
     std::lock_guard<std::mutex> g(y->mu);
     if (!y->bail && !y->bail_failed) {
         void *h = NULL, *d = NULL;

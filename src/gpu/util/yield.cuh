@@ -30,8 +30,9 @@ void cu_yield_take(int dev);
 void cu_yield_give(int dev);
 /* Rule 5's flag for the calling thread's kernels: the device address of
  * its device's bail flag (1 while a lane proof holds the yield and the
- * pause is not 0), NULL for a lane's thread, a thread of no device, or
- * where page-locked memory was refused (then nothing bails). */
+ * pause is not 0), NULL for a lane's thread, a thread of no device, a
+ * device without a lane, a pause of 0, or where page-locked memory was
+ * refused (then nothing bails). */
 const int *cu_yield_bail(void);
 /* Rule 3's bound in ms for every device (0: the big prover never waits). */
 void cu_yield_set_pause(unsigned ms);
