@@ -22,14 +22,15 @@
  *  5. Rule 2 acts at launches, and one launch of the MSM's bucket sweep
  *     runs for up to 342 ms (2^26 points on an H100, session 31's trace)
  *     in blocks of a few ms: a lane proof's every kernel waited for some
- *     of them to end. So while the yield is held (and the pause is not
- *     0) the device's bail flag, in page-locked host memory its kernels
- *     read (cu_yield_bail; none where the device has no lane or the
- *     pause is 0, so those launch once and never wait), is 1: a resumable kernel's blocks that
- * start then take no work and end at once, and its launcher, once the launch is done, launches it
- * again without the flag through rule 2's wait for the work left. A lane proof then waits for the
- * blocks already running, not for the whole launch. The waits are counted per device
- * (cu_yield_counts).
+ *     of them to end. So while the yield is held the device's bail flag,
+ *     in page-locked host memory its kernels read (cu_yield_bail), is 1:
+ *     a resumable kernel's blocks that start then take no work and end at
+ *     once, and its launcher, once the launch is done, launches it again
+ *     without the flag through rule 2's wait for the work left. A lane
+ *     proof then waits for the blocks already running, not for the whole
+ *     launch. A device without a lane, or a pause of 0, has no flag: its
+ *     kernels launch once and their launchers never wait.
+ * The waits are counted per device (cu_yield_counts).
  */
 #include <atomic>
 #include <chrono>
