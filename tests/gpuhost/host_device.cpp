@@ -58,6 +58,51 @@ static int kernel_check(const char *what, const void *const *p, const size_t *n,
     return CUZK_OK;
 }
 
+/* What the real MSM and NTT keep on the device per slot (ntt.cu's tables,
+ * msm.cu's workspace), held here as stand-in device memory of the sizes
+ * the plan counts (gpu_ntt_tables_for, gpu_msm_workspace_for), made when
+ * first used and grown as they are: so that an allocation of the prover
+ * that takes their room before they are made is refused as on a device,
+ * and a release that leaves them is seen. */
+struct held_dev {
+    void *tw = NULL, *ws = NULL;
+    size_t tw_bytes = 0, ws_bytes = 0;
+};
+static held_dev held_by_slot[CU_MAX_SLOTS];
+
+static held_dev *held_of_caller(void)
+{
+    int slot;
+    return cu_slot(&slot, NULL) ? NULL : &held_by_slot[slot];
+}
+
+/* *p of at least `bytes` (*cap grown), or a refusal as cudaMalloc's. */
+static int held_grow(void **p, size_t *cap, size_t bytes, const char *what, cuzk_err *err)
+{
+    if (*cap >= bytes) return CUZK_OK;
+    cu_free(*p);
+    *p = NULL, *cap = 0;
+    CU(cu_malloc(p, bytes), err, what);
+    *cap = bytes;
+    return CUZK_OK;
+}
+
+static int ntt_tables_ensure(unsigned log_n, cuzk_err *err)
+{
+    held_dev *h = held_of_caller();
+    return h ? held_grow(&h->tw, &h->tw_bytes, gpu_ntt_tables_for(log_n), "ntt twiddle table alloc",
+                         err)
+             : CUZK_OK;
+}
+
+static int msm_workspace_ensure(size_t n, int g2, cuzk_err *err)
+{
+    held_dev *h = held_of_caller();
+    return h ? held_grow(&h->ws, &h->ws_bytes, gpu_msm_workspace_for(n, g2), "msm workspace alloc",
+                         err)
+             : CUZK_OK;
+}
+
 extern "C" bool gpu_available(cuzk_err *err)
 {
     (void)err;
@@ -79,12 +124,13 @@ extern "C" int gpu_msm_g1_dev(g1_jac_t *out, const gpu_buf *bases, const gpu_buf
     const void *p[2] = {bases->ptr, scalars->ptr};
     size_t len[2] = {n * sizeof(g1_affine_t), n * sizeof(fr_t)};
     int rc = kernel_check("msm", p, len, 2, err);
+    if (!rc) rc = msm_workspace_ensure(n, 0, err);
     if (rc) return rc;
     return g1_msm(out, (const g1_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
 
-/* The stand-in MSM takes no device memory; the plan's figures use a
- * model of the real one's (16 bytes of sort pairs per point and window of
+/* The stand-in MSM holds a block of a model of the real one's workspace
+ * (held_dev), the plan's figure (16 bytes of sort pairs per point and window of
  * about 16 bits, plus the buckets), so that its chunks shrink with the
  * budget as on a device. */
 extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
@@ -92,18 +138,24 @@ extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
     return n ? 16 * 16 * n + ((size_t)16 << (g2 ? 11 : 10)) : 0;
 }
 
-extern "C" void gpu_ntt_tables_free(void) {}
+extern "C" void gpu_ntt_tables_free(void)
+{
+    held_dev *h = held_of_caller();
+    if (h) cu_free(h->tw), h->tw = NULL, h->tw_bytes = 0;
+}
 
 void prove_batch_add_release(void) {}
 
 extern "C" void gpu_msm_workspace_trim(size_t max)
 {
-    (void)max;
+    held_dev *h = held_of_caller();
+    if (h && h->ws_bytes > max) cu_free(h->ws), h->ws = NULL, h->ws_bytes = 0;
 }
 
 extern "C" size_t gpu_msm_workspace_bytes(void)
 {
-    return 0;
+    held_dev *h = held_of_caller();
+    return h ? h->ws_bytes : 0;
 }
 
 extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf *scalars, size_t n,
@@ -115,6 +167,7 @@ extern "C" int gpu_msm_g2_dev(g2_jac_t *out, const gpu_buf *bases, const gpu_buf
     const void *p[2] = {bases->ptr, scalars->ptr};
     size_t len[2] = {n * sizeof(g2_affine_t), n * sizeof(fr_t)};
     int rc = kernel_check("msm g2", p, len, 2, err);
+    if (!rc) rc = msm_workspace_ensure(n, 1, err);
     if (rc) return rc;
     return g2_msm(out, (const g2_affine_t *)bases->ptr, (const fr_t *)scalars->ptr, n, 0, err);
 }
@@ -131,6 +184,7 @@ static int h_buffers(gpu_buf *const *v, int count, unsigned log_n, cuzk_err *err
 static int h_host(gpu_buf *const *v, unsigned log_n, int row, cuzk_err *err)
 {
     int rc = h_buffers(v, row < 0 ? 3 : 1, log_n, err);
+    if (!rc) rc = ntt_tables_ensure(log_n, err);
     const void *p[3];
     size_t len[3];
     for (int k = 0; k < (row < 0 ? 3 : 1); k++) p[k] = v[k]->ptr, len[k] = sizeof(fr_t) << log_n;
@@ -170,10 +224,10 @@ extern "C" int gpu_ntt_h_dev(gpu_buf *a, gpu_buf *b, gpu_buf *c, unsigned log_n,
     return rc ? rc : h_host(v, log_n, -1, err);
 }
 
-/* The stand-in NTT (the CPU's) keeps no tables on the device; the plan
- * counts a model of the real one's: its twiddles (ntt.cu's arithmetic),
- * without the 5 MiB of scale tables that would dwarf the small budgets
- * of the tests. */
+/* The stand-in NTT (the CPU's) holds a block of the model of the real
+ * one's tables (held_dev): its twiddles (ntt.cu's arithmetic), without
+ * the 5 MiB of scale tables that would dwarf the small budgets of the
+ * tests. */
 extern "C" size_t gpu_ntt_tables_for(unsigned log_n)
 {
     return log_n ? (((size_t)1 << (log_n - 1)) + 1) * sizeof(fr_t) : 0;
@@ -181,7 +235,8 @@ extern "C" size_t gpu_ntt_tables_for(unsigned log_n)
 
 extern "C" size_t gpu_ntt_tables_bytes(void)
 {
-    return 0;
+    held_dev *h = held_of_caller();
+    return h ? h->tw_bytes : 0;
 }
 
 /* The finish in parts: ntt.h's, over stand-in device memory. */

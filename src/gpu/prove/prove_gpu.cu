@@ -1697,11 +1697,15 @@ static void release_device(int dev, const void *unused)
     void **bufs[] = {&ws->abc[0], &ws->abc[1], &ws->scal, &ws->idx,
                      &ws->tb,     &ws->bits,   &ws->wit,  &ws->prep};
     const size_t n = sizeof bufs / sizeof *bufs;
+    if (cu_slot_enter(dev) != cudaSuccess) return;
     bool any = prove_srs_bytes(dev) > 0 || prove_shape_bytes(dev) > 0 ||
-               prove_stream_bytes(dev) > 0 || prove_stage_scratch_bytes(dev) > 0;
+               prove_stream_bytes(dev) > 0 || prove_stage_scratch_bytes(dev) > 0 ||
+               gpu_msm_workspace_bytes() > 0 || gpu_ntt_tables_bytes() > 0;
     for (size_t k = 0; k < n; k++) any |= *bufs[k] != NULL;
     for (size_t k = 0; k < PROVE_JOB_BUFS; k++) any |= ws->jobs[k] != NULL;
-    if (!any || cu_slot_enter(dev) != cudaSuccess) return;
+    if (!any) return;
+    gpu_msm_workspace_trim(0); /* the slot's MSM workspace and NTT tables too */
+    gpu_ntt_tables_free();
     prove_srs_evict(dev, NULL);
     prove_shape_evict(dev, NULL);
     prove_shape_ring_release(dev);
