@@ -12,8 +12,9 @@
  * stream's last mark uncounted, the sites longest first, nothing marked
  * once the trace is off (lower bounds only: a sleep lasts at least its
  * time). And rule 5's bail flag: up exactly while the yield is held
- * under a pause, none for a lane's thread or a thread of no device. And
- * lane.cu's list of the big prover's live device blocks.
+ * under a pause, none for a lane's thread, a thread of no device or a
+ * device without a lane. And lane.cu's list of the big prover's live
+ * device blocks.
  */
 #include <stdio.h>
 
@@ -144,7 +145,7 @@ static void ktrace_checks(void)
 
 /* lane.cu's list of the big prover's live blocks (the out-of-memory
  * retry's log): blocks of device 0 made and freed on a big prover's
- * thread are listed by size while they live, a lane's are not. */
+ * thread are listed by size while they live, and gone once freed. */
 static void mem_live_checks(void)
 {
     char line[512];
