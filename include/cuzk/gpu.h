@@ -119,6 +119,11 @@ size_t gpu_ntt_tables_bytes(void);
 /* Frees the calling thread's tables (its device's, or its lane's:
  * src/gpu/util/lane.cuh); the next transform makes them again. */
 void gpu_ntt_tables_free(void);
+/* Makes the calling thread's twiddles for transforms of up to 2^log_n
+ * now rather than at the first transform: the prover, once its plan has
+ * counted them, so that nothing it grows into free memory before its
+ * first transform takes their room (residency.cu rule 2). */
+int gpu_ntt_tables_make(unsigned log_n, cuzk_err *err);
 
 /* G1 multi-scalar multiplication: *out = sum scalars[i] * bases[i]
  * (Pippenger with signed windows of `window` bits; 0 picks by n).
@@ -148,6 +153,10 @@ size_t gpu_msm_workspace_for(size_t n, int g2);
 /* Frees the current device's MSM workspace when it holds more than max
  * bytes (the next MSM makes what it needs). */
 void gpu_msm_workspace_trim(size_t max);
+/* Grows the current device's MSM workspace to at least `bytes` now (the
+ * prover, to its plan's figure, as gpu_ntt_tables_make); the MSMs still
+ * grow it on demand. */
+int gpu_msm_workspace_reserve(size_t bytes, cuzk_err *err);
 int gpu_msm_set_affine(unsigned group, unsigned rounds, unsigned min_pairs, unsigned min_threads,
                        cuzk_err *err);
 /* Phase timing of the MSMs (cuzk-gpu-bench): when on, each MSM records

@@ -137,21 +137,34 @@ typedef struct gpu_prove_plan_info {
     bool witness_kept;              /* the witness kept packed on the device (rule 4) */
     bool shape_streamed;            /* the circuit shape's slices streamed (rule 4) */
     size_t shape_up;                /* of moved: shape bytes up per partition, at most */
+    size_t jobs_room;               /* device bytes for the MSM jobs */
+    unsigned jobs_slots;            /* circuits whose jobs that holds at once */
 } gpu_prove_plan_info;
 void gpu_prove_device_plan(int device, gpu_prove_plan_info *out);
 /* One line: "resident=H,L,A,B_G1,B_G2 streamed=- streamed_per_partition=0 MiB ..." */
 void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_plan_info *p);
+/* The device bytes of a circuit's MSM jobs L, A, B as the plan counts
+ * them (residency.cu rule 2): `each`, the three made on the device in one
+ * buffer beside the device prep's scratch; `least`, the largest alone
+ * beside it (uploaded on the spot after the CPU's prep). */
+typedef struct gpu_prove_jobs {
+    size_t each, least;
+    size_t circuits; /* the start's circuits when it plans (a fed start's more come later) */
+} gpu_prove_jobs;
+/* w's, counted (one pass over its witness). */
+gpu_prove_jobs gpu_prove_jobs_bytes(const cs_prover *w);
 /* The plan a start would make (residency.cu) for circuits of pk (only
  * its array lengths are read) with a domain of 2^lg, witness_bytes of
  * witness (the witness-only path, else 0), kept_bytes when kept packed
- * on the device (gpu_prove_witness_kept_bytes; 0: not offered) and
- * shape_bytes of circuit shapes on the device (gpu_shape_upload_bytes), a
- * batch or not, within budget device bytes: plan arithmetic alone, no
- * device touched. CUZK_ENOMEM naming what is needed when even streaming
- * everything does not fit (out->too_small then). */
+ * on the device (gpu_prove_witness_kept_bytes; 0: not offered),
+ * shape_bytes of circuit shapes on the device (gpu_shape_upload_bytes)
+ * and MSM jobs of *jobs (gpu_prove_jobs_bytes; NULL: not known, the
+ * headroom alone), a batch or not, within budget device bytes: plan
+ * arithmetic alone, no device touched. CUZK_ENOMEM naming what is needed
+ * when even streaming everything does not fit (out->too_small then). */
 int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
-                       size_t witness_bytes, size_t kept_bytes, size_t shape_bytes, bool batch,
-                       size_t budget, cuzk_err *err);
+                       size_t witness_bytes, size_t kept_bytes, size_t shape_bytes,
+                       const gpu_prove_jobs *jobs, bool batch, size_t budget, cuzk_err *err);
 /* The chunk (points per MSM call) for which the plan of a streamed start
  * gives up rows of a, b, c on the device (residency.cu rule 4; 0: the
  * default, 2^21): a knob for the tests, whose small circuits reach every

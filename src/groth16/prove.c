@@ -426,6 +426,44 @@ int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_pro
     return rc;
 }
 
+/* A word of tail bits: bit i set when v[i] is neither 0 nor 1 (count of
+ * them at most 64). */
+static uint64_t tail_word(const fr_t *v, size_t count)
+{
+    uint64_t t = 0;
+    for (size_t i = 0; i < count; i++) t |= (uint64_t)in_tail(&v[i]) << i;
+    return t;
+}
+
+void groth16_jobs_count(const cs_prover *w, size_t n[3], size_t n_tail[3])
+{
+    const cs_bitmap *in_d[3] = {NULL, NULL, &w->b_input_density};
+    const cs_bitmap *aux_d[3] = {NULL, &w->a_aux_density, &w->b_aux_density};
+    for (int k = 0; k < 3; k++) {
+        n[k] = n_tail[k] = 0;
+        for (size_t i = 0; k > 0 && i < w->num_inputs; i++) /* L has no inputs */
+            if (!in_d[k] || (i < in_d[k]->nbits && cs_bitmap_get(in_d[k], i)))
+                n[k]++, n_tail[k] += in_tail(&w->input_assignment[i]);
+    }
+    const size_t nw = (w->num_aux + 63) / 64;
+    size_t c1 = 0, c2 = 0, t0 = 0, t1 = 0, t2 = 0;
+    cs_bitmap ma = *aux_d[1], mb = *aux_d[2]; /* a density shorter than aux: the rest unset */
+    if (ma.nbits > w->num_aux) ma.nbits = w->num_aux;
+    if (mb.nbits > w->num_aux) mb.nbits = w->num_aux;
+#pragma omp parallel for schedule(static, 4096) reduction(+ : c1, c2, t0, t1, t2) if (nw > 4096)
+    for (size_t x = 0; x < nw; x++) {
+        size_t count = w->num_aux - 64 * x < 64 ? w->num_aux - 64 * x : 64;
+        uint64_t t = tail_word(&w->aux_assignment[64 * x], count);
+        uint64_t da = 64 * x < ma.nbits ? word_bits(&ma, x) : 0;
+        uint64_t db = 64 * x < mb.nbits ? word_bits(&mb, x) : 0;
+        c1 += (size_t)__builtin_popcountll(da), c2 += (size_t)__builtin_popcountll(db);
+        t0 += (size_t)__builtin_popcountll(t), t1 += (size_t)__builtin_popcountll(t & da);
+        t2 += (size_t)__builtin_popcountll(t & db);
+    }
+    n[0] += w->num_aux, n[1] += c1, n[2] += c2;
+    n_tail[0] += t0, n_tail[1] += t1, n_tail[2] += t2;
+}
+
 static int compute_msms(groth16_msms *out, const groth16_params *pk, const cs_prover *w,
                         groth16_timings *t, cuzk_err *err)
 {

@@ -47,6 +47,12 @@ void groth16_msm_job_free(groth16_msm_job *j);
 int groth16_jobs_prepare(groth16_jobs *j, const groth16_params *pk, const cs_prover *w,
                          cuzk_err *err);
 void groth16_jobs_free(groth16_jobs *j);
+/* The sizes groth16_jobs_prepare (and the device prep) would give w's
+ * jobs L, A, B (n[0..2]) and their tails, the scalars other than 0 and 1
+ * (n_tail): one pass over the witness, nothing made; what the device
+ * plan counts them at (residency.cu rule 2). The densities must cover
+ * the inputs and aux. */
+void groth16_jobs_count(const cs_prover *w, size_t n[3], size_t n_tail[3]);
 /* Whether w's inputs and aux and its A and B jobs' sizes (na, nb) are
  * pk's (the CPU prep's check, and the device prep's). */
 int groth16_check_counts(const groth16_params *pk, const cs_prover *w, size_t na, size_t nb,

@@ -368,12 +368,15 @@ static void check_snarkjs(cuzk_rng *g)
 typedef struct mode_wit {
     size_t bytes, kept;
     bool want_kept;
+    gpu_prove_jobs jobs; /* what a start counts for its MSM jobs, either path */
+    bool batch;          /* the plan of a batch (its jobs' room for two or a group) */
+    unsigned lab_group;  /* the batch's groups wanted (residency rule 9; 0: any) */
 } mode_wit;
 
-/* w's figures on the witness-only path (path), else none. */
+/* w's figures on the witness-only path (path), else none but its jobs'. */
 static mode_wit mode_wit_of(const cs_prover *w, bool path, bool want_kept)
 {
-    mode_wit m = {0, 0, want_kept};
+    mode_wit m = {0, 0, want_kept, gpu_prove_jobs_bytes(w), false, 0};
     if (path) {
         m.bytes = (w->num_inputs + w->num_aux) * sizeof(fr_t);
         m.kept = gpu_prove_witness_kept_bytes(w);
@@ -422,7 +425,9 @@ static unsigned expect_points(const gpu_prove_plan_info *pl, const groth16_param
     for (int k = 0; k < 4; k++)
         kept[k] = pl->resident[k] ? 0 : counts[k] * sizeof(g1_affine_t) - pl->prefix[k];
     for (int k = 1; k < 4; k++) g1 += kept[k];
-    unsigned g = wit && n > 1 && g1 + g2all ? 4 : 1;
+    /* groups of 4, or as many as rule 2's room holds the jobs of with the next one's */
+    unsigned most = pl->jobs_slots > 1 ? pl->jobs_slots - 1 : 1;
+    unsigned g = wit && n > 1 && g1 + g2all ? (most < 4 ? most : 4) : 1;
     *g2 = group_share(g2all, n, g, i);
     *pts = kept[0] + group_share(g1, n, g, i) + *g2;
     CHECK(pl->lab_group == g && pl->streamed == kept[0] + (g1 + g2all) / g,
@@ -442,7 +447,6 @@ static void check_group_points(const char *what, const gpu_prove_plan_info *pl,
     for (size_t i = 0; i < n; i++) {
         uint64_t want, g2;
         unsigned g = expect_points(pl, pk, wit, n, i, &want, &g2);
-        CHECK(g > 1, "%s: the plan groups no circuits", what);
         CHECK(points_of(t, i) == want,
               "%s, circuit %zu of %zu: %llu bytes of points streamed, expected %llu (groups of "
               "%u; the plan's %zu per partition)",
@@ -579,6 +583,7 @@ static void check_feed(cuzk_rng *g, bool streamed)
     if (!rc && streamed) { /* rule 9: circuits 0 .. 3 grouped as fed, 4 alone */
         gpu_prove_plan_info pl;
         gpu_prove_device_plan(0, &pl);
+        CHECK(pl.lab_group > 1, "feed, streamed: the plan groups no circuits");
         check_group_points("feed, streamed", &pl, &pk, wit, t, count);
     }
     gpu_prove_set_device_memory(0);
@@ -633,6 +638,22 @@ static void check_wrong_shape(cuzk_rng *g)
     gpu_prove_params_free(&pk);
     cs_prover_free(&w);
     groth16_params_free(&pk);
+}
+
+int gpu_check_dense_circuit(cuzk_rng *g, groth16_params *pk, cs_shape **shape, cs_prover *w,
+                            cuzk_err *err)
+{
+    prod_circuit p = {3000, 500, PAT_RANDOM, cuzk_rng_u64(g), cuzk_rng_u64(g)};
+    cs_circuit c = {prod_synthesize, &p};
+    *shape = NULL;
+    memset(w, 0, sizeof *w);
+    int rc = groth16_setup_dev(pk, c, cuzk_rng_u64(g), err);
+    if (rc) {
+        memset(pk, 0, sizeof *pk);
+        return rc;
+    }
+    rc = cs_shape_record(shape, c, err);
+    return rc ? rc : cs_synthesize_for_shape(w, c, *shape, NULL, err);
 }
 
 int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
@@ -938,9 +959,12 @@ static size_t cap_search(const groth16_params *pk, unsigned lg, const mode_wit *
     for (size_t cap = least; cap < 4096 * least; cap += step_at(cap)) {
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
-        if (gpu_prove_plan_for(&pl, pk, lg, w->bytes, w->kept, shape, false, cap, &err)) continue;
+        if (gpu_prove_plan_for(&pl, pk, lg, w->bytes, w->kept, shape, &w->jobs, w->batch, cap,
+                               &err))
+            continue;
         if (pl.abc_rows == rows && pl.witness_shared == shared && g1_resident(&pl) == resident &&
-            g2_of(&pl) == g2 && pl.shape_streamed == ss && pl.witness_kept == w->want_kept)
+            g2_of(&pl) == g2 && pl.shape_streamed == ss && pl.witness_kept == w->want_kept &&
+            (!w->lab_group || pl.lab_group == w->lab_group))
             return cap;
     }
     return 0;
@@ -973,7 +997,9 @@ static size_t cap_for(const groth16_params *pk, unsigned lg, const mode_wit *w, 
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
         char now[96];
-        if (gpu_prove_plan_for(&pl, pk, lg, w->bytes, w->kept, shape, false, cap, &err)) continue;
+        if (gpu_prove_plan_for(&pl, pk, lg, w->bytes, w->kept, shape, &w->jobs, w->batch, cap,
+                               &err))
+            continue;
         static const char *const where[] = {"kept", "streamed", "cpu"};
         snprintf(now, sizeof now,
                  "rows %u shared %d g1 resident %d b_g2 %s shape streamed %d witness kept %d",
@@ -1199,14 +1225,27 @@ static void check_groups(cuzk_rng *g)
         CHECK(!rc, "groups: setup: %s", err.msg);
         size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
         mode_wit mw = mode_wit_of(&w[0], true, false);
+        mw.batch = true; /* the batch's plan: its jobs' figure the most of its circuits' */
+        for (size_t i = 1; i < N; i++) {
+            gpu_prove_jobs j = gpu_prove_jobs_bytes(&w[i]);
+            if (j.each > mw.jobs.each) mw.jobs = j;
+        }
+        mw.jobs.circuits = N;
         const char *kind = d ? "whole jobs" : "split jobs";
         static const unsigned modes[2] = {3, 1}; /* rows: a/b/c at once, the H step in pieces */
         for (int m = 0; !rc && m < 2; m++) {
             unsigned rows = modes[m];
             bool g2_cpu;
+            mw.lab_group = 4; /* groups of 4 where a cap gives them (rule 2's room), else any */
             size_t cap = cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), rows, false,
                                  false, true, false, &g2_cpu);
+            mw.lab_group = 0;
+            bool fours = cap != 0;
+            if (!cap)
+                cap = cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), rows, false,
+                              false, true, false, &g2_cpu);
             CHECK(cap, "groups: no cap streams every array with %u rows", rows);
+            unsigned group = 0;
             if (!cap) continue;
             gpu_prove_set_device_memory(cap);
             for (size_t n = N; n >= N - 2; n -= 2) {
@@ -1220,6 +1259,9 @@ static void check_groups(cuzk_rng *g)
                 if (prc) continue;
                 gpu_prove_plan_info pl;
                 gpu_prove_device_plan(0, &pl);
+                group = pl.lab_group;
+                CHECK(!fours || group == 4, "groups, %s, %u rows: groups of %u at a cap for 4",
+                      kind, rows, group);
                 check_group_points(kind, &pl, &pk, wit, t, n);
                 check_msm_calls(kind, &pl, &pk, t, n, d == 0, false);
                 long long up = 0, counted = 0;
@@ -1235,9 +1277,9 @@ static void check_groups(cuzk_rng *g)
                 gpu_prove_plan_info pl;
                 prove_in_slices(gpu, cpu, &pk, w, N, rs, t, &pl, "groups, streamed");
             }
-            printf("prove: groups of 4 (residency rule 9), %s, %u rows: batches of 5 and 3 with "
+            printf("prove: groups of %u (residency rule 9), %s, %u rows: batches of 5 and 3 with "
                    "every %sarray streamed == CPU, each group's L/A/B passes shared%s\n",
-                   kind, rows, g2_cpu ? "G1 (B_G2 on the CPU: no cap streams it here) " : "",
+                   group, kind, rows, g2_cpu ? "G1 (B_G2 on the CPU: no cap streams it here) " : "",
                    d == 0 ? "; tails gathered over chunks, and in slices of 8" : "");
         }
         gpu_prove_set_device_memory(0);
@@ -1343,6 +1385,12 @@ static void check_kept_overflow(cuzk_rng *g)
     gpu_prove_release();
     gpu_prove_set_chunk_goal(1024);
     mode_wit mw = mode_wit_of(&w[0], !rc, true);
+    mw.batch = true; /* the batch's plan: its jobs' figure the most of its circuits' */
+    for (size_t i = 1; !rc && i < N; i++) {
+        gpu_prove_jobs j = gpu_prove_jobs_bytes(&w[i]);
+        if (j.each > mw.jobs.each) mw.jobs = j;
+    }
+    mw.jobs.circuits = N;
     bool g2_cpu;
     size_t cap = rc ? 0
                     : cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), 2, false, false,
@@ -1590,8 +1638,8 @@ static void check_plan_porep32(void)
             gpu_prove_plan_info pl;
             cuzk_err err = {0};
             gpu_prove_set_witness_kept(GPU_KEPT_TIGHT); /* "first" below */
-            int rc =
-                gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, true, budgets[k], &err);
+            int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, NULL, true,
+                                        budgets[k], &err);
             char line[512];
             gpu_prove_format_plan(line, sizeof line, &pl);
             CHECK(!rc && pl.chunk >= ((size_t)1 << 20) && pl.use <= budgets[k] && pl.abc_rows < 3 &&
@@ -1603,8 +1651,8 @@ static void check_plan_porep32(void)
             /* rule 4: at 15 GiB the witness as it is leaves the H step one row (8 GiB parked
              * each way a partition); kept packed, two rows and nothing parked */
             gpu_prove_plan_info dense;
-            rc =
-                gpu_prove_plan_for(&dense, &pk, lg, wit, 0, s->shape_bytes, true, budgets[k], &err);
+            rc = gpu_prove_plan_for(&dense, &pk, lg, wit, 0, s->shape_bytes, NULL, true, budgets[k],
+                                    &err);
             CHECK(!rc && !dense.witness_kept &&
                       (k ? pl.abc_rows == dense.abc_rows && !pl.witness_kept
                          : dense.abc_rows == 1 && pl.abc_rows == 2 && pl.witness_kept &&
@@ -1617,8 +1665,8 @@ static void check_plan_porep32(void)
              * MSM calls and H's first points */
             gpu_prove_plan_info first;
             gpu_prove_set_witness_kept(GPU_KEPT_FIRST);
-            rc = gpu_prove_plan_for(&first, &pk, lg, wit, kept, s->shape_bytes, true, budgets[k],
-                                    &err);
+            rc = gpu_prove_plan_for(&first, &pk, lg, wit, kept, s->shape_bytes, NULL, true,
+                                    budgets[k], &err);
             gpu_prove_set_witness_kept(GPU_KEPT_TIGHT); /* pl's */
             CHECK(!rc && first.witness_kept && first.abc_rows == 2 &&
                       (k ? first.chunk > pl.chunk && first.moved < pl.moved
@@ -1631,8 +1679,8 @@ static void check_plan_porep32(void)
              * larger MSM calls, then to H's first points (rule 5: on the H200 at
              * 23 GiB calls of 2^22 took it all) */
             gpu_prove_plan_info one;
-            rc = gpu_prove_plan_for(&one, &pk, lg, wit, kept, s->shape_bytes, false, budgets[k],
-                                    &err);
+            rc = gpu_prove_plan_for(&one, &pk, lg, wit, kept, s->shape_bytes, NULL, false,
+                                    budgets[k], &err);
             CHECK(!rc && pl.lab_group == 4 && one.lab_group == 1 &&
                       (pl.prefix[0] > 0 || pl.chunk > ((size_t)1 << 21)) &&
                       pl.streamed < one.streamed && pl.moved < one.moved,
@@ -1653,7 +1701,8 @@ static void check_plan_porep32(void)
          * GiB before, 132 now; the stand-in runtime's sort sizes are smaller (128, 118). */
         gpu_prove_plan_info pl;
         cuzk_err err = {0};
-        int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, true, 134 * gib, &err);
+        int rc = gpu_prove_plan_for(&pl, &pk, lg, wit, kept, s->shape_bytes, NULL, true, 134 * gib,
+                                    &err);
         char line[512];
         gpu_prove_format_plan(line, sizeof line, &pl);
         CHECK(!rc && !pl.b_g2_streamed && pl.resident[0] && pl.resident[4] && pl.chunk >= pk.n_h &&

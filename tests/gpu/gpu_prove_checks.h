@@ -34,6 +34,11 @@ int gpu_check_engine_job(engine_t *e, uint32_t partitions, uint32_t seed, engine
  * NULL when not recorded). */
 int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
                               cs_prover *w, cuzk_err *err);
+/* The same on a dense witness: the product circuit of 3000 constraints
+ * over random values (every MSM job its scalars gathered whole, as a
+ * Window PoSt partition's: residency.cu rule 2), satisfied. */
+int gpu_check_dense_circuit(cuzk_rng *g, groth16_params *pk, cs_shape **shape, cs_prover *w,
+                            cuzk_err *err);
 /* The bytes the CUDA runtime under test copied so far, to the host or to
  * the device: the stand-in's own count (test_gpu_prove_host sets it, for
  * the cross-check of gpu_check_xfer); NULL on a real device. */

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The C++ headers the prover uses, read before __noinline__ is defined
@@ -169,6 +170,9 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes)
     if (e != cudaSuccess) return e;
     if (host_device_used[dev].load() + (long long)bytes > host_device_limit[dev].load()) {
         host_limit_refused[dev]++;
+        if (getenv("CUZK_TEST_REFUSALS")) /* which allocation: a plan that missed it */
+            fprintf(stderr, "stand-in: device %d refused %zu bytes (%lld used of %lld)\n", dev,
+                    bytes, host_device_used[dev].load(), host_device_limit[dev].load());
         return cudaErrorMemoryAllocation;
     }
     if (host_alloc_refuse_in[dev].load() < 0) return cudaErrorMemoryAllocation;

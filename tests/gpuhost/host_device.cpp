@@ -103,6 +103,17 @@ static int msm_workspace_ensure(size_t n, int g2, cuzk_err *err)
              : CUZK_OK;
 }
 
+extern "C" int gpu_ntt_tables_make(unsigned log_n, cuzk_err *err)
+{
+    return ntt_tables_ensure(log_n, err);
+}
+
+extern "C" int gpu_msm_workspace_reserve(size_t bytes, cuzk_err *err)
+{
+    held_dev *h = held_of_caller();
+    return h ? held_grow(&h->ws, &h->ws_bytes, bytes, "msm workspace alloc", err) : CUZK_OK;
+}
+
 extern "C" bool gpu_available(cuzk_err *err)
 {
     (void)err;

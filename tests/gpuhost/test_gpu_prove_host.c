@@ -590,6 +590,14 @@ static int witness_case_make(witness_case *c, cuzk_rng *g, cuzk_err *err)
     return rc ? rc : groth16_prove(&c->cpu, &c->pk, &c->w, 1, rs, NULL, err);
 }
 
+/* The same over gpu_check_dense_circuit's dense witness. */
+static int dense_case_make(witness_case *c, cuzk_rng *g, cuzk_err *err)
+{
+    fr_t rs[2] = {FR_ONE, FR_ONE};
+    int rc = gpu_check_dense_circuit(g, &c->pk, &c->shape, &c->w, err);
+    return rc ? rc : groth16_prove(&c->cpu, &c->pk, &c->w, 1, rs, NULL, err);
+}
+
 static void witness_case_free(witness_case *c)
 {
     gpu_prove_params_free(&c->pk);
@@ -693,12 +701,16 @@ static void check_witness_b2_host(cuzk_rng *g)
  * allocation of the start is refused for memory (a refusal is a start
  * planned with less than it takes, which proves only by trying again
  * with a smaller plan: the first 32 GiB Window PoSt partition's twiddle
- * table on an H100, session 26); every proof the CPU's. */
-static void check_exact_devices(cuzk_rng *g)
+ * table on an H100, session 26, and its dense jobs, 2026-12-06); every
+ * proof the CPU's. The bit-heavy synthetic circuit, whose jobs are
+ * bitmaps and small tails, and the dense product circuit, whose jobs are
+ * their scalars whole (residency.cu rule 2). */
+static void check_exact_devices(cuzk_rng *g, bool dense)
 {
     witness_case wc;
     cuzk_err err = {0};
-    int rc = witness_case_make(&wc, g, &err);
+    int rc = dense ? dense_case_make(&wc, g, &err) : witness_case_make(&wc, g, &err);
+    const char *what = dense ? "dense " : "";
     fr_t rs[2] = {FR_ONE, FR_ONE};
     groth16_proof pg;
     gpu_prove_plan_info pl;
@@ -725,21 +737,22 @@ static void check_exact_devices(cuzk_rng *g)
             gpu_prove_device_plan(0, &pl);
             char line[512];
             gpu_prove_format_plan(line, sizeof line, &pl);
-            printf("FAIL exact device of %zu bytes: %lld allocation(s) refused under the plan "
+            printf("FAIL %sexact device of %zu bytes: %lld allocation(s) refused under the plan "
                    "%s\n",
-                   cap, host_limit_refusals(0) - before, line);
+                   what, cap, host_limit_refusals(0) - before, line);
         }
         if (!rc && memcmp(&pg, &wc.cpu, sizeof pg))
-            failures++, printf("FAIL exact device of %zu bytes: GPU proof != CPU proof\n", cap);
+            failures++,
+                printf("FAIL %sexact device of %zu bytes: GPU proof != CPU proof\n", what, cap);
         if (rc && (rc == CUZK_ENOMEM && k > 0)) { /* below the least: the walk ends */
             rc = 0;
             break;
         }
     }
-    if (rc) failures++, printf("FAIL exact devices: %s\n", err.msg);
+    if (rc) failures++, printf("FAIL %sexact devices: %s\n", what, err.msg);
     failures += refused;
-    printf("exact devices: %d sizes from %zu bytes down, %d with an allocation refused\n", tried,
-           use, refused);
+    printf("%sexact devices: %d sizes from %zu bytes down, %d with an allocation refused\n", what,
+           tried, use, refused);
     gpu_prove_release();
     witness_case_free(&wc);
 }
@@ -1009,7 +1022,8 @@ int main(int argc, char **argv)
     check_upload();
     check_shapes(&g);
     check_witness_b2_host(&g);
-    check_exact_devices(&g);
+    check_exact_devices(&g, false);
+    check_exact_devices(&g, true);
     check_b2_upload_short(&g);
     check_witness_alloc_refused(&g);
     failures += gpu_lane_checks(&g);

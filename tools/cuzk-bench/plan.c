@@ -58,8 +58,8 @@ static void plan_line(const porep_sizes *s, const char *size, uint64_t memory, u
     gpu_prove_plan_info pl;
     cuzk_err err = {0};
     gpu_prove_plan_for(&pl, &pk, porep_sizes_domain_log(s), porep_sizes_witness_bytes(s),
-                       porep_sizes_witness_kept_bytes(s), s->shape_bytes, batch, (size_t)budget,
-                       &err);
+                       porep_sizes_witness_kept_bytes(s), s->shape_bytes, NULL, batch,
+                       (size_t)budget, &err);
     char line[512];
     gpu_prove_format_plan(line, sizeof line, &pl);
     printf("porep %s, %.1f GiB: %s\n", size, budget / GIB, line);

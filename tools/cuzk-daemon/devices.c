@@ -38,8 +38,8 @@ static void check_one(const engine_device_status *d, uint64_t usable, uint64_t s
     porep_sizes_params(s, &pk);
     gpu_prove_plan_info pl;
     char line[512];
-    gpu_prove_plan_for(&pl, &pk, lg, wit, porep_sizes_witness_kept_bytes(s), s->shape_bytes, true,
-                       (size_t)usable, NULL);
+    gpu_prove_plan_for(&pl, &pk, lg, wit, porep_sizes_witness_kept_bytes(s), s->shape_bytes, NULL,
+                       true, (size_t)usable, NULL);
     gpu_prove_format_plan(line, sizeof line, &pl);
     engine_log(LOG_INFO, "device %u (%s): %.2f GiB usable, %uGiB PoRep partitions: %s", d->ordinal,
                d->name, usable / GIB, gib, line);

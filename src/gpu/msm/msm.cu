@@ -641,6 +641,16 @@ extern "C" void gpu_msm_workspace_trim(size_t max)
     w->bytes = 0;
 }
 
+extern "C" int gpu_msm_workspace_reserve(size_t bytes, cuzk_err *err)
+{
+    int dev;
+    int rc = cu_slot(&dev, err);
+    if (rc) return rc;
+    std::lock_guard<std::mutex> hold(msm_work[dev].lock);
+    void *p;
+    return msm_ws_get(&msm_work[dev], bytes, &p, err);
+}
+
 extern "C" size_t gpu_msm_workspace_for(size_t n, int g2)
 {
     msm_plan p;

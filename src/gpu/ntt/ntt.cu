@@ -191,6 +191,16 @@ extern "C" size_t gpu_ntt_tables_bytes(void)
     return b;
 }
 
+extern "C" int gpu_ntt_tables_make(unsigned log_n, cuzk_err *err)
+{
+    ntt_dev *d;
+    int rc = ntt_acquire(&d, err);
+    if (rc) return rc;
+    rc = ntt_ensure_twiddles(d, log_n, err);
+    ntt_release(d);
+    return rc;
+}
+
 extern "C" void gpu_ntt_tables_free(void)
 {
     ntt_dev *d;

@@ -43,6 +43,31 @@ static void offsets(uint32_t *counts, size_t nb, size_t *n, size_t *nt)
     }
 }
 
+size_t prep_job_layout(size_t from, size_t n, size_t n_tail, bool split, size_t at[3])
+{
+    at[0] = from, from += cu_align256(((n + 63) / 64 + 1) * sizeof(uint64_t));
+    at[1] = from, from += cu_align256((split ? n_tail : n) * sizeof(fr_t));
+    at[2] = from, from += cu_align256((split ? n_tail : 0) * sizeof(uint32_t));
+    return from;
+}
+
+/* The scratch's parts: A's aux density, B's input and aux densities, the
+ * counts, the offsets (off[4]: where each begins); returns its size. */
+static size_t scratch_layout(size_t ni, size_t na, size_t off[4])
+{
+    size_t nb = (ni + na + PREP_VARS - 1) / PREP_VARS, cbytes = nb * PREP_COUNTS * sizeof(uint32_t);
+    size_t wa = cu_align256((na + 63) / 64 * sizeof(uint64_t));
+    size_t wi = cu_align256((ni + 63) / 64 * sizeof(uint64_t));
+    off[0] = wa, off[1] = wa + wi, off[2] = off[1] + wa, off[3] = off[2] + cu_align256(cbytes);
+    return off[3] + cbytes + 1;
+}
+
+size_t prep_scratch_bytes(size_t ni, size_t na)
+{
+    size_t off[4];
+    return scratch_layout(ni, na, off);
+}
+
 int prep_on_device(prep_jobs *out, const cs_prover *w, const wit_view *wit,
                    const groth16_params *pk, prep_buffers *bufs, int pool, cuzk_err *err)
 {
@@ -51,10 +76,14 @@ int prep_on_device(prep_jobs *out, const cs_prover *w, const wit_view *wit,
     if (vars >= ((size_t)1 << 31))
         return cuzk_errf(err, CUZK_EINVAL, "gpu prep: %zu variables (at most 2^31 - 1)", vars);
     size_t nb = (vars + PREP_VARS - 1) / PREP_VARS, cbytes = nb * PREP_COUNTS * sizeof(uint32_t);
-    size_t wa = cu_align256((na + 63) / 64 * sizeof(uint64_t));
-    size_t wi = cu_align256((ni + 63) / 64 * sizeof(uint64_t));
-    size_t o_bi = wa, o_ba = o_bi + wi, o_cnt = o_ba + wa, o_off = o_cnt + cu_align256(cbytes);
-    int rc = prove_dev_grow_free(bufs->scratch, bufs->scratch_cap, o_off + cbytes + 1, err);
+    size_t off[4], sbytes = scratch_layout(ni, na, off);
+    size_t o_bi = off[0], o_ba = off[1], o_cnt = off[2], o_off = off[3];
+    if (sbytes > bufs->limit)
+        return cuzk_errf(err, CUZK_ENOMEM,
+                         "gpu prep: its scratch (%zu bytes) is beyond the "
+                         "plan's room for jobs (%zu)",
+                         sbytes, bufs->limit);
+    int rc = prove_dev_grow_free(bufs->scratch, bufs->scratch_cap, sbytes, err);
     char *s = rc ? NULL : (char *)*bufs->scratch;
     if (!rc) rc = put_bits(pool, s, &w->a_aux_density, na, "A aux", err);
     if (!rc) rc = put_bits(pool, s + o_bi, &w->b_input_density, ni, "B input", err);
@@ -85,10 +114,13 @@ int prep_on_device(prep_jobs *out, const cs_prover *w, const wit_view *wit,
     for (int j = 0; !rc && j < PREP_JOBS; j++) {
         bool split = msm_split_worthwhile(nt[j], n[j]);
         out->n[j] = n[j], out->n_tail[j] = nt[j], out->out[j].split = split;
-        at[j][0] = total, total += cu_align256(((n[j] + 63) / 64 + 1) * sizeof(uint64_t));
-        at[j][1] = total, total += cu_align256((split ? nt[j] : n[j]) * sizeof(fr_t));
-        at[j][2] = total, total += cu_align256((split ? nt[j] : 0) * sizeof(uint32_t));
+        total = prep_job_layout(total, n[j], nt[j], split, at[j]);
     }
+    if (!rc && total + 1 + *bufs->scratch_cap > bufs->limit)
+        rc = cuzk_errf(err, CUZK_ENOMEM,
+                       "gpu prep: jobs of %zu bytes beside its scratch are "
+                       "beyond the plan's room for them (%zu)",
+                       total + 1, bufs->limit);
     if (!rc) rc = prove_dev_grow_free(bufs->jobs, bufs->jobs_cap, total + 1, err);
     if (!rc) rc = prove_upload(pool, GROTH16_XFER_JOBS, s + o_off, counts, cbytes, err);
     free(counts);

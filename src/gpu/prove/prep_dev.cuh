@@ -87,11 +87,22 @@ int prep_launch_scatter(const prep_view *p, const uint32_t *off, const prep_out 
                         cuzk_err *err);
 
 /* The caller's device buffers, kept between proofs and grown here:
- * scratch (the densities, counts and offsets) and jobs (the outputs). */
+ * scratch (the densities, counts and offsets) and jobs (the outputs),
+ * together to at most `limit` bytes (the plan's room for them). */
 typedef struct prep_buffers {
     void **scratch, **jobs;
     size_t *scratch_cap, *jobs_cap;
+    size_t limit;
 } prep_buffers;
+
+/* The device prep's layout, for its own buffers and for the plan's count
+ * of them (residency.cu rule 2). One job's outputs from offset `from`:
+ * its ones bitmap, then its tail's scalars and positions when split, else
+ * its scalars whole, each part 256-byte aligned (at: their offsets);
+ * returns where the job ends. */
+size_t prep_job_layout(size_t from, size_t n, size_t n_tail, bool split, size_t at[3]);
+/* The scratch for a witness of ni inputs and na aux. */
+size_t prep_scratch_bytes(size_t ni, size_t na);
 
 /* The jobs made on the device: each one's size, tail size and data. */
 typedef struct prep_jobs {
@@ -103,8 +114,8 @@ typedef struct prep_jobs {
  ([inputs || aux], as it is or kept packed) on the current device, the densities uploaded through
  * staging pool `pool`; checked against pk's counts
  * (groth16_check_counts); done when it returns. The buffers only grow
- * into free device memory: CUZK_ENOMEM when they cannot (the circuit can
- * still be prepped on the CPU). */
+ * into free device memory, within bufs->limit: CUZK_ENOMEM when they
+ * cannot (the circuit can still be prepped on the CPU). */
 int prep_on_device(prep_jobs *out, const cs_prover *w, const wit_view *wit,
                    const groth16_params *pk, prep_buffers *bufs, int pool, cuzk_err *err);
 

@@ -111,6 +111,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "gpu/prove/prep_dev.cuh"
 #include "gpu/prove/prove_gpu.cuh"
@@ -119,6 +120,7 @@
 
 extern "C" {
 #include "cuzk/engine_log.h"
+#include "cuzk/msm.h"
 }
 
 static std::mutex prove_mu[CU_MAX_SLOTS];
@@ -255,27 +257,98 @@ static size_t kept_head(const cs_prover *w)
     return kept_inputs(w->num_inputs) + wit_table_bytes(w->num_aux);
 }
 
-/* The pieces' bytes a witness of each shape kept packed took, the most
- * seen (a few shapes, the most recent first): the plan's figure for the
- * next circuits of that shape, whose values differ a little. */
+/* What the witnesses of each shape took, the most seen (a few shapes,
+ * the most recent first): the plan's figures for the next circuits of
+ * that shape, whose values differ a little: the pieces' bytes of a
+ * witness kept packed, and the device bytes of its MSM jobs (jobs_count).
+ * Zero: not seen yet. */
 #define KEPT_SHAPES 8
-static struct {
+#define KEPT_MARGIN 4 /* a figure a quarter more than seen */
+struct shape_seen {
     const cs_shape *s;
-    size_t n_aux, bytes;
-} kept_seen[KEPT_SHAPES];
+    size_t n_aux, kept;
+    prove_jobs jobs;
+};
+static shape_seen kept_seen[KEPT_SHAPES];
 static std::mutex kept_mu;
+
+/* w's entry (under kept_mu), first now: made when new, the oldest dropped. */
+static shape_seen *seen_entry(const cs_prover *w)
+{
+    size_t k = 0;
+    while (k < KEPT_SHAPES - 1 && !(kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux))
+        k++;
+    shape_seen e = kept_seen[k];
+    if (e.s != w->shape || e.n_aux != w->num_aux) e = {w->shape, w->num_aux, 0, {0, 0, 1}};
+    memmove(&kept_seen[1], &kept_seen[0], k * sizeof kept_seen[0]);
+    kept_seen[0] = e;
+    return &kept_seen[0];
+}
+
+/* w's entry's figures as they are (zeros when none). */
+static shape_seen seen_of(const cs_prover *w)
+{
+    std::lock_guard<std::mutex> g(kept_mu);
+    for (size_t k = 0; k < KEPT_SHAPES; k++)
+        if (kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux) return kept_seen[k];
+    return {w->shape, w->num_aux, 0, {0, 0, 1}};
+}
 
 static void kept_note(const cs_prover *w, size_t bytes)
 {
     std::lock_guard<std::mutex> g(kept_mu);
-    size_t k = 0;
-    while (k < KEPT_SHAPES - 1 && !(kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux))
-        k++;
-    if (kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux &&
-        kept_seen[k].bytes > bytes)
-        bytes = kept_seen[k].bytes;
-    memmove(&kept_seen[1], &kept_seen[0], k * sizeof kept_seen[0]);
-    kept_seen[0] = {w->shape, w->num_aux, bytes};
+    shape_seen *e = seen_entry(w);
+    if (bytes > e->kept) e->kept = bytes;
+}
+
+/* The device bytes of jobs of sizes n and tails nt (prove_jobs), a
+ * split job's tails a quarter more (KEPT_MARGIN: the next circuits of the
+ * shape, whose values differ a little): the device prep's buffer and
+ * scratch; and the largest job alone beside the scratch and a bitmap more
+ * (the buffers of the uploads on the spot, job_ready: the scalars of one
+ * job, the bitmap of another). A dense job's bytes are its scalars whole,
+ * whatever its values. */
+static prove_jobs jobs_of(const cs_prover *w, const size_t n[3], const size_t nt[3])
+{
+    size_t scratch = prep_scratch_bytes(w->num_inputs, w->num_aux), most = 0, all = 1, at[3];
+    for (int j = 0; j < 3; j++) {
+        bool split = msm_split_worthwhile(nt[j], n[j]);
+        size_t b = prep_job_layout(0, n[j], split ? nt[j] + nt[j] / KEPT_MARGIN : nt[j], split, at);
+        all += b;
+        if (b > most) most = b;
+    }
+    size_t bits = ((w->num_inputs + w->num_aux + 63) / 64 + 1) * sizeof(uint64_t);
+    return {all + scratch, most + bits + scratch, 1};
+}
+
+/* The jobs of w a prep made (sizes n, tails nt): its shape's figures
+ * grown to them. */
+static void jobs_note(const cs_prover *w, const size_t n[3], const size_t nt[3])
+{
+    if (!w->shape) return;
+    prove_jobs j = jobs_of(w, n, nt);
+    std::lock_guard<std::mutex> g(kept_mu);
+    shape_seen *e = seen_entry(w);
+    if (j.each > e->jobs.each) e->jobs.each = j.each;
+    if (j.least > e->jobs.least) e->jobs.least = j.least;
+}
+
+/* The same from the CPU's prep's jobs. */
+static void prep_note(const cs_prover *w, const groth16_jobs *j)
+{
+    size_t n[3] = {j->l.n, j->a.n, j->b.n}, nt[3] = {j->l.n_tail, j->a.n_tail, j->b.n_tail};
+    jobs_note(w, n, nt);
+}
+
+/* The figures of w's MSM jobs for the plan (residency.cu rule 2),
+ * counted (groth16_jobs_count: a pass over the witness) and noted for its
+ * shape. */
+static prove_jobs jobs_count(const cs_prover *w)
+{
+    size_t n[3], nt[3];
+    groth16_jobs_count(w, n, nt);
+    jobs_note(w, n, nt);
+    return jobs_of(w, n, nt);
 }
 
 /* The device bytes the plan keeps for w's witness kept packed: its head,
@@ -283,22 +356,22 @@ static void kept_note(const cs_prover *w, size_t bytes)
  * the witness, once per shape) and a quarter more (KEPT_MARGIN); 0 off the
  * witness-only path. A circuit that needs more goes to the a/b/c buffer's
  * second row as it is (load_witness). */
-#define KEPT_MARGIN 4
 static size_t kept_bytes(const cs_prover *w)
 {
     if (!w->shape) return 0;
-    size_t bytes = 0;
-    {
-        std::lock_guard<std::mutex> g(kept_mu);
-        for (size_t k = 0; k < KEPT_SHAPES && !bytes; k++)
-            if (kept_seen[k].s == w->shape && kept_seen[k].n_aux == w->num_aux)
-                bytes = kept_seen[k].bytes;
-    }
+    size_t bytes = seen_of(w).kept;
     if (!bytes) {
         bytes = prove_upload_fr_bytes(w->aux_assignment, w->num_aux);
         kept_note(w, bytes);
     }
     return kept_head(w) + bytes + bytes / KEPT_MARGIN;
+}
+
+extern "C" gpu_prove_jobs gpu_prove_jobs_bytes(const cs_prover *w)
+{
+    size_t n[3], nt[3];
+    groth16_jobs_count(w, n, nt);
+    return jobs_of(w, n, nt);
 }
 
 extern "C" size_t gpu_prove_witness_kept_bytes(const cs_prover *w)
@@ -310,7 +383,7 @@ void prove_kept_forget(const cs_shape *s)
 {
     std::lock_guard<std::mutex> g(kept_mu);
     for (size_t k = 0; k < KEPT_SHAPES; k++)
-        if (kept_seen[k].s == s) kept_seen[k] = {NULL, 0, 0};
+        if (kept_seen[k].s == s) kept_seen[k] = {NULL, 0, 0, {0, 0, 1}};
 }
 
 /* Split job j's bitmap, tail scalars and tail indexes (idx: room for
@@ -461,20 +534,21 @@ static void helper_done(prove_run *r, bool *flag)
     r->cv.notify_all();
 }
 
-/* The jobs buffer of circuit i: one of lab_group + 1 in turn, so a whole
- * group's jobs are on the device for its pass (rule 9) while the next
- * group's first circuit prepares its own. */
+/* The jobs buffer of circuit i: one of the plan's jobs_slots (lab_group
+ * + 1 where rule 2's room holds them) in turn, so a whole group's jobs are
+ * on the device for its pass (rule 9) while the next group's first
+ * circuit prepares its own. */
 static size_t jobs_slot(const prove_run *r, size_t i)
 {
-    return i % (r->plan.lab_group + 1);
+    return i % r->plan.jobs_slots;
 }
 
 /* Waits until circuit i's jobs buffer is free (the L/A/B step of the
- * circuit lab_group + 1 before it is over); false when the start stops
+ * circuit jobs_slots before it is over); false when the start stops
  * instead. */
 static bool jobs_buffer_free(prove_run *r, size_t i)
 {
-    size_t back = r->plan.lab_group + 1;
+    size_t back = r->plan.jobs_slots;
     std::unique_lock<std::mutex> lk(r->mu);
     r->cv.wait(lk, [r, i, back] { return r->stop || i < back || r->p->c[i - back].lab_free; });
     return !r->stop;
@@ -536,6 +610,7 @@ static void prep_thread(prove_run *r, size_t i)
     xfer_bind(&r->xa[i]);
     double t0 = groth16_now_ms(), cpu0 = xfer_thread_cpu_ms();
     c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, r->circ[i], &c->prep_err);
+    if (!c->prep_rc) prep_note(r->circ[i], &c->jobs);
     c->t.prep_msm_ms = groth16_now_ms() - t0;
     cudaError_t e = c->prep_rc ? cudaSuccess : cu_slot_enter(r->slot);
     if (e != cudaSuccess)
@@ -560,7 +635,11 @@ static void device_prep(prove_run *r, size_t i)
     }
     size_t b = jobs_slot(r, i);
     prove_ws *ws = r->ws;
-    prep_buffers bufs = {&ws->prep, &ws->jobs[b], &ws->prep_cap, &ws->jobs_cap[b]};
+    /* rule 2: with the other jobs buffers (the loaders', one at a time) in the plan's room */
+    size_t others = 0;
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) others += k == b ? 0 : ws->jobs_cap[k];
+    prep_buffers bufs = {&ws->prep, &ws->jobs[b], &ws->prep_cap, &ws->jobs_cap[b],
+                         r->plan.jobs_room > others ? r->plan.jobs_room - others : 0};
     prep_jobs pj;
     const cs_prover *w = r->circ[i];
     c->prep_rc = prep_on_device(&pj, w, &c->wv, r->p->pk, &bufs, STAGE_BG, &c->prep_err);
@@ -569,9 +648,13 @@ static void device_prep(prove_run *r, size_t i)
         jobs[k]->n = pj.n[k], jobs[k]->n_tail = pj.n_tail[k], jobs[k]->split = pj.out[k].split;
         c->jd[k] = {pj.out[k].ones, (fr_t *)pj.out[k].vals, pj.out[k].idx};
     }
+    if (!c->prep_rc) jobs_note(w, pj.n, pj.n_tail);
     if (c->prep_rc == CUZK_ENOMEM) {
+        engine_log(LOG_INFO, "gpu prove: circuit %zu's jobs made on the CPU: %s", i,
+                   c->prep_err.msg);
         c->dev_prep = false;
         c->prep_rc = groth16_jobs_prepare(&c->jobs, r->p->pk, w, &c->prep_err);
+        if (!c->prep_rc) prep_note(w, &c->jobs);
     }
     c->t.prep_msm_ms = groth16_now_ms() - t0;
 }
@@ -745,13 +828,16 @@ static void load_thread(prove_run *r, size_t i)
     prove_one *c = &r->p->c[i];
     xfer_bind(&r->xa[i]);
     double t0 = groth16_now_ms(), cpu0 = xfer_thread_cpu_ms();
+    /* load_abc makes its jobs (device_prep, prep_msm_ms): on the device,
+     * or, short of room there, on the CPU (dev_prep cleared then; no prep
+     * thread was started, so this one's done is prep's) */
+    bool preps = c->dev_prep;
     cudaError_t e = cu_slot_enter(r->slot);
     if (e != cudaSuccess)
         c->load_rc = cu_fail(e, &c->load_err, "cudaSetDevice", __FILE__, __LINE__);
     else if (!(c->load_rc = fed_fits(r, i, &c->load_err)))
         c->load_rc = load_abc(r, i, (char *)r->ws->abc[i % r->nabc], r->wit, r->p->pk, r->circ[i],
                               r->lg, &c->load_err);
-    bool preps = c->dev_prep; /* load_abc made its jobs (device_prep, prep_msm_ms) */
     c->t.upload_ms = groth16_now_ms() - t0 - c->abc_wait_ms - (preps ? c->t.prep_msm_ms : 0);
     if (preps && c->load_rc) c->prep_rc = c->load_rc, c->prep_err = c->load_err;
     xfer_cpu(&r->xa[i], xfer_thread_cpu_ms() - cpu0);
@@ -1188,8 +1274,8 @@ static int b2_pass(prove_run *r, size_t i, size_t k, const prove_g2_aff *dev, cu
 }
 
 /* B_G2 of circuits i .. i + k - 1 on the device (b2_pass): from its
- * points there when the plan keeps it and they fit (prove_srs_g2, with
- * room for the plan's machinery beside them); streamed when the plan
+ * points there when the plan keeps it and they fit (prove_srs_g2: its
+ * machinery made already, plan_blocks); streamed when the plan
  * streams it, or keeps it but its points found no room after all (then a
  * shortage of device memory for the stream leaves it to the CPU too).
  * Else finish runs it on the CPU: a job made on the device comes back to
@@ -1198,7 +1284,8 @@ static int b2_on_device(prove_run *r, size_t i, size_t k, cuzk_err *err)
 {
     const prove_plan *pl = &r->plan;
     const prove_g2_aff *g2 = NULL;
-    int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, r->p->pk, pl->g2_room, err) : CUZK_OK;
+    /* its MSM calls' machinery (the plan's g2_room) made already: plan_blocks */
+    int rc = pl->resident[RES_B_G2] ? prove_srs_g2(&g2, r->p->pk, 0, err) : CUZK_OK;
     if (!rc && (g2 || pl->g2_streamed || pl->resident[RES_B_G2])) {
         rc = b2_pass(r, i, k, g2, err);
         if (!g2 && rc == CUZK_ENOMEM && !pl->g2_streamed) rc = CUZK_OK; /* the CPU's after all */
@@ -1371,6 +1458,62 @@ static size_t run_kept_bytes(void *ctx)
     return kept;
 }
 
+/* The plan's figures for the start's MSM jobs: the most of its
+ * circuits' (jobs_count): each circuit of a shape not seen before
+ * counted, so that the figure is the start's most, whatever its order. */
+static prove_jobs run_jobs(const prove_run *r)
+{
+    prove_jobs most = {0, 0, r->p->n};
+    std::vector<bool> seen(r->p->n);
+    for (size_t i = 0; i < r->p->n; i++)
+        seen[i] = r->circ[i]->shape && seen_of(r->circ[i]).jobs.each;
+    for (size_t i = 0; i < r->p->n; i++) {
+        if (i > 0 && seen[i] && r->circ[i]->shape == r->circ[i - 1]->shape) continue;
+        prove_jobs j = seen[i] ? seen_of(r->circ[i]).jobs : jobs_count(r->circ[i]);
+        if (j.each > most.each) most.each = j.each;
+        if (j.least > most.least) most.least = j.least;
+    }
+    return most;
+}
+
+/* Device bytes the jobs' buffers hold: those prep makes (the device
+ * prep's scratch and each jobs buffer) and those of the uploads on the
+ * spot. */
+static size_t jobs_held(const prove_ws *ws)
+{
+    size_t b = ws->prep_cap + ws->bits_cap + ws->scal_cap + ws->idx_cap;
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) b += ws->jobs_cap[k];
+    return b;
+}
+
+/* The MSM workspace of the plan's calls: G1 at chunk, B_G2's at chunk_g2
+ * when on the device. */
+static size_t plan_workspace(const prove_run *r)
+{
+    size_t w = gpu_msm_workspace_for(r->plan.chunk, 0), w2 = 0;
+    if (r->plan.resident[RES_B_G2] || r->plan.g2_streamed)
+        w2 = gpu_msm_workspace_for(r->plan.chunk_g2, 1);
+    return w > w2 ? w : w2;
+}
+
+/* What the plan counts and the prover would make at first use, made now
+ * (residency.cu rule 2): the NTT's twiddles, the MSM workspace, the
+ * gather buffer and the stream's ring, so that the jobs' buffers, which
+ * grow into free memory, cannot take their room. */
+static int plan_blocks(prove_run *r, cuzk_err *err)
+{
+    const prove_plan *pl = &r->plan;
+    const groth16_params *pk = r->p->pk;
+    int rc = h_on_device(pk, r->lg) ? gpu_ntt_tables_make(r->lg, err) : CUZK_OK;
+    size_t w = plan_workspace(r);
+    if (!rc && w != SIZE_MAX) rc = gpu_msm_workspace_reserve(w, err);
+    if (!rc && pl->tb_bytes) rc = prove_dev_grow(&r->ws->tb, &r->ws->tb_cap, pl->tb_bytes, pk, err);
+    void *ring;
+    if (!rc && pl->ring_bytes)
+        rc = prove_stream_scratch(&ring, pl->ring_bytes / 2 / sizeof(g1_affine_t), pk, err);
+    return rc;
+}
+
 /* The start's plan (residency.cu) from the device's budget, and what
  * the plan no longer wants given back: a second a/b/c buffer, an MSM
  * workspace larger than its chunk's, other parameter sets when their
@@ -1387,8 +1530,9 @@ static int plan_start(prove_run *r, size_t wit, size_t *kept_out, cuzk_err *err)
     setup_mark(r, SETUP_HELD);
     int rc = prove_plan_budget(&budget, dev, held, err);
     setup_mark(r, SETUP_BUDGET);
+    prove_jobs jobs = run_jobs(r);
     if (!rc) {
-        rc = prove_plan_make(&r->plan, pk, r->lg, wit, &counted, shapes_bytes(r),
+        rc = prove_plan_make(&r->plan, pk, r->lg, wit, &counted, shapes_bytes(r), &jobs,
                              r->p->n > 1 || r->feed, budget, r->device, err);
         prove_plan_remember(&r->plan, dev);
     }
@@ -1402,13 +1546,15 @@ static int plan_start(prove_run *r, size_t wit, size_t *kept_out, cuzk_err *err)
     if (ws->abc_cap[0] > rows) cu_free(ws->abc[0]), ws->abc[0] = NULL, ws->abc_cap[0] = 0;
     size_t wb = r->plan.witness_shared ? 0 : r->plan.witness_kept ? kept : wit;
     if (ws->wit_cap > wb) cu_free(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
-    if (r->plan.streamed || r->plan.chunk < pk->n_h) {
-        size_t w = gpu_msm_workspace_for(r->plan.chunk, 0), w2 = 0;
-        if (r->plan.resident[RES_B_G2] || r->plan.g2_streamed)
-            w2 = gpu_msm_workspace_for(r->plan.chunk_g2, 1);
-        gpu_msm_workspace_trim(w > w2 ? w : w2);
-    }
+    if (r->plan.streamed || r->plan.chunk < pk->n_h) gpu_msm_workspace_trim(plan_workspace(r));
     if (ws->tb_cap > r->plan.tb_bytes) cu_free(ws->tb), ws->tb = NULL, ws->tb_cap = 0;
+    if (jobs_held(ws) > r->plan.jobs_room) { /* rule 2: the jobs' buffers in their room */
+        void **b[] = {&ws->prep, &ws->bits, &ws->scal, &ws->idx};
+        size_t *c[] = {&ws->prep_cap, &ws->bits_cap, &ws->scal_cap, &ws->idx_cap};
+        for (size_t k = 0; k < 4; k++) cu_free(*b[k]), *b[k] = NULL, *c[k] = 0;
+        for (size_t k = 0; k < PROVE_JOB_BUFS; k++)
+            cu_free(ws->jobs[k]), ws->jobs[k] = NULL, ws->jobs_cap[k] = 0;
+    }
     if (prove_stream_bytes(dev) > r->plan.ring_bytes) prove_stream_release(dev);
     if (other && other + r->plan.use > budget) prove_srs_evict(dev, pk);
     return CUZK_OK;
@@ -1437,6 +1583,7 @@ static int prove_all(prove_run *r, cuzk_err *err)
     if (!rc && wit && !shared) rc = prove_dev_grow(&r->ws->wit, &r->ws->wit_cap, wb, p->pk, err);
     r->wit = (char *)(shared ? r->ws->abc[0] : r->ws->wit);
     r->wit_cap = shared ? r->ws->abc_cap[0] : r->ws->wit_cap;
+    if (!rc) rc = plan_blocks(r, err);
     setup_mark(r, SETUP_BUFFERS);
     if (!rc) rc = prove_srs_get(&r->srs, p->pk, &r->plan, err);
     setup_mark(r, SETUP_PARAMS);

@@ -16,12 +16,38 @@
  *     witness and circuit shapes of the witness-only path (counted
  *     whether or not they are on the device yet: a cold start uploads its
  *     shape after planning), the NTT's tables at the domain's size (its
- *     twiddles are 2 GiB at 2^27, made at the first transform; held ones
- *     count in the budget of rule 1 too), and a headroom of 1/32 of the
+ *     twiddles are 2 GiB at 2^27; held ones count in the budget of rule 1
+ *     too), and a headroom for the MSM jobs (their bitmaps and tails, or
+ *     a dense job's scalars whole) and the device prep: 1/32 of the
  *     budget (at least PLAN_HEADROOM_PER bytes per domain position: 1 GiB
- *     at 2^27) for the jobs' bitmaps and tails and the device prep (each
- *     of which falls back to the host or to uploads on the spot when
- *     short).
+ *     at 2^27). The prover counts a circuit's jobs on the host (prove_jobs:
+ *     a pass over the witness once per shape, prove_gpu.cu's run_jobs;
+ *     a split job's tails a quarter more). Jobs within the headroom (a
+ *     32 GiB PoRep partition's bitmaps and ~1.7M tails an array, ~0.2 GB)
+ *     stay in it, as ever, their buffers growing into free memory, rule
+ *     9's groups of four with them. Larger ones (a dense circuit's: 10.5
+ *     GB for a 64 GiB Window PoSt partition, which the 1/32 did not cover:
+ *     its first start on an H100 ran out of memory under a plan that fit,
+ *     2026-12-06) get a room of their own (jobs_room) beside half the
+ *     headroom (the other half for what no plan counts: CUDA's own, the
+ *     prep's scratch; 130 MiB of a 16 GiB card's went so): one circuit's,
+ *     or, for a start of several circuits, two (the next one's made while
+ *     this one runs) or a group's and the next one's (rule 9), whichever
+ *     plan moves least a partition (ties: the most circuits), the groups
+ *     as large as the room holds the jobs of with the next one's
+ *     (jobs_slots: the prover's jobs buffers taken in turn; a circuit's
+ *     device prep waits for its buffer, and grows it only within the
+ *     room). A start of one circuit (a Window PoSt partition: its proof's
+ *     only one) plans for its own jobs alone: a fed start's groups would
+ *     have kept the 64 GiB partition's second 10.5 GB room on an 80 GB
+ *     card and streamed ~25 GB more a partition for groups that did not
+ *     form. When the plan does not fit with those, it is made with the
+ *     least the jobs take (the largest one uploaded on the spot after the
+ *     CPU's prep). The prover makes everything else the plan counts (the
+ *     NTT's tables, the MSM workspace, the gather buffer and the stream's
+ *     ring) before a circuit's prep can grow into free memory, so that
+ *     the jobs never take their room (each of the jobs' buffers falls
+ *     back to the host or to uploads on the spot when short).
  *  3. Resident mode when everything fits beside three rows: the four G1
  *     arrays (H, L, A, B_G1) and their machinery at MSM calls of `chunk`
  *     points: the MSM workspace at chunk and the gather buffer of the
@@ -787,9 +813,10 @@ static size_t plan_fixed(unsigned lg, size_t headroom)
  * is never that one (its 2 rows and packed witness are more than the
  * mode of 1 row beside the witness, which fits a row, and its shape
  * streamed or not), so its figure is not asked for. */
-static size_t plan_need(unsigned lg, const plan_wit *wit, size_t shapes)
+static size_t plan_need(unsigned lg, const plan_wit *wit, size_t shapes, size_t jobs)
 {
-    size_t least = SIZE_MAX, fixed = plan_fixed(lg, PLAN_HEADROOM_PER << lg);
+    size_t head = PLAN_HEADROOM_PER << lg;
+    size_t least = SIZE_MAX, fixed = plan_fixed(lg, jobs > head ? jobs : head);
     for (size_t m = 0; m < PLAN_MODES; m++) {
         if (plan_modes[m].kept || !mode_ok(m, wit, shapes)) continue;
         size_t w = mode_work(m, wit, shapes, fixed);
@@ -809,9 +836,10 @@ static unsigned lab_group_for(size_t witness, bool batch)
 /* Rules 8 and 9: the bytes a partition moves under pl (a streamed shape:
  * at most two passes of its bytes, with a slice's rebased block starts),
  * the points streamed per partition with a pass of L, A, B_G1, B_G2 for
- * each group when anything of those streams (lab_group). */
+ * each group when anything of those streams (lab_group, at most
+ * group_most: as many circuits as rule 2's room holds the jobs of). */
 static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, const plan_wit *w,
-                       size_t shapes, bool batch)
+                       size_t shapes, bool batch, unsigned group_most)
 {
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), h = 0, lab = 0;
     for (int k = 0; k < RES_B_G2; k++) {
@@ -820,6 +848,7 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, const plan_w
     }
     if (pl->g2_streamed) lab += pl->bytes[RES_B_G2];
     pl->lab_group = lab ? lab_group_for(witness, batch) : 1;
+    if (pl->lab_group > group_most) pl->lab_group = group_most; /* rule 2's room for the jobs */
     pl->streamed = h + lab / pl->lab_group;
     pl->parked = pl->abc_rows == 1 ? (pl->witness_shared ? 5 : 2) * row : 0;
     pl->input = witness ? (pl->witness_kept ? wit_kept(w) : witness) : 3 * row;
@@ -827,9 +856,11 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, const plan_w
     pl->moved = pl->streamed + 2 * pl->parked + pl->input + pl->shape_up;
 }
 
+/* The plan with `jobs` bytes for the MSM jobs (rule 2: the headroom at
+ * least), a proof needing at least `least` for them. */
 static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                     const plan_wit *w, size_t shapes, bool batch, size_t budget, int dev,
-                     cuzk_err *err)
+                     const plan_wit *w, size_t shapes, size_t jobs, size_t least_jobs, bool batch,
+                     size_t budget, int dev, cuzk_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->budget = budget;
@@ -842,10 +873,13 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
     pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
     size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
     size_t least = PLAN_HEADROOM_PER << lg;
-    size_t fixed = plan_fixed(lg, head > least ? head : least);
+    if (least > head) head = least;
+    pl->jobs_room = head; /* rule 2: the jobs in the headroom, or beside half of it */
+    if (jobs > head / 2) pl->jobs_room = jobs, head += jobs - head / 2;
+    size_t fixed = plan_fixed(lg, head);
     pl->abc_rows = 3;
     pl->work = mode_work(0, w, shapes, fixed);
-    pl->need = plan_need(lg, w, shapes);
+    pl->need = plan_need(lg, w, shapes, least_jobs);
     prove_plan base = *pl, res;
     bool resident = plan_resident(pl, g1, max_n, abc, batch, pk);
     if (resident && (pl->resident[RES_B_G2] || pl->g2_streamed || !n[RES_B_G2])) return CUZK_OK;
@@ -884,8 +918,8 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
 }
 
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    prove_kept *kept, size_t shapes, bool batch, size_t budget, int dev,
-                    cuzk_err *err)
+                    prove_kept *kept, size_t shapes, const prove_jobs *jobs, bool batch,
+                    size_t budget, int dev, cuzk_err *err)
 {
     prove_kept none = {0, NULL, NULL};
     {
@@ -893,8 +927,38 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         if (plan_kept == GPU_KEPT_OFF) kept = &none;
     }
     plan_wit w = {witness, ((size_t)1 << lg) * sizeof(fr_t), kept};
-    int rc = plan_make(pl, pk, lg, witness, &w, shapes, batch, budget, dev, err);
-    if (!rc) plan_moved(pl, lg, witness, &w, shapes, batch);
+    size_t head = budget / 32 > (PLAN_HEADROOM_PER << lg) ? budget / 32 : PLAN_HEADROOM_PER << lg;
+    if (!jobs || jobs->each <= head) { /* in the headroom (or not known): groups of rule 9 */
+        int rc = plan_make(pl, pk, lg, witness, &w, shapes, 0, 0, batch, budget, dev, err);
+        if (!rc) plan_moved(pl, lg, witness, &w, shapes, batch, PROVE_PASS_JOBS);
+        pl->jobs_slots = pl->lab_group + 1;
+        pl->jobs_room = SIZE_MAX; /* the jobs' buffers grow into free memory */
+        return rc;
+    }
+    /* rule 2, jobs larger than the headroom: the room for one circuit's
+     * jobs, or, for a start of several circuits, two or a group's and the
+     * next one's, whichever moves least a partition (on a tie, the most
+     * circuits' jobs); else the largest job alone */
+    static const unsigned mult[] = {1, 2, PROVE_PASS_JOBS + 1};
+    int rc = CUZK_ENOMEM;
+    for (size_t k = 0; k < (jobs->circuits > 1 ? sizeof mult / sizeof *mult : 1); k++) {
+        prove_plan c;
+        if (plan_make(&c, pk, lg, witness, &w, shapes, jobs->each * mult[k], jobs->least, batch,
+                      budget, dev, k ? NULL : err))
+            continue;
+        size_t fit = c.jobs_room / jobs->each;
+        c.jobs_slots = (unsigned)(fit > PROVE_PASS_JOBS + 1 ? PROVE_PASS_JOBS + 1 : fit);
+        plan_moved(&c, lg, witness, &w, shapes, batch, c.jobs_slots > 1 ? c.jobs_slots - 1 : 1);
+        if (rc || c.moved < pl->moved || (c.moved == pl->moved && c.jobs_slots > pl->jobs_slots))
+            *pl = c;
+        rc = CUZK_OK;
+    }
+    if (rc) {
+        rc = plan_make(pl, pk, lg, witness, &w, shapes, jobs->least, jobs->least, batch, budget,
+                       dev, err);
+        pl->jobs_slots = 1;
+        if (!rc) plan_moved(pl, lg, witness, &w, shapes, batch, 1);
+    }
     return rc;
 }
 
@@ -913,6 +977,7 @@ static void plan_info(gpu_prove_plan_info *out, const prove_plan &pl)
     out->b_g2_streamed = pl.g2_streamed;
     out->parked = pl.parked, out->input = pl.input, out->moved = pl.moved;
     out->shape_streamed = pl.shape_streamed, out->shape_up = pl.shape_up;
+    out->jobs_room = pl.jobs_room, out->jobs_slots = pl.jobs_slots;
 }
 
 void prove_plan_format(char *out, size_t len, const prove_plan *pl)
@@ -943,13 +1008,14 @@ extern "C" void gpu_lane_plan(int device, gpu_prove_plan_info *out)
 
 extern "C" int gpu_prove_plan_for(gpu_prove_plan_info *out, const groth16_params *pk, unsigned lg,
                                   size_t witness_bytes, size_t kept_bytes, size_t shape_bytes,
-                                  bool batch, size_t budget, cuzk_err *err)
+                                  const gpu_prove_jobs *jobs, bool batch, size_t budget,
+                                  cuzk_err *err)
 {
     memset(out, 0, sizeof *out);
     prove_plan pl;
     prove_kept kept = {kept_bytes, NULL, NULL};
-    int rc =
-        prove_plan_make(&pl, pk, lg, witness_bytes, &kept, shape_bytes, batch, budget, -1, err);
+    int rc = prove_plan_make(&pl, pk, lg, witness_bytes, &kept, shape_bytes, jobs, batch, budget,
+                             -1, err);
     plan_info(out, pl);
     return rc;
 }
@@ -980,7 +1046,8 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              "resident=%s streamed=%s b_g2=%s streamed_per_partition_mib=%.1f chunk_points=%zu "
              "b_g2_chunk_points=%zu lab_group=%u abc_buffers=%u abc_rows=%u%s%s host_park_mib=%.1f "
              "budget_mib=%.1f use_mib=%.1f need_mib=%.1f moved_per_partition_mib=%.1f "
-             "(parked_each_way_mib=%.1f input_mib=%.1f shape=%s shape_up_mib=%.1f)",
+             "(parked_each_way_mib=%.1f input_mib=%.1f shape=%s shape_up_mib=%.1f) "
+             "jobs_room_mib=%.1f jobs_slots=%u",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
              p->resident[RES_B_G2] ? "device"
              : p->b_g2_streamed    ? "streamed"
@@ -989,12 +1056,13 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              p->witness_shared ? "(witness_shared)" : "",
              p->witness_kept ? " witness=kept_packed" : "", p->park / MIB, p->budget / MIB,
              p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB,
-             p->shape_streamed ? "streamed" : "device", p->shape_up / MIB);
+             p->shape_streamed ? "streamed" : "device", p->shape_up / MIB,
+             p->jobs_room == SIZE_MAX ? -1.0 : p->jobs_room / MIB, p->jobs_slots);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)
 {
     prove_kept none = {0, NULL, NULL};
     plan_wit w = {witness_bytes, ((size_t)1 << lg) * sizeof(fr_t), &none};
-    return plan_need(lg, &w, shape_bytes);
+    return plan_need(lg, &w, shape_bytes, 0);
 }

@@ -20,6 +20,8 @@ enum { RES_H, RES_L, RES_A, RES_B_G1, RES_B_G2, RES_ARRAYS };
 typedef struct prove_plan {
     size_t budget;             /* device bytes the start may use */
     size_t work;               /* a/b/c buffers, witness, headroom */
+    size_t jobs_room;          /* of the headroom, what the jobs' buffers may take (rule 2) */
+    unsigned jobs_slots;       /* circuits whose jobs that holds at once (1 .. lab_group + 1) */
     size_t bytes[RES_ARRAYS];  /* each array's size */
     bool resident[RES_ARRAYS]; /* kept on the device (else streamed; B_G2: g2_streamed) */
     bool g2_streamed;          /* B_G2 streamed from host (else, not resident: CPU) */
@@ -60,15 +62,20 @@ typedef struct prove_kept {
     void *ctx;
 } prove_kept;
 
+/* The device bytes of a circuit's MSM jobs (rule 2: gpu_prove.h's
+ * gpu_prove_jobs). Zero: not known (the headroom alone). */
+typedef gpu_prove_jobs prove_jobs;
+
 /* The plan for proving circuits of pk with a domain of 2^lg, `witness`
  * device bytes per circuit (the witness-only path, else 0), *kept when
- * kept packed and `shapes` bytes of their shapes on the device, a batch
- * (more than one circuit: a second a/b/c buffer pays) or not, within
- * `budget` device bytes. CUZK_ENOMEM, naming the device and the bytes
- * needed and had, when even streaming everything does not fit. */
+ * kept packed, `shapes` bytes of their shapes on the device and *jobs
+ * (NULL: not known), a batch (more than one circuit: a second a/b/c
+ * buffer pays) or not, within `budget` device bytes. CUZK_ENOMEM, naming
+ * the device and the bytes needed and had, when even streaming everything
+ * does not fit. */
 int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
-                    prove_kept *kept, size_t shapes, bool batch, size_t budget, int dev,
-                    cuzk_err *err);
+                    prove_kept *kept, size_t shapes, const prove_jobs *jobs, bool batch,
+                    size_t budget, int dev, cuzk_err *err);
 /* The device bytes a start on device dev may use: what is free now plus
  * `held` (what the prover already holds there and may reuse), at most
  * the configured cap (gpu_prove_set_device_memory), less what earlier
