@@ -6,8 +6,9 @@
  * parallel blocks (and a partial last one), the ones bitmaps, the tails
  * and their positions, and the gathered A and B scalars of the jobs that
  * do not split (bit-heavy and mostly random assignments give both kinds)
- * equal those of a naive sequential pass; a shape that does not match the
- * parameters is refused.
+ * equal those of a naive sequential pass, and the sizes and tails that
+ * groth16_jobs_count gives without making the jobs (the GPU plan's count)
+ * equal the jobs'; a shape that does not match the parameters is refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,13 @@ static void test_prepare(void **state)
             size_t nb = naive_gather(want, &v.w, &v.w.b_input_density, &v.w.b_aux_density);
             check_job(&j.b, want, nb, true, j.sb);
             split += j.a.split + j.b.split, whole += !j.a.split + !j.b.split;
+            size_t n[3], nt[3];
+            groth16_jobs_count(&v.w, n, nt);
+            const groth16_msm_job *jobs[3] = {&j.l, &j.a, &j.b};
+            for (int k = 0; k < 3; k++) {
+                assert_int_equal(n[k], jobs[k]->n);
+                assert_int_equal(nt[k], jobs[k]->n_tail);
+            }
             groth16_jobs_free(&j);
             free(want);
             free_view(&v);
