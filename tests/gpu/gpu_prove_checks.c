@@ -222,19 +222,23 @@ static void check_prod(size_t constraints, size_t seeds, int pattern, size_t n, 
 }
 
 /* A product circuit's development parameters and its prover backend's
- * a, b, c (the full-synthesis path). */
-static int make_prod(groth16_params *pk, cs_prover *w, size_t constraints, size_t seeds,
-                     int pattern, cuzk_rng *g, cuzk_err *err)
+ * a, b, c (the full-synthesis path), or, with shape, its recorded shape
+ * and the witness for it (the witness-only path). */
+static int make_prod(groth16_params *pk, cs_shape **shape, cs_prover *w, size_t constraints,
+                     size_t seeds, int pattern, cuzk_rng *g, cuzk_err *err)
 {
     prod_circuit p = {constraints, seeds, pattern, cuzk_rng_u64(g), cuzk_rng_u64(g)};
     cs_circuit c = {prod_synthesize, &p};
     memset(w, 0, sizeof *w);
+    if (shape) *shape = NULL;
     int rc = groth16_setup_dev(pk, c, cuzk_rng_u64(g), err);
     if (rc) {
         memset(pk, 0, sizeof *pk);
         return rc;
     }
-    return cs_synthesize_prover(w, c, NULL, err);
+    if (!shape) return cs_synthesize_prover(w, c, NULL, err);
+    rc = cs_shape_record(shape, c, err);
+    return rc ? rc : cs_synthesize_for_shape(w, c, *shape, NULL, err);
 }
 
 static void check_synthetic(size_t constraints, cuzk_rng *g)
@@ -643,17 +647,7 @@ static void check_wrong_shape(cuzk_rng *g)
 int gpu_check_dense_circuit(cuzk_rng *g, groth16_params *pk, cs_shape **shape, cs_prover *w,
                             cuzk_err *err)
 {
-    prod_circuit p = {3000, 500, PAT_RANDOM, cuzk_rng_u64(g), cuzk_rng_u64(g)};
-    cs_circuit c = {prod_synthesize, &p};
-    *shape = NULL;
-    memset(w, 0, sizeof *w);
-    int rc = groth16_setup_dev(pk, c, cuzk_rng_u64(g), err);
-    if (rc) {
-        memset(pk, 0, sizeof *pk);
-        return rc;
-    }
-    rc = cs_shape_record(shape, c, err);
-    return rc ? rc : cs_synthesize_for_shape(w, c, *shape, NULL, err);
+    return make_prod(pk, shape, w, 3000, 500, PAT_RANDOM, g, err);
 }
 
 int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
@@ -1562,7 +1556,7 @@ static void check_h_modes(cuzk_rng *g)
     groth16_params pk;
     cs_prover w;
     cuzk_err err = {0};
-    int rc = make_prod(&pk, &w, 3000, 500, PAT_RANDOM, g, &err);
+    int rc = make_prod(&pk, NULL, &w, 3000, 500, PAT_RANDOM, g, &err);
     CHECK(!rc, "h modes: product circuit: %s", err.msg);
     if (!rc) check_modes_of("product circuit", &pk, &w, 0, 0);
     gpu_prove_params_free(&pk);
