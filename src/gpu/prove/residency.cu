@@ -1037,6 +1037,8 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
         snprintf(out, len, "plan=none");
         return;
     }
+    char jobs[48] = "=in_headroom"; /* rule 2: jobs within the headroom */
+    if (p->jobs_room != SIZE_MAX) snprintf(jobs, sizeof jobs, "_mib=%.1f", p->jobs_room / MIB);
     if (p->too_small) {
         snprintf(out, len, "too_small: needs %.1f MiB, has %.1f MiB usable: proving on the CPU",
                  p->need / MIB, p->budget / MIB);
@@ -1047,7 +1049,7 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              "b_g2_chunk_points=%zu lab_group=%u abc_buffers=%u abc_rows=%u%s%s host_park_mib=%.1f "
              "budget_mib=%.1f use_mib=%.1f need_mib=%.1f moved_per_partition_mib=%.1f "
              "(parked_each_way_mib=%.1f input_mib=%.1f shape=%s shape_up_mib=%.1f) "
-             "jobs_room_mib=%.1f jobs_slots=%u",
+             "jobs_room%s jobs_slots=%u",
              kept[0] ? kept : "-", streamed[0] ? streamed : "-",
              p->resident[RES_B_G2] ? "device"
              : p->b_g2_streamed    ? "streamed"
@@ -1056,8 +1058,7 @@ extern "C" void gpu_prove_format_plan(char *out, size_t len, const gpu_prove_pla
              p->witness_shared ? "(witness_shared)" : "",
              p->witness_kept ? " witness=kept_packed" : "", p->park / MIB, p->budget / MIB,
              p->use / MIB, p->need / MIB, p->moved / MIB, p->parked / MIB, p->input / MIB,
-             p->shape_streamed ? "streamed" : "device", p->shape_up / MIB,
-             p->jobs_room == SIZE_MAX ? -1.0 : p->jobs_room / MIB, p->jobs_slots);
+             p->shape_streamed ? "streamed" : "device", p->shape_up / MIB, jobs, p->jobs_slots);
 }
 
 extern "C" size_t gpu_prove_min_device_memory(unsigned lg, size_t witness_bytes, size_t shape_bytes)
