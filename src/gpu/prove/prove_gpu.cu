@@ -321,12 +321,10 @@ static prove_jobs jobs_of(const cs_prover *w, const size_t n[3], const size_t nt
     return {all + scratch, most + bits + scratch, 1};
 }
 
-/* The jobs of w a prep made (sizes n, tails nt): its shape's figures
- * grown to them. */
-static void jobs_note(const cs_prover *w, const size_t n[3], const size_t nt[3])
+/* The figures j of w's jobs (jobs_of): its shape's grown to them. */
+static void jobs_note(const cs_prover *w, prove_jobs j)
 {
     if (!w->shape) return;
-    prove_jobs j = jobs_of(w, n, nt);
     std::lock_guard<std::mutex> g(kept_mu);
     shape_seen *e = seen_entry(w);
     if (j.each > e->jobs.each) e->jobs.each = j.each;
@@ -337,7 +335,7 @@ static void jobs_note(const cs_prover *w, const size_t n[3], const size_t nt[3])
 static void prep_note(const cs_prover *w, const groth16_jobs *j)
 {
     size_t n[3] = {j->l.n, j->a.n, j->b.n}, nt[3] = {j->l.n_tail, j->a.n_tail, j->b.n_tail};
-    jobs_note(w, n, nt);
+    jobs_note(w, jobs_of(w, n, nt));
 }
 
 /* The figures of w's MSM jobs for the plan (residency.cu rule 2),
@@ -345,10 +343,9 @@ static void prep_note(const cs_prover *w, const groth16_jobs *j)
  * shape. */
 static prove_jobs jobs_count(const cs_prover *w)
 {
-    size_t n[3], nt[3];
-    groth16_jobs_count(w, n, nt);
-    jobs_note(w, n, nt);
-    return jobs_of(w, n, nt);
+    prove_jobs j = gpu_prove_jobs_bytes(w);
+    jobs_note(w, j);
+    return j;
 }
 
 /* The device bytes the plan keeps for w's witness kept packed: its head,
@@ -648,7 +645,7 @@ static void device_prep(prove_run *r, size_t i)
         jobs[k]->n = pj.n[k], jobs[k]->n_tail = pj.n_tail[k], jobs[k]->split = pj.out[k].split;
         c->jd[k] = {pj.out[k].ones, (fr_t *)pj.out[k].vals, pj.out[k].idx};
     }
-    if (!c->prep_rc) jobs_note(w, pj.n, pj.n_tail);
+    if (!c->prep_rc) jobs_note(w, jobs_of(w, pj.n, pj.n_tail));
     if (c->prep_rc == CUZK_ENOMEM) {
         engine_log(LOG_INFO, "gpu prove: circuit %zu's jobs made on the CPU: %s", i,
                    c->prep_err.msg);

@@ -856,6 +856,14 @@ static void plan_moved(prove_plan *pl, unsigned lg, size_t witness, const plan_w
     pl->moved = pl->streamed + 2 * pl->parked + pl->input + pl->shape_up;
 }
 
+/* Rule 2's headroom: 1/32 of the budget, PLAN_HEADROOM_PER bytes per
+ * domain position at least. */
+static size_t plan_headroom(size_t budget, unsigned lg)
+{
+    size_t least = PLAN_HEADROOM_PER << lg;
+    return budget / 32 > least ? budget / 32 : least;
+}
+
 /* The plan with `jobs` bytes for the MSM jobs (rule 2: the headroom at
  * least), a proof needing at least `least` for them. */
 static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_t witness,
@@ -871,9 +879,7 @@ static int plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size
         if (n[k] > max_n) max_n = n[k];
     }
     pl->bytes[RES_B_G2] = n[RES_B_G2] * sizeof(g2_affine_t);
-    size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = budget / 32;
-    size_t least = PLAN_HEADROOM_PER << lg;
-    if (least > head) head = least;
+    size_t row = ((size_t)1 << lg) * sizeof(fr_t), abc = 3 * row, head = plan_headroom(budget, lg);
     pl->jobs_room = head; /* rule 2: the jobs in the headroom, or beside half of it */
     if (jobs > head / 2) pl->jobs_room = jobs, head += jobs - head / 2;
     size_t fixed = plan_fixed(lg, head);
@@ -927,8 +933,9 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         if (plan_kept == GPU_KEPT_OFF) kept = &none;
     }
     plan_wit w = {witness, ((size_t)1 << lg) * sizeof(fr_t), kept};
-    size_t head = budget / 32 > (PLAN_HEADROOM_PER << lg) ? budget / 32 : PLAN_HEADROOM_PER << lg;
-    if (!jobs || jobs->each <= head) { /* in the headroom (or not known): groups of rule 9 */
+    if (!jobs ||
+        jobs->each <=
+            plan_headroom(budget, lg)) { /* in the headroom (or not known): groups of rule 9 */
         int rc = plan_make(pl, pk, lg, witness, &w, shapes, 0, 0, batch, budget, dev, err);
         if (!rc) plan_moved(pl, lg, witness, &w, shapes, batch, PROVE_PASS_JOBS);
         pl->jobs_slots = pl->lab_group + 1;
