@@ -46,7 +46,7 @@
 # setup (wall, CPU-seconds, peak RSS, file size), the cold proof with its
 # SRS load, each single proof's end-to-end latency (cuzk-bench's wall) with
 # the daemon's timings and the daemon's CPU-seconds for it, the batch's
-# steady seconds per proof and proofs/min (completions after the first),
+# steady seconds per proof first to last beside the batch's own rate (run-common.sh),
 # the daemon's CPU-seconds per proof over the batch by thread, its peak RSS
 # (VmHWM) and the device's peak memory (nvidia-smi every 0.5 s). The report
 # goes to stdout and to $OUT/kinds32-KIND.md when OUT is set, with the logs
@@ -227,24 +227,13 @@ batch() {
     hz=$(getconf CLK_TCK)
     sed -n '/=== Batch Summary/,$p' "$LOGS/batch.out" | sed 's/^/  /' | tee -a "$REPORT"
     n_done=$(grep -c ' COMPLETED ' "$LOGS/batch.out" 2>/dev/null || echo 0)
-    steady "$mark"
+    steady "$mark" "$n_done" $((b1 - b0))
     say "- daemon CPU over the batch: $(((t1 - t0) / hz)) CPU-s for $n_done proofs" \
         "($(awk -v c=$((t1 - t0)) -v h="$hz" -v n="$n_done" \
             'BEGIN { if (n) printf "%.1f", c / h / n; else print "?" }')" \
         "CPU-s per proof; batch wall $(((b1 - b0) / 1000)) s)"
     [ "$n_done" -gt 0 ] && say "  by thread, CPU-s per proof: $(thread_split "$LOGS/threads0.txt" \
         "$LOGS/threads1.txt" $((t1 - t0)) "$n_done")"
-}
-# steady MARK: seconds per proof and proofs/min from the batch's first
-# completion to its last (the daemon's lines after line MARK).
-steady() {
-    tail -n +$(($1 + 1)) "$LOGS/daemon.log" | grep ' INFO job .* completed in ' | awk '
-        { split(substr($1, 12, 12), h, ":"); t = h[1] * 3600 + h[2] * 60 + h[3]
-          if (k && t < last) t += 86400; last = t; times[++k] = t }
-        END { if (k > 2) { s = (times[k] - times[1]) / (k - 1)
-                  printf "- steady: %.2f s per proof, %.1f proofs/min (%d completions, first to last)\n",
-                      s, (s > 0 ? 60 / s : 0), k }
-              else print "- steady: too few completions to say" }' | tee -a "$REPORT"
 }
 verify_all() {
     say "## Verification (cuzk verify --kind $CK, independent of the daemon)"

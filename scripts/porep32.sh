@@ -248,14 +248,7 @@ if has prove; then
         hz=$(getconf CLK_TCK)
         sed -n '/=== Batch Summary/,$p' "$LOGS/batch.out" | sed 's/^/  /' | tee -a "$REPORT"
         n_done=$(grep -c ' COMPLETED ' "$LOGS/batch.out")
-        # Steady: seconds per proof from the batch's first completion to its
-        # last ("<ISO time> INFO job ID (porep) completed in N ms").
-        tail -n +$((mark + 1)) "$LOGS/daemon.log" | grep ' INFO job .* completed in ' | awk '
-            { split(substr($1, 12, 12), h, ":"); t = h[1] * 3600 + h[2] * 60 + h[3]
-              if (k && t < last) t += 86400; last = t; times[++k] = t }
-            END { if (k > 2) printf "- steady: %.1f s per proof (%d completions, first to last)\n",
-                      (times[k] - times[1]) / (k - 1), k
-                  else print "- steady: too few completions to say" }' | tee -a "$REPORT"
+        steady "$mark" "$n_done" $((b1 - b0))
         say "- daemon CPU over the batch: $(((t1 - t0) / hz)) CPU-s for $n_done proofs" \
             "($(awk -v c=$((t1 - t0)) -v h="$hz" -v n="$n_done" 'BEGIN { if (n) printf "%.0f", c / h / n; else print "?" }')" \
             "CPU-s per proof; batch wall $(((b1 - b0) / 1000)) s)"

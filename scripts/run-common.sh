@@ -286,3 +286,20 @@ thread_split() {
                   line = line sprintf("%s %.1f, ", k, by[k] / hz / n)
               printf "%sthreads that ended %.1f\n", line, (total - sum) / hz / n }' "$1" "$2"
 }
+# steady MARK PROOFS WALL_MS: the batch's rate two ways, on one line (a
+# steady figure needs a batch of at least 10): seconds per proof from its
+# first completion to its last (the daemon's "INFO job ID (...) completed
+# in N ms" lines after line MARK of daemon.log), which flatters a short
+# batch, and beside it the batch's own rate, PROOFS completed over its
+# WALL_MS from the first request to the last answer.
+steady() {
+    tail -n +$(($1 + 1)) "$LOGS/daemon.log" | grep ' INFO job .* completed in ' | awk -v n="$2" -v w="$3" '
+        { split(substr($1, 12, 12), h, ":"); t = h[1] * 3600 + h[2] * 60 + h[3]
+          if (k && t < last) t += 86400; last = t; times[++k] = t }
+        END { own = (n > 0 && w > 0) ? sprintf("; the batch'"'"'s own rate %.2f proofs/min, %.2f s a proof (%d over %.1f s)",
+                                               60000 * n / w, w / 1000 / n, n, w / 1000) : ""
+              if (k > 2) { s = (times[k] - times[1]) / (k - 1)
+                  printf "- steady: %.2f s per proof, %.2f proofs/min first to last (%d completions)%s%s\n",
+                      s, (s > 0 ? 60 / s : 0), k, own, (k < 10 ? "; a short batch, not a steady figure" : "") }
+              else printf "- steady: too few completions to say%s\n", own }' | tee -a "$REPORT"
+}
