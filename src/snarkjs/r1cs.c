@@ -32,12 +32,20 @@ static int read_header(snarkjs_r1cs *r, const binfile *f, cuzk_err *err)
     return CUZK_OK;
 }
 
-/* Each term is 4 + 32 bytes, so a section of len bytes holds at most len / 36. */
+/* Each term is 4 + 32 bytes, so a section of len bytes holds at most
+ * len / 36; each constraint is at least its three 4-byte term counts, so
+ * the header's count is checked against the section before anything is
+ * allocated for it. */
 static int read_constraints(snarkjs_r1cs *r, const binfile *f, cuzk_err *err)
 {
     bincursor c;
     int rc = binfile_section(f, R1CS_CONSTRAINTS, 0, &c, err);
     if (rc) return rc;
+    if ((uint64_t)r->n_constraints > c.len / 12)
+        return cuzk_errf(err, CUZK_ELENGTH,
+                         "%s: header claims %u constraints, but the constraints section has %llu "
+                         "bytes (at least 12 a constraint)",
+                         f->path, r->n_constraints, (unsigned long long)c.len);
     r->off = malloc(sizeof(uint64_t) * (3 * (size_t)r->n_constraints + 1));
     r->terms = malloc(sizeof(snarkjs_term) * (size_t)(c.len / 36 + 1));
     if (!r->off || !r->terms) return cuzk_errf(err, CUZK_ENOMEM, "%s: out of memory", f->path);

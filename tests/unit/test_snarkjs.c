@@ -205,6 +205,25 @@ static void named_errors(void **state)
     assert_non_null(strstr(err.msg, "unknown section id 7"));
     unlink(path);
     free(data);
+    /* a header claiming 2^32 - 1 constraints over mul3's few bytes of them:
+     * refused before anything is allocated for them (it asked for 100 GB
+     * once: fuzz_snarkjs) */
+    assert_int_equal(cuzk_read_file(DATA "mul3.r1cs", &data, &len, 1 << 20, &err), CUZK_OK);
+    size_t at = 12, count_at = 0;
+    while (at + 12 <= len) { /* sections: u32 id, u64 length, payload */
+        uint32_t id;
+        uint64_t n;
+        memcpy(&id, data + at, 4), memcpy(&n, data + at + 4, 8);
+        if (id == 1) count_at = at + 12 + 4 + 32 + 16 + 8; /* nConstraints in the header */
+        at += 12 + n;
+    }
+    assert_true(count_at && count_at + 4 <= len);
+    memset(data + count_at, 0xff, 4);
+    assert_int_equal(cuzk_write_file(path, data, len, &err), CUZK_OK);
+    assert_int_equal(snarkjs_r1cs_read(&r, path, &err), CUZK_ELENGTH);
+    assert_non_null(strstr(err.msg, "header claims 4294967295 constraints"));
+    unlink(path);
+    free(data);
     groth16_vk vk;
     assert_int_equal(snarkjs_vk_read(&vk, DATA "mul3.r1cs", &err), CUZK_EINVAL);
     assert_non_null(strstr(err.msg, "JSON"));
