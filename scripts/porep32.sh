@@ -62,8 +62,9 @@
 #
 # Measured: C1 generation and vanilla check (wall, CPU-seconds), the setup
 # (wall, CPU-seconds, peak RSS), the cold SRS load, the single proofs'
-# latency with the daemon's synthesis / GPU split, the batch's steady
-# seconds per proof (completion times after the first proof), GPU busy
+# latency with the daemon's synthesis / GPU split, the batch's seconds
+# per proof from its first completion to its last beside its own rate
+# (proofs over its wall time; run-common.sh's steady), GPU busy
 # (`cuzk-bench timeline` over the daemon's TIMELINE lines, and nvidia-smi's
 # utilization), the daemon's peak RSS (VmHWM), the device's peak memory
 # (nvidia-smi, sampled every 0.5 s), the daemon's CPU-seconds per proof
