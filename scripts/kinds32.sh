@@ -255,21 +255,10 @@ verify_all() {
 if has prove; then
     say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM," \
         "priority $PRIO)"
-    if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
-        say "- page cache dropped before the daemon started: the first load is cold"
-    else
-        say "- page cache NOT dropped (not root): the first load may be warm"
-    fi
     mkdir -p "$RUN/proofs"
-    if ! hold_start; then
-        :
-    elif ! daemon_start; then
-        bad "cuzk-daemon did not start: $(tail -3 "$LOGS/daemon.log")"
-    else
-        say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
+    if cold_daemon; then
         single cold "$RUN/proofs/cold.bin"
-        grep -h "srs $CIRCUIT: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
-        grep -h "srs $CIRCUIT: shape" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+        srs_lines "$CIRCUIT"
         single warm "$RUN/proofs/warm.bin"
         batch
         peak=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1048576 }' /proc/"$PID"/status 2>/dev/null)

@@ -212,21 +212,10 @@ verify_proof() { # proof c1 -> exit of cuzk verify porep
 
 if has prove; then
     say "## Proving through cuzk-daemon (gpus.backend = $BACKEND, memory.total_budget = $MEM, reuse_partitions = $REUSE, witness_only = $WITNESS${CHUNK_LOG:+, stream_chunk_log = $CHUNK_LOG}${KEPT:+, witness_kept = $KEPT})"
-    if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
-        say "- page cache dropped before the daemon started: the first load is cold"
-    else
-        say "- page cache NOT dropped (not root): the first load may be warm"
-    fi
     mkdir -p "$WORK/proofs"
-    if ! hold_start; then
-        :
-    elif ! daemon_start; then
-        bad "cuzk-daemon did not start: $(tail -3 "$LOGS/daemon.log")"
-    else
-        say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
+    if cold_daemon; then
         single cold "$WORK/proofs/cold.bin"
-        grep -h "srs $CIRCUIT: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
-        grep -h "srs $CIRCUIT: shape" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+        srs_lines "$CIRCUIT"
         single warm "$WORK/proofs/warm.bin"
         # the plan the proofs ran under, in the report before the batch (a
         # kill during the batch or the drain still leaves it there)

@@ -303,3 +303,27 @@ steady() {
                       s, (s > 0 ? 60 / s : 0), k, own, (k < 10 ? "; a short batch, not a steady figure" : "") }
               else printf "- steady: too few completions to say%s\n", own }' | tee -a "$REPORT"
 }
+# cold_daemon: the page cache dropped (when root: the daemon's first
+# parameter read is then cold, and the report says which), the device
+# holder of -G started (hold_start) and the caller's daemon_start; the
+# daemon's backend said. Status 0 when the daemon is up, else 1 with the
+# failure said (bad).
+cold_daemon() {
+    if [ "$(id -u)" = 0 ] && sync && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
+        say "- page cache dropped before the daemon started: the first load is cold"
+    else
+        say "- page cache NOT dropped (not root): the first load may be warm"
+    fi
+    hold_start || return 1
+    if ! daemon_start; then
+        bad "cuzk-daemon did not start: $(tail -3 "$LOGS/daemon.log")"
+        return 1
+    fi
+    say "- daemon backend: $(grep -m1 -io 'backend[^,]*' "$LOGS/daemon.log" || echo '?')"
+}
+# srs_lines CIRCUIT: the daemon's last parameter read and shape recording
+# of CIRCUIT, indented into the report.
+srs_lines() {
+    grep -h "srs $1: read" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+    grep -h "srs $1: shape" "$LOGS/daemon.log" | tail -1 | sed 's/^/  /' | tee -a "$REPORT"
+}
