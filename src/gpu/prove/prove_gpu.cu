@@ -1407,17 +1407,33 @@ static bool next_circuit(prove_run *r, size_t i)
     return i < r->p->n;
 }
 
+/* Device bytes the jobs' buffers hold: those prep makes (the device
+ * prep's scratch and each jobs buffer) and those of the uploads on the
+ * spot. */
+static size_t jobs_held(const prove_ws *ws)
+{
+    size_t b = ws->prep_cap + ws->bits_cap + ws->scal_cap + ws->idx_cap;
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) b += ws->jobs_cap[k];
+    return b;
+}
+
+/* Frees the buffers jobs_held counts. */
+static void jobs_release(prove_ws *ws)
+{
+    void **b[] = {&ws->prep, &ws->bits, &ws->scal, &ws->idx};
+    size_t *c[] = {&ws->prep_cap, &ws->bits_cap, &ws->scal_cap, &ws->idx_cap};
+    for (size_t k = 0; k < 4; k++) cu_free(*b[k]), *b[k] = NULL, *c[k] = 0;
+    for (size_t k = 0; k < PROVE_JOB_BUFS; k++)
+        cu_free(ws->jobs[k]), ws->jobs[k] = NULL, ws->jobs_cap[k] = 0;
+}
+
 /* Device memory the prover holds on device dev and may reuse. */
 static size_t held_bytes(int dev)
 {
     const prove_ws *ws = &prove_wss[dev];
-    size_t caps[] = {ws->abc_cap[0], ws->abc_cap[1], ws->scal_cap, ws->idx_cap,
-                     ws->tb_cap,     ws->bits_cap,   ws->wit_cap,  ws->prep_cap};
-    size_t b = prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
-               gpu_msm_workspace_bytes() + gpu_ntt_tables_bytes();
-    for (size_t k = 0; k < sizeof caps / sizeof *caps; k++) b += caps[k];
-    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) b += ws->jobs_cap[k];
-    return b;
+    return prove_srs_bytes(dev) + prove_shape_bytes(dev) + prove_stream_bytes(dev) +
+           gpu_msm_workspace_bytes() + gpu_ntt_tables_bytes() + ws->abc_cap[0] + ws->abc_cap[1] +
+           ws->tb_cap + ws->wit_cap + jobs_held(ws);
 }
 
 /* Device bytes of an a/b/c buffer under the plan: its rows, or the
@@ -1461,26 +1477,18 @@ static size_t run_kept_bytes(void *ctx)
 static prove_jobs run_jobs(const prove_run *r)
 {
     prove_jobs most = {0, 0, r->p->n};
-    std::vector<bool> seen(r->p->n);
+    /* each circuit's shape's figures before any count (each 0: none) */
+    std::vector<prove_jobs> seen(r->p->n);
     for (size_t i = 0; i < r->p->n; i++)
-        seen[i] = r->circ[i]->shape && seen_of(r->circ[i]).jobs.each;
+        seen[i] = r->circ[i]->shape ? seen_of(r->circ[i]).jobs : prove_jobs{0, 0, 1};
     for (size_t i = 0; i < r->p->n; i++) {
-        if (i > 0 && seen[i] && r->circ[i]->shape == r->circ[i - 1]->shape) continue;
-        prove_jobs j = seen[i] ? seen_of(r->circ[i]).jobs : jobs_count(r->circ[i]);
+        bool known = seen[i].each != 0;
+        if (i > 0 && known && r->circ[i]->shape == r->circ[i - 1]->shape) continue;
+        prove_jobs j = known ? seen[i] : jobs_count(r->circ[i]);
         if (j.each > most.each) most.each = j.each;
         if (j.least > most.least) most.least = j.least;
     }
     return most;
-}
-
-/* Device bytes the jobs' buffers hold: those prep makes (the device
- * prep's scratch and each jobs buffer) and those of the uploads on the
- * spot. */
-static size_t jobs_held(const prove_ws *ws)
-{
-    size_t b = ws->prep_cap + ws->bits_cap + ws->scal_cap + ws->idx_cap;
-    for (size_t k = 0; k < PROVE_JOB_BUFS; k++) b += ws->jobs_cap[k];
-    return b;
 }
 
 /* The MSM workspace of the plan's calls: G1 at chunk, B_G2's at chunk_g2
@@ -1545,13 +1553,7 @@ static int plan_start(prove_run *r, size_t wit, size_t *kept_out, cuzk_err *err)
     if (ws->wit_cap > wb) cu_free(ws->wit), ws->wit = NULL, ws->wit_cap = 0;
     if (r->plan.streamed || r->plan.chunk < pk->n_h) gpu_msm_workspace_trim(plan_workspace(r));
     if (ws->tb_cap > r->plan.tb_bytes) cu_free(ws->tb), ws->tb = NULL, ws->tb_cap = 0;
-    if (jobs_held(ws) > r->plan.jobs_room) { /* rule 2: the jobs' buffers in their room */
-        void **b[] = {&ws->prep, &ws->bits, &ws->scal, &ws->idx};
-        size_t *c[] = {&ws->prep_cap, &ws->bits_cap, &ws->scal_cap, &ws->idx_cap};
-        for (size_t k = 0; k < 4; k++) cu_free(*b[k]), *b[k] = NULL, *c[k] = 0;
-        for (size_t k = 0; k < PROVE_JOB_BUFS; k++)
-            cu_free(ws->jobs[k]), ws->jobs[k] = NULL, ws->jobs_cap[k] = 0;
-    }
+    if (jobs_held(ws) > r->plan.jobs_room) jobs_release(ws); /* rule 2: in their room */
     if (prove_stream_bytes(dev) > r->plan.ring_bytes) prove_stream_release(dev);
     if (other && other + r->plan.use > budget) prove_srs_evict(dev, pk);
     return CUZK_OK;

@@ -933,9 +933,8 @@ int prove_plan_make(prove_plan *pl, const groth16_params *pk, unsigned lg, size_
         if (plan_kept == GPU_KEPT_OFF) kept = &none;
     }
     plan_wit w = {witness, ((size_t)1 << lg) * sizeof(fr_t), kept};
-    if (!jobs ||
-        jobs->each <=
-            plan_headroom(budget, lg)) { /* in the headroom (or not known): groups of rule 9 */
+    /* jobs in the headroom (or not known): rule 9's groups, as before rule 2 counted them */
+    if (!jobs || jobs->each <= plan_headroom(budget, lg)) {
         int rc = plan_make(pl, pk, lg, witness, &w, shapes, 0, 0, batch, budget, dev, err);
         if (!rc) plan_moved(pl, lg, witness, &w, shapes, batch, PROVE_PASS_JOBS);
         pl->jobs_slots = pl->lab_group + 1;
