@@ -388,6 +388,20 @@ static mode_wit mode_wit_of(const cs_prover *w, bool path, bool want_kept)
     return m;
 }
 
+/* The same for a batch of the n circuits w[0 .. n): the plan of a batch,
+ * its jobs' figure the most of its circuits' (as the prover's run_jobs). */
+static mode_wit mode_wit_batch(const cs_prover *w, size_t n, bool path, bool want_kept)
+{
+    mode_wit m = mode_wit_of(&w[0], path, want_kept);
+    m.batch = true;
+    for (size_t i = 1; i < n; i++) {
+        gpu_prove_jobs j = gpu_prove_jobs_bytes(&w[i]);
+        if (j.each > m.jobs.each) m.jobs = j;
+    }
+    m.jobs.circuits = n;
+    return m;
+}
+
 /* A cap under which a start on the witness-only path streams every
  * array with three rows of a, b, c (residency.cu rule 4); 0: none. */
 static size_t cap_for(const groth16_params *pk, unsigned lg, const mode_wit *w, size_t shape,
@@ -1218,13 +1232,7 @@ static void check_groups(cuzk_rng *g)
         int rc = prod_batch(&pk, &shape, w, cpu, rs, p, N, g, &err);
         CHECK(!rc, "groups: setup: %s", err.msg);
         size_t wit = (w[0].num_inputs + w[0].num_aux) * sizeof(fr_t);
-        mode_wit mw = mode_wit_of(&w[0], true, false);
-        mw.batch = true; /* the batch's plan: its jobs' figure the most of its circuits' */
-        for (size_t i = 1; i < N; i++) {
-            gpu_prove_jobs j = gpu_prove_jobs_bytes(&w[i]);
-            if (j.each > mw.jobs.each) mw.jobs = j;
-        }
-        mw.jobs.circuits = N;
+        mode_wit mw = mode_wit_batch(w, N, true, false);
         const char *kind = d ? "whole jobs" : "split jobs";
         static const unsigned modes[2] = {3, 1}; /* rows: a/b/c at once, the H step in pieces */
         for (int m = 0; !rc && m < 2; m++) {
@@ -1378,13 +1386,7 @@ static void check_kept_overflow(cuzk_rng *g)
     CHECK(!rc, "kept overflow: setup: %s", err.msg);
     gpu_prove_release();
     gpu_prove_set_chunk_goal(1024);
-    mode_wit mw = mode_wit_of(&w[0], !rc, true);
-    mw.batch = true; /* the batch's plan: its jobs' figure the most of its circuits' */
-    for (size_t i = 1; !rc && i < N; i++) {
-        gpu_prove_jobs j = gpu_prove_jobs_bytes(&w[i]);
-        if (j.each > mw.jobs.each) mw.jobs = j;
-    }
-    mw.jobs.circuits = N;
+    mode_wit mw = mode_wit_batch(w, rc ? 1 : N, !rc, true);
     bool g2_cpu;
     size_t cap = rc ? 0
                     : cap_for(&pk, h_log(&pk), &mw, gpu_shape_upload_bytes(shape), 2, false, false,
