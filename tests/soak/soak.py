@@ -121,8 +121,9 @@ class Soak:
         self.checker = Checker(self.root, self.ledger)
         self.config = os.path.join(os.path.abspath(a.work), "cuzk.toml")
         sock = os.path.join(os.path.abspath(a.work), "d.sock")
-        command = unit_command(a.unit, a.daemon or os.path.join(a.tools, "cuzk-daemon"),
-                               self.config)
+        # absolute: the daemon runs in the work folder (--daemon build/... relative to here)
+        daemon = os.path.abspath(a.daemon or os.path.join(a.tools, "cuzk-daemon"))
+        command = unit_command(a.unit, daemon, self.config)
         command += ["--test-circuits", "--dev-params"]
         self.daemon = Daemon(pb, pbg, command, sock, os.path.join(os.path.abspath(a.work),
                                                                    "daemon.log"), OPTIONS)
