@@ -22,6 +22,11 @@
 #                   PoSt 32 GiB, SnapDeals and Window PoSt 8MiB), about 450
 #                   s; the PoRep parameters are linked from /var/tmp/p32
 #                   when there (the disk holds one 32 GiB set)
+#           wpost32 issue 23: a 32 GiB Window PoSt partition (2349
+#                   sectors), cold, warm and 3 in a row, its parameters
+#                   made first in /var/tmp/k32 (kinds32.sh -n 3 -j 1), 300 s
+#                   allowed: what fits in a call when ~400 s of device
+#                   time are left
 #   BUNDLE  scripts/bundle.sh's folder (default gpu-bundle)
 #
 # Each run's report and logs go to $OUT/<run>/ (OUT: the device's output
@@ -34,8 +39,8 @@ TABLE=${1:-}
 BUNDLE=${2:-gpu-bundle}
 OUT=${OUT:-out}
 HERE=$(dirname "$0")
-case "$TABLE" in small16 | small24 | busy | mix) ;; *)
-    echo "usage: h200-tables.sh small16|small24|busy|mix [BUNDLE]" >&2
+case "$TABLE" in small16 | small24 | busy | mix | wpost32) ;; *)
+    echo "usage: h200-tables.sh small16|small24|busy|mix|wpost32 [BUNDLE]" >&2
     exit 2
     ;;
 esac
@@ -61,6 +66,9 @@ if [ "$TABLE" = small16 ] || [ "$TABLE" = small24 ]; then
         -m 96GiB -n 10 -j 3 -t 560 -w /var/tmp/p32 "$BUNDLE" 32GiB
     grep -E '^- (warm|steady|daemon peak|sampled)|^- [0-9]+ of [0-9]+ proofs valid|rejected|warm partitions' \
         "$OUT/$n/run.log"
+elif [ "$TABLE" = wpost32 ]; then
+    run wpost32 310 "$HERE/kinds32.sh" -t 300 -n 3 -j 1 -w /var/tmp/k32 window-post "$BUNDLE" 32GiB
+    tail -45 "$OUT/wpost32/run.log"
 elif [ "$TABLE" = busy ]; then
     run priority 470 "$HERE/priority.sh" -t 460 -n 6 -j 3 -W 30 -H 6 -N 5 -S 32GiB \
         -w /var/tmp/p32 "$BUNDLE" 32GiB
