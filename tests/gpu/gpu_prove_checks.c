@@ -682,6 +682,18 @@ int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, c
     return rc;
 }
 
+/* Frees what gpu_check_witness_circuit or prod_batch made: the device's
+ * and the host's parameters, the shape (forgotten by the device first) and
+ * the n witnesses. */
+static void witness_circuits_free(groth16_params *pk, cs_shape *shape, cs_prover *w, size_t n)
+{
+    gpu_prove_params_free(pk);
+    if (shape) gpu_shape_forget(shape);
+    cs_shape_free(shape);
+    for (size_t i = 0; i < n; i++) cs_prover_free(&w[i]);
+    groth16_params_free(pk);
+}
+
 /* A witness that fails a constraint on the witness-only path: the
  * device's check refuses it before anything is proved, naming the
  * constraint (cs_synthetic_circuit_unsatisfied: constraint 130). */
@@ -700,11 +712,7 @@ static void check_unsatisfied(cuzk_rng *g)
               "unsatisfied witness on the device: rc %d (%s)", rc, err.msg);
         printf("prove: an unsatisfied witness is refused on the device: %s\n", err.msg);
     }
-    gpu_prove_params_free(&pk);
-    if (shape) gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    cs_prover_free(&w);
-    groth16_params_free(&pk);
+    witness_circuits_free(&pk, shape, &w, 1);
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -1204,17 +1212,6 @@ static int prod_batch(groth16_params *pk, cs_shape **shape, cs_prover *w, groth1
     return rc ? rc : groth16_prove(cpu, pk, w, n, rs, NULL, err);
 }
 
-/* Frees what prod_batch made: the device's and the host's parameters, the
- * shape (forgotten by the device first) and the n witnesses. */
-static void prod_batch_free(groth16_params *pk, cs_shape *shape, cs_prover *w, size_t n)
-{
-    gpu_prove_params_free(pk);
-    if (shape) gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    for (size_t i = 0; i < n; i++) cs_prover_free(&w[i]);
-    groth16_params_free(pk);
-}
-
 /* Rule 9 on the witness-only path with every array streamed: a batch's
  * circuits proved in groups of four, one pass of L, A, B_G1 and B_G2
  * serving a group, for jobs that split (a bit witness) and whole ones
@@ -1308,7 +1305,7 @@ static void check_groups(cuzk_rng *g)
             printf("prove: resident, one MSM call an array, a job's tails in slices of 8 (the "
                    "plan's bounded gather buffer) == CPU\n");
         }
-        prod_batch_free(&pk, shape, w, N);
+        witness_circuits_free(&pk, shape, w, N);
     }
     gpu_prove_set_chunk_goal(0);
 }
@@ -1360,7 +1357,7 @@ static void check_group_refusal(cuzk_rng *g)
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
-    prod_batch_free(&pk, shape, w, 3);
+    witness_circuits_free(&pk, shape, w, 3);
 }
 
 /* A witness kept packed that needs more than the plan kept for it
@@ -1423,7 +1420,7 @@ static void check_kept_overflow(cuzk_rng *g)
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
-    prod_batch_free(&pk, shape, w, N);
+    witness_circuits_free(&pk, shape, w, N);
 }
 
 /* The process's CPU time so far (user + system), ms. */
@@ -1488,7 +1485,7 @@ static void check_kept_pieces(cuzk_rng *g)
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
-    prod_batch_free(&pk, shape, w, N);
+    witness_circuits_free(&pk, shape, w, N);
 }
 
 /* A start that plans with a mode before those keeping the witness packed
@@ -1534,7 +1531,7 @@ static void check_kept_lazy(cuzk_rng *g)
                "witness of its shape then planned at %zu bytes, the bit witness at %zu)\n",
                random_fig, bits_fig);
     }
-    prod_batch_free(&pk, shape, w, N);
+    witness_circuits_free(&pk, shape, w, N);
 }
 
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
@@ -1585,7 +1582,7 @@ static void check_h_modes(cuzk_rng *g)
             printf("h modes: an unsatisfied witness with 2 rows, 1, 1 shared, 1 with the shape "
                    "streamed: %s\n",
                    err.msg);
-        prod_batch_free(&pk, shape, &w, 1);
+        witness_circuits_free(&pk, shape, &w, 1);
     }
     gpu_prove_set_chunk_goal(0);
     gpu_prove_release();
