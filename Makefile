@@ -22,13 +22,16 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # All tests: the release build's unit and integration tests, then the unit
-# tests again under address + undefined-behaviour sanitizers.
+# tests again under address + undefined-behaviour sanitizers, built at -O1
+# as the sanitizers' documentation advises (on this 2-core VM, 2026-12-06:
+# the unit tests 280 s against 394 s at -O0, the build 113 s against 51 s).
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan
 
 test-asan: deps
-	@cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF >/dev/null
+	@cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF \
+	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	CUZK_TEST_QUICK=1 ctest --test-dir $(BUILD_ASAN) -L unit --output-on-failure -j $(JOBS)
 
