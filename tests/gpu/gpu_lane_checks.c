@@ -185,11 +185,7 @@ int gpu_lane_checks(cuzk_rng *g)
     CHECK(left == 0, "lane: %zu bytes still held by its state at its release", left);
     CHECK(gpu_lane_reserved(0) == 0 && !gpu_lane_fits(0, &pk, &ww),
           "lane: still there after its release");
-    gpu_prove_params_free(&pk);
-    gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    cs_prover_free(&ww);
+    gpu_check_witness_circuit_free(&pk, shape, &ww, 1);
     cs_prover_free(&wp);
-    groth16_params_free(&pk);
     return failures;
 }

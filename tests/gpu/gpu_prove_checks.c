@@ -682,10 +682,7 @@ int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, c
     return rc;
 }
 
-/* Frees what gpu_check_witness_circuit or prod_batch made: the device's
- * and the host's parameters, the shape (forgotten by the device first) and
- * the n witnesses. */
-static void witness_circuits_free(groth16_params *pk, cs_shape *shape, cs_prover *w, size_t n)
+void gpu_check_witness_circuit_free(groth16_params *pk, cs_shape *shape, cs_prover *w, size_t n)
 {
     gpu_prove_params_free(pk);
     if (shape) gpu_shape_forget(shape);
@@ -712,7 +709,7 @@ static void check_unsatisfied(cuzk_rng *g)
               "unsatisfied witness on the device: rc %d (%s)", rc, err.msg);
         printf("prove: an unsatisfied witness is refused on the device: %s\n", err.msg);
     }
-    witness_circuits_free(&pk, shape, &w, 1);
+    gpu_check_witness_circuit_free(&pk, shape, &w, 1);
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -1305,7 +1302,7 @@ static void check_groups(cuzk_rng *g)
             printf("prove: resident, one MSM call an array, a job's tails in slices of 8 (the "
                    "plan's bounded gather buffer) == CPU\n");
         }
-        witness_circuits_free(&pk, shape, w, N);
+        gpu_check_witness_circuit_free(&pk, shape, w, N);
     }
     gpu_prove_set_chunk_goal(0);
 }
@@ -1357,7 +1354,7 @@ static void check_group_refusal(cuzk_rng *g)
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
-    witness_circuits_free(&pk, shape, w, 3);
+    gpu_check_witness_circuit_free(&pk, shape, w, 3);
 }
 
 /* A witness kept packed that needs more than the plan kept for it
@@ -1420,7 +1417,7 @@ static void check_kept_overflow(cuzk_rng *g)
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
-    witness_circuits_free(&pk, shape, w, N);
+    gpu_check_witness_circuit_free(&pk, shape, w, N);
 }
 
 /* The process's CPU time so far (user + system), ms. */
@@ -1485,7 +1482,7 @@ static void check_kept_pieces(cuzk_rng *g)
     }
     gpu_prove_set_device_memory(0);
     gpu_prove_set_chunk_goal(0);
-    witness_circuits_free(&pk, shape, w, N);
+    gpu_check_witness_circuit_free(&pk, shape, w, N);
 }
 
 /* A start that plans with a mode before those keeping the witness packed
@@ -1531,7 +1528,7 @@ static void check_kept_lazy(cuzk_rng *g)
                "witness of its shape then planned at %zu bytes, the bit witness at %zu)\n",
                random_fig, bits_fig);
     }
-    witness_circuits_free(&pk, shape, w, N);
+    gpu_check_witness_circuit_free(&pk, shape, w, N);
 }
 
 /* The H step's modes (residency.cu rule 4) with a small chunk goal, so
@@ -1582,7 +1579,7 @@ static void check_h_modes(cuzk_rng *g)
             printf("h modes: an unsatisfied witness with 2 rows, 1, 1 shared, 1 with the shape "
                    "streamed: %s\n",
                    err.msg);
-        witness_circuits_free(&pk, shape, &w, 1);
+        gpu_check_witness_circuit_free(&pk, shape, &w, 1);
     }
     gpu_prove_set_chunk_goal(0);
     gpu_prove_release();

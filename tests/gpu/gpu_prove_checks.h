@@ -34,6 +34,10 @@ int gpu_check_engine_job(engine_t *e, uint32_t partitions, uint32_t seed, engine
  * NULL when not recorded). */
 int gpu_check_witness_circuit(cuzk_rng *g, bool satisfied, groth16_params *pk, cs_shape **shape,
                               cs_prover *w, cuzk_err *err);
+/* Frees what gpu_check_witness_circuit, gpu_check_dense_circuit or a
+ * batch of such witnesses made: the device's and the host's parameters,
+ * the shape (forgotten by the device first) and the n witnesses. */
+void gpu_check_witness_circuit_free(groth16_params *pk, cs_shape *shape, cs_prover *w, size_t n);
 /* The same on a dense witness: the product circuit of 3000 constraints
  * over random values (every MSM job its scalars gathered whole, as a
  * Window PoSt partition's: residency.cu rule 2), satisfied. */

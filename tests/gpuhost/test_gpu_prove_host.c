@@ -600,11 +600,7 @@ static int dense_case_make(witness_case *c, cuzk_rng *g, cuzk_err *err)
 
 static void witness_case_free(witness_case *c)
 {
-    gpu_prove_params_free(&c->pk);
-    if (c->shape) gpu_shape_forget(c->shape);
-    cs_shape_free(c->shape);
-    cs_prover_free(&c->w);
-    groth16_params_free(&c->pk);
+    gpu_check_witness_circuit_free(&c->pk, c->shape, &c->w, 1);
 }
 
 /* B_G2 under caps stepping down from a 64 MiB device's plan's use to the
@@ -868,11 +864,7 @@ static void check_witness_alloc_refused(cuzk_rng *g)
                "proved == CPU (%d with the CPU's prep for a circuit, the others after trying "
                "again with a smaller plan where needed)\n",
                k - 1, proved, cpu_prep);
-    gpu_prove_params_free(&pk);
-    if (shape) gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    cs_prover_free(&w[0]);
-    groth16_params_free(&pk);
+    gpu_check_witness_circuit_free(&pk, shape, &w[0], 1);
 }
 
 /* The stand-in's copies on device 0 (gpu_check_copied). */
@@ -987,11 +979,7 @@ static void check_lane_calls(cuzk_rng *g)
         printf("lane: %lld default-stream calls and %lld allocations in its proofs (the big "
                "prover's: %lld calls); a cap leaves big starts cap - %zu; no room: %s\n",
                calls[0] + calls[1], allocs[0] + allocs[1], big_calls, lane, err.msg);
-    gpu_prove_params_free(&pk);
-    gpu_shape_forget(shape);
-    cs_shape_free(shape);
-    cs_prover_free(&w);
-    groth16_params_free(&pk);
+    gpu_check_witness_circuit_free(&pk, shape, &w, 1);
 }
 
 /* `cuzk-gpu-bench lane` (bench_gpu_prove.c) on the stand-in, small: its
